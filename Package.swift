@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "FunnelLab",
+  platforms: [.macOS(.v15)],
+  products: [
+    // MARK: - Public API
+    .library(name: "FunnelStats", targets: ["FunnelStats"]),
+    .library(name: "FunnelLab", targets: ["FunnelLab"]),
+    .library(name: "FunnelReport", targets: ["FunnelReport"]),
+    .executable(name: "funnellab", targets: ["funnellab"]),
+  ],
+  targets: [
+    // MARK: - Implementation
+    // Statistics: knows nothing of flows.
+    .target(name: "FunnelStats", swiftSettings: strict),
+    // Model, spec, random streams, engines, experiments.
+    .target(name: "FunnelLab", dependencies: ["FunnelStats"], swiftSettings: strict),
+    // Renderers only: no computation.
+    .target(name: "FunnelReport", dependencies: ["FunnelLab", "FunnelStats"], swiftSettings: strict),
+    // The command line, as a library so that tests can drive it in-process.
+    .target(name: "FunnelLabCLI", dependencies: ["FunnelLab", "FunnelReport", "FunnelStats"], swiftSettings: strict),
+    .executableTarget(name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict),
+
+    // MARK: - Tests
+    .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats"]),
+    .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab"]),
+    .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab"]),
+  ]
+)
