@@ -1,0 +1,81 @@
+/// The readable funnel of one variant, derived from its aggregate: what a report
+/// shows. Pure arithmetic on counts; no simulation.
+public struct FunnelSummary: Sendable {
+  /// One row of the funnel.
+  public struct ScreenRow: Sendable, Hashable {
+    public var id: String
+    public var kind: ScreenKind
+    /// Users who saw the screen at least once.
+    public var reached: UInt64
+    public var reachRate: Double
+    public var views: UInt64
+    /// Users who quit on this screen.
+    public var droppedOff: UInt64
+    /// `droppedOff / reached` (0 when unreached).
+    public var dropOffRate: Double
+    /// Mean seconds per view.
+    public var meanSeconds: Double?
+    /// Validation or task failures.
+    public var failures: UInt64
+    /// Times each action was taken here, in the compiled order.
+    public var actions: [(id: String, count: UInt64)]
+
+    public static func == (a: ScreenRow, b: ScreenRow) -> Bool {
+      a.id == b.id && a.reached == b.reached && a.views == b.views && a.droppedOff == b.droppedOff
+        && a.failures == b.failures && a.actions.map(\.id) == b.actions.map(\.id) && a.actions.map(\.count) == b.actions.map(\.count)
+    }
+
+    public func hash(into h: inout Hasher) {
+      h.combine(id)
+      h.combine(reached)
+      h.combine(views)
+    }
+  }
+
+  /// One plan's share of purchases.
+  public struct PlanRow: Sendable, Hashable {
+    public var screen: String
+    public var plan: String
+    public var isDefault: Bool
+    public var purchases: UInt64
+    /// Share of purchasers whose first purchase was this plan.
+    public var share: Double
+  }
+
+  public var variant: String
+  public var users: UInt64
+  public var screens: [ScreenRow]
+  public var plans: [PlanRow]
+  public var metrics: [(metric: FunnelMetric, value: Double?)]
+  public var stepLimitReached: UInt64
+  public var medianSecondsToFinish: Double?
+  public var p90SecondsToFinish: Double?
+
+  public init(_ run: VariantRun) {
+    let a = run.aggregate
+    let f = run.flow
+    let n = Double(max(a.users, 1))
+    variant = run.variant.id
+    users = a.users
+    screens = f.screenIDs.indices.map { i in
+      let slots = f.actions.indices.filter { f.actions[$0].screen == i }
+      return ScreenRow(
+        id: f.screenIDs[i], kind: f.screenKinds[i], reached: a.reach[i], reachRate: Double(a.reach[i]) / n,
+        views: a.views[i], droppedOff: a.abandonedAt[i],
+        dropOffRate: a.reach[i] == 0 ? 0 : Double(a.abandonedAt[i]) / Double(a.reach[i]),
+        meanSeconds: a.views[i] == 0 ? nil : Double(a.screenMillis[i]) / Double(a.views[i]) / 1000,
+        failures: a.failures[i], actions: slots.map { (f.actions[$0].id, a.actionCounts[$0]) })
+    }
+    let purchasers = Double(max(a.purchasers, 1))
+    plans = f.plans.indices.map { j in
+      PlanRow(screen: f.screenIDs[f.plans[j].screen], plan: f.plans[j].plan.id, isDefault: f.plans[j].isDefault,
+              purchases: a.planPurchases[j], share: Double(a.planPurchases[j]) / purchasers)
+    }
+    metrics = FunnelMetric.allCases.map { ($0, $0.value(in: a)) }
+    stepLimitReached = a.stepLimitReached
+    medianSecondsToFinish = a.completionTime.quantileSeconds(0.5)
+    p90SecondsToFinish = a.completionTime.quantileSeconds(0.9)
+  }
+
+  public func value(_ metric: FunnelMetric) -> Double? { metrics.first { $0.metric == metric }?.value ?? nil }
+}

@@ -1,0 +1,137 @@
+/// A flow compiled for one variant into integer-indexed tables over a finite
+/// augmented state: (segment, intent bin, screens seen — saturated, personalized
+/// flag, screen). No strings, dictionaries or allocation are left for the engines.
+///
+/// At each state the actions' probabilities are stored as cumulative thresholds on
+/// a 53-bit scale: an engine draws `r = next() >> 11` and takes the first outcome
+/// whose threshold exceeds `r`. The exact engine reads the same tables, so the two
+/// agree by construction.
+///
+/// An *outcome* is one way an action can turn out: a `type` action splits into
+/// "valid" and "validation failed" (stay on the screen), a task's `continue` into
+/// success and failure, a paywall's `purchase` into one outcome per plan.
+public struct CompiledFlow: Sendable {
+  /// One action a screen offers, as counted in results.
+  public struct ActionSlot: Sendable, Hashable {
+    public var screen: Int
+    public var id: String
+    public var kind: ActionKind
+    public var label: String?
+    /// Added by the compiler (the skip of an optional input).
+    public var implicit: Bool
+  }
+
+  /// One plan on a paywall, as counted in results.
+  public struct PlanSlot: Sendable, Hashable {
+    public var screen: Int
+    public var plan: Plan
+    public var isDefault: Bool
+  }
+
+  /// One option of a choice screen, as counted in results.
+  public struct OptionSlot: Sendable, Hashable {
+    public var screen: Int
+    public var id: String
+  }
+
+  /// Bits of ``outcomeEffects``.
+  @usableFromInline enum Effect {
+    @usableFromInline static let personalizes: UInt8 = 1
+    @usableFromInline static let skip: UInt8 = 2
+    @usableFromInline static let back: UInt8 = 4
+    @usableFromInline static let purchase: UInt8 = 8
+    @usableFromInline static let failure: UInt8 = 16
+  }
+
+  /// Target codes of ``outcomeTarget`` that are not screens.
+  @usableFromInline static let completedTarget: Int32 = -1
+  @usableFromInline static let abandonedTarget: Int32 = -2
+  /// The scale of thresholds: probabilities are multiples of 2⁻⁵³.
+  public static let thresholdScale: UInt64 = 1 << 53
+
+  public let variantID: String
+  public let screenIDs: [String]
+  public let screenKinds: [ScreenKind]
+  public let segmentIDs: [String]
+  public let actions: [ActionSlot]
+  public let plans: [PlanSlot]
+  public let options: [OptionSlot]
+
+  public let start: Int
+  public let stepLimit: Int
+  public let traitBins: Int
+  /// Levels of the "screens seen" counter: 0…cap.
+  public let seenLevels: Int
+
+  let segmentThresholds: [UInt64]
+  /// Outcomes per state (the largest screen's count); rows are padded.
+  let stride: Int
+  let thresholds: [UInt64]
+  let outcomeStart: [Int32]
+  let outcomeCount: [Int32]
+  let outcomeTarget: [Int32]
+  let outcomeAction: [Int32]
+  let outcomeEffects: [UInt8]
+  let outcomePlan: [Int32]
+  let outcomeOptionTable: [Int32]
+  let optionTableStart: [Int32]
+  let optionTableCount: [Int32]
+  let optionThresholds: [UInt64]
+  let dwellMillis: [UInt32]
+  let hasDwell: [Bool]
+
+  public var screenCount: Int { screenIDs.count }
+  public var segmentCount: Int { segmentIDs.count }
+
+  /// Index of the threshold row of a state.
+  func row(segment: Int, bin: Int, seen: Int, personalized: Int, screen: Int) -> Int {
+    ((((segment * traitBins + bin) * seenLevels + seen) * 2 + personalized) * screenIDs.count + screen) * stride
+  }
+
+  /// Probability of each segment.
+  public var segmentProbabilities: [Double] { Self.widths(segmentThresholds) }
+
+  /// Probabilities of the outcomes of `screen` in a state (for the exact engine and tests).
+  public func outcomeProbabilities(segment: Int, bin: Int, seen: Int, personalized: Bool, screen: Int) -> [Double] {
+    let base = row(segment: segment, bin: bin, seen: seen, personalized: personalized ? 1 : 0, screen: screen)
+    let count = Int(outcomeCount[screen])
+    return Self.widths(Array(thresholds[base..<(base + count)]))
+  }
+
+  /// Global outcome indices of `screen`.
+  public func outcomes(of screen: Int) -> Range<Int> {
+    Int(outcomeStart[screen])..<Int(outcomeStart[screen] + outcomeCount[screen])
+  }
+
+  static func widths(_ cumulative: [UInt64]) -> [Double] {
+    var previous: UInt64 = 0
+    return cumulative.map { t in
+      defer { previous = t }
+      return Double(t - previous) / Double(thresholdScale)
+    }
+  }
+
+  /// Cumulative 53-bit thresholds of non-negative weights (the last is exactly 2⁵³).
+  static func thresholds(of weights: [Double]) -> [UInt64] {
+    let total = weights.reduce(0, +)
+    var cumulative = 0.0
+    var result: [UInt64] = []
+    result.reserveCapacity(weights.count)
+    for (k, w) in weights.enumerated() {
+      cumulative += w
+      if k == weights.count - 1 {
+        result.append(thresholdScale)
+      } else {
+        let t = (cumulative / total * Double(thresholdScale)).rounded()
+        result.append(UInt64(min(max(t, 0), Double(thresholdScale))))
+      }
+    }
+    // Trailing zero-weight outcomes must not be reachable through rounding.
+    var k = weights.count - 1
+    while k > 0, weights[k] == 0 {
+      result[k - 1] = thresholdScale
+      k -= 1
+    }
+    return result
+  }
+}

@@ -1,0 +1,145 @@
+/// Time statistics of one quantity in whole milliseconds: count, sum, sum of
+/// squares and a histogram in 1-second bins (the last bin collects everything
+/// from ``TimeStatistic/histogramSeconds`` on).
+///
+/// Every field is an integer, so `+` is exactly associative and commutative: the
+/// merge of per-thread or per-shard parts gives the same bytes in any order.
+public struct TimeStatistic: Sendable, Hashable {
+  public static let histogramSeconds = 3600
+  public var count: UInt64 = 0
+  public var sumMillis: UInt64 = 0
+  public var sumSquaredMillis: UInt128 = 0
+  public var histogram = [UInt64](repeating: 0, count: histogramSeconds + 1)
+
+  public init() {}
+
+  public mutating func add(millis: UInt64) {
+    count += 1
+    sumMillis += millis
+    sumSquaredMillis += UInt128(millis) * UInt128(millis)
+    histogram[Int(min(millis / 1000, UInt64(Self.histogramSeconds)))] += 1
+  }
+
+  public static func + (a: TimeStatistic, b: TimeStatistic) -> TimeStatistic {
+    var r = a
+    r.count += b.count
+    r.sumMillis += b.sumMillis
+    r.sumSquaredMillis += b.sumSquaredMillis
+    for i in r.histogram.indices { r.histogram[i] += b.histogram[i] }
+    return r
+  }
+
+  /// Mean in seconds (`nil` when empty).
+  public var meanSeconds: Double? { count == 0 ? nil : Double(sumMillis) / Double(count) / 1000 }
+
+  /// Sample standard deviation in seconds.
+  public var standardDeviationSeconds: Double? {
+    guard count > 1 else { return nil }
+    let n = Double(count)
+    let mean = Double(sumMillis) / n
+    let variance = (Double(sumSquaredMillis) - n * mean * mean) / (n - 1)
+    return (max(variance, 0)).squareRoot() / 1000
+  }
+
+  /// The `q` quantile in seconds, to the histogram's 1-second resolution: the
+  /// midpoint of the bin where the cumulative count first reaches `q·count`.
+  public func quantileSeconds(_ q: Double) -> Double? {
+    guard count > 0 else { return nil }
+    let target = max(1, (q * Double(count)).rounded(.up))
+    var cumulative: UInt64 = 0
+    for (second, c) in histogram.enumerated() {
+      cumulative += c
+      if Double(cumulative) >= target {
+        return second == Self.histogramSeconds ? Double(second) : Double(second) + 0.5
+      }
+    }
+    return Double(Self.histogramSeconds)
+  }
+}
+
+/// What the walks of many users add up to: the sufficient statistics of a funnel.
+///
+/// Counts only, never per-user rows, so memory does not grow with users. Index
+/// spaces are those of the ``CompiledFlow`` the users walked (screens, action
+/// slots, plan slots, option slots, segments).
+public struct FunnelAggregate: Sendable, Hashable {
+  public var users: UInt64 = 0
+  public var completed: UInt64 = 0
+  /// Walks cut off at the step limit (counted as abandoned, not in ``abandonedAt``).
+  public var stepLimitReached: UInt64 = 0
+  /// Users who saw each screen at least once.
+  public var reach: [UInt64]
+  /// Screen views, revisits included.
+  public var views: [UInt64]
+  /// Users who quit on each screen.
+  public var abandonedAt: [UInt64]
+  /// Validation or task failures on each screen.
+  public var failures: [UInt64]
+  /// Times each action slot was taken.
+  public var actionCounts: [UInt64]
+  /// Users whose first purchase was each plan slot.
+  public var planPurchases: [UInt64]
+  /// Times each option slot was selected.
+  public var optionCounts: [UInt64]
+  /// Users of each segment.
+  public var segmentUsers: [UInt64]
+  public var usersWhoSkipped: UInt64 = 0
+  public var usersWhoWentBack: UInt64 = 0
+  public var purchasers: UInt64 = 0
+  /// Users who saw at least one paywall.
+  public var paywallViewers: UInt64 = 0
+  public var usersPersonalized: UInt64 = 0
+  /// Time to finish, for users who completed.
+  public var completionTime = TimeStatistic()
+  /// Total milliseconds spent on each screen (over all views).
+  public var screenMillis: [UInt64]
+
+  public init(screens: Int, actions: Int, plans: Int, options: Int, segments: Int) {
+    reach = Array(repeating: 0, count: screens)
+    views = Array(repeating: 0, count: screens)
+    abandonedAt = Array(repeating: 0, count: screens)
+    failures = Array(repeating: 0, count: screens)
+    screenMillis = Array(repeating: 0, count: screens)
+    actionCounts = Array(repeating: 0, count: actions)
+    planPurchases = Array(repeating: 0, count: plans)
+    optionCounts = Array(repeating: 0, count: options)
+    segmentUsers = Array(repeating: 0, count: segments)
+  }
+
+  /// An empty aggregate shaped for `flow`.
+  public init(for flow: CompiledFlow) {
+    self.init(screens: flow.screenCount, actions: flow.actions.count, plans: flow.plans.count,
+              options: flow.options.count, segments: flow.segmentCount)
+  }
+
+  /// Abandoned users: quits plus walks cut at the step limit.
+  public var abandoned: UInt64 { abandonedAt.reduce(0, +) + stepLimitReached }
+
+  /// Element-wise sum. Exact integer arithmetic: associative and commutative.
+  public static func + (a: FunnelAggregate, b: FunnelAggregate) -> FunnelAggregate {
+    func add(_ x: [UInt64], _ y: [UInt64]) -> [UInt64] {
+      precondition(x.count == y.count, "aggregates of different flows cannot be merged")
+      return zip(x, y).map { $0 &+ $1 }
+    }
+    var r = a
+    r.users += b.users
+    r.completed += b.completed
+    r.stepLimitReached += b.stepLimitReached
+    r.reach = add(a.reach, b.reach)
+    r.views = add(a.views, b.views)
+    r.abandonedAt = add(a.abandonedAt, b.abandonedAt)
+    r.failures = add(a.failures, b.failures)
+    r.actionCounts = add(a.actionCounts, b.actionCounts)
+    r.planPurchases = add(a.planPurchases, b.planPurchases)
+    r.optionCounts = add(a.optionCounts, b.optionCounts)
+    r.segmentUsers = add(a.segmentUsers, b.segmentUsers)
+    r.usersWhoSkipped += b.usersWhoSkipped
+    r.usersWhoWentBack += b.usersWhoWentBack
+    r.purchasers += b.purchasers
+    r.paywallViewers += b.paywallViewers
+    r.usersPersonalized += b.usersPersonalized
+    r.completionTime = a.completionTime + b.completionTime
+    r.screenMillis = add(a.screenMillis, b.screenMillis)
+    return r
+  }
+}

@@ -1,0 +1,284 @@
+import Dispatch
+import Synchronization
+
+/// Walks synthetic users through a ``CompiledFlow``, one independent random stream
+/// per user, streaming into a ``FunnelAggregate``.
+///
+/// User `u` draws from `Xoshiro256StarStar(seed: seed, stream: u)`, so a user's walk
+/// depends only on the seed, the user's index and the flow: never on the thread
+/// that ran it. Users are cut into fixed chunks that threads take in turn; every
+/// aggregate field is an integer, so the merge is exact in any order and the result
+/// is byte-identical for any thread count. Because the stream does not depend on
+/// the variant, running the same users through two variants uses common random
+/// numbers: an unchanged variant gives exactly the control's counts.
+///
+/// Per step the walk does one table look-up for the action (a linear scan of at
+/// most a handful of thresholds), one more draw and look-up for the dwell time,
+/// and integer increments: no allocation, no floating point.
+public struct MonteCarloEngine: Sendable {
+  /// Users per unit of work handed to a thread.
+  public static let chunkSize = 1 << 14
+
+  public var threads: Int
+
+  /// - Parameter threads: worker threads (default: all active processors).
+  public init(threads: Int? = nil) {
+    self.threads = max(1, threads ?? ProcessInfoCores.active)
+  }
+
+  /// Simulates users `range` (indices into the seed's user streams).
+  /// - Parameters:
+  ///   - progress: called from worker threads with the number of users just finished.
+  /// - Complexity: O(users × steps per user), memory O(size of the flow × threads).
+  public func run(_ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64,
+                  progress: (@Sendable (Int) -> Void)? = nil) -> FunnelAggregate {
+    let tables = EngineTables(flow)
+    let chunkCount = Int((UInt64(range.count) + UInt64(Self.chunkSize) - 1) / UInt64(Self.chunkSize))
+    let workers = min(threads, max(chunkCount, 1))
+    let nextChunk = Atomic<Int>(0)
+    let results = Mutex<[FunnelAggregate]>([])
+    let work: @Sendable (Int) -> Void = { _ in
+      let accumulator = Accumulator(tables)
+      while true {
+        let chunk = nextChunk.add(1, ordering: .relaxed).oldValue
+        if chunk >= chunkCount { break }
+        let first = range.lowerBound + UInt64(chunk) * UInt64(Self.chunkSize)
+        let last = min(first + UInt64(Self.chunkSize), range.upperBound)
+        for user in first..<last { walk(user: user, seed: seed, tables: tables, into: accumulator) }
+        progress?(Int(last - first))
+      }
+      let aggregate = accumulator.aggregate()
+      results.withLock { $0.append(aggregate) }
+    }
+    if workers == 1 {
+      work(0)
+    } else {
+      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    }
+    return results.withLock { parts in parts.reduce(FunnelAggregate(for: flow), +) }
+  }
+
+  /// Simulates users `0..<users`.
+  public func run(_ flow: CompiledFlow, users: Int, seed: UInt64,
+                  progress: (@Sendable (Int) -> Void)? = nil) -> FunnelAggregate {
+    run(flow, users: 0..<UInt64(max(users, 0)), seed: seed, progress: progress)
+  }
+}
+
+/// The number of processors to use by default.
+enum ProcessInfoCores {
+  static var active: Int {
+    #if canImport(Glibc)
+    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    #else
+    return 1
+    #endif
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One user's walk: the hot loop.
+@inline(__always)
+private func walk(user: UInt64, seed: UInt64, tables t: EngineTables, into acc: Accumulator) {
+  var rng = Xoshiro256StarStar(seed: seed, stream: user)
+  let segmentDraw = rng.next() >> 11
+  var segment = 0
+  while segmentDraw >= t.segmentThresholds[segment] { segment += 1 }
+  let bin = Int(rng.next().multipliedFullWidth(by: UInt64(t.bins)).high)
+  let cellBase = (segment * t.bins + bin) * t.seenLevels
+  var screen = t.start
+  var seen = 0
+  var personalized = 0
+  var visited: UInt64 = 0
+  var marks: UInt8 = 0
+  var millis: UInt64 = 0
+  var firstPlan: Int32 = -1
+  var finished = false
+  var steps = 0
+  while steps < t.stepLimit {
+    steps += 1
+    visited |= 1 << UInt64(screen)
+    acc.views[screen] &+= 1
+    if t.hasDwell[screen] {
+      let d = UInt64(t.dwell[screen << 10 | Int(rng.next() >> 54)])
+      millis &+= d
+      acc.screenMillis[screen] &+= d
+    }
+    let base = (((cellBase + seen) << 1 | personalized) * t.screens + screen) * t.stride
+    let r = rng.next() >> 11
+    var k = 0
+    while r >= t.thresholds[base + k] { k += 1 }
+    let o = Int(t.outcomeStart[screen]) + k
+    acc.actionCounts[Int(t.outcomeAction[o])] &+= 1
+    let effects = t.outcomeEffects[o]
+    if effects != 0 {
+      marks |= effects
+      if effects & CompiledFlow.Effect.personalizes != 0 { personalized = 1 }
+      if effects & CompiledFlow.Effect.failure != 0 { acc.failures[screen] &+= 1 }
+      if effects & CompiledFlow.Effect.purchase != 0, firstPlan < 0 { firstPlan = t.outcomePlan[o] }
+    }
+    let table = Int(t.outcomeOptionTable[o])
+    if table >= 0 {
+      let start = Int(t.optionTableStart[table])
+      let r2 = rng.next() >> 11
+      var j = 0
+      while r2 >= t.optionThresholds[start + j] { j += 1 }
+      acc.optionCounts[start + j] &+= 1
+    }
+    let target = Int(t.outcomeTarget[o])
+    if target < 0 {
+      if target == Int(CompiledFlow.completedTarget) {
+        acc.completed &+= 1
+        acc.completion.add(millis: millis)
+      } else {
+        acc.abandonedAt[screen] &+= 1
+      }
+      finished = true
+      break
+    }
+    screen = target
+    if seen < t.maxSeen { seen += 1 }
+  }
+  if !finished { acc.stepLimitReached &+= 1 }
+  acc.users &+= 1
+  acc.segmentUsers[segment] &+= 1
+  if visited & t.paywallMask != 0 { acc.paywallViewers &+= 1 }
+  while visited != 0 {
+    acc.reach[visited.trailingZeroBitCount] &+= 1
+    visited &= visited &- 1
+  }
+  if marks & CompiledFlow.Effect.skip != 0 { acc.usersWhoSkipped &+= 1 }
+  if marks & CompiledFlow.Effect.back != 0 { acc.usersWhoWentBack &+= 1 }
+  if marks & CompiledFlow.Effect.personalizes != 0 { acc.usersPersonalized &+= 1 }
+  if firstPlan >= 0 {
+    acc.purchasers &+= 1
+    acc.planPurchases[Int(firstPlan)] &+= 1
+  }
+}
+
+/// The compiled tables copied into raw memory for the hot loop. Immutable after
+/// `init`, so one instance is safely shared by all worker threads.
+final class EngineTables: @unchecked Sendable {
+  let screens, stride, bins, seenLevels, maxSeen, start, stepLimit: Int
+  /// Bit `i` set when screen `i` is a paywall.
+  let paywallMask: UInt64
+  let segmentThresholds: UnsafeMutableBufferPointer<UInt64>
+  let thresholds: UnsafeMutableBufferPointer<UInt64>
+  let outcomeStart: UnsafeMutableBufferPointer<Int32>
+  let outcomeTarget: UnsafeMutableBufferPointer<Int32>
+  let outcomeAction: UnsafeMutableBufferPointer<Int32>
+  let outcomeEffects: UnsafeMutableBufferPointer<UInt8>
+  let outcomePlan: UnsafeMutableBufferPointer<Int32>
+  let outcomeOptionTable: UnsafeMutableBufferPointer<Int32>
+  let optionTableStart: UnsafeMutableBufferPointer<Int32>
+  let optionThresholds: UnsafeMutableBufferPointer<UInt64>
+  let dwell: UnsafeMutableBufferPointer<UInt32>
+  let hasDwell: UnsafeMutableBufferPointer<Bool>
+  let flow: CompiledFlow
+
+  init(_ flow: CompiledFlow) {
+    self.flow = flow
+    screens = flow.screenCount
+    stride = flow.stride
+    bins = flow.traitBins
+    seenLevels = flow.seenLevels
+    maxSeen = flow.seenLevels - 1
+    start = flow.start
+    stepLimit = flow.stepLimit
+    paywallMask = flow.screenKinds.enumerated().reduce(0) { $1.element == .paywall ? $0 | 1 << UInt64($1.offset) : $0 }
+    func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+      let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+      _ = buffer.initialize(from: array)
+      return buffer
+    }
+    segmentThresholds = copy(flow.segmentThresholds)
+    thresholds = copy(flow.thresholds)
+    outcomeStart = copy(flow.outcomeStart)
+    outcomeTarget = copy(flow.outcomeTarget)
+    outcomeAction = copy(flow.outcomeAction)
+    outcomeEffects = copy(flow.outcomeEffects)
+    outcomePlan = copy(flow.outcomePlan)
+    outcomeOptionTable = copy(flow.outcomeOptionTable)
+    optionTableStart = copy(flow.optionTableStart)
+    optionThresholds = copy(flow.optionThresholds)
+    dwell = copy(flow.dwellMillis)
+    hasDwell = copy(flow.hasDwell)
+  }
+
+  deinit {
+    for b in [segmentThresholds, thresholds, optionThresholds] { b.deallocate() }
+    for b in [outcomeStart, outcomeTarget, outcomeAction, outcomePlan, outcomeOptionTable, optionTableStart] { b.deallocate() }
+    outcomeEffects.deallocate()
+    dwell.deallocate()
+    hasDwell.deallocate()
+  }
+}
+
+/// One thread's running counts, in raw memory for the hot loop.
+final class Accumulator {
+  let flow: CompiledFlow
+  var users: UInt64 = 0
+  var completed: UInt64 = 0
+  var stepLimitReached: UInt64 = 0
+  var usersWhoSkipped: UInt64 = 0
+  var usersWhoWentBack: UInt64 = 0
+  var usersPersonalized: UInt64 = 0
+  var purchasers: UInt64 = 0
+  var paywallViewers: UInt64 = 0
+  var completion = TimeStatistic()
+  let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers:
+    UnsafeMutableBufferPointer<UInt64>
+
+  init(_ tables: EngineTables) {
+    flow = tables.flow
+    func zeros(_ n: Int) -> UnsafeMutableBufferPointer<UInt64> {
+      let b = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(n, 1))
+      b.initialize(repeating: 0)
+      return b
+    }
+    reach = zeros(flow.screenCount)
+    views = zeros(flow.screenCount)
+    abandonedAt = zeros(flow.screenCount)
+    failures = zeros(flow.screenCount)
+    screenMillis = zeros(flow.screenCount)
+    actionCounts = zeros(flow.actions.count)
+    planPurchases = zeros(flow.plans.count)
+    optionCounts = zeros(flow.options.count)
+    segmentUsers = zeros(flow.segmentCount)
+  }
+
+  deinit {
+    for b in [reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers] {
+      b.deallocate()
+    }
+  }
+
+  func aggregate() -> FunnelAggregate {
+    var a = FunnelAggregate(for: flow)
+    func take(_ b: UnsafeMutableBufferPointer<UInt64>, _ n: Int) -> [UInt64] { Array(b.prefix(n)) }
+    a.users = users
+    a.completed = completed
+    a.stepLimitReached = stepLimitReached
+    a.usersWhoSkipped = usersWhoSkipped
+    a.usersWhoWentBack = usersWhoWentBack
+    a.usersPersonalized = usersPersonalized
+    a.purchasers = purchasers
+    a.paywallViewers = paywallViewers
+    a.completionTime = completion
+    a.reach = take(reach, flow.screenCount)
+    a.views = take(views, flow.screenCount)
+    a.abandonedAt = take(abandonedAt, flow.screenCount)
+    a.failures = take(failures, flow.screenCount)
+    a.screenMillis = take(screenMillis, flow.screenCount)
+    a.actionCounts = take(actionCounts, flow.actions.count)
+    a.planPurchases = take(planPurchases, flow.plans.count)
+    a.optionCounts = take(optionCounts, flow.options.count)
+    a.segmentUsers = take(segmentUsers, flow.segmentCount)
+    return a
+  }
+}

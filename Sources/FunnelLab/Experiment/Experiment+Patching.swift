@@ -1,0 +1,121 @@
+extension Experiment {
+  /// The experiment as `variant` sees it: the base with the variant's patches
+  /// applied in order. Problems are reported at `variants[i].patches[j]`.
+  public func applying(_ variant: Variant, at path: SpecPath) throws(SpecErrors) -> Experiment {
+    var patched = self
+    var errors: [SpecError] = []
+    for (j, patch) in variant.patches.enumerated() {
+      let patchPath = path.key("patches").index(j)
+      if let error = patched.apply(patch, at: patchPath) { errors.append(error) }
+    }
+    guard errors.isEmpty else { throw SpecErrors(source: name, errors: errors) }
+    return patched
+  }
+
+  /// The experiment of variant number `index` (validated separately).
+  public func experiment(forVariant index: Int) throws(SpecErrors) -> Experiment {
+    try applying(variants[index], at: SpecPath([.key("variants"), .index(index)]))
+  }
+
+  private func screenIndex(_ id: String, _ path: SpecPath) -> Result<Int, SpecError> {
+    if let i = flow.index(of: id) { return .success(i) }
+    return .failure(SpecError(path: path, message: "unknown screen '\(id)'",
+                              hint: NameSuggestion.hint(for: id, in: flow.screens.map(\.id))))
+  }
+
+  private func paywallIndex(_ id: String?, _ path: SpecPath) -> Result<Int, SpecError> {
+    if let id { return screenIndex(id, path.key("screen")) }
+    let paywalls = flow.screens.indices.filter { flow.screens[$0].kind == .paywall }
+    if paywalls.count == 1 { return .success(paywalls[0]) }
+    return .failure(SpecError(path: path, message: paywalls.isEmpty ? "the flow has no paywall" : "the flow has several paywalls",
+                              hint: "name one with \"screen\""))
+  }
+
+  /// Applies one patch; returns the problem instead when it cannot be applied.
+  mutating func apply(_ patch: Patch, at path: SpecPath) -> SpecError? {
+    do {
+      switch patch {
+      case .moveScreen(let id, let after, let before):
+        let i = try screenIndex(id, path.key("screen")).get()
+        let screen = flow.screens.remove(at: i)
+        let insertion = try anchorIndex(after: after, before: before, at: path)
+        flow.screens.insert(screen, at: insertion)
+      case .setRequired(let id, let required):
+        let i = try screenIndex(id, path.key("screen")).get()
+        guard flow.screens[i].kind == .choice || flow.screens[i].kind == .input else {
+          throw SpecError(path: path.key("screen"), message: "'\(id)' is a \(flow.screens[i].kind.rawValue) screen; only choice and input screens can be required",
+                          hint: "name a choice or input screen")
+        }
+        flow.screens[i].required = required
+      case .setDefaultPlan(let id, let plan):
+        let i = try paywallIndex(id, path).get()
+        guard flow.screens[i].plans.contains(where: { $0.id == plan }) else {
+          throw SpecError(path: path.key("plan"), message: "unknown plan '\(plan)'",
+                          hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
+        }
+        flow.screens[i].defaultPlan = plan
+      case .setAction(let id, let actionID, let kind, let probability, let to):
+        let i = try screenIndex(id, path.key("screen")).get()
+        if let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) {
+          if let kind { flow.screens[i].actions[a].kind = kind }
+          if let probability { flow.screens[i].actions[a].probability = probability }
+          if let to { flow.screens[i].actions[a].to = to }
+        } else {
+          guard let actionKind = kind ?? ActionKind(rawValue: actionID) else {
+            throw SpecError(path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
+                            hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)) ?? "add \"kind\"")
+          }
+          flow.screens[i].actions.append(Action(id: actionID, kind: actionKind, to: to, probability: probability))
+        }
+      case .removeAction(let id, let actionID):
+        let i = try screenIndex(id, path.key("screen")).get()
+        guard let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) else {
+          throw SpecError(path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
+                          hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)))
+        }
+        flow.screens[i].actions.remove(at: a)
+      case .setFeatures(let id, let count):
+        let i = try paywallIndex(id, path).get()
+        flow.screens[i].features = count
+      case .setPlan(let id, let planID, let price, let badge, let trialDays):
+        let i = try paywallIndex(id, path).get()
+        guard let p = flow.screens[i].plans.firstIndex(where: { $0.id == planID }) else {
+          throw SpecError(path: path.key("plan"), message: "unknown plan '\(planID)'",
+                          hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
+        }
+        if let price { flow.screens[i].plans[p].price = price }
+        if let badge { flow.screens[i].plans[p].badge = badge.isEmpty ? nil : badge }
+        if let trialDays { flow.screens[i].plans[p].trialDays = trialDays }
+      case .setBehavior(let parameter, let value, let segmentID):
+        if let segmentID {
+          guard let s = population.segments.firstIndex(where: { $0.id == segmentID }) else {
+            throw SpecError(path: path.key("segment"), message: "unknown segment '\(segmentID)'",
+                            hint: NameSuggestion.hint(for: segmentID, in: population.segments.map(\.id)))
+          }
+          population.segments[s].behavior[parameter] = value
+        } else {
+          behavior[parameter] = value
+        }
+      case .insertScreen(let screen, let after, let before):
+        flow.screens.insert(screen, at: try anchorIndex(after: after, before: before, at: path))
+      case .removeScreen(let id):
+        let i = try screenIndex(id, path.key("screen")).get()
+        flow.screens.remove(at: i)
+      }
+      return nil
+    } catch let error as SpecError {
+      return error
+    } catch {
+      return SpecError(path: path, message: "\(error)")
+    }
+  }
+
+  private func anchorIndex(after: String?, before: String?, at path: SpecPath) throws -> Int {
+    switch (after, before) {
+    case (let after?, nil): return try screenIndex(after, path.key("after")).get() + 1
+    case (nil, let before?): return try screenIndex(before, path.key("before")).get()
+    default:
+      throw SpecError(path: path, message: "give exactly one of \"after\" and \"before\"", hint: "e.g. \"after\": \"posing\"")
+    }
+  }
+}

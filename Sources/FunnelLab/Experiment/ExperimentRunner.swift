@@ -1,0 +1,78 @@
+/// One variant's simulated users.
+public struct VariantRun: Sendable {
+  public var variant: Variant
+  public var flow: CompiledFlow
+  public var aggregate: FunnelAggregate
+}
+
+/// The result of simulating every variant of an experiment ("truth" mode: the same
+/// users, by index and random stream, walk every variant).
+public struct RunResult: Sendable {
+  public var experiment: String
+  public var seed: UInt64
+  public var usersPerVariant: Int
+  public var variants: [VariantRun]
+
+  /// The run of the variant with this id.
+  public func variant(_ id: String) -> VariantRun? { variants.first { $0.variant.id == id } }
+  /// The control: the first variant.
+  public var control: VariantRun? { variants.first }
+}
+
+/// Options of a run that override the spec's own values.
+public struct RunOptions: Sendable {
+  public var users: Int?
+  public var seed: UInt64?
+  public var threads: Int?
+  /// Only these variant ids (in spec order); `nil` runs all. The control always runs.
+  public var variants: [String]?
+
+  public init(users: Int? = nil, seed: UInt64? = nil, threads: Int? = nil, variants: [String]? = nil) {
+    self.users = users
+    self.seed = seed
+    self.threads = threads
+    self.variants = variants
+  }
+}
+
+/// Runs every variant of an experiment through the Monte Carlo engine.
+public enum ExperimentRunner {
+  /// Validates, compiles and simulates `experiment`.
+  /// - Parameter progress: called with users finished so far and users in total.
+  /// - Throws: ``SpecErrors`` when the experiment is invalid; nothing is simulated then.
+  public static func run(_ experiment: Experiment, options: RunOptions = RunOptions(),
+                         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(SpecErrors) -> RunResult {
+    let flows = try FlowCompiler.compileAll(experiment)
+    let users = options.users ?? experiment.users
+    let seed = options.seed ?? experiment.seed
+    var selected = Array(experiment.variants.indices)
+    if let wanted = options.variants {
+      var errors: [SpecError] = []
+      for id in wanted where !experiment.variants.contains(where: { $0.id == id }) {
+        errors.append(SpecError(path: [.key("variants")], message: "no variant '\(id)'",
+                                hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id))))
+      }
+      guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
+      selected = experiment.variants.indices.filter { $0 == 0 || wanted.contains(experiment.variants[$0].id) }
+    }
+    let engine = MonteCarloEngine(threads: options.threads)
+    let total = users * selected.count
+    let counter = ProgressCounter()
+    var runs: [VariantRun] = []
+    for i in selected {
+      let aggregate = engine.run(flows[i], users: users, seed: seed) { finished in
+        if let progress { progress(counter.add(finished), total) }
+      }
+      runs.append(VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate))
+    }
+    return RunResult(experiment: experiment.name, seed: seed, usersPerVariant: users, variants: runs)
+  }
+}
+
+import Synchronization
+
+/// A thread-safe running total for progress reports.
+final class ProgressCounter: Sendable {
+  private let value = Atomic<Int>(0)
+  func add(_ n: Int) -> Int { value.add(n, ordering: .relaxed).newValue }
+}

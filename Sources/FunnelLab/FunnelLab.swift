@@ -1,1 +1,0 @@
-// Placeholder removed once the model lands.

@@ -1,0 +1,106 @@
+/// One change a variant makes to the base experiment.
+///
+/// Patches are applied in order to a copy of the base; the result is validated
+/// like any spec, so a patch that breaks the flow is reported with its path.
+public enum Patch: Sendable, Hashable {
+  /// Move a screen to just after (or before) another.
+  case moveScreen(screen: String, after: String?, before: String?)
+  /// Make a choice or input screen required or optional.
+  case setRequired(screen: String, required: Bool)
+  /// Pre-select another plan on a paywall (`screen` may be omitted when there is one paywall).
+  case setDefaultPlan(screen: String?, plan: String)
+  /// Change (or add) an action: its probability and/or target.
+  case setAction(screen: String, action: String, kind: ActionKind?, probability: Double?, to: String?)
+  /// Remove an action from a screen.
+  case removeAction(screen: String, action: String)
+  /// Change how many Pro features a paywall lists.
+  case setFeatures(screen: String?, count: Int)
+  /// Change a plan's price, badge or trial.
+  case setPlan(screen: String?, plan: String, price: Double?, badge: String?, trialDays: Int?)
+  /// Override a behavior parameter for everyone or for one segment.
+  case setBehavior(parameter: BehaviorParameter, value: Double, segment: String?)
+  /// Insert a new screen just after (or before) another.
+  case insertScreen(Screen, after: String?, before: String?)
+  /// Remove a screen (actions that targeted it must be retargeted by other patches).
+  case removeScreen(screen: String)
+
+  /// The `op` names accepted in a spec.
+  public static let operations = ["moveScreen", "setRequired", "setDefaultPlan", "setAction", "removeAction",
+                                  "setFeatures", "setPlan", "setBehavior", "insertScreen", "removeScreen"]
+}
+
+extension Patch: Decodable {
+  enum CodingKeys: String, CodingKey {
+    case op, screen, after, before, required, plan, action, kind, probability, to, count, price, badge, trialDays
+    case parameter, value, segment
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let op = try c.decode(String.self, forKey: .op)
+    switch op {
+    case "moveScreen":
+      self = .moveScreen(screen: try c.decode(String.self, forKey: .screen),
+                         after: try c.decodeIfPresent(String.self, forKey: .after),
+                         before: try c.decodeIfPresent(String.self, forKey: .before))
+    case "setRequired":
+      self = .setRequired(screen: try c.decode(String.self, forKey: .screen), required: try c.decode(Bool.self, forKey: .required))
+    case "setDefaultPlan":
+      self = .setDefaultPlan(screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan))
+    case "setAction":
+      self = .setAction(screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action),
+                        kind: try c.decodeEnumIfPresent(ActionKind.self, forKey: .kind),
+                        probability: try c.decodeIfPresent(Double.self, forKey: .probability),
+                        to: try c.decodeIfPresent(String.self, forKey: .to))
+    case "removeAction":
+      self = .removeAction(screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action))
+    case "setFeatures":
+      self = .setFeatures(screen: try c.decodeIfPresent(String.self, forKey: .screen), count: try c.decode(Int.self, forKey: .count))
+    case "setPlan":
+      self = .setPlan(screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan),
+                      price: try c.decodeIfPresent(Double.self, forKey: .price),
+                      badge: try c.decodeIfPresent(String.self, forKey: .badge),
+                      trialDays: try c.decodeIfPresent(Int.self, forKey: .trialDays))
+    case "setBehavior":
+      let name = try c.decode(String.self, forKey: .parameter)
+      guard let parameter = BehaviorParameter(rawValue: name) else {
+        throw SpecError(path: decoder.specPath.key("parameter"), message: "unknown behavior parameter '\(name)'",
+                        hint: NameSuggestion.hint(for: name, in: BehaviorParameter.allCases.map(\.rawValue)))
+      }
+      self = .setBehavior(parameter: parameter, value: try c.decode(Double.self, forKey: .value),
+                          segment: try c.decodeIfPresent(String.self, forKey: .segment))
+    case "insertScreen":
+      self = .insertScreen(try c.decode(Screen.self, forKey: .screen),
+                           after: try c.decodeIfPresent(String.self, forKey: .after),
+                           before: try c.decodeIfPresent(String.self, forKey: .before))
+    case "removeScreen":
+      self = .removeScreen(screen: try c.decode(String.self, forKey: .screen))
+    default:
+      throw SpecError(path: decoder.specPath.key("op"), message: "unknown patch operation '\(op)'",
+                      hint: NameSuggestion.hint(for: op, in: Patch.operations)
+                        ?? "use one of: " + Patch.operations.joined(separator: ", "))
+    }
+  }
+}
+
+/// A named change to the flow, population or behavior: one arm of an experiment.
+public struct Variant: Sendable, Hashable, Decodable {
+  public var id: String
+  public var summary: String?
+  public var patches: [Patch]
+
+  public init(id: String, summary: String? = nil, patches: [Patch] = []) {
+    self.id = id
+    self.summary = summary
+    self.patches = patches
+  }
+
+  enum CodingKeys: String, CodingKey { case id, description, patches }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    summary = try c.decodeIfPresent(String.self, forKey: .description)
+    patches = try c.decodeIfPresent([Patch].self, forKey: .patches) ?? []
+  }
+}

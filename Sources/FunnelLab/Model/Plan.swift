@@ -1,0 +1,81 @@
+/// How often a plan bills.
+public enum BillingPeriod: String, Sendable, Hashable, CaseIterable, Codable {
+  case week, month, year, lifetime
+
+  /// Months in one period; `nil` for a one-time (lifetime) purchase.
+  public var months: Double? {
+    switch self {
+    case .week: 12.0 / 52.0
+    case .month: 1
+    case .year: 12
+    case .lifetime: nil
+    }
+  }
+}
+
+/// A product offered on a paywall.
+public struct Plan: Sendable, Hashable, Decodable {
+  public var id: String
+  public var label: String?
+  /// Price per period (or once, for lifetime), in `currency`.
+  public var price: Double
+  public var currency: String
+  public var period: BillingPeriod
+  /// Length of the free trial in days (0: none).
+  public var trialDays: Int
+  /// A badge such as "Popular" or "Best value".
+  public var badge: String?
+  /// Extra utility of this plan on top of price, default and badge effects.
+  public var utility: Double
+
+  public init(id: String, label: String? = nil, price: Double, currency: String = "USD", period: BillingPeriod,
+              trialDays: Int = 0, badge: String? = nil, utility: Double = 0) {
+    self.id = id
+    self.label = label
+    self.price = price
+    self.currency = currency
+    self.period = period
+    self.trialDays = trialDays
+    self.badge = badge
+    self.utility = utility
+  }
+
+  enum CodingKeys: String, CodingKey { case id, label, price, currency, period, trialDays, badge, utility }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    label = try c.decodeIfPresent(String.self, forKey: .label)
+    price = try c.decode(Double.self, forKey: .price)
+    currency = try c.decodeIfPresent(String.self, forKey: .currency) ?? "USD"
+    period = try c.decodeEnum(BillingPeriod.self, forKey: .period)
+    trialDays = try c.decodeIfPresent(Int.self, forKey: .trialDays) ?? 0
+    badge = try c.decodeIfPresent(String.self, forKey: .badge)
+    utility = try c.decodeIfPresent(Double.self, forKey: .utility) ?? 0
+  }
+
+  /// The price per month this plan amounts to; a lifetime price is spread over
+  /// `lifetimeMonths`.
+  public func monthlyEquivalentPrice(lifetimeMonths: Double) -> Double {
+    guard let months = period.months else { return price / lifetimeMonths }
+    return price / months
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// Decodes a string-backed enum, naming the allowed values when it is not one.
+  func decodeEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, forKey key: Key) throws -> E where E.RawValue == String {
+    let raw = try decode(String.self, forKey: key)
+    guard let value = E(rawValue: raw) else {
+      let names = E.allCases.map(\.rawValue)
+      throw SpecError(path: SpecPath(codingPath: codingPath).key(key.stringValue), message: "unknown value '\(raw)'",
+                      hint: NameSuggestion.hint(for: raw, in: names) ?? "use one of: " + names.joined(separator: ", "))
+    }
+    return value
+  }
+
+  func decodeEnumIfPresent<E: RawRepresentable & CaseIterable>(_ type: E.Type, forKey key: Key) throws -> E? where E.RawValue == String {
+    guard contains(key), try !decodeNil(forKey: key) else { return nil }
+    return try decodeEnum(type, forKey: key)
+  }
+}

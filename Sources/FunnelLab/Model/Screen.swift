@@ -1,0 +1,180 @@
+/// The kinds of screen an onboarding or paywall flow is made of.
+public enum ScreenKind: String, Sendable, Hashable, CaseIterable, Codable {
+  /// A slide of text and pictures.
+  case info
+  /// A question with options (single or multi-select; required or optional).
+  case choice
+  /// A text field (a name, an API key) whose validation can fail.
+  case input
+  /// A value picked on a slider (a daily goal of 1–20).
+  case slider
+  /// Plans to buy, a default plan, and perhaps a way out.
+  case paywall
+  /// A system permission prompt (notifications, photos).
+  case permission
+  /// Work the app does while the user waits (data seeding), which can fail.
+  case task
+
+  /// The actions a screen of this kind may offer.
+  public var allowedActions: Set<ActionKind> {
+    switch self {
+    case .info: [.continue, .back, .skip, .jump, .quit]
+    case .choice: [.select, .continue, .back, .skip, .jump, .quit]
+    case .input: [.type, .back, .skip, .quit]
+    case .slider: [.continue, .back, .skip, .quit]
+    case .paywall: [.purchase, .dismiss, .back, .skip, .quit]
+    case .permission: [.allow, .deny, .back, .quit]
+    case .task: [.continue, .back, .skip, .quit]
+    }
+  }
+
+  /// Median seconds spent on a screen of this kind when the spec does not say.
+  public var defaultMedianSeconds: Double {
+    switch self {
+    case .info: 5
+    case .choice: 8
+    case .input: 12
+    case .slider: 6
+    case .paywall: 12
+    case .permission: 3
+    case .task: 10
+    }
+  }
+}
+
+/// An option of a choice screen. In a spec: an id string, or `{"id": …, "weight": …}`.
+public struct ChoiceOption: Sendable, Hashable, Decodable {
+  public var id: String
+  /// Relative weight with which users pick it (need not sum to 1).
+  public var weight: Double
+
+  public init(id: String, weight: Double = 1) {
+    self.id = id
+    self.weight = weight
+  }
+
+  enum CodingKeys: String, CodingKey { case id, weight }
+
+  public init(from decoder: any Decoder) throws {
+    if let single = try? decoder.singleValueContainer(), let id = try? single.decode(String.self) {
+      self.init(id: id)
+      return
+    }
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(id: try c.decode(String.self, forKey: .id), weight: try c.decodeIfPresent(Double.self, forKey: .weight) ?? 1)
+  }
+}
+
+/// Time spent on a screen: lognormal with the given median and σ of ln-seconds.
+public struct Dwell: Sendable, Hashable, Decodable {
+  public var medianSeconds: Double
+  /// `nil`: the behavior parameter `dwellSigma`.
+  public var sigma: Double?
+
+  public init(medianSeconds: Double, sigma: Double? = nil) {
+    self.medianSeconds = medianSeconds
+    self.sigma = sigma
+  }
+
+  enum CodingKeys: String, CodingKey { case medianSeconds, sigma }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    medianSeconds = try c.decode(Double.self, forKey: .medianSeconds)
+    sigma = try c.decodeIfPresent(Double.self, forKey: .sigma)
+  }
+}
+
+/// One screen of a flow. Fields that belong to one kind only are ignored by the
+/// others, and validation reports them when set on the wrong kind.
+public struct Screen: Sendable, Hashable {
+  public var id: String
+  public var kind: ScreenKind
+  public var title: String?
+  /// Actions in the order of the spec.
+  public var actions: [Action]
+  public var dwell: Dwell?
+
+  /// choice, input: whether the user must answer to go on (default: true).
+  public var required: Bool
+  /// choice: the options offered.
+  public var options: [ChoiceOption]
+  /// choice: several options may be selected.
+  public var multiSelect: Bool
+  /// choice, slider: answering sets the "personalized" state (a goal), which raises purchase utility.
+  public var personalizes: Bool
+  /// input: probability that a submitted value fails validation (the user stays on the screen).
+  public var validationFailureProbability: Double
+  /// slider: the range of values.
+  public var range: ClosedRange<Double>?
+  /// task: probability that the work fails (the user sees the screen again: retry or quit).
+  public var failureProbability: Double
+  /// paywall: plans in display order.
+  public var plans: [Plan]
+  /// paywall: the pre-selected plan's id.
+  public var defaultPlan: String?
+  /// paywall: how many Pro features it lists.
+  public var features: Int
+  /// permission: what is asked for.
+  public var permission: String?
+
+  public init(id: String, kind: ScreenKind, title: String? = nil, actions: [Action], dwell: Dwell? = nil,
+              required: Bool = true, options: [ChoiceOption] = [], multiSelect: Bool = false, personalizes: Bool = false,
+              validationFailureProbability: Double = 0, range: ClosedRange<Double>? = nil, failureProbability: Double = 0,
+              plans: [Plan] = [], defaultPlan: String? = nil, features: Int = 0, permission: String? = nil) {
+    self.id = id
+    self.kind = kind
+    self.title = title
+    self.actions = actions
+    self.dwell = dwell
+    self.required = required
+    self.options = options
+    self.multiSelect = multiSelect
+    self.personalizes = personalizes
+    self.validationFailureProbability = validationFailureProbability
+    self.range = range
+    self.failureProbability = failureProbability
+    self.plans = plans
+    self.defaultPlan = defaultPlan
+    self.features = features
+    self.permission = permission
+  }
+
+  /// The action with this id.
+  public func action(_ id: String) -> Action? { actions.first(where: { $0.id == id }) }
+}
+
+extension Screen: Decodable {
+  enum CodingKeys: String, CodingKey {
+    case id, kind, title, actions, dwell, required, options, multiSelect, personalizes
+    case validationFailureProbability, range, failureProbability, plans, defaultPlan, features, permission
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    kind = try c.decodeEnum(ScreenKind.self, forKey: .kind)
+    title = try c.decodeIfPresent(String.self, forKey: .title)
+    actions = try Action.decodeList(from: c.superDecoder(forKey: .actions))
+    dwell = try c.decodeIfPresent(Dwell.self, forKey: .dwell)
+    required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? true
+    options = try c.decodeIfPresent([ChoiceOption].self, forKey: .options) ?? []
+    multiSelect = try c.decodeIfPresent(Bool.self, forKey: .multiSelect) ?? false
+    personalizes = try c.decodeIfPresent(Bool.self, forKey: .personalizes) ?? false
+    validationFailureProbability = try c.decodeIfPresent(Double.self, forKey: .validationFailureProbability) ?? 0
+    if let bounds = try c.decodeIfPresent([Double].self, forKey: .range) {
+      guard bounds.count == 2, bounds[0] <= bounds[1] else {
+        throw SpecError(path: decoder.specPath.key("range"), message: "a range is two numbers [min, max] with min ≤ max",
+                        hint: "for example [1, 20]")
+      }
+      range = bounds[0]...bounds[1]
+    } else {
+      range = nil
+    }
+    failureProbability = try c.decodeIfPresent(Double.self, forKey: .failureProbability) ?? 0
+    plans = try c.decodeIfPresent([Plan].self, forKey: .plans) ?? []
+    defaultPlan = try c.decodeIfPresent(String.self, forKey: .defaultPlan)
+    features = try c.decodeIfPresent(Int.self, forKey: .features) ?? 0
+    permission = try c.decodeIfPresent(String.self, forKey: .permission)
+  }
+}

@@ -1,0 +1,328 @@
+/// Tolerance within which a screen's action probabilities must sum to 1.
+public let probabilitySumTolerance = 1e-6
+
+extension Experiment {
+  /// Every problem of the base experiment and of each variant once its patches are
+  /// applied. An empty list means the experiment can run.
+  public func validationErrors() -> [SpecError] {
+    var errors = validateBase()
+    if variants.isEmpty {
+      errors.append(SpecError(path: [.key("variants")], message: "the variant list is empty",
+                              hint: "add at least {\"id\": \"control\"}; the first variant is the control"))
+    }
+    var seen = Set<String>()
+    for (i, variant) in variants.enumerated() {
+      let path = SpecPath([.key("variants"), .index(i)])
+      if !seen.insert(variant.id).inserted {
+        errors.append(SpecError(path: path.key("id"), message: "duplicate variant id '\(variant.id)'", hint: "give each variant its own id"))
+      }
+      if variant.id.isEmpty {
+        errors.append(SpecError(path: path.key("id"), message: "a variant id is empty", hint: "name it, e.g. \"control\""))
+      }
+      if variant.patches.isEmpty { continue }
+      do {
+        let patched = try applying(variant, at: path)
+        // Problems the base already has are reported once, at the base.
+        let baseMessages = Set(errors.map(\.description))
+        for error in patched.validateBase() where !baseMessages.contains(error.description) {
+          errors.append(SpecError(path: path, message: "after its patches, \(error.path): \(error.message)", hint: error.hint))
+        }
+      } catch {
+        errors.append(contentsOf: error.errors)
+      }
+    }
+    return errors
+  }
+
+  /// Problems of the flow, population, behavior and settings, ignoring variants.
+  func validateBase() -> [SpecError] {
+    var v = Validator()
+    v.checkExperiment(self)
+    return v.errors
+  }
+}
+
+private struct Validator {
+  var errors: [SpecError] = []
+
+  mutating func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil) {
+    errors.append(SpecError(path: path, message: message, hint: hint))
+  }
+
+  mutating func checkProbability(_ p: Double, _ path: SpecPath) {
+    if !p.isFinite || p < 0 || p > 1 {
+      fail(path, "probability \(JSONValue.format(p)) is outside [0, 1]", "use a number from 0 to 1")
+    }
+  }
+
+  mutating func checkExperiment(_ e: Experiment) {
+    if e.name.isEmpty { fail([.key("name")], "the name is empty", "name the experiment") }
+    if e.users < 1 { fail([.key("users")], "users must be at least 1, got \(e.users)", "use e.g. 100000") }
+    if e.simulation.stepLimit < 1 { fail([.key("simulation"), .key("stepLimit")], "stepLimit must be at least 1", "the default is 500") }
+    if !(1...4096).contains(e.simulation.traitBins) {
+      fail([.key("simulation"), .key("traitBins")], "traitBins must be from 1 to 4096, got \(e.simulation.traitBins)", "the default is 32")
+    }
+    checkBehavior(e.behavior, at: [.key("behavior")])
+    checkFlow(e.flow, behavior: e.behavior)
+    checkPopulation(e.population, flow: e.flow)
+  }
+
+  mutating func checkBehavior(_ b: BehaviorParameters, at path: SpecPath) {
+    for parameter in BehaviorParameter.allCases {
+      checkBehaviorValue(parameter, b[parameter], at: path.key(parameter.rawValue))
+    }
+  }
+
+  mutating func checkBehaviorValue(_ parameter: BehaviorParameter, _ value: Double, at path: SpecPath) {
+    if !value.isFinite || !parameter.range.contains(value) {
+      fail(path, "\(parameter.rawValue) = \(JSONValue.format(value)) is outside its range \(JSONValue.format(parameter.range.lowerBound))…\(JSONValue.format(parameter.range.upperBound))",
+           "the unit is \(parameter.unit); the default is \(JSONValue.format(parameter.defaultValue))")
+    } else if parameter == .screensSeenCap, value != value.rounded() {
+      fail(path, "screensSeenCap must be a whole number", "e.g. 20")
+    }
+  }
+
+  mutating func checkPopulation(_ population: Population, flow: Flow) {
+    let base = SpecPath([.key("population"), .key("segments")])
+    if population.segments.isEmpty { fail(base, "the population has no segment", "add {\"id\": \"everyone\"}") }
+    var ids = Set<String>()
+    var total = 0.0
+    for (i, segment) in population.segments.enumerated() {
+      let path = base.index(i)
+      if !ids.insert(segment.id).inserted { fail(path.key("id"), "duplicate segment id '\(segment.id)'", "give each segment its own id") }
+      if !segment.weight.isFinite || segment.weight < 0 {
+        fail(path.key("weight"), "weight \(JSONValue.format(segment.weight)) must be a finite number ≥ 0", "weights are relative, e.g. 0.7 and 0.3")
+      } else {
+        total += segment.weight
+      }
+      if !segment.intent.mean.isFinite || abs(segment.intent.mean) > 20 {
+        fail(path.key("intent").key("mean"), "intent mean must be finite and within ±20", nil)
+      }
+      if !segment.intent.sd.isFinite || segment.intent.sd < 0 || segment.intent.sd > 20 {
+        fail(path.key("intent").key("sd"), "intent sd must be from 0 to 20", "0 gives every user the mean")
+      }
+      for parameter in segment.behavior.keys.sorted() {
+        if let value = segment.behavior[parameter] {
+          checkBehaviorValue(parameter, value, at: path.key("behavior").key(parameter.rawValue))
+        }
+      }
+      for screenID in segment.screens.keys.sorted() {
+        let screenPath = path.key("screens").key(screenID)
+        guard let screen = flow.screen(screenID) else {
+          fail(screenPath, "unknown screen '\(screenID)'", NameSuggestion.hint(for: screenID, in: flow.screens.map(\.id)))
+          continue
+        }
+        let overrides = segment.screens[screenID] ?? [:]
+        for actionID in overrides.keys.sorted() {
+          if screen.action(actionID) == nil {
+            fail(screenPath.key(actionID), "screen '\(screenID)' has no action '\(actionID)'",
+                 NameSuggestion.hint(for: actionID, in: screen.actions.map(\.id)))
+          }
+          checkProbability(overrides[actionID] ?? 0, screenPath.key(actionID))
+        }
+        // The overridden screen's probabilities must still sum to 1.
+        let sum = screen.actions.reduce(0.0) { $0 + (overrides[$1.id] ?? $1.probability ?? 0) }
+        if abs(sum - 1) > probabilitySumTolerance {
+          fail(screenPath, "with this segment's probabilities, screen '\(screenID)' sums to \(JSONValue.format(sum)), not 1",
+               "adjust the probabilities so they sum to 1 (tolerance \(probabilitySumTolerance))")
+        }
+      }
+    }
+    if !population.segments.isEmpty, total <= 0 {
+      fail(base, "segment weights sum to 0", "give at least one segment a positive weight")
+    }
+  }
+
+  mutating func checkFlow(_ flow: Flow, behavior: BehaviorParameters) {
+    let base = SpecPath([.key("flow")])
+    let screensPath = base.key("screens")
+    if flow.screens.isEmpty {
+      fail(screensPath, "the flow has no screens", "add at least one screen")
+      return
+    }
+    if flow.screens.count > 63 {
+      fail(screensPath, "the flow has \(flow.screens.count) screens; at most 63 are supported", "split the flow")
+    }
+    var ids = Set<String>()
+    for (i, screen) in flow.screens.enumerated() {
+      if !ids.insert(screen.id).inserted {
+        fail(screensPath.index(i).key("id"), "duplicate screen id '\(screen.id)'", "give each screen its own id")
+      }
+      if screen.id == Flow.completed || screen.id == Flow.abandoned {
+        fail(screensPath.index(i).key("id"), "'\(screen.id)' is a reserved target name", "rename the screen")
+      }
+      if screen.id.isEmpty { fail(screensPath.index(i).key("id"), "a screen id is empty", "name it") }
+    }
+    let targets = ids.union([Flow.completed, Flow.abandoned])
+    if let start = flow.start, !ids.contains(start) {
+      fail(base.key("start"), "unknown screen '\(start)'", NameSuggestion.hint(for: start, in: flow.screens.map(\.id)))
+    }
+    for (i, screen) in flow.screens.enumerated() {
+      checkScreen(screen, index: i, in: flow, targets: targets, at: screensPath.index(i))
+    }
+    checkReachability(flow, at: base)
+  }
+
+  mutating func checkScreen(_ screen: Screen, index: Int, in flow: Flow, targets: Set<String>, at path: SpecPath) {
+    let kind = screen.kind
+    if screen.actions.isEmpty {
+      fail(path.key("actions"), "screen '\(screen.id)' has no actions", "add at least continue and quit")
+    }
+    var actionIDs = Set<String>()
+    var sum = 0.0
+    for action in screen.actions {
+      let ap = path.key("actions").key(action.id)
+      if !actionIDs.insert(action.id).inserted { fail(ap, "duplicate action id '\(action.id)'", nil) }
+      if !kind.allowedActions.contains(action.kind) {
+        fail(ap, "a \(kind.rawValue) screen cannot offer '\(action.kind.rawValue)'",
+             "allowed here: " + ActionKind.allCases.filter { kind.allowedActions.contains($0) }.map(\.rawValue).joined(separator: ", "))
+      }
+      if let p = action.probability {
+        checkProbability(p, ap.key("probability"))
+        if p.isFinite { sum += p }
+      } else {
+        fail(ap, "action '\(action.id)' has no probability", "add \"probability\": a number from 0 to 1")
+      }
+      if let to = action.to {
+        if !targets.contains(to) {
+          fail(ap.key("to"), "unknown screen '\(to)'",
+               NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"")
+        }
+        if action.kind == .quit { fail(ap.key("to"), "quit always leads to abandonment; it takes no target", "remove \"to\"") }
+      } else if action.kind == .skip || action.kind == .jump {
+        fail(ap, "a \(action.kind.rawValue) action needs a target", "add \"to\": the id of the screen it leads to")
+      } else if action.kind == .back, index == 0 {
+        fail(ap, "back on the first screen has no previous screen", "remove it, or add \"to\"")
+      }
+    }
+    if !screen.actions.isEmpty, screen.actions.allSatisfy({ $0.probability != nil }), abs(sum - 1) > probabilitySumTolerance {
+      fail(path.key("actions"), "probabilities of screen '\(screen.id)' sum to \(JSONValue.format(sum)), not 1",
+           "adjust them so they sum to 1 (tolerance \(probabilitySumTolerance))")
+    }
+    if let dwell = screen.dwell {
+      if !dwell.medianSeconds.isFinite || dwell.medianSeconds < 0 || dwell.medianSeconds > 86_400 {
+        fail(path.key("dwell").key("medianSeconds"), "medianSeconds must be from 0 to 86400", "seconds a typical user spends here")
+      }
+      if let sigma = dwell.sigma, !sigma.isFinite || sigma < 0 || sigma > 5 {
+        fail(path.key("dwell").key("sigma"), "sigma must be from 0 to 5", "the default is the behavior parameter dwellSigma")
+      }
+    }
+    func has(_ k: ActionKind) -> Bool { screen.actions.contains { $0.kind == k } }
+    func misplaced(_ field: String, _ isSet: Bool, _ kinds: String) {
+      if isSet { fail(path.key(field), "\(field) is only for \(kinds) screens", "remove it or change the kind") }
+    }
+    misplaced("options", !screen.options.isEmpty && kind != .choice, "choice")
+    misplaced("multiSelect", screen.multiSelect && kind != .choice, "choice")
+    misplaced("personalizes", screen.personalizes && kind != .choice && kind != .slider, "choice and slider")
+    misplaced("validationFailureProbability", screen.validationFailureProbability != 0 && kind != .input, "input")
+    misplaced("range", screen.range != nil && kind != .slider, "slider")
+    misplaced("failureProbability", screen.failureProbability != 0 && kind != .task, "task")
+    misplaced("plans", !screen.plans.isEmpty && kind != .paywall, "paywall")
+    misplaced("defaultPlan", screen.defaultPlan != nil && kind != .paywall, "paywall")
+    misplaced("features", screen.features != 0 && kind != .paywall, "paywall")
+    misplaced("permission", screen.permission != nil && kind != .permission, "permission")
+    misplaced("required", !screen.required && kind != .choice && kind != .input, "choice and input")
+    switch kind {
+    case .choice:
+      if screen.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
+      if !has(.select) { fail(path.key("actions"), "a choice screen needs a select action", "add \"select\": probability") }
+      var optionIDs = Set<String>()
+      for (j, option) in screen.options.enumerated() {
+        if !optionIDs.insert(option.id).inserted { fail(path.key("options").index(j), "duplicate option '\(option.id)'", nil) }
+        if !option.weight.isFinite || option.weight <= 0 {
+          fail(path.key("options").index(j).key("weight"), "an option weight must be a finite number > 0", "weights are relative")
+        }
+      }
+      if screen.required, has(.skip) || has(.continue) {
+        fail(path.key("required"), "a required choice cannot be skipped or continued without an answer",
+             "set \"required\": false, or remove the skip/continue action")
+      }
+    case .input:
+      if !has(.type) { fail(path.key("actions"), "an input screen needs a type action", "add \"type\": probability") }
+      checkProbability(screen.validationFailureProbability, path.key("validationFailureProbability"))
+      if screen.validationFailureProbability >= 1 {
+        fail(path.key("validationFailureProbability"), "validation that always fails traps the user", "use a value below 1")
+      }
+      if screen.required, has(.skip) {
+        fail(path.key("required"), "a required input cannot be skipped", "set \"required\": false, or remove the skip action")
+      }
+    case .task:
+      checkProbability(screen.failureProbability, path.key("failureProbability"))
+      if screen.failureProbability >= 1 { fail(path.key("failureProbability"), "a task that always fails traps the user", "use a value below 1") }
+    case .paywall:
+      if screen.plans.isEmpty { fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}") }
+      if !has(.purchase) { fail(path.key("actions"), "a paywall needs a purchase action", "add \"purchase\": probability") }
+      if screen.actions.filter({ $0.kind == .purchase }).count > 1 {
+        fail(path.key("actions"), "a paywall has one purchase action; plans share it", "remove the extra purchase actions")
+      }
+      var planIDs = Set<String>()
+      for (j, plan) in screen.plans.enumerated() {
+        let pp = path.key("plans").index(j)
+        if !planIDs.insert(plan.id).inserted { fail(pp.key("id"), "duplicate plan '\(plan.id)'", nil) }
+        if !plan.price.isFinite || plan.price <= 0 { fail(pp.key("price"), "price must be a finite number > 0", "e.g. 9.99") }
+        if plan.trialDays < 0 || plan.trialDays > 3650 { fail(pp.key("trialDays"), "trialDays must be from 0 to 3650", nil) }
+        if !plan.utility.isFinite || abs(plan.utility) > 20 { fail(pp.key("utility"), "utility must be within ±20", nil) }
+      }
+      if let d = screen.defaultPlan, !planIDs.contains(d) {
+        fail(path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: screen.plans.map(\.id)))
+      }
+      if screen.features < 0 || screen.features > 100 { fail(path.key("features"), "features must be from 0 to 100", nil) }
+    case .slider:
+      if let r = screen.range, !r.lowerBound.isFinite || !r.upperBound.isFinite {
+        fail(path.key("range"), "range bounds must be finite", nil)
+      }
+    case .info, .permission:
+      break
+    }
+  }
+
+  /// Screens no path from the start reaches, and whether completion is reachable.
+  mutating func checkReachability(_ flow: Flow, at base: SpecPath) {
+    guard let start = flow.startID, let startIndex = flow.index(of: start) else { return }
+    var reached = Set([startIndex])
+    var stack = [startIndex]
+    var completes = false
+    while let i = stack.popLast() {
+      let screen = flow.screens[i]
+      var nexts: [String] = []
+      for action in screen.actions where action.kind != .quit && (action.probability ?? 0) > 0 {
+        nexts.append(FlowTargets.target(of: action, at: i, in: flow))
+      }
+      if !screen.required, screen.kind == .choice || screen.kind == .input, !screen.actions.contains(where: { $0.kind == .skip }) {
+        nexts.append(FlowTargets.next(after: i, in: flow))
+      }
+      for next in nexts {
+        if next == Flow.completed { completes = true; continue }
+        if let j = flow.index(of: next), reached.insert(j).inserted { stack.append(j) }
+      }
+    }
+    for (i, screen) in flow.screens.enumerated() where !reached.contains(i) {
+      fail(base.key("screens").index(i), "screen '\(screen.id)' is unreachable from '\(start)'",
+           "link to it from another screen, or remove it")
+    }
+    if !completes {
+      fail(base.key("screens"), "no path from '\(start)' reaches completion",
+           "the last screen's continue, or an action with \"to\": \"completed\", must be reachable")
+    }
+  }
+}
+
+/// Where actions lead by default.
+enum FlowTargets {
+  /// The id after screen `i` in display order, or `completed` after the last.
+  static func next(after i: Int, in flow: Flow) -> String {
+    i + 1 < flow.screens.count ? flow.screens[i + 1].id : Flow.completed
+  }
+
+  /// The screen before `i`, or `i` itself on the first screen.
+  static func previous(before i: Int, in flow: Flow) -> String {
+    i > 0 ? flow.screens[i - 1].id : flow.screens[i].id
+  }
+
+  /// The target an action leads to from screen `i`.
+  static func target(of action: Action, at i: Int, in flow: Flow) -> String {
+    if action.kind == .quit { return Flow.abandoned }
+    if let to = action.to { return to }
+    return action.kind == .back ? previous(before: i, in: flow) : next(after: i, in: flow)
+  }
+}

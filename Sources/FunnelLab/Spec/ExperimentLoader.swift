@@ -1,0 +1,53 @@
+import Foundation
+
+/// Reads experiment specs from files or text, reporting every problem at once.
+public enum ExperimentLoader {
+  /// Reads, decodes and validates the spec at `path`.
+  /// - Throws: ``SpecErrors`` with every problem found (unreadable file, JSON syntax,
+  ///   wrong types, unknown keys, and all semantic problems when decoding succeeded).
+  public static func load(contentsOf path: String) throws(SpecErrors) -> Experiment {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw SpecErrors(source: path, errors: [SpecError(
+        path: .root, message: exists ? "cannot read the file" : "no such file",
+        hint: exists ? "check its permissions" : "check the path; the seed experiments are in experiments/")])
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw SpecErrors(source: path, errors: [SpecError(path: .root, message: "the file is not UTF-8 text", hint: "save it as UTF-8 JSON")])
+    }
+    return try load(text: text, source: path)
+  }
+
+  /// Decodes and validates a spec from JSON text.
+  public static func load(text: String, source: String) throws(SpecErrors) -> Experiment {
+    let document: JSONValue
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      throw SpecErrors(source: source, errors: [SpecError(
+        path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
+        hint: "fix the syntax at that position")])
+    }
+    let (decoded, decodeErrors) = SpecDecoder(source: source).decodeCollecting(Experiment.self, from: document)
+    var errors = decodeErrors
+    if let decoded {
+      errors += decoded.validationErrors().map { error in
+        var located = error
+        if located.line == nil { located.line = document.line(at: error.path) }
+        return located
+      }
+    }
+    guard errors.isEmpty, let decoded else {
+      let ordered = errors.enumerated().sorted { a, b in
+        (a.element.line ?? Int.max, a.offset) < (b.element.line ?? Int.max, b.offset)
+      }.map(\.element)
+      throw SpecErrors(source: source, errors: ordered)
+    }
+    return decoded
+  }
+
+  /// The built-in default experiment (`experiments/klick-onboarding.json`).
+  public static func defaultExperiment() throws(SpecErrors) -> Experiment {
+    try load(text: DefaultExperiment.json, source: "built-in klick-onboarding")
+  }
+}

@@ -1,0 +1,94 @@
+/// A parsed JSON value that remembers where it stood in its source text.
+///
+/// Object members keep their order of appearance, so that output written back is
+/// stable and error messages can point at the line of the offending key.
+public struct JSONValue: Sendable, Hashable {
+  /// The shape of a JSON value.
+  public enum Kind: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// A number, with its literal text kept so integers survive exactly.
+    case number(Double, literal: String)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+  }
+
+  /// One `"key": value` member of an object.
+  public struct Member: Sendable, Hashable {
+    public var key: String
+    public var value: JSONValue
+    /// The 1-based line of the key in the source.
+    public var line: Int
+
+    public init(key: String, value: JSONValue, line: Int = 0) {
+      self.key = key
+      self.value = value
+      self.line = line
+    }
+  }
+
+  public var kind: Kind
+  /// The 1-based line where the value starts (0 when built in code).
+  public var line: Int
+
+  public init(_ kind: Kind, line: Int = 0) {
+    self.kind = kind
+    self.line = line
+  }
+
+  /// A short English name of the value's type, for error messages.
+  public var typeName: String {
+    switch kind {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
+  /// The member named `key`, if this is an object that has one.
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = kind else { return nil }
+    return members.first(where: { $0.key == key })?.value
+  }
+}
+
+extension JSONValue {
+  /// Convenience constructors for building output documents in code.
+  public static func number(_ value: Double) -> JSONValue {
+    JSONValue(.number(value, literal: JSONValue.format(value)))
+  }
+
+  public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue {
+    JSONValue(.number(Double(value), literal: String(value)))
+  }
+
+  public static func string(_ value: String) -> JSONValue { JSONValue(.string(value)) }
+  public static func bool(_ value: Bool) -> JSONValue { JSONValue(.bool(value)) }
+  public static let null = JSONValue(.null)
+  public static func array(_ values: [JSONValue]) -> JSONValue { JSONValue(.array(values)) }
+
+  /// An object whose members appear in the given order.
+  public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+    JSONValue(.object(pairs.map { Member(key: $0.key, value: $0.value) }))
+  }
+
+  public static func object(_ members: [(String, JSONValue)]) -> JSONValue {
+    JSONValue(.object(members.map { Member(key: $0.0, value: $0.1) }))
+  }
+
+  /// Formats a double the way every output of FunnelLab does: integers without a
+  /// fraction, others as the shortest text that reads back to the same double
+  /// (Swift's own algorithm, identical on every platform). Non-finite values, which
+  /// JSON cannot carry, become `null` at the writer.
+  public static func format(_ value: Double) -> String {
+    guard value.isFinite else { return "null" }
+    if value == value.rounded(), abs(value) < 1e15 {
+      return String(Int64(value))
+    }
+    return "\(value)"
+  }
+}

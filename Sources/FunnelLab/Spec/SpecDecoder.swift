@@ -1,0 +1,321 @@
+/// Decodes `Decodable` types from a ``JSONValue`` and reports problems the way a
+/// spec author needs them: with the JSON path and line, and with every key the
+/// types never asked for reported as unknown (typos are not ignored silently).
+///
+/// Decoding throws ``SpecErrors`` holding the first structural problem (a wrong
+/// type or a missing key) together with every unknown key found until then.
+public struct SpecDecoder {
+  /// A label for the source in error messages (usually the file name).
+  public var source: String
+
+  public init(source: String = "spec") { self.source = source }
+
+  /// Parses `text` and decodes a `T` from it.
+  public func decode<T: Decodable>(_ type: T.Type, from text: String) throws(SpecErrors) -> (T, JSONValue) {
+    let document: JSONValue
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      throw SpecErrors(source: source, errors: [
+        SpecError(path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
+                  hint: "fix the syntax at that position"),
+      ])
+    }
+    return (try decode(type, from: document), document)
+  }
+
+  /// Decodes a `T` from an already parsed document.
+  public func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws(SpecErrors) -> T {
+    let (result, errors) = decodeCollecting(type, from: document)
+    guard let result, errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    return result
+  }
+
+  /// Decodes what can be decoded and returns it with every problem found: the
+  /// structural one that stopped decoding (if any, the value is then `nil`) and
+  /// every unknown key.
+  public func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> (T?, [SpecError]) {
+    let state = DecodingState(document: document)
+    let decoder = ValueDecoder(value: document, path: .root, state: state)
+    var result: T?
+    var errors: [SpecError] = []
+    do {
+      result = try T(from: decoder)
+    } catch let error as SpecError {
+      errors.append(error)
+    } catch let error as SpecErrors {
+      errors.append(contentsOf: error.errors)
+    } catch {
+      errors.append(SpecError(path: .root, line: document.line, message: "\(error)"))
+    }
+    errors.append(contentsOf: state.unknownKeyErrors())
+    return (result, errors)
+  }
+}
+
+/// A coding key built from any string or index.
+public struct AnyCodingKey: CodingKey, Hashable, Sendable {
+  public var stringValue: String
+  public var intValue: Int?
+  public init(stringValue: String) { self.stringValue = stringValue }
+  public init(intValue: Int) {
+    stringValue = String(intValue)
+    self.intValue = intValue
+  }
+  public init(_ string: String) { stringValue = string }
+}
+
+extension SpecPath {
+  init(codingPath: [any CodingKey]) {
+    self.init(codingPath.map { key in
+      if let i = key.intValue { return .index(i) }
+      return .key(key.stringValue)
+    })
+  }
+
+  var codingPath: [any CodingKey] {
+    components.map { component -> any CodingKey in
+      switch component {
+      case .key(let k): AnyCodingKey(stringValue: k)
+      case .index(let i): AnyCodingKey(intValue: i)
+      }
+    }
+  }
+}
+
+/// What one decoding run has seen: every object visited and the keys asked of it.
+final class DecodingState {
+  let document: JSONValue
+  private var visited: [SpecPath: (value: JSONValue, asked: Set<String>)] = [:]
+  private var order: [SpecPath] = []
+  /// Objects whose keys are all accepted (maps with free-form keys).
+  private var openObjects: Set<SpecPath> = []
+
+  init(document: JSONValue) { self.document = document }
+
+  func visit(_ path: SpecPath, _ value: JSONValue) {
+    if visited[path] == nil {
+      visited[path] = (value, [])
+      order.append(path)
+    }
+  }
+
+  func ask(_ path: SpecPath, _ key: String) {
+    visited[path]?.asked.insert(key)
+  }
+
+  func acceptAllKeys(_ path: SpecPath) { openObjects.insert(path) }
+
+  func unknownKeyErrors() -> [SpecError] {
+    var errors: [SpecError] = []
+    for path in order where !openObjects.contains(path) {
+      guard let entry = visited[path], case .object(let members) = entry.value.kind else { continue }
+      for member in members where !entry.asked.contains(member.key) {
+        errors.append(SpecError(
+          path: path.key(member.key), line: member.line > 0 ? member.line : nil,
+          message: "unknown key '\(member.key)'",
+          hint: NameSuggestion.hint(for: member.key, in: entry.asked.sorted())
+            ?? "remove it, or see experiments/schema.json for the keys allowed here"))
+      }
+    }
+    return errors
+  }
+}
+
+struct ValueDecoder: Decoder {
+  let value: JSONValue
+  let path: SpecPath
+  let state: DecodingState
+
+  var codingPath: [any CodingKey] { path.codingPath }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func error(_ message: String, hint: String? = nil) -> SpecError {
+    SpecError(path: path, line: value.line > 0 ? value.line : nil, message: message, hint: hint)
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard case .object(let members) = value.kind else {
+      throw error("expected an object, found \(value.typeName)")
+    }
+    state.visit(path, value)
+    return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, members: members))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .array(let elements) = value.kind else {
+      throw error("expected an array, found \(value.typeName)")
+    }
+    return UnkeyedContainer(decoder: self, elements: elements)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleContainer(decoder: self) }
+
+  /// Declares that every key of this object is data (a map), not a field name.
+  func acceptAllKeys() { state.acceptAllKeys(path) }
+
+  func child(_ value: JSONValue, _ component: SpecPathComponent) -> ValueDecoder {
+    ValueDecoder(value: value, path: SpecPath(path.components + [component]), state: state)
+  }
+
+  func decodePrimitive<T: Decodable>(_ type: T.Type) throws -> T {
+    func mismatch(_ expected: String) -> SpecError { error("expected \(expected), found \(value.typeName)") }
+    switch type {
+    case is Bool.Type:
+      guard case .bool(let b) = value.kind, let r = b as? T else { throw mismatch("true or false") }
+      return r
+    case is String.Type:
+      guard case .string(let s) = value.kind, let r = s as? T else { throw mismatch("a string") }
+      return r
+    case is Double.Type:
+      guard case .number(let d, _) = value.kind else { throw mismatch("a number") }
+      guard d.isFinite else { throw error("number out of range", hint: "use a finite number") }
+      guard let r = d as? T else { throw mismatch("a number") }
+      return r
+    case is Int.Type, is UInt64.Type, is Int64.Type, is UInt32.Type, is Int32.Type, is UInt.Type:
+      guard case .number(let d, let literal) = value.kind else { throw mismatch("a whole number") }
+      let parsed: T?
+      switch type {
+      case is Int.Type: parsed = (Int(literal) ?? exactInteger(d).flatMap { Int(exactly: $0) }) as? T
+      case is UInt64.Type: parsed = (UInt64(literal) ?? exactInteger(d).flatMap { UInt64(exactly: $0) }) as? T
+      case is Int64.Type: parsed = (Int64(literal) ?? exactInteger(d).flatMap { Int64(exactly: $0) }) as? T
+      case is UInt32.Type: parsed = (UInt32(literal) ?? exactInteger(d).flatMap { UInt32(exactly: $0) }) as? T
+      case is Int32.Type: parsed = (Int32(literal) ?? exactInteger(d).flatMap { Int32(exactly: $0) }) as? T
+      default: parsed = (UInt(literal) ?? exactInteger(d).flatMap { UInt(exactly: $0) }) as? T
+      }
+      guard let parsed else {
+        throw error("expected a whole number in range, found \(literal)", hint: "use an integer such as 42")
+      }
+      return parsed
+    default:
+      return try T(from: self)
+    }
+  }
+
+  private func exactInteger(_ d: Double) -> Double? {
+    d.isFinite && d == d.rounded() && abs(d) < 9.007_199_254_740_992e15 ? d : nil
+  }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let decoder: ValueDecoder
+  let members: [JSONValue.Member]
+
+  var codingPath: [any CodingKey] { decoder.codingPath }
+  var allKeys: [Key] {
+    members.compactMap { member in
+      decoder.state.ask(decoder.path, member.key)
+      return Key(stringValue: member.key)
+    }
+  }
+
+  private func member(_ key: Key) -> JSONValue.Member? {
+    decoder.state.ask(decoder.path, key.stringValue)
+    return members.first(where: { $0.key == key.stringValue })
+  }
+
+  func contains(_ key: Key) -> Bool { member(key) != nil }
+
+  private func childDecoder(_ key: Key) throws -> ValueDecoder {
+    guard let m = member(key) else {
+      throw SpecError(path: decoder.path.key(key.stringValue), line: decoder.value.line > 0 ? decoder.value.line : nil,
+                      message: "missing required key '\(key.stringValue)'", hint: "add \"\(key.stringValue)\" to this object")
+    }
+    var child = decoder.child(m.value, .key(key.stringValue))
+    if child.value.line == 0 { child = ValueDecoder(value: JSONValue(m.value.kind, line: m.line), path: child.path, state: child.state) }
+    return child
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool {
+    guard let m = member(key) else { return true }
+    if case .null = m.value.kind { return true }
+    return false
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try childDecoder(key).decodePrimitive(type)
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let m = member(key) else { return nil }
+    if case .null = m.value.kind { return nil }
+    return try childDecoder(key).decodePrimitive(type)
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    try childDecoder(key).container(keyedBy: type)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try childDecoder(key).unkeyedContainer()
+  }
+
+  func superDecoder() throws -> any Decoder { decoder }
+  func superDecoder(forKey key: Key) throws -> any Decoder { try childDecoder(key) }
+}
+
+private struct UnkeyedContainer: UnkeyedDecodingContainer {
+  let decoder: ValueDecoder
+  let elements: [JSONValue]
+  var currentIndex = 0
+
+  init(decoder: ValueDecoder, elements: [JSONValue]) {
+    self.decoder = decoder
+    self.elements = elements
+  }
+
+  var codingPath: [any CodingKey] { decoder.codingPath }
+  var count: Int? { elements.count }
+  var isAtEnd: Bool { currentIndex >= elements.count }
+
+  private mutating func next() throws -> ValueDecoder {
+    guard !isAtEnd else { throw decoder.error("array has too few elements") }
+    defer { currentIndex += 1 }
+    return decoder.child(elements[currentIndex], .index(currentIndex))
+  }
+
+  mutating func decodeNil() throws -> Bool {
+    guard !isAtEnd else { return false }
+    if case .null = elements[currentIndex].kind {
+      currentIndex += 1
+      return true
+    }
+    return false
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodePrimitive(type) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    try next().container(keyedBy: type)
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+  mutating func superDecoder() throws -> any Decoder { try next() }
+}
+
+private struct SingleContainer: SingleValueDecodingContainer {
+  let decoder: ValueDecoder
+  var codingPath: [any CodingKey] { decoder.codingPath }
+  func decodeNil() -> Bool {
+    if case .null = decoder.value.kind { return true }
+    return false
+  }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodePrimitive(type) }
+}
+
+extension Decoder {
+  /// The spec path of this decoder (for errors raised by `init(from:)`).
+  var specPath: SpecPath { SpecPath(codingPath: codingPath) }
+
+  /// Declares that this object's keys are data (a map keyed by ids), so none of
+  /// them is reported as unknown.
+  func acceptAllKeys() {
+    (self as? ValueDecoder)?.acceptAllKeys()
+  }
+
+  /// An error at this decoder's path.
+  func specError(_ message: String, hint: String? = nil) -> SpecError {
+    if let decoder = self as? ValueDecoder { return decoder.error(message, hint: hint) }
+    return SpecError(path: specPath, message: message, hint: hint)
+  }
+}

@@ -1,0 +1,160 @@
+/// One step of a path into a spec document: an object key or an array index.
+public enum SpecPathComponent: Sendable, Hashable {
+  case key(String)
+  case index(Int)
+}
+
+/// Where in a spec a value lives, written as `flow.screens[3].actions.skip.to`.
+public struct SpecPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+  public var components: [SpecPathComponent]
+
+  public init(_ components: [SpecPathComponent] = []) { self.components = components }
+  public init(arrayLiteral elements: SpecPathComponent...) { components = elements }
+
+  public static let root = SpecPath()
+
+  public func key(_ key: String) -> SpecPath { SpecPath(components + [.key(key)]) }
+  public func index(_ index: Int) -> SpecPath { SpecPath(components + [.index(index)]) }
+  public static func + (lhs: SpecPath, rhs: SpecPath) -> SpecPath { SpecPath(lhs.components + rhs.components) }
+
+  public var description: String {
+    var out = ""
+    for component in components {
+      switch component {
+      case .key(let key):
+        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        if plain {
+          if !out.isEmpty { out += "." }
+          out += key
+        } else {
+          out += "[\"\(key)\"]"
+        }
+      case .index(let i): out += "[\(i)]"
+      }
+    }
+    return out.isEmpty ? "(document)" : out
+  }
+}
+
+/// A problem found in a spec, with where it is and what to do about it.
+///
+/// ```
+/// flow.screens[3].actions.skip.to (line 42): unknown screen 'pro'; did you mean 'proUpsell'?
+/// ```
+public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var path: SpecPath
+  /// The 1-based line in the source text, when known.
+  public var line: Int?
+  public var message: String
+  public var hint: String?
+
+  public init(path: SpecPath, line: Int? = nil, message: String, hint: String? = nil) {
+    self.path = path
+    self.line = line
+    self.message = message
+    self.hint = hint
+  }
+
+  public var description: String {
+    var text = path.description
+    if let line { text += " (line \(line))" }
+    text += ": " + message
+    if let hint { text += "; " + hint }
+    return text
+  }
+}
+
+/// Every problem found in one spec. Thrown as a whole: a spec with any problem
+/// never produces a result.
+public struct SpecErrors: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file (or other origin) the spec was read from.
+  public var source: String
+  public var errors: [SpecError]
+
+  public init(source: String, errors: [SpecError]) {
+    self.source = source
+    self.errors = errors
+  }
+
+  public var description: String {
+    errors.map { "\(source): \($0)" }.joined(separator: "\n")
+  }
+}
+
+extension JSONValue {
+  /// The value at `path`, if the document has one.
+  public func value(at path: SpecPath) -> JSONValue? {
+    var current = self
+    for component in path.components {
+      switch (component, current.kind) {
+      case (.key(let key), .object):
+        guard let next = current[key] else { return nil }
+        current = next
+      case (.index(let i), .array(let elements)):
+        guard elements.indices.contains(i) else { return nil }
+        current = elements[i]
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+
+  /// The line of the deepest value along `path` that exists in the document,
+  /// preferring the line of the key itself when the last step is a key.
+  public func line(at path: SpecPath) -> Int? {
+    var current = self
+    var best: Int? = current.line > 0 ? current.line : nil
+    for component in path.components {
+      switch (component, current.kind) {
+      case (.key(let key), .object(let members)):
+        guard let member = members.first(where: { $0.key == key }) else { return best }
+        best = member.line > 0 ? member.line : best
+        current = member.value
+      case (.index(let i), .array(let elements)):
+        guard elements.indices.contains(i) else { return best }
+        current = elements[i]
+        best = current.line > 0 ? current.line : best
+      default:
+        return best
+      }
+    }
+    return best
+  }
+}
+
+/// Suggests the closest known name to a misspelt one (Levenshtein distance), for
+/// "did you mean …?" hints.
+public enum NameSuggestion {
+  public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+    let target = Array(name.lowercased())
+    var best: (String, Int)?
+    for candidate in candidates {
+      let d = distance(target, Array(candidate.lowercased()))
+      if best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+    }
+    guard let (candidate, d) = best else { return nil }
+    let limit = max(2, target.count / 3)
+    return d <= limit ? candidate : nil
+  }
+
+  public static func hint(for name: String, in candidates: some Sequence<String>) -> String? {
+    closest(to: name, in: candidates).map { "did you mean '\($0)'?" }
+  }
+
+  static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      swap(&previous, &current)
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,217 @@
+import FunnelLab
+
+/// A command-line option of a command.
+struct OptionSpec: Sendable {
+  var name: String
+  var short: Character? = nil
+  /// The value's placeholder; `nil` for a flag that takes no value.
+  var valueName: String? = nil
+  var help: String
+  var repeatable = false
+}
+
+/// A positional argument of a command.
+struct PositionalSpec: Sendable {
+  var name: String
+  var help: String
+  var optional = true
+  var variadic = false
+}
+
+/// What a command accepts, and its help text.
+struct CommandSpec: Sendable {
+  var name: String
+  var abstract: String
+  var discussion: String
+  var positionals: [PositionalSpec] = []
+  var options: [OptionSpec]
+  var examples: [String] = []
+
+  static let helpOption = OptionSpec(name: "help", short: "h", help: "Show this help.")
+
+  var allOptions: [OptionSpec] { options + [Self.helpOption] }
+
+  var usage: String {
+    var parts = ["funnellab", name]
+    for p in positionals {
+      let core = "<\(p.name)>" + (p.variadic ? " ..." : "")
+      parts.append(p.optional ? "[\(core)]" : core)
+    }
+    parts.append("[options]")
+    return parts.joined(separator: " ")
+  }
+
+  var help: String {
+    var out = "OVERVIEW: \(abstract)\n\n"
+    if !discussion.isEmpty { out += discussion + "\n\n" }
+    out += "USAGE: \(usage)\n"
+    if !positionals.isEmpty {
+      out += "\nARGUMENTS:\n"
+      for p in positionals { out += Self.row("<\(p.name)>", p.help) }
+    }
+    out += "\nOPTIONS:\n"
+    for o in allOptions {
+      var left = o.short.map { "-\($0), " } ?? ""
+      left += "--\(o.name)"
+      if let v = o.valueName { left += " <\(v)>" }
+      out += Self.row(left, o.help + (o.repeatable ? " (repeatable)" : ""))
+    }
+    if !examples.isEmpty {
+      out += "\nEXAMPLES:\n"
+      for e in examples { out += "  \(e)\n" }
+    }
+    return out
+  }
+
+  static func row(_ left: String, _ right: String) -> String {
+    let width = 26
+    if left.count + 2 >= width { return "  \(left)\n" + String(repeating: " ", count: width + 2) + right + "\n" }
+    return "  " + left + String(repeating: " ", count: width - left.count) + right + "\n"
+  }
+}
+
+/// A wrong command line: what is wrong and what to do.
+struct UsageError: Error, Sendable {
+  var message: String
+  var hint: String?
+}
+
+/// The parsed command line of one command.
+struct ParsedArguments: Sendable {
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+  var positionals: [String] = []
+
+  func value(_ name: String) -> String? { values[name]?.last }
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// An integer option within `range`.
+  func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = value(name) else { return nil }
+    let cleaned = text.filter { $0 != "_" }
+    guard let n = Int(cleaned) ?? Self.scientificInteger(cleaned) else {
+      throw UsageError(message: "--\(name) expects a whole number, got '\(text)'", hint: "e.g. --\(name) \(range.lowerBound == 0 ? 1 : range.lowerBound)")
+    }
+    guard range.contains(n) else {
+      throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(n)", hint: nil)
+    }
+    return n
+  }
+
+  /// A `UInt64` option (seeds).
+  func unsigned(_ name: String) throws(UsageError) -> UInt64? {
+    guard let text = value(name) else { return nil }
+    guard let n = UInt64(text) else {
+      throw UsageError(message: "--\(name) expects a whole number from 0 to \(UInt64.max), got '\(text)'", hint: nil)
+    }
+    return n
+  }
+
+  /// A number option within `range`.
+  func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+    guard let text = value(name) else { return nil }
+    guard let x = Double(text), x.isFinite else {
+      throw UsageError(message: "--\(name) expects a number, got '\(text)'", hint: nil)
+    }
+    guard range.contains(x) else {
+      throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)", hint: nil)
+    }
+    return x
+  }
+
+  /// One of a fixed set of words.
+  func choice(_ name: String, _ allowed: [String]) throws(UsageError) -> String? {
+    guard let text = value(name) else { return nil }
+    guard allowed.contains(text) else {
+      throw UsageError(message: "--\(name) must be one of \(allowed.joined(separator: ", ")), got '\(text)'",
+                       hint: closest(text, allowed).map { "did you mean '\($0)'?" })
+    }
+    return text
+  }
+
+  /// Accepts `1e6` and the like when they are whole.
+  static func scientificInteger(_ text: String) -> Int? {
+    guard let d = Double(text), d.isFinite, d == d.rounded(), abs(d) <= 9e15 else { return nil }
+    return Int(d)
+  }
+}
+
+func closest(_ word: String, _ candidates: [String]) -> String? {
+  NameSuggestion.closest(to: word, in: candidates)
+}
+
+/// Parses `arguments` (after the command name) against `spec`.
+func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+  var parsed = ParsedArguments()
+  var i = 0
+  var onlyPositionals = false
+  let options = spec.allOptions
+  while i < arguments.count {
+    let arg = arguments[i]
+    i += 1
+    if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
+      parsed.positionals.append(arg)
+      continue
+    }
+    if arg == "--" {
+      onlyPositionals = true
+      continue
+    }
+    var name: String
+    var inlineValue: String?
+    let option: OptionSpec?
+    if arg.hasPrefix("--") {
+      let body = arg.dropFirst(2)
+      if let eq = body.firstIndex(of: "=") {
+        name = String(body[..<eq])
+        inlineValue = String(body[body.index(after: eq)...])
+      } else {
+        name = String(body)
+      }
+      option = options.first { $0.name == name }
+      if option == nil {
+        throw UsageError(message: "unknown option '--\(name)'",
+                         hint: closest(name, options.map(\.name)).map { "did you mean '--\($0)'?" } ?? "see 'funnellab \(spec.name) --help'")
+      }
+    } else {
+      let body = arg.dropFirst()
+      guard body.count == 1, let c = body.first else {
+        throw UsageError(message: "unknown option '\(arg)'", hint: "long options take two dashes, e.g. '-\(arg)'")
+      }
+      option = options.first { $0.short == c }
+      if option == nil { throw UsageError(message: "unknown option '\(arg)'", hint: "see 'funnellab \(spec.name) --help'") }
+      name = option?.name ?? ""
+    }
+    guard let option else { continue }
+    if let valueName = option.valueName {
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else {
+        guard i < arguments.count, !(arguments[i].hasPrefix("--") && arguments[i].count > 2) else {
+          throw UsageError(message: "--\(option.name) needs a value <\(valueName)>", hint: "e.g. --\(option.name) <\(valueName)>")
+        }
+        value = arguments[i]
+        i += 1
+      }
+      if !option.repeatable, parsed.values[option.name] != nil {
+        throw UsageError(message: "--\(option.name) was given more than once", hint: "give it once")
+      }
+      parsed.values[option.name, default: []].append(value)
+    } else {
+      if inlineValue != nil { throw UsageError(message: "--\(option.name) takes no value", hint: "write just --\(option.name)") }
+      parsed.flags.insert(option.name)
+    }
+  }
+  let maxPositionals = spec.positionals.contains(where: \.variadic) ? Int.max : spec.positionals.count
+  if parsed.positionals.count > maxPositionals, !parsed.flag("help") {
+    throw UsageError(message: "unexpected argument '\(parsed.positionals[maxPositionals])'",
+                     hint: "'funnellab \(spec.name)' takes \(maxPositionals == 0 ? "no" : String(maxPositionals)) argument\(maxPositionals == 1 ? "" : "s")")
+  }
+  let required = spec.positionals.filter { !$0.optional }.count
+  if parsed.positionals.count < required, !parsed.flag("help") {
+    throw UsageError(message: "missing argument <\(spec.positionals[parsed.positionals.count].name)>", hint: "see 'funnellab \(spec.name) --help'")
+  }
+  return parsed
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+private typealias Glibc = Darwin
+#endif
+import Synchronization
+
+/// Where a command writes: results to `out`, messages and progress to `err`.
+/// Tests pass a ``CapturingConsole``.
+public protocol Console: Sendable {
+  func out(_ text: String)
+  func err(_ text: String)
+  /// Whether stderr is an interactive terminal (progress bars, colour).
+  var errIsTerminal: Bool { get }
+  /// An environment variable.
+  func environment(_ name: String) -> String?
+}
+
+/// The process's standard streams.
+public struct StandardConsole: Console {
+  public init() {}
+
+  public func out(_ text: String) { Self.write(text, to: 1) }
+  public func err(_ text: String) { Self.write(text, to: 2) }
+
+  /// Writes all of `text` to a file descriptor, retrying short writes.
+  static func write(_ text: String, to fd: Int32) {
+    var copy = text
+    copy.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        guard let base = buffer.baseAddress else { return }
+        let n = Glibc.write(fd, base + offset, buffer.count - offset)
+        if n <= 0 { return }
+        offset += n
+      }
+    }
+  }
+
+  public var errIsTerminal: Bool { isatty(2) != 0 }
+
+  public func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+}
+
+/// A console that keeps what is written, for tests.
+public final class CapturingConsole: Console {
+  private let state = Mutex<(out: String, err: String)>(("", ""))
+  private let env: [String: String]
+
+  public init(environment: [String: String] = [:]) { env = environment }
+
+  public func out(_ text: String) { state.withLock { $0.out += text } }
+  public func err(_ text: String) { state.withLock { $0.err += text } }
+  public var errIsTerminal: Bool { false }
+  public func environment(_ name: String) -> String? { env[name] }
+
+  public var stdout: String { state.withLock { $0.out } }
+  public var stderr: String { state.withLock { $0.err } }
+}
+
+/// A progress line on stderr, redrawn at most every 0.2 s: percentage, rate, ETA.
+/// Silent unless stderr is a terminal (quiet in pipes and CI).
+final class ProgressBar: Sendable {
+  private let console: any Console
+  private let label: String
+  private let enabled: Bool
+  private let state: Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>
+  private let start = ContinuousClock.now
+
+  init(console: any Console, label: String, enabled: Bool) {
+    self.console = console
+    self.label = label
+    self.enabled = enabled && console.errIsTerminal
+    state = Mutex((ContinuousClock.now, false))
+  }
+
+  func update(done: Int, total: Int) {
+    guard enabled else { return }
+    let now = ContinuousClock.now
+    let line: String? = state.withLock { s in
+      guard now - s.lastDraw >= .milliseconds(200) || done == total else { return nil }
+      s.lastDraw = now
+      s.drawn = true
+      let elapsed = Self.seconds(now - start)
+      let rate = elapsed > 0 ? Double(done) / elapsed : 0
+      let eta = rate > 0 ? Double(total - done) / rate : 0
+      let percent = total > 0 ? Int(Double(done) / Double(total) * 100) : 100
+      let filled = percent / 5
+      let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
+      return "\r\(label) \(bar) \(percent)% · \(Self.compact(rate)) users/s · ETA \(Int(eta.rounded())) s "
+    }
+    if let line { console.err(line) }
+  }
+
+  func finish() {
+    guard enabled else { return }
+    if state.withLock({ $0.drawn }) { console.err("\r\u{1B}[2K") }
+  }
+
+  static func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+
+  static func compact(_ x: Double) -> String {
+    if x >= 1e6 { return String(Int(x / 1e5) / 10) + "." + String(Int(x / 1e5) % 10) + "M" }
+    if x >= 1e3 { return String(Int(x / 1e3)) + "k" }
+    return String(Int(x))
+  }
+}

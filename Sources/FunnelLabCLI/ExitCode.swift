@@ -1,0 +1,29 @@
+/// The exit codes of `funnellab`, after BSD sysexits where one fits.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+  /// Success.
+  case success = 0
+  /// The command ran, and an assumption check it evaluated failed (`check`).
+  case checkFailed = 1
+  /// Wrong command line: unknown command or option, missing or malformed value.
+  case usage = 64
+  /// The spec or data file is invalid (JSON syntax, types, unknown keys, semantics).
+  case invalidInput = 65
+  /// An input file does not exist or cannot be read.
+  case noInput = 66
+  /// An internal error: a bug in FunnelLab; please report it.
+  case software = 70
+  /// The output file cannot be written.
+  case cannotCreateOutput = 73
+
+  public var meaning: String {
+    switch self {
+    case .success: "success"
+    case .checkFailed: "an expectation checked by the command failed"
+    case .usage: "usage error: unknown command or option, missing or malformed value"
+    case .invalidInput: "invalid spec or data file (every problem is listed on stderr)"
+    case .noInput: "an input file does not exist or cannot be read"
+    case .software: "internal error (a bug: please report it)"
+    case .cannotCreateOutput: "the output file cannot be written"
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import FunnelLab
+
+/// The `funnellab` command line: parses, calls the library, renders, and returns
+/// an exit code. Everything is in this library target so tests drive it in-process.
+public enum FunnelLabCommandLine {
+  public static let version = "0.1.0"
+
+  static let commands: [CommandEntry] = [CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self)]
+
+  static var overview: String {
+    var out = """
+      OVERVIEW: FunnelLab — try an onboarding or paywall experiment before you ship it.
+
+      Synthetic users, drawn from a population of segments, walk a flow of screens by
+      seeded probabilistic behavior models; variants change the flow; results are
+      deterministic for a given spec and seed.
+
+      USAGE: funnellab <command> [options]
+
+      COMMANDS:
+
+      """
+    for c in commands { out += CommandSpec.row(c.spec.name, c.spec.abstract) }
+    out += """
+
+      OPTIONS:
+        -h, --help                Show this help.
+        --version                 Show the version.
+
+      Run 'funnellab <command> --help' for a command's options and examples.
+      Start with: funnellab run   (the built-in Klick onboarding experiment)
+
+      EXIT CODES:
+
+      """
+    for code in ExitCode.allCases { out += CommandSpec.row(String(code.rawValue), code.meaning) }
+    return out
+  }
+
+  /// Runs the command line `arguments` (without the program name).
+  public static func run(_ arguments: [String], console: any Console = StandardConsole()) -> Int32 {
+    guard let first = arguments.first else {
+      console.out(overview)
+      return ExitCode.success.rawValue
+    }
+    if first == "-h" || first == "--help" || first == "help" {
+      if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+        console.out(command.spec.help)
+      } else {
+        console.out(overview)
+      }
+      return ExitCode.success.rawValue
+    }
+    if first == "--version" {
+      console.out("funnellab \(version)\n")
+      return ExitCode.success.rawValue
+    }
+    guard let command = commands.first(where: { $0.spec.name == first }) else {
+      let names = commands.map(\.spec.name)
+      let hint = closest(first, names).map { "did you mean '\($0)'?" } ?? "commands: " + names.joined(separator: ", ")
+      console.err("Error: unknown command '\(first)'; \(hint)\nUsage: funnellab <command> [options]; see 'funnellab --help'.\n")
+      return ExitCode.usage.rawValue
+    }
+    let spec = command.spec
+    do {
+      let parsed = try parseArguments(Array(arguments.dropFirst()), spec: spec)
+      if parsed.flag("help") {
+        console.out(spec.help)
+        return ExitCode.success.rawValue
+      }
+      return try command.run(parsed, console).rawValue
+    } catch let error as UsageError {
+      var text = "Error: \(error.message)"
+      if let hint = error.hint { text += "; \(hint)" }
+      console.err(text + "\nUsage: \(spec.usage)\n  See 'funnellab \(spec.name) --help'.\n")
+      return ExitCode.usage.rawValue
+    } catch let error as CommandFailure {
+      console.err(error.text)
+      return error.code.rawValue
+    } catch {
+      console.err("Error: internal error: \(error)\n")
+      return ExitCode.software.rawValue
+    }
+  }
+}
+
+/// A command's failure: what to print on stderr and the exit code.
+struct CommandFailure: Error {
+  var code: ExitCode
+  var text: String
+
+  /// The report of an invalid spec: one line per problem, then a summary line.
+  static func invalid(_ errors: SpecErrors) -> CommandFailure {
+    let missing = errors.errors.count == 1 && errors.errors[0].path == .root
+      && (errors.errors[0].message == "no such file" || errors.errors[0].message == "cannot read the file")
+    var text = ""
+    for e in errors.errors { text += "\(errors.source): \(e)\n" }
+    let n = errors.errors.count
+    if !missing { text += "Error: \(n) problem\(n == 1 ? "" : "s") in \(errors.source); nothing was run.\n" }
+    return CommandFailure(code: missing ? .noInput : .invalidInput, text: text)
+  }
+}
+
+/// A subcommand as a value (its spec and its entry point).
+struct CommandEntry: Sendable {
+  var spec: CommandSpec
+  var run: @Sendable (ParsedArguments, any Console) throws -> ExitCode
+
+  init<C: Command>(_ command: C.Type) {
+    spec = C.spec
+    run = { try C.run($0, console: $1) }
+  }
+}
+
+/// One `funnellab` subcommand.
+protocol Command {
+  static var spec: CommandSpec { get }
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode
+}
+
+/// Loads the spec named by the first positional argument, or the built-in default.
+func loadExperiment(_ arguments: ParsedArguments) throws(CommandFailure) -> Experiment {
+  do {
+    if let path = arguments.positionals.first { return try ExperimentLoader.load(contentsOf: path) }
+    return try ExperimentLoader.defaultExperiment()
+  } catch {
+    throw CommandFailure.invalid(error)
+  }
+}

@@ -1,0 +1,84 @@
+/// Number formatting shared by the text renderers: fixed decimals, thousands
+/// separators, percentages. Pure functions of their input, identical on every
+/// platform (no locale).
+public enum NumberText {
+  /// `value` with `decimals` digits after the point, rounded half away from zero.
+  public static func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "∞" : "-∞") }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+    let negative = value < 0 && scaled > 0
+    let whole = scaled / scale
+    let intPart = whole.rounded(.towardZero)
+    var text = String(Int64(intPart))
+    if decimals > 0 {
+      let frac = Int64((scaled - intPart * scale).rounded())
+      let digits = String(frac)
+      text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
+    }
+    return negative ? "-" + text : text
+  }
+
+  /// A whole number with `,` between thousands.
+  public static func grouped<T: BinaryInteger>(_ value: T) -> String {
+    let digits = String(value.magnitude)
+    var out = ""
+    for (i, c) in digits.enumerated() {
+      if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+      out.append(c)
+    }
+    return value < 0 ? "-" + out : out
+  }
+
+  /// A proportion as a percentage, e.g. `0.1234` → `12.3%`.
+  public static func percent(_ value: Double?, decimals: Int = 1) -> String {
+    guard let value else { return "n/a" }
+    return fixed(value * 100, decimals) + "%"
+  }
+
+  /// A difference of proportions in percentage points with a sign, e.g. `+1.2 pp`.
+  public static func points(_ value: Double?, decimals: Int = 1) -> String {
+    guard let value else { return "n/a" }
+    let text = fixed(value * 100, decimals)
+    return (value >= 0 && !text.hasPrefix("-") ? "+" : "") + text + " pp"
+  }
+
+  public static func seconds(_ value: Double?, decimals: Int = 1) -> String {
+    guard let value else { return "n/a" }
+    return fixed(value, decimals) + " s"
+  }
+}
+
+/// A plain-text table with aligned columns.
+public struct TextTable {
+  public enum Alignment { case left, right }
+  public var headers: [String]
+  public var alignments: [Alignment]
+  public var rows: [[String]] = []
+
+  public init(_ headers: [String], alignments: [Alignment]) {
+    self.headers = headers
+    self.alignments = alignments
+  }
+
+  public mutating func add(_ row: [String]) { rows.append(row) }
+
+  public func render(indent: String = "  ") -> String {
+    let all = [headers] + rows
+    let widths = headers.indices.map { c in all.map { $0.indices.contains(c) ? $0[c].count : 0 }.max() ?? 0 }
+    func line(_ cells: [String]) -> String {
+      let parts = cells.indices.map { c -> String in
+        let pad = String(repeating: " ", count: max(0, widths[c] - cells[c].count))
+        return alignments[c] == .left ? cells[c] + pad : pad + cells[c]
+      }
+      var text = indent + parts.joined(separator: "  ")
+      while text.hasSuffix(" ") { text.removeLast() }
+      return text
+    }
+    var out = line(headers) + "\n"
+    out += indent + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
+    for row in rows { out += line(row) + "\n" }
+    return out
+  }
+}
