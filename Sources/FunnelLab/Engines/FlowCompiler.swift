@@ -8,11 +8,14 @@ import Foundation
 ///      + [a = quit] · (fatiguePerScreen·n + requiredInputFriction·[required] − intentOnQuit·θ)
 ///      + [a = purchase plan j] · (V_j + intentOnPurchase·θ + investmentPerScreen·n
 ///                                 + personalizationBoost·f + featureUtility·features)
+///        − ln J                                       J plans share the purchase probability
 /// V_j  = utility_j − priceSensitivity·ln(monthlyEquivalent_j / referenceMonthlyPrice)
 ///        + defaultPlanBias·[j is default] + badgeBoost·[j has a badge]
 /// ```
 /// with `n` the screens seen before this one (saturated at `screensSeenCap`), `f`
-/// the personalized flag and `θ` the bin mean of the user's intent. The outcome
+/// the personalized flag and `θ` the bin mean of the user's intent. A paywall's
+/// purchase probability is thus the probability of buying when every plan is at the
+/// reference price with no default, badge or other effect, however many plans there are. The outcome
 /// probabilities are `softmax(U)`. An optional choice or input with no explicit skip
 /// gains a skip with `U = ln(q/(1−q))`, `q = optionalSkipShare`, so that it takes the
 /// share `q` at reference conditions. A `type` action with validation failure
@@ -167,6 +170,7 @@ public enum FlowCompiler {
                   let slot = planSlots[Int(outcome.plan)]
                   let monthly = slot.plan.monthlyEquivalentPrice(lifetimeMonths: b.lifetimeMonths)
                   u += slot.plan.utility - b.priceSensitivity * log(monthly / b.referenceMonthlyPrice)
+                  u -= log(Double(screen.plans.count))
                   if slot.isDefault { u += b.defaultPlanBias }
                   if slot.plan.badge != nil { u += b.badgeBoost }
                   u += b.intentOnPurchase * theta + b.investmentPerScreen * n

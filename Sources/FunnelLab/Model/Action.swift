@@ -61,7 +61,8 @@ extension Action {
   /// Decodes the value of one `actions` member; `id` is its key.
   init(id: String, from decoder: any Decoder) throws {
     self.id = id
-    if let single = try? decoder.singleValueContainer(), let p = try? single.decode(Double.self) {
+    if decoder.holdsNumber {
+      let p = try decoder.singleValueContainer().decode(Double.self)
       guard let kind = ActionKind(rawValue: id) else {
         throw decoder.specError("unknown action kind '\(id)'",
           hint: NameSuggestion.hint(for: id, in: ActionKind.allCases.map(\.rawValue))

@@ -9,6 +9,12 @@
 public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
   @usableFromInline var s0, s1, s2, s3: UInt64
 
+  /// A generator with this exact state (not all zero), e.g. to check reference vectors.
+  public init(state: (UInt64, UInt64, UInt64, UInt64)) {
+    precondition(state != (0, 0, 0, 0), "the all-zero state is a fixed point")
+    (s0, s1, s2, s3) = state
+  }
+
   /// A generator whose state is four successive SplitMix64 outputs from `seed`.
   @inlinable
   public init(seed: UInt64) {

@@ -87,8 +87,8 @@ enum DefaultExperiment {
         ],
         "defaultPlan": "yearly",
         "actions": {
-          "purchase": { "probability": 0.004, "label": "Upgrade to Pro" },
-          "dismiss": { "probability": 0.906, "label": "Maybe later" },
+          "purchase": { "probability": 0.008, "label": "Upgrade to Pro" },
+          "dismiss": { "probability": 0.902, "label": "Maybe later" },
           "back": 0.03,
           "quit": 0.06
         }

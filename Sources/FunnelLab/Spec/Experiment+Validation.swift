@@ -123,7 +123,7 @@ private struct Validator {
         // The overridden screen's probabilities must still sum to 1.
         let sum = screen.actions.reduce(0.0) { $0 + (overrides[$1.id] ?? $1.probability ?? 0) }
         if abs(sum - 1) > probabilitySumTolerance {
-          fail(screenPath, "with this segment's probabilities, screen '\(screenID)' sums to \(JSONValue.format(sum)), not 1",
+          fail(screenPath, "with this segment's probabilities, screen '\(screenID)' sums to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
                "adjust the probabilities so they sum to 1 (tolerance \(probabilitySumTolerance))")
         }
       }
@@ -196,7 +196,7 @@ private struct Validator {
       }
     }
     if !screen.actions.isEmpty, screen.actions.allSatisfy({ $0.probability != nil }), abs(sum - 1) > probabilitySumTolerance {
-      fail(path.key("actions"), "probabilities of screen '\(screen.id)' sum to \(JSONValue.format(sum)), not 1",
+      fail(path.key("actions"), "probabilities of screen '\(screen.id)' sum to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
            "adjust them so they sum to 1 (tolerance \(probabilitySumTolerance))")
     }
     if let dwell = screen.dwell {

@@ -29,7 +29,11 @@ public enum ExperimentLoader {
         hint: "fix the syntax at that position")])
     }
     let (decoded, decodeErrors) = SpecDecoder(source: source).decodeCollecting(Experiment.self, from: document)
-    var errors = decodeErrors
+    var errors = decodeErrors.map { error in
+      var located = error
+      if located.line == nil { located.line = document.line(at: error.path) }
+      return located
+    }
     if let decoded {
       errors += decoded.validationErrors().map { error in
         var located = error

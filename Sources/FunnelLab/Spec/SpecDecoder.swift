@@ -313,6 +313,15 @@ extension Decoder {
     (self as? ValueDecoder)?.acceptAllKeys()
   }
 
+  /// Whether the value being decoded is a JSON number (for shorthand forms).
+  var holdsNumber: Bool {
+    if let decoder = self as? ValueDecoder {
+      if case .number = decoder.value.kind { return true }
+      return false
+    }
+    return (try? singleValueContainer().decode(Double.self)) != nil
+  }
+
   /// An error at this decoder's path.
   func specError(_ message: String, hint: String? = nil) -> SpecError {
     if let decoder = self as? ValueDecoder { return decoder.error(message, hint: hint) }

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import FunnelLabCLI
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func experiment(_ name: String) -> String { repositoryRoot.appendingPathComponent("experiments/\(name).json").path }
+
+/// Runs the command line in-process and returns (exit code, stdout, stderr).
+func funnellab(_ arguments: String...) -> (code: Int32, out: String, err: String) {
+  let console = CapturingConsole()
+  let code = FunnelLabCommandLine.run(arguments, console: console)
+  return (code, console.stdout, console.stderr)
+}
+
+func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("funnellab-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let path = dir.appendingPathComponent(name).path
+  if let contents { try contents.write(toFile: path, atomically: true, encoding: .utf8) }
+  return path
+}
+
+@Suite struct CommandLineTests {
+  @Test func runWithoutArgumentsUsesTheBuiltInExperiment() {
+    let r = funnellab("run", "--users", "5000")
+    #expect(r.code == 0, "\(r.err)")
+    #expect(r.out.hasPrefix("klick-onboarding · seed 20261121 · 5,000 users per variant"))
+    for variant in ["control", "upsellAfter3", "goalOptional", "features3", "features5"] {
+      #expect(r.out.contains("Variant \(variant)"))
+    }
+    #expect(r.out.contains("Compared with control"))
+    #expect(r.err.isEmpty, "no progress bar outside a terminal")
+  }
+
+  @Test func jsonIsByteIdenticalForOneAndTwoThreadsAndAcrossRuns() {
+    let path = experiment("klick-onboarding")
+    let one = funnellab("run", path, "--format", "json", "--threads", "1", "--users", "40000")
+    let two = funnellab("run", path, "--format=json", "--threads=2", "--users", "40000")
+    let again = funnellab("run", path, "--format", "json", "--threads", "2", "--users", "40000")
+    #expect(one.code == 0)
+    #expect(one.out == two.out)
+    #expect(two.out == again.out)
+    #expect(one.out.hasPrefix("{\n  \"schemaVersion\": 1,"))
+  }
+
+  @Test(arguments: ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"])
+  func everySeedExperimentRuns(name: String) {
+    let r = funnellab("run", experiment(name), "--users", "3000")
+    #expect(r.code == 0, "\(r.err)")
+    #expect(r.out.contains("Variant control"))
+  }
+
+  @Test func validateAcceptsTheSeedsAndRejectsABadSpec() throws {
+    let ok = funnellab("validate", experiment("klick-onboarding"), experiment("betfree-onboarding"))
+    #expect(ok.code == 0)
+    #expect(ok.out.contains("klick-onboarding.json: valid"))
+    let bad = try temporaryFile("bad.json", contents: #"{"name": "x", "flow": {"screens": []}, "variants": []}"#)
+    let r = funnellab("validate", bad)
+    #expect(r.code == 65)
+    #expect(r.err.contains("flow.screens (line 1): the flow has no screens"))
+    #expect(r.err.contains("variants (line 1): the variant list is empty"))
+    #expect(r.err.contains("Error: 2 problems in"))
+  }
+
+  @Test func anInvalidSpecProducesNoResult() throws {
+    let text = try String(contentsOfFile: experiment("klick-onboarding"), encoding: .utf8)
+      .replacingOccurrences(of: "\"continue\": 0.86", with: "\"continue\": 1.3")
+    let path = try temporaryFile("broken.json", contents: text)
+    let output = try temporaryFile("out.json")
+    let r = funnellab("run", path, "-o", output)
+    #expect(r.code == 65)
+    #expect(r.out.isEmpty)
+    #expect(r.err.contains("flow.screens[0].actions.continue.probability"))
+    #expect(r.err.contains("nothing was run"))
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  struct UsageCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var code: Int32
+    var message: String
+    var testDescription: String { arguments.joined(separator: " ") }
+  }
+
+  static let usageCases: [UsageCase] = [
+    UsageCase(arguments: ["rnu"], code: 64, message: "Error: unknown command 'rnu'; did you mean 'run'?"),
+    UsageCase(arguments: ["run", "--usrs", "10"], code: 64, message: "Error: unknown option '--usrs'; did you mean '--users'?"),
+    UsageCase(arguments: ["run", "--users"], code: 64, message: "Error: --users needs a value <n>"),
+    UsageCase(arguments: ["run", "--users", "ten"], code: 64, message: "Error: --users expects a whole number, got 'ten'"),
+    UsageCase(arguments: ["run", "--users", "0"], code: 64, message: "Error: --users must be from 1 to"),
+    UsageCase(arguments: ["run", "--threads", "0"], code: 64, message: "Error: --threads must be from 1 to 1024"),
+    UsageCase(arguments: ["run", "--format", "xml"], code: 64, message: "Error: --format must be one of table, json, got 'xml'"),
+    UsageCase(arguments: ["run", "--seed", "-1"], code: 64, message: "Error: --seed expects a whole number"),
+    UsageCase(arguments: ["run", "a.json", "b.json"], code: 64, message: "Error: unexpected argument 'b.json'"),
+    UsageCase(arguments: ["run", "--quiet=yes"], code: 64, message: "Error: --quiet takes no value"),
+    UsageCase(arguments: ["run", "--users", "5", "--users", "6"], code: 64, message: "Error: --users was given more than once"),
+    UsageCase(arguments: ["validate"], code: 64, message: "Error: missing argument <spec>"),
+    UsageCase(arguments: ["run", "/nonexistent/spec.json"], code: 66, message: "/nonexistent/spec.json: (document): no such file"),
+    UsageCase(arguments: ["run", "--variant", "nope", "--users", "10"], code: 65, message: "klick-onboarding: variants: no variant 'nope'"),
+    UsageCase(arguments: ["run", "--users", "10", "-o", "/nonexistent/dir/out.txt"], code: 73, message: "Error: cannot write '/nonexistent/dir/out.txt'"),
+  ]
+
+  @Test(arguments: usageCases)
+  func badCommandLinesFailWithAClearMessage(_ c: UsageCase) {
+    let console = CapturingConsole()
+    let code = FunnelLabCommandLine.run(c.arguments, console: console)
+    #expect(code == c.code)
+    #expect(console.stderr.hasPrefix(c.message), "stderr: \(console.stderr)")
+    #expect(console.stdout.isEmpty)
+  }
+
+  @Test func everyCommandHasHelp() {
+    for command in ["run", "validate"] {
+      let r = funnellab(command, "--help")
+      #expect(r.code == 0)
+      #expect(r.out.contains("USAGE: funnellab \(command)"))
+      #expect(r.out.contains("EXAMPLES:"))
+    }
+    let top = funnellab("--help")
+    #expect(top.out.contains("EXIT CODES:"))
+    #expect(top.out.contains("65"))
+    #expect(funnellab("--version").out == "funnellab \(FunnelLabCommandLine.version)\n")
+  }
+
+  @Test func outputFileHoldsTheSameBytesAsStdout() throws {
+    let path = try temporaryFile("run.json")
+    let toFile = funnellab("run", "--users", "2000", "--format", "json", "-o", path)
+    let toStdout = funnellab("run", "--users", "2000", "--format", "json")
+    #expect(toFile.code == 0)
+    #expect(toFile.out.isEmpty)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == toStdout.out)
+  }
+}
+
+/// Runs the built executable as a separate process (end to end), when it exists.
+@Suite struct ExecutableTests {
+  static var binary: URL? {
+    let candidates = ["debug", "release"].map { repositoryRoot.appendingPathComponent(".build/\($0)/funnellab") }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
+  @Test(.enabled(if: binary != nil)) func processExitCodesAndStreams() throws {
+    let binary = try #require(Self.binary)
+    func run(_ args: [String]) throws -> (Int32, String, String) {
+      let p = Process()
+      p.executableURL = binary
+      p.arguments = args
+      let out = Pipe(), err = Pipe()
+      p.standardOutput = out
+      p.standardError = err
+      try p.run()
+      let o = out.fileHandleForReading.readDataToEndOfFile()
+      let e = err.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+    let ok = try run(["run", "--users", "1000", "--variant", "goalOptional"])
+    #expect(ok.0 == 0)
+    #expect(ok.1.contains("Variant goalOptional"))
+    let bad = try run(["run", "--bogus"])
+    #expect(bad.0 == 64)
+    #expect(bad.2.hasPrefix("Error: unknown option '--bogus'"))
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import FunnelLab
+
+@Suite struct MonteCarloEngineTests {
+  /// |simulated − exact| ≤ 3 standard errors of a proportion over `n` users.
+  func expectWithin3SE(_ observed: UInt64, _ n: UInt64, exact p: Double, _ what: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+    let rate = Double(observed) / Double(n)
+    let se = (p * (1 - p) / Double(n)).squareRoot()
+    #expect(abs(rate - p) <= 3 * max(se, 1 / Double(n)), "\(what): simulated \(rate), exact \(p), SE \(se)",
+            sourceLocation: sourceLocation)
+  }
+
+  /// A linear flow with no effects: completion is the product of the continue probabilities.
+  @Test func linearFlowMatchesTheProductOfProbabilities() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.flow.screens[0].actions = [Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3)]
+    e.flow.screens[1].actions = [Action(id: "select", kind: .select, probability: 0.6), Action(id: "quit", kind: .quit, probability: 0.4)]
+    e.flow.screens[2].actions = [Action(id: "purchase", kind: .purchase, probability: 0.25), Action(id: "dismiss", kind: .dismiss, probability: 0.75)]
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let n = 200_000
+    let a = MonteCarloEngine(threads: 2).run(flow, users: n, seed: 11)
+    expectWithin3SE(a.completed, a.users, exact: 0.7 * 0.6, "completion")
+    expectWithin3SE(a.purchasers, a.users, exact: 0.7 * 0.6 * 0.25, "purchase")
+    expectWithin3SE(a.reach[1], a.users, exact: 0.7, "reach of goal")
+    #expect(a.completed + a.abandoned == a.users)
+    // J plans share the purchase probability; with no price, default or badge effect they split it evenly.
+    expectWithin3SE(a.planPurchases[0], a.purchasers, exact: 0.5, "plan split")
+  }
+
+  /// With back navigation a walk can loop; the closed form for the two-screen loop
+  /// A ⇄ B (A: continue c, quit 1−c; B: finish f, back b, quit 1−f−b) is
+  /// P(complete) = c·f / (1 − c·b).
+  @Test func backLoopMatchesTheClosedForm() throws {
+    let c = 0.8, f = 0.5, b = 0.3
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.flow.screens = [
+      Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: c), Action(id: "quit", kind: .quit, probability: 1 - c)]),
+      Screen(id: "b", kind: .info, actions: [
+        Action(id: "continue", kind: .continue, probability: f), Action(id: "back", kind: .back, probability: b),
+        Action(id: "quit", kind: .quit, probability: 1 - f - b),
+      ]),
+    ]
+    e.variants = [Variant(id: "control")]
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let a = MonteCarloEngine().run(flow, users: 200_000, seed: 3)
+    expectWithin3SE(a.completed, a.users, exact: c * f / (1 - c * b), "completion with back loop")
+    expectWithin3SE(a.usersWhoWentBack, a.users, exact: c * b, "users who went back at least once")
+  }
+
+  /// With every effect on (intent, fatigue, friction, investment, personalization,
+  /// default bias, badges, features), Monte Carlo agrees with the exact chain.
+  @Test(arguments: seedExperiments)
+  func fullModelMatchesTheExactChain(name: String) throws {
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let oracle = ExactOracle(flow)
+    let a = MonteCarloEngine().run(flow, users: 100_000, seed: 17)
+    expectWithin3SE(a.completed, a.users, exact: oracle.completion, "\(name) completion")
+    expectWithin3SE(a.purchasers, a.users, exact: oracle.purchase, "\(name) purchase")
+  }
+
+  @Test func resultsDoNotDependOnThreadCount() throws {
+    let flow = try FlowCompiler.compile(try ExperimentLoader.defaultExperiment(), variant: 0)
+    let users = 3 * MonteCarloEngine.chunkSize + 123
+    let one = MonteCarloEngine(threads: 1).run(flow, users: users, seed: 5)
+    let two = MonteCarloEngine(threads: 2).run(flow, users: users, seed: 5)
+    let four = MonteCarloEngine(threads: 4).run(flow, users: users, seed: 5)
+    #expect(one == two)
+    #expect(one == four)
+    #expect(one.users == UInt64(users))
+  }
+
+  @Test func splittingTheUsersAndAddingGivesTheWholeRun() throws {
+    let flow = try FlowCompiler.compile(try ExperimentLoader.defaultExperiment(), variant: 0)
+    let engine = MonteCarloEngine(threads: 2)
+    let whole = engine.run(flow, users: 0..<50_000, seed: 9)
+    let parts = engine.run(flow, users: 0..<20_000, seed: 9) + engine.run(flow, users: 20_000..<50_000, seed: 9)
+    #expect(whole == parts)
+  }
+
+  /// A variant whose patch changes nothing walks exactly the control's users.
+  @Test func aaVariantGivesIdenticalCountsWithCommonRandomNumbers() throws {
+    var e = try ExperimentLoader.defaultExperiment()
+    e.variants = [Variant(id: "control"), Variant(id: "aa", patches: [.setRequired(screen: "personalization", required: true)])]
+    let result = try ExperimentRunner.run(e, options: RunOptions(users: 30_000))
+    #expect(result.variants[0].aggregate == result.variants[1].aggregate)
+  }
+
+  @Test func stepLimitEndsEndlessLoops() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.simulation.stepLimit = 10
+    e.flow.screens = [
+      Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)]),
+      Screen(id: "b", kind: .info, actions: [Action(id: "back", kind: .back, probability: 0.99), Action(id: "continue", kind: .continue, probability: 0.01)]),
+    ]
+    e.variants = [Variant(id: "control")]
+    let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 10_000, seed: 1)
+    // Completing needs "continue" on one of the 5 visits to b within 10 steps.
+    expectWithin3SE(a.completed, a.users, exact: 1 - pow(0.99, 5), "completion within the step limit")
+    #expect(a.stepLimitReached == a.users - a.completed)
+  }
+
+  @Test func dwellTimeAddsUpToTimeToFinish() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.flow.screens = [
+      Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 10, sigma: 0)),
+      Screen(id: "b", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 5, sigma: 0.5)),
+    ]
+    e.variants = [Variant(id: "control")]
+    let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 100_000, seed: 1)
+    let mean = try #require(a.completionTime.meanSeconds)
+    // E[lognormal] = median · exp(σ²/2); the 1024-quantile table keeps it within 0.1 %.
+    let exact = 10 + 5 * exp(0.125)
+    #expect(abs(mean - exact) / exact < 0.003, "mean \(mean) vs \(exact)")
+  }
+
+  @Test func intentBinsKeepTheMeanAndNearlyTheVariance() {
+    let means = Discretisation.normalBinMeans(32)
+    let mean = means.reduce(0, +) / 32
+    let variance = means.map { $0 * $0 }.reduce(0, +) / 32
+    #expect(abs(mean) < 1e-12)
+    #expect(variance > 0.99 && variance < 1)
+  }
+}
