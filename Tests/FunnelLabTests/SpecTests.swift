@@ -128,6 +128,15 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
     #expect(errors.allSatisfy { $0.line != nil }, "every problem names a line: \(errors.map(\.description))")
   }
 
+  /// A misspelt required key stops decoding; keys the decoder never reached are not
+  /// reported as unknown, and the typo is named in the hint.
+  @Test func missingRequiredKeyNamesTheTypoWithoutSpuriousUnknownKeys() {
+    let errors = problems(replacing("\"price\": 9.99", "\"prise\": 9.99"))
+    #expect(errors.map(\.description) == [
+      "flow.screens[2].plans[0].price (line 10): missing required key 'price'; found 'prise': did you mean 'price'?",
+    ])
+  }
+
   @Test func jsonParserNamesLineAndColumn() {
     do {
       _ = try JSONParser.parse("{\n  \"a\": [1, 2,\n  ]\n}")

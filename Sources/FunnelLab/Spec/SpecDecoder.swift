@@ -48,7 +48,13 @@ public struct SpecDecoder {
     } catch {
       errors.append(SpecError(path: .root, line: document.line, message: "\(error)"))
     }
-    errors.append(contentsOf: state.unknownKeyErrors())
+    // An object whose decoding was interrupted by the error never asked for its
+    // remaining keys: only objects off the error's path can report unknown keys.
+    let interrupted = errors.map(\.path.components)
+    errors.append(contentsOf: state.unknownKeyErrors().filter { error in
+      let object = error.path.components.dropLast()
+      return !interrupted.contains { $0.starts(with: object) }
+    })
     return (result, errors)
   }
 }
@@ -218,8 +224,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   private func childDecoder(_ key: Key) throws -> ValueDecoder {
     guard let m = member(key) else {
+      let typo = NameSuggestion.closest(to: key.stringValue, in: members.map(\.key))
       throw SpecError(path: decoder.path.key(key.stringValue), line: decoder.value.line > 0 ? decoder.value.line : nil,
-                      message: "missing required key '\(key.stringValue)'", hint: "add \"\(key.stringValue)\" to this object")
+                      message: "missing required key '\(key.stringValue)'",
+                      hint: typo.map { "found '\($0)': did you mean '\(key.stringValue)'?" } ?? "add \"\(key.stringValue)\" to this object")
     }
     var child = decoder.child(m.value, .key(key.stringValue))
     if child.value.line == 0 { child = ValueDecoder(value: JSONValue(m.value.kind, line: m.line), path: child.path, state: child.state) }
