@@ -157,3 +157,14 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
     #expect(JSONWriter.write(try JSONParser.parse(text)) == text)
   }
 }
+
+@Suite struct DocumentationTests {
+  /// The README's parameter table is the user's reference: it must list every
+  /// behavior parameter with its unit and its actual default.
+  @Test(arguments: BehaviorParameter.allCases)
+  func readmeDocumentsParameter(_ parameter: BehaviorParameter) throws {
+    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let row = "| `\(parameter.rawValue)` | \(parameter.unit) | \(JSONValue.format(parameter.defaultValue)) |"
+    #expect(readme.contains(row), "README lacks the row: \(row)")
+  }
+}
