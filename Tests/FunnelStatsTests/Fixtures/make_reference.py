@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Generate the FunnelStats reference fixtures with scipy and statsmodels.
+
+Run from anywhere:  /work/venv/bin/python Tests/FunnelStatsTests/Fixtures/make_reference.py
+Deterministic: the same library versions reproduce every file byte for byte
+(sorted keys, floats written as repr strings so Swift parses them exactly).
+Each case is {"id", "fn", "args", "expected"}; args and expected are lists of strings.
+The Swift tests hold one tolerance per `fn` (see FixtureTolerances in the tests).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import scipy
+import scipy.special as sp
+import scipy.stats as st
+
+try:
+    import statsmodels
+    import statsmodels.stats.proportion as smp
+    import statsmodels.stats.power as smpow
+    import statsmodels.stats.multitest as smm
+    STATSMODELS = statsmodels.__version__
+except ImportError:  # pragma: no cover
+    sys.exit("statsmodels is required: python3 -m venv venv && venv/bin/pip install statsmodels scipy")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+META = {
+    "generator": "Tests/FunnelStatsTests/Fixtures/make_reference.py",
+    "numpy": np.__version__,
+    "python": "%d.%d" % sys.version_info[:2],
+    "scipy": scipy.__version__,
+    "statsmodels": STATSMODELS,
+}
+
+
+def s(x):
+    """A number as a repr string (exact round trip), ints as ints."""
+    if isinstance(x, (bool, np.bool_)):
+        return "1" if x else "0"
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    return repr(float(x))
+
+
+class Cases:
+    def __init__(self):
+        self.cases = []
+        self.ids = {}
+
+    def add(self, fn, args, expected):
+        if not isinstance(expected, (list, tuple)):
+            expected = [expected]
+        n = self.ids.get(fn, 0)
+        self.ids[fn] = n + 1
+        self.cases.append({
+            "id": "%s#%d" % (fn, n),
+            "fn": fn,
+            "args": [s(a) for a in args],
+            "expected": [s(e) for e in expected],
+        })
+
+
+def write(name, cases):
+    path = os.path.join(HERE, name)
+    doc = {"meta": META, "cases": cases.cases}
+    with open(path, "w") as f:
+        json.dump(doc, f, sort_keys=True, indent=1)
+        f.write("\n")
+    print("%-28s %4d cases" % (name, len(cases.cases)))
+    return len(cases.cases)
+
+
+# ---------------------------------------------------------------- distributions
+def distributions():
+    c = Cases()
+    for x in [0.5, 1, 1.5, 2, 3.7, 10, 25.5, 100, 1e3, 1e6, 1e9, 1e-5]:
+        c.add("gammaln", [x], sp.gammaln(x))
+    for a, x in [(0.5, 0.1), (0.5, 2), (1, 1), (2.5, 0.3), (2.5, 10), (10, 5), (10, 15),
+                 (100, 90), (100, 130), (1000, 1000), (1e4, 1e4 + 300), (3, 200), (0.5, 650)]:
+        c.add("gammainc", [a, x], sp.gammainc(a, x))
+        c.add("gammaincc", [a, x], sp.gammaincc(a, x))
+    for a, b, x in [(0.5, 0.5, 0.1), (1, 1, 0.3), (2, 5, 0.2), (2, 5, 0.9), (10, 3, 0.5),
+                    (100, 200, 0.3), (100, 200, 0.45), (0.1, 10, 0.01), (1, 1e6, 1e-5),
+                    (1e5, 1e5, 0.499), (50, 50, 0.99), (3, 1e9, 1e-9)]:
+        c.add("betainc", [a, b, x], sp.betainc(a, b, x))
+        c.add("betaincc", [a, b, x], sp.betaincc(a, b, x))
+    for a, b, p in [(0.5, 0.5, 0.2), (2, 5, 0.5), (2, 5, 1e-10), (10, 3, 0.999), (100, 200, 0.05),
+                    (0.2, 3, 0.7), (1, 1e6, 0.5), (1e4, 2e4, 0.9)]:
+        c.add("betaincinv", [a, b, p], sp.betaincinv(a, b, p))
+
+    zs = [-38.0, -30.0, -20.0, -10.0, -7.5, -5.0, -3.0, -1.959963984540054, -1.0, -0.5, -1e-10,
+          0.0, 1e-10, 0.3, 1.0, 1.644853626951472, 2.5, 4.0, 6.0, 8.3, 12.0, 25.0, 37.5]
+    for z in zs:
+        c.add("normal.cdf", [z], st.norm.cdf(z))
+        c.add("normal.sf", [z], st.norm.sf(z))
+    for p in [1e-300, 1e-200, 1e-100, 1e-30, 1e-15, 1e-8, 1e-4, 0.001, 0.01, 0.025, 0.05, 0.075,
+              0.1, 0.2, 0.3, 0.425, 0.5, 0.6, 0.8, 0.9, 0.925, 0.95, 0.975, 0.99, 0.999999,
+              1 - 1e-12]:
+        c.add("normal.ppf", [p], st.norm.ppf(p))
+    for q in [1e-300, 1e-50, 1e-10, 0.001, 0.05, 0.3]:
+        c.add("normal.isf", [q], st.norm.isf(q))
+    for mu, sd, x in [(10, 2, 13), (-1, 0.5, -3), (1e6, 1e3, 1.01e6)]:
+        c.add("normal(mu,sd).cdf", [mu, sd, x], st.norm(mu, sd).cdf(x))
+        c.add("normal(mu,sd).sf", [mu, sd, x], st.norm(mu, sd).sf(x))
+
+    for v in [1, 2, 3.5, 5, 10, 29.7, 100, 1e4, 1e7]:
+        for t in [-50.0, -4.0, -1.5, -0.1, 0.0, 0.25, 1.0, 2.2, 8.0, 300.0]:
+            c.add("t.cdf", [v, t], st.t.cdf(t, v))
+            c.add("t.sf", [v, t], st.t.sf(t, v))
+    for v, t in [(1, 1e10), (1, 1e100), (2, 1e50), (5, 1e20), (30, 60), (100, 40)]:
+        c.add("t.sf", [v, t], st.t.sf(t, v))
+    for v in [1, 2.5, 10, 100, 1e5]:
+        for p in [1e-100, 1e-20, 1e-6, 0.025, 0.3, 0.5, 0.9, 0.975, 1 - 1e-12]:
+            c.add("t.ppf", [v, p], st.t.ppf(p, v))
+
+    for k in [1, 2, 3, 10, 100, 1000, 1e5]:
+        for mult in [1e-3, 0.1, 0.5, 1.0, 1.3, 2.0, 5.0]:
+            x = k * mult
+            c.add("chi2.cdf", [k, x], st.chi2.cdf(x, k))
+            c.add("chi2.sf", [k, x], st.chi2.sf(x, k))
+    for k, x in [(1, 1300), (1, 80), (2, 1300), (4, 700), (10, 500), (3, 1e-300)]:
+        c.add("chi2.sf", [k, x], st.chi2.sf(x, k))
+        c.add("chi2.cdf", [k, x], st.chi2.cdf(x, k))
+    for k in [1, 2, 4, 10, 100, 5000]:
+        for p in [1e-50, 1e-5, 0.05, 0.5, 0.95, 0.999]:
+            c.add("chi2.ppf", [k, p], st.chi2.ppf(p, k))
+    for k, q in [(1, 1e-300), (2, 1e-100), (10, 1e-20), (3, 1e-6)]:
+        c.add("chi2.isf", [k, q], st.chi2.isf(q, k))
+
+    for a, b in [(0.5, 0.5), (1, 1), (2, 5), (10, 3), (121, 881), (151, 851), (1e5, 1e5), (0.1, 10),
+                 (1, 1e6)]:
+        mean = a / (a + b)
+        for x in [mean * 1e-3, mean * 0.5, mean, min(0.999999, mean * 1.5), 1 - (1 - mean) * 1e-3]:
+            c.add("beta.cdf", [a, b, x], st.beta.cdf(x, a, b))
+            c.add("beta.sf", [a, b, x], st.beta.sf(x, a, b))
+        for p in [1e-12, 0.025, 0.5, 0.975, 1 - 1e-9]:
+            c.add("beta.ppf", [a, b, p], st.beta.ppf(p, a, b))
+
+    for n, p in [(1, 0.3), (10, 0.5), (100, 0.01), (1000, 0.12), (10**6, 1e-6), (10**6, 0.5),
+                 (10**9, 0.1), (10**9, 1e-9), (50, 0.999), (20, 0.0), (20, 1.0)]:
+        mean = n * p
+        sd = (n * p * (1 - p)) ** 0.5
+        ks = sorted(set(int(round(k)) for k in [0, mean - 10 * sd, mean - 3 * sd, mean - sd, mean,
+                                                  mean + sd, mean + 3 * sd, mean + 10 * sd, n]
+                        if 0 <= round(k) <= n))
+        for k in ks:
+            c.add("binom.pmf", [n, p, k], st.binom.pmf(k, n, p))
+            c.add("binom.cdf", [n, p, k], st.binom.cdf(k, n, p))
+            c.add("binom.sf", [n, p, k], st.binom.sf(k, n, p))
+
+    for M, K, N in [(20, 7, 12), (100, 30, 50), (1000, 10, 100), (10**6, 5 * 10**5, 1000), (50, 0, 10),
+                    (2500, 1200, 2000)]:
+        lo, hi = max(0, N - (M - K)), min(K, N)
+        mean = N * K / M
+        ks = sorted(set(int(round(k)) for k in [lo, (lo + mean) / 2, mean, (mean + hi) / 2, hi]))
+        for k in ks:
+            c.add("hypergeom.pmf", [M, K, N, k], st.hypergeom.pmf(k, M, K, N))
+            c.add("hypergeom.cdf", [M, K, N, k], st.hypergeom.cdf(k, M, K, N))
+            c.add("hypergeom.sf", [M, K, N, k], st.hypergeom.sf(k, M, K, N))
+    return write("distributions.json", c)
+
+
+if __name__ == "__main__":
+    total = 0
+    total += distributions()
+    print("total %d cases" % total)
