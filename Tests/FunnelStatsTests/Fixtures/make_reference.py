@@ -161,8 +161,68 @@ def distributions():
             c.add("hypergeom.sf", [M, K, N, k], st.hypergeom.sf(k, M, K, N))
     return write("distributions.json", c)
 
+# ---------------------------------------------------------------- proportions
+PAIRS = [  # (x1, n1, x0, n0): treatment, control
+    (150, 1000, 120, 1000), (1320, 12000, 1320, 12000), (1400, 12000, 1320, 12000),
+    (0, 100, 0, 100), (100, 100, 100, 100), (0, 100, 5, 100), (5, 100, 0, 100),
+    (100, 100, 97, 100), (1, 1, 0, 1), (1, 2, 1, 3), (3, 7, 1, 9), (12, 40, 5, 45),
+    (10**8, 10**9, 10**8 + 30000, 10**9), (1, 10**9, 3, 10**9), (500, 10**9, 450, 10**9),
+    (5, 10**6, 1, 10**6), (48000, 400000, 5400, 44000), (30, 31, 20, 31), (2, 50, 9, 50),
+]
+SINGLES = [(0, 1), (1, 1), (0, 10), (10, 10), (1, 10), (120, 1000), (5, 7), (1, 10**9), (10**9 - 1, 10**9),
+           (5 * 10**8, 10**9), (3, 10**6), (999, 1000), (0, 10**9), (13, 200)]
+
+
+def proportions():
+    c = Cases()
+    for x, n in SINGLES:
+        for level in [0.95, 0.99, 0.8]:
+            lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="wilson")
+            c.add("wilson", [x, n, level], [lo, hi])
+            lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="normal")
+            c.add("wald", [x, n, level], [lo, hi])
+    for x1, n1, x0, n0 in PAIRS:
+        pooled = (x1 + x0) / (n1 + n0)
+        if 0 < pooled < 1:
+            for alt, name in [("two-sided", "two-sided"), ("larger", "greater"), ("smaller", "less")]:
+                z, pv = smp.proportions_ztest([x1, x0], [n1, n0], alternative=alt)
+                c.add("ztest." + name, [x1, n1, x0, n0], [z, pv])
+            z, pv = smp.proportions_ztest([x1, x0], [n1, n0], value=0.01)
+            c.add("ztest.two-sided.value0.01", [x1, n1, x0, n0], [z, pv])
+        for level in [0.95, 0.9]:
+            lo, hi = smp.confint_proportions_2indep(x1, n1, x0, n0, method="newcomb", compare="diff",
+                                                    alpha=1 - level)
+            c.add("newcombe", [x1, n1, x0, n0, level], [x1 / n1 - x0 / n0, lo, hi])
+            if x1 > 0 and x0 > 0:
+                lo, hi = smp.confint_proportions_2indep(x1, n1, x0, n0, method="log", compare="ratio",
+                                                        alpha=1 - level)
+                c.add("lift", [x1, n1, x0, n0, level], [(x1 / n1) / (x0 / n0) - 1, lo - 1, hi - 1])
+        table = np.array([[x1, n1 - x1], [x0, n0 - x0]])
+        if (table.sum(axis=0) > 0).all() and (table.sum(axis=1) > 0).all():
+            for corr in [True, False]:
+                r = st.chi2_contingency(table, correction=corr)
+                c.add("chi2_contingency.yates" if corr else "chi2_contingency", table.ravel().tolist() + [2, 2],
+                      [r.statistic, r.pvalue, r.dof])
+        if n1 + n0 <= 10**7:
+            for alt in ["two-sided", "greater", "less"]:
+                r = st.fisher_exact(table, alternative=alt)
+                c.add("fisher." + alt, table.ravel().tolist(), [r.pvalue])
+    for table in [[[10, 20, 30], [15, 25, 20]], [[120, 880], [150, 850], [135, 865]],
+                  [[5, 1, 0], [2, 7, 3], [1, 1, 9]], [[1000, 9000], [1100, 8900], [1050, 8950], [990, 9010]],
+                  [[3, 4], [5, 6], [7, 8], [9, 10]]]:
+        t = np.array(table)
+        r = st.chi2_contingency(t, correction=True)
+        c.add("chi2_contingency.yates", t.ravel().tolist() + list(t.shape), [r.statistic, r.pvalue, r.dof])
+    for table in [[[3, 1], [1, 3]], [[8, 2], [1, 5]], [[0, 5], [5, 0]], [[20, 10], [11, 21]],
+                  [[1, 200], [12, 190]], [[7, 7], [7, 7]], [[100, 900], [140, 860]], [[2, 0], [0, 2]]]:
+        for alt in ["two-sided", "greater", "less"]:
+            r = st.fisher_exact(table, alternative=alt)
+            c.add("fisher." + alt, np.ravel(table).tolist(), [r.pvalue])
+    return write("proportions.json", c)
+
 
 if __name__ == "__main__":
     total = 0
     total += distributions()
+    total += proportions()
     print("total %d cases" % total)
