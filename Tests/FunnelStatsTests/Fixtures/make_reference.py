@@ -220,9 +220,29 @@ def proportions():
             c.add("fisher." + alt, np.ravel(table).tolist(), [r.pvalue])
     return write("proportions.json", c)
 
+# ---------------------------------------------------------------- multiple testing and SRM
+def multiple_and_srm():
+    c = Cases()
+    families = [[0.01, 0.04, 0.03, 0.005], [0.5], [0.001, 0.001, 0.2, 0.049, 0.051, 1.0],
+                [1e-300, 1e-10, 0.3, 0.8, 0.9], [0.04, 0.04, 0.04], [0.2, 0.1, 0.05, 0.025, 0.0125, 0.9, 0.6],
+                [0.0, 1.0, 0.5], [0.012, 0.019, 0.031, 0.041, 0.052, 0.061, 0.071, 0.081, 0.091, 0.1]]
+    for pv in families:
+        for method, name in [("bonferroni", "bonferroni"), ("holm", "holm"), ("fdr_bh", "benjamini-hochberg")]:
+            reject, adj, _, _ = smm.multipletests(pv, alpha=0.05, method=method)
+            c.add("multipletests." + name, pv, list(adj))
+    for obs, w in [([5000, 5000], [1, 1]), ([5000, 5100], [1, 1]), ([50000, 51000], [1, 1]),
+                   ([9000, 1000], [90, 10]), ([9100, 1000], [90, 10]), ([900000, 101000], [0.9, 0.1]),
+                   ([333, 333, 334], [1, 1, 1]), ([1000, 1200, 1000, 950], [1, 1, 1, 1]),
+                   ([1, 0], [1, 1]), ([10**9, 10**9 + 100000], [1, 1]), ([4000, 2000, 2100], [2, 1, 1])]:
+        exp = np.array(w, dtype=float) / sum(w) * sum(obs)
+        r = st.chisquare(obs, exp)
+        c.add("srm.%d" % len(obs), list(obs) + list(w), [r.statistic, r.pvalue])
+    return write("multiple_srm.json", c)
+
 
 if __name__ == "__main__":
     total = 0
     total += distributions()
     total += proportions()
+    total += multiple_and_srm()
     print("total %d cases" % total)
