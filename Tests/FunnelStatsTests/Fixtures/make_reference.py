@@ -239,10 +239,49 @@ def multiple_and_srm():
         c.add("srm.%d" % len(obs), list(obs) + list(w), [r.statistic, r.pvalue])
     return write("multiple_srm.json", c)
 
+# ---------------------------------------------------------------- power
+def power():
+    from statsmodels.stats.power import NormalIndPower, normal_power_het
+    c = Cases()
+    nip = NormalIndPower()
+    alts = [("two-sided", "two-sided"), ("larger", "greater"), ("smaller", "less")]
+    designs = [(0.10, 0.11), (0.10, 0.12), (0.05, 0.055), (0.5, 0.52), (0.01, 0.0125), (0.3, 0.25),
+               (0.9, 0.95), (0.001, 0.0015)]
+    for p0, p1 in designs:
+        for ratio in [1.0, 0.25, 3.0]:
+            for alt, name in alts:
+                if (name == "greater" and p1 < p0) or (name == "less" and p1 > p0):
+                    continue
+                h = smp.proportion_effectsize(p1, p0)
+                for n in [100.0, 2500.0, 40000.0]:
+                    c.add("power.arcsine." + name, [p0, p1, n, 0.05, ratio],
+                          nip.power(h, n, 0.05, ratio=ratio, alternative=alt))
+                    r = smp.power_proportions_2indep(p1 - p0, p0, n, ratio=ratio, alpha=0.05,
+                                                     alternative=alt, return_results=True)
+                    c.add("power.pooled." + name, [p0, p1, n, 0.05, ratio], r.power)
+                    sd = np.sqrt(p1 * (1 - p1) + p0 * (1 - p0) / ratio)
+                    c.add("power.unpooled." + name, [p0, p1, n, 0.05, ratio],
+                          normal_power_het(p1 - p0, n, 0.05, std_null=sd, std_alternative=sd, alternative=alt))
+                c.add("solve_n.arcsine." + name, [p0, p1, 0.05, 0.8, ratio],
+                      nip.solve_power(effect_size=h, nobs1=None, alpha=0.05, power=0.8, ratio=ratio,
+                                      alternative=alt))
+                if name == "two-sided":
+                    n1 = smp.samplesize_proportions_2indep_onetail(p1 - p0, p0, 0.8, ratio=ratio, alpha=0.05,
+                                                                  alternative=alt)
+                    c.add("solve_n.pooled.onetail", [p0, p1, 0.05, 0.8, ratio], n1)
+    for h, n, alpha in [(0.1, 1000.0, 0.05), (0.05, 5000.0, 0.01), (-0.2, 300.0, 0.1)]:
+        c.add("solve_power.means.two-sided", [h, n, alpha], nip.power(h, n, alpha))
+        c.add("solve_effect.means.two-sided", [n, alpha, 0.8],
+              nip.solve_power(effect_size=None, nobs1=n, alpha=alpha, power=0.8))
+        c.add("solve_alpha.means.two-sided", [abs(h), n, 0.8],
+              nip.solve_power(effect_size=abs(h), nobs1=n, alpha=None, power=0.8))
+    return write("power.json", c)
+
 
 if __name__ == "__main__":
     total = 0
     total += distributions()
     total += proportions()
     total += multiple_and_srm()
+    total += power()
     print("total %d cases" % total)
