@@ -277,6 +277,80 @@ def power():
               nip.solve_power(effect_size=abs(h), nobs1=n, alpha=None, power=0.8))
     return write("power.json", c)
 
+# ---------------------------------------------------------------- means, ranks, generator
+REVENUE = [  # value -> count maps (treatment, control)
+    ({0.0: 9500, 4.99: 300, 9.99: 150, 49.99: 50}, {0.0: 9600, 4.99: 280, 9.99: 100, 49.99: 20}),
+    ({0.0: 90, 1.0: 10}, {0.0: 95, 1.0: 5}),
+    ({1.0: 3, 2.0: 4, 3.0: 5}, {2.0: 2, 3.0: 6, 4.0: 1}),
+    ({0.0: 1, 100.0: 1}, {0.0: 2, 5.0: 1}),
+    ({10.0: 1000, 12.5: 1000}, {10.0: 1000, 12.5: 1000}),
+    ({0.0: 49000, 29.99: 700, 59.99: 250, 119.99: 50}, {0.0: 49200, 29.99: 600, 59.99: 180, 119.99: 20}),
+    ({3.5: 7, 4.25: 9, 8.0: 2, 15.0: 1}, {1.0: 4, 3.5: 8, 4.25: 3}),
+    ({0.0: 5, 1.0: 5}, {0.0: 5, 1.0: 5}),
+    ({2.0: 1, 5.0: 1}, {1.0: 1, 3.0: 1}),
+]
+
+
+def expand(m):
+    return np.repeat(np.array(sorted(m), dtype=float), [m[k] for k in sorted(m)])
+
+
+def map_args(t, c):
+    args = [len(t)]
+    for k in sorted(t):
+        args += [k, t[k]]
+    args.append(len(c))
+    for k in sorted(c):
+        args += [k, c[k]]
+    return args
+
+
+def splitmix64(seed):
+    mask = (1 << 64) - 1
+    state = seed & mask
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        yield z ^ (z >> 31)
+
+
+def xoshiro(seed):
+    mask = (1 << 64) - 1
+    sm = splitmix64(seed)
+    s = [next(sm) for _ in range(4)]
+    rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & mask
+    while True:
+        result = (rotl((s[1] * 5) & mask, 7) * 9) & mask
+        t = (s[1] << 17) & mask
+        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t
+        s[3] = rotl(s[3], 45)
+        yield result
+
+
+def means():
+    c = Cases()
+    for t, ctl in REVENUE:
+        x, y = expand(t), expand(ctl)
+        args = map_args(t, ctl)
+        if x.var() > 0 or y.var() > 0:
+            for alt, name in [("two-sided", "two-sided"), ("greater", "greater"), ("less", "less")]:
+                r = st.ttest_ind(x, y, equal_var=False, alternative=alt)
+                c.add("welch." + name, args, [r.statistic, r.pvalue, r.df])
+            r = st.ttest_ind(x, y, equal_var=False)
+            ci = r.confidence_interval(0.95)
+            c.add("welch.ci95", args, [ci.low, ci.high])
+        for alt in ["two-sided", "greater", "less"]:
+            r = st.mannwhitneyu(x, y, use_continuity=True, alternative=alt, method="asymptotic")
+            c.add("mannwhitney." + alt, args, [r.statistic, r.pvalue])
+    for seed in [0, 1, 0x5EED, 2**64 - 1]:
+        g = splitmix64(seed)
+        c.add("splitmix64", [seed], [next(g) for _ in range(5)])
+        g = xoshiro(seed)
+        c.add("xoshiro256starstar", [seed], [next(g) for _ in range(5)])
+    return write("means.json", c)
+
 
 if __name__ == "__main__":
     total = 0
@@ -284,4 +358,5 @@ if __name__ == "__main__":
     total += proportions()
     total += multiple_and_srm()
     total += power()
+    total += means()
     print("total %d cases" % total)
