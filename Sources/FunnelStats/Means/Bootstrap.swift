@@ -1,0 +1,157 @@
+import Foundation
+
+/// Seeded percentile-bootstrap intervals for the difference and the ratio of two means,
+/// from value→count maps (revenue per user takes few distinct values).
+///
+/// Each replicate resamples `n₁` users from the treatment's empirical distribution and `n₀`
+/// from the control's (with replacement), computes `x̄₁* − x̄₀*` and `x̄₁*/x̄₀*`, and the
+/// interval is the `α/2` and `1 − α/2` quantiles of the replicates (linear interpolation
+/// between order statistics, numpy's default). Efron & Tibshirani (1993), ch. 13.
+///
+/// Deterministic: draws come from ``Xoshiro256StarStar`` seeded with `settings.seed`, users are
+/// drawn by ``Xoshiro256StarStar/nextBounded(_:)`` and located by binary search on cumulative
+/// counts, replicates run in order. The same seed gives the same interval on every platform.
+///
+/// - Complexity: O(B · (n₁ + n₀) · log k) for B replicates and k distinct values.
+public enum Bootstrap {
+  /// Settings with documented defaults.
+  public struct Settings: Sendable, Hashable, Codable {
+    /// Number of bootstrap replicates. Default 2000.
+    public var replicates: Int
+    /// The seed. Default 0x5EED.
+    public var seed: UInt64
+    /// Confidence level. Default 0.95.
+    public var confidenceLevel: Double
+
+    /// Creates settings.
+    public init(replicates: Int = 2000, seed: UInt64 = 0x5EED, confidenceLevel: Double = 0.95) {
+      self.replicates = replicates
+      self.seed = seed
+      self.confidenceLevel = confidenceLevel
+    }
+  }
+
+  /// The two intervals.
+  public struct Result: Sendable, Hashable, Codable {
+    /// `x̄₁ − x̄₀` and its percentile interval.
+    public var difference: IntervalEstimate
+    /// `x̄₁ / x̄₀` and its percentile interval (`nil` with ``Diagnostic/undefinedRatio`` when
+    /// the control mean is 0; replicates with a zero control mean are dropped).
+    public var ratio: IntervalEstimate
+    /// Replicates used for the ratio (those with a non-zero control mean).
+    public var ratioReplicates: Int
+    /// The settings used.
+    public var settings: Settings
+  }
+
+  /// Runs the bootstrap.
+  ///
+  /// - Throws: ``StatsError`` for negative counts, non-finite values, empty samples, fewer
+  ///   than 10 replicates or a confidence level outside (0, 1).
+  public static func meanIntervals(
+    treatment: [Double: Int], control: [Double: Int], settings: Settings = Settings()
+  ) throws(StatsError) -> Result {
+    try checkLevel(settings.confidenceLevel, field: "settings.confidenceLevel")
+    guard settings.replicates >= 10 else {
+      throw StatsError(.invalidParameter, field: "settings.replicates", message: "must be at least 10")
+    }
+    let t = try Sample(treatment, field: "treatment")
+    let c = try Sample(control, field: "control")
+    var rng = Xoshiro256StarStar(seed: settings.seed)
+    var diffs: [Double] = []
+    var ratios: [Double] = []
+    diffs.reserveCapacity(settings.replicates)
+    ratios.reserveCapacity(settings.replicates)
+    for _ in 0..<settings.replicates {
+      let mt = t.resampledMean(&rng)
+      let mc = c.resampledMean(&rng)
+      diffs.append(mt - mc)
+      if mc != 0 { ratios.append(mt / mc) }
+    }
+    let alpha = 1 - settings.confidenceLevel
+    let level = settings.confidenceLevel
+    let observedDiff = t.mean - c.mean
+    let difference = IntervalEstimate(
+      estimate: observedDiff,
+      interval: ConfidenceInterval(
+        lower: quantile(diffs, alpha / 2), upper: quantile(diffs, 1 - alpha / 2),
+        confidenceLevel: level, method: "percentile bootstrap"))
+    let ratio: IntervalEstimate
+    if c.mean == 0 || ratios.count < settings.replicates / 2 {
+      ratio = IntervalEstimate(estimate: nil, interval: nil, diagnostic: .undefinedRatio)
+    } else {
+      ratio = IntervalEstimate(
+        estimate: t.mean / c.mean,
+        interval: ConfidenceInterval(
+          lower: quantile(ratios, alpha / 2), upper: quantile(ratios, 1 - alpha / 2),
+          confidenceLevel: level, method: "percentile bootstrap"))
+    }
+    return Result(
+      difference: difference, ratio: ratio, ratioReplicates: ratios.count, settings: settings)
+  }
+
+  /// The `q` quantile with linear interpolation between order statistics (numpy "linear").
+  internal static func quantile(_ values: [Double], _ q: Double) -> Double {
+    let sorted = values.sorted()
+    guard let first = sorted.first, let last = sorted.last else { return 0 }
+    let h = Double(sorted.count - 1) * q
+    let lo = Int(h.rounded(.down))
+    if lo >= sorted.count - 1 { return last }
+    if lo < 0 { return first }
+    let frac = h - Double(lo)
+    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo])
+  }
+
+  /// A value→count map prepared for resampling.
+  private struct Sample {
+    var values: [Double]
+    var cumulative: [UInt64]  // cumulative counts, last = n
+    var n: UInt64
+    var mean: Double
+
+    init(_ map: [Double: Int], field: String) throws(StatsError) {
+      var values: [Double] = []
+      var cumulative: [UInt64] = []
+      var total: UInt64 = 0
+      var sum = 0.0
+      for (v, count) in map.sorted(by: { $0.key < $1.key }) {
+        guard count >= 0 else {
+          throw StatsError(.negativeCount, field: "\(field)[\(v)]", message: "count is negative (\(count))")
+        }
+        guard v.isFinite else {
+          throw StatsError(.invalidParameter, field: field, message: "values must be finite")
+        }
+        if count == 0 { continue }
+        total += UInt64(count)
+        sum += v * Double(count)
+        values.append(v)
+        cumulative.append(total)
+      }
+      guard total > 0 else {
+        throw StatsError(.emptyArm, field: field, message: "has no observations")
+      }
+      self.values = values
+      self.cumulative = cumulative
+      self.n = total
+      self.mean = sum / Double(total)
+    }
+
+    func resampledMean(_ rng: inout Xoshiro256StarStar) -> Double {
+      var counts = [UInt64](repeating: 0, count: values.count)
+      for _ in 0..<n {
+        let r = rng.nextBounded(n)
+        // First index with cumulative > r.
+        var lo = 0
+        var hi = cumulative.count - 1
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if cumulative[mid] > r { hi = mid } else { lo = mid + 1 }
+        }
+        counts[lo] += 1
+      }
+      var sum = 0.0
+      for (v, c) in zip(values, counts) { sum += v * Double(c) }
+      return sum / Double(n)
+    }
+  }
+}
