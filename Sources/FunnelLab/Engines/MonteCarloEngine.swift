@@ -1,4 +1,5 @@
 import Dispatch
+import FunnelStats
 import Synchronization
 
 /// Walks synthetic users through a ``CompiledFlow``, one independent random stream

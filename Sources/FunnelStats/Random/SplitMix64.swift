@@ -1,24 +1,28 @@
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny generator used here to expand one seed into
-/// the state of ``Xoshiro256StarStar``.
-///
-/// ```
-/// state += 0x9E3779B97F4A7C15
-/// z = state; z = (z ^ (z >> 30)) · 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) · 0x94D049BB133111EB
-/// return z ^ (z >> 31)
-/// ```
-///
-/// - Complexity: `next()` O(1).
+/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): a 64-bit state advanced by a Weyl increment and
+/// finalised by a bijective mixer. FunnelLab uses it to turn seeds into the state
+/// of ``Xoshiro256StarStar`` generators, never to draw results directly.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
-  /// The current state.
-  public private(set) var state: UInt64
+  public var state: UInt64
 
-  /// Creates the generator from a seed.
+  public init(state: UInt64) { self.state = state }
+
+  /// A generator whose first output is `mix(seed + increment)`.
   public init(seed: UInt64) { state = seed }
 
-  /// The next 64 random bits.
+  /// The golden-ratio increment `⌊2⁶⁴/φ⌋`, odd.
+  public static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+  @inlinable
   public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
+    state &+= SplitMix64.increment
+    return SplitMix64.mix(state)
+  }
+
+  /// The SplitMix64 finaliser: a bijection of `UInt64` with good avalanche.
+  @inlinable
+  public static func mix(_ value: UInt64) -> UInt64 {
+    var z = value
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)

@@ -1,57 +1,75 @@
-/// xoshiro256** (Blackman & Vigna 2018): the generator behind every seeded computation in
-/// FunnelStats (bootstrap). Seeded through ``SplitMix64`` as its authors recommend.
+/// xoshiro256** (Blackman & Vigna, "Scrambled linear pseudorandom number
+/// generators", ACM TOMS 2021): 256 bits of state, period 2²⁵⁶ − 1, fast and
+/// statistically strong in all 64 output bits.
 ///
-/// Golden outputs never depend on the standard library's sampling algorithms: unit doubles
-/// and bounded integers are derived here (``nextUnitDouble()``, ``nextBounded(_:)``).
-///
-/// - Complexity: `next()` O(1).
+/// Every result of FunnelLab is drawn from one of these, each seeded from
+/// (experiment seed, stream index) through ``SplitMix64``, so that a user's draws
+/// depend on nothing but the seed and the user's index: not on threads, shards or
+/// scheduling. Its output is the same on every platform.
 public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
-  private var s0: UInt64
-  private var s1: UInt64
-  private var s2: UInt64
-  private var s3: UInt64
+  @usableFromInline var s0, s1, s2, s3: UInt64
 
-  /// Creates the generator; the 256-bit state is four SplitMix64 outputs of `seed`.
+  /// A generator with this exact state (not all zero), e.g. to check reference vectors.
+  public init(state: (UInt64, UInt64, UInt64, UInt64)) {
+    precondition(state != (0, 0, 0, 0), "the all-zero state is a fixed point")
+    (s0, s1, s2, s3) = state
+  }
+
+  /// A generator whose state is four successive SplitMix64 outputs from `seed`.
+  @inlinable
   public init(seed: UInt64) {
-    var sm = SplitMix64(seed: seed)
+    var sm = SplitMix64(state: seed)
     s0 = sm.next()
     s1 = sm.next()
     s2 = sm.next()
     s3 = sm.next()
   }
 
-  @inline(__always)
-  private static func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+  /// The generator of stream `stream` under `seed` (a user, a replicate, a bootstrap).
+  ///
+  /// The stream key `mix(mix(seed) ⊕ stream)` is a bijection of `stream` for a fixed
+  /// seed, so distinct streams start from distinct SplitMix64 states.
+  @inlinable
+  public init(seed: UInt64, stream: UInt64) {
+    self.init(seed: SplitMix64.mix(SplitMix64.mix(seed) ^ stream))
+  }
 
-  /// The next 64 random bits.
+  @inlinable
   public mutating func next() -> UInt64 {
-    let result = Self.rotl(s1 &* 5, 7) &* 9
+    let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
     let t = s1 << 17
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = Self.rotl(s3, 45)
+    s3 = s3 << 45 | s3 >> 19
     return result
   }
+}
 
-  /// A double uniform on [0, 1) from the top 53 bits: `(next() >> 11) · 2⁻⁵³`.
+extension RandomNumberGenerator {
+  /// A double uniform on [0, 1) built from the top 53 bits of one draw:
+  /// `(x >> 11) · 2⁻⁵³`. Exact, platform-independent, never 1.
+  @inlinable
   public mutating func nextUnitDouble() -> Double {
     Double(next() >> 11) * 0x1.0p-53
   }
 
-  /// An integer uniform on `0..<bound` (`bound > 0`) by Lemire's multiply-and-reject method,
-  /// exactly unbiased. Returns 0 for `bound ≤ 0`.
+  /// A whole number uniform on `0..<bound` (Lemire's multiply-and-reject method, exactly unbiased),
+  /// defined here rather than taken from the standard library, whose algorithm may
+  /// change between Swift versions.
+  /// Returns 0 when `bound` is 0.
+  @inlinable
   public mutating func nextBounded(_ bound: UInt64) -> UInt64 {
     guard bound > 0 else { return 0 }
-    var m = next().multipliedFullWidth(by: bound)
-    if m.low < bound {
+    var product = next().multipliedFullWidth(by: bound)
+    if product.low < bound {
       let threshold = (0 &- bound) % bound
-      while m.low < threshold {
-        m = next().multipliedFullWidth(by: bound)
+      while product.low < threshold {
+        product = next().multipliedFullWidth(by: bound)
       }
     }
-    return m.high
+    return product.high
   }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import FunnelLab
+@testable import FunnelStats
 
 @Suite struct RandomTests {
   /// Reference outputs of xoshiro256** from the authors' C code with state {1, 2, 3, 4}.
