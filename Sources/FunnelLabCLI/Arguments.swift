@@ -91,7 +91,8 @@ struct ParsedArguments: Sendable {
     guard let text = value(name) else { return nil }
     let cleaned = text.filter { $0 != "_" }
     guard let n = Int(cleaned) ?? Self.scientificInteger(cleaned) else {
-      throw UsageError(message: "--\(name) expects a whole number, got '\(text)'", hint: "e.g. --\(name) \(range.lowerBound == 0 ? 1 : range.lowerBound)")
+      throw UsageError(
+        message: "--\(name) expects a whole number, got '\(text)'", hint: "e.g. --\(name) \(range.lowerBound == 0 ? 1 : range.lowerBound)")
     }
     guard range.contains(n) else {
       throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(n)", hint: nil)
@@ -124,8 +125,9 @@ struct ParsedArguments: Sendable {
   func choice(_ name: String, _ allowed: [String]) throws(UsageError) -> String? {
     guard let text = value(name) else { return nil }
     guard allowed.contains(text) else {
-      throw UsageError(message: "--\(name) must be one of \(allowed.joined(separator: ", ")), got '\(text)'",
-                       hint: closest(text, allowed).map { "did you mean '\($0)'?" })
+      throw UsageError(
+        message: "--\(name) must be one of \(allowed.joined(separator: ", ")), got '\(text)'",
+        hint: closest(text, allowed).map { "did you mean '\($0)'?" })
     }
     return text
   }
@@ -171,8 +173,9 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
       }
       option = options.first { $0.name == name }
       if option == nil {
-        throw UsageError(message: "unknown option '--\(name)'",
-                         hint: closest(name, options.map(\.name)).map { "did you mean '--\($0)'?" } ?? "see 'funnellab \(spec.name) --help'")
+        throw UsageError(
+          message: "unknown option '--\(name)'",
+          hint: closest(name, options.map(\.name)).map { "did you mean '--\($0)'?" } ?? "see 'funnellab \(spec.name) --help'")
       }
     } else {
       let body = arg.dropFirst()
@@ -206,12 +209,15 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
   }
   let maxPositionals = spec.positionals.contains(where: \.variadic) ? Int.max : spec.positionals.count
   if parsed.positionals.count > maxPositionals, !parsed.flag("help") {
-    throw UsageError(message: "unexpected argument '\(parsed.positionals[maxPositionals])'",
-                     hint: "'funnellab \(spec.name)' takes \(maxPositionals == 0 ? "no" : String(maxPositionals)) argument\(maxPositionals == 1 ? "" : "s")")
+    throw UsageError(
+      message: "unexpected argument '\(parsed.positionals[maxPositionals])'",
+      hint:
+        "'funnellab \(spec.name)' takes \(maxPositionals == 0 ? "no" : String(maxPositionals)) argument\(maxPositionals == 1 ? "" : "s")")
   }
   let required = spec.positionals.filter { !$0.optional }.count
   if parsed.positionals.count < required, !parsed.flag("help") {
-    throw UsageError(message: "missing argument <\(spec.positionals[parsed.positionals.count].name)>", hint: "see 'funnellab \(spec.name) --help'")
+    throw UsageError(
+      message: "missing argument <\(spec.positionals[parsed.positionals.count].name)>", hint: "see 'funnellab \(spec.name) --help'")
   }
   return parsed
 }

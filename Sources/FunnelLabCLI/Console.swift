@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-private typealias Glibc = Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+  private typealias Glibc = Darwin
+#endif
 
 /// Where a command writes: results to `out`, messages and progress to `err`.
 /// Tests pass a ``CapturingConsole``.

@@ -91,7 +91,8 @@ struct CommandFailure: Error {
 
   /// The report of an invalid spec: one line per problem, then a summary line.
   static func invalid(_ errors: SpecErrors) -> CommandFailure {
-    let missing = errors.errors.count == 1 && errors.errors[0].path == .root
+    let missing =
+      errors.errors.count == 1 && errors.errors[0].path == .root
       && (errors.errors[0].message == "no such file" || errors.errors[0].message == "cannot read the file")
     var text = ""
     for e in errors.errors { text += "\(errors.source): \(e)\n" }

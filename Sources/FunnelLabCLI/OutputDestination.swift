@@ -5,8 +5,9 @@ import Foundation
 struct OutputDestination {
   var path: String?
 
-  static let option = OptionSpec(name: "output", short: "o", valueName: "file",
-                                 help: "Write the result to this file instead of stdout.")
+  static let option = OptionSpec(
+    name: "output", short: "o", valueName: "file",
+    help: "Write the result to this file instead of stdout.")
 
   func write(_ text: String, console: any Console) throws(CommandFailure) {
     guard let path, path != "-" else {
@@ -17,8 +18,9 @@ struct OutputDestination {
     do {
       try Data(text.utf8).write(to: url, options: .atomic)
     } catch {
-      throw CommandFailure(code: .cannotCreateOutput,
-                           text: "Error: cannot write '\(path)': \(error.localizedDescription); check that its folder exists and is writable.\n")
+      throw CommandFailure(
+        code: .cannotCreateOutput,
+        text: "Error: cannot write '\(path)': \(error.localizedDescription); check that its folder exists and is writable.\n")
     }
   }
 }

@@ -50,7 +50,8 @@ enum RunCommand: Command {
     }
     bar.finish()
     let summaries = result.variants.map(FunnelSummary.init)
-    let text = format == "json"
+    let text =
+      format == "json"
       ? RunJSONRenderer.render(result, summaries: summaries)
       : RunTableRenderer.render(result, summaries: summaries)
     try output.write(text, console: console)

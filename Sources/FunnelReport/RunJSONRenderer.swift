@@ -33,49 +33,67 @@ public enum RunJSONRenderer {
       ("description", run.variant.summary.map { .string($0) } ?? .null),
       ("users", .integer(a.users)),
       ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
-      ("counts", .object([
-        ("completed", .integer(a.completed)),
-        ("abandoned", .integer(a.abandoned)),
-        ("stepLimitReached", .integer(a.stepLimitReached)),
-        ("usersWhoSkipped", .integer(a.usersWhoSkipped)),
-        ("usersWhoWentBack", .integer(a.usersWhoWentBack)),
-        ("paywallViewers", .integer(a.paywallViewers)),
-        ("purchasers", .integer(a.purchasers)),
-        ("usersPersonalized", .integer(a.usersPersonalized)),
-      ])),
-      ("timeToFinish", .object([
-        ("completers", .integer(a.completionTime.count)),
-        ("meanSeconds", optional(a.completionTime.meanSeconds)),
-        ("sdSeconds", optional(a.completionTime.standardDeviationSeconds)),
-        ("medianSeconds", optional(s.medianSecondsToFinish)),
-        ("p90Seconds", optional(s.p90SecondsToFinish)),
-      ])),
-      ("screens", .array(s.screens.map { row in
+      (
+        "counts",
         .object([
-          ("id", .string(row.id)),
-          ("kind", .string(row.kind.rawValue)),
-          ("reached", .integer(row.reached)),
-          ("reachRate", .number(row.reachRate)),
-          ("views", .integer(row.views)),
-          ("droppedOff", .integer(row.droppedOff)),
-          ("dropOffRate", .number(row.dropOffRate)),
-          ("meanSecondsPerView", optional(row.meanSeconds)),
-          ("failures", .integer(row.failures)),
-          ("actions", .object(row.actions.map { ($0.id, .integer($0.count)) })),
+          ("completed", .integer(a.completed)),
+          ("abandoned", .integer(a.abandoned)),
+          ("stepLimitReached", .integer(a.stepLimitReached)),
+          ("usersWhoSkipped", .integer(a.usersWhoSkipped)),
+          ("usersWhoWentBack", .integer(a.usersWhoWentBack)),
+          ("paywallViewers", .integer(a.paywallViewers)),
+          ("purchasers", .integer(a.purchasers)),
+          ("usersPersonalized", .integer(a.usersPersonalized)),
         ])
-      })),
-      ("plans", .array(s.plans.map { p in
+      ),
+      (
+        "timeToFinish",
         .object([
-          ("screen", .string(p.screen)), ("plan", .string(p.plan)), ("default", .bool(p.isDefault)),
-          ("purchasers", .integer(p.purchases)), ("share", .number(p.share)),
+          ("completers", .integer(a.completionTime.count)),
+          ("meanSeconds", optional(a.completionTime.meanSeconds)),
+          ("sdSeconds", optional(a.completionTime.standardDeviationSeconds)),
+          ("medianSeconds", optional(s.medianSecondsToFinish)),
+          ("p90Seconds", optional(s.p90SecondsToFinish)),
         ])
-      })),
-      ("options", .array(f.options.indices.map { j in
-        .object([
-          ("screen", .string(f.screenIDs[f.options[j].screen])), ("option", .string(f.options[j].id)),
-          ("selected", .integer(a.optionCounts[j])),
-        ])
-      })),
+      ),
+      (
+        "screens",
+        .array(
+          s.screens.map { row in
+            .object([
+              ("id", .string(row.id)),
+              ("kind", .string(row.kind.rawValue)),
+              ("reached", .integer(row.reached)),
+              ("reachRate", .number(row.reachRate)),
+              ("views", .integer(row.views)),
+              ("droppedOff", .integer(row.droppedOff)),
+              ("dropOffRate", .number(row.dropOffRate)),
+              ("meanSecondsPerView", optional(row.meanSeconds)),
+              ("failures", .integer(row.failures)),
+              ("actions", .object(row.actions.map { ($0.id, .integer($0.count)) })),
+            ])
+          })
+      ),
+      (
+        "plans",
+        .array(
+          s.plans.map { p in
+            .object([
+              ("screen", .string(p.screen)), ("plan", .string(p.plan)), ("default", .bool(p.isDefault)),
+              ("purchasers", .integer(p.purchases)), ("share", .number(p.share)),
+            ])
+          })
+      ),
+      (
+        "options",
+        .array(
+          f.options.indices.map { j in
+            .object([
+              ("screen", .string(f.screenIDs[f.options[j].screen])), ("option", .string(f.options[j].id)),
+              ("selected", .integer(a.optionCounts[j])),
+            ])
+          })
+      ),
       ("segments", .object(f.segmentIDs.indices.map { (f.segmentIDs[$0], .integer(a.segmentUsers[$0])) })),
     ])
   }

@@ -17,12 +17,15 @@ public enum RunTableRenderer {
     var out = "Variant \(s.variant)"
     if let summary = run.variant.summary { out += " — \(summary)" }
     out += "\n"
-    var table = TextTable(["screen", "kind", "reached", "reach", "quit here", "drop-off", "views", "s/view"],
-                          alignments: [.left, .left, .right, .right, .right, .right, .right, .right])
+    var table = TextTable(
+      ["screen", "kind", "reached", "reach", "quit here", "drop-off", "views", "s/view"],
+      alignments: [.left, .left, .right, .right, .right, .right, .right, .right])
     for row in s.screens {
-      table.add([row.id, row.kind.rawValue, NumberText.grouped(row.reached), NumberText.percent(row.reachRate),
-                 NumberText.grouped(row.droppedOff), NumberText.percent(row.dropOffRate), NumberText.grouped(row.views),
-                 row.meanSeconds.map { NumberText.fixed($0, 1) } ?? "n/a"])
+      table.add([
+        row.id, row.kind.rawValue, NumberText.grouped(row.reached), NumberText.percent(row.reachRate),
+        NumberText.grouped(row.droppedOff), NumberText.percent(row.dropOffRate), NumberText.grouped(row.views),
+        row.meanSeconds.map { NumberText.fixed($0, 1) } ?? "n/a",
+      ])
     }
     out += table.render()
     func metric(_ m: FunnelMetric) -> String { NumberText.percent(s.value(m)) }
@@ -33,9 +36,11 @@ public enum RunTableRenderer {
     if s.stepLimitReached > 0 { out += " · \(NumberText.grouped(s.stepLimitReached)) walks cut at the step limit" }
     out += "\n"
     if !s.plans.isEmpty {
-      out += "  plan mix: " + s.plans.map { p in
-        "\(p.plan)\(p.isDefault ? "*" : "") \(NumberText.percent(p.share)) (\(NumberText.grouped(p.purchases)))"
-      }.joined(separator: " · ") + "   (* pre-selected)\n"
+      out +=
+        "  plan mix: "
+        + s.plans.map { p in
+          "\(p.plan)\(p.isDefault ? "*" : "") \(NumberText.percent(p.share)) (\(NumberText.grouped(p.purchases)))"
+        }.joined(separator: " · ") + "   (* pre-selected)\n"
     }
     return out
   }

@@ -1,9 +1,9 @@
 import FunnelLabCLI
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 exit(FunnelLabCommandLine.run(Array(CommandLine.arguments.dropFirst())))

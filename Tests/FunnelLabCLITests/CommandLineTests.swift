@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FunnelLabCLI
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -97,8 +98,11 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     UsageCase(arguments: ["run", "--users", "5", "--users", "6"], code: 64, message: "Error: --users was given more than once"),
     UsageCase(arguments: ["validate"], code: 64, message: "Error: missing argument <spec>"),
     UsageCase(arguments: ["run", "/nonexistent/spec.json"], code: 66, message: "/nonexistent/spec.json: (document): no such file"),
-    UsageCase(arguments: ["run", "--variant", "nope", "--users", "10"], code: 65, message: "klick-onboarding: variants: no variant 'nope'"),
-    UsageCase(arguments: ["run", "--users", "10", "-o", "/nonexistent/dir/out.txt"], code: 73, message: "Error: cannot write '/nonexistent/dir/out.txt'"),
+    UsageCase(
+      arguments: ["run", "--variant", "nope", "--users", "10"], code: 65, message: "klick-onboarding: variants: no variant 'nope'"),
+    UsageCase(
+      arguments: ["run", "--users", "10", "-o", "/nonexistent/dir/out.txt"], code: 73,
+      message: "Error: cannot write '/nonexistent/dir/out.txt'"),
   ]
 
   @Test(arguments: usageCases)

@@ -1,24 +1,32 @@
 import Foundation
 import Testing
+
 @testable import FunnelLab
 
 @Suite struct MonteCarloEngineTests {
   /// |simulated − exact| ≤ 3 standard errors of a proportion over `n` users.
-  func expectWithin3SE(_ observed: UInt64, _ n: UInt64, exact p: Double, _ what: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectWithin3SE(
+    _ observed: UInt64, _ n: UInt64, exact p: Double, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let rate = Double(observed) / Double(n)
     let se = (p * (1 - p) / Double(n)).squareRoot()
-    #expect(abs(rate - p) <= 3 * max(se, 1 / Double(n)), "\(what): simulated \(rate), exact \(p), SE \(se)",
-            sourceLocation: sourceLocation)
+    #expect(
+      abs(rate - p) <= 3 * max(se, 1 / Double(n)), "\(what): simulated \(rate), exact \(p), SE \(se)",
+      sourceLocation: sourceLocation)
   }
 
   /// A linear flow with no effects: completion is the product of the continue probabilities.
   @Test func linearFlowMatchesTheProductOfProbabilities() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
-    e.flow.screens[0].actions = [Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3)]
+    e.flow.screens[0].actions = [
+      Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
+    ]
     e.flow.screens[1].actions = [Action(id: "select", kind: .select, probability: 0.6), Action(id: "quit", kind: .quit, probability: 0.4)]
-    e.flow.screens[2].actions = [Action(id: "purchase", kind: .purchase, probability: 0.25), Action(id: "dismiss", kind: .dismiss, probability: 0.75)]
+    e.flow.screens[2].actions = [
+      Action(id: "purchase", kind: .purchase, probability: 0.25), Action(id: "dismiss", kind: .dismiss, probability: 0.75),
+    ]
     let flow = try FlowCompiler.compile(e, variant: 0)
     let n = 200_000
     let a = MonteCarloEngine(threads: 2).run(flow, users: n, seed: 11)
@@ -38,11 +46,15 @@ import Testing
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
     e.flow.screens = [
-      Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: c), Action(id: "quit", kind: .quit, probability: 1 - c)]),
-      Screen(id: "b", kind: .info, actions: [
-        Action(id: "continue", kind: .continue, probability: f), Action(id: "back", kind: .back, probability: b),
-        Action(id: "quit", kind: .quit, probability: 1 - f - b),
-      ]),
+      Screen(
+        id: "a", kind: .info,
+        actions: [Action(id: "continue", kind: .continue, probability: c), Action(id: "quit", kind: .quit, probability: 1 - c)]),
+      Screen(
+        id: "b", kind: .info,
+        actions: [
+          Action(id: "continue", kind: .continue, probability: f), Action(id: "back", kind: .back, probability: b),
+          Action(id: "quit", kind: .quit, probability: 1 - f - b),
+        ]),
     ]
     e.variants = [Variant(id: "control")]
     let flow = try FlowCompiler.compile(e, variant: 0)
@@ -96,7 +108,9 @@ import Testing
     e.simulation.stepLimit = 10
     e.flow.screens = [
       Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)]),
-      Screen(id: "b", kind: .info, actions: [Action(id: "back", kind: .back, probability: 0.99), Action(id: "continue", kind: .continue, probability: 0.01)]),
+      Screen(
+        id: "b", kind: .info,
+        actions: [Action(id: "back", kind: .back, probability: 0.99), Action(id: "continue", kind: .continue, probability: 0.01)]),
     ]
     e.variants = [Variant(id: "control")]
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 10_000, seed: 1)
@@ -109,8 +123,11 @@ import Testing
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
     e.flow.screens = [
-      Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 10, sigma: 0)),
-      Screen(id: "b", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 5, sigma: 0.5)),
+      Screen(
+        id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 10, sigma: 0)),
+      Screen(
+        id: "b", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 5, sigma: 0.5)
+      ),
     ]
     e.variants = [Variant(id: "control")]
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 100_000, seed: 1)

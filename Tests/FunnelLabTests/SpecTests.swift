@@ -1,26 +1,27 @@
 import Foundation
 import Testing
+
 @testable import FunnelLab
 
 /// A small valid spec; tests break it in one place at a time.
 let tinySpec = """
-{
-  "name": "tiny",
-  "seed": 1,
-  "users": 1000,
-  "flow": {
-    "screens": [
-      { "id": "intro", "kind": "info", "actions": { "continue": 0.8, "skip": { "to": "goal", "probability": 0.1 }, "quit": 0.1 } },
-      { "id": "goal", "kind": "choice", "options": ["a", "b"], "actions": { "select": 0.9, "back": 0.05, "quit": 0.05 } },
-      { "id": "paywall", "kind": "paywall",
-        "plans": [ { "id": "monthly", "price": 9.99, "period": "month" }, { "id": "yearly", "price": 59.99, "period": "year" } ],
-        "defaultPlan": "yearly",
-        "actions": { "purchase": 0.1, "dismiss": 0.85, "quit": 0.05 } }
-    ]
-  },
-  "variants": [ { "id": "control" }, { "id": "optional", "patches": [ { "op": "setRequired", "screen": "goal", "required": false } ] } ]
-}
-"""
+  {
+    "name": "tiny",
+    "seed": 1,
+    "users": 1000,
+    "flow": {
+      "screens": [
+        { "id": "intro", "kind": "info", "actions": { "continue": 0.8, "skip": { "to": "goal", "probability": 0.1 }, "quit": 0.1 } },
+        { "id": "goal", "kind": "choice", "options": ["a", "b"], "actions": { "select": 0.9, "back": 0.05, "quit": 0.05 } },
+        { "id": "paywall", "kind": "paywall",
+          "plans": [ { "id": "monthly", "price": 9.99, "period": "month" }, { "id": "yearly", "price": 59.99, "period": "year" } ],
+          "defaultPlan": "yearly",
+          "actions": { "purchase": 0.1, "dismiss": 0.85, "quit": 0.05 } }
+      ]
+    },
+    "variants": [ { "id": "control" }, { "id": "optional", "patches": [ { "op": "setRequired", "screen": "goal", "required": false } ] } ]
+  }
+  """
 
 func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> String {
   precondition(text.contains(old), "test setup: '\(old)' not in the spec")
@@ -56,9 +57,13 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
     text = replacing("\"select\": 0.9", "\"select\": 1.3", in: text)
     let errors = problems(text)
     let lines = errors.map(\.description)
-    #expect(lines.contains { $0.hasPrefix("flow.screens[2].defualtPlan (line 11): unknown key 'defualtPlan'; did you mean 'defaultPlan'?") }, "\(lines)")
-    #expect(lines.contains { $0.hasPrefix("flow.screens[0].actions.skip.to (line 7): unknown screen 'gaol'; did you mean 'goal'?") }, "\(lines)")
-    #expect(lines.contains { $0.hasPrefix("flow.screens[1].actions.select.probability (line 8): probability 1.3 is outside [0, 1]") }, "\(lines)")
+    #expect(
+      lines.contains { $0.hasPrefix("flow.screens[2].defualtPlan (line 11): unknown key 'defualtPlan'; did you mean 'defaultPlan'?") },
+      "\(lines)")
+    #expect(
+      lines.contains { $0.hasPrefix("flow.screens[0].actions.skip.to (line 7): unknown screen 'gaol'; did you mean 'goal'?") }, "\(lines)")
+    #expect(
+      lines.contains { $0.hasPrefix("flow.screens[1].actions.select.probability (line 8): probability 1.3 is outside [0, 1]") }, "\(lines)")
   }
 
   struct Case: CustomTestStringConvertible, Sendable {
@@ -71,60 +76,97 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
   }
 
   static let cases: [Case] = [
-    Case(name: "duplicate screen id", old: "\"id\": \"goal\", \"kind\"", new: "\"id\": \"intro\", \"kind\"",
-         path: "flow.screens[1].id", message: "duplicate screen id 'intro'"),
-    Case(name: "unreachable screen", old: "\"select\": 0.9, \"back\": 0.05, \"quit\": 0.05", new: "\"select\": 0.0, \"back\": 0.05, \"quit\": 0.95",
-         path: "flow.screens[2]", message: "screen 'paywall' is unreachable from 'intro'"),
-    Case(name: "no reachable completion", old: "\"purchase\": 0.1, \"dismiss\": 0.85, \"quit\": 0.05",
-         new: "\"purchase\": { \"to\": \"abandoned\", \"probability\": 0.1 }, \"dismiss\": { \"to\": \"abandoned\", \"probability\": 0.85 }, \"quit\": 0.05",
-         path: "flow.screens", message: "no path from 'intro' reaches completion"),
-    Case(name: "probabilities do not sum to 1", old: "\"continue\": 0.8", new: "\"continue\": 0.7",
-         path: "flow.screens[0].actions", message: "probabilities of screen 'intro' sum to 0.9, not 1"),
-    Case(name: "negative probability", old: "\"continue\": 0.8", new: "\"continue\": -0.1",
-         path: "flow.screens[0].actions.continue.probability", message: "probability -0.1 is outside [0, 1]"),
-    Case(name: "number out of range (inf)", old: "\"continue\": 0.8", new: "\"continue\": 1e999",
-         path: "flow.screens[0].actions.continue", message: "number out of range"),
-    Case(name: "negative price", old: "\"price\": 9.99", new: "\"price\": -9.99",
-         path: "flow.screens[2].plans[0].price", message: "price must be a finite number > 0"),
-    Case(name: "negative duration", old: "\"kind\": \"info\", \"actions\"", new: "\"kind\": \"info\", \"dwell\": { \"medianSeconds\": -3 }, \"actions\"",
-         path: "flow.screens[0].dwell.medianSeconds", message: "medianSeconds must be from 0 to 86400"),
-    Case(name: "empty variant list", old: "[ { \"id\": \"control\" }, { \"id\": \"optional\", \"patches\": [ { \"op\": \"setRequired\", \"screen\": \"goal\", \"required\": false } ] } ]",
-         new: "[]", path: "variants", message: "the variant list is empty"),
+    Case(
+      name: "duplicate screen id", old: "\"id\": \"goal\", \"kind\"", new: "\"id\": \"intro\", \"kind\"",
+      path: "flow.screens[1].id", message: "duplicate screen id 'intro'"),
+    Case(
+      name: "unreachable screen", old: "\"select\": 0.9, \"back\": 0.05, \"quit\": 0.05",
+      new: "\"select\": 0.0, \"back\": 0.05, \"quit\": 0.95",
+      path: "flow.screens[2]", message: "screen 'paywall' is unreachable from 'intro'"),
+    Case(
+      name: "no reachable completion", old: "\"purchase\": 0.1, \"dismiss\": 0.85, \"quit\": 0.05",
+      new:
+        "\"purchase\": { \"to\": \"abandoned\", \"probability\": 0.1 }, \"dismiss\": { \"to\": \"abandoned\", \"probability\": 0.85 }, \"quit\": 0.05",
+      path: "flow.screens", message: "no path from 'intro' reaches completion"),
+    Case(
+      name: "probabilities do not sum to 1", old: "\"continue\": 0.8", new: "\"continue\": 0.7",
+      path: "flow.screens[0].actions", message: "probabilities of screen 'intro' sum to 0.9, not 1"),
+    Case(
+      name: "negative probability", old: "\"continue\": 0.8", new: "\"continue\": -0.1",
+      path: "flow.screens[0].actions.continue.probability", message: "probability -0.1 is outside [0, 1]"),
+    Case(
+      name: "number out of range (inf)", old: "\"continue\": 0.8", new: "\"continue\": 1e999",
+      path: "flow.screens[0].actions.continue", message: "number out of range"),
+    Case(
+      name: "negative price", old: "\"price\": 9.99", new: "\"price\": -9.99",
+      path: "flow.screens[2].plans[0].price", message: "price must be a finite number > 0"),
+    Case(
+      name: "negative duration", old: "\"kind\": \"info\", \"actions\"",
+      new: "\"kind\": \"info\", \"dwell\": { \"medianSeconds\": -3 }, \"actions\"",
+      path: "flow.screens[0].dwell.medianSeconds", message: "medianSeconds must be from 0 to 86400"),
+    Case(
+      name: "empty variant list",
+      old:
+        "[ { \"id\": \"control\" }, { \"id\": \"optional\", \"patches\": [ { \"op\": \"setRequired\", \"screen\": \"goal\", \"required\": false } ] } ]",
+      new: "[]", path: "variants", message: "the variant list is empty"),
     Case(name: "unknown key", old: "\"seed\": 1", new: "\"sede\": 1", path: "sede", message: "unknown key 'sede'"),
-    Case(name: "wrong type", old: "\"users\": 1000", new: "\"users\": \"many\"", path: "users", message: "expected a whole number, found a string"),
-    Case(name: "unknown action kind", old: "\"quit\": 0.1 } }", new: "\"quti\": 0.1 } }", path: "flow.screens[0].actions.quti", message: "unknown action kind 'quti'"),
-    Case(name: "action not allowed on kind", old: "\"purchase\": 0.1, \"dismiss\": 0.85", new: "\"purchase\": 0.1, \"select\": 0.85",
-         path: "flow.screens[2].actions.select", message: "a paywall screen cannot offer 'select'"),
-    Case(name: "skip without target", old: "\"skip\": { \"to\": \"goal\", \"probability\": 0.1 }", new: "\"skip\": 0.1",
-         path: "flow.screens[0].actions.skip", message: "a skip action needs a target"),
-    Case(name: "unknown default plan", old: "\"defaultPlan\": \"yearly\"", new: "\"defaultPlan\": \"annual\"",
-         path: "flow.screens[2].defaultPlan", message: "unknown plan 'annual'"),
-    Case(name: "unknown start", old: "\"flow\": {", new: "\"flow\": { \"start\": \"nowhere\",", path: "flow.start", message: "unknown screen 'nowhere'"),
-    Case(name: "patch names unknown screen", old: "\"screen\": \"goal\", \"required\": false", new: "\"screen\": \"gaol\", \"required\": false",
-         path: "variants[1].patches[0].screen", message: "unknown screen 'gaol'"),
-    Case(name: "unknown patch op", old: "\"op\": \"setRequired\"", new: "\"op\": \"setRequried\"", path: "variants[1].patches[0].op",
-         message: "unknown patch operation 'setRequried'"),
-    Case(name: "duplicate variant id", old: "{ \"id\": \"optional\"", new: "{ \"id\": \"control\"", path: "variants[1].id",
-         message: "duplicate variant id 'control'"),
-    Case(name: "behavior parameter out of range", old: "\"users\": 1000,", new: "\"users\": 1000, \"behavior\": { \"optionalSkipShare\": 1.5 },",
-         path: "behavior.optionalSkipShare", message: "optionalSkipShare = 1.5 is outside its range"),
-    Case(name: "unknown behavior parameter", old: "\"users\": 1000,", new: "\"users\": 1000, \"behavior\": { \"fatigue\": 0.1 },",
-         path: "behavior.fatigue", message: "unknown behavior parameter 'fatigue'"),
+    Case(
+      name: "wrong type", old: "\"users\": 1000", new: "\"users\": \"many\"", path: "users",
+      message: "expected a whole number, found a string"),
+    Case(
+      name: "unknown action kind", old: "\"quit\": 0.1 } }", new: "\"quti\": 0.1 } }", path: "flow.screens[0].actions.quti",
+      message: "unknown action kind 'quti'"),
+    Case(
+      name: "action not allowed on kind", old: "\"purchase\": 0.1, \"dismiss\": 0.85", new: "\"purchase\": 0.1, \"select\": 0.85",
+      path: "flow.screens[2].actions.select", message: "a paywall screen cannot offer 'select'"),
+    Case(
+      name: "skip without target", old: "\"skip\": { \"to\": \"goal\", \"probability\": 0.1 }", new: "\"skip\": 0.1",
+      path: "flow.screens[0].actions.skip", message: "a skip action needs a target"),
+    Case(
+      name: "unknown default plan", old: "\"defaultPlan\": \"yearly\"", new: "\"defaultPlan\": \"annual\"",
+      path: "flow.screens[2].defaultPlan", message: "unknown plan 'annual'"),
+    Case(
+      name: "unknown start", old: "\"flow\": {", new: "\"flow\": { \"start\": \"nowhere\",", path: "flow.start",
+      message: "unknown screen 'nowhere'"),
+    Case(
+      name: "patch names unknown screen", old: "\"screen\": \"goal\", \"required\": false",
+      new: "\"screen\": \"gaol\", \"required\": false",
+      path: "variants[1].patches[0].screen", message: "unknown screen 'gaol'"),
+    Case(
+      name: "unknown patch op", old: "\"op\": \"setRequired\"", new: "\"op\": \"setRequried\"", path: "variants[1].patches[0].op",
+      message: "unknown patch operation 'setRequried'"),
+    Case(
+      name: "duplicate variant id", old: "{ \"id\": \"optional\"", new: "{ \"id\": \"control\"", path: "variants[1].id",
+      message: "duplicate variant id 'control'"),
+    Case(
+      name: "behavior parameter out of range", old: "\"users\": 1000,",
+      new: "\"users\": 1000, \"behavior\": { \"optionalSkipShare\": 1.5 },",
+      path: "behavior.optionalSkipShare", message: "optionalSkipShare = 1.5 is outside its range"),
+    Case(
+      name: "unknown behavior parameter", old: "\"users\": 1000,", new: "\"users\": 1000, \"behavior\": { \"fatigue\": 0.1 },",
+      path: "behavior.fatigue", message: "unknown behavior parameter 'fatigue'"),
     Case(name: "zero users", old: "\"users\": 1000", new: "\"users\": 0", path: "users", message: "users must be at least 1"),
-    Case(name: "required choice with continue", old: "\"select\": 0.9, \"back\": 0.05", new: "\"select\": 0.85, \"continue\": 0.05, \"back\": 0.05",
-         path: "flow.screens[1].required", message: "a required choice cannot be skipped or continued without an answer"),
-    Case(name: "misplaced field", old: "\"kind\": \"info\", \"actions\"", new: "\"kind\": \"info\", \"plans\": [{\"id\": \"x\", \"price\": 1, \"period\": \"week\"}], \"actions\"",
-         path: "flow.screens[0].plans", message: "plans is only for paywall screens"),
+    Case(
+      name: "required choice with continue", old: "\"select\": 0.9, \"back\": 0.05",
+      new: "\"select\": 0.85, \"continue\": 0.05, \"back\": 0.05",
+      path: "flow.screens[1].required", message: "a required choice cannot be skipped or continued without an answer"),
+    Case(
+      name: "misplaced field", old: "\"kind\": \"info\", \"actions\"",
+      new: "\"kind\": \"info\", \"plans\": [{\"id\": \"x\", \"price\": 1, \"period\": \"week\"}], \"actions\"",
+      path: "flow.screens[0].plans", message: "plans is only for paywall screens"),
     Case(name: "JSON syntax", old: "\"seed\": 1,", new: "\"seed\": 1,,", path: "(document)", message: "not valid JSON"),
-    Case(name: "segment weight negative", old: "\"users\": 1000,", new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\", \"weight\": -1 } ] },",
-         path: "population.segments[0].weight", message: "weight -1 must be a finite number ≥ 0"),
+    Case(
+      name: "segment weight negative", old: "\"users\": 1000,",
+      new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\", \"weight\": -1 } ] },",
+      path: "population.segments[0].weight", message: "weight -1 must be a finite number ≥ 0"),
   ]
 
   @Test(arguments: cases)
   func reportsProblem(_ c: Case) {
     let errors = problems(replacing(c.old, c.new))
-    #expect(errors.contains { $0.path.description == c.path && $0.message.hasPrefix(c.message) },
-            "expected \(c.path): \(c.message); got \(errors.map(\.description))")
+    #expect(
+      errors.contains { $0.path.description == c.path && $0.message.hasPrefix(c.message) },
+      "expected \(c.path): \(c.message); got \(errors.map(\.description))")
     #expect(errors.allSatisfy { $0.line != nil }, "every problem names a line: \(errors.map(\.description))")
   }
 
@@ -132,9 +174,10 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
   /// reported as unknown, and the typo is named in the hint.
   @Test func missingRequiredKeyNamesTheTypoWithoutSpuriousUnknownKeys() {
     let errors = problems(replacing("\"price\": 9.99", "\"prise\": 9.99"))
-    #expect(errors.map(\.description) == [
-      "flow.screens[2].plans[0].price (line 10): missing required key 'price'; found 'prise': did you mean 'price'?",
-    ])
+    #expect(
+      errors.map(\.description) == [
+        "flow.screens[2].plans[0].price (line 10): missing required key 'price'; found 'prise': did you mean 'price'?"
+      ])
   }
 
   @Test func jsonParserNamesLineAndColumn() {
@@ -149,7 +192,9 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
 
   @Test func jsonParserRejectsDuplicateKeysAndDeepNesting() {
     #expect(throws: JSONParser.Failure.self) { try JSONParser.parse("{\"a\": 1, \"a\": 2}") }
-    #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(String(repeating: "[", count: 600) + String(repeating: "]", count: 600)) }
+    #expect(throws: JSONParser.Failure.self) {
+      try JSONParser.parse(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
+    }
   }
 
   @Test func jsonWriterRoundTrips() throws {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FunnelLab
 
 /// The repository's root folder (tests read committed files from it).
@@ -51,10 +52,14 @@ struct ExactOracle {
         // Distribution over (seen, personalized, screen, purchasedYet, visitedMask) is too big in general;
         // the oracle tracks (seen, personalized, purchasedYet, screen) and reach per screen by first-visit
         // mass only for flows without revisits (tests use it on those for reach).
-        var mass = [[[[Double]]]](repeating: [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: screens), count: 2), count: 2), count: flow.seenLevels)
+        var mass = [[[[Double]]]](
+          repeating: [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: screens), count: 2), count: 2),
+          count: flow.seenLevels)
         mass[0][0][0][flow.start] = 1
         for _ in 0..<iterations {
-          var next = [[[[Double]]]](repeating: [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: screens), count: 2), count: 2), count: flow.seenLevels)
+          var next = [[[[Double]]]](
+            repeating: [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: screens), count: 2), count: 2),
+            count: flow.seenLevels)
           var moved = 0.0
           for seen in 0..<flow.seenLevels {
             for pers in 0..<2 {

@@ -68,8 +68,9 @@ public struct FunnelSummary: Sendable {
     }
     let purchasers = Double(max(a.purchasers, 1))
     plans = f.plans.indices.map { j in
-      PlanRow(screen: f.screenIDs[f.plans[j].screen], plan: f.plans[j].plan.id, isDefault: f.plans[j].isDefault,
-              purchases: a.planPurchases[j], share: Double(a.planPurchases[j]) / purchasers)
+      PlanRow(
+        screen: f.screenIDs[f.plans[j].screen], plan: f.plans[j].plan.id, isDefault: f.plans[j].isDefault,
+        purchases: a.planPurchases[j], share: Double(a.planPurchases[j]) / purchasers)
     }
     metrics = FunnelMetric.allCases.map { ($0, $0.value(in: a)) }
     stepLimitReached = a.stepLimitReached

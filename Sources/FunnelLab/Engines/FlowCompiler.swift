@@ -82,7 +82,8 @@ public enum FlowCompiler {
     for (i, screen) in screens.enumerated() {
       outcomeStart.append(Int32(outcomes.count))
       var ordered = screen.actions.sorted { ($0.kind.canonicalRank, $0.id) < ($1.kind.canonicalRank, $1.id) }
-      let needsImplicitSkip = !screen.required && (screen.kind == .choice || screen.kind == .input)
+      let needsImplicitSkip =
+        !screen.required && (screen.kind == .choice || screen.kind == .input)
         && !screen.actions.contains { $0.kind == .skip }
       if needsImplicitSkip {
         ordered.append(Action(id: "skip", kind: .skip, to: FlowTargets.next(after: i, in: flow), probability: nil))
@@ -105,13 +106,15 @@ public enum FlowCompiler {
         switch (screen.kind, action.kind) {
         case (.paywall, .purchase):
           for plan in screen.plans {
-            outcomes.append(Outcome(action: slot, target: target, effects: effects | CompiledFlow.Effect.purchase,
-                                    plan: Int32(planSlots.count)))
+            outcomes.append(
+              Outcome(
+                action: slot, target: target, effects: effects | CompiledFlow.Effect.purchase,
+                plan: Int32(planSlots.count)))
             planSlots.append(.init(screen: i, plan: plan, isDefault: plan.id == screen.defaultPlan))
             actionsOfOutcomes.append(action)
           }
         case (.input, .type) where screen.validationFailureProbability > 0,
-             (.task, .continue) where screen.failureProbability > 0:
+          (.task, .continue) where screen.failureProbability > 0:
           let failure = screen.kind == .input ? screen.validationFailureProbability : screen.failureProbability
           outcomes.append(Outcome(action: slot, target: target, effects: effects, logShare: log1p(-failure)))
           outcomes.append(Outcome(action: slot, target: Int32(i), effects: CompiledFlow.Effect.failure, logShare: log(failure)))

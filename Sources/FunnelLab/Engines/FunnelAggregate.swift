@@ -108,8 +108,9 @@ public struct FunnelAggregate: Sendable, Hashable {
 
   /// An empty aggregate shaped for `flow`.
   public init(for flow: CompiledFlow) {
-    self.init(screens: flow.screenCount, actions: flow.actions.count, plans: flow.plans.count,
-              options: flow.options.count, segments: flow.segmentCount)
+    self.init(
+      screens: flow.screenCount, actions: flow.actions.count, plans: flow.plans.count,
+      options: flow.options.count, segments: flow.segmentCount)
   }
 
   /// Abandoned users: quits plus walks cut at the step limit.

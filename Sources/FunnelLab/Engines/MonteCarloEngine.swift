@@ -31,8 +31,10 @@ public struct MonteCarloEngine: Sendable {
   /// - Parameters:
   ///   - progress: called from worker threads with the number of users just finished.
   /// - Complexity: O(users × steps per user), memory O(size of the flow × threads).
-  public func run(_ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64,
-                  progress: (@Sendable (Int) -> Void)? = nil) -> FunnelAggregate {
+  public func run(
+    _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64,
+    progress: (@Sendable (Int) -> Void)? = nil
+  ) -> FunnelAggregate {
     let tables = EngineTables(flow)
     let chunkCount = Int((UInt64(range.count) + UInt64(Self.chunkSize) - 1) / UInt64(Self.chunkSize))
     let workers = min(threads, max(chunkCount, 1))
@@ -60,8 +62,10 @@ public struct MonteCarloEngine: Sendable {
   }
 
   /// Simulates users `0..<users`.
-  public func run(_ flow: CompiledFlow, users: Int, seed: UInt64,
-                  progress: (@Sendable (Int) -> Void)? = nil) -> FunnelAggregate {
+  public func run(
+    _ flow: CompiledFlow, users: Int, seed: UInt64,
+    progress: (@Sendable (Int) -> Void)? = nil
+  ) -> FunnelAggregate {
     run(flow, users: 0..<UInt64(max(users, 0)), seed: seed, progress: progress)
   }
 }
@@ -70,17 +74,17 @@ public struct MonteCarloEngine: Sendable {
 enum ProcessInfoCores {
   static var active: Int {
     #if canImport(Glibc)
-    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     #else
-    return 1
+      return 1
     #endif
   }
 }
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// One user's walk: the hot loop.
@@ -232,8 +236,8 @@ final class Accumulator {
   var purchasers: UInt64 = 0
   var paywallViewers: UInt64 = 0
   var completion = TimeStatistic()
-  let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers:
-    UnsafeMutableBufferPointer<UInt64>
+  let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts,
+    segmentUsers: UnsafeMutableBufferPointer<UInt64>
 
   init(_ tables: EngineTables) {
     flow = tables.flow

@@ -19,16 +19,20 @@ extension Experiment {
 
   private func screenIndex(_ id: String, _ path: SpecPath) -> Result<Int, SpecError> {
     if let i = flow.index(of: id) { return .success(i) }
-    return .failure(SpecError(path: path, message: "unknown screen '\(id)'",
-                              hint: NameSuggestion.hint(for: id, in: flow.screens.map(\.id))))
+    return .failure(
+      SpecError(
+        path: path, message: "unknown screen '\(id)'",
+        hint: NameSuggestion.hint(for: id, in: flow.screens.map(\.id))))
   }
 
   private func paywallIndex(_ id: String?, _ path: SpecPath) -> Result<Int, SpecError> {
     if let id { return screenIndex(id, path.key("screen")) }
     let paywalls = flow.screens.indices.filter { flow.screens[$0].kind == .paywall }
     if paywalls.count == 1 { return .success(paywalls[0]) }
-    return .failure(SpecError(path: path, message: paywalls.isEmpty ? "the flow has no paywall" : "the flow has several paywalls",
-                              hint: "name one with \"screen\""))
+    return .failure(
+      SpecError(
+        path: path, message: paywalls.isEmpty ? "the flow has no paywall" : "the flow has several paywalls",
+        hint: "name one with \"screen\""))
   }
 
   /// Applies one patch; returns the problem instead when it cannot be applied.
@@ -43,15 +47,18 @@ extension Experiment {
       case .setRequired(let id, let required):
         let i = try screenIndex(id, path.key("screen")).get()
         guard flow.screens[i].kind == .choice || flow.screens[i].kind == .input else {
-          throw SpecError(path: path.key("screen"), message: "'\(id)' is a \(flow.screens[i].kind.rawValue) screen; only choice and input screens can be required",
-                          hint: "name a choice or input screen")
+          throw SpecError(
+            path: path.key("screen"),
+            message: "'\(id)' is a \(flow.screens[i].kind.rawValue) screen; only choice and input screens can be required",
+            hint: "name a choice or input screen")
         }
         flow.screens[i].required = required
       case .setDefaultPlan(let id, let plan):
         let i = try paywallIndex(id, path).get()
         guard flow.screens[i].plans.contains(where: { $0.id == plan }) else {
-          throw SpecError(path: path.key("plan"), message: "unknown plan '\(plan)'",
-                          hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
+          throw SpecError(
+            path: path.key("plan"), message: "unknown plan '\(plan)'",
+            hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
         }
         flow.screens[i].defaultPlan = plan
       case .setAction(let id, let actionID, let kind, let probability, let to):
@@ -62,16 +69,18 @@ extension Experiment {
           if let to { flow.screens[i].actions[a].to = to }
         } else {
           guard let actionKind = kind ?? ActionKind(rawValue: actionID) else {
-            throw SpecError(path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
-                            hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)) ?? "add \"kind\"")
+            throw SpecError(
+              path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
+              hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)) ?? "add \"kind\"")
           }
           flow.screens[i].actions.append(Action(id: actionID, kind: actionKind, to: to, probability: probability))
         }
       case .removeAction(let id, let actionID):
         let i = try screenIndex(id, path.key("screen")).get()
         guard let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) else {
-          throw SpecError(path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
-                          hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)))
+          throw SpecError(
+            path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
+            hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)))
         }
         flow.screens[i].actions.remove(at: a)
       case .setFeatures(let id, let count):
@@ -80,8 +89,9 @@ extension Experiment {
       case .setPlan(let id, let planID, let price, let badge, let trialDays):
         let i = try paywallIndex(id, path).get()
         guard let p = flow.screens[i].plans.firstIndex(where: { $0.id == planID }) else {
-          throw SpecError(path: path.key("plan"), message: "unknown plan '\(planID)'",
-                          hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
+          throw SpecError(
+            path: path.key("plan"), message: "unknown plan '\(planID)'",
+            hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
         }
         if let price { flow.screens[i].plans[p].price = price }
         if let badge { flow.screens[i].plans[p].badge = badge.isEmpty ? nil : badge }
@@ -89,8 +99,9 @@ extension Experiment {
       case .setBehavior(let parameter, let value, let segmentID):
         if let segmentID {
           guard let s = population.segments.firstIndex(where: { $0.id == segmentID }) else {
-            throw SpecError(path: path.key("segment"), message: "unknown segment '\(segmentID)'",
-                            hint: NameSuggestion.hint(for: segmentID, in: population.segments.map(\.id)))
+            throw SpecError(
+              path: path.key("segment"), message: "unknown segment '\(segmentID)'",
+              hint: NameSuggestion.hint(for: segmentID, in: population.segments.map(\.id)))
           }
           population.segments[s].behavior[parameter] = value
         } else {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One variant's simulated users.
 public struct VariantRun: Sendable {
   public var variant: Variant
@@ -40,8 +42,10 @@ public enum ExperimentRunner {
   /// Validates, compiles and simulates `experiment`.
   /// - Parameter progress: called with users finished so far and users in total.
   /// - Throws: ``SpecErrors`` when the experiment is invalid; nothing is simulated then.
-  public static func run(_ experiment: Experiment, options: RunOptions = RunOptions(),
-                         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(SpecErrors) -> RunResult {
+  public static func run(
+    _ experiment: Experiment, options: RunOptions = RunOptions(),
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> RunResult {
     let flows = try FlowCompiler.compileAll(experiment)
     let users = options.users ?? experiment.users
     let seed = options.seed ?? experiment.seed
@@ -49,8 +53,10 @@ public enum ExperimentRunner {
     if let wanted = options.variants {
       var errors: [SpecError] = []
       for id in wanted where !experiment.variants.contains(where: { $0.id == id }) {
-        errors.append(SpecError(path: [.key("variants")], message: "no variant '\(id)'",
-                                hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id))))
+        errors.append(
+          SpecError(
+            path: [.key("variants")], message: "no variant '\(id)'",
+            hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id))))
       }
       guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
       selected = experiment.variants.indices.filter { $0 == 0 || wanted.contains(experiment.variants[$0].id) }
@@ -68,8 +74,6 @@ public enum ExperimentRunner {
     return RunResult(experiment: experiment.name, seed: seed, usersPerVariant: users, variants: runs)
   }
 }
-
-import Synchronization
 
 /// A thread-safe running total for progress reports.
 final class ProgressCounter: Sendable {

@@ -64,7 +64,8 @@ extension Action {
     if decoder.holdsNumber {
       let p = try decoder.singleValueContainer().decode(Double.self)
       guard let kind = ActionKind(rawValue: id) else {
-        throw decoder.specError("unknown action kind '\(id)'",
+        throw decoder.specError(
+          "unknown action kind '\(id)'",
           hint: NameSuggestion.hint(for: id, in: ActionKind.allCases.map(\.rawValue))
             ?? "write {\"kind\": …, \"probability\": \(p)} to give this action a kind")
       }
@@ -75,14 +76,16 @@ extension Action {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     if let kindName = try c.decodeIfPresent(String.self, forKey: .kind) {
       guard let kind = ActionKind(rawValue: kindName) else {
-        throw SpecError(path: decoder.specPath.key("kind"), message: "unknown action kind '\(kindName)'",
+        throw SpecError(
+          path: decoder.specPath.key("kind"), message: "unknown action kind '\(kindName)'",
           hint: NameSuggestion.hint(for: kindName, in: ActionKind.allCases.map(\.rawValue))
             ?? "use one of: " + ActionKind.allCases.map(\.rawValue).joined(separator: ", "))
       }
       self.kind = kind
     } else {
       guard let kind = ActionKind(rawValue: id) else {
-        throw decoder.specError("action '\(id)' needs a \"kind\"",
+        throw decoder.specError(
+          "action '\(id)' needs a \"kind\"",
           hint: NameSuggestion.hint(for: id, in: ActionKind.allCases.map(\.rawValue))
             ?? "use one of: " + ActionKind.allCases.map(\.rawValue).joined(separator: ", "))
       }

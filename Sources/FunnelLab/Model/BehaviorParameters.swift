@@ -132,7 +132,7 @@ public enum BehaviorParameter: String, Sendable, Hashable, CaseIterable, Compara
     case .dwellSigma: 0...5
     case .secondsPerFeature: 0...3600
     case .fatiguePerScreen, .requiredInputFriction, .investmentPerScreen, .personalizationBoost,
-         .defaultPlanBias, .badgeBoost, .priceSensitivity, .intentOnQuit, .intentOnPurchase, .featureUtility:
+      .defaultPlanBias, .badgeBoost, .priceSensitivity, .intentOnQuit, .intentOnPurchase, .featureUtility:
       -20...20
     }
   }

@@ -16,9 +16,11 @@ public struct Experiment: Sendable, Hashable {
   public var variants: [Variant]
   public var simulation: SimulationSettings
 
-  public init(name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
-              behavior: BehaviorParameters = BehaviorParameters(), population: Population = Population(), flow: Flow,
-              variants: [Variant] = [Variant(id: "control")], simulation: SimulationSettings = SimulationSettings()) {
+  public init(
+    name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
+    behavior: BehaviorParameters = BehaviorParameters(), population: Population = Population(), flow: Flow,
+    variants: [Variant] = [Variant(id: "control")], simulation: SimulationSettings = SimulationSettings()
+  ) {
     self.name = name
     self.summary = summary
     self.source = source

@@ -25,8 +25,10 @@ public enum Patch: Sendable, Hashable {
   case removeScreen(screen: String)
 
   /// The `op` names accepted in a spec.
-  public static let operations = ["moveScreen", "setRequired", "setDefaultPlan", "setAction", "removeAction",
-                                  "setFeatures", "setPlan", "setBehavior", "insertScreen", "removeScreen"]
+  public static let operations = [
+    "moveScreen", "setRequired", "setDefaultPlan", "setAction", "removeAction",
+    "setFeatures", "setPlan", "setBehavior", "insertScreen", "removeScreen",
+  ]
 }
 
 extension Patch: Decodable {
@@ -40,45 +42,52 @@ extension Patch: Decodable {
     let op = try c.decode(String.self, forKey: .op)
     switch op {
     case "moveScreen":
-      self = .moveScreen(screen: try c.decode(String.self, forKey: .screen),
-                         after: try c.decodeIfPresent(String.self, forKey: .after),
-                         before: try c.decodeIfPresent(String.self, forKey: .before))
+      self = .moveScreen(
+        screen: try c.decode(String.self, forKey: .screen),
+        after: try c.decodeIfPresent(String.self, forKey: .after),
+        before: try c.decodeIfPresent(String.self, forKey: .before))
     case "setRequired":
       self = .setRequired(screen: try c.decode(String.self, forKey: .screen), required: try c.decode(Bool.self, forKey: .required))
     case "setDefaultPlan":
       self = .setDefaultPlan(screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan))
     case "setAction":
-      self = .setAction(screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action),
-                        kind: try c.decodeEnumIfPresent(ActionKind.self, forKey: .kind),
-                        probability: try c.decodeIfPresent(Double.self, forKey: .probability),
-                        to: try c.decodeIfPresent(String.self, forKey: .to))
+      self = .setAction(
+        screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action),
+        kind: try c.decodeEnumIfPresent(ActionKind.self, forKey: .kind),
+        probability: try c.decodeIfPresent(Double.self, forKey: .probability),
+        to: try c.decodeIfPresent(String.self, forKey: .to))
     case "removeAction":
       self = .removeAction(screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action))
     case "setFeatures":
       self = .setFeatures(screen: try c.decodeIfPresent(String.self, forKey: .screen), count: try c.decode(Int.self, forKey: .count))
     case "setPlan":
-      self = .setPlan(screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan),
-                      price: try c.decodeIfPresent(Double.self, forKey: .price),
-                      badge: try c.decodeIfPresent(String.self, forKey: .badge),
-                      trialDays: try c.decodeIfPresent(Int.self, forKey: .trialDays))
+      self = .setPlan(
+        screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan),
+        price: try c.decodeIfPresent(Double.self, forKey: .price),
+        badge: try c.decodeIfPresent(String.self, forKey: .badge),
+        trialDays: try c.decodeIfPresent(Int.self, forKey: .trialDays))
     case "setBehavior":
       let name = try c.decode(String.self, forKey: .parameter)
       guard let parameter = BehaviorParameter(rawValue: name) else {
-        throw SpecError(path: decoder.specPath.key("parameter"), message: "unknown behavior parameter '\(name)'",
-                        hint: NameSuggestion.hint(for: name, in: BehaviorParameter.allCases.map(\.rawValue)))
+        throw SpecError(
+          path: decoder.specPath.key("parameter"), message: "unknown behavior parameter '\(name)'",
+          hint: NameSuggestion.hint(for: name, in: BehaviorParameter.allCases.map(\.rawValue)))
       }
-      self = .setBehavior(parameter: parameter, value: try c.decode(Double.self, forKey: .value),
-                          segment: try c.decodeIfPresent(String.self, forKey: .segment))
+      self = .setBehavior(
+        parameter: parameter, value: try c.decode(Double.self, forKey: .value),
+        segment: try c.decodeIfPresent(String.self, forKey: .segment))
     case "insertScreen":
-      self = .insertScreen(try c.decode(Screen.self, forKey: .screen),
-                           after: try c.decodeIfPresent(String.self, forKey: .after),
-                           before: try c.decodeIfPresent(String.self, forKey: .before))
+      self = .insertScreen(
+        try c.decode(Screen.self, forKey: .screen),
+        after: try c.decodeIfPresent(String.self, forKey: .after),
+        before: try c.decodeIfPresent(String.self, forKey: .before))
     case "removeScreen":
       self = .removeScreen(screen: try c.decode(String.self, forKey: .screen))
     default:
-      throw SpecError(path: decoder.specPath.key("op"), message: "unknown patch operation '\(op)'",
-                      hint: NameSuggestion.hint(for: op, in: Patch.operations)
-                        ?? "use one of: " + Patch.operations.joined(separator: ", "))
+      throw SpecError(
+        path: decoder.specPath.key("op"), message: "unknown patch operation '\(op)'",
+        hint: NameSuggestion.hint(for: op, in: Patch.operations)
+          ?? "use one of: " + Patch.operations.joined(separator: ", "))
     }
   }
 }

@@ -28,8 +28,10 @@ public struct Plan: Sendable, Hashable, Decodable {
   /// Extra utility of this plan on top of price, default and badge effects.
   public var utility: Double
 
-  public init(id: String, label: String? = nil, price: Double, currency: String = "USD", period: BillingPeriod,
-              trialDays: Int = 0, badge: String? = nil, utility: Double = 0) {
+  public init(
+    id: String, label: String? = nil, price: Double, currency: String = "USD", period: BillingPeriod,
+    trialDays: Int = 0, badge: String? = nil, utility: Double = 0
+  ) {
     self.id = id
     self.label = label
     self.price = price
@@ -68,8 +70,9 @@ extension KeyedDecodingContainer {
     let raw = try decode(String.self, forKey: key)
     guard let value = E(rawValue: raw) else {
       let names = E.allCases.map(\.rawValue)
-      throw SpecError(path: SpecPath(codingPath: codingPath).key(key.stringValue), message: "unknown value '\(raw)'",
-                      hint: NameSuggestion.hint(for: raw, in: names) ?? "use one of: " + names.joined(separator: ", "))
+      throw SpecError(
+        path: SpecPath(codingPath: codingPath).key(key.stringValue), message: "unknown value '\(raw)'",
+        hint: NameSuggestion.hint(for: raw, in: names) ?? "use one of: " + names.joined(separator: ", "))
     }
     return value
   }

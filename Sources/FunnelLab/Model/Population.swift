@@ -33,8 +33,10 @@ public struct Segment: Sendable, Hashable {
   /// Per screen id, per action id: the probability this segment uses instead of the screen's.
   public var screens: [String: [String: Double]]
 
-  public init(id: String, weight: Double = 1, intent: IntentDistribution = IntentDistribution(),
-              behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:]) {
+  public init(
+    id: String, weight: Double = 1, intent: IntentDistribution = IntentDistribution(),
+    behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:]
+  ) {
     self.id = id
     self.weight = weight
     self.intent = intent
@@ -100,9 +102,10 @@ extension BehaviorParameters {
     var overrides: [BehaviorParameter: Double] = [:]
     for key in c.allKeys {
       guard let parameter = BehaviorParameter(rawValue: key.stringValue) else {
-        throw SpecError(path: decoder.specPath.key(key.stringValue), message: "unknown behavior parameter '\(key.stringValue)'",
-                        hint: NameSuggestion.hint(for: key.stringValue, in: BehaviorParameter.allCases.map(\.rawValue))
-                          ?? "see the README's table of behavior parameters")
+        throw SpecError(
+          path: decoder.specPath.key(key.stringValue), message: "unknown behavior parameter '\(key.stringValue)'",
+          hint: NameSuggestion.hint(for: key.stringValue, in: BehaviorParameter.allCases.map(\.rawValue))
+            ?? "see the README's table of behavior parameters")
       }
       overrides[parameter] = try c.decode(Double.self, forKey: key)
     }

@@ -118,10 +118,12 @@ public struct Screen: Sendable, Hashable {
   /// permission: what is asked for.
   public var permission: String?
 
-  public init(id: String, kind: ScreenKind, title: String? = nil, actions: [Action], dwell: Dwell? = nil,
-              required: Bool = true, options: [ChoiceOption] = [], multiSelect: Bool = false, personalizes: Bool = false,
-              validationFailureProbability: Double = 0, range: ClosedRange<Double>? = nil, failureProbability: Double = 0,
-              plans: [Plan] = [], defaultPlan: String? = nil, features: Int = 0, permission: String? = nil) {
+  public init(
+    id: String, kind: ScreenKind, title: String? = nil, actions: [Action], dwell: Dwell? = nil,
+    required: Bool = true, options: [ChoiceOption] = [], multiSelect: Bool = false, personalizes: Bool = false,
+    validationFailureProbability: Double = 0, range: ClosedRange<Double>? = nil, failureProbability: Double = 0,
+    plans: [Plan] = [], defaultPlan: String? = nil, features: Int = 0, permission: String? = nil
+  ) {
     self.id = id
     self.kind = kind
     self.title = title
@@ -164,8 +166,9 @@ extension Screen: Decodable {
     validationFailureProbability = try c.decodeIfPresent(Double.self, forKey: .validationFailureProbability) ?? 0
     if let bounds = try c.decodeIfPresent([Double].self, forKey: .range) {
       guard bounds.count == 2, bounds[0] <= bounds[1] else {
-        throw SpecError(path: decoder.specPath.key("range"), message: "a range is two numbers [min, max] with min ≤ max",
-                        hint: "for example [1, 20]")
+        throw SpecError(
+          path: decoder.specPath.key("range"), message: "a range is two numbers [min, max] with min ≤ max",
+          hint: "for example [1, 20]")
       }
       range = bounds[0]...bounds[1]
     } else {

@@ -7,14 +7,17 @@ extension Experiment {
   public func validationErrors() -> [SpecError] {
     var errors = validateBase()
     if variants.isEmpty {
-      errors.append(SpecError(path: [.key("variants")], message: "the variant list is empty",
-                              hint: "add at least {\"id\": \"control\"}; the first variant is the control"))
+      errors.append(
+        SpecError(
+          path: [.key("variants")], message: "the variant list is empty",
+          hint: "add at least {\"id\": \"control\"}; the first variant is the control"))
     }
     var seen = Set<String>()
     for (i, variant) in variants.enumerated() {
       let path = SpecPath([.key("variants"), .index(i)])
       if !seen.insert(variant.id).inserted {
-        errors.append(SpecError(path: path.key("id"), message: "duplicate variant id '\(variant.id)'", hint: "give each variant its own id"))
+        errors.append(
+          SpecError(path: path.key("id"), message: "duplicate variant id '\(variant.id)'", hint: "give each variant its own id"))
       }
       if variant.id.isEmpty {
         errors.append(SpecError(path: path.key("id"), message: "a variant id is empty", hint: "name it, e.g. \"control\""))
@@ -75,8 +78,10 @@ private struct Validator {
 
   mutating func checkBehaviorValue(_ parameter: BehaviorParameter, _ value: Double, at path: SpecPath) {
     if !value.isFinite || !parameter.range.contains(value) {
-      fail(path, "\(parameter.rawValue) = \(JSONValue.format(value)) is outside its range \(JSONValue.format(parameter.range.lowerBound))…\(JSONValue.format(parameter.range.upperBound))",
-           "the unit is \(parameter.unit); the default is \(JSONValue.format(parameter.defaultValue))")
+      fail(
+        path,
+        "\(parameter.rawValue) = \(JSONValue.format(value)) is outside its range \(JSONValue.format(parameter.range.lowerBound))…\(JSONValue.format(parameter.range.upperBound))",
+        "the unit is \(parameter.unit); the default is \(JSONValue.format(parameter.defaultValue))")
     } else if parameter == .screensSeenCap, value != value.rounded() {
       fail(path, "screensSeenCap must be a whole number", "e.g. 20")
     }
@@ -91,7 +96,9 @@ private struct Validator {
       let path = base.index(i)
       if !ids.insert(segment.id).inserted { fail(path.key("id"), "duplicate segment id '\(segment.id)'", "give each segment its own id") }
       if !segment.weight.isFinite || segment.weight < 0 {
-        fail(path.key("weight"), "weight \(JSONValue.format(segment.weight)) must be a finite number ≥ 0", "weights are relative, e.g. 0.7 and 0.3")
+        fail(
+          path.key("weight"), "weight \(JSONValue.format(segment.weight)) must be a finite number ≥ 0",
+          "weights are relative, e.g. 0.7 and 0.3")
       } else {
         total += segment.weight
       }
@@ -115,16 +122,19 @@ private struct Validator {
         let overrides = segment.screens[screenID] ?? [:]
         for actionID in overrides.keys.sorted() {
           if screen.action(actionID) == nil {
-            fail(screenPath.key(actionID), "screen '\(screenID)' has no action '\(actionID)'",
-                 NameSuggestion.hint(for: actionID, in: screen.actions.map(\.id)))
+            fail(
+              screenPath.key(actionID), "screen '\(screenID)' has no action '\(actionID)'",
+              NameSuggestion.hint(for: actionID, in: screen.actions.map(\.id)))
           }
           checkProbability(overrides[actionID] ?? 0, screenPath.key(actionID))
         }
         // The overridden screen's probabilities must still sum to 1.
         let sum = screen.actions.reduce(0.0) { $0 + (overrides[$1.id] ?? $1.probability ?? 0) }
         if abs(sum - 1) > probabilitySumTolerance {
-          fail(screenPath, "with this segment's probabilities, screen '\(screenID)' sums to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
-               "adjust the probabilities so they sum to 1 (tolerance \(probabilitySumTolerance))")
+          fail(
+            screenPath,
+            "with this segment's probabilities, screen '\(screenID)' sums to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
+            "adjust the probabilities so they sum to 1 (tolerance \(probabilitySumTolerance))")
         }
       }
     }
@@ -174,8 +184,9 @@ private struct Validator {
       let ap = path.key("actions").key(action.id)
       if !actionIDs.insert(action.id).inserted { fail(ap, "duplicate action id '\(action.id)'", nil) }
       if !kind.allowedActions.contains(action.kind) {
-        fail(ap, "a \(kind.rawValue) screen cannot offer '\(action.kind.rawValue)'",
-             "allowed here: " + ActionKind.allCases.filter { kind.allowedActions.contains($0) }.map(\.rawValue).joined(separator: ", "))
+        fail(
+          ap, "a \(kind.rawValue) screen cannot offer '\(action.kind.rawValue)'",
+          "allowed here: " + ActionKind.allCases.filter { kind.allowedActions.contains($0) }.map(\.rawValue).joined(separator: ", "))
       }
       if let p = action.probability {
         checkProbability(p, ap.key("probability"))
@@ -185,8 +196,9 @@ private struct Validator {
       }
       if let to = action.to {
         if !targets.contains(to) {
-          fail(ap.key("to"), "unknown screen '\(to)'",
-               NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"")
+          fail(
+            ap.key("to"), "unknown screen '\(to)'",
+            NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"")
         }
         if action.kind == .quit { fail(ap.key("to"), "quit always leads to abandonment; it takes no target", "remove \"to\"") }
       } else if action.kind == .skip || action.kind == .jump {
@@ -196,8 +208,9 @@ private struct Validator {
       }
     }
     if !screen.actions.isEmpty, screen.actions.allSatisfy({ $0.probability != nil }), abs(sum - 1) > probabilitySumTolerance {
-      fail(path.key("actions"), "probabilities of screen '\(screen.id)' sum to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
-           "adjust them so they sum to 1 (tolerance \(probabilitySumTolerance))")
+      fail(
+        path.key("actions"), "probabilities of screen '\(screen.id)' sum to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
+        "adjust them so they sum to 1 (tolerance \(probabilitySumTolerance))")
     }
     if let dwell = screen.dwell {
       if !dwell.medianSeconds.isFinite || dwell.medianSeconds < 0 || dwell.medianSeconds > 86_400 {
@@ -234,8 +247,9 @@ private struct Validator {
         }
       }
       if screen.required, has(.skip) || has(.continue) {
-        fail(path.key("required"), "a required choice cannot be skipped or continued without an answer",
-             "set \"required\": false, or remove the skip/continue action")
+        fail(
+          path.key("required"), "a required choice cannot be skipped or continued without an answer",
+          "set \"required\": false, or remove the skip/continue action")
       }
     case .input:
       if !has(.type) { fail(path.key("actions"), "an input screen needs a type action", "add \"type\": probability") }
@@ -248,9 +262,13 @@ private struct Validator {
       }
     case .task:
       checkProbability(screen.failureProbability, path.key("failureProbability"))
-      if screen.failureProbability >= 1 { fail(path.key("failureProbability"), "a task that always fails traps the user", "use a value below 1") }
+      if screen.failureProbability >= 1 {
+        fail(path.key("failureProbability"), "a task that always fails traps the user", "use a value below 1")
+      }
     case .paywall:
-      if screen.plans.isEmpty { fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}") }
+      if screen.plans.isEmpty {
+        fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}")
+      }
       if !has(.purchase) { fail(path.key("actions"), "a paywall needs a purchase action", "add \"purchase\": probability") }
       if screen.actions.filter({ $0.kind == .purchase }).count > 1 {
         fail(path.key("actions"), "a paywall has one purchase action; plans share it", "remove the extra purchase actions")
@@ -297,12 +315,14 @@ private struct Validator {
       }
     }
     for (i, screen) in flow.screens.enumerated() where !reached.contains(i) {
-      fail(base.key("screens").index(i), "screen '\(screen.id)' is unreachable from '\(start)'",
-           "link to it from another screen, or remove it")
+      fail(
+        base.key("screens").index(i), "screen '\(screen.id)' is unreachable from '\(start)'",
+        "link to it from another screen, or remove it")
     }
     if !completes {
-      fail(base.key("screens"), "no path from '\(start)' reaches completion",
-           "the last screen's continue, or an action with \"to\": \"completed\", must be reachable")
+      fail(
+        base.key("screens"), "no path from '\(start)' reaches completion",
+        "the last screen's continue, or an action with \"to\": \"completed\", must be reachable")
     }
   }
 }

@@ -8,9 +8,13 @@ public enum ExperimentLoader {
   public static func load(contentsOf path: String) throws(SpecErrors) -> Experiment {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
-      throw SpecErrors(source: path, errors: [SpecError(
-        path: .root, message: exists ? "cannot read the file" : "no such file",
-        hint: exists ? "check its permissions" : "check the path; the seed experiments are in experiments/")])
+      throw SpecErrors(
+        source: path,
+        errors: [
+          SpecError(
+            path: .root, message: exists ? "cannot read the file" : "no such file",
+            hint: exists ? "check its permissions" : "check the path; the seed experiments are in experiments/")
+        ])
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw SpecErrors(source: path, errors: [SpecError(path: .root, message: "the file is not UTF-8 text", hint: "save it as UTF-8 JSON")])
@@ -24,9 +28,13 @@ public enum ExperimentLoader {
     do {
       document = try JSONParser.parse(text)
     } catch {
-      throw SpecErrors(source: source, errors: [SpecError(
-        path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
-        hint: "fix the syntax at that position")])
+      throw SpecErrors(
+        source: source,
+        errors: [
+          SpecError(
+            path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
+            hint: "fix the syntax at that position")
+        ])
     }
     let (decoded, decodeErrors) = SpecDecoder(source: source).decodeCollecting(Experiment.self, from: document)
     var errors = decodeErrors.map { error in

@@ -16,10 +16,13 @@ public struct SpecDecoder {
     do {
       document = try JSONParser.parse(text)
     } catch {
-      throw SpecErrors(source: source, errors: [
-        SpecError(path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
-                  hint: "fix the syntax at that position"),
-      ])
+      throw SpecErrors(
+        source: source,
+        errors: [
+          SpecError(
+            path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
+            hint: "fix the syntax at that position")
+        ])
     }
     return (try decode(type, from: document), document)
   }
@@ -51,10 +54,11 @@ public struct SpecDecoder {
     // An object whose decoding was interrupted by the error never asked for its
     // remaining keys: only objects off the error's path can report unknown keys.
     let interrupted = errors.map(\.path.components)
-    errors.append(contentsOf: state.unknownKeyErrors().filter { error in
-      let object = error.path.components.dropLast()
-      return !interrupted.contains { $0.starts(with: object) }
-    })
+    errors.append(
+      contentsOf: state.unknownKeyErrors().filter { error in
+        let object = error.path.components.dropLast()
+        return !interrupted.contains { $0.starts(with: object) }
+      })
     return (result, errors)
   }
 }
@@ -73,10 +77,11 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable {
 
 extension SpecPath {
   init(codingPath: [any CodingKey]) {
-    self.init(codingPath.map { key in
-      if let i = key.intValue { return .index(i) }
-      return .key(key.stringValue)
-    })
+    self.init(
+      codingPath.map { key in
+        if let i = key.intValue { return .index(i) }
+        return .key(key.stringValue)
+      })
   }
 
   var codingPath: [any CodingKey] {
@@ -117,11 +122,12 @@ final class DecodingState {
     for path in order where !openObjects.contains(path) {
       guard let entry = visited[path], case .object(let members) = entry.value.kind else { continue }
       for member in members where !entry.asked.contains(member.key) {
-        errors.append(SpecError(
-          path: path.key(member.key), line: member.line > 0 ? member.line : nil,
-          message: "unknown key '\(member.key)'",
-          hint: NameSuggestion.hint(for: member.key, in: entry.asked.sorted())
-            ?? "remove it, or see experiments/schema.json for the keys allowed here"))
+        errors.append(
+          SpecError(
+            path: path.key(member.key), line: member.line > 0 ? member.line : nil,
+            message: "unknown key '\(member.key)'",
+            hint: NameSuggestion.hint(for: member.key, in: entry.asked.sorted())
+              ?? "remove it, or see experiments/schema.json for the keys allowed here"))
       }
     }
     return errors
@@ -225,9 +231,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private func childDecoder(_ key: Key) throws -> ValueDecoder {
     guard let m = member(key) else {
       let typo = NameSuggestion.closest(to: key.stringValue, in: members.map(\.key))
-      throw SpecError(path: decoder.path.key(key.stringValue), line: decoder.value.line > 0 ? decoder.value.line : nil,
-                      message: "missing required key '\(key.stringValue)'",
-                      hint: typo.map { "found '\($0)': did you mean '\(key.stringValue)'?" } ?? "add \"\(key.stringValue)\" to this object")
+      throw SpecError(
+        path: decoder.path.key(key.stringValue), line: decoder.value.line > 0 ? decoder.value.line : nil,
+        message: "missing required key '\(key.stringValue)'",
+        hint: typo.map { "found '\($0)': did you mean '\(key.stringValue)'?" } ?? "add \"\(key.stringValue)\" to this object")
     }
     var child = decoder.child(m.value, .key(key.stringValue))
     if child.value.line == 0 { child = ValueDecoder(value: JSONValue(m.value.kind, line: m.line), path: child.path, state: child.state) }

@@ -22,7 +22,8 @@ public struct SpecPath: Sendable, Hashable, CustomStringConvertible, Expressible
     for component in components {
       switch component {
       case .key(let key):
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        let plain =
+          !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
         if plain {
           if !out.isEmpty { out += "." }
           out += key
