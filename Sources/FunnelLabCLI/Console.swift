@@ -50,12 +50,17 @@ public struct StandardConsole: Console {
 public final class CapturingConsole: Console {
   private let state = Mutex<(out: String, err: String)>(("", ""))
   private let env: [String: String]
+  private let terminal: Bool
 
-  public init(environment: [String: String] = [:]) { env = environment }
+  /// - Parameter terminal: pretend stderr is a terminal (to test progress output).
+  public init(environment: [String: String] = [:], terminal: Bool = false) {
+    env = environment
+    self.terminal = terminal
+  }
 
   public func out(_ text: String) { state.withLock { $0.out += text } }
   public func err(_ text: String) { state.withLock { $0.err += text } }
-  public var errIsTerminal: Bool { false }
+  public var errIsTerminal: Bool { terminal }
   public func environment(_ name: String) -> String? { env[name] }
 
   public var stdout: String { state.withLock { $0.out } }

@@ -127,6 +127,17 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     #expect(funnellab("--version").out == "funnellab \(FunnelLabCommandLine.version)\n")
   }
 
+  @Test func progressGoesToAStderrTerminalOnlyAndNeverChangesTheResult() {
+    let terminal = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["run", "--users", "300000", "--variant", "goalOptional"], console: terminal) == 0)
+    #expect(terminal.stderr.contains("simulating"))
+    #expect(terminal.stderr.contains("100%"))
+    let quiet = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["run", "--users", "300000", "--variant", "goalOptional", "--quiet"], console: quiet) == 0)
+    #expect(quiet.stderr.isEmpty)
+    #expect(quiet.stdout == terminal.stdout)
+  }
+
   @Test func outputFileHoldsTheSameBytesAsStdout() throws {
     let path = try temporaryFile("run.json")
     let toFile = funnellab("run", "--users", "2000", "--format", "json", "-o", path)
