@@ -25,10 +25,12 @@ extension SpecialFunctions {
     if a + b < 20 {
       return Foundation.lgamma(a) + Foundation.lgamma(b) - Foundation.lgamma(a + b)
     }
-    // log B = 0.5 log 2π + (a−½) log a + (b−½) log b − (a+b−½) log(a+b) + δ(a) + δ(b) − δ(a+b)
+    // log B = ½ log 2π + (a−½) log(a/s) + (b−½) log(b/s) − ½ log s + δ(a) + δ(b) − δ(s), s = a+b
     let s = a + b
-    let main =
-      0.5 * log(2 * Double.pi) + (a - 0.5) * log(a / s) + (b - 0.5) * log(b / s) + 0.5 * log(s)
+    // log(large/s) = −log1p(small/large) keeps precision when one argument dominates.
+    let logA = a >= b ? -log1p(b / a) : log(a / s)
+    let logB = b > a ? -log1p(a / b) : log(b / s)
+    let main = 0.5 * log(2 * Double.pi) + (a - 0.5) * logA + (b - 0.5) * logB - 0.5 * log(s)
     return main + stirlingError(a) + stirlingError(b) - stirlingError(s)
   }
 

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+import mpmath
 import numpy as np
 import scipy
 import scipy.special as sp
@@ -28,6 +29,7 @@ except ImportError:  # pragma: no cover
 HERE = os.path.dirname(os.path.abspath(__file__))
 META = {
     "generator": "Tests/FunnelStatsTests/Fixtures/make_reference.py",
+    "mpmath": mpmath.__version__,
     "numpy": np.__version__,
     "python": "%d.%d" % sys.version_info[:2],
     "scipy": scipy.__version__,
@@ -77,6 +79,15 @@ def distributions():
     c = Cases()
     for x in [0.5, 1, 1.5, 2, 3.7, 10, 25.5, 100, 1e3, 1e6, 1e9, 1e-5]:
         c.add("gammaln", [x], sp.gammaln(x))
+    for a, b in [(0.5, 0.5), (1, 1), (3, 4.5), (10, 10), (15, 30), (100, 1e-3), (1e5, 2.5), (1e9, 1e9), (1e6, 3e6),
+                 (0.1, 1e8), (7, 13)]:
+        c.add("betaln", [a, b], sp.betaln(a, b))
+    for v, t in [(1, 0.5), (3, -2.0), (25.5, 1.0), (1e3, 3.0), (1e6, 0.1), (4.5, 40.0)]:
+        c.add("t.pdf", [v, t], st.t.pdf(t, v))
+    for a, b, x in [(2, 3, 0.3), (0.5, 0.5, 0.01), (100, 300, 0.26), (1e4, 1e4, 0.501)]:
+        c.add("beta.pdf", [a, b, x], st.beta.pdf(x, a, b))
+    for k, x in [(1, 0.5), (4, 3.0), (30, 25.0), (500, 520.0)]:
+        c.add("chi2.pdf", [k, x], st.chi2.pdf(x, k))
     for a, x in [(0.5, 0.1), (0.5, 2), (1, 1), (2.5, 0.3), (2.5, 10), (10, 5), (10, 15),
                  (100, 90), (100, 130), (1000, 1000), (1e4, 1e4 + 300), (3, 200), (0.5, 650)]:
         c.add("gammainc", [a, x], sp.gammainc(a, x))
@@ -351,6 +362,59 @@ def means():
         c.add("xoshiro256starstar", [seed], [next(g) for _ in range(5)])
     return write("means.json", c)
 
+# ---------------------------------------------------------------- Bayesian (mpmath references)
+def bayesian():
+    mp = mpmath
+    mp.mp.dps = 30
+    c = Cases()
+
+    def beat_exact(xt, nt, xc, nc, a0=1, b0=1):
+        at, bt = a0 + xt, b0 + nt - xt
+        ac, bc = a0 + xc, b0 + nc - xc
+        total = mp.mpf(0)
+        for i in range(at):
+            total += mp.exp(mp.log(mp.beta(ac + i, bc + bt)) - mp.log(bt + i) - mp.log(mp.beta(1 + i, bt))
+                            - mp.log(mp.beta(ac, bc)))
+        return total
+
+    for xt, nt, xc, nc in [(150, 1000, 120, 1000), (12, 100, 10, 100), (0, 10, 0, 10), (10, 10, 9, 10),
+                           (1, 1, 0, 1), (30, 400, 45, 400), (200, 2000, 200, 2000), (5, 50, 1, 60)]:
+        c.add("beta.beat", [xt, nt, xc, nc], [beat_exact(xt, nt, xc, nc)])
+
+    def pdf(a, b):
+        return lambda x: x ** (a - 1) * (1 - x) ** (b - 1) / mp.beta(a, b)
+
+    def cdf(a, b):
+        return lambda x: mp.betainc(a, b, 0, x, regularized=True)
+
+    for arms in [[(120, 1000), (150, 1000), (135, 1000)], [(5, 40), (9, 41), (7, 39), (2, 45)]]:
+        post = [(1 + x, 1 + n - x) for x, n in arms]
+        probs = []
+        for j, (a, b) in enumerate(post):
+            f = pdf(a, b)
+            others = [cdf(aa, bb) for k, (aa, bb) in enumerate(post) if k != j]
+            def integrand(x, f=f, others=others):
+                v = f(x)
+                for g in others:
+                    v *= g(x)
+                return v
+            probs.append(mp.quad(integrand, [0, 0.05, 0.1, 0.12, 0.14, 0.16, 0.2, 0.3, 1]))
+        args = []
+        for x, n in arms:
+            args += [x, n]
+        c.add("beta.best", args, probs)
+
+    for xt, nt, xc, nc in [(12, 100, 10, 100), (150, 1000, 120, 1000), (3, 30, 6, 30)]:
+        at, bt = 1 + xt, 1 + nt - xt
+        ac, bc = 1 + xc, 1 + nc - xc
+        ft, fc = pdf(at, bt), pdf(ac, bc)
+        mc = mp.mpf(ac) / (ac + bc)
+        # E[(pc - y)+] = mc * (1 - I_y(ac+1, bc)) - y * (1 - I_y(ac, bc)), integrated against f_t
+        inner = lambda y: mc * mp.betainc(ac + 1, bc, y, 1, regularized=True) - y * mp.betainc(ac, bc, y, 1, regularized=True)
+        loss = mp.quad(lambda y: ft(y) * inner(y), [0, 0.05, 0.1, 0.15, 0.2, 0.3, 1])
+        c.add("beta.loss", [xt, nt, xc, nc], [loss])
+    return write("bayesian.json", c)
+
 
 if __name__ == "__main__":
     total = 0
@@ -359,4 +423,5 @@ if __name__ == "__main__":
     total += multiple_and_srm()
     total += power()
     total += means()
+    total += bayesian()
     print("total %d cases" % total)
