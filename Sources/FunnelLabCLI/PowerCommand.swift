@@ -1,0 +1,114 @@
+import FunnelLab
+import FunnelReport
+import FunnelStats
+
+/// `funnellab power`: sample size, minimal detectable effect or power of a two-arm test.
+enum PowerCommand: Command {
+  static let methods: [String: PowerAnalysis.Method] = [
+    "pooled": .pooledNormal, "unpooled": .unpooledNormal, "arcsine": .arcsine, "means": .means,
+  ]
+
+  static let spec = CommandSpec(
+    name: "power",
+    abstract: "Solve for the sample size, the minimal detectable effect or the power of a test.",
+    discussion: """
+      Give the baseline and two of: --mde (or --relative-mde), --users-per-arm, --power;
+      the third is solved for. With all three, --solve alpha solves for α instead.
+      Methods (--method):
+        pooled    two proportions, pooled variance under the null: the z-test that
+                  'funnellab analyze' runs (statsmodels power_proportions_2indep; Evan
+                  Miller's calculator). The default.
+        unpooled  two proportions, unpooled (Wald) variance.
+        arcsine   two proportions via Cohen's h (statsmodels NormalIndPower with
+                  proportion_effectsize).
+        means     two means with a common --sd (Cohen's d, normal approximation).
+      --ratio is control/treatment users (1 for 50/50; 9 for 90/10 with 10% treatment).
+      With --users-per-day, the duration in days to reach the sample (both arms).
+      """,
+    options: [
+      OptionSpec(name: "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means)."),
+      OptionSpec(name: "mde", valueName: "delta", help: "Absolute minimal detectable effect (0.01: 10% → 11%)."),
+      OptionSpec(name: "relative-mde", valueName: "fraction", help: "Relative minimal detectable effect (0.1: 10% → 11%)."),
+      OptionSpec(name: "users-per-arm", valueName: "n", help: "Treatment users (control: ratio × n)."),
+      OptionSpec(name: "power", valueName: "p", help: "Power 1 − β (default 0.8 unless solved for)."),
+      OptionSpec(name: "alpha", valueName: "a", help: "Significance level (default 0.05)."),
+      OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
+      OptionSpec(name: "ratio", valueName: "r", help: "Control users per treatment user (default 1)."),
+      OptionSpec(name: "method", valueName: "method", help: "pooled, unpooled, arcsine or means (default pooled)."),
+      OptionSpec(name: "sd", valueName: "sigma", help: "Standard deviation, for --method means."),
+      OptionSpec(name: "solve", valueName: "what", help: "alpha: solve for α when the rest is given."),
+      OptionSpec(name: "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab power --baseline 0.10 --mde 0.01",
+      "funnellab power --baseline 0.10 --mde 0.01 --method arcsine --users-per-day 2000",
+      "funnellab power --baseline 0.056 --users-per-arm 50000",
+      "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    let methodName = try arguments.choice("method", ["pooled", "unpooled", "arcsine", "means"]) ?? "pooled"
+    let method = methods[methodName] ?? .pooledNormal
+    let isMeans = method == .means
+    guard let baseline = try arguments.number("baseline", in: isMeans ? -1e300...1e300 : 0...1) else {
+      throw UsageError(message: "missing --baseline", hint: "e.g. --baseline 0.10 for a 10% conversion rate")
+    }
+    if !isMeans, baseline <= 0 || baseline >= 1 {
+      throw UsageError(message: "--baseline must be strictly between 0 and 1, got \(baseline)", hint: nil)
+    }
+    let absolute = try arguments.number("mde", in: -1e300...1e300)
+    let relative = try arguments.number("relative-mde", in: -1e6...1e6)
+    if absolute != nil, relative != nil {
+      throw UsageError(message: "give --mde or --relative-mde, not both", hint: nil)
+    }
+    let mde = absolute ?? relative.map { $0 * baseline }
+    if let mde, mde == 0 { throw UsageError(message: "the minimal detectable effect must not be 0", hint: nil) }
+    let users = try arguments.number("users-per-arm", in: 2...1e12)
+    var power = try arguments.number("power", in: 0.0001...0.9999)
+    var alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
+    let ratio = try arguments.number("ratio", in: 1e-6...1e6) ?? 1
+    let sd = try arguments.number("sd", in: 1e-300...1e300)
+    let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
+    let alternative = Alternative(rawValue: sideName) ?? .twoSided
+    let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
+    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
+    if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
+
+    var problem = PowerAnalysis.Problem(
+      method: method, baseline: baseline, effect: mde.map { isMeans ? $0 : baseline + $0 },
+      standardDeviation: sd ?? 1, sampleSize: users, power: nil, alpha: alpha, ratio: ratio, alternative: alternative)
+    switch (mde, users, solveAlpha) {
+    case (_, _, true):
+      guard mde != nil, users != nil, power != nil else {
+        throw UsageError(message: "--solve alpha needs --mde, --users-per-arm and --power", hint: nil)
+      }
+      problem.alpha = nil
+      alpha = .nan
+    case (.some, .some, false):
+      if power != nil {
+        throw UsageError(message: "--mde, --users-per-arm and --power are all given: nothing to solve",
+                         hint: "drop one of them, or add --solve alpha")
+      }
+    case (.some, nil, false), (nil, .some, false):
+      power = power ?? 0.8
+    case (nil, nil, false):
+      throw UsageError(message: "give --mde (or --relative-mde) or --users-per-arm", hint: "see 'funnellab power --help'")
+    }
+    problem.power = power
+    let result: PowerAnalysis.Result
+    do {
+      result = try PowerAnalysis.solve(problem)
+    } catch {
+      throw CommandFailure(code: .invalidInput, text: "Error: \(error)\n")
+    }
+    let days = perDay.map { Int((Double(result.totalUsers) / Double($0)).rounded(.up)) }
+    let text = format == "json"
+      ? PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      : PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import FunnelLab
+import Testing
+@testable import FunnelLabCLI
+
+/// `funnellab power` against statsmodels 0.14 (values computed with
+/// `samplesize_proportions_2indep_onetail`, `NormalIndPower().solve_power` with
+/// `proportion_effectsize`, and `power_proportions_2indep`).
+@Suite struct PowerCommandTests {
+  func number(_ json: String, _ key: String) throws -> Double {
+    let document = try JSONParser.parse(json)
+    guard case .number(let x, _)? = document[key]?.kind else { throw CommandFailure(code: .software, text: "no \(key)") }
+    return x
+  }
+
+  @Test func pooledSampleSizeMatchesStatsmodelsAndEvanMiller() throws {
+    let r = funnellab("power", "--baseline", "0.10", "--mde", "0.01", "--alpha", "0.05", "--power", "0.8", "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    let n = try number(r.out, "treatmentUsers")
+    #expect(abs(n - 14750.790469044945) / 14750.790469044945 < 1e-9)
+    #expect(try number(r.out, "totalUsers") == 29502)
+    #expect(r.out.contains("\"method\": \"pooled normal\""))
+    let table = funnellab("power", "--baseline", "0.10", "--mde", "0.01")
+    #expect(table.out.contains("Power analysis · pooled normal · two-sided"))
+    #expect(table.out.contains("users, treatment      14,751   ← solved"))
+  }
+
+  @Test func arcsineSampleSizeMatchesNormalIndPower() throws {
+    let r = funnellab("power", "--baseline", "0.10", "--relative-mde", "0.1", "--method", "arcsine", "--format", "json")
+    let n = try number(r.out, "treatmentUsers")
+    // statsmodels' root finder stops near 1e-8 relative; FunnelStats bisects to full precision.
+    #expect(abs(n - 14744.104836925611) / 14744.104836925611 < 1e-7)
+  }
+
+  @Test func powerForAGivenSampleMatchesStatsmodels() throws {
+    let r = funnellab("power", "--baseline", "0.10", "--mde", "0.01", "--users-per-arm", "10000", "--format", "json")
+    #expect(abs(try number(r.out, "power") - 0.6356078962785991) < 1e-9)
+  }
+
+  @Test func durationFollowsFromUsersPerDay() throws {
+    let r = funnellab("power", "--baseline", "0.10", "--mde", "0.01", "--users-per-day", "1000", "--format", "json")
+    #expect(try number(r.out, "days") == 30)
+  }
+
+  @Test(arguments: [
+    (["power", "--mde", "0.01"], "Error: missing --baseline"),
+    (["power", "--baseline", "1.5", "--mde", "0.01"], "Error: --baseline must be from 0.0 to 1.0"),
+    (["power", "--baseline", "0.1"], "Error: give --mde (or --relative-mde) or --users-per-arm"),
+    (["power", "--baseline", "0.1", "--mde", "0.01", "--users-per-arm", "100", "--power", "0.8"], "Error: --mde, --users-per-arm and --power are all given"),
+    (["power", "--baseline", "0.1", "--mde", "0.01", "--relative-mde", "0.1"], "Error: give --mde or --relative-mde, not both"),
+    (["power", "--baseline", "3", "--mde", "1", "--method", "means"], "Error: --method means needs --sd"),
+    (["power", "--baseline", "0.1", "--mde", "0.01", "--method", "bayes"], "Error: --method must be one of pooled, unpooled, arcsine, means"),
+  ])
+  func badPowerQuestionsAreUsageErrors(arguments: [String], message: String) {
+    let console = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(arguments, console: console) == 64)
+    #expect(console.stderr.hasPrefix(message), "\(console.stderr)")
+  }
+
+  @Test func unreachableDesignIsReportedNotCrashed() {
+    // 80% power with 2 users per arm, a 0.1% baseline and a decrease to detect: no rate in (0, 0.001) gets there.
+    let r = funnellab("power", "--baseline", "0.001", "--users-per-arm", "2", "--alternative", "less")
+    #expect(r.code == 65)
+    #expect(r.err.hasPrefix("Error: problem: no solution: the requested power is unreachable"))
+    #expect(r.out.isEmpty)
+  }
+}
