@@ -130,7 +130,7 @@ public struct BetaBinomialModel: Sendable, Hashable, Codable {
       { y in
         let inner = mu * cPlus.sf(y) - y * c.sf(y)
         return t.pdf(y) * max(inner, 0)
-      }, breakpoints: Self.breakpoints(for: t, others: [c]), tolerance: 1e-16)
+      }, breakpoints: Self.breakpoints(for: t, others: [c]), tolerance: 1e-300)
     return max(0, value)
   }
 

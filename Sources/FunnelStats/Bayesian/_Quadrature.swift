@@ -42,24 +42,35 @@ internal enum _Quadrature {
     return sum * half
   }
 
-  /// ∫ f over the panels delimited by `breakpoints` (sorted), to absolute tolerance `tolerance`.
-  static func integrate(_ f: (Double) -> Double, breakpoints: [Double], tolerance: Double = 1e-14)
-    -> Double
-  {
+  /// ∫ f over the panels delimited by `breakpoints` (sorted), to absolute tolerance
+  /// `tolerance` or relative tolerance `relativeTolerance` of the whole integral, whichever
+  /// is larger; at most `maxEvaluations` evaluations (then the best estimate is returned).
+  static func integrate(
+    _ f: (Double) -> Double, breakpoints: [Double], tolerance: Double = 1e-14,
+    relativeTolerance: Double = 1e-13, maxEvaluations: Int = 200_000
+  ) -> Double {
+    let panels = Array(zip(breakpoints, breakpoints.dropFirst())).filter { $0.1 > $0.0 }
+    let coarse = panels.map { gauss(f, $0.0, $0.1) }
+    let estimate = abs(coarse.reduce(0, +))
+    let tol = max(tolerance, relativeTolerance * estimate)
+    var budget = maxEvaluations
     var total = 0.0
-    for (a, b) in zip(breakpoints, breakpoints.dropFirst()) where b > a {
-      total += adaptive(f, a, b, gauss(f, a, b), tolerance, 0)
+    for (panel, whole) in zip(panels, coarse) {
+      total += adaptive(f, panel.0, panel.1, whole, tol / Double(panels.count), 0, &budget)
     }
     return total
   }
 
   private static func adaptive(
-    _ f: (Double) -> Double, _ a: Double, _ b: Double, _ whole: Double, _ tol: Double, _ depth: Int
+    _ f: (Double) -> Double, _ a: Double, _ b: Double, _ whole: Double, _ tol: Double, _ depth: Int,
+    _ budget: inout Int
   ) -> Double {
     let m = 0.5 * (a + b)
     let left = gauss(f, a, m)
     let right = gauss(f, m, b)
-    if abs(left + right - whole) <= tol || depth >= 40 { return left + right }
-    return adaptive(f, a, m, left, tol / 2, depth + 1) + adaptive(f, m, b, right, tol / 2, depth + 1)
+    budget -= 20
+    if abs(left + right - whole) <= tol || depth >= 30 || budget <= 0 { return left + right }
+    return adaptive(f, a, m, left, tol / 2, depth + 1, &budget)
+      + adaptive(f, m, b, right, tol / 2, depth + 1, &budget)
   }
 }

@@ -26,6 +26,22 @@ public struct ProportionCount: Sendable, Hashable, Codable {
     self.trials = trials
   }
 
+  private enum CodingKeys: String, CodingKey { case successes, trials }
+
+  /// Decodes and validates a count.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    try self.init(
+      successes: container.decode(Int.self, forKey: .successes),
+      trials: container.decode(Int.self, forKey: .trials))
+  }
+
+  /// Creates a count without validation; callers guarantee `0 ≤ successes ≤ trials`.
+  internal init(uncheckedSuccesses successes: Int, trials: Int) {
+    self.successes = successes
+    self.trials = trials
+  }
+
   /// The observed rate `successes / trials`, or `nil` when there are no trials.
   public var rate: Double? { trials > 0 ? Double(successes) / Double(trials) : nil }
 }

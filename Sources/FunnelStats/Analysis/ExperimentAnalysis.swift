@@ -1,0 +1,354 @@
+import Foundation
+
+/// The one-call analysis of an A/B(/n) experiment that the CLI's `analyze` runs: every arm
+/// against the control, with frequentist, Bayesian and data-quality results side by side.
+///
+/// For each arm: rate with a Wilson interval; against the control: absolute lift with
+/// Newcombe's interval, relative lift with a delta-method log-ratio interval, the pooled
+/// two-proportion z-test p-value and its multiplicity-adjusted value (family = all arms vs
+/// control), the posterior probability to beat the control and the expected loss of shipping
+/// the arm (Beta–binomial), and, when revenue is given, Welch's t-test, the normal-posterior
+/// comparison and (for value→count maps) Mann–Whitney U and an optional seeded bootstrap.
+/// For the experiment: a sample-ratio-mismatch check against the planned allocation and the
+/// probability of each arm to be best.
+///
+/// - Complexity: O(k) tests plus O(k²) quadratures for k arms; the bootstrap, when enabled,
+///   dominates (see ``Bootstrap``).
+public enum ExperimentAnalysis {
+  /// Settings with documented defaults.
+  public struct Settings: Sendable, Hashable, Codable {
+    /// Significance level α for the tests and `1 − α` for intervals. Default 0.05.
+    public var alpha: Double
+    /// The alternative of the z- and t-tests. Default two-sided.
+    public var alternative: Alternative
+    /// Multiple-testing correction over the arms-vs-control family. Default Holm.
+    public var correction: MultipleTestingCorrection
+    /// Planned allocation weights by arm name (e.g. `["control": 90, "b": 10]`); `nil`
+    /// (default) means equal allocation.
+    public var plannedAllocation: [String: Double]?
+    /// Sample-ratio-mismatch settings. Default p < 0.001, no minimum deviation.
+    public var sampleRatio: SampleRatioMismatch.Settings
+    /// The Beta prior of conversion rates. Default Beta(1, 1).
+    public var prior: BetaBinomialModel
+    /// Bootstrap settings for revenue given as value→count maps; `nil` (default) skips it.
+    public var bootstrap: Bootstrap.Settings?
+
+    /// Creates settings.
+    public init(
+      alpha: Double = 0.05, alternative: Alternative = .twoSided,
+      correction: MultipleTestingCorrection = .holm, plannedAllocation: [String: Double]? = nil,
+      sampleRatio: SampleRatioMismatch.Settings = .init(), prior: BetaBinomialModel = .init(),
+      bootstrap: Bootstrap.Settings? = nil
+    ) {
+      self.alpha = alpha
+      self.alternative = alternative
+      self.correction = correction
+      self.plannedAllocation = plannedAllocation
+      self.sampleRatio = sampleRatio
+      self.prior = prior
+      self.bootstrap = bootstrap
+    }
+  }
+
+  /// One arm on its own.
+  public struct ArmSummary: Sendable, Hashable, Codable {
+    /// The arm's name.
+    public var name: String
+    /// Users.
+    public var users: Int
+    /// Conversions.
+    public var conversions: Int
+    /// Conversion rate, `nil` for an arm without users.
+    public var rate: Double?
+    /// Wilson interval of the rate (the whole [0, 1] for an empty arm).
+    public var rateInterval: ConfidenceInterval
+    /// Posterior probability that this arm has the highest rate.
+    public var probabilityToBeBest: Double?
+    /// Revenue per user (all users, zeros included), when given.
+    public var revenue: SampleMeanStatistic?
+  }
+
+  /// Revenue per user of an arm against the control.
+  public struct RevenueComparison: Sendable, Hashable, Codable {
+    /// Welch's t-test and interval on the difference of means.
+    public var welch: WelchTTest.Result
+    /// Normal-approximation posterior: chance to beat, expected loss (currency units).
+    public var bayesian: NormalPosteriorModel.Result
+    /// Mann–Whitney U, when both arms gave value→count maps.
+    public var mannWhitney: MannWhitneyUTest.Result?
+    /// Bootstrap intervals, when enabled and both arms gave value→count maps.
+    public var bootstrap: Bootstrap.Result?
+  }
+
+  /// One arm against the control.
+  public struct ArmComparison: Sendable, Hashable, Codable {
+    /// The arm's name.
+    public var arm: String
+    /// `p_arm − p_control` with Newcombe's hybrid score interval.
+    public var absoluteLift: IntervalEstimate?
+    /// `p_arm / p_control − 1` with the delta-method log-ratio interval.
+    public var relativeLift: IntervalEstimate?
+    /// The pooled two-proportion z-test.
+    public var test: TestResult?
+    /// The p-value adjusted by ``Settings/correction``.
+    public var adjustedPValue: Double?
+    /// Whether the adjusted p-value is at most α.
+    public var significant: Bool
+    /// Posterior `P(p_arm > p_control)`.
+    public var probabilityToBeatControl: Double?
+    /// Posterior `E[max(p_control − p_arm, 0)]`: conversion rate lost, in expectation, by
+    /// shipping the arm.
+    public var expectedLoss: Double?
+    /// Revenue per user, when both arms have it.
+    public var revenue: RevenueComparison?
+    /// Reasons for any missing value.
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// The whole analysis.
+  public struct Report: Sendable, Hashable, Codable {
+    /// The control's name.
+    public var control: String
+    /// Every arm, in input order.
+    public var arms: [ArmSummary]
+    /// Every non-control arm against the control, in input order.
+    public var comparisons: [ArmComparison]
+    /// The sample-ratio-mismatch check.
+    public var sampleRatioMismatch: SampleRatioMismatch.Result
+    /// The settings used.
+    public var settings: Settings
+    /// The methods used, for the report's footer.
+    public var methods: [String]
+  }
+
+  /// All problems found in the input, not just the first.
+  public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Each problem with its location.
+    public var problems: [StatsError]
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+  }
+
+  /// Analyzes an experiment.
+  ///
+  /// - Parameters:
+  ///   - arms: the arms, at least two, names unique.
+  ///   - control: the control arm's name.
+  ///   - settings: see ``Settings``.
+  /// - Returns: the ``Report``; degenerate arms (no users, no conversions) give comparisons
+  ///   with `nil` values and ``Diagnostic``s rather than failing.
+  /// - Throws: ``InputError`` listing every invalid count, duplicate or unknown name and
+  ///   invalid setting.
+  public static func analyze(arms: [ArmData], control: String, settings: Settings = Settings())
+    throws(InputError) -> Report
+  {
+    var problems: [StatsError] = []
+    if arms.count < 2 {
+      problems.append(StatsError(.dimensionMismatch, field: "arms", message: "needs at least two arms"))
+    }
+    if !(settings.alpha > 0 && settings.alpha < 1) {
+      problems.append(
+        StatsError(.invalidParameter, field: "settings.alpha", message: "must be in (0, 1), got \(settings.alpha)"))
+    }
+    var seen: Set<String> = []
+    var counts: [ProportionCount] = []
+    var revenues: [SampleMeanStatistic?] = []
+    for (i, arm) in arms.enumerated() {
+      if !seen.insert(arm.name).inserted {
+        problems.append(
+          StatsError(.invalidParameter, field: "arms[\(i)].name", message: "duplicate arm name '\(arm.name)'"))
+      }
+      do {
+        counts.append(try ProportionCount(successes: arm.conversions, trials: arm.users, field: "arms[\(i)]"))
+      } catch {
+        problems.append(error)
+        counts.append(ProportionCount.unchecked)
+      }
+      switch revenueStatistic(arm, index: i) {
+      case .success(let s): revenues.append(s)
+      case .failure(let e):
+        problems.append(e)
+        revenues.append(nil)
+      }
+    }
+    let controlIndex = arms.firstIndex { $0.name == control }
+    if controlIndex == nil {
+      problems.append(
+        StatsError(
+          .unknownName, field: "control", message: "no arm named '\(control)'",
+          hint: "arms are: \(arms.map(\.name).joined(separator: ", "))"))
+    }
+    var weights: [Double] = arms.map { _ in 1 }
+    if let planned = settings.plannedAllocation {
+      for name in planned.keys.sorted() where !arms.contains(where: { $0.name == name }) {
+        problems.append(
+          StatsError(.unknownName, field: "settings.plannedAllocation[\(name)]", message: "no arm named '\(name)'"))
+      }
+      for (i, arm) in arms.enumerated() {
+        if let w = planned[arm.name], w > 0, w.isFinite {
+          weights[i] = w
+        } else {
+          problems.append(
+            StatsError(
+              .invalidParameter, field: "settings.plannedAllocation[\(arm.name)]",
+              message: "needs a positive weight for every arm"))
+        }
+      }
+    }
+    if let c = controlIndex, counts[c].trials == 0 {
+      problems.append(StatsError(.emptyArm, field: "arms[\(c)].users", message: "the control has no users"))
+    }
+    guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }
+
+    let level = 1 - settings.alpha
+    let model = settings.prior
+    let srm: SampleRatioMismatch.Result
+    do {
+      srm = try SampleRatioMismatch.check(
+        observed: counts.map(\.trials), weights: weights, settings: settings.sampleRatio)
+    } catch {
+      throw InputError(problems: [error])
+    }
+    let nonEmpty = counts.indices.filter { counts[$0].trials > 0 }
+    var best: [Int: Double] = [:]
+    if let probs = try? model.probabilityToBeBest(nonEmpty.map { counts[$0] }) {
+      for (k, i) in nonEmpty.enumerated() { best[i] = probs[k] }
+    }
+    var summaries: [ArmSummary] = []
+    for (i, arm) in arms.enumerated() {
+      let interval =
+        (try? ProportionInterval.wilson(counts[i], confidenceLevel: level))
+        ?? ConfidenceInterval(lower: 0, upper: 1, confidenceLevel: level, method: "wilson")
+      summaries.append(
+        ArmSummary(
+          name: arm.name, users: arm.users, conversions: arm.conversions, rate: counts[i].rate,
+          rateInterval: interval, probabilityToBeBest: best[i], revenue: revenues[i]))
+    }
+
+    var comparisons: [ArmComparison] = []
+    for i in arms.indices where i != c {
+      comparisons.append(compare(arm: i, control: c, arms: arms, counts: counts, revenues: revenues, settings: settings))
+    }
+    // Multiplicity adjustment over the comparisons that have a p-value.
+    let tested = comparisons.indices.filter { comparisons[$0].test != nil }
+    let raw = tested.compactMap { comparisons[$0].test?.pValue }
+    if let adjusted = try? settings.correction.adjust(raw) {
+      for (k, j) in tested.enumerated() {
+        comparisons[j].adjustedPValue = adjusted[k]
+        comparisons[j].significant = adjusted[k] <= settings.alpha
+      }
+    }
+    var methods = [
+      "rates: Wilson score interval", "absolute lift: Newcombe hybrid score interval",
+      "relative lift: delta method on the log ratio", "p-value: \(TwoProportionZTest.methodName)",
+      "adjustment: \(settings.correction.rawValue)",
+      "Bayesian: Beta(\(model.priorAlpha), \(model.priorBeta)) prior, adaptive Gauss-Legendre quadrature",
+      "SRM: chi-square goodness of fit, flagged at p < \(settings.sampleRatio.pValueThreshold)",
+    ]
+    if revenues.contains(where: { $0 != nil }) {
+      methods.append("revenue: \(WelchTTest.methodName); normal posterior; \(MannWhitneyUTest.methodName)")
+    }
+    return Report(
+      control: control, arms: summaries, comparisons: comparisons, sampleRatioMismatch: srm,
+      settings: settings, methods: methods)
+  }
+
+  private static func compare(
+    arm i: Int, control c: Int, arms: [ArmData], counts: [ProportionCount],
+    revenues: [SampleMeanStatistic?], settings: Settings
+  ) -> ArmComparison {
+    let level = 1 - settings.alpha
+    var result = ArmComparison(
+      arm: arms[i].name, absoluteLift: nil, relativeLift: nil, test: nil, adjustedPValue: nil,
+      significant: false, probabilityToBeatControl: nil, expectedLoss: nil, revenue: nil,
+      diagnostics: [])
+    guard counts[i].trials > 0 else {
+      result.diagnostics.append(.emptyArm)
+      return result
+    }
+    let t = counts[i]
+    let k = counts[c]
+    result.absoluteLift = try? ProportionDifference.newcombeInterval(treatment: t, control: k, confidenceLevel: level)
+    if let lift = try? RelativeLift.interval(treatment: t, control: k, confidenceLevel: level) {
+      result.relativeLift = lift
+      if let d = lift.diagnostic { result.diagnostics.append(d) }
+    }
+    if let test = try? TwoProportionZTest.test(treatment: t, control: k, alternative: settings.alternative) {
+      result.test = test
+      if let d = test.diagnostic { result.diagnostics.append(d) }
+    }
+    result.probabilityToBeatControl = try? settings.prior.probabilityToBeat(treatment: t, control: k)
+    result.expectedLoss = try? settings.prior.expectedLoss(treatment: t, control: k)
+    if let rt = revenues[i], let rc = revenues[c],
+      let welch = try? WelchTTest.test(
+        treatment: rt, control: rc, alternative: settings.alternative, confidenceLevel: level),
+      let bayes = try? NormalPosteriorModel.compare(treatment: rt, control: rc)
+    {
+      var revenue = RevenueComparison(welch: welch, bayesian: bayes, mannWhitney: nil, bootstrap: nil)
+      if let d = welch.test.diagnostic { result.diagnostics.append(d) }
+      if case .counts(let mt)? = arms[i].revenue, case .counts(let mc)? = arms[c].revenue {
+        let ft = padded(mt, users: arms[i].users)
+        let fc = padded(mc, users: arms[c].users)
+        revenue.mannWhitney = try? MannWhitneyUTest.test(
+          treatment: ft, control: fc, alternative: settings.alternative)
+        if var b = settings.bootstrap {
+          b.confidenceLevel = level
+          revenue.bootstrap = try? Bootstrap.meanIntervals(treatment: ft, control: fc, settings: b)
+        }
+      }
+      result.revenue = revenue
+    }
+    var unique: [Diagnostic] = []
+    for d in result.diagnostics where !unique.contains(d) { unique.append(d) }
+    result.diagnostics = unique
+    return result
+  }
+
+  /// Adds zero-revenue users so that a value→count map covers all `users`.
+  static func padded(_ map: [Double: Int], users: Int) -> [Double: Int] {
+    let covered = map.values.reduce(0, +)
+    var m = map
+    if users > covered { m[0, default: 0] += users - covered }
+    return m
+  }
+
+  /// The arm's revenue over all its users, validated.
+  static func revenueStatistic(_ arm: ArmData, index i: Int) -> Result<SampleMeanStatistic?, StatsError> {
+    let field = "arms[\(i)].revenue"
+    switch arm.revenue {
+    case nil:
+      return .success(nil)
+    case .statistic(let s):
+      do { try s.validate(field: field) } catch { return .failure(error) }
+      guard s.n <= arm.users else {
+        return .failure(
+          StatsError(
+            .conversionsExceedUsers, field: "\(field).n",
+            message: "revenue covers \(s.n) users but the arm has \(arm.users)"))
+      }
+      return .success(
+        SampleMeanStatistic(n: arm.users, sum: s.sum, sumOfSquares: s.sumOfSquares))
+    case .counts(let map):
+      for (v, count) in map {
+        if count < 0 {
+          return .failure(StatsError(.negativeCount, field: "\(field)[\(v)]", message: "count is negative (\(count))"))
+        }
+        if !v.isFinite {
+          return .failure(StatsError(.invalidParameter, field: field, message: "values must be finite"))
+        }
+      }
+      let covered = map.values.reduce(0, +)
+      guard covered <= arm.users else {
+        return .failure(
+          StatsError(
+            .conversionsExceedUsers, field: field,
+            message: "revenue map covers \(covered) users but the arm has \(arm.users)"))
+      }
+      return .success(SampleMeanStatistic(counts: padded(map, users: arm.users)))
+    }
+  }
+}
+
+extension ProportionCount {
+  /// A placeholder (0 of 0) used only after a validation failure has been recorded.
+  fileprivate static var unchecked: ProportionCount { ProportionCount(uncheckedSuccesses: 0, trials: 0) }
+}

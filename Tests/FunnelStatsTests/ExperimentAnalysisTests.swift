@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import FunnelStats
+
+@Suite struct ExperimentAnalysisTests {
+  /// The issue's acceptance example: the two-sided p-value equals statsmodels'
+  /// `proportions_ztest([150, 120], [1000, 1000])` to 1e-9 relative (the value is in
+  /// proportions.json as ztest.two-sided#0).
+  @Test func issueExampleMatchesStatsmodels() throws {
+    let reference = try #require(
+      Fixtures.load("proportions.json").first { $0.id == "ztest.two-sided#0" })
+    #expect(reference.args == ["150", "1000", "120", "1000"])
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 1000, conversions: 120),
+        ArmData(name: "b", users: 1000, conversions: 150),
+      ], control: "control")
+    let b = try #require(report.comparisons.first)
+    #expect(b.arm == "b")
+    let p = try #require(b.test?.pValue)
+    #expect(close(p, reference.value(1), 1e-9, "analyze p-value"))
+    #expect(b.adjustedPValue == p)  // one comparison: Holm leaves it unchanged
+    #expect(b.absoluteLift?.interval?.method == "newcombe hybrid score")
+    #expect(report.arms[0].rateInterval.method == "wilson")
+    let beat = try #require(b.probabilityToBeatControl)
+    #expect(beat > 0.95 && beat < 0.99)
+    #expect((b.expectedLoss ?? 1) < 0.001)
+    #expect(!report.sampleRatioMismatch.mismatch)
+    #expect(b.diagnostics.isEmpty)
+  }
+
+  @Test func multipleArmsAllocationAndRevenue() throws {
+    let settings = ExperimentAnalysis.Settings(
+      correction: .benjaminiHochberg, plannedAllocation: ["control": 2, "b": 1, "c": 1],
+      bootstrap: .init(replicates: 200, seed: 3))
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 4000, conversions: 400, revenue: .counts([9.99: 300, 29.99: 100])),
+        ArmData(name: "b", users: 2000, conversions: 240, revenue: .counts([9.99: 180, 29.99: 60])),
+        ArmData(
+          name: "c", users: 2000, conversions: 190,
+          revenue: .statistic(SampleMeanStatistic(counts: [9.99: 150, 29.99: 40]))),
+      ], control: "control", settings: settings)
+    #expect(report.comparisons.map(\.arm) == ["b", "c"])
+    let raw = report.comparisons.compactMap { $0.test?.pValue }
+    let adjusted = report.comparisons.compactMap(\.adjustedPValue)
+    #expect(adjusted == (try MultipleTestingCorrection.benjaminiHochberg.adjust(raw)))
+    let bRevenue = try #require(report.comparisons[0].revenue)
+    #expect(bRevenue.mannWhitney != nil)
+    #expect(bRevenue.bootstrap != nil)
+    #expect(report.comparisons[1].revenue?.mannWhitney == nil)  // statistic only: no ranks
+    #expect(report.arms[0].revenue?.n == 4000)  // padded with zero-revenue users
+    let best = report.arms.compactMap(\.probabilityToBeBest)
+    #expect(abs(best.reduce(0, +) - 1) < 1e-9)
+    #expect(!report.sampleRatioMismatch.mismatch)
+  }
+
+  @Test func sampleRatioMismatchIsFlagged() throws {
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 10_000, conversions: 1000),
+        ArmData(name: "b", users: 10_600, conversions: 1060),
+      ], control: "control")
+    #expect(report.sampleRatioMismatch.mismatch)
+  }
+
+  @Test func degenerateArmsGiveDiagnosticsNotNaN() throws {
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 100, conversions: 0),
+        ArmData(name: "b", users: 100, conversions: 0),
+        ArmData(name: "empty", users: 0, conversions: 0),
+      ], control: "control")
+    let b = report.comparisons[0]
+    #expect(b.test?.pValue == 1)
+    #expect(b.diagnostics.contains(.zeroVariance))
+    #expect(b.diagnostics.contains(.undefinedRatio))
+    #expect(b.relativeLift?.estimate == nil)
+    let empty = report.comparisons[1]
+    #expect(empty.diagnostics == [.emptyArm])
+    #expect(empty.test == nil)
+    #expect(report.sampleRatioMismatch.mismatch)  // an empty arm is an assignment failure
+    // Nothing in the report is NaN: it encodes to JSON.
+    let data = try JSONEncoder().encode(report)
+    #expect(!data.isEmpty)
+  }
+
+  @Test func invalidInputCollectsEveryProblem() {
+    do {
+      _ = try ExperimentAnalysis.analyze(
+        arms: [
+          ArmData(name: "control", users: 100, conversions: 120),
+          ArmData(name: "b", users: -5, conversions: 0),
+          ArmData(name: "b", users: 10, conversions: 1),
+        ], control: "ctrl")
+      Issue.record("expected an error")
+    } catch {
+      let fields = error.problems.map(\.field)
+      #expect(fields.contains("arms[0].successes"))
+      #expect(fields.contains("arms[1].trials"))
+      #expect(fields.contains("arms[2].name"))
+      #expect(fields.contains("control"))
+      #expect(error.problems.first { $0.field == "control" }?.hint?.contains("control, b") == true)
+    }
+  }
+}
