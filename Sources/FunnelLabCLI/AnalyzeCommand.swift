@@ -1,0 +1,153 @@
+import FunnelLab
+import FunnelReport
+import FunnelStats
+import Foundation
+
+/// `funnellab analyze`: the statistics of a real experiment's observed counts.
+enum AnalyzeCommand: Command {
+  static let corrections: [String: MultipleTestingCorrection] = [
+    "holm": .holm, "bh": .benjaminiHochberg, "benjamini-hochberg": .benjaminiHochberg, "bonferroni": .bonferroni, "none": .none,
+  ]
+
+  static let spec = CommandSpec(
+    name: "analyze",
+    abstract: "Analyze a real experiment's counts: CIs, lifts, p-values, chance to beat control, SRM.",
+    discussion: """
+      Arms come from --arm flags (name=users:conversions, optionally
+      :revenueSum:revenueSumOfSquares) and/or --data, a CSV file with the header
+      arm,users,conversions[,revenue_sum,revenue_sum_squares]. The control is --control
+      or the first arm. For each arm vs control: the conversion rate with a Wilson
+      interval, the absolute lift with a Newcombe (hybrid score) interval, the relative
+      lift with a delta-method interval on the log ratio, the pooled two-proportion
+      z-test p-value (as statsmodels proportions_ztest) and its adjusted value
+      (--correction, default holm), the Bayesian chance to beat control and expected
+      loss (Beta(1,1) prior), and with revenue, Welch's t-test and a normal-posterior
+      chance to beat control. The sample-ratio-mismatch check compares arm sizes with
+      --allocation (default: equal), flagged at p < 0.001.
+      """,
+    options: [
+      OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
+      OptionSpec(name: "data", valueName: "file.csv", help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares])."),
+      OptionSpec(name: "control", valueName: "name", help: "The control arm (default: the first)."),
+      OptionSpec(name: "allocation", valueName: "name=weight,...", help: "Planned allocation, e.g. control=90,b=10 (default: equal)."),
+      OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
+      OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
+      OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab analyze --arm control=1000:120 --arm b=1000:150",
+      "funnellab analyze --data results.csv --allocation control=90,b=10 --format json",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    var arms: [ArmData] = []
+    if let path = arguments.value("data") { arms += try readCSV(path) }
+    for text in arguments.all("arm") { arms.append(try parseArm(text)) }
+    guard arms.count >= 2 else {
+      throw UsageError(message: "needs at least two arms (got \(arms.count))", hint: "e.g. --arm control=1000:120 --arm b=1000:150")
+    }
+    let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
+    let side = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
+    let correctionName = try arguments.choice("correction", ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"]) ?? "holm"
+    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let control = arguments.value("control") ?? arms[0].name
+    var allocation: [String: Double]?
+    if let text = arguments.value("allocation") { allocation = try parseAllocation(text) }
+    let settings = ExperimentAnalysis.Settings(
+      alpha: alpha, alternative: Alternative(rawValue: side) ?? .twoSided,
+      correction: corrections[correctionName] ?? .holm, plannedAllocation: allocation)
+    let report: ExperimentAnalysis.Report
+    do {
+      report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)
+    } catch {
+      var text = ""
+      for problem in error.problems { text += "Error: \(problem)\n" }
+      throw CommandFailure(code: .invalidInput, text: text)
+    }
+    let out = format == "json" ? AnalysisRenderer.json(report) : AnalysisRenderer.table(report)
+    try OutputDestination(path: arguments.value("output")).write(out, console: console)
+    return .success
+  }
+
+  /// `name=users:conversions[:revenueSum:revenueSumOfSquares]`.
+  static func parseArm(_ text: String) throws(UsageError) -> ArmData {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, !parts[0].isEmpty else {
+      throw UsageError(message: "--arm '\(text)' is not name=users:conversions", hint: "e.g. --arm control=12000:1320")
+    }
+    let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard fields.count == 2 || fields.count == 4, let users = Int(fields[0]), let conversions = Int(fields[1]) else {
+      throw UsageError(message: "--arm '\(text)' is not name=users:conversions[:revenueSum:revenueSumOfSquares]",
+                       hint: "users and conversions are whole numbers, e.g. control=12000:1320")
+    }
+    var revenue: ArmData.Revenue?
+    if fields.count == 4 {
+      guard let sum = Double(fields[2]), let squares = Double(fields[3]), sum.isFinite, squares.isFinite else {
+        throw UsageError(message: "--arm '\(text)': revenue sum and sum of squares must be numbers", hint: nil)
+      }
+      revenue = .statistic(SampleMeanStatistic(n: users, sum: sum, sumOfSquares: squares))
+    }
+    return ArmData(name: parts[0], users: users, conversions: conversions, revenue: revenue)
+  }
+
+  static func parseAllocation(_ text: String) throws(UsageError) -> [String: Double] {
+    var weights: [String: Double] = [:]
+    for item in text.split(separator: ",") {
+      let pair = item.split(separator: "=").map(String.init)
+      guard pair.count == 2, let w = Double(pair[1]), w.isFinite, w > 0 else {
+        throw UsageError(message: "--allocation '\(text)' is not name=weight,...", hint: "e.g. --allocation control=90,b=10")
+      }
+      weights[pair[0]] = w
+    }
+    return weights
+  }
+
+  /// Reads arms from CSV (RFC 4180 without quoted newlines), naming the line of any problem.
+  static func readCSV(_ path: String) throws(CommandFailure) -> [ArmData] {
+    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+      throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
+    }
+    func fail(_ line: Int, _ message: String) -> CommandFailure {
+      CommandFailure(code: .invalidInput, text: "\(path):\(line): \(message)\n")
+    }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    guard let header = lines.first else { throw fail(1, "the file is empty; expected the header arm,users,conversions") }
+    let columns = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    let required = ["arm", "users", "conversions"]
+    for name in required where !columns.contains(name) {
+      throw fail(1, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")
+    }
+    let known = Set(required + ["revenue_sum", "revenue_sum_squares"])
+    for name in columns where !known.contains(name) {
+      throw fail(1, "unknown column '\(name)'" + (closest(name, Array(known).sorted()).map { "; did you mean '\($0)'?" } ?? ""))
+    }
+    if columns.contains("revenue_sum") != columns.contains("revenue_sum_squares") {
+      throw fail(1, "revenue_sum and revenue_sum_squares go together")
+    }
+    var arms: [ArmData] = []
+    for (i, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+      let cells = line.split(separator: ",", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      }
+      guard cells.count == columns.count else {
+        throw fail(i + 1, "\(cells.count) fields, expected \(columns.count)")
+      }
+      func cell(_ name: String) -> String { columns.firstIndex(of: name).map { cells[$0] } ?? "" }
+      guard let users = Int(cell("users")) else { throw fail(i + 1, "users '\(cell("users"))' is not a whole number") }
+      guard let conversions = Int(cell("conversions")) else {
+        throw fail(i + 1, "conversions '\(cell("conversions"))' is not a whole number")
+      }
+      var revenue: ArmData.Revenue?
+      if columns.contains("revenue_sum") {
+        guard let sum = Double(cell("revenue_sum")), let squares = Double(cell("revenue_sum_squares")), sum.isFinite, squares.isFinite
+        else { throw fail(i + 1, "revenue_sum and revenue_sum_squares must be numbers") }
+        revenue = .statistic(SampleMeanStatistic(n: users, sum: sum, sumOfSquares: squares))
+      }
+      arms.append(ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue))
+    }
+    return arms
+  }
+}

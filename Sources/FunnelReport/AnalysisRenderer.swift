@@ -1,0 +1,117 @@
+public import FunnelLab
+public import FunnelStats
+
+/// Renders an ``ExperimentAnalysis/Report`` of observed experiment counts.
+public enum AnalysisRenderer {
+  static func interval(_ ci: ConfidenceInterval?, percent: Bool) -> String {
+    guard let ci else { return "n/a" }
+    func f(_ x: Double) -> String { percent ? NumberText.fixed(x * 100, 2) : NumberText.fixed(x, 4) }
+    return "[\(f(ci.lower)), \(f(ci.upper))]"
+  }
+
+  static func pValue(_ p: Double?) -> String {
+    guard let p else { return "n/a" }
+    if p < 1e-4 { return "<0.0001" }
+    return NumberText.fixed(p, 4)
+  }
+
+  public static func table(_ r: ExperimentAnalysis.Report) -> String {
+    let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
+    var out = "Experiment analysis · control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
+    out += " · correction \(r.settings.correction.rawValue)\n\n"
+    var arms = TextTable(["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],
+                         alignments: [.left, .right, .right, .right, .right, .right])
+    for a in r.arms {
+      arms.add([a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
+                interval(a.rateInterval, percent: true), NumberText.percent(a.probabilityToBeBest)])
+    }
+    out += arms.render() + "\n"
+    var comparisons = TextTable(
+      ["arm vs \(r.control)", "abs. lift", "\(level)% CI (Newcombe)", "rel. lift", "\(level)% CI (log ratio)", "p-value", "adjusted", "P(beat)", "exp. loss", ""],
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+    for c in r.comparisons {
+      comparisons.add([
+        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), interval(c.absoluteLift?.interval, percent: true),
+        NumberText.percent(c.relativeLift?.estimate), interval(c.relativeLift?.interval, percent: true),
+        pValue(c.test?.pValue), pValue(c.adjustedPValue), NumberText.percent(c.probabilityToBeatControl),
+        c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a", c.significant ? "significant" : "",
+      ])
+    }
+    out += comparisons.render()
+    let revenue = r.comparisons.compactMap { c in c.revenue.map { (c.arm, $0) } }
+    if !revenue.isEmpty {
+      out += "\n"
+      var table = TextTable(["revenue/user vs \(r.control)", "difference", "\(level)% CI (Welch)", "p-value", "P(beat)"],
+                            alignments: [.left, .right, .right, .right, .right])
+      for (arm, rev) in revenue {
+        table.add([arm, rev.welch.difference.estimate.map { NumberText.fixed($0, 4) } ?? "n/a",
+                   interval(rev.welch.difference.interval, percent: false), pValue(rev.welch.test.pValue),
+                   NumberText.percent(rev.bayesian.probabilityToBeat)])
+      }
+      out += table.render()
+    }
+    let srm = r.sampleRatioMismatch
+    out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
+    out += srm.mismatch ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust the results\n"
+      : " — no mismatch with the planned allocation\n"
+    let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
+    if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
+    out += "Methods: " + r.methods.joined(separator: "; ") + "\n"
+    return out
+  }
+
+  static func ci(_ c: ConfidenceInterval?) -> JSONValue {
+    guard let c else { return .null }
+    return .object([("lower", .number(c.lower)), ("upper", .number(c.upper)), ("level", .number(c.confidenceLevel)), ("method", .string(c.method))])
+  }
+
+  static func estimate(_ e: IntervalEstimate?) -> JSONValue {
+    guard let e else { return .null }
+    return .object([("estimate", e.estimate.map { .number($0) } ?? .null), ("interval", ci(e.interval)),
+                    ("diagnostic", e.diagnostic.map { .string($0.rawValue) } ?? .null)])
+  }
+
+  static func test(_ t: TestResult?) -> JSONValue {
+    guard let t else { return .null }
+    return .object([("method", .string(t.method)), ("statistic", .number(t.statistic)), ("pValue", .number(t.pValue)),
+                    ("alternative", .string(t.alternative.rawValue)),
+                    ("degreesOfFreedom", t.degreesOfFreedom.map { .number($0) } ?? .null),
+                    ("diagnostic", t.diagnostic.map { .string($0.rawValue) } ?? .null)])
+  }
+
+  static func optional(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+
+  public static func json(_ r: ExperimentAnalysis.Report) -> String {
+    JSONWriter.write(.object([
+      ("schemaVersion", .integer(1)),
+      ("command", .string("analyze")),
+      ("control", .string(r.control)),
+      ("alpha", .number(r.settings.alpha)),
+      ("alternative", .string(r.settings.alternative.rawValue)),
+      ("correction", .string(r.settings.correction.rawValue)),
+      ("arms", .array(r.arms.map { a in
+        .object([("name", .string(a.name)), ("users", .integer(a.users)), ("conversions", .integer(a.conversions)),
+                 ("rate", optional(a.rate)), ("rateInterval", ci(a.rateInterval)), ("probabilityToBeBest", optional(a.probabilityToBeBest))])
+      })),
+      ("comparisons", .array(r.comparisons.map { c in
+        .object([
+          ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
+          ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
+          ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
+          ("revenue", c.revenue.map { rev in
+            .object([("welch", test(rev.welch.test)), ("difference", estimate(rev.welch.difference)),
+                     ("probabilityToBeatControl", .number(rev.bayesian.probabilityToBeat)),
+                     ("expectedLoss", .number(rev.bayesian.expectedLoss))])
+          } ?? .null),
+          ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
+        ])
+      })),
+      ("sampleRatioMismatch", .object([
+        ("test", test(r.sampleRatioMismatch.test)), ("mismatch", .bool(r.sampleRatioMismatch.mismatch)),
+        ("observedShares", .array(r.sampleRatioMismatch.observedShares.map { .number($0) })),
+        ("expectedShares", .array(r.sampleRatioMismatch.expectedShares.map { .number($0) })),
+      ])),
+      ("methods", .array(r.methods.map { .string($0) })),
+    ]))
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import FunnelLab
+import Testing
+@testable import FunnelLabCLI
+
+/// `funnellab analyze` against statsmodels 0.14 / scipy 1.17 (values computed with
+/// `proportions_ztest`, `proportion_confint(method="wilson")` and `scipy.stats.chisquare`).
+@Suite struct AnalyzeCommandTests {
+  func json(_ arguments: String...) throws -> JSONValue {
+    let console = CapturingConsole()
+    let code = FunnelLabCommandLine.run(arguments + ["--format", "json"], console: console)
+    #expect(code == 0, "\(console.stderr)")
+    return try JSONParser.parse(console.stdout)
+  }
+
+  func number(_ value: JSONValue?, _ path: String...) -> Double? {
+    var current = value
+    for key in path { current = current?[key] }
+    if case .number(let x, _)? = current?.kind { return x }
+    return nil
+  }
+
+  func close(_ x: Double?, _ reference: Double, relative: Double = 1e-9) -> Bool {
+    guard let x else { return false }
+    return abs(x - reference) <= relative * abs(reference)
+  }
+
+  @Test func issueExampleMatchesStatsmodels() throws {
+    let doc = try json("analyze", "--arm", "control=1000:120", "--arm", "b=1000:150")
+    guard case .array(let comparisons)? = doc["comparisons"]?.kind, case .array(let arms)? = doc["arms"]?.kind else {
+      Issue.record("no comparisons")
+      return
+    }
+    let b = comparisons[0]
+    #expect(close(number(b, "test", "pValue"), 0.04964038686536878))
+    #expect(close(number(arms[0], "rateInterval", "lower"), 0.10129926060130912))
+    #expect(close(number(arms[0], "rateInterval", "upper"), 0.14160907584771276))
+    #expect(close(number(arms[1], "rateInterval", "lower"), 0.1292100725130883))
+    #expect(close(number(arms[1], "rateInterval", "upper"), 0.17346865842680032))
+    #expect(number(b, "probabilityToBeatControl").map { $0 > 0.97 && $0 < 0.98 } == true)
+    #expect(number(b, "relativeLift", "estimate").map { abs($0 - 0.25) < 1e-12 } == true)
+    #expect(doc["sampleRatioMismatch"]?["mismatch"]?.kind == .bool(false))
+    let table = funnellab("analyze", "--arm", "control=1000:120", "--arm", "b=1000:150")
+    #expect(table.out.contains("95% CI (Wilson)"))
+    #expect(table.out.contains("no mismatch with the planned allocation"))
+  }
+
+  @Test func sampleRatioMismatchIsFlaggedAgainstThePlannedAllocation() throws {
+    let skewed = try json("analyze", "--arm", "control=5200:520", "--arm", "b=4800:500")
+    #expect(close(number(skewed["sampleRatioMismatch"], "test", "pValue"), 6.334248366623988e-05, relative: 1e-8))
+    #expect(skewed["sampleRatioMismatch"]?["mismatch"]?.kind == .bool(true))
+    let planned = try json("analyze", "--arm", "control=9000:900", "--arm", "b=1000:110", "--allocation", "control=90,b=10")
+    #expect(planned["sampleRatioMismatch"]?["mismatch"]?.kind == .bool(false))
+    let table = funnellab("analyze", "--arm", "control=5000:500", "--arm", "b=5000:500", "--allocation", "control=90,b=10")
+    #expect(table.out.contains("MISMATCH"))
+  }
+
+  @Test func armsFromCSVWithRevenue() throws {
+    let path = try temporaryFile("arms.csv", contents: """
+      arm,users,conversions,revenue_sum,revenue_sum_squares
+      control,10000,500,4995.0,49900.05
+      yearly49,10000,560,5594.4,55888.056
+      """)
+    let doc = try json("analyze", "--data", path)
+    guard case .array(let comparisons)? = doc["comparisons"]?.kind else { return }
+    #expect(comparisons.count == 1)
+    #expect(comparisons[0]["revenue"]?["welch"]?["method"] != nil)
+  }
+
+  @Test(arguments: [
+    ("arm,users,conversions\ncontrol,100,10\nb,100,x\n", "arms.csv:3: conversions 'x' is not a whole number"),
+    ("arm,users,convs\n", "arms.csv:1: missing column 'conversions'"),
+    ("arm,users,conversions,extra\n", "arms.csv:1: unknown column 'extra'"),
+    ("arm,users,conversions\ncontrol,100\n", "arms.csv:2: 2 fields, expected 3"),
+  ])
+  func csvProblemsNameTheLine(contents: String, message: String) throws {
+    let path = try temporaryFile("arms.csv", contents: contents)
+    let r = funnellab("analyze", "--data", path)
+    #expect(r.code == 65)
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
+  @Test(arguments: [
+    (["analyze", "--arm", "control=1000:120"], 64, "Error: needs at least two arms (got 1)"),
+    (["analyze", "--arm", "control=1000", "--arm", "b=1:1"], 64, "Error: --arm 'control=1000' is not name=users:conversions"),
+    (["analyze", "--arm", "control=1000:1200", "--arm", "b=1000:150"], 65, "Error: "),
+    (["analyze", "--arm", "control=1000:100", "--arm", "control=1000:150"], 65, "Error: "),
+    (["analyze", "--arm", "a=1000:100", "--arm", "b=1000:150", "--control", "c"], 65, "Error: "),
+    (["analyze", "--arm", "a=1000:100", "--arm", "b=1000:150", "--correction", "fdr"], 64, "Error: --correction must be one of"),
+    (["analyze", "--data", "/nonexistent.csv"], 66, "Error: cannot read '/nonexistent.csv'"),
+  ])
+  func badInputIsAClearError(arguments: [String], code: Int32, message: String) {
+    let console = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(arguments, console: console) == code)
+    #expect(console.stderr.hasPrefix(message), "\(console.stderr)")
+    #expect(console.stdout.isEmpty)
+  }
+
+  @Test func zeroConversionsGiveDefinedAnswersNotNaN() throws {
+    let r = funnellab("analyze", "--arm", "control=1000:0", "--arm", "b=1000:0", "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    #expect(!r.out.contains("nan") && !r.out.contains("NaN"))
+  }
+}
