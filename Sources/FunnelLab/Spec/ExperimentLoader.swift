@@ -24,30 +24,14 @@ public enum ExperimentLoader {
 
   /// Decodes and validates a spec from JSON text.
   public static func load(text: String, source: String) throws(SpecErrors) -> Experiment {
-    let document: JSONValue
-    do {
-      document = try JSONParser.parse(text)
-    } catch {
-      throw SpecErrors(
-        source: source,
-        errors: [
-          SpecError(
-            path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
-            hint: "fix the syntax at that position")
-        ])
-    }
-    let (decoded, decodeErrors) = SpecDecoder(source: source).decodeCollecting(Experiment.self, from: document)
-    var errors = decodeErrors.map { error in
+    let decoder = SpecDecoder(source: source)
+    let document = try decoder.parse(text)
+    let (decoded, decodeErrors) = decoder.decodeCollecting(Experiment.self, from: document)
+    let problems = decodeErrors + (decoded?.validationErrors() ?? [])
+    let errors = problems.map { error in
       var located = error
       if located.line == nil { located.line = document.line(at: error.path) }
       return located
-    }
-    if let decoded {
-      errors += decoded.validationErrors().map { error in
-        var located = error
-        if located.line == nil { located.line = document.line(at: error.path) }
-        return located
-      }
     }
     guard errors.isEmpty, let decoded else {
       let ordered = errors.enumerated().sorted { a, b in

@@ -12,9 +12,14 @@ public struct SpecDecoder {
 
   /// Parses `text` and decodes a `T` from it.
   public func decode<T: Decodable>(_ type: T.Type, from text: String) throws(SpecErrors) -> (T, JSONValue) {
-    let document: JSONValue
+    let document = try parse(text)
+    return (try decode(type, from: document), document)
+  }
+
+  /// Parses `text` as JSON, reporting a syntax error as a ``SpecErrors`` with its line.
+  public func parse(_ text: String) throws(SpecErrors) -> JSONValue {
     do {
-      document = try JSONParser.parse(text)
+      return try JSONParser.parse(text)
     } catch {
       throw SpecErrors(
         source: source,
@@ -24,7 +29,6 @@ public struct SpecDecoder {
             hint: "fix the syntax at that position")
         ])
     }
-    return (try decode(type, from: document), document)
   }
 
   /// Decodes a `T` from an already parsed document.
