@@ -25,14 +25,11 @@ let distributionTolerances: [String: Double] = [
 /// - binomial with n ≥ 10⁸ and hypergeometric with M ≥ 10⁶: scipy (Boost) is off by up to
 ///   1.3e-10 relative there (checked against 50-digit mpmath; FunnelStats agrees with mpmath
 ///   to ~1e-14 on the hypergeometric and ~6e-12 on the binomial at n = 10⁹);
-/// - Student t with ν > 10⁴: our continued fraction for I_x(ν/2, ½) near x = 1 loses
-///   precision (no BGRAT expansion yet): 5e-10 relative.
 func distributionTolerance(_ c: FixtureCase) -> Double? {
   guard let base = distributionTolerances[c.fn] else { return nil }
   if c.fn.hasPrefix("binom."), c.arg(0) >= 1e8 { return 5e-11 }
   if c.fn.hasPrefix("binom."), c.arg(0) >= 1e6 { return 5e-12 }
   if c.fn.hasPrefix("hypergeom."), c.arg(0) >= 1e6 { return 2e-10 }
-  if c.fn.hasPrefix("t."), c.arg(0) > 1e4 { return 5e-10 }
   return base
 }
 

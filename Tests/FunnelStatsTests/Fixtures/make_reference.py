@@ -122,7 +122,11 @@ def distributions():
             c.add("t.sf", [v, t], st.t.sf(t, v))
     for v, t in [(1, 1e10), (1, 1e100), (2, 1e50), (5, 1e20), (30, 60), (100, 40)]:
         c.add("t.sf", [v, t], st.t.sf(t, v))
-    for v in [1, 2.5, 10, 100, 1e5]:
+    for v in [2500, 5e4, 1e6]:
+        for t in [-0.3, 1.5, 6.0, 25.0]:
+            c.add("t.cdf", [v, t], st.t.cdf(t, v))
+            c.add("t.sf", [v, t], st.t.sf(t, v))
+    for v in [1, 2.5, 10, 100, 2500, 1e5]:
         for p in [1e-100, 1e-20, 1e-6, 0.025, 0.3, 0.5, 0.9, 0.975, 1 - 1e-12]:
             c.add("t.ppf", [v, p], st.t.ppf(p, v))
 
