@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Generate the FunnelStats reference fixtures with scipy and statsmodels.
 
-Run from anywhere:  /work/venv/bin/python Tests/FunnelStatsTests/Fixtures/make_reference.py
+Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_reference.py [--check]
+(needs scipy, statsmodels and mpmath: python3 -m venv venv && venv/bin/pip install statsmodels scipy mpmath).
+With --check nothing is written: the script regenerates every file in memory and exits
+with status 1 unless each is byte-identical to the committed one.
 Deterministic: the same library versions reproduce every file byte for byte
 (sorted keys, floats written as repr strings so Swift parses them exactly).
 Each case is {"id", "fn", "args", "expected"}; args and expected are lists of strings.
@@ -64,13 +67,25 @@ class Cases:
         })
 
 
+CHECK = "--check" in sys.argv
+MISMATCHED = []
+
+
 def write(name, cases):
+    """Writes a fixture file, or with --check compares it with the committed one."""
     path = os.path.join(HERE, name)
     doc = {"meta": META, "cases": cases.cases}
-    with open(path, "w") as f:
-        json.dump(doc, f, sort_keys=True, indent=1)
-        f.write("\n")
-    print("%-28s %4d cases" % (name, len(cases.cases)))
+    text = json.dumps(doc, sort_keys=True, indent=1) + "\n"
+    if CHECK:
+        with open(path) as f:
+            same = f.read() == text
+        if not same:
+            MISMATCHED.append(name)
+        print("%-28s %4d cases %s" % (name, len(cases.cases), "identical" if same else "DIFFERS"))
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+        print("%-28s %4d cases" % (name, len(cases.cases)))
     return len(cases.cases)
 
 
@@ -429,3 +444,5 @@ if __name__ == "__main__":
     total += means()
     total += bayesian()
     print("total %d cases" % total)
+    if MISMATCHED:
+        sys.exit("fixtures differ from the committed files: " + ", ".join(MISMATCHED))
