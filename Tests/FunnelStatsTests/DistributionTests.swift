@@ -102,3 +102,25 @@ func evaluateDistribution(_ c: FixtureCase) -> Double? {
     #expect(Normal(mean: 0, standardDeviation: 0).cdf(0).isNaN)
   }
 }
+
+/// `FUNNELSTATS_PRINT_ERRORS=1 swift test --filter errorReport` prints the largest relative
+/// error per fixture function, to keep the stated tolerances honest.
+@Test func errorReport() throws {
+  guard ProcessInfo.processInfo.environment["FUNNELSTATS_PRINT_ERRORS"] != nil else { return }
+  var worst: [String: Double] = [:]
+  for c in Fixtures.load("distributions.json") {
+    if let got = evaluateDistribution(c) {
+      worst[c.fn] = max(worst[c.fn] ?? 0, relativeError(got, c.value, absoluteFloor: 1e-300))
+    }
+  }
+  for c in Fixtures.load("proportions.json") {
+    if let got = try evaluateProportion(c) {
+      for (i, g) in got.enumerated() where i < c.expected.count {
+        worst[c.fn] = max(worst[c.fn] ?? 0, relativeError(g, c.value(i), absoluteFloor: 1e-15))
+      }
+    }
+  }
+  for (fn, e) in worst.sorted(by: { $0.key < $1.key }) {
+    print("max relative error \(fn): \(e)")
+  }
+}
