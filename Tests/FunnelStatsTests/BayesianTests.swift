@@ -22,7 +22,8 @@ import Testing
       let p = try model.probabilityToBeat(treatment: arms[0], control: arms[1])
       #expect(close(p, c.value, 1e-10, absoluteFloor: 1e-13, c.testDescription))
       let exact = try #require(try model.probabilityToBeatExact(treatment: arms[0], control: arms[1]))
-      #expect(close(exact, c.value, 1e-12, absoluteFloor: 1e-15, c.testDescription + " (exact sum)"))
+      // The closed sum works with log B terms of size up to ~10⁵ at n = 10⁶: ~1e-11 absolute.
+      #expect(close(exact, c.value, 5e-11, absoluteFloor: 1e-15, c.testDescription + " (exact sum)"))
     case "beta.best":
       let p = try model.probabilityToBeBest(arms)
       for (i, v) in p.enumerated() {

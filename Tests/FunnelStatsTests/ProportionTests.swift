@@ -105,4 +105,13 @@ func evaluateProportion(_ c: FixtureCase) throws -> [Double]? {
     #expect(r.estimate == nil)
     #expect(r.diagnostic == .undefinedRatio)
   }
+
+  @Test func hugeCountsDoNotTrap() throws {
+    let big = try ProportionCount(successes: Int.max / 2, trials: Int.max - 1)
+    let r = try TwoProportionZTest.test(treatment: big, control: big)
+    #expect(r.pValue == 1)
+    #expect(throws: StatsError.self) { try FisherExactTest.test(a: 1 << 50, b: 1, c: 1, d: 1) }
+    let srm = try SampleRatioMismatch.check(observed: [Int.max - 1, Int.max - 1], weights: [1, 1])
+    #expect(!srm.mismatch)
+  }
 }

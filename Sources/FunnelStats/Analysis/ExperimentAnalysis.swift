@@ -305,9 +305,9 @@ public enum ExperimentAnalysis {
 
   /// Adds zero-revenue users so that a value→count map covers all `users`.
   static func padded(_ map: [Double: Int], users: Int) -> [Double: Int] {
-    let covered = map.values.reduce(0, +)
+    let covered = map.values.reduce(0.0) { $0 + Double($1) }
     var m = map
-    if users > covered { m[0, default: 0] += users - covered }
+    if Double(users) > covered { m[0, default: 0] += users - Int(covered) }
     return m
   }
 
@@ -336,12 +336,12 @@ public enum ExperimentAnalysis {
           return .failure(StatsError(.invalidParameter, field: field, message: "values must be finite"))
         }
       }
-      let covered = map.values.reduce(0, +)
-      guard covered <= arm.users else {
+      let covered = map.values.reduce(0.0) { $0 + Double($1) }
+      guard covered <= Double(arm.users) else {
         return .failure(
           StatsError(
             .conversionsExceedUsers, field: field,
-            message: "revenue map covers \(covered) users but the arm has \(arm.users)"))
+            message: "revenue map covers \(Int(exactly: covered) ?? Int.max) users but the arm has \(arm.users)"))
       }
       return .success(SampleMeanStatistic(counts: padded(map, users: arm.users)))
     }

@@ -122,7 +122,11 @@ public enum Bootstrap {
           throw StatsError(.invalidParameter, field: field, message: "values must be finite")
         }
         if count == 0 { continue }
-        total += UInt64(count)
+        let (newTotal, overflow) = total.addingReportingOverflow(UInt64(count))
+        guard !overflow else {
+          throw StatsError(.invalidParameter, field: field, message: "counts overflow")
+        }
+        total = newTotal
         sum += v * Double(count)
         values.append(v)
         cumulative.append(total)

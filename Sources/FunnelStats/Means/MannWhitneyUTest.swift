@@ -47,8 +47,8 @@ public enum MannWhitneyUTest {
         }
       }
     }
-    let n1 = Double(treatment.values.reduce(0, +))
-    let n0 = Double(control.values.reduce(0, +))
+    let n1 = treatment.values.reduce(0.0) { $0 + Double($1) }
+    let n0 = control.values.reduce(0.0) { $0 + Double($1) }
     guard n1 > 0 else { throw StatsError(.emptyArm, field: "treatment", message: "has no observations") }
     guard n0 > 0 else { throw StatsError(.emptyArm, field: "control", message: "has no observations") }
     let values = Set(treatment.keys).union(control.keys).sorted()

@@ -59,7 +59,7 @@ public struct SampleMeanStatistic: Sendable, Hashable, Codable {
   /// The statistic of the union of two samples.
   public static func + (lhs: SampleMeanStatistic, rhs: SampleMeanStatistic) -> SampleMeanStatistic {
     SampleMeanStatistic(
-      n: lhs.n + rhs.n, sum: lhs.sum + rhs.sum, sumOfSquares: lhs.sumOfSquares + rhs.sumOfSquares)
+      n: lhs.n &+ rhs.n, sum: lhs.sum + rhs.sum, sumOfSquares: lhs.sumOfSquares + rhs.sumOfSquares)
   }
 
   /// The sample mean, `nil` when `n = 0`.

@@ -262,19 +262,23 @@ public enum PowerAnalysis {
         n = root * root
         guard n > 0 else { throw unreachable }
       } else {
-      guard
-        let root = _MonotoneRoot.solve(lower: 1e-10, upper: 1e18, { nn in
-          evaluate(problem, effect: effect, n: nn, alpha: alpha) - pw
-        })
-      else { throw unreachable }
-      n = root
+        guard
+          let root = _MonotoneRoot.solve(
+            lower: 1e-10, upper: 1e18,
+            { nn in
+              evaluate(problem, effect: effect, n: nn, alpha: alpha) - pw
+            })
+        else { throw unreachable }
+        n = root
       }
     } else if problem.alpha == nil {
       unknown = .alpha
       guard
-        let root = _MonotoneRoot.solve(lower: 1e-300, upper: 1 - 1e-16, { a in
-          evaluate(problem, effect: effect, n: n, alpha: a) - pw
-        })
+        let root = _MonotoneRoot.solve(
+          lower: 1e-300, upper: 1 - 1e-16,
+          { a in
+            evaluate(problem, effect: effect, n: n, alpha: a) - pw
+          })
       else { throw unreachable }
       alpha = root
     } else {
@@ -290,10 +294,12 @@ public enum PowerAnalysis {
         upper = up ? 1e12 * problem.standardDeviation : 0
       }
       guard
-        let root = _MonotoneRoot.solve(lower: lower, upper: upper, { e in
-          let v = evaluate(problem, effect: e, n: n, alpha: alpha) - pw
-          return up ? v : -v
-        })
+        let root = _MonotoneRoot.solve(
+          lower: lower, upper: upper,
+          { e in
+            let v = evaluate(problem, effect: e, n: n, alpha: alpha) - pw
+            return up ? v : -v
+          })
       else { throw unreachable }
       effect = root
     }

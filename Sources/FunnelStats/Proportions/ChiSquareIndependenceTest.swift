@@ -46,7 +46,7 @@ public enum ChiSquareIndependenceTest {
         throw StatsError(.negativeCount, field: "table[\(i)][\(j)]", message: "is negative (\(v))")
       }
     }
-    let rowSums = table.map { Double($0.reduce(0, +)) }
+    let rowSums = table.map { $0.reduce(0.0) { $0 + Double($1) } }
     var colSums = [Double](repeating: 0, count: columns)
     for row in table { for j in 0..<columns { colSums[j] += Double(row[j]) } }
     let total = rowSums.reduce(0, +)

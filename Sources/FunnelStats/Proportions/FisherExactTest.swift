@@ -27,6 +27,11 @@ public enum FisherExactTest {
     for (name, v) in [("a", a), ("b", b), ("c", c), ("d", d)] where v < 0 {
       throw StatsError(.negativeCount, field: "table.\(name)", message: "is negative (\(v))")
     }
+    guard a <= 1 << 40, b <= 1 << 40, c <= 1 << 40, d <= 1 << 40 else {
+      throw StatsError(
+        .invalidParameter, field: "table", message: "counts above 2⁴⁰ are too large for an exact test",
+        hint: "use the chi-square test")
+    }
     let method = "Fisher's exact test"
     let oddsRatio: Double? =
       (b > 0 && c > 0) ? Double(a) * Double(d) / (Double(b) * Double(c)) : nil

@@ -36,7 +36,7 @@ public enum TwoProportionZTest {
     let n0 = Double(control.trials)
     let p1 = Double(treatment.successes) / n1
     let p0 = Double(control.successes) / n0
-    let pooled = Double(treatment.successes + control.successes) / (n1 + n0)
+    let pooled = (Double(treatment.successes) + Double(control.successes)) / (n1 + n0)
     let variance = pooled * (1 - pooled) * (1 / n1 + 1 / n0)
     guard variance > 0 else {
       return TestResult(

@@ -69,7 +69,7 @@ public enum SampleRatioMismatch {
       throw StatsError(
         .invalidParameter, field: "weights[\(i)]", message: "must be positive, got \(w)")
     }
-    let total = Double(observed.reduce(0, +))
+    let total = observed.reduce(0.0) { $0 + Double($1) }
     guard total > 0 else {
       throw StatsError(.emptyArm, field: "observed", message: "no users in any arm")
     }

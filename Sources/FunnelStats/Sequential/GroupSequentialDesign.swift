@@ -141,7 +141,8 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
           var total = 0.0
           for (i, u) in grid.enumerated() where density[i] > 0 {
             let m = u * shrink
-            total += weights[i] * density[i]
+            total +=
+              weights[i] * density[i]
               * (Normal.standardCDF(-(x - m) / sdStep) + Normal.standardCDF(-(x + m) / sdStep))
           }
           return total

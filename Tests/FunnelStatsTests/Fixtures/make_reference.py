@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Generate the FunnelStats reference fixtures with scipy and statsmodels.
 
-Run from anywhere:  /work/venv/bin/python Tests/FunnelStatsTests/Fixtures/make_reference.py
+Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_reference.py [--check]
+(needs scipy, statsmodels and mpmath: python3 -m venv venv && venv/bin/pip install statsmodels scipy mpmath).
+With --check nothing is written: the script regenerates every file in memory and exits
+with status 1 unless each is byte-identical to the committed one.
 Deterministic: the same library versions reproduce every file byte for byte
 (sorted keys, floats written as repr strings so Swift parses them exactly).
 Each case is {"id", "fn", "args", "expected"}; args and expected are lists of strings.
@@ -64,13 +67,25 @@ class Cases:
         })
 
 
+CHECK = "--check" in sys.argv
+MISMATCHED = []
+
+
 def write(name, cases):
+    """Writes a fixture file, or with --check compares it with the committed one."""
     path = os.path.join(HERE, name)
     doc = {"meta": META, "cases": cases.cases}
-    with open(path, "w") as f:
-        json.dump(doc, f, sort_keys=True, indent=1)
-        f.write("\n")
-    print("%-28s %4d cases" % (name, len(cases.cases)))
+    text = json.dumps(doc, sort_keys=True, indent=1) + "\n"
+    if CHECK:
+        with open(path) as f:
+            same = f.read() == text
+        if not same:
+            MISMATCHED.append(name)
+        print("%-28s %4d cases %s" % (name, len(cases.cases), "identical" if same else "DIFFERS"))
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+        print("%-28s %4d cases" % (name, len(cases.cases)))
     return len(cases.cases)
 
 
@@ -122,7 +137,11 @@ def distributions():
             c.add("t.sf", [v, t], st.t.sf(t, v))
     for v, t in [(1, 1e10), (1, 1e100), (2, 1e50), (5, 1e20), (30, 60), (100, 40)]:
         c.add("t.sf", [v, t], st.t.sf(t, v))
-    for v in [1, 2.5, 10, 100, 1e5]:
+    for v in [2500, 5e4, 1e6]:
+        for t in [-0.3, 1.5, 6.0, 25.0]:
+            c.add("t.cdf", [v, t], st.t.cdf(t, v))
+            c.add("t.sf", [v, t], st.t.sf(t, v))
+    for v in [1, 2.5, 10, 100, 2500, 1e5]:
         for p in [1e-100, 1e-20, 1e-6, 0.025, 0.3, 0.5, 0.9, 0.975, 1 - 1e-12]:
             c.add("t.ppf", [v, p], st.t.ppf(p, v))
 
@@ -378,7 +397,8 @@ def bayesian():
         return total
 
     for xt, nt, xc, nc in [(150, 1000, 120, 1000), (12, 100, 10, 100), (0, 10, 0, 10), (10, 10, 9, 10),
-                           (1, 1, 0, 1), (30, 400, 45, 400), (200, 2000, 200, 2000), (5, 50, 1, 60)]:
+                           (1, 1, 0, 1), (30, 400, 45, 400), (200, 2000, 200, 2000), (5, 50, 1, 60),
+                           (12, 100, 100000, 1000000), (1500, 10000, 1400, 10000), (0, 5000, 3, 5000)]:
         c.add("beta.beat", [xt, nt, xc, nc], [beat_exact(xt, nt, xc, nc)])
 
     def pdf(a, b):
@@ -425,3 +445,5 @@ if __name__ == "__main__":
     total += means()
     total += bayesian()
     print("total %d cases" % total)
+    if MISMATCHED:
+        sys.exit("fixtures differ from the committed files: " + ", ".join(MISMATCHED))
