@@ -20,6 +20,7 @@ import Testing
   @Test func linearFlowMatchesTheProductOfProbabilities() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
+    e.store = instantStore()
     e.flow.screens[0].actions = [
       Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
     ]

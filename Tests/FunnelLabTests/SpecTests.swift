@@ -99,7 +99,7 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
       path: "flow.screens[0].actions.continue", message: "number out of range"),
     Case(
       name: "negative price", old: "\"price\": 9.99", new: "\"price\": -9.99",
-      path: "flow.screens[2].plans[0].price", message: "price must be a finite number > 0"),
+      path: "flow.screens[2].plans[0].price", message: "price must be a number > 0 and at most 1000000"),
     Case(
       name: "negative duration", old: "\"kind\": \"info\", \"actions\"",
       new: "\"kind\": \"info\", \"dwell\": { \"medianSeconds\": -3 }, \"actions\"",

@@ -11,6 +11,16 @@ func experimentPath(_ name: String) -> String {
 
 let seedExperiments = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
 
+/// A store whose every purchase attempt succeeds at once.
+func instantStore() -> StoreSettings {
+  var store = StoreSettings()
+  store.cancelProbability = 0
+  store.failureProbability = 0
+  store.pendingProbability = 0
+  store.latencySeconds = 0
+  return store
+}
+
 /// Behavior with every effect switched off: the spec's probabilities apply as written.
 func neutralBehavior() -> BehaviorParameters {
   var b = BehaviorParameters()
@@ -74,14 +84,23 @@ struct ExactOracle {
                     if q == 0 { continue }
                     let effects = flow.outcomeEffects[o]
                     let newPers = effects & CompiledFlow.Effect.personalizes != 0 ? 1 : pers
-                    let buys = effects & CompiledFlow.Effect.purchase != 0
-                    if buys, bought == 0 { purchase += weight * q }
-                    let newBought = buys ? 1 : bought
                     let target = Int(flow.outcomeTarget[o])
-                    if target == Int(CompiledFlow.completedTarget) {
-                      completion += weight * q
-                    } else if target >= 0 {
-                      next[min(seen + 1, flow.seenLevels - 1)][newPers][newBought][target] += q
+                    let nextSeen = min(seen + 1, flow.seenLevels - 1)
+                    // A plan tapped before any purchase goes to the store: success moves on with the
+                    // purchase, cancel and failure stay on the paywall (oracle: no pending purchases).
+                    var branches: [(weight: Double, target: Int, bought: Int)] = [(1, target, bought)]
+                    if effects & CompiledFlow.Effect.purchase != 0, bought == 0 {
+                      let store = MockPaywallManager(settings: flow.store).outcomeProbabilities
+                      purchase += weight * q * store.success
+                      branches = [(store.success, target, 1), (store.cancelled + store.failed, screen, 0)]
+                    }
+                    for branch in branches where branch.weight > 0 {
+                      let qb = q * branch.weight
+                      if branch.target == Int(CompiledFlow.completedTarget) {
+                        completion += weight * qb
+                      } else if branch.target >= 0 {
+                        next[nextSeen][newPers][branch.bought][branch.target] += qb
+                      }
                     }
                   }
                 }

@@ -41,6 +41,7 @@ public struct CompiledFlow: Sendable {
     @usableFromInline static let back: UInt8 = 4
     @usableFromInline static let purchase: UInt8 = 8
     @usableFromInline static let failure: UInt8 = 16
+    @usableFromInline static let restore: UInt8 = 32
   }
 
   /// Target codes of ``outcomeTarget`` that are not screens.
@@ -56,6 +57,11 @@ public struct CompiledFlow: Sendable {
   public let actions: [ActionSlot]
   public let plans: [PlanSlot]
   public let options: [OptionSlot]
+
+  /// The purchase layer's settings (for the built-in ``MockPaywallManager``).
+  public let store: StoreSettings
+  /// How purchases turn into revenue.
+  public let revenue: RevenueSettings
 
   public let start: Int
   public let stepLimit: Int

@@ -98,6 +98,7 @@ public enum FlowCompiler {
         switch action.kind {
         case .skip: effects |= CompiledFlow.Effect.skip
         case .back: effects |= CompiledFlow.Effect.back
+        case .restore: effects |= CompiledFlow.Effect.restore
         default: break
         }
         if screen.personalizes, action.kind == .select || (screen.kind == .slider && action.kind == .continue) {
@@ -208,7 +209,7 @@ public enum FlowCompiler {
     let weightTotal = segments.reduce(0) { $0 + $1.weight }
     return CompiledFlow(
       variantID: variantID, screenIDs: screens.map(\.id), screenKinds: screens.map(\.kind), segmentIDs: segments.map(\.id),
-      actions: actionSlots, plans: planSlots, options: optionSlots,
+      actions: actionSlots, plans: planSlots, options: optionSlots, store: e.store, revenue: e.revenue,
       start: flow.startID.flatMap { flow.index(of: $0) } ?? 0, stepLimit: e.simulation.stepLimit, traitBins: bins,
       seenLevels: seenLevels,
       segmentThresholds: CompiledFlow.thresholds(of: segments.map { $0.weight / weightTotal }), stride: stride,

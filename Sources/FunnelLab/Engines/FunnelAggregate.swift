@@ -88,6 +88,30 @@ public struct FunnelAggregate: Sendable, Hashable {
   public var purchasers: UInt64 = 0
   /// Users who saw at least one paywall.
   public var paywallViewers: UInt64 = 0
+  /// Taps on a plan that reached the store (retries counted separately in ``purchaseAttempts``).
+  public var purchaseTaps: UInt64 = 0
+  /// Store attempts, retries included.
+  public var purchaseAttempts: UInt64 = 0
+  /// Payment sheets dismissed.
+  public var purchaseCancels: UInt64 = 0
+  /// Purchases that failed after the user's retries.
+  public var purchaseFailures: UInt64 = 0
+  /// Purchases left pending (Ask to Buy).
+  public var purchasePendings: UInt64 = 0
+  /// Pending purchases approved later (their users are purchasers).
+  public var pendingApprovals: UInt64 = 0
+  /// "Restore purchases" taps, and those that restored an entitlement.
+  public var restoreAttempts: UInt64 = 0
+  public var restores: UInt64 = 0
+  /// Purchasers whose purchase started a free trial, and trials that converted to paid.
+  public var trialStarts: UInt64 = 0
+  public var trialConversions: UInt64 = 0
+  /// Purchasers whose first payment was refunded.
+  public var refunds: UInt64 = 0
+  /// Net revenue per user over the revenue horizon.
+  public var revenue = RevenueDistribution()
+  /// Net revenue per user realized by the analysis day.
+  public var realizedRevenue = RevenueDistribution()
   public var usersPersonalized: UInt64 = 0
   /// Time to finish, for users who completed.
   public var completionTime = TimeStatistic()
@@ -138,6 +162,19 @@ public struct FunnelAggregate: Sendable, Hashable {
     r.usersWhoWentBack += b.usersWhoWentBack
     r.purchasers += b.purchasers
     r.paywallViewers += b.paywallViewers
+    r.purchaseTaps += b.purchaseTaps
+    r.purchaseAttempts += b.purchaseAttempts
+    r.purchaseCancels += b.purchaseCancels
+    r.purchaseFailures += b.purchaseFailures
+    r.purchasePendings += b.purchasePendings
+    r.pendingApprovals += b.pendingApprovals
+    r.restoreAttempts += b.restoreAttempts
+    r.restores += b.restores
+    r.trialStarts += b.trialStarts
+    r.trialConversions += b.trialConversions
+    r.refunds += b.refunds
+    r.revenue = a.revenue + b.revenue
+    r.realizedRevenue = a.realizedRevenue + b.realizedRevenue
     r.usersPersonalized += b.usersPersonalized
     r.completionTime = a.completionTime + b.completionTime
     r.screenMillis = add(a.screenMillis, b.screenMillis)

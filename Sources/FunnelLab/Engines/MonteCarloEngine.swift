@@ -27,15 +27,27 @@ public struct MonteCarloEngine: Sendable {
     self.threads = max(1, threads ?? ProcessInfoCores.active)
   }
 
-  /// Simulates users `range` (indices into the seed's user streams).
+  /// Simulates users `range` (indices into the seed's user streams) with the
+  /// built-in ``MockPaywallManager`` configured by the flow's store settings.
   /// - Parameters:
+  ///   - include: when given, only the users for which it returns true walk (an arm's
+  ///     share of an experiment's users); the others are skipped.
   ///   - progress: called from worker threads with the number of users just finished.
   /// - Complexity: O(users × steps per user), memory O(size of the flow × threads).
   public func run(
     _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64,
-    progress: (@Sendable (Int) -> Void)? = nil
+    include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
+  ) -> FunnelAggregate {
+    run(flow, users: range, seed: seed, paywall: MockPaywallManager(settings: flow.store), include: include, progress: progress)
+  }
+
+  /// Simulates users `range` with a purchase layer of your own.
+  public func run<Manager: PaywallManager>(
+    _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64, paywall: Manager,
+    include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) -> FunnelAggregate {
     let tables = EngineTables(flow)
+    let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     let chunkCount = Int((UInt64(range.count) + UInt64(Self.chunkSize) - 1) / UInt64(Self.chunkSize))
     let workers = min(threads, max(chunkCount, 1))
     let nextChunk = Atomic<Int>(0)
@@ -47,7 +59,15 @@ public struct MonteCarloEngine: Sendable {
         if chunk >= chunkCount { break }
         let first = range.lowerBound + UInt64(chunk) * UInt64(Self.chunkSize)
         let last = min(first + UInt64(Self.chunkSize), range.upperBound)
-        for user in first..<last { walk(user: user, seed: seed, tables: tables, into: accumulator) }
+        if let include {
+          for user in first..<last where include(user) {
+            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator)
+          }
+        } else {
+          for user in first..<last {
+            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator)
+          }
+        }
         progress?(Int(last - first))
       }
       let aggregate = accumulator.aggregate()
@@ -68,6 +88,10 @@ public struct MonteCarloEngine: Sendable {
   ) -> FunnelAggregate {
     run(flow, users: 0..<UInt64(max(users, 0)), seed: seed, progress: progress)
   }
+
+  /// The seed of the store streams: purchase outcomes and renewals draw from a stream
+  /// of their own per user, so the walk's draws stay aligned across variants.
+  static func storeSeed(_ seed: UInt64) -> UInt64 { SplitMix64.mix(seed ^ 0x7374_6F72_6521) }
 }
 
 /// The number of processors to use by default.
@@ -89,7 +113,10 @@ enum ProcessInfoCores {
 
 /// One user's walk: the hot loop.
 @inline(__always)
-private func walk(user: UInt64, seed: UInt64, tables t: EngineTables, into acc: Accumulator) {
+private func walk<Manager: PaywallManager>(
+  user: UInt64, seed: UInt64, tables t: EngineTables, paywall: Manager, lifecycle: SubscriptionLifecycle,
+  into acc: Accumulator
+) {
   var rng = Xoshiro256StarStar(seed: seed, stream: user)
   let segmentDraw = rng.next() >> 11
   var segment = 0
@@ -103,6 +130,11 @@ private func walk(user: UInt64, seed: UInt64, tables t: EngineTables, into acc: 
   var marks: UInt8 = 0
   var millis: UInt64 = 0
   var firstPlan: Int32 = -1
+  var pendingPlan: Int32 = -1
+  var transaction: StoreTransaction?
+  var entitled = false
+  var store = Xoshiro256StarStar(seed: 0)
+  var storeReady = false
   var finished = false
   var steps = 0
   while steps < t.stepLimit {
@@ -121,11 +153,47 @@ private func walk(user: UInt64, seed: UInt64, tables t: EngineTables, into acc: 
     let o = Int(t.outcomeStart[screen]) + k
     acc.actionCounts[Int(t.outcomeAction[o])] &+= 1
     let effects = t.outcomeEffects[o]
+    var target = Int(t.outcomeTarget[o])
     if effects != 0 {
       marks |= effects
       if effects & CompiledFlow.Effect.personalizes != 0 { personalized = 1 }
       if effects & CompiledFlow.Effect.failure != 0 { acc.failures[screen] &+= 1 }
-      if effects & CompiledFlow.Effect.purchase != 0, firstPlan < 0 { firstPlan = t.outcomePlan[o] }
+      if effects & (CompiledFlow.Effect.purchase | CompiledFlow.Effect.restore) != 0, !entitled {
+        if !storeReady {
+          store = Xoshiro256StarStar(seed: MonteCarloEngine.storeSeed(seed), stream: user)
+          storeReady = true
+        }
+        if effects & CompiledFlow.Effect.purchase != 0 {
+          let slot = t.outcomePlan[o]
+          let attempt = paywall.purchase(t.plans[Int(slot)], using: &store)
+          acc.purchaseTaps &+= 1
+          acc.purchaseAttempts &+= UInt64(max(attempt.attempts, 1))
+          millis &+= UInt64(max(attempt.latencySeconds, 0) * 1000)
+          switch attempt.result {
+          case .success(let tx):
+            entitled = true
+            firstPlan = slot
+            transaction = tx
+          case .userCancelled:
+            acc.purchaseCancels &+= 1
+            target = screen
+          case .failed:
+            acc.purchaseFailures &+= 1
+            target = screen
+          case .pending:
+            acc.purchasePendings &+= 1
+            if pendingPlan < 0 { pendingPlan = slot }
+          }
+        } else {
+          acc.restoreAttempts &+= 1
+          if paywall.restorePurchases(using: &store) == .restored {
+            acc.restores &+= 1
+            entitled = true
+          } else {
+            target = screen
+          }
+        }
+      }
     }
     let table = Int(t.outcomeOptionTable[o])
     if table >= 0 {
@@ -135,7 +203,6 @@ private func walk(user: UInt64, seed: UInt64, tables t: EngineTables, into acc: 
       while r2 >= t.optionThresholds[start + j] { j += 1 }
       acc.optionCounts[start + j] &+= 1
     }
-    let target = Int(t.outcomeTarget[o])
     if target < 0 {
       if target == Int(CompiledFlow.completedTarget) {
         acc.completed &+= 1
@@ -160,9 +227,20 @@ private func walk(user: UInt64, seed: UInt64, tables t: EngineTables, into acc: 
   if marks & CompiledFlow.Effect.skip != 0 { acc.usersWhoSkipped &+= 1 }
   if marks & CompiledFlow.Effect.back != 0 { acc.usersWhoWentBack &+= 1 }
   if marks & CompiledFlow.Effect.personalizes != 0 { acc.usersPersonalized &+= 1 }
-  if firstPlan >= 0 {
+  if transaction == nil, pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(pendingPlan)], using: &store) {
+    acc.pendingApprovals &+= 1
+    transaction = approved
+    firstPlan = pendingPlan
+  }
+  if let transaction, firstPlan >= 0 {
     acc.purchasers &+= 1
     acc.planPurchases[Int(firstPlan)] &+= 1
+    if transaction.isTrial { acc.trialStarts &+= 1 }
+    let outcome = lifecycle.outcome(of: transaction, plan: t.plans[Int(firstPlan)], using: &store)
+    if outcome.convertedFromTrial { acc.trialConversions &+= 1 }
+    if outcome.refunded { acc.refunds &+= 1 }
+    acc.revenue.add(cents: outcome.horizonCents)
+    acc.realizedRevenue.add(cents: outcome.realizedCents)
   }
 }
 
@@ -184,10 +262,12 @@ final class EngineTables: @unchecked Sendable {
   let optionThresholds: UnsafeMutableBufferPointer<UInt64>
   let dwell: UnsafeMutableBufferPointer<UInt32>
   let hasDwell: UnsafeMutableBufferPointer<Bool>
+  let plans: [Plan]
   let flow: CompiledFlow
 
   init(_ flow: CompiledFlow) {
     self.flow = flow
+    plans = flow.plans.map(\.plan)
     screens = flow.screenCount
     stride = flow.stride
     bins = flow.traitBins
@@ -235,6 +315,19 @@ final class Accumulator {
   var usersPersonalized: UInt64 = 0
   var purchasers: UInt64 = 0
   var paywallViewers: UInt64 = 0
+  var purchaseTaps: UInt64 = 0
+  var purchaseAttempts: UInt64 = 0
+  var purchaseCancels: UInt64 = 0
+  var purchaseFailures: UInt64 = 0
+  var purchasePendings: UInt64 = 0
+  var pendingApprovals: UInt64 = 0
+  var restoreAttempts: UInt64 = 0
+  var restores: UInt64 = 0
+  var trialStarts: UInt64 = 0
+  var trialConversions: UInt64 = 0
+  var refunds: UInt64 = 0
+  var revenue = RevenueDistribution()
+  var realizedRevenue = RevenueDistribution()
   var completion = TimeStatistic()
   let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts,
     segmentUsers: UnsafeMutableBufferPointer<UInt64>
@@ -274,6 +367,19 @@ final class Accumulator {
     a.usersPersonalized = usersPersonalized
     a.purchasers = purchasers
     a.paywallViewers = paywallViewers
+    a.purchaseTaps = purchaseTaps
+    a.purchaseAttempts = purchaseAttempts
+    a.purchaseCancels = purchaseCancels
+    a.purchaseFailures = purchaseFailures
+    a.purchasePendings = purchasePendings
+    a.pendingApprovals = pendingApprovals
+    a.restoreAttempts = restoreAttempts
+    a.restores = restores
+    a.trialStarts = trialStarts
+    a.trialConversions = trialConversions
+    a.refunds = refunds
+    a.revenue = revenue
+    a.realizedRevenue = realizedRevenue
     a.completionTime = completion
     a.reach = take(reach, flow.screenCount)
     a.views = take(views, flow.screenCount)

@@ -20,6 +20,8 @@ public enum ActionKind: String, Sendable, Hashable, CaseIterable, Codable {
   case purchase
   /// Close a paywall without buying ("Maybe later", "Continue with limited version").
   case dismiss
+  /// "Restore purchases" on a paywall: a returning subscriber regains access.
+  case restore
   /// Leave the app: the user is abandoned at this screen.
   case quit
 

@@ -15,11 +15,16 @@ public struct Experiment: Sendable, Hashable {
   public var flow: Flow
   public var variants: [Variant]
   public var simulation: SimulationSettings
+  /// How the mock purchase layer behaves.
+  public var store: StoreSettings
+  /// Trials, renewals, refunds, fee, horizon and analysis day.
+  public var revenue: RevenueSettings
 
   public init(
     name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
     behavior: BehaviorParameters = BehaviorParameters(), population: Population = Population(), flow: Flow,
-    variants: [Variant] = [Variant(id: "control")], simulation: SimulationSettings = SimulationSettings()
+    variants: [Variant] = [Variant(id: "control")], simulation: SimulationSettings = SimulationSettings(),
+    store: StoreSettings = StoreSettings(), revenue: RevenueSettings = RevenueSettings()
   ) {
     self.name = name
     self.summary = summary
@@ -31,13 +36,15 @@ public struct Experiment: Sendable, Hashable {
     self.flow = flow
     self.variants = variants
     self.simulation = simulation
+    self.store = store
+    self.revenue = revenue
   }
 }
 
 extension Experiment: Decodable {
   enum CodingKeys: String, CodingKey {
     case schema = "$schema"
-    case name, description, source, seed, users, behavior, population, flow, variants, simulation
+    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue
   }
 
   public init(from decoder: any Decoder) throws {
@@ -57,5 +64,7 @@ extension Experiment: Decodable {
     flow = try c.decode(Flow.self, forKey: .flow)
     variants = try c.decode([Variant].self, forKey: .variants)
     simulation = try c.decodeIfPresent(SimulationSettings.self, forKey: .simulation) ?? SimulationSettings()
+    store = try c.decodeIfPresent(StoreSettings.self, forKey: .store) ?? StoreSettings()
+    revenue = try c.decodeIfPresent(RevenueSettings.self, forKey: .revenue) ?? RevenueSettings()
   }
 }

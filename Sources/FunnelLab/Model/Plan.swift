@@ -27,10 +27,17 @@ public struct Plan: Sendable, Hashable, Decodable {
   public var badge: String?
   /// Extra utility of this plan on top of price, default and badge effects.
   public var utility: Double
+  /// Intro offer: the price of each of the first ``introPeriods`` paid periods.
+  public var introPrice: Double?
+  /// Intro offer: how many paid periods are at ``introPrice``.
+  public var introPeriods: Int
+  /// This plan's renewal probability per period (default: the revenue settings' for its period).
+  public var renewalProbability: Double?
 
   public init(
     id: String, label: String? = nil, price: Double, currency: String = "USD", period: BillingPeriod,
-    trialDays: Int = 0, badge: String? = nil, utility: Double = 0
+    trialDays: Int = 0, badge: String? = nil, utility: Double = 0, introPrice: Double? = nil, introPeriods: Int = 0,
+    renewalProbability: Double? = nil
   ) {
     self.id = id
     self.label = label
@@ -40,9 +47,14 @@ public struct Plan: Sendable, Hashable, Decodable {
     self.trialDays = trialDays
     self.badge = badge
     self.utility = utility
+    self.introPrice = introPrice
+    self.introPeriods = introPeriods
+    self.renewalProbability = renewalProbability
   }
 
-  enum CodingKeys: String, CodingKey { case id, label, price, currency, period, trialDays, badge, utility }
+  enum CodingKeys: String, CodingKey {
+    case id, label, price, currency, period, trialDays, badge, utility, introPrice, introPeriods, renewalProbability
+  }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +66,9 @@ public struct Plan: Sendable, Hashable, Decodable {
     trialDays = try c.decodeIfPresent(Int.self, forKey: .trialDays) ?? 0
     badge = try c.decodeIfPresent(String.self, forKey: .badge)
     utility = try c.decodeIfPresent(Double.self, forKey: .utility) ?? 0
+    introPrice = try c.decodeIfPresent(Double.self, forKey: .introPrice)
+    introPeriods = try c.decodeIfPresent(Int.self, forKey: .introPeriods) ?? 0
+    renewalProbability = try c.decodeIfPresent(Double.self, forKey: .renewalProbability)
   }
 
   /// The price per month this plan amounts to; a lifetime price is spread over

@@ -22,7 +22,7 @@ public enum ScreenKind: String, Sendable, Hashable, CaseIterable, Codable {
     case .choice: [.select, .continue, .back, .skip, .jump, .quit]
     case .input: [.type, .back, .skip, .quit]
     case .slider: [.continue, .back, .skip, .quit]
-    case .paywall: [.purchase, .dismiss, .back, .skip, .quit]
+    case .paywall: [.purchase, .dismiss, .restore, .back, .skip, .quit]
     case .permission: [.allow, .deny, .back, .quit]
     case .task: [.continue, .back, .skip, .quit]
     }

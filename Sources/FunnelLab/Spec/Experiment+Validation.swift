@@ -66,6 +66,8 @@ private struct Validator {
       fail([.key("simulation"), .key("traitBins")], "traitBins must be from 1 to 4096, got \(e.simulation.traitBins)", "the default is 32")
     }
     checkBehavior(e.behavior, at: [.key("behavior")])
+    errors += e.store.validationErrors(at: [.key("store")])
+    errors += e.revenue.validationErrors(at: [.key("revenue")])
     checkFlow(e.flow, behavior: e.behavior)
     checkPopulation(e.population, flow: e.flow)
   }
@@ -277,7 +279,14 @@ private struct Validator {
       for (j, plan) in screen.plans.enumerated() {
         let pp = path.key("plans").index(j)
         if !planIDs.insert(plan.id).inserted { fail(pp.key("id"), "duplicate plan '\(plan.id)'", nil) }
-        if !plan.price.isFinite || plan.price <= 0 { fail(pp.key("price"), "price must be a finite number > 0", "e.g. 9.99") }
+        if !plan.price.isFinite || plan.price <= 0 || plan.price > 1e6 {
+          fail(pp.key("price"), "price must be a number > 0 and at most 1000000", "e.g. 9.99")
+        }
+        if let intro = plan.introPrice, !intro.isFinite || intro < 0 || intro > 1e6 {
+          fail(pp.key("introPrice"), "introPrice must be from 0 to 1000000", nil)
+        }
+        if plan.introPeriods < 0 || plan.introPeriods > 1000 { fail(pp.key("introPeriods"), "introPeriods must be from 0 to 1000", nil) }
+        if let r = plan.renewalProbability { checkProbability(r, pp.key("renewalProbability")) }
         if plan.trialDays < 0 || plan.trialDays > 3650 { fail(pp.key("trialDays"), "trialDays must be from 0 to 3650", nil) }
         if !plan.utility.isFinite || abs(plan.utility) > 20 { fail(pp.key("utility"), "utility must be within ±20", nil) }
       }

@@ -1,0 +1,50 @@
+public import FunnelStats
+
+/// Per-user revenue as a value→count map of whole cents, over the users who earned
+/// anything (everyone else earned 0). Revenue takes few distinct values (a plan's
+/// price times a number of payments), so the map stays small and is a sufficient
+/// statistic for means, Welch's test, Mann–Whitney and the bootstrap.
+///
+/// Integer keys and counts: `+` is exact, associative and commutative.
+public struct RevenueDistribution: Sendable, Hashable {
+  public var counts: [Int64: UInt64] = [:]
+
+  public init() {}
+
+  public mutating func add(cents: Int64) {
+    guard cents != 0 else { return }
+    counts[cents, default: 0] += 1
+  }
+
+  public static func + (a: RevenueDistribution, b: RevenueDistribution) -> RevenueDistribution {
+    var r = a
+    for (value, count) in b.counts { r.counts[value, default: 0] += count }
+    return r
+  }
+
+  /// Total cents.
+  public var totalCents: Int64 { counts.reduce(0) { $0 + $1.key * Int64($1.value) } }
+
+  /// Users with non-zero revenue.
+  public var earners: UInt64 { counts.values.reduce(0, +) }
+
+  /// Mean, sum and sum of squares over `users` users, in currency units.
+  public func statistic(users: UInt64) -> SampleMeanStatistic {
+    var sum = 0.0, squares = 0.0
+    for (cents, count) in counts.sorted(by: { $0.key < $1.key }) {
+      let x = Double(cents) / 100
+      sum += x * Double(count)
+      squares += x * x * Double(count)
+    }
+    return SampleMeanStatistic(n: Int(users), sum: sum, sumOfSquares: squares)
+  }
+
+  /// The value→count map over all `users` users (zeros included), in currency units.
+  public func valueCounts(users: UInt64) -> [Double: Int] {
+    var map: [Double: Int] = [:]
+    for (cents, count) in counts { map[Double(cents) / 100] = Int(count) }
+    let zeros = Int(users) - Int(earners)
+    if zeros > 0 { map[0] = zeros }
+    return map
+  }
+}
