@@ -49,7 +49,7 @@ enum RunCommand: Command {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let summaries = result.variants.map(FunnelSummary.init)
+    let summaries = FunnelSummary.all(result)
     let text =
       format == "json"
       ? RunJSONRenderer.render(result, summaries: summaries)

@@ -1,4 +1,5 @@
 public import FunnelLab
+import FunnelStats
 
 /// Renders a ``RunResult`` as JSON of schema version ``schemaVersion``
 /// (documented in docs/json-output.md). Key order and number text are fixed, so
@@ -25,75 +26,118 @@ public enum RunJSONRenderer {
 
   static func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
 
+  static func interval(_ i: ConfidenceInterval?) -> JSONValue {
+    guard let i else { return .null }
+    return .object([
+      ("lower", .number(i.lower)), ("upper", .number(i.upper)), ("level", .number(i.confidenceLevel)), ("method", .string(i.method)),
+    ])
+  }
+
+  static func estimate(_ e: MetricEstimate) -> JSONValue {
+    .object([("estimate", optional(e.estimate)), ("interval", interval(e.interval)), ("n", .integer(e.n))])
+  }
+
+  static func comparison(_ c: MetricComparison) -> JSONValue {
+    .object([
+      ("difference", optional(c.difference?.estimate)), ("interval", interval(c.difference?.interval)),
+      ("test", c.test.map { .string($0.method) } ?? .null), ("pValue", optional(c.test?.pValue)),
+    ])
+  }
+
+  /// A value→count map as `[[cents, users], …]` sorted by value.
+  static func distribution(_ d: RevenueDistribution) -> JSONValue {
+    .array(d.counts.sorted { $0.key < $1.key }.map { .array([.integer($0.key), .integer($0.value)]) })
+  }
+
   static func variant(_ run: VariantRun, _ s: FunnelSummary) -> JSONValue {
     let a = run.aggregate
     let f = run.flow
+    let countsValue: JSONValue =
+      .object([
+        ("completed", .integer(a.completed)),
+        ("abandoned", .integer(a.abandoned)),
+        ("stepLimitReached", .integer(a.stepLimitReached)),
+        ("usersWhoSkipped", .integer(a.usersWhoSkipped)),
+        ("usersWhoWentBack", .integer(a.usersWhoWentBack)),
+        ("paywallViewers", .integer(a.paywallViewers)),
+        ("purchasers", .integer(a.purchasers)),
+        ("usersPersonalized", .integer(a.usersPersonalized)),
+        ("purchaseTaps", .integer(a.purchaseTaps)),
+        ("purchaseAttempts", .integer(a.purchaseAttempts)),
+        ("purchaseCancels", .integer(a.purchaseCancels)),
+        ("purchaseFailures", .integer(a.purchaseFailures)),
+        ("purchasePendings", .integer(a.purchasePendings)),
+        ("pendingApprovals", .integer(a.pendingApprovals)),
+        ("restoreAttempts", .integer(a.restoreAttempts)),
+        ("restores", .integer(a.restores)),
+        ("trialStarts", .integer(a.trialStarts)),
+        ("trialConversions", .integer(a.trialConversions)),
+        ("refunds", .integer(a.refunds)),
+      ])
+    let timeToFinishValue: JSONValue =
+      .object([
+        ("completers", .integer(a.completionTime.count)),
+        ("meanSeconds", optional(a.completionTime.meanSeconds)),
+        ("sdSeconds", optional(a.completionTime.standardDeviationSeconds)),
+        ("medianSeconds", optional(s.medianSecondsToFinish)),
+        ("p90Seconds", optional(s.p90SecondsToFinish)),
+      ])
+    let revenueValue: JSONValue =
+      .object([
+        ("currency", f.plans.first.map { .string($0.plan.currency) } ?? .null),
+        ("horizonMonths", .number(f.revenue.horizonMonths)),
+        ("analysisDay", .number(f.revenue.analysisDay)),
+        ("totalCents", .integer(a.revenue.totalCents)),
+        ("realizedCents", .integer(a.realizedRevenue.totalCents)),
+        ("perUserCents", distribution(a.revenue)),
+        ("realizedPerUserCents", distribution(a.realizedRevenue)),
+      ])
+    let screensValue: JSONValue =
+      .array(
+        s.screens.map { row in
+          .object([
+            ("id", .string(row.id)),
+            ("kind", .string(row.kind.rawValue)),
+            ("reached", .integer(row.reached)),
+            ("reachRate", .number(row.reachRate)),
+            ("views", .integer(row.views)),
+            ("droppedOff", .integer(row.droppedOff)),
+            ("dropOffRate", .number(row.dropOffRate)),
+            ("meanSecondsPerView", optional(row.meanSeconds)),
+            ("failures", .integer(row.failures)),
+            ("actions", .object(row.actions.map { ($0.id, .integer($0.count)) })),
+          ])
+        })
+    let plansValue: JSONValue = .array(
+      s.plans.indices.map { j in
+        let p = s.plans[j]
+        return .object([
+          ("screen", .string(p.screen)), ("plan", .string(p.plan)), ("default", .bool(p.isDefault)),
+          ("purchasers", .integer(p.purchases)), ("share", .number(p.share)),
+          ("shareInterval", interval(s.planShares.indices.contains(j) ? s.planShares[j].interval : nil)),
+        ])
+      })
+    let optionsValue: JSONValue =
+      .array(
+        f.options.indices.map { j in
+          .object([
+            ("screen", .string(f.screenIDs[f.options[j].screen])), ("option", .string(f.options[j].id)),
+            ("selected", .integer(a.optionCounts[j])),
+          ])
+        })
     return .object([
       ("id", .string(s.variant)),
       ("description", run.variant.summary.map { .string($0) } ?? .null),
       ("users", .integer(a.users)),
       ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
-      (
-        "counts",
-        .object([
-          ("completed", .integer(a.completed)),
-          ("abandoned", .integer(a.abandoned)),
-          ("stepLimitReached", .integer(a.stepLimitReached)),
-          ("usersWhoSkipped", .integer(a.usersWhoSkipped)),
-          ("usersWhoWentBack", .integer(a.usersWhoWentBack)),
-          ("paywallViewers", .integer(a.paywallViewers)),
-          ("purchasers", .integer(a.purchasers)),
-          ("usersPersonalized", .integer(a.usersPersonalized)),
-        ])
-      ),
-      (
-        "timeToFinish",
-        .object([
-          ("completers", .integer(a.completionTime.count)),
-          ("meanSeconds", optional(a.completionTime.meanSeconds)),
-          ("sdSeconds", optional(a.completionTime.standardDeviationSeconds)),
-          ("medianSeconds", optional(s.medianSecondsToFinish)),
-          ("p90Seconds", optional(s.p90SecondsToFinish)),
-        ])
-      ),
-      (
-        "screens",
-        .array(
-          s.screens.map { row in
-            .object([
-              ("id", .string(row.id)),
-              ("kind", .string(row.kind.rawValue)),
-              ("reached", .integer(row.reached)),
-              ("reachRate", .number(row.reachRate)),
-              ("views", .integer(row.views)),
-              ("droppedOff", .integer(row.droppedOff)),
-              ("dropOffRate", .number(row.dropOffRate)),
-              ("meanSecondsPerView", optional(row.meanSeconds)),
-              ("failures", .integer(row.failures)),
-              ("actions", .object(row.actions.map { ($0.id, .integer($0.count)) })),
-            ])
-          })
-      ),
-      (
-        "plans",
-        .array(
-          s.plans.map { p in
-            .object([
-              ("screen", .string(p.screen)), ("plan", .string(p.plan)), ("default", .bool(p.isDefault)),
-              ("purchasers", .integer(p.purchases)), ("share", .number(p.share)),
-            ])
-          })
-      ),
-      (
-        "options",
-        .array(
-          f.options.indices.map { j in
-            .object([
-              ("screen", .string(f.screenIDs[f.options[j].screen])), ("option", .string(f.options[j].id)),
-              ("selected", .integer(a.optionCounts[j])),
-            ])
-          })
-      ),
+      ("estimates", .object(s.estimates.map { ($0.metric.rawValue, estimate($0)) })),
+      ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),
+      ("counts", countsValue),
+      ("revenue", revenueValue),
+      ("timeToFinish", timeToFinishValue),
+      ("screens", screensValue),
+      ("plans", plansValue),
+      ("options", optionsValue),
       ("segments", .object(f.segmentIDs.indices.map { (f.segmentIDs[$0], .integer(a.segmentUsers[$0])) })),
     ])
   }

@@ -1,7 +1,9 @@
 public import FunnelLab
+import FunnelStats
 
 /// Renders a ``RunResult`` as aligned terminal tables: per variant, the funnel
-/// screen by screen, then a comparison of every variant with the control.
+/// screen by screen and the purchase layer's outcomes, then a comparison of every
+/// variant with the control.
 public enum RunTableRenderer {
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
@@ -9,8 +11,20 @@ public enum RunTableRenderer {
     for (run, summary) in zip(result.variants, summaries) {
       out += "\n" + renderVariant(run, summary)
     }
-    if summaries.count > 1 { out += "\n" + renderComparison(summaries) }
+    if summaries.count > 1 { out += "\n" + renderComparison(summaries, hasPlans: result.variants.contains { !$0.flow.plans.isEmpty }) }
     return out
+  }
+
+  static func ci(_ interval: ConfidenceInterval?, percent: Bool) -> String {
+    guard let interval else { return "[n/a]" }
+    if percent { return "[\(NumberText.fixed(interval.lower * 100, 1)), \(NumberText.fixed(interval.upper * 100, 1))]" }
+    return "[\(NumberText.fixed(interval.lower, 2)), \(NumberText.fixed(interval.upper, 2))]"
+  }
+
+  static func withCI(_ e: MetricEstimate?) -> String {
+    guard let e, let value = e.estimate else { return "n/a" }
+    if e.metric.isProportion { return NumberText.percent(value) + " " + ci(e.interval, percent: true) }
+    return NumberText.fixed(value, 2) + " " + ci(e.interval, percent: false)
   }
 
   static func renderVariant(_ run: VariantRun, _ s: FunnelSummary) -> String {
@@ -35,20 +49,42 @@ public enum RunTableRenderer {
     out += " p90 \(NumberText.seconds(s.p90SecondsToFinish))"
     if s.stepLimitReached > 0 { out += " · \(NumberText.grouped(s.stepLimitReached)) walks cut at the step limit" }
     out += "\n"
-    if !s.plans.isEmpty {
-      out +=
-        "  plan mix: "
-        + s.plans.map { p in
-          "\(p.plan)\(p.isDefault ? "*" : "") \(NumberText.percent(p.share)) (\(NumberText.grouped(p.purchases)))"
-        }.joined(separator: " · ") + "   (* pre-selected)\n"
-    }
+    guard !run.flow.plans.isEmpty else { return out }
+    let a = run.aggregate
+    let currency = run.flow.plans.first?.plan.currency ?? ""
+    out += "  store: \(NumberText.grouped(a.purchaseTaps)) plan taps · \(NumberText.grouped(a.purchaseCancels)) sheets cancelled"
+    out += " · \(NumberText.grouped(a.purchaseFailures)) failed · \(NumberText.grouped(a.purchasePendings)) pending"
+    out += " (\(NumberText.grouped(a.pendingApprovals)) approved later)"
+    if a.restoreAttempts > 0 { out += " · \(NumberText.grouped(a.restores)) of \(NumberText.grouped(a.restoreAttempts)) restores" }
+    out += "\n"
+    out += "  purchase \(withCI(s.estimate(.purchaseConversion))) · trial starts \(NumberText.percent(s.value(.trialStartRate)))"
+    out += " · trial→paid \(NumberText.percent(s.value(.trialToPaid))) · refunds \(NumberText.grouped(a.refunds))\n"
+    let horizon = JSONValue.format(run.flow.revenue.horizonMonths)
+    out += "  revenue per user (\(horizon) months, net, \(currency)) \(withCI(s.estimate(.revenuePerUser)))"
+    out += " · LTV per payer \(withCI(s.estimate(.revenuePerPayingUser)))"
+    out += " · realized by day \(JSONValue.format(run.flow.revenue.analysisDay)) \(s.value(.realizedRevenuePerUser).map { NumberText.fixed($0, 2) } ?? "n/a")\n"
+    out += "  plan mix: "
+    out += zip(s.plans, s.planShares).map { p, share in
+      "\(p.plan)\(p.isDefault ? "*" : "") \(NumberText.percent(p.share)) \(ci(share.interval, percent: true)) (\(NumberText.grouped(p.purchases)))"
+    }.joined(separator: " · ")
+    out += "   (* pre-selected)\n"
     return out
   }
 
-  static func renderComparison(_ summaries: [FunnelSummary]) -> String {
+  static func delta(_ c: MetricComparison?, percent: Bool) -> [String] {
+    guard let c, let d = c.difference?.estimate else { return ["", "", ""] }
+    let value = percent ? NumberText.points(d) : (d >= 0 ? "+" : "") + NumberText.fixed(d, 2)
+    let interval = c.difference?.interval.map { i in
+      percent ? "[\(NumberText.fixed(i.lower * 100, 1)), \(NumberText.fixed(i.upper * 100, 1))]" : "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
+    } ?? "n/a"
+    let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
+    return [value, interval, p]
+  }
+
+  static func renderComparison(_ summaries: [FunnelSummary], hasPlans: Bool) -> String {
     guard let control = summaries.first else { return "" }
     var out = "Compared with \(control.variant) (differences are true effects: same users, common random numbers)\n"
-    let metrics: [FunnelMetric] = [.completionRate, .purchaseConversion, .paywallViewRate, .skipRate]
+    let metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate]
     var headers = ["variant"]
     var alignments: [TextTable.Alignment] = [.left]
     for m in metrics {
@@ -83,6 +119,22 @@ public enum RunTableRenderer {
       table.add(row)
     }
     out += table.render()
+    guard hasPlans else { return out }
+    out += "\nConversion and revenue (95% intervals; p-values treat variants as independent samples,"
+    out += " which is conservative under common random numbers)\n"
+    var money = TextTable(
+      ["variant", "purchase", "Δ", "95% CI (pp)", "p", "revenue/user", "Δ", "95% CI", "p", "LTV/payer"],
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right])
+    for s in summaries {
+      let isControl = s.variant == control.variant
+      var row: [String] = [s.variant, NumberText.percent(s.value(.purchaseConversion), decimals: 2)]
+      row += isControl ? ["", "", ""] : delta(s.comparison(.purchaseConversion), percent: true)
+      row.append(s.value(.revenuePerUser).map { NumberText.fixed($0, 3) } ?? "n/a")
+      row += isControl ? ["", "", ""] : delta(s.comparison(.revenuePerUser), percent: false)
+      row.append(s.value(.revenuePerPayingUser).map { NumberText.fixed($0, 2) } ?? "n/a")
+      money.add(row)
+    }
+    out += money.render()
     return out
   }
 }

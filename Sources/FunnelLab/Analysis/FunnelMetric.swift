@@ -1,5 +1,9 @@
-/// The metrics a funnel run reports, by name. Proportions are `numerator /
-/// denominator` of user counts; `timeToFinish` is a mean over completers.
+public import FunnelStats
+
+/// The metrics a funnel run reports, by name.
+///
+/// A metric is either a proportion of users (`successes / trials`) or a mean of a
+/// per-user quantity (time, revenue) given by its sufficient statistics.
 public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   /// Users who completed the flow, of all users.
   case completionRate
@@ -9,16 +13,47 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   case skipRate
   /// Users who saw at least one paywall (the Pro upsell), of all users.
   case paywallViewRate
-  /// Users who bought a plan, of all users.
+  /// Users who bought a plan (a store transaction, approved Ask to Buy included), of all users.
   case purchaseConversion
   /// Users who bought a plan, of users who saw a paywall.
   case purchaseConversionOfViewers
+  /// Users who started a free trial, of all users.
+  case trialStartRate
+  /// Trials that converted to a paid period, of trials started.
+  case trialToPaid
   /// Users who answered a personalizing question (a goal), of all users.
   case personalizationRate
   /// Mean seconds from the first screen to completion, over completers.
   case timeToFinish
+  /// Net revenue per user over the revenue horizon (ARPU).
+  case revenuePerUser
+  /// Net revenue per paying user over the horizon (ARPPU: the lifetime value of a payer at the horizon).
+  case revenuePerPayingUser
+  /// Net revenue per user who saw a paywall, over the horizon.
+  case revenuePerPaywallViewer
+  /// Net revenue per user realized by the analysis day.
+  case realizedRevenuePerUser
 
-  public var isProportion: Bool { self != .timeToFinish }
+  /// What a metric is computed from.
+  public enum Data: Sendable, Hashable {
+    case proportion(successes: UInt64, trials: UInt64)
+    case mean(SampleMeanStatistic)
+  }
+
+  public var isProportion: Bool {
+    switch self {
+    case .timeToFinish, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: false
+    default: true
+    }
+  }
+
+  /// Whether the metric is money (formatted as currency).
+  public var isRevenue: Bool {
+    switch self {
+    case .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: true
+    default: false
+    }
+  }
 
   /// A short label for tables.
   public var label: String {
@@ -29,28 +64,51 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     case .paywallViewRate: "paywall view"
     case .purchaseConversion: "purchase conversion"
     case .purchaseConversionOfViewers: "conversion of viewers"
+    case .trialStartRate: "trial starts"
+    case .trialToPaid: "trial to paid"
     case .personalizationRate: "goal answered"
     case .timeToFinish: "time to finish (s)"
+    case .revenuePerUser: "revenue per user"
+    case .revenuePerPayingUser: "LTV per payer"
+    case .revenuePerPaywallViewer: "revenue per viewer"
+    case .realizedRevenuePerUser: "realized per user"
+    }
+  }
+
+  /// The metric's data in an aggregate.
+  public func data(in a: FunnelAggregate) -> Data {
+    switch self {
+    case .completionRate: .proportion(successes: a.completed, trials: a.users)
+    case .abandonmentRate: .proportion(successes: a.abandoned, trials: a.users)
+    case .skipRate: .proportion(successes: a.usersWhoSkipped, trials: a.users)
+    case .paywallViewRate: .proportion(successes: a.paywallViewers, trials: a.users)
+    case .purchaseConversion: .proportion(successes: a.purchasers, trials: a.users)
+    case .purchaseConversionOfViewers: .proportion(successes: a.purchasers, trials: a.paywallViewers)
+    case .trialStartRate: .proportion(successes: a.trialStarts, trials: a.users)
+    case .trialToPaid: .proportion(successes: a.trialConversions, trials: a.trialStarts)
+    case .personalizationRate: .proportion(successes: a.usersPersonalized, trials: a.users)
+    case .timeToFinish:
+      .mean(SampleMeanStatistic(
+        n: Int(a.completionTime.count), sum: Double(a.completionTime.sumMillis) / 1000,
+        sumOfSquares: Double(a.completionTime.sumSquaredMillis) / 1_000_000))
+    case .revenuePerUser: .mean(a.revenue.statistic(users: a.users))
+    case .revenuePerPayingUser: .mean(a.revenue.statistic(users: a.purchasers))
+    case .revenuePerPaywallViewer: .mean(a.revenue.statistic(users: a.paywallViewers))
+    case .realizedRevenuePerUser: .mean(a.realizedRevenue.statistic(users: a.users))
     }
   }
 
   /// `(numerator, denominator)` of a proportion metric.
   public func counts(in a: FunnelAggregate) -> (successes: UInt64, trials: UInt64)? {
-    switch self {
-    case .completionRate: (a.completed, a.users)
-    case .abandonmentRate: (a.abandoned, a.users)
-    case .skipRate: (a.usersWhoSkipped, a.users)
-    case .paywallViewRate: (a.paywallViewers, a.users)
-    case .purchaseConversion: (a.purchasers, a.users)
-    case .purchaseConversionOfViewers: (a.purchasers, a.paywallViewers)
-    case .personalizationRate: (a.usersPersonalized, a.users)
-    case .timeToFinish: nil
-    }
+    if case .proportion(let s, let n) = data(in: a) { return (s, n) }
+    return nil
   }
 
   /// The metric's point estimate (`nil` when its denominator is empty).
   public func value(in a: FunnelAggregate) -> Double? {
-    if let (s, n) = counts(in: a) { return n == 0 ? nil : Double(s) / Double(n) }
-    return a.completionTime.meanSeconds
+    switch data(in: a) {
+    case .proportion(let s, let n): n == 0 ? nil : Double(s) / Double(n)
+    case .mean(let m): m.mean
+    }
   }
 }

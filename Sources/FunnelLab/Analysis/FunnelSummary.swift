@@ -1,3 +1,5 @@
+public import FunnelStats
+
 /// The readable funnel of one variant, derived from its aggregate: what a report
 /// shows. Pure arithmetic on counts; no simulation.
 public struct FunnelSummary: Sendable {
@@ -47,11 +49,20 @@ public struct FunnelSummary: Sendable {
   public var screens: [ScreenRow]
   public var plans: [PlanRow]
   public var metrics: [(metric: FunnelMetric, value: Double?)]
+  /// Every metric with its confidence interval.
+  public var estimates: [MetricEstimate]
+  /// Every metric against the control (empty for the control itself). The intervals and
+  /// tests treat the two variants as independent samples of users; under the common
+  /// random numbers of truth mode they are conservative.
+  public var comparisons: [MetricComparison]
+  /// Each plan's share of purchasers with a Wilson interval, in plan order.
+  public var planShares: [MetricEstimate]
   public var stepLimitReached: UInt64
   public var medianSecondsToFinish: Double?
   public var p90SecondsToFinish: Double?
 
-  public init(_ run: VariantRun) {
+  /// The summary of `run`, compared with `control` when given (and not `run` itself).
+  public init(_ run: VariantRun, control: VariantRun? = nil, alpha: Double = 0.05) {
     let a = run.aggregate
     let f = run.flow
     let n = Double(max(a.users, 1))
@@ -73,10 +84,31 @@ public struct FunnelSummary: Sendable {
         purchases: a.planPurchases[j], share: Double(a.planPurchases[j]) / purchasers)
     }
     metrics = FunnelMetric.allCases.map { ($0, $0.value(in: a)) }
+    estimates = FunnelMetric.allCases.map { MetricAnalysis.estimate($0, in: a, alpha: alpha) }
+    if let control, control.variant.id != run.variant.id {
+      comparisons = FunnelMetric.allCases.map { MetricAnalysis.compare($0, variant: a, control: control.aggregate, alpha: alpha) }
+    } else {
+      comparisons = []
+    }
+    planShares = a.planPurchases.map { count in
+      let share = a.purchasers == 0 ? nil : Double(count) / Double(a.purchasers)
+      let interval = (try? ProportionCount(successes: Int(count), trials: Int(a.purchasers)))
+        .flatMap { try? ProportionInterval.wilson($0, confidenceLevel: 1 - alpha) }
+      return MetricEstimate(metric: .purchaseConversion, estimate: share, interval: interval, n: a.purchasers)
+    }
     stepLimitReached = a.stepLimitReached
     medianSecondsToFinish = a.completionTime.quantileSeconds(0.5)
     p90SecondsToFinish = a.completionTime.quantileSeconds(0.9)
   }
 
   public func value(_ metric: FunnelMetric) -> Double? { metrics.first { $0.metric == metric }?.value ?? nil }
+
+  public func estimate(_ metric: FunnelMetric) -> MetricEstimate? { estimates.first { $0.metric == metric } }
+
+  public func comparison(_ metric: FunnelMetric) -> MetricComparison? { comparisons.first { $0.metric == metric } }
+
+  /// Summaries of every variant of a run, each compared with the control.
+  public static func all(_ result: RunResult, alpha: Double = 0.05) -> [FunnelSummary] {
+    result.variants.map { FunnelSummary($0, control: result.control, alpha: alpha) }
+  }
 }
