@@ -41,6 +41,7 @@ public enum RunJSONRenderer {
     .object([
       ("difference", optional(c.difference?.estimate)), ("interval", interval(c.difference?.interval)),
       ("test", c.test.map { .string($0.method) } ?? .null), ("pValue", optional(c.test?.pValue)),
+      ("rankTest", c.rankTest.map { .string($0.method) } ?? .null), ("rankPValue", optional(c.rankTest?.pValue)),
     ])
   }
 

@@ -141,6 +141,8 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     #expect(mock.purchaseCancels > 0)
     #expect(custom.purchaseCancels == 0)
     #expect(custom.purchasers == custom.purchaseTaps)
+    let viaRunner = try ExperimentRunner.run(e, options: RunOptions(users: 20_000), paywall: AlwaysBuys())
+    #expect(viaRunner.variants[0].aggregate == custom)
     // Every custom transaction charges 1.00 once (renewals drawn by the lifecycle): at least 85 cents each.
     #expect(custom.revenue.totalCents >= Int64(custom.purchasers) * 85)
   }

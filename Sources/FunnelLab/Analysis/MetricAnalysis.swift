@@ -18,6 +18,16 @@ public struct MetricComparison: Sendable, Hashable {
   public var difference: IntervalEstimate?
   /// Pooled two-proportion z-test, or Welch's t-test.
   public var test: TestResult?
+  /// For revenue: Mann–Whitney U with tie correction on the per-user value→count maps
+  /// (a shift in the distribution, robust to a few large payers).
+  public var rankTest: TestResult?
+
+  public init(metric: FunnelMetric, difference: IntervalEstimate?, test: TestResult?, rankTest: TestResult? = nil) {
+    self.metric = metric
+    self.difference = difference
+    self.test = test
+    self.rankTest = rankTest
+  }
 }
 
 /// Estimates and comparisons of every metric of a run, computed with FunnelStats.
@@ -59,7 +69,14 @@ public enum MetricAnalysis {
       guard let welch = try? WelchTTest.test(treatment: m1, control: m0, confidenceLevel: 1 - alpha) else {
         return MetricComparison(metric: metric, difference: nil, test: nil)
       }
-      return MetricComparison(metric: metric, difference: welch.difference, test: welch.test)
+      var rank: TestResult?
+      if metric == .revenuePerUser || metric == .realizedRevenuePerUser {
+        let pick: (FunnelAggregate) -> RevenueDistribution = metric == .revenuePerUser ? { $0.revenue } : { $0.realizedRevenue }
+        rank = try? MannWhitneyUTest.test(
+          treatment: pick(variant).valueCounts(users: variant.users), control: pick(control).valueCounts(users: control.users)
+        ).test
+      }
+      return MetricComparison(metric: metric, difference: welch.difference, test: welch.test, rankTest: rank)
     default:
       return MetricComparison(metric: metric, difference: nil, test: nil)
     }

@@ -46,6 +46,15 @@ public enum ExperimentRunner {
     _ experiment: Experiment, options: RunOptions = RunOptions(),
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> RunResult {
+    try run(experiment, options: options, paywall: nil as MockPaywallManager?, progress: progress)
+  }
+
+  /// Like ``run(_:options:progress:)``, with a purchase layer of your own instead of
+  /// the mock configured by each variant's `store` settings.
+  public static func run<Manager: PaywallManager>(
+    _ experiment: Experiment, options: RunOptions = RunOptions(), paywall: Manager?,
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> RunResult {
     let flows = try FlowCompiler.compileAll(experiment)
     let users = options.users ?? experiment.users
     let seed = options.seed ?? experiment.seed
@@ -66,9 +75,16 @@ public enum ExperimentRunner {
     let counter = ProgressCounter()
     var runs: [VariantRun] = []
     for i in selected {
-      let aggregate = engine.run(flows[i], users: users, seed: seed) { finished in
+      let report: @Sendable (Int) -> Void = { finished in
         if let progress { progress(counter.add(finished), total) }
       }
+      let range = 0..<UInt64(users)
+      let aggregate =
+        if let paywall {
+          engine.run(flows[i], users: range, seed: seed, paywall: paywall, progress: report)
+        } else {
+          engine.run(flows[i], users: range, seed: seed, progress: report)
+        }
       runs.append(VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate))
     }
     return RunResult(experiment: experiment.name, seed: seed, usersPerVariant: users, variants: runs)

@@ -73,7 +73,7 @@ public struct PurchaseAttempt: Sendable, Hashable {
 ///   }
 ///   func restorePurchases(using rng: inout Xoshiro256StarStar) -> RestoreResult { .nothingToRestore }
 /// }
-/// let result = try ExperimentRunner.run(experiment, paywall: AlwaysBuys())
+/// let result = try ExperimentRunner.run(experiment, paywall: AlwaysBuys())  // or MonteCarloEngine().run(…, paywall:)
 /// ```
 public protocol PaywallManager: Sendable {
   /// Buys `plan`: the payment sheet, the store's answer, retries.
