@@ -1,0 +1,78 @@
+/// A level of a grid factor: a name and the patches that make it.
+public struct GridLevel: Sendable, Hashable, Decodable {
+  public var id: String
+  public var patches: [Patch]
+
+  public init(id: String, patches: [Patch] = []) {
+    self.id = id
+    self.patches = patches
+  }
+
+  enum CodingKeys: String, CodingKey { case id, patches }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    patches = try c.decodeIfPresent([Patch].self, forKey: .patches) ?? []
+  }
+}
+
+/// A factor of a grid: alternatives for one aspect of the flow.
+public struct GridFactor: Sendable, Hashable, Decodable {
+  public var id: String
+  public var levels: [GridLevel]
+
+  public init(id: String, levels: [GridLevel]) {
+    self.id = id
+    self.levels = levels
+  }
+}
+
+/// Factors crossed into variants: every combination of one level per factor.
+///
+/// A cell's variant id names its levels, `factor=level` joined by `,`
+/// (`upsell=after3,goal=optional,default=monthly`); its patches are its levels'
+/// patches in factor order. A level with no patches is the base flow's own.
+public struct Grid: Sendable, Hashable, Decodable {
+  public var factors: [GridFactor]
+
+  public init(factors: [GridFactor]) { self.factors = factors }
+
+  /// Number of cells: the product of the level counts.
+  public var cellCount: Int { factors.reduce(1) { $0 * max($1.levels.count, 0) } }
+
+  /// The cells as variants, in lexicographic order of level indices (first factor slowest).
+  public func variants() -> [Variant] {
+    var cells: [Variant] = [Variant(id: "", patches: [])]
+    for factor in factors {
+      var next: [Variant] = []
+      for cell in cells {
+        for level in factor.levels {
+          let id = (cell.id.isEmpty ? "" : cell.id + ",") + "\(factor.id)=\(level.id)"
+          next.append(Variant(id: id, summary: nil, patches: cell.patches + level.patches))
+        }
+      }
+      cells = next
+    }
+    return factors.isEmpty ? [] : cells
+  }
+
+  func validationErrors(at path: SpecPath) -> [SpecError] {
+    var errors: [SpecError] = []
+    if factors.isEmpty { errors.append(SpecError(path: path.key("factors"), message: "a grid needs at least one factor", hint: nil)) }
+    var ids = Set<String>()
+    for (i, factor) in factors.enumerated() {
+      let fp = path.key("factors").index(i)
+      if !ids.insert(factor.id).inserted { errors.append(SpecError(path: fp.key("id"), message: "duplicate factor '\(factor.id)'", hint: nil)) }
+      if factor.levels.isEmpty { errors.append(SpecError(path: fp.key("levels"), message: "factor '\(factor.id)' has no levels", hint: nil)) }
+      var levelIDs = Set<String>()
+      for (j, level) in factor.levels.enumerated() where !levelIDs.insert(level.id).inserted {
+        errors.append(SpecError(path: fp.key("levels").index(j).key("id"), message: "duplicate level '\(level.id)'", hint: nil))
+      }
+    }
+    if cellCount > 10_000 {
+      errors.append(SpecError(path: path, message: "the grid has \(cellCount) cells; at most 10000 are supported", hint: "use fewer levels"))
+    }
+    return errors
+  }
+}
