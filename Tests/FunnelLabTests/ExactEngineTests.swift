@@ -175,7 +175,8 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
 
   /// Monte Carlo and the exact engine agree within 3 standard errors on every
   /// variant of every seed experiment: completion, purchase conversion, paywall
-  /// view rate, skip rate and the reach of every screen.
+  /// view rate, skip rate, the reach of every screen, going back, personalizing
+  /// and the mean time to finish (SE from the exact standard deviation).
   @Test(arguments: seedExperiments)
   func monteCarloAgreesWithExactOnEveryVariant(name: String) throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
@@ -187,6 +188,14 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
       expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "\(v) purchase")
       expectWithin3SE(a.paywallViewers, a.users, exact: x.paywallViewers, "\(v) paywall view")
       expectWithin3SE(a.usersWhoSkipped, a.users, exact: x.skipped, "\(v) skip")
+      expectWithin3SE(a.usersWhoWentBack, a.users, exact: x.wentBack, "\(v) went back")
+      expectWithin3SE(a.usersPersonalized, a.users, exact: x.personalized, "\(v) personalized")
+      if let mean = a.completionTime.meanSeconds, let exactMean = x.meanSecondsToFinish,
+        let sd = x.standardDeviationSecondsToFinish
+      {
+        let se = sd / Double(a.completionTime.count).squareRoot()
+        #expect(abs(mean - exactMean) <= 3 * se, "\(v) time to finish: simulated \(mean), exact \(exactMean), SE \(se)")
+      }
       for screen in 0..<flow.screenCount {
         expectWithin3SE(a.reach[screen], a.users, exact: x.reach[screen], "\(v) reach of \(flow.screenIDs[screen])")
       }
