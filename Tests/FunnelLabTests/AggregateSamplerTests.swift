@@ -65,6 +65,16 @@ import Testing
       let statistic = (rCount - 1) * variance / sigma2
       #expect(statistic > chi.ppf(0.0005) && statistic < chi.isf(0.0005), "\(metric) variance \(variance) vs \(sigma2)")
     }
+    // The plan mix: each plan's first-purchase count has mean n·p_j.
+    var planSums = [Double](repeating: 0, count: exact.planPurchases.count)
+    for r in 0..<Self.replicates {
+      let arm = sampler.sample(users: UInt64(n), seed: 99, replicate: UInt64(r), arm: index)
+      for j in planSums.indices { planSums[j] += Double(arm.planPurchases[j]) }
+    }
+    for (j, p) in exact.planPurchases.enumerated() {
+      let se = (n * p * (1 - p) / rCount).squareRoot()
+      #expect(abs(planSums[j] / rCount - n * p) <= 3 * max(se, 1e-9), "plan \(j): \(planSums[j] / rCount) vs \(n * p)")
+    }
     // Joint structure: P(completed ∧ bought) from the classes.
     let both = zip(exact.outcomeClasses, exact.outcomeClassProbabilities)
       .filter { $0.0.end == .completed && $0.0.firstPlan != nil }.reduce(0) { $0 + $1.1 }

@@ -201,4 +201,23 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
       }
     }
   }
+
+  /// With a step limit shorter than the flow, many walks are cut off: the exact
+  /// engine models the cut exactly, so Monte Carlo still agrees within 3 SE on the
+  /// step-limit share, completion, purchase and reach.
+  @Test func monteCarloAgreesWithExactUnderATightStepLimit() throws {
+    var e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
+    e.simulation.stepLimit = 6
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let x = ExactEngine.solve(flow)
+    #expect(x.stepLimitReached > 0.1, "the limit must bite: \(x.stepLimitReached)")
+    let a = MonteCarloEngine().run(flow, users: 100_000, seed: 8)
+    expectWithin3SE(a.stepLimitReached, a.users, exact: x.stepLimitReached, "step limit")
+    expectWithin3SE(a.completed, a.users, exact: x.completion, "completion")
+    expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "purchase")
+    expectWithin3SE(a.paywallViewers, a.users, exact: x.paywallViewers, "paywall view")
+    for screen in 0..<flow.screenCount {
+      expectWithin3SE(a.reach[screen], a.users, exact: x.reach[screen], "reach of \(flow.screenIDs[screen])")
+    }
+  }
 }

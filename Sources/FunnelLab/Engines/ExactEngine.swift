@@ -22,8 +22,8 @@
 /// the mass still walking in a cell falls to ``tolerance`` or below. That mass,
 /// summed over cells (``ExactFunnel/truncatedMass``, at most `1e-16`), bounds the
 /// absolute error of every probability; expected counts per view are off by at
-/// most `truncatedMass · stepLimit`. Flows without back navigation stop after at
-/// most `screens + 1` steps; a back loop of return probability `ρ` per step needs
+/// most `truncatedMass · stepLimit`. Acyclic flows (no back navigation, no
+/// failure that repeats a screen) stop after at most `screens + 1` steps; a back loop of return probability `ρ` per step needs
 /// `log(1e-16)/log ρ` steps, never more than `stepLimit`.
 ///
 /// **Outcomes and first passages.** Completion, abandonment per screen, views,
