@@ -23,8 +23,9 @@
 /// summed over cells (``ExactFunnel/truncatedMass``, at most `1e-16`), bounds the
 /// absolute error of every probability; expected counts per view are off by at
 /// most `truncatedMass · stepLimit`. Acyclic flows (no back navigation, no
-/// failure that repeats a screen) stop after at most `screens + 1` steps; a back loop of return probability `ρ` per step needs
-/// `log(1e-16)/log ρ` steps, never more than `stepLimit`.
+/// failure that repeats a screen) stop after at most `screens + 1` steps; a loop
+/// of return probability `ρ` per step needs about `log(1e-16)/log ρ` steps, never
+/// more than `stepLimit`.
 ///
 /// **Outcomes and first passages.** Completion, abandonment per screen, views,
 /// actions, failures and options are linear in the visits `Σ_t m_t`. Facts of
