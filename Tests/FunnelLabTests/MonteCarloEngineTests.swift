@@ -68,12 +68,12 @@ import Testing
   /// default bias, badges, features), Monte Carlo agrees with the exact chain.
   @Test(arguments: seedExperiments)
   func fullModelMatchesTheExactChain(name: String) throws {
-    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+    let e = try seedWithInstantStore(name)
     let flow = try FlowCompiler.compile(e, variant: 0)
-    let oracle = ExactOracle(flow)
+    let exact = ExactEngine.solve(flow)
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 17)
-    expectWithin3SE(a.completed, a.users, exact: oracle.completion, "\(name) completion")
-    expectWithin3SE(a.purchasers, a.users, exact: oracle.purchase, "\(name) purchase")
+    expectWithin3SE(a.completed, a.users, exact: exact.completion, "\(name) completion")
+    expectWithin3SE(a.purchasers, a.users, exact: exact.purchase, "\(name) purchase")
   }
 
   @Test func resultsDoNotDependOnThreadCount() throws {

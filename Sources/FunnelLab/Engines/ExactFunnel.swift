@@ -1,0 +1,119 @@
+/// The exact per-user probabilities and expectations of one compiled variant,
+/// as solved by ``ExactEngine``: what the Monte Carlo engine's aggregate divided by
+/// its number of users converges to.
+///
+/// Every probability is "per user": the probability that one user, drawn from the
+/// population (segment by weight, intent bin uniformly), does the thing. Every
+/// expectation is per user too (``views`` is expected views of each screen per user).
+///
+/// The values are exact for the compiled chain, step limit included, up to
+/// floating-point rounding and ``truncatedMass`` (see ``ExactEngine``).
+public struct ExactFunnel: Sendable, Hashable {
+  /// How a user's walk ends.
+  public enum End: Sendable, Hashable {
+    case completed
+    /// Quit on this screen (an index into ``CompiledFlow/screenIDs``).
+    case abandoned(screen: Int)
+    /// Still walking when the flow's step limit cut the walk off.
+    case stepLimit
+  }
+
+  /// A class of users that are alike in everything ``AggregateSampler`` counts:
+  /// how the walk ended, the first plan bought, and whether the user ever saw a
+  /// paywall, skipped, went back or personalized. The classes are mutually
+  /// exclusive and exhaustive, so a multinomial over them reproduces the joint
+  /// distribution of these per-user facts.
+  public struct OutcomeClass: Sendable, Hashable {
+    public var end: End
+    /// The plan slot of the user's first purchase (`nil`: never bought).
+    public var firstPlan: Int?
+    public var sawPaywall: Bool
+    public var skipped: Bool
+    public var wentBack: Bool
+    public var personalized: Bool
+
+    public init(end: End, firstPlan: Int?, sawPaywall: Bool, skipped: Bool, wentBack: Bool, personalized: Bool) {
+      self.end = end
+      self.firstPlan = firstPlan
+      self.sawPaywall = sawPaywall
+      self.skipped = skipped
+      self.wentBack = wentBack
+      self.personalized = personalized
+    }
+  }
+
+  public var variantID: String
+  /// Probability of each segment.
+  public var segmentProbabilities: [Double]
+
+  /// P(completed).
+  public var completion: Double
+  /// P(quit on each screen).
+  public var abandonedAt: [Double]
+  /// P(cut off by the step limit): the walks that MC counts in `stepLimitReached`.
+  public var stepLimitReached: Double
+  /// P(first purchase is plan slot j).
+  public var planPurchases: [Double]
+  /// P(bought any plan) = Σ ``planPurchases``.
+  public var purchase: Double
+  /// P(the user sees screen s at least once).
+  public var reach: [Double]
+  /// P(sees at least one paywall).
+  public var paywallViewers: Double
+  /// P(takes at least one skip action).
+  public var skipped: Double
+  /// P(goes back at least once).
+  public var wentBack: Double
+  /// P(answers a personalizing question).
+  public var personalized: Double
+
+  /// Expected views of each screen (revisits included).
+  public var views: [Double]
+  /// Expected times each action slot is taken.
+  public var actionCounts: [Double]
+  /// Expected validation or task failures on each screen.
+  public var failures: [Double]
+  /// Expected times each option slot is selected.
+  public var optionCounts: [Double]
+  /// Expected milliseconds spent on each screen (over all views).
+  public var screenMillis: [Double]
+  /// Expected screen views per user, `Σ views`.
+  public var expectedScreens: Double
+  /// `E[T | completed]` in seconds, `T` the sum of the dwell times of a completer's
+  /// views (`nil` when completion is impossible).
+  public var meanSecondsToFinish: Double?
+  /// `sd(T | completed)` in seconds.
+  public var standardDeviationSecondsToFinish: Double?
+
+  /// The outcome classes of positive probability, in a fixed order.
+  public var outcomeClasses: [OutcomeClass]
+  /// Probabilities of ``outcomeClasses`` (they sum to `1 − truncatedMass`).
+  public var outcomeClassProbabilities: [Double]
+
+  /// Probability mass still walking when the solver stopped early because it had
+  /// fallen below ``ExactEngine/tolerance``, before the step limit. It bounds the
+  /// absolute error of every probability above; an expectation of a count per view
+  /// is off by at most `truncatedMass × stepLimit`.
+  public var truncatedMass: Double
+
+  /// P(abandoned) as the Monte Carlo aggregate counts it: quits plus step-limit cuts.
+  public var abandonment: Double { abandonedAt.reduce(0, +) + stepLimitReached }
+
+  /// The exact value of a metric (`nil` when its denominator is zero).
+  public func value(of metric: FunnelMetric) -> Double? {
+    switch metric {
+    case .completionRate: completion
+    case .abandonmentRate: abandonment
+    case .skipRate: skipped
+    case .paywallViewRate: paywallViewers
+    case .purchaseConversion: purchase
+    case .purchaseConversionOfViewers: paywallViewers > 0 ? purchase / paywallViewers : nil
+    case .personalizationRate: personalized
+    case .timeToFinish: meanSecondsToFinish
+    // Not yet solved exactly: trials and revenue (the subscription lifecycle).
+    case .trialStartRate, .trialToPaid, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
+      .realizedRevenuePerUser:
+      nil
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import FunnelStats
+import Testing
+
+@testable import FunnelLab
+
+@Suite struct AggregateSamplerTests {
+  static let replicates = 2000
+
+  /// The Klick upsell comparison's arms, solved exactly.
+  static func klickArms() throws -> [ExactFunnel] {
+    let e = try seedWithInstantStore("klick-onboarding")
+    return try FlowCompiler.compileAll(e).map(ExactEngine.solve)
+  }
+
+  @Test func countsAreDeterministicPerSeedReplicateAndArm() throws {
+    let sampler = AggregateSampler(try Self.klickArms()[0])
+    let a = sampler.sample(users: 1_000_000, seed: 7, replicate: 3, arm: 1)
+    #expect(a == sampler.sample(users: 1_000_000, seed: 7, replicate: 3, arm: 1))
+    #expect(a != sampler.sample(users: 1_000_000, seed: 7, replicate: 4, arm: 1))
+    #expect(a != sampler.sample(users: 1_000_000, seed: 7, replicate: 3, arm: 0))
+    #expect(a != sampler.sample(users: 1_000_000, seed: 8, replicate: 3, arm: 1))
+  }
+
+  /// Every user lands in exactly one class, and the derived counts are the classes' margins.
+  @Test(arguments: [0, 1, 17, 10_000, 1_000_000])
+  func classesPartitionTheUsers(users: Int) throws {
+    for exact in try Self.klickArms() {
+      let sampler = AggregateSampler(exact)
+      let arm = sampler.sample(users: UInt64(users), seed: 1, replicate: 0, arm: 0)
+      #expect(arm.classCounts.reduce(0, +) == UInt64(users))
+      #expect(arm.completed + arm.abandonedAt.reduce(0, +) + arm.stepLimitReached == UInt64(users))
+      #expect(arm.planPurchases.reduce(0, +) == arm.purchasers)
+      #expect(arm.purchasers <= arm.paywallViewers)
+      let completed = zip(sampler.classes, arm.classCounts).filter { $0.0.end == .completed }.reduce(0) { $0 + $1.1 }
+      #expect(completed == arm.completed)
+    }
+  }
+
+  /// Over 2,000 replicates of 10,000 users, each proportion count has mean `n·p`
+  /// (within 3 standard errors) and variance `n·p·(1 − p)` (the statistic
+  /// `(R − 1)·s²/σ²` inside the central 99.9 % of χ²_{R−1}); completions and purchases
+  /// covary as `n·(P(C ∧ B) − P(C)·P(B))`, within 3 standard errors of the sample covariance.
+  @Test(arguments: [0, 1])
+  func sampledCountsHaveTheMultinomialMeanVarianceAndCovariance(arm index: Int) throws {
+    let exact = try Self.klickArms()[index]
+    let sampler = AggregateSampler(exact)
+    let n = 10_000.0
+    let metrics: [FunnelMetric] = [.completionRate, .purchaseConversion, .paywallViewRate, .skipRate, .personalizationRate]
+    var samples = [[Double]](repeating: [], count: metrics.count)
+    for r in 0..<Self.replicates {
+      let arm = sampler.sample(users: UInt64(n), seed: 99, replicate: UInt64(r), arm: index)
+      for (m, metric) in metrics.enumerated() {
+        samples[m].append(Double(try #require(arm.counts(for: metric)).successes))
+      }
+    }
+    let rCount = Double(Self.replicates)
+    let chi = ChiSquared(degreesOfFreedom: rCount - 1)
+    for (m, metric) in metrics.enumerated() {
+      let p = try #require(exact.value(of: metric))
+      let mean = samples[m].reduce(0, +) / rCount
+      let variance = samples[m].map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / (rCount - 1)
+      let sigma2 = n * p * (1 - p)
+      #expect(abs(mean - n * p) <= 3 * (sigma2 / rCount).squareRoot(), "\(metric) mean \(mean) vs \(n * p)")
+      let statistic = (rCount - 1) * variance / sigma2
+      #expect(statistic > chi.ppf(0.0005) && statistic < chi.isf(0.0005), "\(metric) variance \(variance) vs \(sigma2)")
+    }
+    // The plan mix: each plan's first-purchase count has mean n·p_j.
+    var planSums = [Double](repeating: 0, count: exact.planPurchases.count)
+    for r in 0..<Self.replicates {
+      let arm = sampler.sample(users: UInt64(n), seed: 99, replicate: UInt64(r), arm: index)
+      for j in planSums.indices { planSums[j] += Double(arm.planPurchases[j]) }
+    }
+    for (j, p) in exact.planPurchases.enumerated() {
+      let se = (n * p * (1 - p) / rCount).squareRoot()
+      #expect(abs(planSums[j] / rCount - n * p) <= 3 * max(se, 1e-9), "plan \(j): \(planSums[j] / rCount) vs \(n * p)")
+    }
+    // Joint structure: P(completed ∧ bought) from the classes.
+    let both = zip(exact.outcomeClasses, exact.outcomeClassProbabilities)
+      .filter { $0.0.end == .completed && $0.0.firstPlan != nil }.reduce(0) { $0 + $1.1 }
+    let pc = exact.completion
+    let pb = exact.purchase
+    let covariance = n * (both - pc * pb)
+    let c = samples[0]
+    let b = samples[1]
+    let mc = c.reduce(0, +) / rCount
+    let mb = b.reduce(0, +) / rCount
+    let sampleCovariance = zip(c, b).map { ($0 - mc) * ($1 - mb) }.reduce(0, +) / (rCount - 1)
+    let se = ((n * pc * (1 - pc) * n * pb * (1 - pb) + covariance * covariance) / rCount).squareRoot()
+    #expect(abs(sampleCovariance - covariance) <= 3 * se, "covariance \(sampleCovariance) vs \(covariance)")
+  }
+
+  /// The sampler's counts agree with per-user Monte Carlo counts for the same arm:
+  /// both estimate the same proportions (difference within 3 SE of a difference).
+  @Test func sampledArmMatchesMonteCarlo() throws {
+    let e = try seedWithInstantStore("klick-onboarding")
+    let flow = try FlowCompiler.compile(e, variant: 1)
+    let users: UInt64 = 100_000
+    let mc = MonteCarloEngine().run(flow, users: Int(users), seed: 5)
+    let sampled = AggregateSampler(ExactEngine.solve(flow)).sample(users: users, seed: 5, replicate: 0, arm: 0)
+    for metric in FunnelMetric.allCases
+    where metric.isProportion && ![.purchaseConversionOfViewers, .trialStartRate, .trialToPaid].contains(metric) {
+      let a = try #require(metric.counts(in: mc))
+      let b = try #require(sampled.counts(for: metric))
+      let pa = Double(a.successes) / Double(a.trials)
+      let pb = Double(b.successes) / Double(b.trials)
+      let pooled = (pa + pb) / 2
+      let se = (2 * pooled * (1 - pooled) / Double(users)).squareRoot()
+      #expect(abs(pa - pb) <= 3 * max(se, 1 / Double(users)), "\(metric): MC \(pa), sampled \(pb)")
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+@testable import FunnelLab
+
+/// `|a − b| ≤ tolerance`, with both values in the message.
+func expectClose(
+  _ a: Double, _ b: Double, _ what: String, tolerance: Double = 1e-12, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(abs(a - b) <= tolerance, "\(what): \(a) vs \(b)", sourceLocation: sourceLocation)
+}
+
+/// |simulated − exact| ≤ 3 standard errors of a proportion over `n` users.
+func expectWithin3SE(
+  _ observed: UInt64, _ n: UInt64, exact p: Double, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let rate = Double(observed) / Double(n)
+  let se = max(p * (1 - p) / Double(n), 0).squareRoot()
+  #expect(
+    abs(rate - p) <= 3 * max(se, 1 / Double(n)), "\(what): simulated \(rate), exact \(p), SE \(se)",
+    sourceLocation: sourceLocation)
+}
+
+/// A flow of info screens with these (continue, back, quit) probabilities, no effects.
+func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500) throws -> CompiledFlow {
+  var e = try load(tinySpec)
+  e.behavior = neutralBehavior()
+  e.simulation.stepLimit = stepLimit
+  e.flow.screens = screens.map { Screen(id: $0.id, kind: .info, actions: $0.actions) }
+  e.variants = [Variant(id: "control")]
+  return try FlowCompiler.compile(e, variant: 0)
+}
+
+@Suite struct ExactEngineTests {
+  /// intro → goal → paywall with no effects: every quantity is a product of the spec's probabilities.
+  @Test func linearFlowClosedForm() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.flow.screens[0].actions = [
+      Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
+    ]
+    e.flow.screens[1].actions = [Action(id: "select", kind: .select, probability: 0.6), Action(id: "quit", kind: .quit, probability: 0.4)]
+    e.flow.screens[2].actions = [
+      Action(id: "purchase", kind: .purchase, probability: 0.25), Action(id: "dismiss", kind: .dismiss, probability: 0.75),
+    ]
+    let x = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))
+    expectClose(x.completion, 0.42, "completion")
+    expectClose(x.purchase, 0.105, "purchase")
+    expectClose(x.planPurchases[0], 0.0525, "monthly")
+    expectClose(x.planPurchases[1], 0.0525, "yearly")
+    for (i, r) in [1, 0.7, 0.42].enumerated() {
+      expectClose(x.reach[i], r, "reach \(i)")
+      expectClose(x.views[i], r, "views \(i)")
+    }
+    for (i, q) in [0.3, 0.28, 0].enumerated() { expectClose(x.abandonedAt[i], q, "abandoned at \(i)") }
+    expectClose(x.paywallViewers, 0.42, "paywall viewers")
+    expectClose(x.expectedScreens, 2.12, "expected screens")
+    expectClose(x.optionCounts.reduce(0, +), 0.42, "options selected")
+    #expect(x.stepLimitReached == 0 && x.skipped == 0 && x.wentBack == 0)
+    expectClose(x.value(of: .purchaseConversionOfViewers) ?? 0, 0.25, "conversion of viewers")
+  }
+
+  /// A ⇄ B (A: continue c, quit 1−c; B: finish f, back b, quit 1−f−b): the walk
+  /// returns to A with probability c·b per round, so visits are geometric:
+  /// `P(complete) = c·f/(1 − c·b)`, `E[views A] = 1/(1 − c·b)`, `E[views B] = c/(1 − c·b)`.
+  @Test func backLoopClosedForm() throws {
+    let c = 0.8
+    let f = 0.5
+    let b = 0.3
+    let x = ExactEngine.solve(
+      try infoFlow([
+        ("a", [Action(id: "continue", kind: .continue, probability: c), Action(id: "quit", kind: .quit, probability: 1 - c)]),
+        (
+          "b",
+          [
+            Action(id: "continue", kind: .continue, probability: f), Action(id: "back", kind: .back, probability: b),
+            Action(id: "quit", kind: .quit, probability: 1 - f - b),
+          ]
+        ),
+      ]))
+    let loop = 1 / (1 - c * b)
+    expectClose(x.completion, c * f * loop, "completion")
+    expectClose(x.abandonedAt[0], (1 - c) * loop, "quit at a")
+    expectClose(x.abandonedAt[1], c * (1 - f - b) * loop, "quit at b")
+    expectClose(x.views[0], loop, "views of a")
+    expectClose(x.views[1], c * loop, "views of b")
+    expectClose(x.reach[1], c, "reach of b")
+    expectClose(x.wentBack, c * b, "went back at least once")
+    #expect(x.truncatedMass <= 1e-15)
+  }
+
+  /// a → b (continue 1) and b: back 0.99, continue 0.01, step limit 10: b is seen
+  /// at steps 2, 4, …, 10, so `P(complete) = 1 − 0.99⁵` and the rest is cut off.
+  @Test func stepLimitIsModelledExactly() throws {
+    let x = ExactEngine.solve(
+      try infoFlow(
+        [
+          ("a", [Action(id: "continue", kind: .continue, probability: 1)]),
+          (
+            "b",
+            [Action(id: "back", kind: .back, probability: 0.99), Action(id: "continue", kind: .continue, probability: 0.01)]
+          ),
+        ], stepLimit: 10))
+    let geometric = (0..<5).reduce(0.0) { $0 + pow(0.99, Double($1)) }
+    expectClose(x.completion, 1 - pow(0.99, 5), "completion")
+    expectClose(x.stepLimitReached, pow(0.99, 5), "step limit")
+    expectClose(x.views[0], geometric, "views of a")
+    expectClose(x.views[1], geometric, "views of b")
+    expectClose(x.wentBack, 0.99, "went back")
+    expectClose(x.completion + x.abandonment, 1, "outcomes add up")
+  }
+
+  /// Four info screens, continue 0.9, fatigue φ and screensSeenCap 2: at screen i the
+  /// quit utility is `ln 0.1 + φ·min(i, 2)`, so
+  /// `P(complete) = Π_i 0.9 / (0.9 + 0.1·e^{φ·min(i,2)})`.
+  @Test func fatigueSaturatesAtTheCap() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.behavior.fatiguePerScreen = 0.5
+    e.behavior.screensSeenCap = 2
+    let actions = [Action(id: "continue", kind: .continue, probability: 0.9), Action(id: "quit", kind: .quit, probability: 0.1)]
+    e.flow.screens = (0..<4).map { Screen(id: "s\($0)", kind: .info, actions: actions) }
+    e.variants = [Variant(id: "control")]
+    let x = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))
+    let expected = (0..<4).reduce(1.0) { p, i in p * 0.9 / (0.9 + 0.1 * exp(0.5 * Double(min(i, 2)))) }
+    expectClose(x.completion, expected, "completion with saturated fatigue")
+  }
+
+  /// The mean time to finish is the sum of the dwell tables' means; its variance the sum of their variances.
+  @Test func timeToFinishIsTheSumOfDwellMeans() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.flow.screens = [
+      Screen(
+        id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 10, sigma: 0)),
+      Screen(
+        id: "b", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 5, sigma: 0.5)
+      ),
+    ]
+    e.variants = [Variant(id: "control")]
+    let x = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))
+    let table = Discretisation.dwellTable(medianSeconds: 5, sigma: 0.5).map { Double($0) / 1000 }
+    let mean = table.reduce(0, +) / Double(table.count)
+    let variance = table.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(table.count)
+    let exactMean = try #require(x.meanSecondsToFinish)
+    expectClose(exactMean, 10 + mean, "mean", tolerance: 1e-9)
+    expectClose(try #require(x.standardDeviationSecondsToFinish), variance.squareRoot(), "sd", tolerance: 1e-6)
+    #expect(abs(exactMean - (10 + 5 * exp(0.125))) / exactMean < 0.003)
+  }
+
+  /// Invariants on every variant of every seed experiment: outcomes add up, the
+  /// outcome classes' margins equal the direct sums, reach and views are consistent.
+  @Test(arguments: seedExperiments)
+  func invariantsHoldOnSeedExperiments(name: String) throws {
+    let e = try seedWithInstantStore(name)
+    for flow in try FlowCompiler.compileAll(e) {
+      let x = ExactEngine.solve(flow)
+      let v = "\(name)/\(flow.variantID)"
+      expectClose(x.outcomeClassProbabilities.reduce(0, +), 1, "\(v) classes add up")
+      expectClose(x.completion + x.abandonment, 1, "\(v) outcomes add up")
+      expectClose(x.planPurchases.reduce(0, +), x.purchase, "\(v) plans add up")
+      expectClose(x.reach[flow.start], 1, "\(v) start is reached")
+      for screen in 0..<flow.screenCount {
+        // Every view takes exactly one action.
+        let taken = flow.actions.indices.filter { flow.actions[$0].screen == screen }.reduce(0.0) { $0 + x.actionCounts[$1] }
+        expectClose(taken, x.views[screen], "\(v) actions taken on \(screen)")
+        #expect(x.views[screen] >= x.reach[screen] - 1e-12, "\(v) views ≥ reach at \(screen)")
+        #expect(x.reach[screen] >= x.abandonedAt[screen] - 1e-12)
+      }
+      let paywalls = flow.screenKinds.indices.filter { flow.screenKinds[$0] == .paywall }
+      if paywalls.count == 1 { expectClose(x.paywallViewers, x.reach[paywalls[0]], "\(v) paywall viewers") }
+      #expect(x.truncatedMass <= 1e-15, "\(v) truncated \(x.truncatedMass)")
+    }
+  }
+
+  /// Monte Carlo and the exact engine agree within 3 standard errors on every
+  /// variant of every seed experiment: completion, purchase conversion, paywall
+  /// view rate, skip rate, the reach of every screen, going back, personalizing
+  /// and the mean time to finish (SE from the exact standard deviation).
+  @Test(arguments: seedExperiments)
+  func monteCarloAgreesWithExactOnEveryVariant(name: String) throws {
+    let e = try seedWithInstantStore(name)
+    for flow in try FlowCompiler.compileAll(e) {
+      let x = ExactEngine.solve(flow)
+      let a = MonteCarloEngine().run(flow, users: 100_000, seed: 2026)
+      let v = "\(name)/\(flow.variantID)"
+      expectWithin3SE(a.completed, a.users, exact: x.completion, "\(v) completion")
+      expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "\(v) purchase")
+      expectWithin3SE(a.paywallViewers, a.users, exact: x.paywallViewers, "\(v) paywall view")
+      expectWithin3SE(a.usersWhoSkipped, a.users, exact: x.skipped, "\(v) skip")
+      expectWithin3SE(a.usersWhoWentBack, a.users, exact: x.wentBack, "\(v) went back")
+      expectWithin3SE(a.usersPersonalized, a.users, exact: x.personalized, "\(v) personalized")
+      if let mean = a.completionTime.meanSeconds, let exactMean = x.meanSecondsToFinish,
+        let sd = x.standardDeviationSecondsToFinish
+      {
+        let se = sd / Double(a.completionTime.count).squareRoot()
+        #expect(abs(mean - exactMean) <= 3 * se, "\(v) time to finish: simulated \(mean), exact \(exactMean), SE \(se)")
+      }
+      for screen in 0..<flow.screenCount {
+        expectWithin3SE(a.reach[screen], a.users, exact: x.reach[screen], "\(v) reach of \(flow.screenIDs[screen])")
+      }
+    }
+  }
+
+  /// With a step limit shorter than the flow, many walks are cut off: the exact
+  /// engine models the cut exactly, so Monte Carlo still agrees within 3 SE on the
+  /// step-limit share, completion, purchase and reach.
+  @Test func monteCarloAgreesWithExactUnderATightStepLimit() throws {
+    var e = try seedWithInstantStore("klick-onboarding")
+    e.simulation.stepLimit = 6
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let x = ExactEngine.solve(flow)
+    #expect(x.stepLimitReached > 0.1, "the limit must bite: \(x.stepLimitReached)")
+    let a = MonteCarloEngine().run(flow, users: 100_000, seed: 8)
+    expectWithin3SE(a.stepLimitReached, a.users, exact: x.stepLimitReached, "step limit")
+    expectWithin3SE(a.completed, a.users, exact: x.completion, "completion")
+    expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "purchase")
+    expectWithin3SE(a.paywallViewers, a.users, exact: x.paywallViewers, "paywall view")
+    for screen in 0..<flow.screenCount {
+      expectWithin3SE(a.reach[screen], a.users, exact: x.reach[screen], "reach of \(flow.screenIDs[screen])")
+    }
+  }
+}
