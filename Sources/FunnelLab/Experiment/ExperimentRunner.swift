@@ -7,13 +7,29 @@ public struct VariantRun: Sendable {
   public var aggregate: FunnelAggregate
 }
 
-/// The result of simulating every variant of an experiment ("truth" mode: the same
-/// users, by index and random stream, walk every variant).
+/// How users meet variants.
+public enum RunMode: String, Sendable, Hashable, CaseIterable {
+  /// Every user walks every variant (common random numbers): differences are true effects.
+  case truth
+  /// Users are split among the arms by ``HashAssignment``, as a live A/B test would.
+  case experiment
+}
+
+/// The result of simulating the variants of an experiment.
+///
+/// In ``RunMode/truth`` the same users, by index and random stream, walk every
+/// variant. In ``RunMode/experiment`` users `0..<usersPerVariant × arms` are split
+/// among the arms by hashing; each walks only their own arm, with the same stream
+/// they would have in truth mode.
 public struct RunResult: Sendable {
   public var experiment: String
   public var seed: UInt64
+  public var mode: RunMode
+  /// Truth mode: users per variant. Experiment mode: the average per arm (total / arms).
   public var usersPerVariant: Int
   public var variants: [VariantRun]
+  /// Experiment mode: the assignment used.
+  public var assignment: HashAssignment?
 
   /// The run of the variant with this id.
   public func variant(_ id: String) -> VariantRun? { variants.first { $0.variant.id == id } }
@@ -28,12 +44,14 @@ public struct RunOptions: Sendable {
   public var threads: Int?
   /// Only these variant ids (in spec order); `nil` runs all. The control always runs.
   public var variants: [String]?
+  public var mode: RunMode
 
-  public init(users: Int? = nil, seed: UInt64? = nil, threads: Int? = nil, variants: [String]? = nil) {
+  public init(users: Int? = nil, seed: UInt64? = nil, threads: Int? = nil, variants: [String]? = nil, mode: RunMode = .truth) {
     self.users = users
     self.seed = seed
     self.threads = threads
     self.variants = variants
+    self.mode = mode
   }
 }
 
@@ -71,23 +89,34 @@ public enum ExperimentRunner {
       selected = experiment.variants.indices.filter { $0 == 0 || wanted.contains(experiment.variants[$0].id) }
     }
     let engine = MonteCarloEngine(threads: options.threads)
-    let total = users * selected.count
+    let assignment: HashAssignment? =
+      options.mode == .experiment
+      ? HashAssignment(
+        salt: experiment.design.salt, arms: selected.map { experiment.variants[$0].id }, weights: experiment.design.allocation)
+      : nil
+    let population = UInt64(users) * UInt64(selected.count)
+    let total = options.mode == .truth ? users * selected.count : Int(population) * selected.count
     let counter = ProgressCounter()
     var runs: [VariantRun] = []
-    for i in selected {
+    for (armIndex, i) in selected.enumerated() {
       let report: @Sendable (Int) -> Void = { finished in
         if let progress { progress(counter.add(finished), total) }
       }
-      let range = 0..<UInt64(users)
+      let range = assignment == nil ? 0..<UInt64(users) : 0..<population
+      var include: (@Sendable (UInt64) -> Bool)?
+      if let assignment {
+        include = { user in assignment.arm(of: user) == armIndex }
+      }
       let aggregate =
         if let paywall {
-          engine.run(flows[i], users: range, seed: seed, paywall: paywall, progress: report)
+          engine.run(flows[i], users: range, seed: seed, paywall: paywall, include: include, progress: report)
         } else {
-          engine.run(flows[i], users: range, seed: seed, progress: report)
+          engine.run(flows[i], users: range, seed: seed, include: include, progress: report)
         }
       runs.append(VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate))
     }
-    return RunResult(experiment: experiment.name, seed: seed, usersPerVariant: users, variants: runs)
+    return RunResult(
+      experiment: experiment.name, seed: seed, mode: options.mode, usersPerVariant: users, variants: runs, assignment: assignment)
   }
 }
 

@@ -19,6 +19,12 @@ public struct Experiment: Sendable, Hashable {
   public var store: StoreSettings
   /// Trials, renewals, refunds, fee, horizon and analysis day.
   public var revenue: RevenueSettings
+  /// The primary metric, guardrails and decision settings.
+  public var metrics: MetricsSpec
+  /// How experiment mode assigns users to arms.
+  public var design: ExperimentDesign
+  /// Factors crossed into more variants (after the listed ones).
+  public var grid: Grid?
 
   public init(
     name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
@@ -38,13 +44,16 @@ public struct Experiment: Sendable, Hashable {
     self.simulation = simulation
     self.store = store
     self.revenue = revenue
+    metrics = MetricsSpec()
+    design = ExperimentDesign()
+    grid = nil
   }
 }
 
 extension Experiment: Decodable {
   enum CodingKeys: String, CodingKey {
     case schema = "$schema"
-    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue
+    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue, metrics, design, grid
   }
 
   public init(from decoder: any Decoder) throws {
@@ -66,5 +75,26 @@ extension Experiment: Decodable {
     simulation = try c.decodeIfPresent(SimulationSettings.self, forKey: .simulation) ?? SimulationSettings()
     store = try c.decodeIfPresent(StoreSettings.self, forKey: .store) ?? StoreSettings()
     revenue = try c.decodeIfPresent(RevenueSettings.self, forKey: .revenue) ?? RevenueSettings()
+    metrics = try c.decodeIfPresent(MetricsSpec.self, forKey: .metrics) ?? MetricsSpec()
+    design = try c.decodeIfPresent(ExperimentDesign.self, forKey: .design) ?? ExperimentDesign()
+    grid = try c.decodeIfPresent(Grid.self, forKey: .grid)
+  }
+}
+
+extension Experiment {
+  /// The variants with the grid's cells appended (each cell once; a cell whose id
+  /// equals a listed variant's is skipped).
+  public var allVariants: [Variant] {
+    guard let grid else { return variants }
+    let listed = Set(variants.map(\.id))
+    return variants + grid.variants().filter { !listed.contains($0.id) }
+  }
+
+  /// This experiment with its grid expanded into ``variants``.
+  public func expandingGrid() -> Experiment {
+    var copy = self
+    copy.variants = allVariants
+    copy.grid = nil
+    return copy
   }
 }

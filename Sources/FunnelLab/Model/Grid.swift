@@ -26,6 +26,14 @@ public struct GridFactor: Sendable, Hashable, Decodable {
     self.id = id
     self.levels = levels
   }
+
+  enum CodingKeys: String, CodingKey { case id, levels }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decode(String.self, forKey: .id)
+    levels = try c.decode([GridLevel].self, forKey: .levels)
+  }
 }
 
 /// Factors crossed into variants: every combination of one level per factor.
@@ -37,6 +45,13 @@ public struct Grid: Sendable, Hashable, Decodable {
   public var factors: [GridFactor]
 
   public init(factors: [GridFactor]) { self.factors = factors }
+
+  enum CodingKeys: String, CodingKey { case factors }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    factors = try c.decode([GridFactor].self, forKey: .factors)
+  }
 
   /// Number of cells: the product of the level counts.
   public var cellCount: Int { factors.reduce(1) { $0 * max($1.levels.count, 0) } }

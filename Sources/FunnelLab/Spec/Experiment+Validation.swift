@@ -12,6 +12,36 @@ extension Experiment {
           path: [.key("variants")], message: "the variant list is empty",
           hint: "add at least {\"id\": \"control\"}; the first variant is the control"))
     }
+    errors += metrics.validationErrors(at: [.key("metrics")])
+    let allIDs = Set(allVariants.map(\.id))
+    for id in design.allocation.keys.sorted() {
+      let weight = design.allocation[id] ?? 0
+      if !allIDs.contains(id) {
+        errors.append(SpecError(path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
+                                hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
+      }
+      if !(weight.isFinite && weight >= 0) {
+        errors.append(SpecError(path: [.key("design"), .key("allocation"), .key(id)], message: "an allocation weight must be a finite number ≥ 0", hint: "weights are relative, e.g. 50 and 50"))
+      }
+    }
+    if let grid {
+      let gridPath = SpecPath([.key("grid")])
+      errors += grid.validationErrors(at: gridPath)
+      for (i, factor) in grid.factors.enumerated() {
+        for (j, level) in factor.levels.enumerated() where !level.patches.isEmpty {
+          let levelPath = gridPath.key("factors").index(i).key("levels").index(j)
+          do {
+            let patched = try applying(Variant(id: level.id, patches: level.patches), at: levelPath)
+            let baseMessages = Set(errors.map(\.description))
+            for error in patched.validateBase() where !baseMessages.contains(error.description) {
+              errors.append(SpecError(path: levelPath, message: "after its patches, \(error.path): \(error.message)", hint: error.hint))
+            }
+          } catch {
+            errors.append(contentsOf: error.errors)
+          }
+        }
+      }
+    }
     var seen = Set<String>()
     for (i, variant) in variants.enumerated() {
       let path = SpecPath([.key("variants"), .index(i)])

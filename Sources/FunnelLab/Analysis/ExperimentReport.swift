@@ -1,0 +1,192 @@
+public import FunnelStats
+
+/// Whether an experiment's conclusion about an arm matched the truth.
+public enum Verdict: String, Sendable, Hashable, CaseIterable {
+  /// Significant, in the direction of the true effect.
+  case correct = "correct"
+  /// Significant, opposite to the true effect (a type S error).
+  case wrongSign = "wrong sign"
+  /// Not significant although the true effect is not zero (a type II error).
+  case missed = "missed"
+  /// Not significant, and the true effect is exactly zero.
+  case correctNull = "correct null"
+  /// Significant although the true effect is exactly zero (a type I error).
+  case falsePositive = "false positive"
+
+  /// The verdict for an observed result given the true difference.
+  public static func judge(significant: Bool, observed: Double, truth: Double) -> Verdict {
+    if truth == 0 { return significant ? .falsePositive : .correctNull }
+    guard significant else { return .missed }
+    return (observed > 0) == (truth > 0) ? .correct : .wrongSign
+  }
+}
+
+/// A guardrail's state for one arm (see ``Guardrail``).
+public enum GuardrailStatus: String, Sendable, Hashable {
+  case ok, violated, inconclusive
+}
+
+/// What the decision rule of ``MetricsSpec`` says about an arm.
+public enum Decision: String, Sendable, Hashable {
+  case ship = "ship"
+  case doNotShip = "do not ship"
+  case noDecision = "no decision"
+}
+
+/// One arm's result on one metric, next to the truth.
+public struct ArmMetricResult: Sendable, Hashable {
+  public var arm: String
+  public var estimate: MetricEstimate
+  /// Against the control; `nil` for the control.
+  public var comparison: MetricComparison?
+  /// Relative lift with a delta-method interval on the log ratio (proportions).
+  public var relativeLift: IntervalEstimate?
+  public var adjustedPValue: Double?
+  /// Adjusted p < α.
+  public var significant: Bool
+  /// Bayesian chance that the arm beats the control on this metric (Beta(1,1) prior
+  /// for proportions; normal posterior for means).
+  public var probabilityToBeatControl: Double?
+  /// Chance of being the best of all arms (proportions).
+  public var probabilityToBeBest: Double?
+  /// The true difference from the truth run (common random numbers), when given.
+  public var trueDifference: Double?
+  public var verdict: Verdict?
+}
+
+/// A metric across all arms.
+public struct MetricResult: Sendable, Hashable {
+  public var metric: FunnelMetric
+  public var arms: [ArmMetricResult]
+
+  public func arm(_ id: String) -> ArmMetricResult? { arms.first { $0.arm == id } }
+}
+
+/// The analysis of an experiment-mode run the way an experiment platform would show
+/// it: every arm against the control on the primary metric and the guardrails, the
+/// sample-ratio check, the decision rule — and, beside it, the truth.
+public struct ExperimentReport: Sendable {
+  public var experiment: String
+  public var seed: UInt64
+  public var control: String
+  public var arms: [String]
+  public var armUsers: [UInt64]
+  public var plannedShares: [Double]
+  public var sampleRatio: SampleRatioMismatch.Result?
+  public var spec: MetricsSpec
+  public var primary: MetricResult
+  public var guardrails: [(guardrail: Guardrail, result: MetricResult, status: [String: GuardrailStatus])]
+  /// Other metrics reported for context.
+  public var secondary: [MetricResult]
+  public var decisions: [(arm: String, decision: Decision)]
+
+  /// Analyses `observed` (an experiment-mode run) against `truth` (a truth-mode run
+  /// of the same variants), under `spec`.
+  public init(observed: RunResult, truth: RunResult?, spec: MetricsSpec) {
+    experiment = observed.experiment
+    seed = observed.seed
+    self.spec = spec
+    arms = observed.variants.map(\.variant.id)
+    control = arms.first ?? ""
+    armUsers = observed.variants.map(\.aggregate.users)
+    plannedShares = observed.assignment?.shares ?? Array(repeating: 1 / Double(max(arms.count, 1)), count: arms.count)
+    sampleRatio = try? SampleRatioMismatch.check(observed: armUsers.map { Int($0) }, weights: plannedShares)
+    primary = Self.analyze(spec.primary, observed: observed, truth: truth, spec: spec)
+    var guardrails: [(Guardrail, MetricResult, [String: GuardrailStatus])] = []
+    for g in spec.guardrails {
+      let result = Self.analyze(g.metric, observed: observed, truth: truth, spec: spec)
+      var status: [String: GuardrailStatus] = [:]
+      for arm in result.arms.dropFirst() { status[arm.arm] = Self.status(of: arm, guardrail: g) }
+      guardrails.append((g, result, status))
+    }
+    self.guardrails = guardrails
+    let listed = Set([spec.primary] + spec.guardrails.map(\.metric))
+    secondary = [FunnelMetric.completionRate, .purchaseConversion, .revenuePerUser]
+      .filter { !listed.contains($0) }
+      .map { Self.analyze($0, observed: observed, truth: truth, spec: spec) }
+    var decisions: [(String, Decision)] = []
+    for arm in primary.arms.dropFirst() {
+      let statuses = guardrails.compactMap { $0.2[arm.arm] }
+      decisions.append((arm.arm, Self.decide(arm, higherIsBetter: spec.primary.higherIsBetter, guardrails: statuses)))
+    }
+    self.decisions = decisions
+  }
+
+  static func oriented(_ x: Double, _ higherIsBetter: Bool) -> Double { higherIsBetter ? x : -x }
+
+  static func status(of arm: ArmMetricResult, guardrail g: Guardrail) -> GuardrailStatus {
+    guard let d = arm.comparison?.difference?.estimate, let interval = arm.comparison?.difference?.interval else { return .inconclusive }
+    let up = g.metric.higherIsBetter
+    let worstCase = up ? interval.lower : -interval.upper
+    if worstCase >= -g.margin { return .ok }
+    if oriented(d, up) < -g.margin { return .violated }
+    return .inconclusive
+  }
+
+  static func decide(_ arm: ArmMetricResult, higherIsBetter: Bool, guardrails: [GuardrailStatus]) -> Decision {
+    let d = arm.comparison?.difference?.estimate.map { oriented($0, higherIsBetter) } ?? 0
+    if guardrails.contains(.violated) { return .doNotShip }
+    if arm.significant, d < 0 { return .doNotShip }
+    if arm.significant, d > 0, !guardrails.contains(.inconclusive) { return .ship }
+    return .noDecision
+  }
+
+  static func analyze(_ metric: FunnelMetric, observed: RunResult, truth: RunResult?, spec: MetricsSpec) -> MetricResult {
+    guard let control = observed.variants.first else { return MetricResult(metric: metric, arms: []) }
+    let alpha = spec.alpha
+    var results: [ArmMetricResult] = []
+    for run in observed.variants {
+      let isControl = run.variant.id == control.variant.id
+      var result = ArmMetricResult(
+        arm: run.variant.id, estimate: MetricAnalysis.estimate(metric, in: run.aggregate, alpha: alpha),
+        comparison: nil, relativeLift: nil, adjustedPValue: nil, significant: false,
+        probabilityToBeatControl: nil, probabilityToBeBest: nil, trueDifference: nil, verdict: nil)
+      if !isControl {
+        result.comparison = MetricAnalysis.compare(metric, variant: run.aggregate, control: control.aggregate, alpha: alpha)
+        switch (metric.data(in: run.aggregate), metric.data(in: control.aggregate)) {
+        case (.proportion(let s1, let n1), .proportion(let s0, let n0)):
+          if let t = try? ProportionCount(successes: Int(s1), trials: Int(n1)),
+            let c = try? ProportionCount(successes: Int(s0), trials: Int(n0)), n1 > 0, n0 > 0
+          {
+            result.relativeLift = try? RelativeLift.interval(treatment: t, control: c, confidenceLevel: 1 - alpha)
+            result.probabilityToBeatControl = try? BetaBinomialModel().probabilityToBeat(treatment: t, control: c)
+            if !metric.higherIsBetter { result.probabilityToBeatControl = result.probabilityToBeatControl.map { 1 - $0 } }
+          }
+        case (.mean(let m1), .mean(let m0)):
+          let p = (try? NormalPosteriorModel.compare(treatment: m1, control: m0))?.probabilityToBeat
+          result.probabilityToBeatControl = metric.higherIsBetter ? p : p.map { 1 - $0 }
+        default:
+          break
+        }
+        if let truth, let tv = truth.variant(run.variant.id), let tc = truth.control,
+          let a = metric.value(in: tv.aggregate), let b = metric.value(in: tc.aggregate)
+        {
+          result.trueDifference = tv.aggregate == tc.aggregate ? 0 : a - b
+        }
+      }
+      results.append(result)
+    }
+    // Multiple testing across the arms, then significance and verdicts.
+    let treated = results.indices.dropFirst()
+    let raw = treated.map { results[$0].comparison?.test?.pValue ?? 1 }
+    if let adjusted = try? spec.correction.adjust(raw) {
+      for (k, i) in treated.enumerated() {
+        results[i].adjustedPValue = results[i].comparison?.test == nil ? nil : adjusted[k]
+        results[i].significant = results[i].comparison?.test != nil && adjusted[k] < alpha
+        if let truth = results[i].trueDifference, let observed = results[i].comparison?.difference?.estimate {
+          results[i].verdict = Verdict.judge(significant: results[i].significant, observed: observed, truth: truth)
+        }
+      }
+    }
+    if metric.isProportion {
+      let counts = observed.variants.compactMap { run -> ProportionCount? in
+        guard case .proportion(let s, let n) = metric.data(in: run.aggregate) else { return nil }
+        return try? ProportionCount(successes: Int(s), trials: Int(n))
+      }
+      if counts.count == results.count, counts.allSatisfy({ $0.trials > 0 }), let best = try? BetaBinomialModel().probabilityToBeBest(counts) {
+        for i in results.indices { results[i].probabilityToBeBest = metric.higherIsBetter ? best[i] : nil }
+      }
+    }
+    return MetricResult(metric: metric, arms: results)
+  }
+}

@@ -1,0 +1,57 @@
+import FunnelStats
+
+/// Assigns users to arms by hashing (salt, user id), as feature-flag systems do.
+///
+/// `h = mix(mix(fnv1a64(salt)) ⊕ userID)` with the SplitMix64 finaliser `mix`; the
+/// top 53 bits of `h` give a uniform `u ∈ [0, 1)`, and the user joins the first arm
+/// whose cumulative allocation weight exceeds `u`. The same user id always gets the
+/// same arm for a salt, independent of the experiment's seed (the seed drives
+/// behavior; the salt drives assignment), and a new salt reshuffles everyone.
+public struct HashAssignment: Sendable, Hashable {
+  public let arms: [String]
+  /// Cumulative shares, the last exactly 1.
+  let cumulative: [Double]
+  let saltKey: UInt64
+
+  /// - Parameters:
+  ///   - weights: relative weight per arm (missing or all-zero: equal split).
+  public init(salt: String, arms: [String], weights: [String: Double] = [:]) {
+    self.arms = arms
+    var w = arms.map { weights[$0] ?? 1 }
+    if w.reduce(0, +) <= 0 { w = arms.map { _ in 1 } }
+    let total = w.reduce(0, +)
+    var running = 0.0
+    cumulative = w.enumerated().map { k, x in
+      running += x
+      return k == w.count - 1 ? 1 : running / total
+    }
+    saltKey = SplitMix64.mix(Self.fnv1a64(salt))
+  }
+
+  /// The planned share of each arm.
+  public var shares: [Double] {
+    var previous = 0.0
+    return cumulative.map { c in
+      defer { previous = c }
+      return c - previous
+    }
+  }
+
+  /// The arm index of `user`.
+  public func arm(of user: UInt64) -> Int {
+    let u = Double(SplitMix64.mix(saltKey ^ user) >> 11) * 0x1.0p-53
+    var k = 0
+    while k < cumulative.count - 1, u >= cumulative[k] { k += 1 }
+    return k
+  }
+
+  /// FNV-1a, 64-bit, of the UTF-8 bytes of `text`.
+  static func fnv1a64(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+}
