@@ -435,6 +435,32 @@ def bayesian():
         c.add("beta.loss", [xt, nt, xc, nc], [loss])
     return write("bayesian.json", c)
 
+# ---------------------------------------------------------------- group-sequential crossing
+def sequential():
+    """Per-look crossing probabilities of given two-sided boundaries for Brownian motion with
+    drift, from scipy's multivariate normal cdf (Genz), an independent check of the
+    Armitage-McPherson-Rowe recursion."""
+    c = Cases()
+    designs = [
+        ([0.2, 0.4, 0.6, 0.8, 1.0], [4.8769, 3.3569, 2.6803, 2.2898, 2.0310]),
+        ([0.2, 0.4, 0.6, 0.8, 1.0], [2.4380, 2.4268, 2.4101, 2.3966, 2.3859]),
+        ([0.3, 0.6, 1.0], [3.2, 2.5, 2.0]),
+        ([0.5, 1.0], [2.7967, 1.9773]),
+    ]
+    for t, b in designs:
+        t = np.array(t)
+        b = np.array(b)
+        cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+        for drift in [0.0, 1.5, 2.8]:
+            cum = []
+            for k in range(1, len(t) + 1):
+                mvn = st.multivariate_normal(mean=drift * np.sqrt(t[:k]), cov=cov[:k, :k], maxpts=10**7,
+                                             abseps=1e-11, releps=1e-11)
+                cum.append(1 - mvn.cdf(b[:k], lower_limit=-b[:k], rng=np.random.default_rng(12345)))
+            exits = [cum[0]] + [cum[k] - cum[k - 1] for k in range(1, len(cum))]
+            c.add("gsd.exit", [len(t)] + list(t) + list(b) + [drift], exits)
+    return write("sequential.json", c)
+
 
 if __name__ == "__main__":
     total = 0
@@ -444,6 +470,7 @@ if __name__ == "__main__":
     total += power()
     total += means()
     total += bayesian()
+    total += sequential()
     print("total %d cases" % total)
     if MISMATCHED:
         sys.exit("fixtures differ from the committed files: " + ", ".join(MISMATCHED))
