@@ -19,7 +19,8 @@ public enum ExperimentAnalysis {
   public struct Settings: Sendable, Hashable, Codable {
     /// Significance level α for the tests and `1 − α` for intervals. Default 0.05.
     public var alpha: Double
-    /// The alternative of the z- and t-tests. Default two-sided.
+    /// The alternative of the z-, t- and Mann–Whitney tests. Default two-sided. Intervals are
+    /// always two-sided at level `1 − alpha`.
     public var alternative: Alternative
     /// Multiple-testing correction over the arms-vs-control family. Default Holm.
     public var correction: MultipleTestingCorrection
