@@ -180,6 +180,20 @@ def distributions():
             c.add("binom.cdf", [n, p, k], st.binom.cdf(k, n, p))
             c.add("binom.sf", [n, p, k], st.binom.sf(k, n, p))
 
+    # 50-digit mpmath truth where scipy's binomial is only ~1e-11 accurate (n = 10^9).
+    mpmath.mp.dps = 50
+    for n, p, k in [(10**9, 0.1, 99905132), (10**9, 0.1, 99971540), (10**9, 0.1, 100000000),
+                    (10**9, 0.1, 100094868), (10**9, 0.3, 300010000), (10**9, 1e-9, 3), (10**8, 0.25, 25001000)]:
+        P = mpmath.mpf(p)
+        pmf = mpmath.binomial(n, k) * P ** k * (1 - P) ** (n - k)
+        c.add("binom.pmf.mpmath", [n, p, k], float(pmf))
+    for M, K, N, k in [(10**6, 5 * 10**5, 1000, 250), (10**6, 5 * 10**5, 1000, 500), (2 * 10**6, 10**6, 6, 5),
+                       (10**7, 3 * 10**6, 5000, 1400)]:
+        pmf = lambda j: mpmath.binomial(K, j) * mpmath.binomial(M - K, N - j) / mpmath.binomial(M, N)
+        c.add("hypergeom.pmf.mpmath", [M, K, N, k], float(pmf(k)))
+        lo = max(0, N - (M - K))
+        c.add("hypergeom.cdf.mpmath", [M, K, N, k], float(mpmath.fsum(pmf(j) for j in range(lo, k + 1))))
+    mpmath.mp.dps = 15
     for M, K, N in [(20, 7, 12), (100, 30, 50), (1000, 10, 100), (10**6, 5 * 10**5, 1000), (50, 0, 10),
                     (2500, 1200, 2000)]:
         lo, hi = max(0, N - (M - K)), min(K, N)
