@@ -225,6 +225,10 @@ def proportions():
             c.add("wilson", [x, n, level], [lo, hi])
             lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="normal")
             c.add("wald", [x, n, level], [lo, hi])
+            lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="beta")
+            c.add("clopper-pearson", [x, n, level], [lo, hi])
+            lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="jeffreys")
+            c.add("jeffreys", [x, n, level], [lo, hi])
     for x1, n1, x0, n0 in PAIRS:
         pooled = (x1 + x0) / (n1 + n0)
         if 0 < pooled < 1:
