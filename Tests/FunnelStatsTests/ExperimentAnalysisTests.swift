@@ -121,4 +121,23 @@ import Testing
     // Normal approximation of the posterior difference: Φ(z) with the same z.
     #expect(abs(beat - Normal.standardCDF(reference.value(0))) < 1e-4)
   }
+
+  @Test func smallCountsAddFisher() throws {
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 40, conversions: 2),
+        ArmData(name: "b", users: 40, conversions: 9),
+      ], control: "control")
+    let b = try #require(report.comparisons.first)
+    let fisher = try #require(b.fisherExact)
+    let direct = try FisherExactTest.test(a: 9, b: 31, c: 2, d: 38)
+    #expect(fisher.pValue == direct.test.pValue)
+    #expect(b.diagnostics.contains(.smallExpectedCounts))
+    let large = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 1000, conversions: 120),
+        ArmData(name: "b", users: 1000, conversions: 150),
+      ], control: "control")
+    #expect(large.comparisons[0].fisherExact == nil)
+  }
 }
