@@ -54,8 +54,9 @@ public enum Diagnostic: String, Sendable, Hashable, Codable, CaseIterable {
   /// A ratio's denominator is zero or a log is undefined (zero conversions); the ratio or its
   /// interval is unavailable.
   case undefinedRatio
-  /// Some expected cell counts are below 5: the chi-square approximation may be poor; prefer
-  /// Fisher's exact test for 2×2 tables.
+  /// Some cell counts are below 5 (expected counts in a chi-square test; conversions or
+  /// non-conversions of an arm in ``ExperimentAnalysis``): the normal/chi-square
+  /// approximation may be poor; prefer Fisher's exact test for 2×2 tables.
   case smallExpectedCounts
   /// A sample has fewer than two observations: its variance is undefined.
   case insufficientData

@@ -104,4 +104,40 @@ import Testing
       #expect(error.problems.first { $0.field == "control" }?.hint?.contains("control, b") == true)
     }
   }
+
+  @Test func billionUsersPerArm() throws {
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 1_000_000_000, conversions: 100_030_000),
+        ArmData(name: "b", users: 1_000_000_000, conversions: 100_000_000),
+      ], control: "control")
+    let b = try #require(report.comparisons.first)
+    let reference = try #require(
+      Fixtures.load("proportions.json").first {
+        $0.args == ["100000000", "1000000000", "100030000", "1000000000"] && $0.fn == "ztest.two-sided"
+      })
+    #expect(close(b.test?.pValue ?? .nan, reference.value(1), 1e-9, "p at n = 1e9"))
+    let beat = try #require(b.probabilityToBeatControl)
+    // Normal approximation of the posterior difference: Φ(z) with the same z.
+    #expect(abs(beat - Normal.standardCDF(reference.value(0))) < 1e-4)
+  }
+
+  @Test func smallCountsAddFisher() throws {
+    let report = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 40, conversions: 2),
+        ArmData(name: "b", users: 40, conversions: 9),
+      ], control: "control")
+    let b = try #require(report.comparisons.first)
+    let fisher = try #require(b.fisherExact)
+    let direct = try FisherExactTest.test(a: 9, b: 31, c: 2, d: 38)
+    #expect(fisher.pValue == direct.test.pValue)
+    #expect(b.diagnostics.contains(.smallExpectedCounts))
+    let large = try ExperimentAnalysis.analyze(
+      arms: [
+        ArmData(name: "control", users: 1000, conversions: 120),
+        ArmData(name: "b", users: 1000, conversions: 150),
+      ], control: "control")
+    #expect(large.comparisons[0].fisherExact == nil)
+  }
 }

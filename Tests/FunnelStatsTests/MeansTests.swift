@@ -128,3 +128,27 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
     #expect(u.allSatisfy { $0 >= 0 && $0 < 1 })
   }
 }
+
+@Suite struct BinomialSamplerTests {
+  /// Sample mean and variance of 20 000 seeded draws agree with np and npq (5-sigma bands),
+  /// and the draws stay in 0...n.
+  @Test(arguments: [(10.0, 0.3), (1000.0, 0.01), (1e6, 0.5), (1e9, 1e-7), (50.0, 0.999)])
+  func momentsMatch(_ n: Double, _ p: Double) {
+    var rng = Xoshiro256StarStar(seed: 5)
+    let draws = 20_000
+    var sum = 0.0
+    var sumSq = 0.0
+    for _ in 0..<draws {
+      let x = _BinomialSampler.draw(trials: n, probability: p, &rng)
+      #expect(x >= 0 && x <= n && x == x.rounded())
+      sum += x
+      sumSq += x * x
+    }
+    let mean = sum / Double(draws)
+    let variance = (sumSq - sum * sum / Double(draws)) / Double(draws - 1)
+    let expectedVariance = n * p * (1 - p)
+    #expect(abs(mean - n * p) < 5 * (expectedVariance / Double(draws)).squareRoot(), "mean \(mean)")
+    // Var of the sample variance ≈ 2σ⁴/(N−1) for near-normal draws; allow 10 %.
+    #expect(abs(variance / expectedVariance - 1) < 0.1, "variance \(variance)")
+  }
+}

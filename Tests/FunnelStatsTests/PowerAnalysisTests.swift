@@ -93,6 +93,15 @@ import Testing
     #expect(abs(try PowerAnalysis.solve(p).alpha - 0.05) < tolerance)
   }
 
+  @Test func effectOnTheWrongSideThrows() {
+    #expect(throws: StatsError.self) {
+      try PowerAnalysis.solve(.init(method: .pooledNormal, baseline: 0.1, effect: 0.09, alternative: .greater))
+    }
+    #expect(throws: StatsError.self) {
+      try PowerAnalysis.solve(.init(method: .arcsine, baseline: 0.1, effect: 0.09, alternative: .greater))
+    }
+  }
+
   @Test func invalidProblemsThrow() {
     #expect(throws: StatsError.self) {
       try PowerAnalysis.solve(.init(method: .pooledNormal, baseline: 0.1, effect: nil, power: nil))

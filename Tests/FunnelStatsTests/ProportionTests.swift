@@ -6,7 +6,7 @@ import Testing
 /// Relative tolerances per fixture function (closed-form formulas over the same normal
 /// quantile; Fisher sums exact hypergeometric terms).
 let proportionTolerances: [String: Double] = [
-  "wilson": 1e-12, "wald": 1e-12,
+  "wilson": 1e-12, "wald": 1e-12, "clopper-pearson": 1e-12, "jeffreys": 1e-12,
   "ztest.two-sided": 1e-10, "ztest.greater": 1e-10, "ztest.less": 1e-10,
   "ztest.two-sided.value0.01": 1e-10,
   "newcombe": 1e-10, "lift": 1e-10,
@@ -21,6 +21,12 @@ func evaluateProportion(_ c: FixtureCase) throws -> [Double]? {
   switch c.fn {
   case "wilson":
     let ci = try ProportionInterval.wilson(count(0), confidenceLevel: c.arg(2))
+    return [ci.lower, ci.upper]
+  case "clopper-pearson":
+    let ci = try ProportionInterval.clopperPearson(count(0), confidenceLevel: c.arg(2))
+    return [ci.lower, ci.upper]
+  case "jeffreys":
+    let ci = try ProportionInterval.jeffreys(count(0), confidenceLevel: c.arg(2))
     return [ci.lower, ci.upper]
   case "wald":
     let ci = try ProportionInterval.wald(count(0), confidenceLevel: c.arg(2))

@@ -19,7 +19,8 @@ public enum ExperimentAnalysis {
   public struct Settings: Sendable, Hashable, Codable {
     /// Significance level α for the tests and `1 − α` for intervals. Default 0.05.
     public var alpha: Double
-    /// The alternative of the z- and t-tests. Default two-sided.
+    /// The alternative of the z-, t- and Mann–Whitney tests. Default two-sided. Intervals are
+    /// always two-sided at level `1 − alpha`.
     public var alternative: Alternative
     /// Multiple-testing correction over the arms-vs-control family. Default Holm.
     public var correction: MultipleTestingCorrection
@@ -90,6 +91,10 @@ public enum ExperimentAnalysis {
     public var relativeLift: IntervalEstimate?
     /// The pooled two-proportion z-test.
     public var test: TestResult?
+    /// Fisher's exact test (two-sided, or per ``Settings/alternative``), given when some cell
+    /// of the 2×2 table (conversions or non-conversions of either arm) is below 5, where the
+    /// z-test's normal approximation is doubtful; prefer it then.
+    public var fisherExact: TestResult?
     /// The p-value adjusted by ``Settings/correction``.
     public var adjustedPValue: Double?
     /// Whether the adjusted p-value is at most α.
@@ -258,7 +263,8 @@ public enum ExperimentAnalysis {
   ) -> ArmComparison {
     let level = 1 - settings.alpha
     var result = ArmComparison(
-      arm: arms[i].name, absoluteLift: nil, relativeLift: nil, test: nil, adjustedPValue: nil,
+      arm: arms[i].name, absoluteLift: nil, relativeLift: nil, test: nil, fisherExact: nil,
+      adjustedPValue: nil,
       significant: false, probabilityToBeatControl: nil, expectedLoss: nil, revenue: nil,
       diagnostics: [])
     guard counts[i].trials > 0 else {
@@ -275,6 +281,15 @@ public enum ExperimentAnalysis {
     if let test = try? TwoProportionZTest.test(treatment: t, control: k, alternative: settings.alternative) {
       result.test = test
       if let d = test.diagnostic { result.diagnostics.append(d) }
+    }
+    let cells = [t.successes, t.trials - t.successes, k.successes, k.trials - k.successes]
+    if cells.contains(where: { $0 < 5 }) {
+      result.fisherExact =
+        try? FisherExactTest.test(
+          a: t.successes, b: t.trials - t.successes, c: k.successes, d: k.trials - k.successes,
+          alternative: settings.alternative
+        ).test
+      result.diagnostics.append(.smallExpectedCounts)
     }
     result.probabilityToBeatControl = try? settings.prior.probabilityToBeat(treatment: t, control: k)
     result.expectedLoss = try? settings.prior.expectedLoss(treatment: t, control: k)

@@ -47,7 +47,7 @@ internal enum _Quadrature {
   /// is larger; at most `maxEvaluations` evaluations (then the best estimate is returned).
   static func integrate(
     _ f: (Double) -> Double, breakpoints: [Double], tolerance: Double = 1e-14,
-    relativeTolerance: Double = 1e-12, maxEvaluations: Int = 50_000
+    relativeTolerance: Double = 1e-11, maxEvaluations: Int = 20_000
   ) -> Double {
     let panels = Array(zip(breakpoints, breakpoints.dropFirst())).filter { $0.1 > $0.0 }
     let coarse = panels.map { gauss(f, $0.0, $0.1) }

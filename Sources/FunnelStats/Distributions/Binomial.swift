@@ -37,20 +37,32 @@ public struct Binomial: Sendable, Hashable {
   internal static func rawPMF(k x: Double, n: Double, p: Double, q: Double) -> Double {
     if p == 0 { return x == 0 ? 1 : 0 }
     if q == 0 { return x == n ? 1 : 0 }
+    // n·p and n·q as unevaluated sums hi + lo (fma), so that the rounding of n·p (up to
+    // ~6e-9 absolute at n = 10⁹) does not leak into the deviance terms.
+    let mp = n * p
+    let mpLow = fma(n, p, -mp)
+    // n·q = n − n·p exactly (two-sum), so that q is exactly 1 − p even when the caller's q
+    // was rounded (at n = 10⁹ a rounded q alone moves the result by ~3e-8 relative).
+    let mq = n - mp
+    let mqLow = ((n - mq) - mp) - mpLow
+    /// bd0(x, M + lo) ≈ bd0(x, M) + (1 − x/M)·lo.
+    func deviance(_ x: Double, _ m: Double, _ low: Double) -> Double {
+      SpecialFunctions.bd0(x, m) + (1 - x / m) * low
+    }
     if x == 0 {
       if n == 0 { return 1 }
-      let lc = p < 0.1 ? -SpecialFunctions.bd0(n, n * q) - n * p : n * log(q)
+      let lc = p < 0.1 ? -deviance(n, mq, mqLow) - mp - mpLow : n * log(q)
       return exp(lc)
     }
     if x == n {
-      let lc = q < 0.1 ? -SpecialFunctions.bd0(n, n * p) - n * q : n * log(p)
+      let lc = q < 0.1 ? -deviance(n, mp, mpLow) - mq - mqLow : n * log(p)
       return exp(lc)
     }
     if x < 0 || x > n { return 0 }
     let lc =
       SpecialFunctions.stirlingError(n) - SpecialFunctions.stirlingError(x)
-      - SpecialFunctions.stirlingError(n - x) - SpecialFunctions.bd0(x, n * p)
-      - SpecialFunctions.bd0(n - x, n * q)
+      - SpecialFunctions.stirlingError(n - x) - deviance(x, mp, mpLow)
+      - deviance(n - x, mq, mqLow)
     let lf = log(2 * Double.pi) + log(x) + log1p(-x / n)
     return exp(lc - 0.5 * lf)
   }

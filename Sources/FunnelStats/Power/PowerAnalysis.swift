@@ -255,6 +255,12 @@ public enum PowerAnalysis {
         let prm = parameters(
           problem.method, baseline: problem.baseline, effect: effect, sd: problem.standardDeviation,
           ratio: problem.ratio)
+        if (problem.alternative == .greater && prm.d <= 0) || (problem.alternative == .less && prm.d >= 0) {
+          throw StatsError(
+            .invalidParameter, field: "effect",
+            message: "the effect points away from the \(problem.alternative.rawValue) alternative",
+            hint: "use a treatment rate on the alternative's side of the baseline")
+        }
         let a = problem.alternative == .twoSided ? alpha / 2 : alpha
         let c = -Normal.standardQuantile(p: a, q: 1 - a)
         let zBeta = Normal.standardQuantile(p: pw, q: 1 - pw)

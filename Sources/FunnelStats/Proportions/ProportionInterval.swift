@@ -55,4 +55,45 @@ public enum ProportionInterval {
       lower: min(max(p - half, 0), 1), upper: min(max(p + half, 0), 1),
       confidenceLevel: confidenceLevel, method: "wald")
   }
+
+  /// The Clopper–Pearson "exact" interval (statsmodels `method="beta"`):
+  ///
+  /// ```
+  /// lower = B⁻¹(α/2; x, n − x + 1)   (0 when x = 0)
+  /// upper = B⁻¹(1 − α/2; x + 1, n − x)   (1 when x = n)
+  /// ```
+  /// Guaranteed coverage of at least the nominal level (conservative). Prefer it when a
+  /// regulator or a contract demands guaranteed coverage; Wilson is closer to nominal on
+  /// average. Clopper & Pearson (1934).
+  ///
+  /// - Complexity: two incomplete-beta inversions.
+  public static func clopperPearson(_ count: ProportionCount, confidenceLevel: Double = 0.95)
+    throws(StatsError) -> ConfidenceInterval
+  {
+    try checkLevel(confidenceLevel)
+    let x = Double(count.successes)
+    let n = Double(count.trials)
+    let a = (1 - confidenceLevel) / 2
+    let lower = x == 0 ? 0 : BetaDistribution(alpha: x, beta: n - x + 1).ppf(a)
+    let upper = x == n ? 1 : BetaDistribution(alpha: x + 1, beta: n - x).isf(a)
+    return ConfidenceInterval(
+      lower: lower, upper: upper, confidenceLevel: confidenceLevel, method: "clopper-pearson")
+  }
+
+  /// The Jeffreys interval: equal-tailed quantiles of the `Beta(x + ½, n − x + ½)` posterior
+  /// (statsmodels `method="jeffreys"`). Coverage close to nominal, like Wilson, with a
+  /// Bayesian reading. Brown, Cai & DasGupta (2001).
+  ///
+  /// - Complexity: two incomplete-beta inversions.
+  public static func jeffreys(_ count: ProportionCount, confidenceLevel: Double = 0.95)
+    throws(StatsError) -> ConfidenceInterval
+  {
+    try checkLevel(confidenceLevel)
+    let x = Double(count.successes)
+    let n = Double(count.trials)
+    let a = (1 - confidenceLevel) / 2
+    let d = BetaDistribution(alpha: x + 0.5, beta: n - x + 0.5)
+    return ConfidenceInterval(
+      lower: d.ppf(a), upper: d.isf(a), confidenceLevel: confidenceLevel, method: "jeffreys")
+  }
 }

@@ -114,71 +114,130 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
 
   static let gridPoints = 801
 
+  /// The sub-density of `Z_k` on the continuation region `(−c_k, c_k)` after look k.
+  private struct State {
+    var grid: [Double]
+    var density: [Double]
+    var t: Double
+  }
+
+  /// `P(continue through look k−1, |Z_k| ≥ c)` from `state` (look k−1) to fraction `t`, under
+  /// drift θ (the mean of `Z` at full information): given `Z_{k−1} = u`, `Z_k` is normal with
+  /// mean `u√(t_{k−1}/t) + θΔ/√t` and variance `Δ/t`, `Δ = t − t_{k−1}`.
+  private static func exitProbability(from state: State?, to t: Double, boundary c: Double, drift: Double)
+    -> Double
+  {
+    guard let state else {
+      let m = drift * t.squareRoot()
+      return Normal.standardCDF(-(c - m)) + Normal.standardCDF(-(c + m))
+    }
+    let delta = t - state.t
+    let sdStep = (delta / t).squareRoot()
+    let shrink = (state.t / t).squareRoot()
+    let shift = drift * delta / t.squareRoot()
+    let weights = simpsonWeights(state.grid)
+    var total = 0.0
+    for (i, u) in state.grid.enumerated() where state.density[i] > 0 {
+      let m = u * shrink + shift
+      total +=
+        weights[i] * state.density[i]
+        * (Normal.standardCDF(-(c - m) / sdStep) + Normal.standardCDF(-(c + m) / sdStep))
+    }
+    return total
+  }
+
+  /// The sub-density after look k (continuation region `(−c, c)`).
+  private static func propagate(from state: State?, to t: Double, boundary c: Double, drift: Double) -> State {
+    let grid = uniformGrid(-c, c)
+    guard let state else {
+      let m = drift * t.squareRoot()
+      return State(grid: grid, density: grid.map { Normal.standard.pdf($0 - m) }, t: t)
+    }
+    let delta = t - state.t
+    let sdStep = (delta / t).squareRoot()
+    let shrink = (state.t / t).squareRoot()
+    let shift = drift * delta / t.squareRoot()
+    let weights = simpsonWeights(state.grid)
+    let norm = 1 / (sdStep * (2 * Double.pi).squareRoot())
+    let density = grid.map { z in
+      var total = 0.0
+      for (i, u) in state.grid.enumerated() where state.density[i] > 0 {
+        let r = (z - u * shrink - shift) / sdStep
+        total += weights[i] * state.density[i] * exp(-0.5 * r * r)
+      }
+      return total * norm
+    }
+    return State(grid: grid, density: density, t: t)
+  }
+
   private static func compute(fractions: [Double], alpha: Double, spending: Spending)
     -> (boundaries: [Double], cumulative: [Double])
   {
     var boundaries: [Double] = []
     var cumulative: [Double] = []
-    // Sub-density of Z_{k−1} on its grid.
-    var grid: [Double] = []
-    var density: [Double] = []
+    var state: State?
     var previousSpent = 0.0
-    var previousT = 0.0
-    for (k, t) in fractions.enumerated() {
+    for t in fractions {
       let spent = spending.spent(t, alpha: alpha)
       let increment = max(spent - previousSpent, 0)
-      let c: Double
-      if k == 0 {
-        c = increment > 0 ? -Normal.standardQuantile(p: increment / 2, q: 1 - increment / 2) : 40
-      } else {
-        let tPrev = previousT
-        let delta = t - tPrev
-        let sdStep = (delta / t).squareRoot()
-        let shrink = (tPrev / t).squareRoot()
-        let weights = simpsonWeights(grid)
-        // Exit probability beyond ±x at this look.
-        func exit(_ x: Double) -> Double {
-          var total = 0.0
-          for (i, u) in grid.enumerated() where density[i] > 0 {
-            let m = u * shrink
-            total +=
-              weights[i] * density[i]
-              * (Normal.standardCDF(-(x - m) / sdStep) + Normal.standardCDF(-(x + m) / sdStep))
-          }
-          return total
-        }
-        if increment <= 0 {
-          c = 40
+      var c = 40.0
+      if increment > 0 {
+        if state == nil {
+          c = -Normal.standardQuantile(p: increment / 2, q: 1 - increment / 2)
         } else {
-          c = _MonotoneRoot.solve(lower: 0, upper: 40, { x in exit(x) - increment }) ?? 40
+          c =
+            _MonotoneRoot.solve(lower: 0, upper: 40) { x in
+              exitProbability(from: state, to: t, boundary: x, drift: 0) - increment
+            } ?? 40
         }
-        // Propagate the density to this look's continuation region.
-        let newGrid = uniformGrid(-c, c)
-        var newDensity = [Double](repeating: 0, count: newGrid.count)
-        for (j, z) in newGrid.enumerated() {
-          var total = 0.0
-          for (i, u) in grid.enumerated() where density[i] > 0 {
-            let r = (z - u * shrink) / sdStep
-            total += weights[i] * density[i] * exp(-0.5 * r * r)
-          }
-          newDensity[j] = total / (sdStep * (2 * Double.pi).squareRoot())
-        }
-        boundaries.append(c)
-        cumulative.append(spent)
-        grid = newGrid
-        density = newDensity
-        previousSpent = spent
-        previousT = t
-        continue
       }
       boundaries.append(c)
       cumulative.append(spent)
-      grid = uniformGrid(-c, c)
-      density = grid.map { Normal.standard.pdf($0) }
+      state = propagate(from: state, to: t, boundary: c, drift: 0)
       previousSpent = spent
-      previousT = t
     }
     return (boundaries, cumulative)
+  }
+
+  /// The probability of stopping (crossing `±boundaries[k]`) at each look, when the z-statistic
+  /// at full information has mean `drift` (0 under H₀; `δ/σ·√n` under an alternative).
+  /// Their sum is the design's type I error (drift 0) or power.
+  ///
+  /// - Complexity: O(K · G²).
+  public static func exitProbabilities(
+    boundaries: [Double], informationFractions: [Double], drift: Double = 0
+  ) throws(StatsError) -> [Double] {
+    guard boundaries.count == informationFractions.count, !boundaries.isEmpty else {
+      throw StatsError(
+        .dimensionMismatch, field: "boundaries",
+        message: "\(boundaries.count) boundaries for \(informationFractions.count) looks")
+    }
+    var previous = 0.0
+    for (i, t) in informationFractions.enumerated() {
+      guard t > previous, t <= 1 else {
+        throw StatsError(
+          .invalidParameter, field: "informationFractions[\(i)]", message: "must increase strictly within (0, 1]")
+      }
+      previous = t
+    }
+    for (i, c) in boundaries.enumerated() where !(c > 0 && c.isFinite) {
+      throw StatsError(.invalidParameter, field: "boundaries[\(i)]", message: "must be positive and finite")
+    }
+    var state: State?
+    var result: [Double] = []
+    for (t, c) in zip(informationFractions, boundaries) {
+      result.append(exitProbability(from: state, to: t, boundary: c, drift: drift))
+      state = propagate(from: state, to: t, boundary: c, drift: drift)
+    }
+    return result
+  }
+
+  /// The power of this design against drift θ (see ``exitProbabilities(boundaries:informationFractions:drift:)``).
+  public func power(drift: Double) -> Double {
+    let exits =
+      (try? Self.exitProbabilities(boundaries: boundaries, informationFractions: informationFractions, drift: drift))
+      ?? []
+    return min(1, exits.reduce(0, +))
   }
 
   private static func uniformGrid(_ a: Double, _ b: Double) -> [Double] {

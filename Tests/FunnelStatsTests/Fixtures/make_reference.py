@@ -180,6 +180,20 @@ def distributions():
             c.add("binom.cdf", [n, p, k], st.binom.cdf(k, n, p))
             c.add("binom.sf", [n, p, k], st.binom.sf(k, n, p))
 
+    # 50-digit mpmath truth where scipy's binomial is only ~1e-11 accurate (n = 10^9).
+    mpmath.mp.dps = 50
+    for n, p, k in [(10**9, 0.1, 99905132), (10**9, 0.1, 99971540), (10**9, 0.1, 100000000),
+                    (10**9, 0.1, 100094868), (10**9, 0.3, 300010000), (10**9, 1e-9, 3), (10**8, 0.25, 25001000)]:
+        P = mpmath.mpf(p)
+        pmf = mpmath.binomial(n, k) * P ** k * (1 - P) ** (n - k)
+        c.add("binom.pmf.mpmath", [n, p, k], float(pmf))
+    for M, K, N, k in [(10**6, 5 * 10**5, 1000, 250), (10**6, 5 * 10**5, 1000, 500), (2 * 10**6, 10**6, 6, 5),
+                       (10**7, 3 * 10**6, 5000, 1400)]:
+        pmf = lambda j: mpmath.binomial(K, j) * mpmath.binomial(M - K, N - j) / mpmath.binomial(M, N)
+        c.add("hypergeom.pmf.mpmath", [M, K, N, k], float(pmf(k)))
+        lo = max(0, N - (M - K))
+        c.add("hypergeom.cdf.mpmath", [M, K, N, k], float(mpmath.fsum(pmf(j) for j in range(lo, k + 1))))
+    mpmath.mp.dps = 15
     for M, K, N in [(20, 7, 12), (100, 30, 50), (1000, 10, 100), (10**6, 5 * 10**5, 1000), (50, 0, 10),
                     (2500, 1200, 2000)]:
         lo, hi = max(0, N - (M - K)), min(K, N)
@@ -211,6 +225,10 @@ def proportions():
             c.add("wilson", [x, n, level], [lo, hi])
             lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="normal")
             c.add("wald", [x, n, level], [lo, hi])
+            lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="beta")
+            c.add("clopper-pearson", [x, n, level], [lo, hi])
+            lo, hi = smp.proportion_confint(x, n, alpha=1 - level, method="jeffreys")
+            c.add("jeffreys", [x, n, level], [lo, hi])
     for x1, n1, x0, n0 in PAIRS:
         pooled = (x1 + x0) / (n1 + n0)
         if 0 < pooled < 1:
@@ -435,6 +453,32 @@ def bayesian():
         c.add("beta.loss", [xt, nt, xc, nc], [loss])
     return write("bayesian.json", c)
 
+# ---------------------------------------------------------------- group-sequential crossing
+def sequential():
+    """Per-look crossing probabilities of given two-sided boundaries for Brownian motion with
+    drift, from scipy's multivariate normal cdf (Genz), an independent check of the
+    Armitage-McPherson-Rowe recursion."""
+    c = Cases()
+    designs = [
+        ([0.2, 0.4, 0.6, 0.8, 1.0], [4.8769, 3.3569, 2.6803, 2.2898, 2.0310]),
+        ([0.2, 0.4, 0.6, 0.8, 1.0], [2.4380, 2.4268, 2.4101, 2.3966, 2.3859]),
+        ([0.3, 0.6, 1.0], [3.2, 2.5, 2.0]),
+        ([0.5, 1.0], [2.7967, 1.9773]),
+    ]
+    for t, b in designs:
+        t = np.array(t)
+        b = np.array(b)
+        cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+        for drift in [0.0, 1.5, 2.8]:
+            cum = []
+            for k in range(1, len(t) + 1):
+                mvn = st.multivariate_normal(mean=drift * np.sqrt(t[:k]), cov=cov[:k, :k], maxpts=10**7,
+                                             abseps=1e-11, releps=1e-11)
+                cum.append(1 - mvn.cdf(b[:k], lower_limit=-b[:k], rng=np.random.default_rng(12345)))
+            exits = [cum[0]] + [cum[k] - cum[k - 1] for k in range(1, len(cum))]
+            c.add("gsd.exit", [len(t)] + list(t) + list(b) + [drift], exits)
+    return write("sequential.json", c)
+
 
 if __name__ == "__main__":
     total = 0
@@ -444,6 +488,7 @@ if __name__ == "__main__":
     total += power()
     total += means()
     total += bayesian()
+    total += sequential()
     print("total %d cases" % total)
     if MISMATCHED:
         sys.exit("fixtures differ from the committed files: " + ", ".join(MISMATCHED))
