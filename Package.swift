@@ -29,7 +29,7 @@ let package = Package(
     .executableTarget(name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict),
 
     // MARK: - Tests
-    .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats"]),
+    .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats"], exclude: ["Fixtures"]),
     .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab"]),
     .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab"]),
   ]
