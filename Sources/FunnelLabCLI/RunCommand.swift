@@ -21,6 +21,9 @@ enum RunCommand: Command {
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "threads", short: "j", valueName: "n", help: "Worker threads (default: all cores)."),
       OptionSpec(name: "variant", valueName: "id", help: "Run only this variant (and the control).", repeatable: true),
+      OptionSpec(
+        name: "mode", valueName: "mode",
+        help: "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the truth)."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
@@ -29,6 +32,7 @@ enum RunCommand: Command {
       "funnellab run",
       "funnellab run experiments/betfree-onboarding.json --users 1000000",
       "funnellab run experiments/klick-onboarding.json --format json --threads 1 -o klick.json",
+      "funnellab run experiments/betfree-onboarding.json --mode experiment --users 50000",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -36,19 +40,38 @@ enum RunCommand: Command {
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
     let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let mode = RunMode(rawValue: try arguments.choice("mode", RunMode.allCases.map(\.rawValue)) ?? "truth") ?? .truth
     let output = OutputDestination(path: arguments.value("output"))
     let experiment = try loadExperiment(arguments)
     let variants = arguments.all("variant")
     let options = RunOptions(users: users, seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants)
     let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
     let result: RunResult
+    var truth: RunResult?
     do {
-      result = try ExperimentRunner.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }
+      if mode == .experiment {
+        var observedOptions = options
+        observedOptions.mode = .experiment
+        result = try ExperimentRunner.run(experiment, options: observedOptions) { done, total in
+          bar.update(done: done / 2, total: total)
+        }
+        truth = try ExperimentRunner.run(experiment, options: options) { done, total in
+          bar.update(done: total / 2 + done / 2, total: total)
+        }
+      } else {
+        result = try ExperimentRunner.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }
+      }
     } catch {
       bar.finish()
       throw CommandFailure.invalid(error)
     }
     bar.finish()
+    if mode == .experiment {
+      let report = ExperimentReport(observed: result, truth: truth, spec: experiment.metrics)
+      try output.write(
+        format == "json" ? ExperimentReportRenderer.json(report) : ExperimentReportRenderer.table(report), console: console)
+      return .success
+    }
     let summaries = FunnelSummary.all(result)
     let text =
       format == "json"

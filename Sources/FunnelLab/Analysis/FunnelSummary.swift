@@ -1,4 +1,4 @@
-public import FunnelStats
+import FunnelStats
 
 /// The readable funnel of one variant, derived from its aggregate: what a report
 /// shows. Pure arithmetic on counts; no simulation.

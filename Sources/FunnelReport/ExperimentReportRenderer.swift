@@ -1,0 +1,124 @@
+public import FunnelLab
+import FunnelStats
+
+/// Renders an ``ExperimentReport``: the observed A/B test beside the truth.
+public enum ExperimentReportRenderer {
+  static func value(_ x: Double?, _ metric: FunnelMetric, decimals: Int = 2) -> String {
+    guard let x else { return "n/a" }
+    return metric.isProportion ? NumberText.percent(x, decimals: decimals) : NumberText.fixed(x, decimals)
+  }
+
+  static func difference(_ x: Double?, _ metric: FunnelMetric) -> String {
+    guard let x else { return "" }
+    return metric.isProportion ? NumberText.points(x, decimals: 2) : (x >= 0 ? "+" : "") + NumberText.fixed(x, 3)
+  }
+
+  static func interval(_ i: ConfidenceInterval?, _ metric: FunnelMetric) -> String {
+    guard let i else { return "" }
+    if metric.isProportion { return "[\(NumberText.fixed(i.lower * 100, 2)), \(NumberText.fixed(i.upper * 100, 2))]" }
+    return "[\(NumberText.fixed(i.lower, 3)), \(NumberText.fixed(i.upper, 3))]"
+  }
+
+  static func p(_ x: Double?) -> String {
+    guard let x else { return "" }
+    return x < 0.0001 ? "<0.0001" : NumberText.fixed(x, 4)
+  }
+
+  static func metricTable(_ m: MetricResult, alpha: Double) -> String {
+    var t = TextTable(
+      ["arm", "n", m.metric.label, "95% CI", "Δ vs control", "95% CI", "rel. lift", "p", "adj. p", "P(beat)", "P(best)", "true Δ", "verdict"],
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+    for a in m.arms {
+      t.add([
+        a.arm, NumberText.grouped(a.estimate.n), value(a.estimate.estimate, m.metric), interval(a.estimate.interval, m.metric),
+        difference(a.comparison?.difference?.estimate, m.metric), interval(a.comparison?.difference?.interval, m.metric),
+        a.relativeLift?.estimate.map { NumberText.percent($0) } ?? "", p(a.comparison?.test?.pValue), p(a.adjustedPValue),
+        a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "", a.probabilityToBeBest.map { NumberText.percent($0) } ?? "",
+        difference(a.trueDifference, m.metric), a.verdict?.rawValue ?? "",
+      ])
+    }
+    return t.render()
+  }
+
+  public static func table(_ r: ExperimentReport) -> String {
+    var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
+    out += " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
+    if let srm = r.sampleRatio {
+      out += "Sample ratio: " + zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
+        "\(arm) \(NumberText.grouped(x.0)) (planned \(NumberText.percent(x.1)))"
+      }.joined(separator: " · ")
+      out += "\n  χ² = \(NumberText.fixed(srm.test.statistic, 2)), p = \(p(srm.test.pValue))"
+      out += srm.mismatch ? " — SAMPLE RATIO MISMATCH: the split is broken; do not trust the comparisons\n\n" : " — consistent with the plan\n\n"
+    }
+    out += "Primary metric: \(r.spec.primary.label) (true Δ: the same change measured on every user with common random numbers)\n"
+    out += metricTable(r.primary, alpha: r.spec.alpha)
+    for g in r.guardrails {
+      let margin = g.guardrail.metric.isProportion ? NumberText.fixed(g.guardrail.margin * 100, 2) + " pp" : JSONValue.format(g.guardrail.margin)
+      out += "\nGuardrail: \(g.guardrail.metric.label) must not worsen by more than \(margin)\n"
+      out += metricTable(g.result, alpha: r.spec.alpha)
+      out += "  status: " + g.result.arms.dropFirst().map { "\($0.arm) \(g.status[$0.arm]?.rawValue ?? "n/a")" }.joined(separator: " · ") + "\n"
+    }
+    for m in r.secondary {
+      out += "\nAlso: \(m.metric.label)\n" + metricTable(m, alpha: r.spec.alpha)
+    }
+    out += "\nDecision (ship when \(r.spec.primary.label) is significantly better after \(r.spec.correction.rawValue) adjustment"
+    out += " and no guardrail is violated or inconclusive; do not ship when it is significantly worse or a guardrail is violated)\n"
+    for d in r.decisions { out += "  \(d.arm): \(d.decision.rawValue)\n" }
+    return out
+  }
+
+  static func json(_ i: ConfidenceInterval?) -> JSONValue {
+    guard let i else { return .null }
+    return .object([("lower", .number(i.lower)), ("upper", .number(i.upper))])
+  }
+
+  static func optional(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+
+  static func json(_ m: MetricResult) -> JSONValue {
+    .object([
+      ("metric", .string(m.metric.rawValue)),
+      ("arms", .array(m.arms.map { a in
+        .object([
+          ("arm", .string(a.arm)), ("n", .integer(a.estimate.n)), ("estimate", optional(a.estimate.estimate)),
+          ("interval", json(a.estimate.interval)), ("difference", optional(a.comparison?.difference?.estimate)),
+          ("differenceInterval", json(a.comparison?.difference?.interval)), ("relativeLift", optional(a.relativeLift?.estimate)),
+          ("relativeLiftInterval", json(a.relativeLift?.interval)), ("test", a.comparison?.test.map { .string($0.method) } ?? .null),
+          ("pValue", optional(a.comparison?.test?.pValue)), ("adjustedPValue", optional(a.adjustedPValue)),
+          ("significant", .bool(a.significant)), ("probabilityToBeatControl", optional(a.probabilityToBeatControl)),
+          ("probabilityToBeBest", optional(a.probabilityToBeBest)), ("trueDifference", optional(a.trueDifference)),
+          ("verdict", a.verdict.map { .string($0.rawValue) } ?? .null),
+        ])
+      })),
+    ])
+  }
+
+  public static func json(_ r: ExperimentReport) -> String {
+    let srm: JSONValue = r.sampleRatio.map { s in
+      .object([("statistic", .number(s.test.statistic)), ("pValue", .number(s.test.pValue)), ("mismatch", .bool(s.mismatch))])
+    } ?? .null
+    let guardrails: JSONValue = .array(r.guardrails.map { g in
+      .object([
+        ("metric", .string(g.guardrail.metric.rawValue)), ("margin", .number(g.guardrail.margin)), ("result", json(g.result)),
+        ("status", .object(g.result.arms.dropFirst().map { ($0.arm, .string(g.status[$0.arm]?.rawValue ?? "inconclusive")) })),
+      ])
+    })
+    return JSONWriter.write(.object([
+      ("schemaVersion", .integer(1)),
+      ("command", .string("run")),
+      ("mode", .string("experiment")),
+      ("experiment", .string(r.experiment)),
+      ("seed", .integer(r.seed)),
+      ("control", .string(r.control)),
+      ("alpha", .number(r.spec.alpha)),
+      ("correction", .string(r.spec.correction.rawValue)),
+      ("arms", .array(zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
+        .object([("id", .string(arm)), ("users", .integer(x.0)), ("plannedShare", .number(x.1))])
+      })),
+      ("sampleRatioMismatch", srm),
+      ("primary", json(r.primary)),
+      ("guardrails", guardrails),
+      ("secondary", .array(r.secondary.map(json))),
+      ("decisions", .object(r.decisions.map { ($0.arm, .string($0.decision.rawValue)) })),
+    ]))
+  }
+}
