@@ -5,7 +5,7 @@ import FunnelLab
 public enum FunnelLabCommandLine {
   public static let version = "0.1.0"
 
-  static let commands: [CommandEntry] = [CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self)]
+  static let commands: [CommandEntry] = [CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(GridCommand.self)]
 
   static var overview: String {
     var out = """

@@ -1,0 +1,97 @@
+public import FunnelStats
+
+/// A grid run ranked by the primary metric: every cell against the control, with
+/// raw, Holm- and Benjamini–Hochberg-adjusted p-values and the guardrails.
+public struct GridReport: Sendable {
+  public struct Cell: Sendable {
+    public var variant: String
+    /// `(factor, level)` of the cell, in factor order (empty for the control).
+    public var levels: [(factor: String, level: String)]
+    public var primary: MetricEstimate
+    public var comparison: MetricComparison?
+    public var holm: Double?
+    public var benjaminiHochberg: Double?
+    public var guardrails: [(guardrail: Guardrail, difference: Double?, status: GuardrailStatus)]
+    /// 1 = the best cell on the primary metric (0 for the control, which is not ranked).
+    public var rank: Int
+    public var summary: FunnelSummary
+  }
+
+  public var experiment: String
+  public var seed: UInt64
+  public var usersPerVariant: Int
+  public var spec: MetricsSpec
+  public var factors: [GridFactor]
+  /// The control first, then the cells best first.
+  public var cells: [Cell]
+
+  /// - Parameter result: a truth-mode run whose first variant is the control and the
+  ///   rest the grid's cells (as ``Experiment/gridExperiment()`` lays them out).
+  public init(result: RunResult, grid: Grid, spec: MetricsSpec) {
+    experiment = result.experiment
+    seed = result.seed
+    usersPerVariant = result.usersPerVariant
+    self.spec = spec
+    factors = grid.factors
+    let summaries = FunnelSummary.all(result, alpha: spec.alpha)
+    guard let control = result.control else {
+      cells = []
+      return
+    }
+    var built: [Cell] = []
+    for (run, summary) in zip(result.variants, summaries) {
+      let isControl = run.variant.id == control.variant.id
+      let levels: [(String, String)] =
+        isControl
+        ? []
+        : run.variant.id.split(separator: ",").map { part in
+          let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+          return (pair.first ?? "", pair.count > 1 ? pair[1] : "")
+        }
+      let guardrails = spec.guardrails.map { g -> (Guardrail, Double?, GuardrailStatus) in
+        guard !isControl else { return (g, nil, .ok) }
+        let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha)
+        let arm = ArmMetricResult(
+          arm: run.variant.id, estimate: MetricAnalysis.estimate(g.metric, in: run.aggregate, alpha: spec.alpha), comparison: c,
+          relativeLift: nil, adjustedPValue: nil, significant: false, probabilityToBeatControl: nil, probabilityToBeBest: nil,
+          trueDifference: nil, verdict: nil)
+        return (g, c.difference?.estimate, ExperimentReport.status(of: arm, guardrail: g))
+      }
+      built.append(
+        Cell(
+          variant: run.variant.id, levels: levels,
+          primary: MetricAnalysis.estimate(spec.primary, in: run.aggregate, alpha: spec.alpha),
+          comparison: isControl ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha),
+          holm: nil, benjaminiHochberg: nil, guardrails: guardrails, rank: 0, summary: summary))
+    }
+    let treated = Array(built.indices.dropFirst())
+    let raw = treated.map { built[$0].comparison?.test?.pValue ?? 1 }
+    if let holm = try? MultipleTestingCorrection.holm.adjust(raw),
+      let bh = try? MultipleTestingCorrection.benjaminiHochberg.adjust(raw)
+    {
+      for (k, i) in treated.enumerated() where built[i].comparison?.test != nil {
+        built[i].holm = holm[k]
+        built[i].benjaminiHochberg = bh[k]
+      }
+    }
+    let up = spec.primary.higherIsBetter
+    let order = built.indices.dropFirst().sorted { a, b in
+      let x = built[a].primary.estimate.map { up ? $0 : -$0 } ?? -.infinity
+      let y = built[b].primary.estimate.map { up ? $0 : -$0 } ?? -.infinity
+      return x != y ? x > y : built[a].variant < built[b].variant
+    }
+    for (r, i) in order.enumerated() { built[i].rank = r + 1 }
+    cells = [built[0]] + order.map { built[$0] }
+  }
+}
+
+extension Experiment {
+  /// The experiment whose variants are the control followed by every grid cell.
+  public func gridExperiment() -> Experiment? {
+    guard let grid, let control = variants.first else { return nil }
+    var copy = self
+    copy.variants = [control] + grid.variants().filter { $0.id != control.id }
+    copy.grid = nil
+    return copy
+  }
+}
