@@ -31,6 +31,6 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats"], exclude: ["Fixtures"]),
     .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab"]),
-    .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab"]),
+    .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab"], exclude: ["Fixtures"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelLab
 import Testing
 
 @testable import FunnelLabCLI
@@ -176,5 +177,61 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     let bad = try run(["run", "--bogus"])
     #expect(bad.0 == 64)
     #expect(bad.2.hasPrefix("Error: unknown option '--bogus'"))
+  }
+}
+
+@Suite struct GridAndExperimentCommandTests {
+  @Test func gridIsByteIdenticalForOneAndTwoThreads() {
+    let one = funnellab("grid", "--users", "20000", "--threads", "1", "--format", "json")
+    let two = funnellab("grid", "--users", "20000", "--threads", "2", "--format", "json")
+    #expect(one.code == 0, "\(one.err)")
+    #expect(one.out == two.out)
+    #expect(one.out.contains("\"command\": \"grid\""))
+  }
+
+  /// Holm and BH in the grid report match statsmodels' multipletests on the same raw
+  /// p-values (fixture made by scripts/make-grid-fixture.py).
+  @Test func gridAdjustedPValuesMatchStatsmodels() throws {
+    let fixtureURL = repositoryRoot.appendingPathComponent("Tests/FunnelLabCLITests/Fixtures/klick-grid-adjusted.json")
+    let fixture = try JSONParser.parse(String(contentsOf: fixtureURL, encoding: .utf8))
+    let run = funnellab("grid", "--users", "20000", "--format", "json")
+    let report = try JSONParser.parse(run.out)
+    guard case .array(let expected)? = fixture["cells"]?.kind, case .array(let cells)? = report["cells"]?.kind else {
+      Issue.record("malformed fixture or report")
+      return
+    }
+    func number(_ v: JSONValue?) -> Double? {
+      if case .number(let x, _)? = v?.kind { return x }
+      return nil
+    }
+    #expect(expected.count == 18)
+    for e in expected {
+      guard case .string(let id)? = e["id"]?.kind, let cell = cells.first(where: { $0["id"]?.kind == .string(id) }) else {
+        Issue.record("cell missing")
+        continue
+      }
+      for (key, reference) in [("pValue", "pValue"), ("holm", "holm"), ("benjaminiHochberg", "benjaminiHochberg")] {
+        let x = try #require(number(cell[key]), "\(id) \(key)")
+        let y = try #require(number(e[reference]))
+        #expect(abs(x - y) <= 1e-12 * max(1, abs(y)), "\(id) \(key): \(x) vs statsmodels \(y)")
+      }
+    }
+  }
+
+  @Test func gridNeedsAGrid() throws {
+    let r = funnellab("grid", experiment("betfree-onboarding"))
+    #expect(r.code == 65)
+    #expect(r.err.hasPrefix("Error: betfree-onboarding has no \"grid\""))
+  }
+
+  @Test func experimentModeIsDeterministicAndShowsTheTruth() {
+    let one = funnellab("run", "--mode", "experiment", "--users", "20000", "--threads", "1", "--format", "json")
+    let two = funnellab("run", "--mode", "experiment", "--users", "20000", "--threads", "2", "--format", "json")
+    #expect(one.code == 0, "\(one.err)")
+    #expect(one.out == two.out)
+    #expect(one.out.contains("\"trueDifference\""))
+    let table = funnellab("run", "--mode", "experiment", "--users", "20000")
+    #expect(table.out.contains("Sample ratio:"))
+    #expect(table.out.contains("Decision (ship when purchase conversion is significantly better"))
   }
 }

@@ -129,8 +129,8 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
   }
 }
 
-@Suite struct BinomialSamplerTests {
-  /// Sample mean and variance of 20 000 seeded draws agree with np and npq (5-sigma bands),
+@Suite struct BinomialSamplerMomentTests {
+  /// Sample mean and variance of 20 000 seeded draws of ``BinomialSampler`` agree with np and npq (5-sigma bands),
   /// and the draws stay in 0...n.
   @Test(arguments: [(10.0, 0.3), (1000.0, 0.01), (1e6, 0.5), (1e9, 1e-7), (50.0, 0.999)])
   func momentsMatch(_ n: Double, _ p: Double) {
@@ -139,7 +139,7 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
     var sum = 0.0
     var sumSq = 0.0
     for _ in 0..<draws {
-      let x = _BinomialSampler.draw(trials: n, probability: p, &rng)
+      let x = Double(BinomialSampler.sample(trials: UInt64(n), probability: p, using: &rng))
       #expect(x >= 0 && x <= n && x == x.rounded())
       sum += x
       sumSq += x * x

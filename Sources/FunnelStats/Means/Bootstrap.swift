@@ -157,7 +157,7 @@ public enum Bootstrap {
         if index == values.count - 1 {
           drawn = remainingDraws
         } else {
-          drawn = _BinomialSampler.draw(trials: remainingDraws, probability: count / remainingCount, &rng)
+          drawn = Double(BinomialSampler.sample(trials: UInt64(remainingDraws), probability: count / remainingCount, using: &rng))
         }
         sum += v * drawn
         remainingDraws -= drawn
