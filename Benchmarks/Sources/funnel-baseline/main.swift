@@ -7,6 +7,9 @@
 //     results on users 0..<N and the wall time of R runs on one thread, and the same
 //     for the bare walk, which must give identical counts).
 //
+//   funnel-baseline bare [--users N] [--seed S]
+//     The bare table-driven walk of Klick control alone (for profiles: callgrind).
+//
 //   funnel-baseline run [--flow NAME] [--explicit] [--users N] [--threads T] [--seed S]
 //     One Monte Carlo run of a seed flow's control variant; prints the users, the
 //     completions and the seconds. Run under `/usr/bin/time -f %M` for peak RSS.
@@ -140,9 +143,26 @@ func run(_ options: Options) throws {
   let elapsed = seconds {
     aggregate = MonteCarloEngine(threads: threads).run(flow, users: users, seed: UInt64(options.int("seed", 1)))
   }
+  // Draws a user takes: segment and intent bin, then per view a dwell time (screens
+  // with dwell) and an outcome, and an option per selection.
+  let chain = try ChainTables(experiment, variant: 0)
+  let viewDraws = zip(aggregate.views, chain.dwellMillis).reduce(UInt64(0)) { $0 + $1.0 * ($1.1.isEmpty ? 1 : 2) }
+  let draws = 2 + Double(viewDraws + aggregate.optionCounts.reduce(0, +)) / Double(max(aggregate.users, 1))
+  let steps = Double(aggregate.views.reduce(0, +)) / Double(max(aggregate.users, 1))
   print(
     "\(name)\(options.flags.contains("--explicit") ? " (explicit)" : "") control, \(threads) thread(s): \(aggregate.users) users,",
-    "\(aggregate.completed) completed,", String(format: "%.3f s, %.2f M users/s", elapsed, Double(users) / elapsed / 1e6))
+    "\(aggregate.completed) completed,", String(format: "%.3f s, %.2f M users/s;", elapsed, Double(users) / elapsed / 1e6),
+    String(format: "%.3f steps and %.3f draws a user", steps, draws))
+}
+
+func bare(_ options: Options) throws {
+  let users = options.int("users", 10_000_000)
+  let walk = try BareWalk(ChainTables(SeedFlows.experiment("klick-onboarding"), variant: 0))
+  var counts = BareWalk.Counts(plans: 0)
+  let elapsed = seconds { counts = walk.run(users: 0..<UInt64(users), seed: UInt64(options.int("seed", 1))) }
+  print(
+    "bare walk, klick-onboarding control: \(counts.users) users, \(counts.completed) completed,",
+    String(format: "%.3f s, %.2f M users/s", elapsed, Double(users) / elapsed / 1e6))
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -150,7 +170,8 @@ do {
   switch arguments.first {
   case "export": try export(Options(arguments.dropFirst()))
   case "run": try run(Options(arguments.dropFirst()))
-  default: fail("usage: funnel-baseline export|run [options] (see the comment at the top of main.swift)")
+  case "bare": try bare(Options(arguments.dropFirst()))
+  default: fail("usage: funnel-baseline export|run|bare [options] (see the comment at the top of main.swift)")
   }
 } catch {
   fail("\(error)")
