@@ -7,7 +7,7 @@
 //     results on users 0..<N and the wall time of R runs on one thread, and the same
 //     for the bare walk, which must give identical counts).
 //
-//   funnel-baseline bare [--users N] [--seed S]
+//   funnel-baseline bare [--explicit] [--users N] [--seed S]
 //     The bare table-driven walk of Klick control alone (for profiles: callgrind).
 //
 //   funnel-baseline run [--flow NAME] [--explicit] [--users N] [--threads T] [--seed S]
@@ -96,16 +96,15 @@ func export(_ options: Options) throws {
   encoder.outputFormatting = [.sortedKeys]
   try encoder.encode(chain).write(to: URL(fileURLWithPath: "\(out)/klick-control-chain.json"))
 
+  // Engine and bare walk alternate, so that a change in the machine's load hits both.
   let engine = MonteCarloEngine(threads: 1)
   var aggregate = FunnelAggregate(for: flow)
   var engineRuns: [Double] = []
-  for _ in 0..<runs {
-    engineRuns.append(seconds { aggregate = engine.run(flow, users: users, seed: seed) })
-  }
   let bare = BareWalk(chain)
   var counts = BareWalk.Counts(plans: 0)
   var bareRuns: [Double] = []
   for _ in 0..<runs {
+    engineRuns.append(seconds { aggregate = engine.run(flow, users: users, seed: seed) })
     bareRuns.append(seconds { counts = bare.run(users: 0..<UInt64(users), seed: seed) })
   }
   let identical =
@@ -157,11 +156,13 @@ func run(_ options: Options) throws {
 
 func bare(_ options: Options) throws {
   let users = options.int("users", 10_000_000)
-  let walk = try BareWalk(ChainTables(SeedFlows.experiment("klick-onboarding"), variant: 0))
+  var experiment = try SeedFlows.experiment("klick-onboarding")
+  if options.flags.contains("--explicit") { experiment = experiment.explicitProbabilitiesOnly }
+  let walk = try BareWalk(ChainTables(experiment, variant: 0))
   var counts = BareWalk.Counts(plans: 0)
   let elapsed = seconds { counts = walk.run(users: 0..<UInt64(users), seed: UInt64(options.int("seed", 1))) }
   print(
-    "bare walk, klick-onboarding control: \(counts.users) users, \(counts.completed) completed,",
+    "bare walk, klick-onboarding\(options.flags.contains("--explicit") ? " (explicit)" : "") control: \(counts.users) users, \(counts.completed) completed,",
     String(format: "%.3f s, %.2f M users/s", elapsed, Double(users) / elapsed / 1e6))
 }
 
