@@ -151,7 +151,8 @@ func run(_ options: Options) throws {
   print(
     "\(name)\(options.flags.contains("--explicit") ? " (explicit)" : "") control, \(threads) thread(s): \(aggregate.users) users,",
     "\(aggregate.completed) completed,", String(format: "%.3f s, %.2f M users/s;", elapsed, Double(users) / elapsed / 1e6),
-    String(format: "%.3f steps and %.3f draws a user", steps, draws))
+    String(format: "%.3f steps and %.3f draws a user;", steps, draws),
+    "outcome tables \(chain.probabilities.count * 8 / 1024) KB")
 }
 
 func bare(_ options: Options) throws {
