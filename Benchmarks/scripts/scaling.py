@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """2-thread scaling of the Monte Carlo engine, measured in pairs.
 
-    flock /tmp/swift-build.lock python3 scripts/scaling.py [--users N] [--pairs P]
+    flock /tmp/swift-build.lock python3 scripts/scaling.py [--users N] [--pairs P] [--only NAME]
 
 For each seed flow's control variant (and Klick's explicit flow) it runs
 `funnel-baseline run` at 1 and then 2 threads, P times, and prints each pair's
@@ -24,6 +24,7 @@ binary = Path(__file__).resolve().parent.parent / ".build" / "release" / "funnel
 parser = argparse.ArgumentParser()
 parser.add_argument("--users", type=int, default=20_000_000)
 parser.add_argument("--pairs", type=int, default=5)
+parser.add_argument("--only", default=None, help="run only cases whose name contains this (e.g. klick-onboarding control)")
 args = parser.parse_args()
 
 
@@ -47,6 +48,8 @@ cases = [(f, False) for f in ["klick-onboarding", "betfree-onboarding", "urbanne
 cases.append(("klick-onboarding", True))
 print(f"{args.users:,} users a run, {args.pairs} pairs (1 thread, then 2 threads)")
 for flow, explicit in cases:
+    if args.only and args.only not in flow + (" explicit" if explicit else " control"):
+        continue
     one, two, marks = [], [], []
     for _ in range(args.pairs):
         busy0, own0 = busy_seconds()
