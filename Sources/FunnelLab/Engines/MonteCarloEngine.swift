@@ -139,7 +139,7 @@ private func walk<Manager: PaywallManager>(
   var steps = 0
   while steps < t.stepLimit {
     steps += 1
-    visited |= 1 << UInt64(screen)
+    visited |= 1 &<< UInt64(screen)
     acc.views[screen] &+= 1
     if t.hasDwell[screen] {
       let d = UInt64(t.dwell[screen << 10 | Int(rng.next() >> 54)])
@@ -166,8 +166,8 @@ private func walk<Manager: PaywallManager>(
         if effects & CompiledFlow.Effect.purchase != 0 {
           let slot = t.outcomePlan[o]
           let attempt = paywall.purchase(t.plans[Int(slot)], using: &store)
-          acc.purchaseTaps &+= 1
-          acc.purchaseAttempts &+= UInt64(max(attempt.attempts, 1))
+          acc.scalars[Scalar.purchaseTaps] &+= 1
+          acc.scalars[Scalar.purchaseAttempts] &+= UInt64(max(attempt.attempts, 1))
           millis &+= UInt64(max(attempt.latencySeconds, 0) * 1000)
           switch attempt.result {
           case .success(let tx):
@@ -175,19 +175,19 @@ private func walk<Manager: PaywallManager>(
             firstPlan = slot
             transaction = tx
           case .userCancelled:
-            acc.purchaseCancels &+= 1
+            acc.scalars[Scalar.purchaseCancels] &+= 1
             target = screen
           case .failed:
-            acc.purchaseFailures &+= 1
+            acc.scalars[Scalar.purchaseFailures] &+= 1
             target = screen
           case .pending:
-            acc.purchasePendings &+= 1
+            acc.scalars[Scalar.purchasePendings] &+= 1
             if pendingPlan < 0 { pendingPlan = slot }
           }
         } else {
-          acc.restoreAttempts &+= 1
+          acc.scalars[Scalar.restoreAttempts] &+= 1
           if paywall.restorePurchases(using: &store) == .restored {
-            acc.restores &+= 1
+            acc.scalars[Scalar.restores] &+= 1
             entitled = true
           } else {
             target = screen
@@ -205,8 +205,11 @@ private func walk<Manager: PaywallManager>(
     }
     if target < 0 {
       if target == Int(CompiledFlow.completedTarget) {
-        acc.completed &+= 1
-        acc.completion.add(millis: millis)
+        acc.scalars[Scalar.completed] &+= 1
+        acc.scalars[Scalar.completionCount] &+= 1
+        acc.scalars[Scalar.completionMillis] &+= millis
+        acc.completionSquares.pointee &+= UInt128(millis) &* UInt128(millis)
+        acc.completionHistogram[Int(min(millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
       } else {
         acc.abandonedAt[screen] &+= 1
       }
@@ -216,29 +219,29 @@ private func walk<Manager: PaywallManager>(
     screen = target
     if seen < t.maxSeen { seen += 1 }
   }
-  if !finished { acc.stepLimitReached &+= 1 }
-  acc.users &+= 1
+  if !finished { acc.scalars[Scalar.stepLimitReached] &+= 1 }
+  acc.scalars[Scalar.users] &+= 1
   acc.segmentUsers[segment] &+= 1
-  if visited & t.paywallMask != 0 { acc.paywallViewers &+= 1 }
+  if visited & t.paywallMask != 0 { acc.scalars[Scalar.paywallViewers] &+= 1 }
   while visited != 0 {
     acc.reach[visited.trailingZeroBitCount] &+= 1
     visited &= visited &- 1
   }
-  if marks & CompiledFlow.Effect.skip != 0 { acc.usersWhoSkipped &+= 1 }
-  if marks & CompiledFlow.Effect.back != 0 { acc.usersWhoWentBack &+= 1 }
-  if marks & CompiledFlow.Effect.personalizes != 0 { acc.usersPersonalized &+= 1 }
+  if marks & CompiledFlow.Effect.skip != 0 { acc.scalars[Scalar.usersWhoSkipped] &+= 1 }
+  if marks & CompiledFlow.Effect.back != 0 { acc.scalars[Scalar.usersWhoWentBack] &+= 1 }
+  if marks & CompiledFlow.Effect.personalizes != 0 { acc.scalars[Scalar.usersPersonalized] &+= 1 }
   if transaction == nil, pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(pendingPlan)], using: &store) {
-    acc.pendingApprovals &+= 1
+    acc.scalars[Scalar.pendingApprovals] &+= 1
     transaction = approved
     firstPlan = pendingPlan
   }
   if let transaction, firstPlan >= 0 {
-    acc.purchasers &+= 1
+    acc.scalars[Scalar.purchasers] &+= 1
     acc.planPurchases[Int(firstPlan)] &+= 1
-    if transaction.isTrial { acc.trialStarts &+= 1 }
+    if transaction.isTrial { acc.scalars[Scalar.trialStarts] &+= 1 }
     let outcome = lifecycle.outcome(of: transaction, plan: t.plans[Int(firstPlan)], using: &store)
-    if outcome.convertedFromTrial { acc.trialConversions &+= 1 }
-    if outcome.refunded { acc.refunds &+= 1 }
+    if outcome.convertedFromTrial { acc.scalars[Scalar.trialConversions] &+= 1 }
+    if outcome.refunded { acc.scalars[Scalar.refunds] &+= 1 }
     acc.revenue.add(cents: outcome.horizonCents)
     acc.realizedRevenue.add(cents: outcome.realizedCents)
   }
@@ -307,28 +310,13 @@ final class EngineTables: @unchecked Sendable {
 /// One thread's running counts, in raw memory for the hot loop.
 final class Accumulator {
   let flow: CompiledFlow
-  var users: UInt64 = 0
-  var completed: UInt64 = 0
-  var stepLimitReached: UInt64 = 0
-  var usersWhoSkipped: UInt64 = 0
-  var usersWhoWentBack: UInt64 = 0
-  var usersPersonalized: UInt64 = 0
-  var purchasers: UInt64 = 0
-  var paywallViewers: UInt64 = 0
-  var purchaseTaps: UInt64 = 0
-  var purchaseAttempts: UInt64 = 0
-  var purchaseCancels: UInt64 = 0
-  var purchaseFailures: UInt64 = 0
-  var purchasePendings: UInt64 = 0
-  var pendingApprovals: UInt64 = 0
-  var restoreAttempts: UInt64 = 0
-  var restores: UInt64 = 0
-  var trialStarts: UInt64 = 0
-  var trialConversions: UInt64 = 0
-  var refunds: UInt64 = 0
+  /// Scalar counters, indexed by ``Scalar`` (raw memory: no exclusivity checks in the hot loop).
+  let scalars: UnsafeMutableBufferPointer<UInt64>
+  let completionHistogram: UnsafeMutableBufferPointer<UInt64>
+  /// Sum of squared completion milliseconds (raw memory, like the counters).
+  let completionSquares: UnsafeMutablePointer<UInt128>
   var revenue = RevenueDistribution()
   var realizedRevenue = RevenueDistribution()
-  var completion = TimeStatistic()
   let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts,
     segmentUsers: UnsafeMutableBufferPointer<UInt64>
 
@@ -339,6 +327,10 @@ final class Accumulator {
       b.initialize(repeating: 0)
       return b
     }
+    scalars = zeros(Scalar.count)
+    completionHistogram = zeros(TimeStatistic.histogramSeconds + 1)
+    completionSquares = UnsafeMutablePointer<UInt128>.allocate(capacity: 1)
+    completionSquares.initialize(to: 0)
     reach = zeros(flow.screenCount)
     views = zeros(flow.screenCount)
     abandonedAt = zeros(flow.screenCount)
@@ -351,36 +343,40 @@ final class Accumulator {
   }
 
   deinit {
-    for b in [reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers] {
+    for b in [reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers, scalars, completionHistogram] {
       b.deallocate()
     }
+    completionSquares.deallocate()
   }
 
   func aggregate() -> FunnelAggregate {
     var a = FunnelAggregate(for: flow)
     func take(_ b: UnsafeMutableBufferPointer<UInt64>, _ n: Int) -> [UInt64] { Array(b.prefix(n)) }
-    a.users = users
-    a.completed = completed
-    a.stepLimitReached = stepLimitReached
-    a.usersWhoSkipped = usersWhoSkipped
-    a.usersWhoWentBack = usersWhoWentBack
-    a.usersPersonalized = usersPersonalized
-    a.purchasers = purchasers
-    a.paywallViewers = paywallViewers
-    a.purchaseTaps = purchaseTaps
-    a.purchaseAttempts = purchaseAttempts
-    a.purchaseCancels = purchaseCancels
-    a.purchaseFailures = purchaseFailures
-    a.purchasePendings = purchasePendings
-    a.pendingApprovals = pendingApprovals
-    a.restoreAttempts = restoreAttempts
-    a.restores = restores
-    a.trialStarts = trialStarts
-    a.trialConversions = trialConversions
-    a.refunds = refunds
+    a.users = scalars[Scalar.users]
+    a.completed = scalars[Scalar.completed]
+    a.stepLimitReached = scalars[Scalar.stepLimitReached]
+    a.usersWhoSkipped = scalars[Scalar.usersWhoSkipped]
+    a.usersWhoWentBack = scalars[Scalar.usersWhoWentBack]
+    a.usersPersonalized = scalars[Scalar.usersPersonalized]
+    a.purchasers = scalars[Scalar.purchasers]
+    a.paywallViewers = scalars[Scalar.paywallViewers]
+    a.purchaseTaps = scalars[Scalar.purchaseTaps]
+    a.purchaseAttempts = scalars[Scalar.purchaseAttempts]
+    a.purchaseCancels = scalars[Scalar.purchaseCancels]
+    a.purchaseFailures = scalars[Scalar.purchaseFailures]
+    a.purchasePendings = scalars[Scalar.purchasePendings]
+    a.pendingApprovals = scalars[Scalar.pendingApprovals]
+    a.restoreAttempts = scalars[Scalar.restoreAttempts]
+    a.restores = scalars[Scalar.restores]
+    a.trialStarts = scalars[Scalar.trialStarts]
+    a.trialConversions = scalars[Scalar.trialConversions]
+    a.refunds = scalars[Scalar.refunds]
     a.revenue = revenue
     a.realizedRevenue = realizedRevenue
-    a.completionTime = completion
+    a.completionTime.count = scalars[Scalar.completionCount]
+    a.completionTime.sumMillis = scalars[Scalar.completionMillis]
+    a.completionTime.sumSquaredMillis = completionSquares.pointee
+    a.completionTime.histogram = Array(completionHistogram)
     a.reach = take(reach, flow.screenCount)
     a.views = take(views, flow.screenCount)
     a.abandonedAt = take(abandonedAt, flow.screenCount)
@@ -392,4 +388,30 @@ final class Accumulator {
     a.segmentUsers = take(segmentUsers, flow.segmentCount)
     return a
   }
+}
+
+/// Indices of the scalar counters of an ``Accumulator``.
+enum Scalar {
+  static let users = 0
+  static let completed = 1
+  static let stepLimitReached = 2
+  static let usersWhoSkipped = 3
+  static let usersWhoWentBack = 4
+  static let usersPersonalized = 5
+  static let purchasers = 6
+  static let paywallViewers = 7
+  static let purchaseTaps = 8
+  static let purchaseAttempts = 9
+  static let purchaseCancels = 10
+  static let purchaseFailures = 11
+  static let purchasePendings = 12
+  static let pendingApprovals = 13
+  static let restoreAttempts = 14
+  static let restores = 15
+  static let trialStarts = 16
+  static let trialConversions = 17
+  static let refunds = 18
+  static let completionCount = 19
+  static let completionMillis = 20
+  static let count = 21
 }
