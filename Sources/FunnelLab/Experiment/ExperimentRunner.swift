@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// One variant's simulated users.
@@ -97,8 +98,10 @@ public enum ExperimentRunner {
     let population = UInt64(users) * UInt64(selected.count)
     let total = options.mode == .truth ? users * selected.count : Int(population) * selected.count
     let counter = ProgressCounter()
-    var runs: [VariantRun] = []
-    for (armIndex, i) in selected.enumerated() {
+    let chosen = selected
+    // One variant's users, run by `runner`.
+    let simulate: @Sendable (Int, MonteCarloEngine) -> VariantRun = { armIndex, runner in
+      let i = chosen[armIndex]
       let report: @Sendable (Int) -> Void = { finished in
         if let progress { progress(counter.add(finished), total) }
       }
@@ -109,11 +112,29 @@ public enum ExperimentRunner {
       }
       let aggregate =
         if let paywall {
-          engine.run(flows[i], users: range, seed: seed, paywall: paywall, include: include, progress: report)
+          runner.run(flows[i], users: range, seed: seed, paywall: paywall, include: include, progress: report)
         } else {
-          engine.run(flows[i], users: range, seed: seed, include: include, progress: report)
+          runner.run(flows[i], users: range, seed: seed, include: include, progress: report)
         }
-      runs.append(VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate))
+      return VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate)
+    }
+    var runs: [VariantRun]
+    if engine.threads > 1, chosen.count >= 2 * engine.threads {
+      // Many variants (a grid): one variant per worker at a time, each on one thread.
+      // Every variant's aggregate depends only on its own users, so the result is the same.
+      let slots = Mutex<[VariantRun?]>(Array(repeating: nil, count: chosen.count))
+      let next = Atomic<Int>(0)
+      DispatchQueue.concurrentPerform(iterations: engine.threads) { _ in
+        while true {
+          let k = next.add(1, ordering: .relaxed).oldValue
+          if k >= chosen.count { break }
+          let run = simulate(k, MonteCarloEngine(threads: 1))
+          slots.withLock { $0[k] = run }
+        }
+      }
+      runs = slots.withLock { $0.compactMap { $0 } }
+    } else {
+      runs = chosen.indices.map { simulate($0, engine) }
     }
     return RunResult(
       experiment: experiment.name, seed: seed, mode: options.mode, usersPerVariant: users, variants: runs, assignment: assignment)
