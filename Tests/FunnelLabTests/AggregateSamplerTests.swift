@@ -46,7 +46,9 @@ import Testing
     let exact = try Self.klickArms()[index]
     let sampler = AggregateSampler(exact)
     let n = 10_000.0
-    let metrics: [FunnelMetric] = [.completionRate, .purchaseConversion, .paywallViewRate, .skipRate, .personalizationRate]
+    let metrics: [FunnelMetric] = [
+      .completionRate, .purchaseConversion, .paywallViewRate, .skipRate, .personalizationRate, .trialStartRate,
+    ]
     var samples = [[Double]](repeating: [], count: metrics.count)
     for r in 0..<Self.replicates {
       let arm = sampler.sample(users: UInt64(n), seed: 99, replicate: UInt64(r), arm: index)

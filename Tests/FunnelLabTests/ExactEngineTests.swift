@@ -184,6 +184,19 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
       let paywalls = flow.screenKinds.indices.filter { flow.screenKinds[$0] == .paywall }
       if paywalls.count == 1 { expectClose(x.paywallViewers, x.reach[paywalls[0]], "\(v) paywall viewers") }
       #expect(x.truncatedMass <= 1e-15, "\(v) truncated \(x.truncatedMass)")
+      // Purchases, trials and revenue.
+      #expect(x.trialStarts <= x.purchase + 1e-15)
+      for j in x.planPurchases.indices { #expect(x.planApprovals[j] <= x.planPurchases[j] + 1e-15) }
+      #expect(x.realizedRevenuePerUser <= x.revenuePerUser + 1e-12)
+      #expect(x.purchase <= x.paywallViewers + 1e-12, "\(v) buyers saw a paywall")
+      if x.purchase > 0 {
+        expectClose(try #require(x.value(of: .revenuePerPayingUser)) * x.purchase, x.revenuePerUser, "\(v) ARPPU · P(buy)")
+      }
+      // Each store answer is a share of the taps that reached the store.
+      let s = x.store
+      expectClose(
+        s.purchaseCancels + s.purchaseFailures + s.purchasePendings, s.purchaseTaps - (x.purchase - s.pendingApprovals),
+        "\(v) store answers", tolerance: 1e-9)
     }
   }
 
