@@ -6,8 +6,9 @@
 /// population (segment by weight, intent bin uniformly), does the thing. Every
 /// expectation is per user too (``views`` is expected views of each screen per user).
 ///
-/// The values are exact for the compiled chain, step limit included, up to
-/// floating-point rounding and ``truncatedMass`` (see ``ExactEngine``).
+/// The values are exact for the compiled chain, step limit, mock store
+/// (``MockPaywallManager`` with the flow's settings) and subscription lifecycle
+/// included, up to floating-point rounding and ``truncatedMass`` (see ``ExactEngine``).
 public struct ExactFunnel: Sendable, Hashable {
   /// How a user's walk ends.
   public enum End: Sendable, Hashable {
