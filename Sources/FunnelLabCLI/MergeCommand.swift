@@ -29,15 +29,32 @@ enum MergeCommand: Command {
     let format = try arguments.choice("format", ["table", "json"]) ?? "table"
     let top = try arguments.integer("top", in: 1...10_000)
     var files: [(source: String, file: ShardFile)] = []
+    var plans: [(source: String, file: PlanningShardFile)] = []
     for path in arguments.positionals {
       guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
         throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
       }
       do {
-        files.append((path, try ShardFile.read(text: text, source: path)))
+        if let document = try? JSONParser.parse(text), case .string("power")? = document["command"]?.kind {
+          plans.append((path, try PlanningShardFile.read(document, source: path)))
+        } else {
+          files.append((path, try ShardFile.read(text: text, source: path)))
+        }
       } catch {
         throw CommandFailure.invalid(error)
       }
+    }
+    if !plans.isEmpty {
+      guard files.isEmpty else {
+        throw CommandFailure(code: .invalidInput, text: "Error: the files mix planning shards with run or grid shards; merge one run at a time.\n")
+      }
+      let report: PlanningReport
+      do { report = try PlanningShardFile.merge(plans) } catch {
+        throw CommandFailure(code: .invalidInput, text: error.errors.map { "Error: \($0.message)" + ($0.hint.map { "; \($0)" } ?? "") + "\n" }.joined())
+      }
+      let text = format == "json" ? PlanningRenderer.json(report) : PlanningRenderer.table(report)
+      try OutputDestination(path: arguments.value("output")).write(text, console: console)
+      return .success
     }
     let merged: (Experiment, RunResult, ShardFile)
     do {

@@ -40,6 +40,7 @@ enum PowerCommand: Command {
       OptionSpec(name: "days", valueName: "n", help: "With <spec> and --users-per-day: daily looks to simulate (default: the duration)."),
       OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
       OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
+      shardOptions[0], shardOptions[1],
       OptionSpec(name: "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means)."),
       OptionSpec(name: "mde", valueName: "delta", help: "Absolute minimal detectable effect (0.01: 10% → 11%)."),
       OptionSpec(name: "relative-mde", valueName: "fraction", help: "Relative minimal detectable effect (0.1: 10% → 11%)."),
@@ -150,8 +151,15 @@ extension PowerCommand {
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
     let report: PlanningReport
     do {
+      if let shard = try shard(arguments, console: console) {
+        let counts = try ExperimentPlanner.tally(experiment, options: options, shard: shard) { done, total in bar.update(done: done, total: total) }
+        bar.finish()
+        let file = PlanningShardFile(shard: shard, specText: try specText(arguments), options: options, counts: counts)
+        try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
+        return .success
+      }
       report = try ExperimentPlanner.plan(experiment, options: options) { done, total in bar.update(done: done, total: total) }
-    } catch {
+    } catch let error as SpecErrors {
       bar.finish()
       throw CommandFailure.invalid(error)
     }

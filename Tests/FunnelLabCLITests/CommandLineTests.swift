@@ -9,7 +9,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 func experiment(_ name: String) -> String { repositoryRoot.appendingPathComponent("experiments/\(name).json").path }
 
 /// Runs the command line in-process and returns (exit code, stdout, stderr).
-func funnellab(_ arguments: String...) -> (code: Int32, out: String, err: String) {
+func funnellab(_ arguments: String...) -> (code: Int32, out: String, err: String) { funnellab(arguments) }
+
+/// Runs the command line in-process with an argument array.
+func funnellab(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
   let console = CapturingConsole()
   let code = FunnelLabCommandLine.run(arguments, console: console)
   return (code, console.stdout, console.stderr)

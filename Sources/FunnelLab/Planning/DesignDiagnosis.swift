@@ -39,53 +39,102 @@ public struct DesignDiagnosis: Sendable, Hashable {
     (rate * (1 - rate) / Double(max(replicates, 1))).squareRoot()
   }
 
-  /// Simulates `replicates` experiments of `usersPerArm` users per arm.
-  /// - Complexity: O(replicates), each two binomial draws of O(√(n·p)) at most.
-  public static func simulate(
-    variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
-    replicates: Int, alpha: Double, seed: UInt64
-  ) -> DesignDiagnosis {
+  /// The integer tallies a diagnosis is made of: `+` adds the tallies of disjoint
+  /// replicate ranges exactly (shards merge in any order).
+  public struct Counts: Sendable, Hashable {
+    public var replicates = 0
+    public var significant = 0
+    public var falsePositives = 0
+    public var covered = 0
+    public var wrongSign = 0
+    /// Σ |x₁ − x₀| over significant replicates (type M = this / n / |Δ| / significant).
+    public var absoluteDifferenceSum: UInt64 = 0
+    public var pValueHistogram = [Int](repeating: 0, count: 10)
+
+    public init() {}
+
+    public static func + (a: Counts, b: Counts) -> Counts {
+      var r = a
+      r.replicates += b.replicates
+      r.significant += b.significant
+      r.falsePositives += b.falsePositives
+      r.covered += b.covered
+      r.wrongSign += b.wrongSign
+      r.absoluteDifferenceSum += b.absoluteDifferenceSum
+      r.pValueHistogram = zip(a.pValueHistogram, b.pValueHistogram).map { $0 + $1 }
+      return r
+    }
+  }
+
+  /// Tallies replicates `range` (replicate `r` draws from its own stream of `seed`).
+  /// - Complexity: O(replicates), each four binomial draws.
+  public static func tally(
+    controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int, replicates range: Range<Int>, alpha: Double, seed: UInt64
+  ) -> Counts {
     let trueDifference = p1 - p0
-    var significant = 0, falsePositives = 0, covered = 0, wrongSign = 0
-    var exaggeration = 0.0
-    var histogram = [Int](repeating: 0, count: 10)
+    var counts = Counts()
     let level = 1 - alpha
-    for r in 0..<replicates {
+    for r in range {
       var rng = Xoshiro256StarStar(seed: seed, stream: UInt64(r))
       let x0 = Int(BinomialSampler.sample(trials: UInt64(n), probability: p0, using: &rng))
       let x1 = Int(BinomialSampler.sample(trials: UInt64(n), probability: p1, using: &rng))
       let y0 = Int(BinomialSampler.sample(trials: UInt64(n), probability: p0, using: &rng))
       let y1 = Int(BinomialSampler.sample(trials: UInt64(n), probability: p0, using: &rng))
+      counts.replicates += 1
       guard let c = try? ProportionCount(successes: x0, trials: n), let t = try? ProportionCount(successes: x1, trials: n),
         let a0 = try? ProportionCount(successes: y0, trials: n), let a1 = try? ProportionCount(successes: y1, trials: n)
       else { continue }
-      let test = try? TwoProportionZTest.test(treatment: t, control: c)
-      let p = test?.pValue ?? 1
-      histogram[min(9, Int(p * 10))] += 1
-      let estimate = Double(x1 - x0) / Double(n)
+      let p = (try? TwoProportionZTest.test(treatment: t, control: c))?.pValue ?? 1
+      counts.pValueHistogram[min(9, Int(p * 10))] += 1
       if p < alpha {
-        significant += 1
+        counts.significant += 1
         if trueDifference != 0 {
-          if (estimate > 0) != (trueDifference > 0) { wrongSign += 1 }
-          exaggeration += abs(estimate) / abs(trueDifference)
+          if (x1 > x0) != (trueDifference > 0) { counts.wrongSign += 1 }
+          counts.absoluteDifferenceSum += UInt64(abs(x1 - x0))
         }
       }
       if let interval = (try? ProportionDifference.newcombeInterval(treatment: t, control: c, confidenceLevel: level))?.interval,
         interval.contains(trueDifference)
       {
-        covered += 1
+        counts.covered += 1
       }
-      if let aa = try? TwoProportionZTest.test(treatment: a1, control: a0), aa.pValue < alpha { falsePositives += 1 }
+      if let aa = try? TwoProportionZTest.test(treatment: a1, control: a0), aa.pValue < alpha { counts.falsePositives += 1 }
     }
+    return counts
+  }
+
+  /// The diagnosis that tallies `counts` amount to.
+  public init(variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
+              alpha: Double, counts: Counts) {
     let analytic = try? PowerAnalysis.solve(
       PowerAnalysis.Problem(method: .pooledNormal, baseline: p0, effect: p1, sampleSize: Double(n), power: nil, alpha: alpha))
-    let runs = Double(max(replicates, 1))
-    return DesignDiagnosis(
-      variant: variant, metric: metric, controlRate: p0, variantRate: p1, usersPerArm: n, replicates: replicates, alpha: alpha,
-      power: Double(significant) / runs, analyticPower: p0 == p1 ? nil : analytic?.power,
-      falsePositiveRate: Double(falsePositives) / runs, coverage: Double(covered) / runs,
-      typeS: significant > 0 && trueDifference != 0 ? Double(wrongSign) / Double(significant) : nil,
-      typeM: significant > 0 && trueDifference != 0 ? exaggeration / Double(significant) : nil, pValueHistogram: histogram)
+    let runs = Double(max(counts.replicates, 1))
+    let trueDifference = p1 - p0
+    let significant = counts.significant
+    self.variant = variant
+    self.metric = metric
+    controlRate = p0
+    variantRate = p1
+    usersPerArm = n
+    replicates = counts.replicates
+    self.alpha = alpha
+    power = Double(significant) / runs
+    analyticPower = p0 == p1 ? nil : analytic?.power
+    falsePositiveRate = Double(counts.falsePositives) / runs
+    coverage = Double(counts.covered) / runs
+    typeS = significant > 0 && trueDifference != 0 ? Double(counts.wrongSign) / Double(significant) : nil
+    typeM = significant > 0 && trueDifference != 0
+      ? Double(counts.absoluteDifferenceSum) / Double(n) / abs(trueDifference) / Double(significant) : nil
+    pValueHistogram = counts.pValueHistogram
+  }
+
+  /// Simulates `replicates` experiments of `usersPerArm` users per arm.
+  public static func simulate(
+    variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
+    replicates: Int, alpha: Double, seed: UInt64
+  ) -> DesignDiagnosis {
+    let counts = tally(controlRate: p0, variantRate: p1, usersPerArm: n, replicates: 0..<replicates, alpha: alpha, seed: seed)
+    return DesignDiagnosis(variant: variant, metric: metric, controlRate: p0, variantRate: p1, usersPerArm: n, alpha: alpha, counts: counts)
   }
 }
 
@@ -115,22 +164,44 @@ public struct PeekingDiagnosis: Sendable, Hashable {
   public var alpha: Double
   public var rules: [Rule]
 
+  /// Integer tallies over a replicate range (`+` merges shards exactly).
+  public struct Counts: Sendable, Hashable {
+    public var replicates = 0
+    public var falsePositives = [0, 0, 0]
+    public var rejections = [0, 0, 0]
+    public var stoppingDays = [0, 0, 0]
+
+    public init() {}
+
+    public static func + (a: Counts, b: Counts) -> Counts {
+      var r = a
+      r.replicates += b.replicates
+      for k in 0..<3 {
+        r.falsePositives[k] += b.falsePositives[k]
+        r.rejections[k] += b.rejections[k]
+        r.stoppingDays[k] += b.stoppingDays[k]
+      }
+      return r
+    }
+  }
+
+  static let ruleNames = ["naive daily z-test", "group-sequential (O'Brien-Fleming)", "always-valid mSPRT"]
+
+  /// Tallies replicates `range`.
   /// - Complexity: O(replicates × days).
-  public static func simulate(
-    variant: String, controlRate p0: Double, variantRate p1: Double, usersPerDayPerArm m: Int, days: Int, replicates: Int,
+  public static func tally(
+    controlRate p0: Double, variantRate p1: Double, usersPerDayPerArm m: Int, days: Int, replicates range: Range<Int>,
     alpha: Double, seed: UInt64
-  ) throws(StatsError) -> PeekingDiagnosis {
+  ) throws(StatsError) -> Counts {
     let design = try GroupSequentialDesign(looks: days, alpha: alpha, spending: .obrienFleming)
-    let names = ["naive daily z-test", "group-sequential (O'Brien-Fleming)", "always-valid mSPRT"]
-    var falsePositives = [Int](repeating: 0, count: 3)
-    var rejections = [Int](repeating: 0, count: 3)
-    var stoppingDays = [Int](repeating: 0, count: 3)
+    var counts = Counts()
+    counts.replicates = range.count
     for scenario in 0..<2 {
       let treatmentRate = scenario == 0 ? p0 : p1
-      for r in 0..<replicates {
+      for r in range {
         var rng = Xoshiro256StarStar(seed: seed ^ 0x5045_454B, stream: UInt64(r) << 1 | UInt64(scenario))
         var x0 = 0, x1 = 0
-        var stopped = [Bool](repeating: false, count: 3)
+        var stopped = [false, false, false]
         var mSPRT = try AlwaysValidProportionTest(settings: .init(alpha: alpha))
         for day in 0..<days {
           x0 += Int(BinomialSampler.sample(trials: UInt64(m), probability: p0, using: &rng))
@@ -144,22 +215,42 @@ public struct PeekingDiagnosis: Sendable, Hashable {
           for k in 0..<3 where decisions[k] && !stopped[k] {
             stopped[k] = true
             if scenario == 0 {
-              falsePositives[k] += 1
+              counts.falsePositives[k] += 1
             } else {
-              rejections[k] += 1
-              stoppingDays[k] += day + 1
+              counts.rejections[k] += 1
+              counts.stoppingDays[k] += day + 1
             }
           }
         }
       }
     }
-    let runs = Double(max(replicates, 1))
+    return counts
+  }
+
+  /// The diagnosis that tallies `counts` amount to.
+  public init(variant: String, usersPerDayPerArm m: Int, days: Int, alpha: Double, counts: Counts) {
+    let runs = Double(max(counts.replicates, 1))
     let rules = (0..<3).map { k in
       Rule(
-        name: names[k], falsePositiveRate: Double(falsePositives[k]) / runs, power: Double(rejections[k]) / runs,
-        expectedStoppingDay: rejections[k] > 0 ? Double(stoppingDays[k]) / Double(rejections[k]) : nil)
+        name: Self.ruleNames[k], falsePositiveRate: Double(counts.falsePositives[k]) / runs,
+        power: Double(counts.rejections[k]) / runs,
+        expectedStoppingDay: counts.rejections[k] > 0 ? Double(counts.stoppingDays[k]) / Double(counts.rejections[k]) : nil)
     }
-    return PeekingDiagnosis(
-      variant: variant, days: days, usersPerDayPerArm: m, replicates: replicates, alpha: alpha, rules: rules)
+    self.variant = variant
+    self.days = days
+    usersPerDayPerArm = m
+    replicates = counts.replicates
+    self.alpha = alpha
+    self.rules = rules
+  }
+
+  /// Simulates `replicates` replicate experiments under A/A and under the true effect.
+  public static func simulate(
+    variant: String, controlRate p0: Double, variantRate p1: Double, usersPerDayPerArm m: Int, days: Int, replicates: Int,
+    alpha: Double, seed: UInt64
+  ) throws(StatsError) -> PeekingDiagnosis {
+    let counts = try tally(
+      controlRate: p0, variantRate: p1, usersPerDayPerArm: m, days: days, replicates: 0..<replicates, alpha: alpha, seed: seed)
+    return PeekingDiagnosis(variant: variant, usersPerDayPerArm: m, days: days, alpha: alpha, counts: counts)
   }
 }

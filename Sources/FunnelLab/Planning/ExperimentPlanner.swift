@@ -44,12 +44,53 @@ public struct PlanningReport: Sendable {
   public var plans: [VariantPlan]
 }
 
+/// The integer tallies of a plan, per variant: what a shard computes and `merge` adds.
+public struct PlanningCounts: Sendable, Hashable {
+  public struct Variant: Sendable, Hashable {
+    public var diagnosis = DesignDiagnosis.Counts()
+    /// One tally per candidate size of the simulated size search.
+    public var sizeSearch: [DesignDiagnosis.Counts] = []
+    public var peeking: PeekingDiagnosis.Counts?
+  }
+
+  public var variants: [Variant]
+
+  public static func + (a: PlanningCounts, b: PlanningCounts) -> PlanningCounts {
+    PlanningCounts(variants: zip(a.variants, b.variants).map { x, y in
+      Variant(
+        diagnosis: x.diagnosis + y.diagnosis, sizeSearch: zip(x.sizeSearch, y.sizeSearch).map { $0 + $1 },
+        peeking: x.peeking.flatMap { p in y.peeking.map { p + $0 } })
+    })
+  }
+}
+
 /// Plans an experiment: exact rates from the ``ExactEngine``, replicate experiments
 /// drawn from them, sizes, durations and the cost of peeking.
 public enum ExperimentPlanner {
-  public static func plan(
-    _ e: Experiment, options: PlanningOptions = PlanningOptions(), progress: (@Sendable (Int, Int) -> Void)? = nil
-  ) throws(SpecErrors) -> PlanningReport {
+  /// Candidate sizes of the simulated size search, as multiples of the formula's size.
+  static let searchFactors = [0.6, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0]
+
+  /// The parts of a plan that do not depend on random draws.
+  struct Frame {
+    var metric: FunnelMetric
+    var alpha: Double
+    var seed: UInt64
+    var ids: [String]
+    var indices: [Int]
+    var p0: Double
+    var rates: [Double]
+    var analytic: [Int?]
+
+    func usersPerArm(_ k: Int, _ options: PlanningOptions) -> Int { options.usersPerArm ?? analytic[k] ?? 10_000 }
+    func variantSeed(_ k: Int) -> UInt64 { SplitMix64.mix(seed ^ UInt64(indices[k])) }
+    func days(_ k: Int, _ options: PlanningOptions) -> Int? {
+      guard let perDay = options.usersPerDay, perDay >= 2 else { return nil }
+      let duration = Int((Double(2 * usersPerArm(k, options)) / Double(perDay)).rounded(.up))
+      return min(100, max(1, options.days ?? duration))
+    }
+  }
+
+  static func frame(_ e: Experiment, options: PlanningOptions) throws(SpecErrors) -> Frame {
     let metric = e.metrics.primary
     guard metric.isProportion else {
       throw SpecErrors(source: e.name, errors: [SpecError(
@@ -58,7 +99,6 @@ public enum ExperimentPlanner {
     }
     let flows = try FlowCompiler.compileAll(e)
     let alpha = options.alpha ?? e.metrics.alpha
-    let seed = options.seed ?? e.seed
     var indices = Array(e.variants.indices.dropFirst())
     if let wanted = options.variants {
       let unknown = wanted.filter { id in !e.variants.contains { $0.id == id } }
@@ -71,47 +111,91 @@ public enum ExperimentPlanner {
     }
     let rates = ([0] + indices).map { ExactEngine.solve(flows[$0]).value(of: metric) ?? 0 }
     let p0 = rates[0]
-    var plans: [VariantPlan] = []
-    for (k, i) in indices.enumerated() {
-      let p1 = rates[k + 1]
-      let id = e.variants[i].id
-      let variantSeed = SplitMix64.mix(seed ^ UInt64(i))
-      let analytic = p1 == p0 ? nil : (try? PowerAnalysis.solve(PowerAnalysis.Problem(
+    let analytic: [Int?] = rates.dropFirst().map { p1 in
+      p1 == p0 ? nil : (try? PowerAnalysis.solve(PowerAnalysis.Problem(
         method: .pooledNormal, baseline: p0, effect: p1, sampleSize: nil, power: options.targetPower, alpha: alpha)))
         .map { Int($0.sampleSize.rounded(.up)) }
-      let n = options.usersPerArm ?? analytic ?? 10_000
-      let diagnosis = DesignDiagnosis.simulate(
-        variant: id, metric: metric, controlRate: p0, variantRate: p1, usersPerArm: n, replicates: options.replicates,
-        alpha: alpha, seed: variantSeed)
-      var simulated: Int?
-      if let analytic {
-        for factor in [0.6, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0] {
-          let candidate = max(2, Int((Double(analytic) * factor).rounded()))
-          let power = DesignDiagnosis.simulate(
-            variant: id, metric: metric, controlRate: p0, variantRate: p1, usersPerArm: candidate,
-            replicates: min(options.replicates, 4_000), alpha: alpha, seed: variantSeed ^ 0x5349_5A45
-          ).power
-          if power >= options.targetPower {
-            simulated = candidate
-            break
-          }
+    }
+    return Frame(
+      metric: metric, alpha: alpha, seed: options.seed ?? e.seed, ids: indices.map { e.variants[$0].id }, indices: indices, p0: p0,
+      rates: Array(rates.dropFirst()), analytic: analytic)
+  }
+
+  /// The tallies of the replicates in `shard` (all replicates when `nil`).
+  public static func tally(
+    _ e: Experiment, options: PlanningOptions, shard: Shard? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) throws(SpecErrors) -> PlanningCounts {
+    let f = try frame(e, options: options)
+    func slice(_ n: Int) -> Range<Int> {
+      let r = shard.map { $0.range(of: 0..<UInt64(n)) } ?? 0..<UInt64(n)
+      return Int(r.lowerBound)..<Int(r.upperBound)
+    }
+    var variants: [PlanningCounts.Variant] = []
+    for k in f.ids.indices {
+      let p1 = f.rates[k]
+      let n = f.usersPerArm(k, options)
+      var v = PlanningCounts.Variant()
+      v.diagnosis = DesignDiagnosis.tally(
+        controlRate: f.p0, variantRate: p1, usersPerArm: n, replicates: slice(options.replicates), alpha: f.alpha, seed: f.variantSeed(k))
+      if let analytic = f.analytic[k] {
+        v.sizeSearch = searchFactors.map { factor in
+          DesignDiagnosis.tally(
+            controlRate: f.p0, variantRate: p1, usersPerArm: max(2, Int((Double(analytic) * factor).rounded())),
+            replicates: slice(min(options.replicates, 4_000)), alpha: f.alpha, seed: f.variantSeed(k) ^ 0x5349_5A45)
         }
       }
-      var duration: Int?
+      if let days = f.days(k, options), let perDay = options.usersPerDay {
+        v.peeking = try? PeekingDiagnosis.tally(
+          controlRate: f.p0, variantRate: p1, usersPerDayPerArm: perDay / 2, days: days, replicates: slice(options.replicates),
+          alpha: f.alpha, seed: f.variantSeed(k))
+      }
+      variants.append(v)
+      progress?(k + 1, f.ids.count)
+    }
+    return PlanningCounts(variants: variants)
+  }
+
+  /// The plan that `counts` (all replicates, summed over shards) amount to.
+  public static func report(_ e: Experiment, options: PlanningOptions, counts: PlanningCounts) throws(SpecErrors) -> PlanningReport {
+    let f = try frame(e, options: options)
+    guard counts.variants.count == f.ids.count else {
+      throw SpecErrors(source: e.name, errors: [SpecError(path: .root, message: "the tallies do not match the variants", hint: nil)])
+    }
+    var plans: [VariantPlan] = []
+    for k in f.ids.indices {
+      let n = f.usersPerArm(k, options)
+      let v = counts.variants[k]
+      let diagnosis = DesignDiagnosis(
+        variant: f.ids[k], metric: f.metric, controlRate: f.p0, variantRate: f.rates[k], usersPerArm: n, alpha: f.alpha,
+        counts: v.diagnosis)
+      var simulated: Int?
+      if let analytic = f.analytic[k] {
+        for (factor, tally) in zip(searchFactors, v.sizeSearch)
+        where Double(tally.significant) / Double(max(tally.replicates, 1)) >= options.targetPower {
+          simulated = max(2, Int((Double(analytic) * factor).rounded()))
+          break
+        }
+      }
+      let duration = options.usersPerDay.flatMap { perDay in
+        perDay >= 2 ? Int((Double(2 * n) / Double(perDay)).rounded(.up)) : nil
+      }
       var peeking: PeekingDiagnosis?
-      if let perDay = options.usersPerDay, perDay >= 2 {
-        duration = Int((Double(2 * n) / Double(perDay)).rounded(.up))
-        let days = min(100, max(1, options.days ?? duration ?? 28))
-        peeking = try? PeekingDiagnosis.simulate(
-          variant: id, controlRate: p0, variantRate: p1, usersPerDayPerArm: perDay / 2, days: days,
-          replicates: options.replicates, alpha: alpha, seed: variantSeed)
+      if let tally = v.peeking, let days = f.days(k, options) {
+        peeking = PeekingDiagnosis(
+          variant: f.ids[k], usersPerDayPerArm: (options.usersPerDay ?? 0) / 2, days: days, alpha: f.alpha, counts: tally)
       }
       plans.append(VariantPlan(
-        diagnosis: diagnosis, analyticUsersPerArm: analytic, simulatedUsersPerArm: simulated, durationDays: duration, peeking: peeking))
-      progress?(k + 1, indices.count)
+        diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedUsersPerArm: simulated, durationDays: duration,
+        peeking: peeking))
     }
     return PlanningReport(
-      experiment: e.name, metric: metric, alpha: alpha, targetPower: options.targetPower, seed: seed,
+      experiment: e.name, metric: f.metric, alpha: f.alpha, targetPower: options.targetPower, seed: f.seed,
       usersPerDay: options.usersPerDay, plans: plans)
+  }
+
+  public static func plan(
+    _ e: Experiment, options: PlanningOptions = PlanningOptions(), progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) throws(SpecErrors) -> PlanningReport {
+    try report(e, options: options, counts: tally(e, options: options, progress: progress))
   }
 }

@@ -1,0 +1,144 @@
+/// The partial result of one shard of `funnellab power <spec>`: the tallies of its
+/// replicates, with the spec and the planning settings.
+public struct PlanningShardFile: Sendable {
+  public var shard: Shard
+  public var specText: String
+  public var options: PlanningOptions
+  public var counts: PlanningCounts
+
+  public init(shard: Shard, specText: String, options: PlanningOptions, counts: PlanningCounts) {
+    self.shard = shard
+    self.specText = specText
+    self.options = options
+    self.counts = counts
+  }
+
+  var settings: JSONValue {
+    func opt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }
+    return .object([
+      ("usersPerArm", opt(options.usersPerArm)), ("targetPower", .number(options.targetPower)),
+      ("usersPerDay", opt(options.usersPerDay)), ("days", opt(options.days)), ("replicates", .integer(options.replicates)),
+      ("alpha", options.alpha.map { .number($0) } ?? .null), ("seed", options.seed.map { .integer($0) } ?? .null),
+      ("variants", options.variants.map { .array($0.map { .string($0) }) } ?? .null),
+    ])
+  }
+
+  static func tally(_ c: DesignDiagnosis.Counts) -> JSONValue {
+    .array(
+      [c.replicates, c.significant, c.falsePositives, c.covered, c.wrongSign].map { .integer($0) }
+        + [.integer(c.absoluteDifferenceSum)] + c.pValueHistogram.map { .integer($0) })
+  }
+
+  public var json: JSONValue {
+    .object([
+      ("funnellabShard", .integer(ShardFile.formatVersion)),
+      ("command", .string("power")),
+      ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
+      ("settings", settings),
+      ("variants", .array(counts.variants.map { v in
+        .object([
+          ("diagnosis", Self.tally(v.diagnosis)),
+          ("sizeSearch", .array(v.sizeSearch.map(Self.tally))),
+          ("peeking", v.peeking.map { p in
+            .array(([p.replicates] + p.falsePositives + p.rejections + p.stoppingDays).map { .integer($0) })
+          } ?? .null),
+        ])
+      })),
+      ("spec", .string(specText)),
+    ])
+  }
+
+  /// Reads a planning shard written by ``json``.
+  public static func read(_ document: JSONValue, source: String) throws(SpecErrors) -> PlanningShardFile {
+    func fail(_ path: SpecPath, _ message: String) -> SpecErrors {
+      SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: "the shard file is damaged")])
+    }
+    func ints(_ v: JSONValue?, _ count: Int, _ path: SpecPath) throws(SpecErrors) -> [Int] {
+      guard case .array(let xs)? = v?.kind, xs.count == count else { throw fail(path, "expected \(count) whole numbers") }
+      var out: [Int] = []
+      for x in xs {
+        guard case .number(_, let literal) = x.kind, let i = Int(literal), i >= 0 else { throw fail(path, "expected whole numbers ≥ 0") }
+        out.append(i)
+      }
+      return out
+    }
+    func tally(_ v: JSONValue?, _ path: SpecPath) throws(SpecErrors) -> DesignDiagnosis.Counts {
+      let x = try ints(v, 16, path)
+      var c = DesignDiagnosis.Counts()
+      (c.replicates, c.significant, c.falsePositives, c.covered, c.wrongSign) = (x[0], x[1], x[2], x[3], x[4])
+      c.absoluteDifferenceSum = UInt64(x[5])
+      c.pValueHistogram = Array(x[6..<16])
+      return c
+    }
+    guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
+      let index = Int(i), let count = Int(n), let shard = Shard(index: index, count: count)
+    else { throw fail([.key("shard")], "expected {\"index\": i, \"count\": n}") }
+    guard case .string(let specText)? = document["spec"]?.kind else { throw fail([.key("spec")], "missing the spec") }
+    let s = document["settings"]
+    func int(_ key: String) -> Int? {
+      if case .number(_, let literal)? = s?[key]?.kind { return Int(literal) }
+      return nil
+    }
+    func double(_ key: String) -> Double? {
+      if case .number(let x, _)? = s?[key]?.kind { return x }
+      return nil
+    }
+    var options = PlanningOptions()
+    options.usersPerArm = int("usersPerArm")
+    options.targetPower = double("targetPower") ?? 0.8
+    options.usersPerDay = int("usersPerDay")
+    options.days = int("days")
+    options.replicates = int("replicates") ?? 10_000
+    options.alpha = double("alpha")
+    if case .number(_, let literal)? = s?["seed"]?.kind { options.seed = UInt64(literal) }
+    if case .array(let xs)? = s?["variants"]?.kind { options.variants = xs.compactMap { if case .string(let v) = $0.kind { v } else { nil } } }
+    guard case .array(let vs)? = document["variants"]?.kind else { throw fail([.key("variants")], "expected the variants' tallies") }
+    var variants: [PlanningCounts.Variant] = []
+    for (k, v) in vs.enumerated() {
+      let path = SpecPath([.key("variants"), .index(k)])
+      var out = PlanningCounts.Variant()
+      out.diagnosis = try tally(v["diagnosis"], path.key("diagnosis"))
+      if case .array(let search)? = v["sizeSearch"]?.kind {
+        for (j, t) in search.enumerated() { out.sizeSearch.append(try tally(t, path.key("sizeSearch").index(j))) }
+      }
+      if let p = v["peeking"], p.kind != .null {
+        let x = try ints(p, 10, path.key("peeking"))
+        var c = PeekingDiagnosis.Counts()
+        c.replicates = x[0]
+        c.falsePositives = Array(x[1..<4])
+        c.rejections = Array(x[4..<7])
+        c.stoppingDays = Array(x[7..<10])
+        out.peeking = c
+      }
+      variants.append(out)
+    }
+    return PlanningShardFile(shard: shard, specText: specText, options: options, counts: PlanningCounts(variants: variants))
+  }
+
+  /// Merges planning shards into the plan of the single run.
+  public static func merge(_ files: [(source: String, file: PlanningShardFile)]) throws(SpecErrors) -> PlanningReport {
+    guard let first = files.first else { throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files")]) }
+    var errors: [SpecError] = []
+    var seen: [Int: String] = [:]
+    let key = JSONWriter.write(first.file.settings) + first.file.specText
+    for (source, file) in files {
+      if JSONWriter.write(file.settings) + file.specText != key || file.shard.count != first.file.shard.count {
+        errors.append(SpecError(path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
+                                hint: "merge only the shards of one run"))
+      }
+      if let other = seen[file.shard.index] {
+        errors.append(SpecError(path: .root, message: "shard \(file.shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
+      }
+      seen[file.shard.index] = source
+    }
+    let missing = (0..<first.file.shard.count).filter { seen[$0] == nil }
+    if errors.isEmpty, !missing.isEmpty {
+      errors.append(SpecError(path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(first.file.shard.count)" }.joined(separator: ", "),
+                              hint: "wait for every shard to finish, then merge all of them"))
+    }
+    guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
+    let total = files.dropFirst().reduce(first.file.counts) { $0 + $1.file.counts }
+    let experiment = try ExperimentLoader.load(text: first.file.specText, source: first.source)
+    return try ExperimentPlanner.report(experiment, options: first.file.options, counts: total)
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import FunnelLab
+import Testing
+@testable import FunnelLabCLI
+
+/// Shards merged in any order give the single run's bytes; every refusal case.
+@Suite struct ShardingTests {
+  func writeShards(_ base: [String], count: Int, order: [Int], environment: [String: String] = [:]) throws -> [String] {
+    var paths: [String] = []
+    for i in order {
+      let path = try temporaryFile("part-\(i).json")
+      let r = funnellab(base + ["--shard", "\(i)/\(count)", "-o", path])
+      #expect(r.code == 0, "\(r.err)")
+      paths.append(path)
+    }
+    return paths
+  }
+
+  @Test(arguments: [
+    ["run", "--users", "9000"],
+    ["grid", "--users", "3000"],
+    ["power", experiment("klick-onboarding"), "--variant", "features5", "--replicates", "400", "--users-per-day", "20000"],
+  ])
+  func fourShardsMergeToTheSingleRunInAnyOrder(base: [String]) throws {
+    let single = funnellab(base + ["--format", "json"])
+    #expect(single.code == 0, "\(single.err)")
+    for order in [[0, 1, 2, 3], [3, 1, 0, 2]] {
+      let parts = try writeShards(base, count: 4, order: order)
+      let merged = funnellab(["merge"] + parts + ["--format", "json"])
+      #expect(merged.code == 0, "\(merged.err)")
+      #expect(merged.out == single.out, "\(base[0]) shards \(order)")
+    }
+    // The table too.
+    let parts = try writeShards(base, count: 4, order: [2, 0, 3, 1])
+    #expect(funnellab(["merge"] + parts).out == funnellab(base).out)
+  }
+
+  @Test func shardsAsSeparateProcessesMergeToTheSingleRun() throws {
+    guard let binary = ExecutableTests.binary else { return }
+    func run(_ args: [String]) throws -> String {
+      let p = Process()
+      p.executableURL = binary
+      p.arguments = args
+      let out = Pipe()
+      p.standardOutput = out
+      try p.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      #expect(p.terminationStatus == 0)
+      return String(decoding: data, as: UTF8.self)
+    }
+    var parts: [String] = []
+    for i in [1, 3, 0, 2] {
+      let path = try temporaryFile("process-part-\(i).json")
+      _ = try run(["run", "--users", "8000", "--shard", "\(i)/4", "-o", path])
+      parts.append(path)
+    }
+    #expect(try run(["merge"] + parts + ["--format", "json"]) == run(["run", "--users", "8000", "--format", "json"]))
+  }
+
+  @Test func mergeRefusesMismatchedDuplicateAndMissingShards() throws {
+    let a = try writeShards(["run", "--users", "4000"], count: 3, order: [0, 1, 2])
+    let otherSeed = try writeShards(["run", "--users", "4000", "--seed", "7"], count: 3, order: [1])
+    let otherCount = try writeShards(["run", "--users", "4000"], count: 4, order: [1])
+    let otherSpec = try writeShards(["run", experiment("betfree-onboarding"), "--users", "4000"], count: 3, order: [1])
+    let cases: [([String], String)] = [
+      ([a[0], otherSeed[0], a[2]], "is from another run than"),
+      ([a[0], otherCount[0], a[2]], "shard count 4 vs 3"),
+      ([a[0], otherSpec[0], a[2]], "spec "),
+      ([a[0], a[1], a[1], a[2]], "shard 1/3 appears twice"),
+      ([a[0], a[2]], "missing shard 1/3"),
+    ]
+    for (files, message) in cases {
+      let r = funnellab(["merge"] + files)
+      #expect(r.code == 65, "\(files)")
+      #expect(r.err.contains(message), "\(r.err)")
+      #expect(r.out.isEmpty)
+    }
+    let notShard = try temporaryFile("not-a-shard.json", contents: "{\"name\": 1}")
+    let r = funnellab("merge", notShard)
+    #expect(r.code == 65)
+    #expect(r.err.contains("not a FunnelLab shard file"))
+  }
+
+  @Test(arguments: [
+    (["JOB_COMPLETION_INDEX": "2"], 2),
+    (["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4"], 1),
+    (["SLURM_ARRAY_TASK_ID": "3"], 3),
+    (["AWS_BATCH_JOB_ARRAY_INDEX": "0"], 0),
+  ])
+  func shardIndexComesFromTheJobArrayEnvironment(environment: [String: String], index: Int) throws {
+    let viaEnvironment = CapturingConsole(environment: environment)
+    #expect(FunnelLabCommandLine.run(["run", "--users", "2000", "--shards", "4"], console: viaEnvironment) == 0)
+    let explicit = funnellab("run", "--users", "2000", "--shard", "\(index)/4")
+    #expect(viaEnvironment.stdout == explicit.out)
+  }
+
+  @Test func shardingErrorsAreUsageErrors() {
+    #expect(funnellab("run", "--shards", "4").err.hasPrefix("Error: --shards 4 needs the shard index from JOB_COMPLETION_INDEX"))
+    #expect(funnellab("run", "--shard", "4/4").err.hasPrefix("Error: --shard expects i/n with 0 ≤ i < n, got '4/4'"))
+    let env = CapturingConsole(environment: ["JOB_COMPLETION_INDEX": "9"])
+    #expect(FunnelLabCommandLine.run(["run", "--shards", "4"], console: env) == 64)
+    #expect(env.stderr.hasPrefix("Error: JOB_COMPLETION_INDEX=9 is not an index below 4"))
+    #expect(funnellab("run", "--mode", "experiment", "--shard", "0/2").code == 64)
+  }
+
+  /// The docs' examples are valid: the YAML parses, the script passes `bash -n`.
+  @Test func shardingExamplesAreSyntacticallyValid() throws {
+    let folder = repositoryRoot.appendingPathComponent("docs/sharding")
+    func status(_ tool: String, _ args: [String]) throws -> Int32 {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      p.arguments = [tool] + args
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      p.waitUntilExit()
+      return p.terminationStatus
+    }
+    #expect(try status("bash", ["-n", folder.appendingPathComponent("slurm-array.sh").path]) == 0)
+    guard (try? status("python3", ["-c", "import yaml"])) == 0 else { return }
+    for file in ["kubernetes-indexed-job.yaml", "github-actions.yml"] {
+      let path = folder.appendingPathComponent(file).path
+      #expect(try status("python3", ["-c", "import sys, yaml; list(yaml.safe_load_all(open(sys.argv[1])))", path]) == 0, "\(file)")
+    }
+  }
+}
