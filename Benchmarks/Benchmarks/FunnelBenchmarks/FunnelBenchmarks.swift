@@ -106,4 +106,37 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(MonteCarloEngine(threads: 2).run(klick, users: users, seed: seed))
     }
   }
+
+  // MARK: - The 18-cell Klick grid (control + 18 cells), 100,000 users per cell
+  let grid = load { () throws(SpecErrors) in try SeedFlows.experiment("klick-onboarding") }.gridExperiment()
+  for threads in [1, 2] {
+    Benchmark(
+      "Grid klick-onboarding 19 variants x 100000 users threads=\(threads)",
+      configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
+    ) { benchmark in
+      if let grid { blackHole(try? ExperimentRunner.run(grid, options: RunOptions(users: 100_000, threads: threads))) }
+    }
+  }
+
+  // MARK: - The exact engine per seed flow (control)
+  for name in SeedFlows.names {
+    let flow = load { () throws(SpecErrors) in try SeedFlows.control(name) }
+    Benchmark(
+      "Exact \(name) control",
+      configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 20)
+    ) { benchmark in
+      blackHole(ExactEngine.solve(flow))
+    }
+  }
+
+  // MARK: - Replicated experiments: 10,000 replicates of 10⁶ users per arm from exact rates
+  let klickRate = ExactEngine.solve(klick).value(of: .purchaseConversion) ?? 0.05
+  Benchmark(
+    "Replicates 10000 x 1000000 users per arm (A/B and A/A)",
+    configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20)
+  ) { benchmark in
+    blackHole(
+      DesignDiagnosis.tally(
+        controlRate: klickRate, variantRate: klickRate * 1.05, usersPerArm: 1_000_000, replicates: 0..<10_000, alpha: 0.05, seed: seed))
+  }
 }
