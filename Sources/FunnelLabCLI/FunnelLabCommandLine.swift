@@ -5,7 +5,10 @@ import FunnelLab
 public enum FunnelLabCommandLine {
   public static let version = "0.1.0"
 
-  static let commands: [CommandEntry] = [CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(GridCommand.self)]
+  static let commands: [CommandEntry] = [
+    CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self),
+    CommandEntry(GridCommand.self), CommandEntry(TraceCommand.self),
+  ]
 
   static var overview: String {
     var out = """
