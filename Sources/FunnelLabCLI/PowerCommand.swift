@@ -38,7 +38,7 @@ enum PowerCommand: Command {
       OptionSpec(name: "sd", valueName: "sigma", help: "Standard deviation, for --method means."),
       OptionSpec(name: "solve", valueName: "what", help: "alpha: solve for α when the rest is given."),
       OptionSpec(name: "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
     ],
     examples: [
@@ -73,7 +73,7 @@ enum PowerCommand: Command {
     let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
     let alternative = Alternative(rawValue: sideName) ?? .twoSided
     let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
     if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
 
@@ -105,9 +105,14 @@ enum PowerCommand: Command {
       throw CommandFailure(code: .invalidInput, text: "Error: \(error)\n")
     }
     let days = perDay.map { Int((Double(result.totalUsers) / Double($0)).rounded(.up)) }
-    let text = format == "json"
-      ? PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-      : PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    let text =
+      switch format {
+      case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "csv": PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "markdown": PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "html": PowerRenderer.html(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      default: PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }

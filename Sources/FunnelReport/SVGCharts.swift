@@ -1,0 +1,147 @@
+public import FunnelLab
+
+/// The SVG charts of the HTML reports, as element strings in a fixed-width view box.
+/// Pure layout of numbers the models computed; every number is labelled in text,
+/// so no chart relies on colour alone.
+public enum SVGCharts {
+  public static let width = 480.0
+
+  static func n(_ v: Double) -> String { HTMLDocument.n(v) }
+  static func e(_ s: String) -> String { HTMLDocument.escape(s) }
+
+  static func text(_ x: Double, _ y: Double, _ s: String, anchor: String = "start", cssClass: String? = nil) -> String {
+    "<text x=\"\(n(x))\" y=\"\(n(y))\"\(anchor == "start" ? "" : " text-anchor=\"\(anchor)\"")"
+      + "\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(e(s))</text>\n"
+  }
+
+  static func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, cssClass: String? = nil, fill: String? = nil) -> String {
+    "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(w, 0)))\" height=\"\(n(h))\""
+      + "\(cssClass.map { " class=\"\($0)\"" } ?? "")\(fill.map { " fill=\"\($0)\" stroke=\"#1a202c\" stroke-width=\"0.5\"" } ?? "")/>\n"
+  }
+
+  static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, cssClass: String) -> String {
+    "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" class=\"\(cssClass)\"/>\n"
+  }
+
+  /// A funnel: users who reached each screen, as bars relative to all users, each
+  /// annotated with the users who quit there.
+  /// - Returns: the elements and the view box height.
+  public static func funnel(_ s: FunnelSummary) -> (content: String, height: Double) {
+    var out = ""
+    var y = 4.0
+    for (i, row) in s.screens.enumerated() {
+      out += text(0, y + 12, "\(i + 1). \(row.id)")
+      out += text(
+        width, y + 12, "\(NumberText.grouped(row.reached)) reached (\(NumberText.percent(row.reachRate)))", anchor: "end", cssClass: "small"
+      )
+      out += rect(0, y + 17, width, 12, cssClass: "track")
+      out += rect(0, y + 17, width * min(max(row.reachRate, 0), 1), 12, cssClass: "bar")
+      if row.droppedOff > 0 {
+        out += text(
+          width, y + 42,
+          "▼ \(NumberText.grouped(row.droppedOff)) quit here (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
+          anchor: "end", cssClass: "small drop")
+        y += 50
+      } else {
+        y += 36
+      }
+    }
+    return (out, y + 4)
+  }
+
+  /// One row of a forest plot: a label, a point estimate with its interval, and text.
+  public struct ForestRow: Sendable {
+    public var label: String
+    public var estimate: Double
+    public var lower: Double
+    public var upper: Double
+    public var text: String
+
+    public init(label: String, estimate: Double, lower: Double, upper: Double, text: String) {
+      self.label = label
+      self.estimate = estimate
+      self.lower = lower
+      self.upper = upper
+      self.text = text
+    }
+  }
+
+  /// A forest plot around zero: filled points have intervals that exclude zero,
+  /// open points include it (the text says which, too).
+  public static func forest(_ rows: [ForestRow]) -> (content: String, height: Double) {
+    let left = 110.0
+    let plotWidth = 190.0
+    let span = max(rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate)) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.1
+    func x(_ v: Double) -> Double { left + plotWidth / 2 + v / span * plotWidth / 2 }
+    var out = ""
+    let height = Double(rows.count) * 26 + 26
+    out += line(x(0), 4, x(0), height - 20, cssClass: "zero")
+    out += text(x(0), height - 6, "0 (no difference)", anchor: "middle", cssClass: "small muted")
+    for (i, r) in rows.enumerated() {
+      let y = 18 + Double(i) * 26
+      out += text(0, y + 4, r.label)
+      out += line(x(r.lower), y, x(r.upper), y, cssClass: "ci")
+      out += line(x(r.lower), y - 5, x(r.lower), y + 5, cssClass: "ci")
+      out += line(x(r.upper), y - 5, x(r.upper), y + 5, cssClass: "ci")
+      let excludesZero = r.lower > 0 || r.upper < 0
+      out += "<circle cx=\"\(n(x(r.estimate)))\" cy=\"\(n(y))\" r=\"4.5\" class=\"point\(excludesZero ? "" : " open")\"/>\n"
+      out += text(left + plotWidth + 10, y + 4, r.text, cssClass: "small")
+    }
+    return (out, height)
+  }
+
+  /// Horizontal bars from zero with an interval whisker each, labelled in text;
+  /// bar `i` is filled with pattern `i mod 4`.
+  public static func bars(_ rows: [ForestRow], patterned: Bool) -> (content: String, height: Double) {
+    let left = 110.0
+    let plotWidth = 190.0
+    let top = max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.05
+    func x(_ v: Double) -> Double { left + max(v, 0) / top * plotWidth }
+    var out = line(left, 2, left, Double(rows.count) * 26 + 4, cssClass: "axis")
+    for (i, r) in rows.enumerated() {
+      let y = 6 + Double(i) * 26
+      out += text(0, y + 12, r.label)
+      out += rect(left, y, x(r.estimate) - left, 16, cssClass: patterned ? nil : "bar", fill: patterned ? "url(#p\(i % 4))" : nil)
+      if r.upper > r.lower {
+        out += line(x(r.lower), y + 8, x(r.upper), y + 8, cssClass: "ci")
+        out += line(x(r.lower), y + 3, x(r.lower), y + 13, cssClass: "ci")
+        out += line(x(r.upper), y + 3, x(r.upper), y + 13, cssClass: "ci")
+      }
+      out += text(left + plotWidth + 10, y + 12, r.text, cssClass: "small")
+    }
+    return (out, Double(rows.count) * 26 + 8)
+  }
+
+  /// A heatmap of `values[row][column]` with every cell's value written in it.
+  public static func heatmap(
+    rows: [String], columns: [String], values: [[Double?]], text: (Double) -> String
+  ) -> (content: String, height: Double) {
+    let left = 110.0
+    let top = 22.0
+    let cellWidth = (width - left) / Double(max(columns.count, 1))
+    let cellHeight = 30.0
+    let finite = values.flatMap { $0 }.compactMap { $0 }
+    let lo = finite.min() ?? 0
+    let hi = finite.max() ?? 1
+    var out = ""
+    for (j, c) in columns.enumerated() {
+      out += SVGCharts.text(left + (Double(j) + 0.5) * cellWidth, 14, c, anchor: "middle", cssClass: "small")
+    }
+    for (i, r) in rows.enumerated() {
+      let y = top + Double(i) * cellHeight
+      out += SVGCharts.text(0, y + 19, r, cssClass: "small")
+      for j in columns.indices {
+        let v = values.indices.contains(i) && values[i].indices.contains(j) ? values[i][j] : nil
+        let t = v.map { hi > lo ? ($0 - lo) / (hi - lo) : 0.5 } ?? 0
+        // From #e8f0fa (light) to #1f4e8c (dark); text switches to white on dark cells.
+        let red = Int(232 - t * (232 - 31)), green = Int(240 - t * (240 - 78)), blue = Int(250 - t * (250 - 140))
+        out += "<rect x=\"\(n(left + Double(j) * cellWidth))\" y=\"\(n(y))\" width=\"\(n(cellWidth - 2))\" height=\"\(n(cellHeight - 2))\""
+        out += " fill=\"rgb(\(red),\(green),\(blue))\"/>\n"
+        out += "<text x=\"\(n(left + (Double(j) + 0.5) * cellWidth))\" y=\"\(n(y + 19))\" text-anchor=\"middle\""
+        out += t > 0.55 ? " style=\"fill:#ffffff\"" : ""
+        out += ">\(e(v.map(text) ?? "n/a"))</text>\n"
+      }
+    }
+    return (out, top + Double(rows.count) * cellHeight + 4)
+  }
+}
