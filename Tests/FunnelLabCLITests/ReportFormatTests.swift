@@ -180,3 +180,13 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(text.hasPrefix("<!DOCTYPE html>"))
   }
 }
+
+@Suite struct OutputDeviceTests {
+  /// `-o /dev/null` must write to the device, not rename a temporary file over it.
+  @Test func writingToDevNullKeepsTheDevice() throws {
+    let r = funnellab("power", "--baseline", "0.1", "--mde", "0.02", "--format", "csv", "-o", "/dev/null")
+    #expect(r.code == 0, "\(r.err)")
+    let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+    #expect(type == .typeCharacterSpecial)
+  }
+}
