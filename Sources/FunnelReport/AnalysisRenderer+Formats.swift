@@ -82,7 +82,7 @@ extension AnalysisRenderer {
     }
     if !rows.isEmpty {
       doc.heading(2, "Lift in conversion")
-      doc.paragraph("A filled point: the interval excludes zero; an open point: it includes zero.", cssClass: "note")
+      doc.paragraph("A filled circle: the interval excludes zero; an open square: it includes zero.", cssClass: "note")
       let chart = SVGCharts.forest(rows)
       doc.chart(
         kind: "forest", title: "Absolute lift in conversion vs \(r.control) (percentage points)",

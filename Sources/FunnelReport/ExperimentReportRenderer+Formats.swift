@@ -95,8 +95,9 @@ extension ExperimentReportRenderer {
     }
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled point: the interval excludes zero; an open point: it includes zero. True Δ is the effect measured on the same users in truth mode.",
+      "A filled circle: the interval excludes zero; an open square: it includes zero. True Δ is the effect measured on the same users in truth mode.",
       cssClass: "note")
+    doc.beginCharts()
     for (role, m) in sections(r) {
       let rows: [SVGCharts.ForestRow] = m.arms.dropFirst().compactMap { a in
         guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
@@ -112,8 +113,10 @@ extension ExperimentReportRenderer {
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
         height: chart.height, content: chart.content)
     }
+    doc.endCharts()
     let summaries = FunnelSummary.all(observed)
     doc.heading(2, "Funnels of the observed arms")
+    doc.beginCharts()
     for s in summaries {
       let chart = SVGCharts.funnel(s)
       doc.chart(
@@ -121,6 +124,7 @@ extension ExperimentReportRenderer {
         description: "\(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate))).",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endCharts()
     RunHTMLRenderer.planMix(observed, summaries, into: &doc)
     RunHTMLRenderer.revenue(observed, summaries, into: &doc)
     return doc.html

@@ -79,6 +79,7 @@ extension GridRenderer {
     let others = Array(r.factors.dropFirst(2))
     var combinations: [[(String, String)]] = [[]]
     for f in others { combinations = combinations.flatMap { c in f.levels.map { c + [(f.id, $0.id)] } } }
+    doc.beginCharts()
     for combination in combinations {
       let columns = second?.levels.map(\.id) ?? [metric.label]
       let values: [[Double?]] = first.levels.map { a in
@@ -102,6 +103,7 @@ extension GridRenderer {
       doc.chart(
         kind: "heatmap", title: title, description: description + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endCharts()
     return doc.html
   }
 }

@@ -65,14 +65,14 @@ public struct HTMLDocument {
   public mutating func chart(kind: String, title: String, description: String, width: Double, height: Double, content: String) {
     nextID += 1
     let id = "chart\(nextID)"
-    body += "<figure class=\"chart \(kind)\">\n"
+    body += "<figure class=\"chart \(kind)\">\n<figcaption>\(Self.escape(title))</figcaption>\n"
     body += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"\(kind)\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
     body += " role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\">\n"
     body += "<title id=\"\(id)-title\">\(Self.escape(title))</title>\n"
     body += "<desc id=\"\(id)-desc\">\(Self.escape(description))</desc>\n"
     body += Self.patterns
     body += content
-    body += "</svg>\n<figcaption>\(Self.escape(title))</figcaption>\n</figure>\n"
+    body += "</svg>\n</figure>\n"
   }
 
   /// Fill patterns, so that series differ by more than colour.
@@ -85,6 +85,11 @@ public struct HTMLDocument {
     </defs>
 
     """
+
+  /// Starts a responsive grid of charts: two columns on a laptop, one on a phone.
+  public mutating func beginCharts() { body += "<div class=\"charts\">\n" }
+
+  public mutating func endCharts() { body += "</div>\n" }
 
   /// The whole page.
   public var html: String {
@@ -114,15 +119,17 @@ public struct HTMLDocument {
     h1 { font-size: 1.5em; margin: 0.4em 0; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #cbd5e0; } h3 { font-size: 1.05em; }
     .note { color: #4a5568; }
     .scroll { overflow-x: auto; }
-    table { border-collapse: collapse; margin: 0.5em 0; font-variant-numeric: tabular-nums; }
+    table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
     th, td { padding: 3px 8px; border-bottom: 1px solid #e2e8f0; text-align: left; white-space: nowrap; }
     .num { text-align: right; }
     caption { text-align: left; font-weight: 600; padding: 4px 0; }
-    figure { margin: 0.8em 0; }
-    figcaption { font-size: 0.85em; color: #4a5568; }
+    .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 28px; }
+    figure { margin: 0.8em 0; min-width: 0; }
+    figcaption { font-weight: 600; font-size: 0.95em; margin-bottom: 4px; }
     svg { width: 100%; height: auto; display: block; font-family: inherit; }
-    svg text { font-size: 12px; fill: #1a202c; }
-    svg .small { font-size: 11px; }
+    svg text { font-size: 13px; fill: #1a202c; }
+    svg .label { font-weight: 600; }
+    svg .small { font-size: 12px; }
     svg .muted { fill: #4a5568; }
     svg .drop { fill: #9b2c2c; }
     svg .bar { fill: #1f4e8c; }
@@ -132,5 +139,6 @@ public struct HTMLDocument {
     svg .ci { stroke: #1a202c; stroke-width: 2; }
     svg .point { fill: #1a202c; stroke: #1a202c; stroke-width: 1.5; }
     svg .point.open { fill: #ffffff; }
+    svg .whisker { stroke: #c05621; stroke-width: 2; }
     """
 }

@@ -14,6 +14,7 @@ public enum RunHTMLRenderer {
       cssClass: "note")
     summary(summaries, into: &doc)
     doc.heading(2, "Funnels")
+    doc.beginCharts()
     for s in summaries {
       let chart = SVGCharts.funnel(s)
       let last = s.screens.last.map { "\($0.id) is reached by \(NumberText.percent($0.reachRate))" } ?? "no screens"
@@ -25,6 +26,7 @@ public enum RunHTMLRenderer {
           + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? ""),
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endCharts()
     forests(summaries, into: &doc)
     planMix(result, summaries, into: &doc)
     revenue(result, summaries, into: &doc)
@@ -48,15 +50,16 @@ public enum RunHTMLRenderer {
       return
     }
     doc.paragraph(
-      "Each variant minus \(control.variant), with its 95% interval. A filled point: the interval excludes zero; an open point: it includes zero.",
+      "Each variant minus \(control.variant), with its 95% interval. A filled circle: the interval excludes zero; an open square: it includes zero.",
       cssClass: "note")
+    doc.beginCharts()
     for metric in FunnelMetric.allCases {
       let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
         guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
         let (text, ci, p) = RunMarkdownRenderer.difference(c)
         let scale = metric.isProportion ? 100.0 : 1.0
         return SVGCharts.ForestRow(
-          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: "\(text) \(ci) p \(p)")
+          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: "\(text) \(ci) · p \(p)")
       }
       guard !rows.isEmpty else { continue }
       let chart = SVGCharts.forest(rows)
@@ -66,25 +69,30 @@ public enum RunHTMLRenderer {
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endCharts()
   }
 
   static func planMix(_ result: RunResult, _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
     guard summaries.contains(where: { !$0.plans.isEmpty }) else { return }
     doc.heading(2, "Plan mix")
     doc.paragraph(
-      "Share of purchasers whose first purchase was each plan, with 95% Wilson intervals; * marks the pre-selected plan.", cssClass: "note")
+      "Share of purchasers whose first purchase was each plan (bars span 0–100%), with 95% Wilson intervals; * marks the pre-selected plan.",
+      cssClass: "note")
+    doc.beginCharts()
     for s in summaries where !s.plans.isEmpty {
       let rows = zip(s.plans, s.planShares).map { p, share in
         SVGCharts.ForestRow(
           label: p.plan + (p.isDefault ? "*" : ""), estimate: p.share * 100, lower: (share.interval?.lower ?? p.share) * 100,
-          upper: (share.interval?.upper ?? p.share) * 100, text: "\(NumberText.percent(p.share)) (\(NumberText.grouped(p.purchases)))")
+          upper: (share.interval?.upper ?? p.share) * 100,
+          text: "\(NumberText.percent(p.share)) \(RunTableRenderer.ci(share.interval, percent: true)) (\(NumberText.grouped(p.purchases)))")
       }
-      let chart = SVGCharts.bars(rows, patterned: true)
+      let chart = SVGCharts.bars(rows, patterned: true, maximum: 100)
       doc.chart(
         kind: "plans", title: "Plan mix of \(s.variant)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endCharts()
   }
 
   static func revenue(_ result: RunResult, _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
@@ -101,9 +109,11 @@ public enum RunHTMLRenderer {
     }
     guard !rows.isEmpty else { return }
     let chart = SVGCharts.bars(rows, patterned: false)
+    doc.beginCharts()
     doc.chart(
       kind: "revenue", title: "Net revenue per user over \(months) months (\(currency)), 95% Student t intervals",
       description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
       width: SVGCharts.width, height: chart.height, content: chart.content)
+    doc.endCharts()
   }
 }

@@ -4,7 +4,7 @@ public import FunnelLab
 /// Pure layout of numbers the models computed; every number is labelled in text,
 /// so no chart relies on colour alone.
 public enum SVGCharts {
-  public static let width = 480.0
+  public static let width = 400.0
 
   static func n(_ v: Double) -> String { HTMLDocument.n(v) }
   static func e(_ s: String) -> String { HTMLDocument.escape(s) }
@@ -30,7 +30,7 @@ public enum SVGCharts {
     var out = ""
     var y = 4.0
     for (i, row) in s.screens.enumerated() {
-      out += text(0, y + 12, "\(i + 1). \(row.id)")
+      out += text(0, y + 12, "\(i + 1). \(row.id)", cssClass: "label")
       out += text(
         width, y + 12, "\(NumberText.grouped(row.reached)) reached (\(NumberText.percent(row.reachRate)))", anchor: "end", cssClass: "small"
       )
@@ -66,57 +66,62 @@ public enum SVGCharts {
     }
   }
 
-  /// A forest plot around zero: filled points have intervals that exclude zero,
-  /// open points include it (the text says which, too).
+  /// A forest plot around zero, one row per estimate: the label and the numbers on a
+  /// line, the interval below across the full width. Filled points have intervals
+  /// that exclude zero, open squares include it (the text gives the numbers too).
   public static func forest(_ rows: [ForestRow]) -> (content: String, height: Double) {
-    let left = 110.0
-    let plotWidth = 190.0
-    let span = max(rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate)) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.1
-    func x(_ v: Double) -> Double { left + plotWidth / 2 + v / span * plotWidth / 2 }
-    var out = ""
-    let height = Double(rows.count) * 26 + 26
-    out += line(x(0), 4, x(0), height - 20, cssClass: "zero")
-    out += text(x(0), height - 6, "0 (no difference)", anchor: "middle", cssClass: "small muted")
+    let pad = 8.0
+    let span = max(rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate)) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.05
+    func x(_ v: Double) -> Double { width / 2 + v / span * (width / 2 - pad) }
+    let rowHeight = 38.0
+    let height = Double(rows.count) * rowHeight + 22
+    var out = line(x(0), 16, x(0), height - 18, cssClass: "zero")
+    out += text(x(0), height - 4, "0: no difference", anchor: "middle", cssClass: "small muted")
     for (i, r) in rows.enumerated() {
-      let y = 18 + Double(i) * 26
-      out += text(0, y + 4, r.label)
+      let top = Double(i) * rowHeight
+      out += text(0, top + 12, r.label, cssClass: "label")
+      out += text(width, top + 12, r.text, anchor: "end", cssClass: "small")
+      let y = top + 27
       out += line(x(r.lower), y, x(r.upper), y, cssClass: "ci")
-      out += line(x(r.lower), y - 5, x(r.lower), y + 5, cssClass: "ci")
-      out += line(x(r.upper), y - 5, x(r.upper), y + 5, cssClass: "ci")
-      let excludesZero = r.lower > 0 || r.upper < 0
-      out += "<circle cx=\"\(n(x(r.estimate)))\" cy=\"\(n(y))\" r=\"4.5\" class=\"point\(excludesZero ? "" : " open")\"/>\n"
-      out += text(left + plotWidth + 10, y + 4, r.text, cssClass: "small")
+      out += line(x(r.lower), y - 6, x(r.lower), y + 6, cssClass: "ci")
+      out += line(x(r.upper), y - 6, x(r.upper), y + 6, cssClass: "ci")
+      if r.lower > 0 || r.upper < 0 {
+        out += "<circle cx=\"\(n(x(r.estimate)))\" cy=\"\(n(y))\" r=\"5\" class=\"point\"/>\n"
+      } else {
+        out += "<rect x=\"\(n(x(r.estimate) - 4.5))\" y=\"\(n(y - 4.5))\" width=\"9\" height=\"9\" class=\"point open\"/>\n"
+      }
     }
     return (out, height)
   }
 
-  /// Horizontal bars from zero with an interval whisker each, labelled in text;
-  /// bar `i` is filled with pattern `i mod 4`.
-  public static func bars(_ rows: [ForestRow], patterned: Bool) -> (content: String, height: Double) {
-    let left = 110.0
-    let plotWidth = 190.0
-    let top = max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.05
-    func x(_ v: Double) -> Double { left + max(v, 0) / top * plotWidth }
-    var out = line(left, 2, left, Double(rows.count) * 26 + 4, cssClass: "axis")
+  /// Horizontal bars from zero with an interval whisker each, the label and the
+  /// numbers on a line above; bar `i` is filled with pattern `i mod 4` when `patterned`.
+  /// - Parameter maximum: the value at the right edge (default: a little above the largest).
+  public static func bars(_ rows: [ForestRow], patterned: Bool, maximum: Double? = nil) -> (content: String, height: Double) {
+    let top = maximum ?? max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.02
+    func x(_ v: Double) -> Double { max(v, 0) / top * (width - 4) }
+    let rowHeight = 40.0
+    var out = ""
     for (i, r) in rows.enumerated() {
-      let y = 6 + Double(i) * 26
-      out += text(0, y + 12, r.label)
-      out += rect(left, y, x(r.estimate) - left, 16, cssClass: patterned ? nil : "bar", fill: patterned ? "url(#p\(i % 4))" : nil)
+      let y = Double(i) * rowHeight
+      out += text(0, y + 12, r.label, cssClass: "label")
+      out += text(width, y + 12, r.text, anchor: "end", cssClass: "small")
+      out += rect(0, y + 18, width, 16, cssClass: "track")
+      out += rect(0, y + 18, x(r.estimate), 16, cssClass: patterned ? nil : "bar", fill: patterned ? "url(#p\(i % 4))" : nil)
       if r.upper > r.lower {
-        out += line(x(r.lower), y + 8, x(r.upper), y + 8, cssClass: "ci")
-        out += line(x(r.lower), y + 3, x(r.lower), y + 13, cssClass: "ci")
-        out += line(x(r.upper), y + 3, x(r.upper), y + 13, cssClass: "ci")
+        out += line(x(r.lower), y + 26, x(r.upper), y + 26, cssClass: "ci whisker")
+        out += line(x(r.lower), y + 20, x(r.lower), y + 32, cssClass: "ci whisker")
+        out += line(x(r.upper), y + 20, x(r.upper), y + 32, cssClass: "ci whisker")
       }
-      out += text(left + plotWidth + 10, y + 12, r.text, cssClass: "small")
     }
-    return (out, Double(rows.count) * 26 + 8)
+    return (out, Double(rows.count) * rowHeight + 2)
   }
 
   /// A heatmap of `values[row][column]` with every cell's value written in it.
   public static func heatmap(
     rows: [String], columns: [String], values: [[Double?]], text: (Double) -> String
   ) -> (content: String, height: Double) {
-    let left = 110.0
+    let left = 100.0
     let top = 22.0
     let cellWidth = (width - left) / Double(max(columns.count, 1))
     let cellHeight = 30.0

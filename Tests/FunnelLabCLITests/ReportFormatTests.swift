@@ -182,11 +182,15 @@ final class ReportStructure: NSObject, XMLParserDelegate {
 }
 
 @Suite struct OutputDeviceTests {
-  /// `-o /dev/null` must write to the device, not rename a temporary file over it.
-  @Test func writingToDevNullKeepsTheDevice() throws {
-    let r = funnellab("power", "--baseline", "0.1", "--mde", "0.02", "--format", "csv", "-o", "/dev/null")
+  /// `-o` onto a device must write to the device, not rename a temporary file over it
+  /// (which turned /dev/null into a regular file). /dev/zero, because other processes
+  /// on a shared machine may still break /dev/null.
+  @Test func writingToADeviceKeepsTheDevice() throws {
+    let before = try FileManager.default.attributesOfItem(atPath: "/dev/zero")[.type] as? FileAttributeType
+    try #require(before == .typeCharacterSpecial)
+    let r = funnellab("power", "--baseline", "0.1", "--mde", "0.02", "--format", "csv", "-o", "/dev/zero")
     #expect(r.code == 0, "\(r.err)")
-    let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
-    #expect(type == .typeCharacterSpecial)
+    let after = try FileManager.default.attributesOfItem(atPath: "/dev/zero")[.type] as? FileAttributeType
+    #expect(after == .typeCharacterSpecial)
   }
 }
