@@ -73,13 +73,15 @@ extension GridRenderer {
     let (headers, rows) = rankedRows(r)
     doc.table(headers, rows, right: Set(2..<headers.count), caption: "Cells, best first")
     doc.heading(2, "Heatmap of \(metric.label)")
-    doc.paragraph("Each cell shows its value; darker is higher. The control is not in the grid.", cssClass: "note")
+    doc.paragraph("Each cell shows its value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.", cssClass: "note")
     guard let first = r.factors.first else { return doc.html }
     let second = r.factors.count > 1 ? r.factors[1] : nil
     let others = Array(r.factors.dropFirst(2))
     var combinations: [[(String, String)]] = [[]]
     for f in others { combinations = combinations.flatMap { c in f.levels.map { c + [(f.id, $0.id)] } } }
     doc.beginCharts()
+    let estimates = r.cells.filter { !$0.levels.isEmpty }.compactMap(\.primary.estimate)
+    let scale = estimates.min().flatMap { lo in estimates.max().map { lo...$0 } }
     for combination in combinations {
       let columns = second?.levels.map(\.id) ?? [metric.label]
       let values: [[Double?]] = first.levels.map { a in
@@ -92,7 +94,7 @@ extension GridRenderer {
         }
       }
       let chart = SVGCharts.heatmap(
-        rows: first.levels.map(\.id), columns: columns, values: values, text: { ExperimentReportRenderer.value($0, metric) })
+        rows: first.levels.map(\.id), columns: columns, values: values, scale: scale, text: { ExperimentReportRenderer.value($0, metric) })
       let fixed = combination.map { "\($0.0) = \($0.1)" }.joined(separator: ", ")
       let title = "\(metric.label) by \(first.id) (rows)\(second.map { " × \($0.id) (columns)" } ?? "")\(fixed.isEmpty ? "" : ", \(fixed)")"
       let description = first.levels.indices.map { i in

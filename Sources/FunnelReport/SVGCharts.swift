@@ -117,17 +117,18 @@ public enum SVGCharts {
     return (out, Double(rows.count) * rowHeight + 2)
   }
 
-  /// A heatmap of `values[row][column]` with every cell's value written in it.
+  /// A heatmap of `values[row][column]` with every cell's value written in it; the
+  /// shades span `scale` (default: the values' own range), so several heatmaps can share one.
   public static func heatmap(
-    rows: [String], columns: [String], values: [[Double?]], text: (Double) -> String
+    rows: [String], columns: [String], values: [[Double?]], scale: ClosedRange<Double>? = nil, text: (Double) -> String
   ) -> (content: String, height: Double) {
     let left = 100.0
     let top = 22.0
     let cellWidth = (width - left) / Double(max(columns.count, 1))
     let cellHeight = 30.0
     let finite = values.flatMap { $0 }.compactMap { $0 }
-    let lo = finite.min() ?? 0
-    let hi = finite.max() ?? 1
+    let lo = scale?.lowerBound ?? finite.min() ?? 0
+    let hi = scale?.upperBound ?? finite.max() ?? 1
     var out = ""
     for (j, c) in columns.enumerated() {
       out += SVGCharts.text(left + (Double(j) + 0.5) * cellWidth, 14, c, anchor: "middle", cssClass: "small")
