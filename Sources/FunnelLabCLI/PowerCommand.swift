@@ -110,7 +110,9 @@ enum PowerCommand: Command {
       case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
       case "csv": PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
       case "markdown": PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-      case "html": PowerRenderer.html(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "html":
+        PowerRenderer.html(
+          result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
       default: PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
       }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)

@@ -141,7 +141,8 @@ extension PowerRenderer {
     return out
   }
 
-  public static func html(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
+  /// The design as a table and, when given, the power curve around it.
+  public static func html(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, curve: PowerCurve? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
     doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
@@ -149,6 +150,26 @@ extension PowerRenderer {
       ["quantity", "value", ""],
       rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [$0.0, $0.2, $0.3 ? "← solved" : ""] },
       right: [1], caption: "Design")
+    if let curve, !curve.points.isEmpty {
+      doc.heading(2, "Power by sample size")
+      let points = curve.points.map { (x: $0.usersPerArm, y: $0.power) }
+      let chart = SVGCharts.curve(
+        points, marked: (curve.design.usersPerArm, curve.design.power),
+        markedLabel:
+          "design: \(NumberText.grouped(Int(curve.design.usersPerArm.rounded(.up)))) users, \(NumberText.percent(curve.design.power, decimals: 0))",
+        target: curve.design.power, xLabel: "users in the treatment arm", xText: { NumberText.grouped(Int($0.rounded())) })
+      doc.beginCharts()
+      doc.chart(
+        kind: "power", title: "Power against users per treatment arm, same effect and alpha",
+        description: points.map { "\(NumberText.grouped(Int($0.x.rounded()))) users: power \(NumberText.percent($0.y))" }.joined(
+          separator: "; ")
+          + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
+      doc.endCharts()
+      doc.table(
+        ["users per treatment arm", "power"],
+        curve.points.map { [NumberText.grouped(Int($0.usersPerArm.rounded())), NumberText.percent($0.power)] }, right: [1],
+        caption: "The curve's points")
+    }
     return doc.html
   }
 }

@@ -73,7 +73,9 @@ extension GridRenderer {
     let (headers, rows) = rankedRows(r)
     doc.table(headers, rows, right: Set(2..<headers.count), caption: "Cells, best first")
     doc.heading(2, "Heatmap of \(metric.label)")
-    doc.paragraph("Each cell shows its value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.", cssClass: "note")
+    doc.paragraph(
+      "Each cell shows its value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.",
+      cssClass: "note")
     guard let first = r.factors.first else { return doc.html }
     let second = r.factors.count > 1 ? r.factors[1] : nil
     let others = Array(r.factors.dropFirst(2))

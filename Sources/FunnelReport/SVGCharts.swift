@@ -150,4 +150,38 @@ public enum SVGCharts {
     }
     return (out, top + Double(rows.count) * cellHeight + 4)
   }
+
+  /// A curve through `points` (x, y) with y in 0…1, a dashed line at `target`, and
+  /// the point `marked` (the design) ringed and labelled `markedLabel`.
+  public static func curve(
+    _ points: [(x: Double, y: Double)], marked: (x: Double, y: Double)?, markedLabel: String, target: Double?,
+    xLabel: String, xText: (Double) -> String
+  ) -> (content: String, height: Double) {
+    let left = 40.0
+    let right = width - 12
+    let top = 10.0
+    let bottom = 170.0
+    let maxX = max(points.map(\.x).max() ?? 1, 1)
+    func x(_ v: Double) -> Double { left + v / maxX * (right - left) }
+    func y(_ v: Double) -> Double { bottom - min(max(v, 0), 1) * (bottom - top) }
+    var out = line(left, top, left, bottom, cssClass: "axis") + line(left, bottom, right, bottom, cssClass: "axis")
+    for tick in [0.0, 0.5, 1.0] {
+      out += text(left - 4, y(tick) + 4, NumberText.percent(tick, decimals: 0), anchor: "end", cssClass: "small muted")
+    }
+    out += text(left, bottom + 14, "0", anchor: "middle", cssClass: "small muted")
+    out += text(right, bottom + 14, xText(maxX), anchor: "end", cssClass: "small muted")
+    if let target {
+      out += line(left, y(target), right, y(target), cssClass: "zero")
+      out += text(right, y(target) + 14, "target \(NumberText.percent(target, decimals: 0))", anchor: "end", cssClass: "small muted")
+    }
+    let path = points.map { "\(n(x($0.x))),\(n(y($0.y)))" }.joined(separator: " ")
+    out += "<polyline points=\"\(path)\" fill=\"none\" class=\"ci\"/>\n"
+    for p in points { out += "<circle cx=\"\(n(x(p.x)))\" cy=\"\(n(y(p.y)))\" r=\"3.5\" class=\"point\"/>\n" }
+    if let marked {
+      out += "<circle cx=\"\(n(x(marked.x)))\" cy=\"\(n(y(marked.y)))\" r=\"7\" fill=\"none\" class=\"ci\"/>\n"
+      out += text(x(marked.x) + 10, y(marked.y) + 20, markedLabel, cssClass: "small")
+    }
+    out += text((left + right) / 2, bottom + 30, xLabel, anchor: "middle", cssClass: "small muted")
+    return (out, bottom + 36)
+  }
 }

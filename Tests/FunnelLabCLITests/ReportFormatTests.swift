@@ -167,6 +167,14 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     }
   }
 
+  @Test func powerHTMLHasACurveThroughTheDesign() throws {
+    let html = output(["power", "--baseline", "0.1", "--mde", "0.02", "--format", "html"])
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "\(String(describing: s.error))")
+    #expect(s.count("power") == 1)
+    #expect(html.contains("3,841 users: power 80.0%"), "the design itself is on the curve")
+  }
+
   @Test func unknownFormatIsAUsageError() {
     let r = funnellab("run", "--users", "100", "--format", "xml")
     #expect(r.code == 64)
