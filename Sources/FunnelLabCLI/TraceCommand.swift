@@ -16,7 +16,7 @@ enum TraceCommand: Command {
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
-      OptionSpec(name: "users", short: "n", valueName: "n", help: "Users to trace (default: 100)."),
+      OptionSpec(name: "users", short: "n", valueName: "n", help: "Users to trace, at most 100,000 (default: 100)."),
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control)."),
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours)."),
@@ -30,7 +30,7 @@ enum TraceCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let users = try arguments.integer("users", in: 1...1_000_000) ?? 100
+    let users = try arguments.integer("users", in: 1...100_000) ?? 100
     let seed = try arguments.unsigned("seed")
     _ = try arguments.choice("format", ["ndjson"])
     let output = OutputDestination(path: arguments.value("output"))

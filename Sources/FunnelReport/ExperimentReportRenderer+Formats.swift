@@ -95,16 +95,18 @@ extension ExperimentReportRenderer {
     }
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled circle: the interval excludes zero; an open square: it includes zero. True Δ is the effect measured on the same users in truth mode.",
+      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ, measured on the same users in truth mode.",
       cssClass: "note")
     doc.beginCharts()
     for (role, m) in sections(r) {
       let rows: [SVGCharts.ForestRow] = m.arms.dropFirst().compactMap { a in
         guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
         let scale = m.metric.isProportion ? 100.0 : 1.0
-        var text = "\(difference(d, m.metric)) \(interval(i, m.metric)) p \(p(a.adjustedPValue))"
+        var text = "\(difference(d, m.metric)) \(interval(i, m.metric)) p adj. \(p(a.adjustedPValue))"
         if let t = a.trueDifference { text += " · true \(difference(t, m.metric))" }
-        return SVGCharts.ForestRow(label: a.arm, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: text)
+        return SVGCharts.ForestRow(
+          label: a.arm, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: text,
+          reference: a.trueDifference.map { $0 * scale })
       }
       guard !rows.isEmpty else { continue }
       let chart = SVGCharts.forest(rows)

@@ -140,5 +140,6 @@ public struct HTMLDocument {
     svg .point { fill: #1a202c; stroke: #1a202c; stroke-width: 1.5; }
     svg .point.open { fill: #ffffff; }
     svg .whisker { stroke: #c05621; stroke-width: 2; }
+    svg .reference { fill: none; stroke: #c05621; stroke-width: 2; }
     """
 }

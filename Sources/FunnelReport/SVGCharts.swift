@@ -56,13 +56,16 @@ public enum SVGCharts {
     public var lower: Double
     public var upper: Double
     public var text: String
+    /// A reference value drawn as a diamond (the true effect in experiment mode).
+    public var reference: Double?
 
-    public init(label: String, estimate: Double, lower: Double, upper: Double, text: String) {
+    public init(label: String, estimate: Double, lower: Double, upper: Double, text: String, reference: Double? = nil) {
       self.label = label
       self.estimate = estimate
       self.lower = lower
       self.upper = upper
       self.text = text
+      self.reference = reference
     }
   }
 
@@ -71,7 +74,10 @@ public enum SVGCharts {
   /// that exclude zero, open squares include it (the text gives the numbers too).
   public static func forest(_ rows: [ForestRow]) -> (content: String, height: Double) {
     let pad = 8.0
-    let span = max(rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate)) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.05
+    let span =
+      max(
+        rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate), abs($0.reference ?? 0)) }.filter(\.isFinite).max() ?? 0, 1e-12)
+      * 1.05
     func x(_ v: Double) -> Double { width / 2 + v / span * (width / 2 - pad) }
     let rowHeight = 38.0
     let height = Double(rows.count) * rowHeight + 22
@@ -89,6 +95,10 @@ public enum SVGCharts {
         out += "<circle cx=\"\(n(x(r.estimate)))\" cy=\"\(n(y))\" r=\"5\" class=\"point\"/>\n"
       } else {
         out += "<rect x=\"\(n(x(r.estimate) - 4.5))\" y=\"\(n(y - 4.5))\" width=\"9\" height=\"9\" class=\"point open\"/>\n"
+      }
+      if let reference = r.reference {
+        let cx = x(reference)
+        out += "<path d=\"M\(n(cx)) \(n(y - 7))L\(n(cx + 6)) \(n(y))L\(n(cx)) \(n(y + 7))L\(n(cx - 6)) \(n(y))Z\" class=\"reference\"/>\n"
       }
     }
     return (out, height)
