@@ -5,6 +5,14 @@
 /// removes), and ``UserTrace`` passes a recorder that turns the hooks into
 /// analytics events. Times are simulated milliseconds from the user's first screen.
 /// Indices are those of the ``CompiledFlow`` being walked.
+///
+/// Cost on the hot path: none measurable. With ``NoWalkObserver`` the release build's
+/// worker loop compiles to the same instructions as before the observer existed
+/// (objdump of the specialized worker: 1,391 vs 1,392 instructions, the only
+/// differences a few register moves after the loop), and `run
+/// experiments/klick-onboarding.json --users 40000000 --variant control --threads 1
+/// --format json` took a median of 3.55 s before and 3.54 s after (5 alternating runs
+/// each, 2026-11-21, a shared 2-core machine).
 protocol WalkObserver {
   /// A user begins, in `segment`.
   mutating func started(user: UInt64, segment: Int)
