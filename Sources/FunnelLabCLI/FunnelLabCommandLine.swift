@@ -1,3 +1,4 @@
+import Foundation
 import FunnelLab
 
 /// The `funnellab` command line: parses, calls the library, renders, and returns
@@ -6,8 +7,9 @@ public enum FunnelLabCommandLine {
   public static let version = "0.1.0"
 
   static let commands: [CommandEntry] = [
-    CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self),
-    CommandEntry(GridCommand.self), CommandEntry(TraceCommand.self),
+    CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
+    CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(MergeCommand.self),
+    CommandEntry(TraceCommand.self),
   ]
 
   static var overview: String {
@@ -121,6 +123,41 @@ protocol Command {
   static var spec: CommandSpec { get }
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode
 }
+
+/// The text of the spec named by the first positional argument, or of the built-in default.
+func specText(_ arguments: ParsedArguments) throws(CommandFailure) -> String {
+  guard let path = arguments.positionals.first else { return ExperimentLoader.defaultExperimentText }
+  guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+    throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
+  }
+  return text
+}
+
+/// The shard to run, from `--shard i/n`, or from `--shards n` and a job-array
+/// engine's environment; `nil` when neither is given.
+func shard(_ arguments: ParsedArguments, console: any Console) throws(UsageError) -> Shard? {
+  if let text = arguments.value("shard") {
+    guard let shard = Shard(parsing: text) else {
+      throw UsageError(message: "--shard expects i/n with 0 ≤ i < n, got '\(text)'", hint: "e.g. --shard 0/4")
+    }
+    return shard
+  }
+  guard let count = try arguments.integer("shards", in: 1...100_000) else { return nil }
+  guard let (found, variable) = Shard.fromEnvironment(count: count, { console.environment($0) }) else {
+    throw UsageError(
+      message: "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX",
+      hint: "or give --shard i/\(count)")
+  }
+  guard let found else { throw UsageError(message: "\(variable) is not an index below \(count)", hint: "check the job array's size") }
+  return found
+}
+
+let shardOptions = [
+  OptionSpec(name: "shard", valueName: "i/n", help: "Run shard i of n (0-based) and write a partial result for 'funnellab merge'."),
+  OptionSpec(
+    name: "shards", valueName: "n",
+    help: "Run one of n shards, its index read from JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch)."),
+]
 
 /// Loads the spec named by the first positional argument, or the built-in default.
 func loadExperiment(_ arguments: ParsedArguments) throws(CommandFailure) -> Experiment {

@@ -24,7 +24,7 @@ enum GridCommand: Command {
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
-    ],
+    ] + shardOptions,
     examples: [
       "funnellab grid",
       "funnellab grid experiments/klick-onboarding.json --users 200000 --threads 2 --format json -o grid.json",
@@ -44,8 +44,10 @@ enum GridCommand: Command {
     }
     let bar = ProgressBar(console: console, label: "grid", enabled: !arguments.flag("quiet"))
     let result: RunResult
+    var options = RunOptions(users: users, seed: seed, threads: threads)
+    options.shard = try shard(arguments, console: console)
     do {
-      result = try ExperimentRunner.run(gridded, options: RunOptions(users: users, seed: seed, threads: threads)) { done, total in
+      result = try ExperimentRunner.run(gridded, options: options) { done, total in
         bar.update(done: done, total: total)
       }
     } catch {
@@ -53,6 +55,13 @@ enum GridCommand: Command {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
+    if let shard = options.shard {
+      let file = ShardFile(
+        command: "grid", shard: shard, specText: try specText(arguments), seed: result.seed, users: result.usersPerVariant,
+        mode: .truth, variants: nil, aggregates: result.variants.map(\.aggregate))
+      try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
+      return .success
+    }
     let report = GridReport(result: result, grid: grid, spec: experiment.metrics)
     let text =
       switch format {

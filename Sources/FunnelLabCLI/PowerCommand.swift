@@ -10,8 +10,16 @@ enum PowerCommand: Command {
 
   static let spec = CommandSpec(
     name: "power",
-    abstract: "Solve for the sample size, the minimal detectable effect or the power of a test.",
+    abstract: "Plan a test: sample size, MDE or power by formula, or by simulation for a spec's variants.",
     discussion: """
+      With <spec>: plans every variant against the control on the spec's primary metric.
+      The exact engine gives the true rates; --replicates simulated experiments of
+      --users-per-arm users (default: the formula's size for --target-power) give the
+      power, the A/A false-positive rate, CI coverage, type S and type M errors and the
+      p-value distribution, beside the analytic formula and a simulated size search;
+      --users-per-day adds durations and a daily-peeking simulation comparing the naive
+      daily z-test, a group-sequential design and an always-valid mSPRT.
+      Without <spec>:
       Give the baseline and two of: --mde (or --relative-mde), --users-per-arm, --power;
       the third is solved for. With all three, --solve alpha solves for α instead.
       Methods (--method):
@@ -25,7 +33,13 @@ enum PowerCommand: Command {
       --ratio is control/treatment users (1 for 50/50; 9 for 90/10 with 10% treatment).
       With --users-per-day, the duration in days to reach the sample (both arms).
       """,
+    positionals: [PositionalSpec(name: "spec", help: "An experiment spec to plan by simulation (optional).")],
     options: [
+      OptionSpec(name: "target-power", valueName: "p", help: "With <spec>: the power to size for (default 0.8)."),
+      OptionSpec(name: "replicates", valueName: "n", help: "With <spec>: simulated experiments per estimate (default 10000)."),
+      OptionSpec(name: "days", valueName: "n", help: "With <spec> and --users-per-day: daily looks to simulate (default: the duration)."),
+      OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
+      OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
       OptionSpec(name: "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means)."),
       OptionSpec(name: "mde", valueName: "delta", help: "Absolute minimal detectable effect (0.01: 10% → 11%)."),
       OptionSpec(name: "relative-mde", valueName: "fraction", help: "Relative minimal detectable effect (0.1: 10% → 11%)."),
@@ -46,9 +60,11 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.10 --mde 0.01 --method arcsine --users-per-day 2000",
       "funnellab power --baseline 0.056 --users-per-arm 50000",
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
+      "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    if !arguments.positionals.isEmpty { return try plan(arguments, console: console) }
     let methodName = try arguments.choice("method", ["pooled", "unpooled", "arcsine", "means"]) ?? "pooled"
     let method = methods[methodName] ?? .pooledNormal
     let isMeans = method == .means
@@ -115,6 +131,39 @@ enum PowerCommand: Command {
           result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
       default: PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
       }
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
+  }
+}
+
+extension PowerCommand {
+  /// `funnellab power <spec>`: planning by simulation.
+  static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative"] where arguments.value(flag) != nil {
+      throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
+    }
+    var options = PlanningOptions()
+    options.usersPerArm = try arguments.integer("users-per-arm", in: 2...1_000_000_000)
+    options.targetPower = try arguments.number("target-power", in: 0.01...0.999) ?? 0.8
+    options.usersPerDay = try arguments.integer("users-per-day", in: 2...1_000_000_000_000)
+    options.days = try arguments.integer("days", in: 1...100)
+    options.replicates = try arguments.integer("replicates", in: 100...1_000_000) ?? 10_000
+    options.alpha = try arguments.number("alpha", in: 1e-6...0.5)
+    options.seed = try arguments.unsigned("seed")
+    let variants = arguments.all("variant")
+    options.variants = variants.isEmpty ? nil : variants
+    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let experiment = try loadExperiment(arguments)
+    let bar = ProgressBar(console: console, label: "planning", enabled: true)
+    let report: PlanningReport
+    do {
+      report = try ExperimentPlanner.plan(experiment, options: options) { done, total in bar.update(done: done, total: total) }
+    } catch {
+      bar.finish()
+      throw CommandFailure.invalid(error)
+    }
+    bar.finish()
+    let text = format == "json" ? PlanningRenderer.json(report) : PlanningRenderer.table(report)
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }

@@ -27,7 +27,7 @@ enum RunCommand: Command {
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
-    ],
+    ] + shardOptions,
     examples: [
       "funnellab run",
       "funnellab run experiments/betfree-onboarding.json --users 1000000",
@@ -44,7 +44,11 @@ enum RunCommand: Command {
     let output = OutputDestination(path: arguments.value("output"))
     let experiment = try loadExperiment(arguments)
     let variants = arguments.all("variant")
-    let options = RunOptions(users: users, seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants)
+    var options = RunOptions(users: users, seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants)
+    options.shard = try shard(arguments, console: console)
+    if options.shard != nil, mode == .experiment {
+      throw UsageError(message: "--shard works with --mode truth", hint: "shard the truth run, or run experiment mode on one machine")
+    }
     let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
     let result: RunResult
     var truth: RunResult?
@@ -77,6 +81,13 @@ enum RunCommand: Command {
         default: ExperimentReportRenderer.table(report)
         }
       try output.write(text, console: console)
+      return .success
+    }
+    if let shard = options.shard {
+      let file = ShardFile(
+        command: "run", shard: shard, specText: try specText(arguments), seed: result.seed, users: result.usersPerVariant,
+        mode: .truth, variants: options.variants, aggregates: result.variants.map(\.aggregate))
+      try output.write(JSONWriter.write(file.json), console: console)
       return .success
     }
     let summaries = FunnelSummary.all(result)

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelStats
 import Testing
 
 @testable import FunnelLab
@@ -21,6 +22,17 @@ func expectWithin3SE(
     sourceLocation: sourceLocation)
 }
 
+/// |sample mean − exact| ≤ 3 standard errors of the mean, the SE from the sample's own standard deviation.
+func expectMeanWithin3SE(
+  _ statistic: SampleMeanStatistic, exact: Double, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let mean = statistic.mean ?? 0
+  let se = ((statistic.variance ?? 0) / Double(max(statistic.n, 1))).squareRoot()
+  #expect(
+    abs(mean - exact) <= 3 * max(se, 1e-12), "\(what): simulated \(mean), exact \(exact), SE \(se)",
+    sourceLocation: sourceLocation)
+}
+
 /// A flow of info screens with these (continue, back, quit) probabilities, no effects.
 func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500) throws -> CompiledFlow {
   var e = try load(tinySpec)
@@ -32,10 +44,12 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
 }
 
 @Suite struct ExactEngineTests {
-  /// intro → goal → paywall with no effects: every quantity is a product of the spec's probabilities.
+  /// intro → goal → paywall with no effects and a store that always succeeds:
+  /// every quantity is a product of the spec's probabilities.
   @Test func linearFlowClosedForm() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
+    e.store = instantStore()
     e.flow.screens[0].actions = [
       Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
     ]
@@ -152,7 +166,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// outcome classes' margins equal the direct sums, reach and views are consistent.
   @Test(arguments: seedExperiments)
   func invariantsHoldOnSeedExperiments(name: String) throws {
-    let e = try seedWithInstantStore(name)
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     for flow in try FlowCompiler.compileAll(e) {
       let x = ExactEngine.solve(flow)
       let v = "\(name)/\(flow.variantID)"
@@ -170,16 +184,33 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
       let paywalls = flow.screenKinds.indices.filter { flow.screenKinds[$0] == .paywall }
       if paywalls.count == 1 { expectClose(x.paywallViewers, x.reach[paywalls[0]], "\(v) paywall viewers") }
       #expect(x.truncatedMass <= 1e-15, "\(v) truncated \(x.truncatedMass)")
+      // Purchases, trials and revenue.
+      #expect(x.trialStarts <= x.purchase + 1e-15)
+      for j in x.planPurchases.indices { #expect(x.planApprovals[j] <= x.planPurchases[j] + 1e-15) }
+      #expect(x.realizedRevenuePerUser <= x.revenuePerUser + 1e-12)
+      #expect(x.purchase <= x.paywallViewers + 1e-12, "\(v) buyers saw a paywall")
+      if x.purchase > 0 {
+        expectClose(try #require(x.value(of: .revenuePerPayingUser)) * x.purchase, x.revenuePerUser, "\(v) ARPPU · P(buy)")
+      }
+      // Each store answer is a share of the taps that reached the store.
+      let s = x.store
+      expectClose(
+        s.purchaseCancels + s.purchaseFailures + s.purchasePendings, s.purchaseTaps - (x.purchase - s.pendingApprovals),
+        "\(v) store answers", tolerance: 1e-9)
     }
   }
 
   /// Monte Carlo and the exact engine agree within 3 standard errors on every
-  /// variant of every seed experiment: completion, purchase conversion, paywall
-  /// view rate, skip rate, the reach of every screen, going back, personalizing
-  /// and the mean time to finish (SE from the exact standard deviation).
+  /// variant of every seed experiment, with the spec's store (cancelled sheets,
+  /// failures and retries, pending purchases, restores, latency): completion,
+  /// purchase conversion, each plan's share, trial starts, approved pending
+  /// purchases, paywall view rate, skip rate, the reach of every screen, going back,
+  /// personalizing, the mean time to finish (SE from the exact standard deviation)
+  /// and revenue per user, horizon and realized (SE from the simulated revenue's
+  /// sample standard deviation).
   @Test(arguments: seedExperiments)
   func monteCarloAgreesWithExactOnEveryVariant(name: String) throws {
-    let e = try seedWithInstantStore(name)
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     for flow in try FlowCompiler.compileAll(e) {
       let x = ExactEngine.solve(flow)
       let a = MonteCarloEngine().run(flow, users: 100_000, seed: 2026)
@@ -190,6 +221,13 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
       expectWithin3SE(a.usersWhoSkipped, a.users, exact: x.skipped, "\(v) skip")
       expectWithin3SE(a.usersWhoWentBack, a.users, exact: x.wentBack, "\(v) went back")
       expectWithin3SE(a.usersPersonalized, a.users, exact: x.personalized, "\(v) personalized")
+      expectWithin3SE(a.trialStarts, a.users, exact: x.trialStarts, "\(v) trial starts")
+      expectWithin3SE(a.pendingApprovals, a.users, exact: x.store.pendingApprovals, "\(v) approved pending purchases")
+      for j in x.planPurchases.indices {
+        expectWithin3SE(a.planPurchases[j], a.users, exact: x.planPurchases[j], "\(v) plan \(j)")
+      }
+      expectMeanWithin3SE(a.revenue.statistic(users: a.users), exact: x.revenuePerUser, "\(v) revenue per user")
+      expectMeanWithin3SE(a.realizedRevenue.statistic(users: a.users), exact: x.realizedRevenuePerUser, "\(v) realized revenue")
       if let mean = a.completionTime.meanSeconds, let exactMean = x.meanSecondsToFinish,
         let sd = x.standardDeviationSecondsToFinish
       {
@@ -206,7 +244,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// engine models the cut exactly, so Monte Carlo still agrees within 3 SE on the
   /// step-limit share, completion, purchase and reach.
   @Test func monteCarloAgreesWithExactUnderATightStepLimit() throws {
-    var e = try seedWithInstantStore("klick-onboarding")
+    var e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     e.simulation.stepLimit = 6
     let flow = try FlowCompiler.compile(e, variant: 0)
     let x = ExactEngine.solve(flow)

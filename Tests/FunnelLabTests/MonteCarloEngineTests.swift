@@ -65,10 +65,11 @@ import Testing
   }
 
   /// With every effect on (intent, fatigue, friction, investment, personalization,
-  /// default bias, badges, features), Monte Carlo agrees with the exact chain.
+  /// default bias, badges, features) and the spec's store, Monte Carlo agrees with
+  /// the exact chain.
   @Test(arguments: seedExperiments)
   func fullModelMatchesTheExactChain(name: String) throws {
-    let e = try seedWithInstantStore(name)
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     let flow = try FlowCompiler.compile(e, variant: 0)
     let exact = ExactEngine.solve(flow)
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 17)

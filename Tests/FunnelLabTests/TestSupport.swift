@@ -21,15 +21,6 @@ func instantStore() -> StoreSettings {
   return store
 }
 
-/// A seed experiment whose store always succeeds at once (no sheet cancellations,
-/// failures, pending purchases or latency): the store outcomes the exact engine
-/// does not model yet.
-func seedWithInstantStore(_ name: String) throws -> Experiment {
-  var e = try ExperimentLoader.load(contentsOf: experimentPath(name))
-  e.store = instantStore()
-  return e
-}
-
 /// Behavior with every effect switched off: the spec's probabilities apply as written.
 func neutralBehavior() -> BehaviorParameters {
   var b = BehaviorParameters()

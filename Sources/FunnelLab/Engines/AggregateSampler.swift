@@ -26,8 +26,15 @@ public import FunnelStats
 /// simulation, including their correlations across users' metrics, e.g. that
 /// buyers complete more often.
 ///
+/// **Trials.** A purchaser of a plan with `trialDays > 0` starts a trial, so trial
+/// starts are a margin of the classes; each trial converts independently with
+/// ``ExactFunnel/trialConversion``, so after the classes one more draw gives
+/// `conversions ~ Binomial(trial starts, trialConversion)`, exactly the Monte
+/// Carlo's law.
+///
 /// **What it does not reproduce.** Anything outside the classes: the reach of
-/// individual screens, views, action and option counts, failures and times; and
+/// individual screens, views, action and option counts, failures, times and
+/// revenue; and
 /// dependence between arms. In "truth" mode the Monte Carlo walks the *same* users
 /// through every variant (common random numbers), so its arms are correlated; here
 /// every arm is drawn independently, as in a randomised experiment where each user
@@ -57,6 +64,9 @@ public struct AggregateSampler: Sendable {
   /// Per class: the end (−1 completed, −2 step limit, else the screen quit), the
   /// first plan (−1 none) and the flags (1 paywall, 2 skip, 4 back, 8 personalized).
   let classEnd, classPlan, classFlags: [Int]
+  /// Whether each plan slot starts a trial, and P(a trial converts).
+  let planHasTrial: [Bool]
+  let trialConversion: Double
 
   /// A sampler for one arm, from its exact funnel.
   /// - Complexity: `O(K log K)` for `K` classes.
@@ -86,6 +96,8 @@ public struct AggregateSampler: Sendable {
       }
     }
     classPlan = classes.map { $0.firstPlan ?? -1 }
+    planHasTrial = exact.planHasTrial
+    trialConversion = exact.trialConversion
     classFlags = classes.map {
       ($0.sawPaywall ? 1 : 0) | ($0.skipped ? 2 : 0) | ($0.wentBack ? 4 : 0) | ($0.personalized ? 8 : 0)
     }
@@ -104,7 +116,7 @@ public struct AggregateSampler: Sendable {
   }
 
   /// The counts of `users` users, drawn from `rng`.
-  /// - Complexity: at most `K` binomial draws, `O(K)` expected time.
+  /// - Complexity: at most `K + 1` binomial draws, `O(K)` expected time.
   public func sample(users: UInt64, using rng: inout some RandomNumberGenerator) -> SampledArm {
     var arm = SampledArm(classes: classes.count, screens: screens, plans: plans)
     arm.users = users
@@ -124,12 +136,16 @@ public struct AggregateSampler: Sendable {
       if classPlan[k] >= 0 {
         arm.planPurchases[classPlan[k]] += x
         arm.purchasers += x
+        if planHasTrial[classPlan[k]] { arm.trialStarts += x }
       }
       let flags = classFlags[k]
       if flags & 1 != 0 { arm.paywallViewers += x }
       if flags & 2 != 0 { arm.usersWhoSkipped += x }
       if flags & 4 != 0 { arm.usersWhoWentBack += x }
       if flags & 8 != 0 { arm.usersPersonalized += x }
+    }
+    if arm.trialStarts > 0 {
+      arm.trialConversions = BinomialSampler.sample(trials: arm.trialStarts, probability: trialConversion, using: &rng)
     }
     return arm
   }

@@ -1,6 +1,8 @@
 /// Solves a ``CompiledFlow`` exactly: the probability of every per-user outcome
 /// and the expected counts, by propagating probability mass through the very
-/// tables the ``MonteCarloEngine`` walks.
+/// tables the ``MonteCarloEngine`` walks, with the built-in ``MockPaywallManager``
+/// (settings `flow.store`) as the purchase layer and ``SubscriptionLifecycle``
+/// turning purchases into revenue.
 ///
 /// **The chain.** Per population cell `c = (segment, intent bin)`, of probability
 /// `w_c = P(segment) / bins` (the Monte Carlo draws both exactly so), a user's state
@@ -9,53 +11,95 @@
 /// probability `p(o | seen, personalized, screen)`, the width of its 53-bit threshold.
 /// The mass before step `t + 1` is
 /// ```
-/// m_{t+1}(x') = Σ_{x, o : x →o x'} m_t(x) · p(o | x),     m_1 = δ(start).
+/// m_{t+1}(x') = Σ_{x, o, b : x →(o,b) x'} m_t(x) · p(o | x) · q(b | o, x),     m_1 = δ(start),
 /// ```
-/// This *is* the absorbing chain: screens-seen saturates at `cap`, after which the
-/// transition matrix is constant, and back navigation makes it cyclic. Iterating
-/// it step by step (value iteration on the distribution) rather than solving
-/// `(I − Q)⁻¹` gives the step-limited chain the Monte Carlo simulates: after
-/// `stepLimit` steps the remaining mass is exactly P(step limit reached), which a
-/// fundamental-matrix solve would spread over the outcomes instead.
+/// where `b` is the store's answer (below; `q = 1` for an outcome that does not
+/// reach the store). This *is* the absorbing chain: screens-seen saturates at
+/// `cap`, after which the transition matrix is constant, and back navigation and
+/// cancelled purchases make it cyclic. Iterating it step by step (value iteration
+/// on the distribution) rather than solving `(I − Q)⁻¹` gives the step-limited
+/// chain the Monte Carlo simulates: after `stepLimit` steps the remaining mass is
+/// exactly P(step limit reached), which a fundamental-matrix solve would spread
+/// over the outcomes instead.
+///
+/// **The store.** A label carries the store state `σ` of the walk (with `J` plans):
+/// not entitled with the first pending plan (`0…J`, 0 none), bought plan `j`, or
+/// restored with the first pending plan. When a user who is not entitled takes a
+/// purchase outcome of plan `j`, the tap's final result has the law of
+/// ``MockPaywallManager/tapDistribution`` (retries folded in): success (`σ` becomes
+/// "bought `j`", go to the outcome's target), cancelled or failed (stay on the
+/// screen: the target is the current screen), pending (go to the target, remember
+/// `j` if nothing is pending yet). A restore outcome restores with
+/// `P(restore)` (entitled, go to the target) or stays on the screen. An entitled
+/// user's purchase and restore outcomes go straight to their target. When the walk
+/// ends (completed, quit or cut by the step limit) with no transaction and a
+/// pending plan, the purchase is approved with `P(approval)` and the user counts as
+/// that plan's buyer, its transaction delayed by `approvalDelayDays`. Every
+/// probability is that of the simulator's draw `nextUnitDouble() < x`, i.e.
+/// `⌈x·2⁵³⌉/2⁵³`, so the store is modelled exactly, not to within `2⁻⁵³`.
 ///
 /// **Stopping and error.** The iteration stops at the step limit, or earlier when
 /// the mass still walking in a cell falls to ``tolerance`` or below. That mass,
 /// summed over cells (``ExactFunnel/truncatedMass``, at most `1e-16`), bounds the
 /// absolute error of every probability; expected counts per view are off by at
-/// most `truncatedMass · stepLimit`. Acyclic flows (no back navigation, no
-/// failure that repeats a screen) stop after at most `screens + 1` steps; a loop
-/// of return probability `ρ` per step needs about `log(1e-16)/log ρ` steps, never
-/// more than `stepLimit`.
+/// most `truncatedMass · stepLimit`, and revenue per user by at most
+/// `truncatedMass · max_j E[revenue | plan j]`. Acyclic flows (no back navigation,
+/// no failure or store answer that repeats a screen) stop after at most
+/// `screens + 1` steps; a loop of return probability `ρ` per step needs about
+/// `log(1e-16)/log ρ` steps, never more than `stepLimit`.
 ///
 /// **Outcomes and first passages.** Completion, abandonment per screen, views,
 /// actions, failures and options are linear in the visits `Σ_t m_t`. Facts of
 /// the form "at least once" or "the first" need first-passage probabilities; they
-/// are tracked exactly by a label on the state (the Monte Carlo's per-user flags):
-/// the first plan bought (`0` none, `j + 1` plan slot `j`), saw a paywall, skipped,
-/// went back; "personalized" is already in the state. A label only ever grows, so
-/// it never feeds back into the transition probabilities. Reach of screen `s`
-/// (seen at least once) is the first-passage probability of a second pass in
-/// which `s` absorbs: `reach(s) = Σ_t m_t^{(s)}(s)`, mass removed on arrival.
+/// are tracked exactly by the label (the Monte Carlo's per-user flags): the store
+/// state, saw a paywall, skipped, went back; "personalized" is already in the
+/// state. A label's flags only ever grow, and only its entitlement feeds back
+/// into the transitions (through the store branches). Reach of screen `s` (seen at
+/// least once) is the first-passage probability of a second pass over
+/// `(personalized, entitled, screen)` in which `s` absorbs:
+/// `reach(s) = Σ_t m_t^{(s)}(s)`, mass removed on arrival; entitlement is part of
+/// that state because a cancelled purchase loops on the paywall only while the
+/// user is not entitled.
 ///
-/// **Time to finish.** Dwell times are drawn independently of the path, so with
-/// `D_t(x) = E[T_so_far · 1{X_t = x}]` and `E_t(x) = E[T_so_far² · 1{X_t = x}]`
-/// the recursions `D' = Σ p·(D + m·μ)`, `E' = Σ p·(E + 2Dμ + m·μ₂)` (`μ`, `μ₂` the
-/// first two moments of the screen's 1024-quantile dwell table, in ms) give
+/// **Time to finish.** Dwell times are drawn independently of the path, and a tap's
+/// latency (`latencySeconds × attempts`, in whole ms) depends only on its attempts.
+/// With `D_t(y) = E[T_so_far · 1{Y_t = y}]` and `E_t(y) = E[T_so_far² · 1{Y_t = y}]`
+/// over the lumped state `y = (personalized, entitled, screen)` (the clock's
+/// increments depend on nothing else), a view adds the dwell moments `μ`, `μ₂`
+/// (of the screen's 1024-quantile table, in ms), `D₁ = D + m·μ`,
+/// `E₁ = E + 2Dμ + m·μ₂`, and a branch `b` of outcome `o` with latency moments
+/// `ℓ_b = E[L·1{b}]`, `ℓ₂_b = E[L²·1{b}]` sends
+/// `D' += p·(q_b·D₁ + m·ℓ_b)`, `E' += p·(q_b·E₁ + 2·D₁·ℓ_b + m·ℓ₂_b)`, which gives
 /// `E[T · 1{completed}]` and `E[T² · 1{completed}]` exactly.
+///
+/// **Revenue.** The expected revenue of a purchase of plan `j` is the closed form
+/// ``SubscriptionLifecycle/expectation(of:plan:)`` (trial conversion, geometric
+/// renewals truncated at the horizon, refund of the first payment, the fee rounded
+/// per payment in cents, the realized part before the analysis day), at delay 0 for
+/// a purchase and at `approvalDelayDays` for an approved pending one, so
+/// `ARPU = Σ_j P(bought j)·R_j(0) + P(approved j)·R_j(delay)`; ARPPU and revenue
+/// per viewer divide by P(purchase) and P(paywall viewer) (ratios of expectations,
+/// which the Monte Carlo's ratios of sums converge to).
 ///
 /// **Traits.** The intent trait is the compiled flow's equiprobable bins, the
 /// same quadrature the Monte Carlo samples: exact for the compiled chain; against
 /// a continuous trait the error is that of ``Discretisation``, `O(1/bins²)`.
+///
+/// **Scope.** Only the built-in ``MockPaywallManager`` is modelled; a custom
+/// ``PaywallManager`` passed to the Monte Carlo has no exact counterpart.
 public enum ExactEngine {
   /// Mass per cell below which the iteration stops before the step limit.
   public static let tolerance = 1e-16
 
-  /// The exact funnel of `flow`.
+  /// The exact funnel of `flow`, with the built-in ``MockPaywallManager`` configured
+  /// by `flow.store` (what ``MonteCarloEngine/run(_:users:seed:include:progress:)`` uses).
   ///
-  /// - Complexity: `O(cells · T · 2 · L · Σ outcomes)` for the labelled pass plus
-  ///   `O(cells · T · screens · 2 · Σ outcomes)` for the reach passes, where
-  ///   `cells = segments · bins`, `L = 8·(plans + 1)` labels and `T ≤ stepLimit` the
-  ///   steps until the mass is negligible. Memory `O(2 · L · screens)` per cell.
+  /// - Complexity: `O(cells · T · 2 · L · Σ branches)` for the labelled pass plus
+  ///   `O(cells · T · screens · 4 · Σ branches)` for the reach passes, where
+  ///   `cells = segments · bins`, `L = 8·(3·plans + 2)` labels, `T ≤ stepLimit` the
+  ///   steps until the mass is negligible and a purchase outcome has 3 branches
+  ///   (bought, stay, pending), a restore 2, any other 1. Memory `O(2 · L · screens)`
+  ///   per cell.
   public static func solve(_ flow: CompiledFlow) -> ExactFunnel {
     let layout = _ExactLayout(flow)
     var acc = _ExactAccumulators(layout)
@@ -84,7 +128,9 @@ public enum ExactEngine {
     let labels = g.labels
     var mass = [Double](repeating: 0, count: 2 * labels * s)
     var next = mass
-    var timeD = [Double](repeating: 0, count: 2 * s)
+    // Time moments per (personalized, entitled, screen): the only parts of the state
+    // the clock's increments depend on.
+    var timeD = [Double](repeating: 0, count: 4 * s)
     var timeE = timeD
     var nextD = timeD
     var nextE = timeD
@@ -99,42 +145,66 @@ public enum ExactEngine {
       }
       for pers in 0..<2 {
         for screen in 0..<s {
-          var total = 0.0
-          for label in 0..<labels { total += mass[(pers * labels + label) * s + screen] }
-          if total == 0 { continue }
+          var totals = (0.0, 0.0)
+          for label in 0..<labels {
+            let m = mass[(pers * labels + label) * s + screen]
+            if g.labelEntitled[label] { totals.1 += m } else { totals.0 += m }
+          }
+          if totals.0 + totals.1 == 0 { continue }
           for label in 0..<labels { viewedLabel[label] = g.viewed(label, screen: screen) }
-          acc.views[screen] += w * total
+          acc.views[screen] += w * (totals.0 + totals.1)
           let mu = g.dwellMean[screen]
-          let d0 = timeD[pers * s + screen]
-          let d = d0 + total * mu
-          let e = timeE[pers * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
           let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
           let first = g.outcomeStart[screen]
-          for k in 0..<g.outcomeCount[screen] {
-            let p = probabilities[probabilityBase + k]
-            if p == 0 { continue }
-            let o = first + k
-            acc.outcomeFlow[o] += w * total * p
-            let newPers = g.personalizes[o] ? 1 : pers
-            let target = g.target[o]
-            if target >= 0 {
-              nextD[newPers * s + target] += d * p
-              nextE[newPers * s + target] += e * p
-              for label in 0..<labels {
-                let m = mass[(pers * labels + label) * s + screen]
-                if m == 0 { continue }
-                next[(newPers * labels + g.after(viewedLabel[label], outcome: o)) * s + target] += m * p
+          for entitled in 0..<2 {
+            let total = entitled == 0 ? totals.0 : totals.1
+            if total == 0 { continue }
+            let group = g.labelsByEntitlement[entitled]
+            let d0 = timeD[(pers * 2 + entitled) * s + screen]
+            let d = d0 + total * mu
+            let e = timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
+            for k in 0..<g.outcomeCount[screen] {
+              let p = probabilities[probabilityBase + k]
+              if p == 0 { continue }
+              let o = first + k
+              acc.outcomeFlow[o] += w * total * p
+              if entitled == 0 {
+                if g.purchases[o] {
+                  acc.purchaseTaps += w * total * p
+                } else if g.restores[o] {
+                  acc.restoreAttempts += w * total * p
+                }
               }
-            } else {
-              let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
-              if end == 0 {
-                acc.timeSum += w * d * p
-                acc.timeSquaredSum += w * e * p
-              }
-              for label in 0..<labels {
-                let m = mass[(pers * labels + label) * s + screen]
-                if m == 0 { continue }
-                acc.classMass[(end * 2 + newPers) * labels + g.after(viewedLabel[label], outcome: o)] += w * m * p
+              let newPers = g.personalizes[o] ? 1 : pers
+              for b in g.branches(outcome: o, entitled: entitled) {
+                let branch = g.branch[b]
+                let pq = p * branch.probability
+                if pq == 0 { continue }
+                let dd = d * pq + total * p * branch.latency
+                let ee = e * pq + 2 * d * p * branch.latency + total * p * branch.latencySquared
+                let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
+                if target >= 0 {
+                  let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
+                  nextD[to] += dd
+                  nextE[to] += ee
+                  for label in group {
+                    let m = mass[(pers * labels + label) * s + screen]
+                    if m == 0 { continue }
+                    next[(newPers * labels + g.after(viewedLabel[label], outcome: o, branch: branch)) * s + target] += m * pq
+                  }
+                } else {
+                  let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
+                  if end == 0 {
+                    acc.timeSum += w * dd
+                    acc.timeSquaredSum += w * ee
+                  }
+                  for label in group {
+                    let m = mass[(pers * labels + label) * s + screen]
+                    if m == 0 { continue }
+                    acc.end(
+                      g, label: g.after(viewedLabel[label], outcome: o, branch: branch), end: end, personalized: newPers, mass: w * m * pq)
+                  }
+                }
               }
             }
           }
@@ -150,7 +220,7 @@ public enum ExactEngine {
           for label in 0..<labels {
             var m = 0.0
             for screen in 0..<s { m += mass[(pers * labels + label) * s + screen] }
-            acc.classMass[(end * 2 + pers) * labels + label] += w * m
+            if m > 0 { acc.end(g, label: label, end: end, personalized: pers, mass: w * m) }
           }
         }
       } else if remaining <= tolerance {
@@ -161,31 +231,42 @@ public enum ExactEngine {
   }
 
   /// P(the walk views `target` at least once within the step limit), and the mass
-  /// left when the iteration stopped early.
+  /// left when the iteration stopped early. The state is (personalized, entitled,
+  /// screen): entitlement decides whether a purchase or restore reaches the store,
+  /// whose failures keep the user on the screen.
   private static func firstPassage(_ g: _ExactLayout, _ probabilities: [Double], to target: Int) -> (Double, Double) {
     if g.start == target { return (1, 0) }
     let s = g.screens
-    var mass = [Double](repeating: 0, count: 2 * s)
+    var mass = [Double](repeating: 0, count: 4 * s)
     var next = mass
     mass[g.start] = 1
     var reached = 0.0
     for t in 1...g.stepLimit {
-      reached += mass[target] + mass[s + target]
-      mass[target] = 0
-      mass[s + target] = 0
+      for part in 0..<4 {
+        reached += mass[part * s + target]
+        mass[part * s + target] = 0
+      }
       let seen = min(t - 1, g.maxSeen)
       for i in next.indices { next[i] = 0 }
       for pers in 0..<2 {
-        for screen in 0..<s {
-          let m = mass[pers * s + screen]
-          if m == 0 { continue }
-          let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-          let first = g.outcomeStart[screen]
-          for k in 0..<g.outcomeCount[screen] {
-            let p = probabilities[probabilityBase + k]
-            let to = g.target[first + k]
-            if p == 0 || to < 0 { continue }
-            next[(g.personalizes[first + k] ? s : pers * s) + to] += m * p
+        for entitled in 0..<2 {
+          for screen in 0..<s {
+            let m = mass[(pers * 2 + entitled) * s + screen]
+            if m == 0 { continue }
+            let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
+            let first = g.outcomeStart[screen]
+            for k in 0..<g.outcomeCount[screen] {
+              let p = probabilities[probabilityBase + k]
+              if p == 0 { continue }
+              let o = first + k
+              let newPers = g.personalizes[o] ? 1 : pers
+              for b in g.branches(outcome: o, entitled: entitled) {
+                let branch = g.branch[b]
+                let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
+                if to < 0 || branch.probability == 0 { continue }
+                next[(newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to] += m * p * branch.probability
+              }
+            }
           }
         }
       }
@@ -199,24 +280,54 @@ public enum ExactEngine {
 }
 
 /// The compiled flow's tables, rearranged for the exact engine.
+///
+/// A *label* is `flags · storeStates + σ`: the flags (saw a paywall, skipped, went
+/// back) and the store state `σ` of a user with `J` plans:
+/// `0…J` not entitled with pending plan `σ` (0: none), `J + 1 + j` bought plan `j`,
+/// `2J + 1 + p` restored with pending plan `p`.
 struct _ExactLayout {
   static let paywallFlag = 1
   static let skipFlag = 2
   static let backFlag = 4
+  /// A branch target meaning "the screen the outcome was taken on".
+  static let stayTarget = Int.min
+
+  /// One way an outcome turns out once the store has answered.
+  struct Branch {
+    enum Kind { case plain, bought, stay, pending, restored }
+    var kind: Kind
+    var probability: Double
+    /// A screen, a negative end code, or ``_ExactLayout/stayTarget``.
+    var target: Int
+    /// The user is entitled afterwards (bought or restored).
+    var entitles: Bool
+    /// `E[L · 1{branch}]`, `E[L² · 1{branch}]` for the store's latency `L` in ms.
+    var latency, latencySquared: Double
+  }
 
   let flow: CompiledFlow
-  let screens, stride, planCodes, labels, maxSeen, start, stepLimit: Int
+  let screens, stride, plans, planCodes, storeStates, labels, maxSeen, start, stepLimit: Int
   let outcomeStart, outcomeCount, target, plan: [Int]
-  let personalizes, purchases, skips, backs, isPaywall: [Bool]
+  let personalizes, purchases, restores, skips, backs, isPaywall: [Bool]
   /// First and second moments of each screen's dwell table, in ms and ms².
   let dwellMean, dwellSecondMoment: [Double]
+  /// The branches of every (outcome, entitled): `branch[branchStart[2·o + e]..<branchStart[2·o + e + 1]]`.
+  let branch: [Branch]
+  let branchStart: [Int]
+  let labelEntitled: [Bool]
+  /// Labels that are not entitled (index 0) and entitled (index 1).
+  let labelsByEntitlement: [[Int]]
+  let tap: MockPaywallManager.TapDistribution
+  let approval: Double
 
   init(_ flow: CompiledFlow) {
     self.flow = flow
     screens = flow.screenCount
     stride = flow.stride
-    planCodes = flow.plans.count + 1
-    labels = 8 * planCodes
+    plans = flow.plans.count
+    planCodes = plans + 1
+    storeStates = 3 * plans + 2
+    labels = 8 * storeStates
     maxSeen = flow.seenLevels - 1
     start = flow.start
     stepLimit = max(1, flow.stepLimit)
@@ -226,6 +337,9 @@ struct _ExactLayout {
     plan = flow.outcomePlan.map(Int.init)
     personalizes = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.personalizes != 0 }
     purchases = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.purchase != 0 }
+    restores = flow.outcomeEffects.map {
+      $0 & CompiledFlow.Effect.restore != 0 && $0 & CompiledFlow.Effect.purchase == 0
+    }
     skips = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.skip != 0 }
     backs = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.back != 0 }
     isPaywall = flow.screenKinds.map { $0 == .paywall }
@@ -245,6 +359,56 @@ struct _ExactLayout {
     }
     dwellMean = mean
     dwellSecondMoment = second
+
+    let store = MockPaywallManager(settings: flow.store)
+    let tap = store.tapDistribution
+    self.tap = tap
+    approval = store.approvalProbability
+    let restore = store.restoreProbability
+    func tapBranch(_ kind: Branch.Kind, _ results: [MockPaywallManager.TapDistribution.Result], target: Int) -> Branch {
+      var p = 0.0
+      var l1 = 0.0
+      var l2 = 0.0
+      for r in results {
+        p += tap.probability(of: r)
+        let (a, b) = tap.latencyMoments(of: r)
+        l1 += a
+        l2 += b
+      }
+      return Branch(kind: kind, probability: p, target: target, entitles: kind == .bought, latency: l1, latencySquared: l2)
+    }
+    var branches: [Branch] = []
+    var starts: [Int] = [0]
+    for o in target.indices {
+      for entitled in 0..<2 {
+        let plain = Branch(kind: .plain, probability: 1, target: target[o], entitles: false, latency: 0, latencySquared: 0)
+        if entitled == 1 || !(purchases[o] || restores[o]) {
+          branches.append(plain)
+        } else if purchases[o] {
+          branches.append(tapBranch(.bought, [.success], target: target[o]))
+          branches.append(tapBranch(.stay, [.cancelled, .failed], target: Self.stayTarget))
+          branches.append(tapBranch(.pending, [.pending], target: target[o]))
+        } else {
+          branches.append(Branch(kind: .restored, probability: restore, target: target[o], entitles: true, latency: 0, latencySquared: 0))
+          branches.append(
+            Branch(kind: .stay, probability: 1 - restore, target: Self.stayTarget, entitles: false, latency: 0, latencySquared: 0))
+        }
+        starts.append(branches.count)
+      }
+    }
+    branch = branches
+    branchStart = starts
+    let states = storeStates
+    let planCount = plans
+    let all = 0..<labels
+    let entitledLabels = all.map { $0 % states > planCount }
+    labelEntitled = entitledLabels
+    labelsByEntitlement = [all.filter { !entitledLabels[$0] }, all.filter { entitledLabels[$0] }]
+  }
+
+  /// The indices into ``branch`` of outcome `o` for a user who is (1) or is not (0) entitled.
+  @inline(__always) func branches(outcome o: Int, entitled: Int) -> Range<Int> {
+    branchStart[2 * o + entitled]..<branchStart[2 * o + entitled + 1]
   }
 
   /// Outcome probabilities of one cell, indexed `((seen·2 + pers)·screens + screen)·stride + k`.
@@ -271,23 +435,34 @@ struct _ExactLayout {
   /// The label once `screen` has been viewed.
   @inline(__always) func viewed(_ label: Int, screen: Int) -> Int {
     guard isPaywall[screen] else { return label }
-    return (label / planCodes | Self.paywallFlag) * planCodes + label % planCodes
+    return (label / storeStates | Self.paywallFlag) * storeStates + label % storeStates
   }
 
-  /// The label after taking outcome `o`.
-  @inline(__always) func after(_ label: Int, outcome o: Int) -> Int {
-    var code = label % planCodes
-    var flags = label / planCodes
-    if purchases[o], code == 0 { code = plan[o] + 1 }
+  /// The label after taking outcome `o` and the store's answer `branch`.
+  @inline(__always) func after(_ label: Int, outcome o: Int, branch: Branch) -> Int {
+    var state = label % storeStates
+    var flags = label / storeStates
+    switch branch.kind {
+    case .plain, .stay: break
+    case .bought: state = plans + 1 + plan[o]
+    case .pending: if state == 0 { state = plan[o] + 1 }
+    case .restored: state = 2 * plans + 1 + state
+    }
     if skips[o] { flags |= Self.skipFlag }
     if backs[o] { flags |= Self.backFlag }
-    return flags * planCodes + code
+    return flags * storeStates + state
   }
 }
 
 /// Weighted sums over cells, turned into an ``ExactFunnel`` at the end.
 struct _ExactAccumulators {
   var views, reach, reachTruncated, outcomeFlow, classMass: [Double]
+  /// P(first purchase is plan j, bought at once) and P(… approved after pending).
+  var planImmediate, planApproved: [Double]
+  var purchaseTaps = 0.0
+  var restoreAttempts = 0.0
+  /// P(the walk ends with a pending purchase and no transaction).
+  var pendingAtEnd = 0.0
   var timeSum = 0.0
   var timeSquaredSum = 0.0
   var truncated = 0.0
@@ -297,7 +472,33 @@ struct _ExactAccumulators {
     reach = views
     reachTruncated = views
     outcomeFlow = Array(repeating: 0, count: g.target.count)
-    classMass = Array(repeating: 0, count: (g.screens + 2) * 2 * g.labels)
+    classMass = Array(repeating: 0, count: (g.screens + 2) * 2 * 8 * g.planCodes)
+    planImmediate = Array(repeating: 0, count: g.plans)
+    planApproved = planImmediate
+  }
+
+  /// Books `mass` of walks that ended (`end`: 0 completed, `1 + s` quit on `s`,
+  /// `screens + 1` step limit) with `label`, resolving a pending purchase: approved
+  /// with the store's approval probability, the user then counts as its buyer.
+  mutating func end(_ g: _ExactLayout, label: Int, end: Int, personalized: Int, mass m: Double) {
+    let state = label % g.storeStates
+    let flags = label / g.storeStates
+    let base = ((end * 2 + personalized) * 8 + flags) * g.planCodes
+    if state > g.plans && state <= 2 * g.plans {
+      let j = state - g.plans - 1
+      classMass[base + j + 1] += m
+      planImmediate[j] += m
+      return
+    }
+    let pending = state <= g.plans ? state : state - 2 * g.plans - 1
+    guard pending > 0 else {
+      classMass[base] += m
+      return
+    }
+    pendingAtEnd += m
+    classMass[base + pending] += m * g.approval
+    planApproved[pending - 1] += m * g.approval
+    classMass[base] += m * (1 - g.approval)
   }
 
   func funnel(_ g: _ExactLayout) -> ExactFunnel {
@@ -314,8 +515,8 @@ struct _ExactAccumulators {
     var personalized = 0.0
     for end in 0..<(g.screens + 2) {
       for pers in 0..<2 {
-        for label in 0..<g.labels {
-          let p = classMass[(end * 2 + pers) * g.labels + label]
+        for label in 0..<(8 * g.planCodes) {
+          let p = classMass[(end * 2 + pers) * 8 * g.planCodes + label]
           guard p > 0 else { continue }
           let code = label % g.planCodes
           let flags = label / g.planCodes
@@ -365,12 +566,40 @@ struct _ExactAccumulators {
       mean = m / 1000
       sd = max(timeSquaredSum / completion - m * m, 0).squareRoot() / 1000
     }
+    // Revenue: the lifecycle's expectation per plan, at once and after an approval delay.
+    let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
+    var revenue = 0.0
+    var realized = 0.0
+    var trialStarts = 0.0
+    var planRevenue = [Double](repeating: 0, count: g.plans)
+    for (j, slot) in flow.plans.enumerated() {
+      let plan = slot.plan
+      let isTrial = plan.trialDays > 0
+      let now = lifecycle.expectation(
+        of: StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial), plan: plan)
+      let later = lifecycle.expectation(
+        of: StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial, delayDays: flow.store.approvalDelayDays),
+        plan: plan)
+      planRevenue[j] = now.horizonCents / 100
+      revenue += (planImmediate[j] * now.horizonCents + planApproved[j] * later.horizonCents) / 100
+      realized += (planImmediate[j] * now.realizedCents + planApproved[j] * later.realizedCents) / 100
+      if isTrial { trialStarts += planPurchases[j] }
+    }
+    let storeCounts = ExactFunnel.StoreCounts(
+      purchaseTaps: purchaseTaps, purchaseAttempts: purchaseTaps * g.tap.meanAttempts,
+      purchaseCancels: purchaseTaps * g.tap.probability(of: .cancelled),
+      purchaseFailures: purchaseTaps * g.tap.probability(of: .failed),
+      purchasePendings: purchaseTaps * g.tap.probability(of: .pending), pendingApprovals: pendingAtEnd * g.approval,
+      restoreAttempts: restoreAttempts, restores: restoreAttempts * MockPaywallManager(settings: flow.store).restoreProbability)
     return ExactFunnel(
       variantID: flow.variantID, segmentProbabilities: flow.segmentProbabilities, completion: completion,
-      abandonedAt: abandonedAt, stepLimitReached: stepLimit, planPurchases: planPurchases,
-      purchase: planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: paywall, skipped: skipped, wentBack: wentBack,
-      personalized: personalized, views: views, actionCounts: actionCounts, failures: failures, optionCounts: optionCounts,
-      screenMillis: zip(views, g.dwellMean).map { $0 * $1 }, expectedScreens: views.reduce(0, +),
+      abandonedAt: abandonedAt, stepLimitReached: stepLimit, planPurchases: planPurchases, planApprovals: planApproved,
+      purchase: planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: paywall, skipped: skipped,
+      wentBack: wentBack, personalized: personalized, trialStarts: trialStarts,
+      trialConversion: UnitDraw.probabilityBelow(flow.revenue.trialConversion),
+      planHasTrial: flow.plans.map { $0.plan.trialDays > 0 }, revenuePerUser: revenue, realizedRevenuePerUser: realized,
+      planRevenue: planRevenue, store: storeCounts, views: views, actionCounts: actionCounts, failures: failures,
+      optionCounts: optionCounts, screenMillis: zip(views, g.dwellMean).map { $0 * $1 }, expectedScreens: views.reduce(0, +),
       meanSecondsToFinish: mean, standardDeviationSecondsToFinish: sd, outcomeClasses: classes,
       outcomeClassProbabilities: classP, truncatedMass: max(truncated, reachTruncated.max() ?? 0))
   }

@@ -6,8 +6,9 @@
 /// population (segment by weight, intent bin uniformly), does the thing. Every
 /// expectation is per user too (``views`` is expected views of each screen per user).
 ///
-/// The values are exact for the compiled chain, step limit included, up to
-/// floating-point rounding and ``truncatedMass`` (see ``ExactEngine``).
+/// The values are exact for the compiled chain, step limit, mock store
+/// (``MockPaywallManager`` with the flow's settings) and subscription lifecycle
+/// included, up to floating-point rounding and ``truncatedMass`` (see ``ExactEngine``).
 public struct ExactFunnel: Sendable, Hashable {
   /// How a user's walk ends.
   public enum End: Sendable, Hashable {
@@ -25,7 +26,8 @@ public struct ExactFunnel: Sendable, Hashable {
   /// distribution of these per-user facts.
   public struct OutcomeClass: Sendable, Hashable {
     public var end: End
-    /// The plan slot of the user's first purchase (`nil`: never bought).
+    /// The plan slot of the user's purchase: the first that succeeded, or the
+    /// pending one approved at the end of the walk (`nil`: never bought).
     public var firstPlan: Int?
     public var sawPaywall: Bool
     public var skipped: Bool
@@ -52,8 +54,11 @@ public struct ExactFunnel: Sendable, Hashable {
   public var abandonedAt: [Double]
   /// P(cut off by the step limit): the walks that MC counts in `stepLimitReached`.
   public var stepLimitReached: Double
-  /// P(first purchase is plan slot j).
+  /// P(first purchase is plan slot j): bought at once, or pending and approved at
+  /// the end of the walk.
   public var planPurchases: [Double]
+  /// The part of ``planPurchases`` that was pending and approved later.
+  public var planApprovals: [Double]
   /// P(bought any plan) = Σ ``planPurchases``.
   public var purchase: Double
   /// P(the user sees screen s at least once).
@@ -66,6 +71,37 @@ public struct ExactFunnel: Sendable, Hashable {
   public var wentBack: Double
   /// P(answers a personalizing question).
   public var personalized: Double
+
+  /// P(the purchase starts a free trial): `Σ_j planPurchases[j]` over plans with `trialDays > 0`.
+  public var trialStarts: Double
+  /// P(a trial converts to a paid period | trial), exactly as the lifecycle draws it.
+  public var trialConversion: Double
+  /// Whether each plan slot starts with a free trial.
+  public var planHasTrial: [Bool]
+  /// Expected net revenue per user over the revenue horizon (ARPU), in the plans' currency.
+  public var revenuePerUser: Double
+  /// Expected net revenue per user realized by the analysis day.
+  public var realizedRevenuePerUser: Double
+  /// Expected net horizon revenue of one purchase of each plan slot (no approval delay).
+  public var planRevenue: [Double]
+
+  /// Expected store events per user, the counterparts of the Monte Carlo aggregate's store counts.
+  public struct StoreCounts: Sendable, Hashable {
+    /// Plan taps that reached the store (users not yet entitled).
+    public var purchaseTaps: Double
+    /// Store attempts, retries included.
+    public var purchaseAttempts: Double
+    public var purchaseCancels: Double
+    public var purchaseFailures: Double
+    public var purchasePendings: Double
+    /// Pending purchases approved at the end of the walk (each such user is a purchaser).
+    public var pendingApprovals: Double
+    public var restoreAttempts: Double
+    public var restores: Double
+  }
+
+  /// Expected store events per user.
+  public var store: StoreCounts
 
   /// Expected views of each screen (revisits included).
   public var views: [Double]
@@ -99,7 +135,10 @@ public struct ExactFunnel: Sendable, Hashable {
   /// P(abandoned) as the Monte Carlo aggregate counts it: quits plus step-limit cuts.
   public var abandonment: Double { abandonedAt.reduce(0, +) + stepLimitReached }
 
-  /// The exact value of a metric (`nil` when its denominator is zero).
+  /// The exact value of a metric (`nil` when its denominator is zero). Revenue per
+  /// paying user and per paywall viewer are ratios of expectations,
+  /// `E[revenue] / P(purchase)` and `E[revenue] / P(viewer)`: what the Monte Carlo's
+  /// ratio of sums converges to.
   public func value(of metric: FunnelMetric) -> Double? {
     switch metric {
     case .completionRate: completion
@@ -110,10 +149,12 @@ public struct ExactFunnel: Sendable, Hashable {
     case .purchaseConversionOfViewers: paywallViewers > 0 ? purchase / paywallViewers : nil
     case .personalizationRate: personalized
     case .timeToFinish: meanSecondsToFinish
-    // Not yet solved exactly: trials and revenue (the subscription lifecycle).
-    case .trialStartRate, .trialToPaid, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
-      .realizedRevenuePerUser:
-      nil
+    case .trialStartRate: trialStarts
+    case .trialToPaid: trialStarts > 0 ? trialConversion : nil
+    case .revenuePerUser: revenuePerUser
+    case .revenuePerPayingUser: purchase > 0 ? revenuePerUser / purchase : nil
+    case .revenuePerPaywallViewer: paywallViewers > 0 ? revenuePerUser / paywallViewers : nil
+    case .realizedRevenuePerUser: realizedRevenuePerUser
     }
   }
 }

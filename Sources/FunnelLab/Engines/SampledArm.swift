@@ -4,8 +4,10 @@
 /// It carries only what the outcome classes determine (see
 /// ``ExactFunnel/OutcomeClass``): completion, abandonment per screen, step-limit
 /// cuts, first-purchase plan, paywall viewers, skippers, users who went back or
-/// personalized. Reach of individual screens, views, actions and times are not
-/// sampled; use the ``MonteCarloEngine`` for those.
+/// personalized; plus trial starts (the buyers of plans with a free trial) and
+/// trial conversions (a binomial thinning of the trial starts). Reach of individual
+/// screens, views, actions, times and revenue are not sampled; use the
+/// ``MonteCarloEngine`` for those (or ``ExactFunnel`` for their expectations).
 public struct SampledArm: Sendable, Hashable {
   public var users: UInt64 = 0
   /// Users in each class of the sampler's ``AggregateSampler/classes``.
@@ -22,6 +24,10 @@ public struct SampledArm: Sendable, Hashable {
   public var usersWhoSkipped: UInt64 = 0
   public var usersWhoWentBack: UInt64 = 0
   public var usersPersonalized: UInt64 = 0
+  /// Purchasers of a plan with a free trial.
+  public var trialStarts: UInt64 = 0
+  /// Trials that converted to a paid period.
+  public var trialConversions: UInt64 = 0
 
   /// An empty arm with these index spaces.
   public init(classes: Int, screens: Int, plans: Int) {
@@ -34,7 +40,8 @@ public struct SampledArm: Sendable, Hashable {
   public var abandoned: UInt64 { users - completed }
 
   /// `(numerator, denominator)` of a proportion metric, as ``FunnelMetric/counts(in:)``
-  /// counts it on a Monte Carlo aggregate (`nil` for `timeToFinish`, which is not sampled).
+  /// counts it on a Monte Carlo aggregate (`nil` for the means, time and revenue, which
+  /// are not sampled).
   public func counts(for metric: FunnelMetric) -> (successes: UInt64, trials: UInt64)? {
     switch metric {
     case .completionRate: (completed, users)
@@ -44,11 +51,9 @@ public struct SampledArm: Sendable, Hashable {
     case .purchaseConversion: (purchasers, users)
     case .purchaseConversionOfViewers: (purchasers, paywallViewers)
     case .personalizationRate: (usersPersonalized, users)
-    case .timeToFinish: nil
-    // Not sampled: trials and revenue.
-    case .trialStartRate, .trialToPaid, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
-      .realizedRevenuePerUser:
-      nil
+    case .trialStartRate: (trialStarts, users)
+    case .trialToPaid: (trialConversions, trialStarts)
+    case .timeToFinish, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: nil
     }
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// One variant's simulated users.
@@ -45,6 +46,8 @@ public struct RunOptions: Sendable {
   /// Only these variant ids (in spec order); `nil` runs all. The control always runs.
   public var variants: [String]?
   public var mode: RunMode
+  /// Only this shard of the users (for runs split across machines; see ``Shard``).
+  public var shard: Shard?
 
   public init(users: Int? = nil, seed: UInt64? = nil, threads: Int? = nil, variants: [String]? = nil, mode: RunMode = .truth) {
     self.users = users
@@ -73,50 +76,113 @@ public enum ExperimentRunner {
     _ experiment: Experiment, options: RunOptions = RunOptions(), paywall: Manager?,
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> RunResult {
-    let flows = try FlowCompiler.compileAll(experiment)
-    let users = options.users ?? experiment.users
-    let seed = options.seed ?? experiment.seed
-    var selected = Array(experiment.variants.indices)
-    if let wanted = options.variants {
-      var errors: [SpecError] = []
-      for id in wanted where !experiment.variants.contains(where: { $0.id == id }) {
-        errors.append(
-          SpecError(
-            path: [.key("variants")], message: "no variant '\(id)'",
-            hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id))))
-      }
-      guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
-      selected = experiment.variants.indices.filter { $0 == 0 || wanted.contains(experiment.variants[$0].id) }
-    }
+    let plan = try Plan(experiment, options: options)
+    let (flows, users, seed, selected) = (plan.flows, plan.users, plan.seed, plan.selected)
     let engine = MonteCarloEngine(threads: options.threads)
-    let assignment: HashAssignment? =
-      options.mode == .experiment
-      ? HashAssignment(
-        salt: experiment.design.salt, arms: selected.map { experiment.variants[$0].id }, weights: experiment.design.allocation)
-      : nil
+    let assignment = plan.assignment
     let population = UInt64(users) * UInt64(selected.count)
+    let shard = options.shard
     let total = options.mode == .truth ? users * selected.count : Int(population) * selected.count
     let counter = ProgressCounter()
-    var runs: [VariantRun] = []
-    for (armIndex, i) in selected.enumerated() {
+    let chosen = selected
+    // One variant's users, run by `runner`.
+    let simulate: @Sendable (Int, MonteCarloEngine) -> VariantRun = { armIndex, runner in
+      let i = chosen[armIndex]
       let report: @Sendable (Int) -> Void = { finished in
         if let progress { progress(counter.add(finished), total) }
       }
-      let range = assignment == nil ? 0..<UInt64(users) : 0..<population
+      let all = assignment == nil ? 0..<UInt64(users) : 0..<population
+      let range = shard.map { $0.range(of: all) } ?? all
       var include: (@Sendable (UInt64) -> Bool)?
       if let assignment {
         include = { user in assignment.arm(of: user) == armIndex }
       }
       let aggregate =
         if let paywall {
-          engine.run(flows[i], users: range, seed: seed, paywall: paywall, include: include, progress: report)
+          runner.run(flows[i], users: range, seed: seed, paywall: paywall, include: include, progress: report)
         } else {
-          engine.run(flows[i], users: range, seed: seed, include: include, progress: report)
+          runner.run(flows[i], users: range, seed: seed, include: include, progress: report)
         }
-      runs.append(VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate))
+      return VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate)
+    }
+    var runs: [VariantRun]
+    if engine.threads > 1, chosen.count >= 2 * engine.threads {
+      // Many variants (a grid): one variant per worker at a time, each on one thread.
+      // Every variant's aggregate depends only on its own users, so the result is the same.
+      let slots = Mutex<[VariantRun?]>(Array(repeating: nil, count: chosen.count))
+      let next = Atomic<Int>(0)
+      DispatchQueue.concurrentPerform(iterations: engine.threads) { _ in
+        while true {
+          let k = next.add(1, ordering: .relaxed).oldValue
+          if k >= chosen.count { break }
+          let run = simulate(k, MonteCarloEngine(threads: 1))
+          slots.withLock { $0[k] = run }
+        }
+      }
+      runs = slots.withLock { $0.compactMap { $0 } }
+    } else {
+      runs = chosen.indices.map { simulate($0, engine) }
     }
     return RunResult(
       experiment: experiment.name, seed: seed, mode: options.mode, usersPerVariant: users, variants: runs, assignment: assignment)
+  }
+}
+
+extension ExperimentRunner {
+  /// What a run of `experiment` under `options` consists of: the compiled flows, the
+  /// variants selected (the control first), users, seed and assignment.
+  struct Plan {
+    var flows: [CompiledFlow]
+    var users: Int
+    var seed: UInt64
+    var selected: [Int]
+    var assignment: HashAssignment?
+
+    init(_ experiment: Experiment, options: RunOptions) throws(SpecErrors) {
+      flows = try FlowCompiler.compileAll(experiment)
+      users = options.users ?? experiment.users
+      seed = options.seed ?? experiment.seed
+      selected = Array(experiment.variants.indices)
+      if let wanted = options.variants {
+        var errors: [SpecError] = []
+        for id in wanted where !experiment.variants.contains(where: { $0.id == id }) {
+          errors.append(
+            SpecError(
+              path: [.key("variants")], message: "no variant '\(id)'",
+              hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id))))
+        }
+        guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
+        selected = experiment.variants.indices.filter { $0 == 0 || wanted.contains(experiment.variants[$0].id) }
+      }
+      let arms = selected.map { experiment.variants[$0].id }
+      assignment =
+        options.mode == .experiment
+        ? HashAssignment(salt: experiment.design.salt, arms: arms, weights: experiment.design.allocation) : nil
+    }
+  }
+
+  /// The result a run of `experiment` under `options` has when its per-variant
+  /// aggregates are `aggregates` (the sum of its shards' aggregates, in variant order).
+  public static func result(
+    of experiment: Experiment, options: RunOptions, aggregates: [FunnelAggregate]
+  ) throws(SpecErrors) -> RunResult {
+    let plan = try Plan(experiment, options: options)
+    guard aggregates.count == plan.selected.count else {
+      throw SpecErrors(source: experiment.name, errors: [SpecError(
+        path: .root, message: "\(aggregates.count) aggregates for \(plan.selected.count) variants", hint: "the shard belongs to another run")])
+    }
+    let runs = zip(plan.selected, aggregates).map { i, a in
+      VariantRun(variant: experiment.variants[i], flow: plan.flows[i], aggregate: a)
+    }
+    return RunResult(
+      experiment: experiment.name, seed: plan.seed, mode: options.mode, usersPerVariant: plan.users, variants: runs,
+      assignment: plan.assignment)
+  }
+
+  /// The flows of the variants a run selects, in order (to read shard aggregates).
+  public static func selectedFlows(of experiment: Experiment, options: RunOptions) throws(SpecErrors) -> [CompiledFlow] {
+    let plan = try Plan(experiment, options: options)
+    return plan.selected.map { plan.flows[$0] }
   }
 }
 

@@ -42,6 +42,9 @@ public enum ExperimentLoader {
     return decoded
   }
 
+  /// The text of the built-in default experiment.
+  public static var defaultExperimentText: String { DefaultExperiment.json }
+
   /// The built-in default experiment (`experiments/klick-onboarding.json`).
   public static func defaultExperiment() throws(SpecErrors) -> Experiment {
     try load(text: DefaultExperiment.json, source: "built-in klick-onboarding")

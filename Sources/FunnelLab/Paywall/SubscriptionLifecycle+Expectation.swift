@@ -1,0 +1,66 @@
+extension SubscriptionLifecycle {
+  /// The expected value of an ``Outcome``: what one transaction earns on average.
+  public struct Expectation: Sendable, Hashable {
+    /// `E[horizonCents]`.
+    public var horizonCents = 0.0
+    /// `E[realizedCents]`.
+    public var realizedCents = 0.0
+    /// `E[payments]`.
+    public var payments = 0.0
+    /// `P(convertedFromTrial)`.
+    public var trialConversion = 0.0
+    /// `P(refunded)`.
+    public var refund = 0.0
+
+    public init() {}
+  }
+
+  /// The exact expectation of ``outcome(of:plan:using:)``, in closed form.
+  ///
+  /// Let `d₀` be the day of the first payment (`delayDays`, plus `trialDays` for a
+  /// trial), `dᵢ = d₀ + i·P` the day of payment `i` (accumulated in floating point
+  /// exactly as the simulation does), `H` the horizon in days, `n = #{i : dᵢ < H}`
+  /// (`n ≤ 1` for a lifetime plan), `cᵢ = round(100 · priceᵢ · (1 − storeFee))` the
+  /// net cents of payment `i` (the intro price for `i < introPeriods`), `q` the trial
+  /// conversion (1 without a trial), `r` the renewal and `ρ` the refund probability,
+  /// each as the exact probability of its draw (`P(nextUnitDouble() < x)`, within
+  /// `2⁻⁵³` of `x`). Payment `i` happens when the trial converted and the first `i`
+  /// renewals did, with probability `q·rⁱ`, and the first is refunded with `ρ`, so
+  /// ```
+  /// E[horizon]  = q · ( (1 − ρ)·c₀ + Σ_{1≤i<n} rⁱ·cᵢ )
+  /// E[realized] = the same sum over the payments with dᵢ < analysisDay
+  /// ```
+  /// a geometric series truncated at the horizon.
+  /// - Complexity: `O(n)`, the payments that fit in the horizon.
+  public func expectation(of transaction: StoreTransaction, plan: Plan) -> Expectation {
+    var e = Expectation()
+    let horizonDays = settings.horizonMonths * Self.daysPerMonth
+    var day = transaction.delayDays
+    var alive = 1.0
+    if transaction.isTrial {
+      day += Double(plan.trialDays)
+      alive = UnitDraw.probabilityBelow(settings.trialConversion)
+      e.trialConversion = alive
+    }
+    let periodDays = plan.period.months.map { $0 * Self.daysPerMonth }
+    let renewal = UnitDraw.probabilityBelow(plan.renewalProbability ?? settings.renewal(for: plan.period))
+    let refund = UnitDraw.probabilityBelow(settings.refundProbability)
+    var index = 0
+    while day < horizonDays, alive > 0 {
+      let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
+      var cents = Double(Int64((price * 100 * (1 - settings.storeFee)).rounded()))
+      if index == 0 {
+        e.refund = alive * refund
+        cents *= 1 - refund
+      }
+      e.horizonCents += alive * cents
+      if day < settings.analysisDay { e.realizedCents += alive * cents }
+      e.payments += alive
+      index += 1
+      guard let periodDays else { break }
+      alive *= renewal
+      day += periodDays
+    }
+    return e
+  }
+}

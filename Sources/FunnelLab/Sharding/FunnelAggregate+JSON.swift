@@ -1,0 +1,120 @@
+extension FunnelAggregate {
+  /// Every field as JSON, for shard files. Integers only (the sum of squares as a
+  /// decimal string), so reading it back gives the same aggregate exactly.
+  public var json: JSONValue {
+    func ints(_ xs: [UInt64]) -> JSONValue { .array(xs.map { .integer($0) }) }
+    func pairs(_ d: RevenueDistribution) -> JSONValue {
+      .array(d.counts.sorted { $0.key < $1.key }.map { .array([.integer($0.key), .integer($0.value)]) })
+    }
+    let histogram = completionTime.histogram.enumerated().filter { $0.element > 0 }.map {
+      JSONValue.array([.integer($0.offset), .integer($0.element)])
+    }
+    let scalars: [(String, UInt64)] = [
+      ("users", users), ("completed", completed), ("stepLimitReached", stepLimitReached), ("usersWhoSkipped", usersWhoSkipped),
+      ("usersWhoWentBack", usersWhoWentBack), ("purchasers", purchasers), ("paywallViewers", paywallViewers),
+      ("usersPersonalized", usersPersonalized), ("purchaseTaps", purchaseTaps), ("purchaseAttempts", purchaseAttempts),
+      ("purchaseCancels", purchaseCancels), ("purchaseFailures", purchaseFailures), ("purchasePendings", purchasePendings),
+      ("pendingApprovals", pendingApprovals), ("restoreAttempts", restoreAttempts), ("restores", restores),
+      ("trialStarts", trialStarts), ("trialConversions", trialConversions), ("refunds", refunds),
+      ("completionCount", completionTime.count), ("completionMillis", completionTime.sumMillis),
+    ]
+    var members: [(String, JSONValue)] = scalars.map { ($0.0, .integer($0.1)) }
+    members += [
+      ("completionSquaredMillis", .string(String(completionTime.sumSquaredMillis))),
+      ("completionHistogram", .array(histogram)),
+      ("reach", ints(reach)), ("views", ints(views)), ("abandonedAt", ints(abandonedAt)), ("failures", ints(failures)),
+      ("actionCounts", ints(actionCounts)), ("planPurchases", ints(planPurchases)), ("optionCounts", ints(optionCounts)),
+      ("segmentUsers", ints(segmentUsers)), ("screenMillis", ints(screenMillis)),
+      ("revenue", pairs(revenue)), ("realizedRevenue", pairs(realizedRevenue)),
+    ]
+    return .object(members)
+  }
+
+  /// Reads an aggregate written by ``json`` for `flow`, checking every field's shape.
+  /// - Throws: ``SpecError`` at the offending path.
+  public init(json value: JSONValue, for flow: CompiledFlow, at path: SpecPath) throws(SpecError) {
+    self.init(for: flow)
+    func field(_ key: String) throws(SpecError) -> JSONValue {
+      guard let v = value[key] else { throw SpecError(path: path.key(key), message: "missing", hint: "the shard file is damaged") }
+      return v
+    }
+    func integer(_ v: JSONValue, _ p: SpecPath) throws(SpecError) -> UInt64 {
+      guard case .number(_, let literal) = v.kind, let x = UInt64(literal) else {
+        throw SpecError(path: p, message: "expected a whole number ≥ 0", hint: "the shard file is damaged")
+      }
+      return x
+    }
+    func signed(_ v: JSONValue, _ p: SpecPath) throws(SpecError) -> Int64 {
+      guard case .number(_, let literal) = v.kind, let x = Int64(literal) else {
+        throw SpecError(path: p, message: "expected a whole number", hint: "the shard file is damaged")
+      }
+      return x
+    }
+    func scalar(_ key: String) throws(SpecError) -> UInt64 { try integer(field(key), path.key(key)) }
+    func array(_ key: String, count: Int) throws(SpecError) -> [UInt64] {
+      guard case .array(let xs) = try field(key).kind, xs.count == count else {
+        throw SpecError(path: path.key(key), message: "expected an array of \(count) counts", hint: "the shard belongs to another flow")
+      }
+      var out: [UInt64] = []
+      for (i, x) in xs.enumerated() { out.append(try integer(x, path.key(key).index(i))) }
+      return out
+    }
+    func pairs(_ key: String) throws(SpecError) -> [(JSONValue, JSONValue, SpecPath)] {
+      guard case .array(let xs) = try field(key).kind else {
+        throw SpecError(path: path.key(key), message: "expected an array of [value, count] pairs", hint: nil)
+      }
+      var out: [(JSONValue, JSONValue, SpecPath)] = []
+      for (i, x) in xs.enumerated() {
+        guard case .array(let pair) = x.kind, pair.count == 2 else {
+          throw SpecError(path: path.key(key).index(i), message: "expected [value, count]", hint: nil)
+        }
+        out.append((pair[0], pair[1], path.key(key).index(i)))
+      }
+      return out
+    }
+    users = try scalar("users")
+    completed = try scalar("completed")
+    stepLimitReached = try scalar("stepLimitReached")
+    usersWhoSkipped = try scalar("usersWhoSkipped")
+    usersWhoWentBack = try scalar("usersWhoWentBack")
+    purchasers = try scalar("purchasers")
+    paywallViewers = try scalar("paywallViewers")
+    usersPersonalized = try scalar("usersPersonalized")
+    purchaseTaps = try scalar("purchaseTaps")
+    purchaseAttempts = try scalar("purchaseAttempts")
+    purchaseCancels = try scalar("purchaseCancels")
+    purchaseFailures = try scalar("purchaseFailures")
+    purchasePendings = try scalar("purchasePendings")
+    pendingApprovals = try scalar("pendingApprovals")
+    restoreAttempts = try scalar("restoreAttempts")
+    restores = try scalar("restores")
+    trialStarts = try scalar("trialStarts")
+    trialConversions = try scalar("trialConversions")
+    refunds = try scalar("refunds")
+    completionTime.count = try scalar("completionCount")
+    completionTime.sumMillis = try scalar("completionMillis")
+    guard case .string(let squares) = try field("completionSquaredMillis").kind, let s = UInt128(squares) else {
+      throw SpecError(path: path.key("completionSquaredMillis"), message: "expected a whole number in a string", hint: nil)
+    }
+    completionTime.sumSquaredMillis = s
+    for (second, count, p) in try pairs("completionHistogram") {
+      let i = try integer(second, p.index(0))
+      guard i < UInt64(completionTime.histogram.count) else { throw SpecError(path: p, message: "second out of range", hint: nil) }
+      completionTime.histogram[Int(i)] = try integer(count, p.index(1))
+    }
+    let screens = flow.screenCount
+    reach = try array("reach", count: screens)
+    views = try array("views", count: screens)
+    abandonedAt = try array("abandonedAt", count: screens)
+    failures = try array("failures", count: screens)
+    screenMillis = try array("screenMillis", count: screens)
+    actionCounts = try array("actionCounts", count: flow.actions.count)
+    planPurchases = try array("planPurchases", count: flow.plans.count)
+    optionCounts = try array("optionCounts", count: flow.options.count)
+    segmentUsers = try array("segmentUsers", count: flow.segmentCount)
+    for (cents, count, p) in try pairs("revenue") { revenue.counts[try signed(cents, p.index(0))] = try integer(count, p.index(1)) }
+    for (cents, count, p) in try pairs("realizedRevenue") {
+      realizedRevenue.counts[try signed(cents, p.index(0))] = try integer(count, p.index(1))
+    }
+  }
+}

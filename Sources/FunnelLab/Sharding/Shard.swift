@@ -1,0 +1,50 @@
+/// One part of a run split across machines: shard `index` of `count`.
+///
+/// A shard takes the contiguous slice `[N·i/n, N·(i+1)/n)` of every user range (and of
+/// every replicate range). Users keep their indices, hence their random streams, and
+/// every sufficient statistic is an integer, so the merge of all shards equals the
+/// single run exactly, in any order.
+public struct Shard: Sendable, Hashable, CustomStringConvertible {
+  public var index: Int
+  public var count: Int
+
+  public init?(index: Int, count: Int) {
+    guard count >= 1, count <= 100_000, index >= 0, index < count else { return nil }
+    self.index = index
+    self.count = count
+  }
+
+  public var description: String { "\(index)/\(count)" }
+
+  /// Parses `i/n` (0-based `i`).
+  public init?(parsing text: String) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+    self.init(index: i, count: n)
+  }
+
+  /// The shard index from a job-array engine's environment, with `count` shards:
+  /// Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`), Slurm arrays
+  /// (`SLURM_ARRAY_TASK_ID`, relative to `SLURM_ARRAY_TASK_MIN`), AWS Batch array jobs
+  /// (`AWS_BATCH_JOB_ARRAY_INDEX`).
+  /// - Returns: the shard and the variable it came from, or `nil` when none is set.
+  public static func fromEnvironment(count: Int, _ environment: (String) -> String?) -> (Shard?, String)? {
+    for name in ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+      guard let value = environment(name) else { continue }
+      var index = Int(value)
+      if name == "SLURM_ARRAY_TASK_ID", let i = index, let minimum = environment("SLURM_ARRAY_TASK_MIN").flatMap(Int.init) {
+        index = i - minimum
+      }
+      return (index.flatMap { Shard(index: $0, count: count) }, "\(name)=\(value)")
+    }
+    return nil
+  }
+
+  /// This shard's slice of `range`.
+  public func range(of range: Range<UInt64>) -> Range<UInt64> {
+    let n = UInt64(range.count)
+    let lower = range.lowerBound + UInt64((UInt128(n) * UInt128(index) / UInt128(count)))
+    let upper = range.lowerBound + UInt64((UInt128(n) * UInt128(index + 1) / UInt128(count)))
+    return lower..<upper
+  }
+}

@@ -1,0 +1,172 @@
+/// The partial result of one shard: the spec it ran, the settings that shape the
+/// result, and the per-variant aggregates of its users.
+///
+/// `funnellab merge` sums the aggregates of all `count` shards — exact integer sums, so
+/// the order of the files does not matter — and renders the same bytes a single run
+/// would.
+public struct ShardFile: Sendable {
+  public static let formatVersion = 1
+
+  /// `run` or `grid`.
+  public var command: String
+  public var shard: Shard
+  /// The spec's text, so the merge needs nothing but the shard files.
+  public var specText: String
+  public var seed: UInt64
+  public var users: Int
+  public var mode: RunMode
+  /// The variants the run selected (`nil`: all).
+  public var variants: [String]?
+  public var aggregates: [FunnelAggregate]
+
+  public init(command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
+              aggregates: [FunnelAggregate]) {
+    self.command = command
+    self.shard = shard
+    self.specText = specText
+    self.seed = seed
+    self.users = users
+    self.mode = mode
+    self.variants = variants
+    self.aggregates = aggregates
+  }
+
+  /// FNV-1a 64 of the spec text, in hex: identifies the spec in refusals.
+  public var specHash: String {
+    let h = HashAssignment.fnv1a64(specText)
+    let hex = String(h, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// The settings every shard of one run shares (compared before merging).
+  var runKey: String { "\(command)|\(specHash)|\(seed)|\(users)|\(mode.rawValue)|\(variants?.joined(separator: ",") ?? "*")|\(shard.count)" }
+
+  public var json: JSONValue {
+    .object([
+      ("funnellabShard", .integer(Self.formatVersion)),
+      ("command", .string(command)),
+      ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
+      ("specHash", .string(specHash)),
+      ("seed", .integer(seed)),
+      ("users", .integer(users)),
+      ("mode", .string(mode.rawValue)),
+      ("variants", variants.map { .array($0.map { .string($0) }) } ?? .null),
+      ("aggregates", .array(aggregates.map(\.json))),
+      ("spec", .string(specText)),
+    ])
+  }
+
+  /// Reads a shard file; aggregates are checked against the spec's compiled flows.
+  public static func read(text: String, source: String) throws(SpecErrors) -> ShardFile {
+    func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil) -> SpecErrors {
+      SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: hint)])
+    }
+    let document: JSONValue
+    do { document = try JSONParser.parse(text) } catch {
+      throw fail(.root, "not valid JSON: line \(error.line), column \(error.column): \(error.message)", "is this a shard file?")
+    }
+    guard case .number(_, let version)? = document["funnellabShard"]?.kind else {
+      throw fail(.root, "not a FunnelLab shard file (no \"funnellabShard\")", "pass files written by --shard")
+    }
+    guard version == String(formatVersion) else { throw fail([.key("funnellabShard")], "unsupported version \(version)", "use the same funnellab version for all steps") }
+    func string(_ key: String) throws(SpecErrors) -> String {
+      guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string") }
+      return s
+    }
+    func number(_ v: JSONValue?, _ path: SpecPath) throws(SpecErrors) -> UInt64 {
+      guard case .number(_, let literal)? = v?.kind, let x = UInt64(literal) else { throw fail(path, "expected a whole number") }
+      return x
+    }
+    let command = try string("command")
+    guard command == "run" || command == "grid" else { throw fail([.key("command")], "unknown command '\(command)'") }
+    let index = try number(document["shard"]?["index"], [.key("shard"), .key("index")])
+    let count = try number(document["shard"]?["count"], [.key("shard"), .key("count")])
+    guard let shard = Shard(index: Int(clamping: index), count: Int(clamping: count)) else {
+      throw fail([.key("shard")], "shard \(index)/\(count) is out of range")
+    }
+    let specText = try string("spec")
+    let seed = try number(document["seed"], [.key("seed")])
+    let users = try number(document["users"], [.key("users")])
+    guard let mode = RunMode(rawValue: try string("mode")) else { throw fail([.key("mode")], "unknown mode") }
+    var variants: [String]?
+    if case .array(let xs)? = document["variants"]?.kind {
+      variants = xs.compactMap { if case .string(let s) = $0.kind { s } else { nil } }
+    }
+    var file = ShardFile(
+      command: command, shard: shard, specText: specText, seed: seed, users: Int(clamping: users), mode: mode, variants: variants,
+      aggregates: [])
+    if case .string(let hash)? = document["specHash"]?.kind, hash != file.specHash {
+      throw fail([.key("specHash")], "the spec's hash does not match its text", "the file was edited or damaged")
+    }
+    let experiment = try file.experiment(source: source)
+    let flows = try ExperimentRunner.selectedFlows(of: experiment, options: file.runOptions)
+    guard case .array(let parts)? = document["aggregates"]?.kind, parts.count == flows.count else {
+      throw fail([.key("aggregates")], "expected \(flows.count) aggregates, one per variant")
+    }
+    for (i, part) in parts.enumerated() {
+      do {
+        file.aggregates.append(try FunnelAggregate(json: part, for: flows[i], at: [.key("aggregates"), .index(i)]))
+      } catch {
+        throw SpecErrors(source: source, errors: [error])
+      }
+    }
+    return file
+  }
+
+  /// The experiment the shard ran (the grid expanded for `grid`).
+  public func experiment(source: String = "shard") throws(SpecErrors) -> Experiment {
+    let e = try ExperimentLoader.load(text: specText, source: source)
+    guard command == "grid" else { return e }
+    guard let gridded = e.gridExperiment() else {
+      throw SpecErrors(source: source, errors: [SpecError(path: [.key("grid")], message: "the spec has no grid")])
+    }
+    return gridded
+  }
+
+  /// The run options the shard used (without the shard itself).
+  public var runOptions: RunOptions {
+    RunOptions(users: users, seed: seed, variants: variants, mode: mode)
+  }
+
+  /// Merges the shards of one run into its result.
+  /// - Throws: ``SpecErrors`` when the files come from different runs (spec, seed,
+  ///   settings or shard count), a shard appears twice, or shards are missing.
+  public static func merge(_ files: [(source: String, file: ShardFile)]) throws(SpecErrors) -> (Experiment, RunResult, ShardFile) {
+    guard let first = files.first else {
+      throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files", hint: "pass parts/*.json")])
+    }
+    var errors: [SpecError] = []
+    var seen: [Int: String] = [:]
+    for (source, file) in files {
+      if file.runKey != first.file.runKey {
+        var what: [String] = []
+        if file.command != first.file.command { what.append("command \(file.command) vs \(first.file.command)") }
+        if file.specHash != first.file.specHash { what.append("spec \(file.specHash) vs \(first.file.specHash)") }
+        if file.seed != first.file.seed { what.append("seed \(file.seed) vs \(first.file.seed)") }
+        if file.shard.count != first.file.shard.count { what.append("shard count \(file.shard.count) vs \(first.file.shard.count)") }
+        if file.users != first.file.users || file.mode != first.file.mode || file.variants != first.file.variants {
+          what.append("run settings (users, mode or variants)")
+        }
+        errors.append(SpecError(path: .root, message: "\(source) is from another run than \(first.source): " + what.joined(separator: ", "),
+                                hint: "merge only the shards of one run"))
+      }
+      if let other = seen[file.shard.index] {
+        errors.append(SpecError(path: .root, message: "shard \(file.shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
+      }
+      seen[file.shard.index] = source
+    }
+    let missing = (0..<first.file.shard.count).filter { seen[$0] == nil }
+    if errors.isEmpty, !missing.isEmpty {
+      errors.append(SpecError(path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(first.file.shard.count)" }.joined(separator: ", "),
+                              hint: "wait for every shard to finish, then merge all of them"))
+    }
+    guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
+    let experiment = try first.file.experiment(source: first.source)
+    var total = first.file.aggregates
+    for (_, file) in files.dropFirst() {
+      for i in total.indices { total[i] = total[i] + file.aggregates[i] }
+    }
+    let result = try ExperimentRunner.result(of: experiment, options: first.file.runOptions, aggregates: total)
+    return (experiment, result, first.file)
+  }
+}

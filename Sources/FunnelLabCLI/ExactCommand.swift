@@ -1,0 +1,61 @@
+import FunnelLab
+import FunnelReport
+
+/// `funnellab exact`: solve every variant of an experiment exactly, without simulating.
+enum ExactCommand: Command {
+  static let spec = CommandSpec(
+    name: "exact",
+    abstract: "Solve every variant of an experiment exactly: the probabilities a run converges to.",
+    discussion: """
+      Propagates probability mass through the compiled flow instead of walking users
+      (the exact engine), with the spec's mock store (cancelled sheets, failures and
+      retries, pending purchases and their approval, restores, latency) and revenue
+      lifecycle. Reports, per variant, completion, abandonment and reach per screen,
+      paywall view, purchase, plan mix, trial starts, revenue per user, LTV per payer,
+      realized revenue and the mean time to finish. No seed and no noise: the numbers
+      are what 'funnellab run' converges to as --users grows.
+      Without <spec>, solves the built-in Klick onboarding experiment.
+      """,
+    positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
+    options: [
+      OptionSpec(name: "variant", valueName: "id", help: "Solve only this variant (and the control).", repeatable: true),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab exact",
+      "funnellab exact experiments/betfree-onboarding.json",
+      "funnellab exact experiments/klick-onboarding.json --variant upsellAfter3 --format json -o exact.json",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let output = OutputDestination(path: arguments.value("output"))
+    let experiment = try loadExperiment(arguments)
+    let wanted = arguments.all("variant")
+    let unknown = wanted.filter { id in !experiment.variants.contains { $0.id == id } }
+    if !unknown.isEmpty {
+      let ids = experiment.variants.map(\.id)
+      let errors = unknown.map { id in
+        SpecError(path: [.key("variants")], message: "no variant '\(id)'", hint: NameSuggestion.hint(for: id, in: ids))
+      }
+      throw CommandFailure.invalid(SpecErrors(source: experiment.name, errors: errors))
+    }
+    let flows: [CompiledFlow]
+    do {
+      flows = try FlowCompiler.compileAll(experiment)
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+    let selected = experiment.variants.indices.filter { wanted.isEmpty || $0 == 0 || wanted.contains(experiment.variants[$0].id) }
+    let variants = selected.map { i in
+      ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: ExactEngine.solve(flows[i]))
+    }
+    let text =
+      format == "json"
+      ? ExactRenderer.json(experiment: experiment.name, variants: variants)
+      : ExactRenderer.table(experiment: experiment.name, variants: variants)
+    try output.write(text, console: console)
+    return .success
+  }
+}

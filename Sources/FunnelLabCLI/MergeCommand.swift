@@ -1,0 +1,64 @@
+import Foundation
+import FunnelLab
+import FunnelReport
+
+/// `funnellab merge`: combine shard files into the result of the single run.
+enum MergeCommand: Command {
+  static let spec = CommandSpec(
+    name: "merge",
+    abstract: "Merge the partial results of a sharded run or grid into the single-run result.",
+    discussion: """
+      Each shard file (written by 'run' or 'grid' with --shard i/n or --shards n) holds
+      integer sufficient statistics of its slice of users, the spec and the settings.
+      merge checks that every file comes from the same spec, seed, settings and shard
+      count, that each shard appears once and none is missing, sums the statistics (in
+      any order: the sums are exact) and renders exactly the bytes the single run would.
+      """,
+    positionals: [PositionalSpec(name: "shard-file", help: "Shard files, in any order.", optional: false, variadic: true)],
+    options: [
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OptionSpec(name: "top", valueName: "k", help: "For a grid: show only the k best cells (table)."),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab run experiments/klick-onboarding.json --shard 0/4 -o parts/0.json   # … 1/4, 2/4, 3/4",
+      "funnellab merge parts/*.json --format json -o result.json",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let top = try arguments.integer("top", in: 1...10_000)
+    var files: [(source: String, file: ShardFile)] = []
+    for path in arguments.positionals {
+      guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
+      }
+      do {
+        files.append((path, try ShardFile.read(text: text, source: path)))
+      } catch {
+        throw CommandFailure.invalid(error)
+      }
+    }
+    let merged: (Experiment, RunResult, ShardFile)
+    do {
+      merged = try ShardFile.merge(files)
+    } catch {
+      var text = ""
+      for e in error.errors { text += "Error: \(e.message)" + (e.hint.map { "; \($0)" } ?? "") + "\n" }
+      throw CommandFailure(code: .invalidInput, text: text)
+    }
+    let (_, result, first) = merged
+    let text: String
+    if first.command == "grid" {
+      let original = try ExperimentLoader.load(text: first.specText, source: files[0].source)
+      guard let grid = original.grid else { return .software }
+      let report = GridReport(result: result, grid: grid, spec: original.metrics)
+      text = format == "json" ? GridRenderer.json(report) : GridRenderer.table(report, top: top)
+    } else {
+      let summaries = FunnelSummary.all(result)
+      text = format == "json" ? RunJSONRenderer.render(result, summaries: summaries) : RunTableRenderer.render(result, summaries: summaries)
+    }
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
+  }
+}

@@ -1,0 +1,185 @@
+public import FunnelLab
+
+/// Renders exact funnels (``ExactEngine``) as a terminal report or JSON of schema
+/// version ``schemaVersion``: per variant the exact probabilities and expectations
+/// per user, with no sampling noise. Key order and number text are fixed, so the same
+/// spec always gives the same bytes.
+public enum ExactRenderer {
+  public static let schemaVersion = 1
+
+  /// One variant: its definition, its compiled flow and its exact funnel.
+  public struct Variant: Sendable {
+    public var variant: FunnelLab.Variant
+    public var flow: CompiledFlow
+    public var exact: ExactFunnel
+
+    public init(variant: FunnelLab.Variant, flow: CompiledFlow, exact: ExactFunnel) {
+      self.variant = variant
+      self.flow = flow
+      self.exact = exact
+    }
+  }
+
+  // MARK: - Table
+
+  public static func table(experiment: String, variants: [Variant]) -> String {
+    var out = "\(experiment) · exact solution (probabilities per user, no sampling noise)"
+    out += " · store and revenue from the spec\n"
+    for v in variants { out += "\n" + table(v) }
+    return out
+  }
+
+  static func money(_ value: Double?, _ decimals: Int = 2) -> String {
+    value.map { NumberText.fixed($0, decimals) } ?? "n/a"
+  }
+
+  static func table(_ v: Variant) -> String {
+    let x = v.exact
+    let f = v.flow
+    var out = "Variant \(v.variant.id)"
+    if let summary = v.variant.summary { out += " — \(summary)" }
+    out += "\n"
+    var screens = TextTable(
+      ["screen", "kind", "reach", "quit here", "drop-off", "views/user", "s/view"],
+      alignments: [.left, .left, .right, .right, .right, .right, .right])
+    for s in 0..<f.screenCount {
+      let views = x.views[s]
+      screens.add([
+        f.screenIDs[s], f.screenKinds[s].rawValue, NumberText.percent(x.reach[s], decimals: 2),
+        NumberText.percent(x.abandonedAt[s], decimals: 2),
+        NumberText.percent(x.reach[s] > 0 ? x.abandonedAt[s] / x.reach[s] : nil, decimals: 1),
+        NumberText.fixed(views, 3), views > 0 ? NumberText.fixed(x.screenMillis[s] / views / 1000, 1) : "n/a",
+      ])
+    }
+    out += screens.render()
+    func rate(_ m: FunnelMetric) -> String { NumberText.percent(x.value(of: m), decimals: 2) }
+    out += "  completion \(rate(.completionRate)) · abandonment \(rate(.abandonmentRate)) · skip \(rate(.skipRate))"
+    out += " · paywall view \(rate(.paywallViewRate)) · purchase \(rate(.purchaseConversion))"
+    out += " (\(rate(.purchaseConversionOfViewers)) of viewers)\n"
+    out +=
+      "  time to finish: mean \(NumberText.seconds(x.meanSecondsToFinish)), sd \(NumberText.seconds(x.standardDeviationSecondsToFinish))"
+    if x.stepLimitReached > 0 { out += " · step limit \(NumberText.percent(x.stepLimitReached, decimals: 3))" }
+    out += "\n"
+    guard !f.plans.isEmpty else { return out }
+    let currency = f.plans.first?.plan.currency ?? ""
+    out += "  trial starts \(rate(.trialStartRate)) · trial→paid \(rate(.trialToPaid))"
+    out += " · approved after pending \(NumberText.percent(x.store.pendingApprovals, decimals: 3))\n"
+    let horizon = JSONValue.format(f.revenue.horizonMonths)
+    out += "  revenue per user (\(horizon) months, net, \(currency)) \(money(x.value(of: .revenuePerUser), 3))"
+    out += " · LTV per payer \(money(x.value(of: .revenuePerPayingUser)))"
+    out += " · per paywall viewer \(money(x.value(of: .revenuePerPaywallViewer), 3))"
+    out += " · realized by day \(JSONValue.format(f.revenue.analysisDay)) \(money(x.value(of: .realizedRevenuePerUser), 3))\n"
+    out += "  plan mix: "
+    out +=
+      f.plans.indices.map { j in
+        let p = f.plans[j]
+        let share = x.purchase > 0 ? x.planPurchases[j] / x.purchase : nil
+        return
+          "\(p.plan.id)\(p.isDefault ? "*" : "") \(NumberText.percent(share)) (\(NumberText.percent(x.planPurchases[j], decimals: 3)) of users)"
+      }.joined(separator: " · ")
+    out += "   (* pre-selected)\n"
+    let s = x.store
+    out += "  store per 1,000 users: \(NumberText.fixed(s.purchaseTaps * 1000, 1)) plan taps"
+    out += " · \(NumberText.fixed(s.purchaseCancels * 1000, 1)) cancelled · \(NumberText.fixed(s.purchaseFailures * 1000, 2)) failed"
+    out += " · \(NumberText.fixed(s.purchasePendings * 1000, 2)) pending"
+    if s.restoreAttempts > 0 {
+      out += " · \(NumberText.fixed(s.restores * 1000, 1)) of \(NumberText.fixed(s.restoreAttempts * 1000, 1)) restores"
+    }
+    out += "\n"
+    return out
+  }
+
+  // MARK: - JSON
+
+  public static func json(experiment: String, variants: [Variant]) -> String {
+    JSONWriter.write(document(experiment: experiment, variants: variants))
+  }
+
+  public static func document(experiment: String, variants: [Variant]) -> JSONValue {
+    .object([
+      ("schemaVersion", .integer(schemaVersion)),
+      ("command", .string("exact")),
+      ("experiment", .string(experiment)),
+      ("mode", .string("exact")),
+      ("variants", .array(variants.map(variant))),
+    ])
+  }
+
+  static func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
+
+  static func variant(_ v: Variant) -> JSONValue {
+    let x = v.exact
+    let f = v.flow
+    let screens: JSONValue = .array(
+      (0..<f.screenCount).map { s in
+        .object([
+          ("id", .string(f.screenIDs[s])),
+          ("kind", .string(f.screenKinds[s].rawValue)),
+          ("reach", .number(x.reach[s])),
+          ("abandoned", .number(x.abandonedAt[s])),
+          ("views", .number(x.views[s])),
+          ("failures", .number(x.failures[s])),
+          ("meanSecondsPerView", x.views[s] > 0 ? .number(x.screenMillis[s] / x.views[s] / 1000) : .null),
+        ])
+      })
+    let plans: JSONValue = .array(
+      f.plans.indices.map { j in
+        let p = f.plans[j]
+        return .object([
+          ("screen", .string(f.screenIDs[p.screen])),
+          ("plan", .string(p.plan.id)),
+          ("default", .bool(p.isDefault)),
+          ("trial", .bool(x.planHasTrial[j])),
+          ("purchase", .number(x.planPurchases[j])),
+          ("approvedAfterPending", .number(x.planApprovals[j])),
+          ("share", x.purchase > 0 ? .number(x.planPurchases[j] / x.purchase) : .null),
+          ("revenuePerPurchase", .number(x.planRevenue[j])),
+        ])
+      })
+    let s = x.store
+    let store: JSONValue = .object([
+      ("purchaseTaps", .number(s.purchaseTaps)),
+      ("purchaseAttempts", .number(s.purchaseAttempts)),
+      ("purchaseCancels", .number(s.purchaseCancels)),
+      ("purchaseFailures", .number(s.purchaseFailures)),
+      ("purchasePendings", .number(s.purchasePendings)),
+      ("pendingApprovals", .number(s.pendingApprovals)),
+      ("restoreAttempts", .number(s.restoreAttempts)),
+      ("restores", .number(s.restores)),
+    ])
+    return .object([
+      ("id", .string(v.variant.id)),
+      ("description", v.variant.summary.map { .string($0) } ?? .null),
+      ("metrics", .object(FunnelMetric.allCases.map { ($0.rawValue, optional(x.value(of: $0))) })),
+      ("completion", .number(x.completion)),
+      ("abandonment", .number(x.abandonment)),
+      ("stepLimitReached", .number(x.stepLimitReached)),
+      ("paywallViewers", .number(x.paywallViewers)),
+      ("purchase", .number(x.purchase)),
+      ("trialStarts", .number(x.trialStarts)),
+      (
+        "revenue",
+        .object([
+          ("currency", f.plans.first.map { .string($0.plan.currency) } ?? .null),
+          ("horizonMonths", .number(f.revenue.horizonMonths)),
+          ("analysisDay", .number(f.revenue.analysisDay)),
+          ("perUser", .number(x.revenuePerUser)),
+          ("perPayingUser", optional(x.value(of: .revenuePerPayingUser))),
+          ("perPaywallViewer", optional(x.value(of: .revenuePerPaywallViewer))),
+          ("realizedPerUser", .number(x.realizedRevenuePerUser)),
+        ])
+      ),
+      (
+        "timeToFinish",
+        .object([
+          ("meanSeconds", optional(x.meanSecondsToFinish)), ("sdSeconds", optional(x.standardDeviationSecondsToFinish)),
+        ])
+      ),
+      ("expectedScreens", .number(x.expectedScreens)),
+      ("screens", screens),
+      ("plans", plans),
+      ("store", store),
+      ("truncatedMass", .number(x.truncatedMass)),
+    ])
+  }
+}

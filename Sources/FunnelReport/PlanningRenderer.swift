@@ -1,0 +1,86 @@
+public import FunnelLab
+
+/// Renders a ``PlanningReport``.
+public enum PlanningRenderer {
+  static func pct(_ x: Double?, _ d: Int = 1) -> String { NumberText.percent(x, decimals: d) }
+
+  public static func table(_ r: PlanningReport) -> String {
+    var out = "\(r.experiment) · planning \(r.metric.label) · α = \(JSONValue.format(r.alpha)) two-sided"
+    out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n"
+    out += "Rates are exact (the exact engine); each replicate experiment draws both arms' conversions from them.\n\n"
+    var t = TextTable(
+      ["variant", "control", "variant", "true Δ", "n per arm (formula)", "n per arm (simulated)", "users/arm used", "power (sim)",
+       "power (formula)", "A/A false positives", "CI coverage", "type S", "type M", "days"],
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right])
+    for p in r.plans {
+      let d = p.diagnosis
+      t.add([
+        d.variant, pct(d.controlRate, 2), pct(d.variantRate, 2), NumberText.points(d.trueDifference, decimals: 2),
+        p.analyticUsersPerArm.map { NumberText.grouped($0) } ?? "∞ (no effect)",
+        p.simulatedUsersPerArm.map { NumberText.grouped($0) } ?? (p.analyticUsersPerArm == nil ? "—" : "> 2× formula"),
+        NumberText.grouped(d.usersPerArm), pct(d.power), pct(d.analyticPower), pct(d.falsePositiveRate, 2), pct(d.coverage),
+        pct(d.typeS), d.typeM.map { NumberText.fixed($0, 2) + "×" } ?? "n/a", p.durationDays.map(String.init) ?? "",
+      ])
+    }
+    out += t.render()
+    if let first = r.plans.first {
+      out += "  (\(NumberText.grouped(first.diagnosis.replicates)) replicates per estimate; Monte Carlo SE of a rate near 5%: "
+      out += "\(NumberText.fixed(first.diagnosis.standardError(of: 0.05) * 100, 2)) pp)\n"
+    }
+    let peeks = r.plans.compactMap(\.peeking)
+    if !peeks.isEmpty {
+      out += "\nPeeking: a look every day at \(NumberText.grouped(r.usersPerDay ?? 0)) users/day (both arms)\n"
+      var p = TextTable(
+        ["variant", "days", "rule", "false positives (A/A)", "power", "mean stopping day"],
+        alignments: [.left, .right, .left, .right, .right, .right])
+      for peek in peeks {
+        for rule in peek.rules {
+          p.add([
+            peek.variant, String(peek.days), rule.name, pct(rule.falsePositiveRate, 2), pct(rule.power),
+            rule.expectedStoppingDay.map { NumberText.fixed($0, 1) } ?? "n/a",
+          ])
+        }
+      }
+      out += p.render()
+    }
+    return out
+  }
+
+  public static func json(_ r: PlanningReport) -> String {
+    func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+    func optInt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }
+    return JSONWriter.write(.object([
+      ("schemaVersion", .integer(1)),
+      ("command", .string("power")),
+      ("experiment", .string(r.experiment)),
+      ("metric", .string(r.metric.rawValue)),
+      ("alpha", .number(r.alpha)),
+      ("targetPower", .number(r.targetPower)),
+      ("seed", .integer(r.seed)),
+      ("usersPerDay", optInt(r.usersPerDay)),
+      ("variants", .array(r.plans.map { p in
+        let d = p.diagnosis
+        return .object([
+          ("id", .string(d.variant)), ("controlRate", .number(d.controlRate)), ("variantRate", .number(d.variantRate)),
+          ("trueDifference", .number(d.trueDifference)), ("analyticUsersPerArm", optInt(p.analyticUsersPerArm)),
+          ("simulatedUsersPerArm", optInt(p.simulatedUsersPerArm)), ("usersPerArm", .integer(d.usersPerArm)),
+          ("replicates", .integer(d.replicates)), ("power", .number(d.power)), ("analyticPower", opt(d.analyticPower)),
+          ("falsePositiveRate", .number(d.falsePositiveRate)), ("coverage", .number(d.coverage)), ("typeS", opt(d.typeS)),
+          ("typeM", opt(d.typeM)), ("pValueHistogram", .array(d.pValueHistogram.map { .integer($0) })),
+          ("durationDays", optInt(p.durationDays)),
+          ("peeking", p.peeking.map { peek in
+            .object([
+              ("days", .integer(peek.days)), ("usersPerDayPerArm", .integer(peek.usersPerDayPerArm)),
+              ("rules", .array(peek.rules.map { rule in
+                .object([
+                  ("rule", .string(rule.name)), ("falsePositiveRate", .number(rule.falsePositiveRate)),
+                  ("power", .number(rule.power)), ("expectedStoppingDay", opt(rule.expectedStoppingDay)),
+                ])
+              })),
+            ])
+          } ?? .null),
+        ])
+      })),
+    ]))
+  }
+}

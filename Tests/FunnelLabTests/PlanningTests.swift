@@ -1,0 +1,66 @@
+import Foundation
+import FunnelStats
+import Testing
+@testable import FunnelLab
+
+@Suite struct PlanningTests {
+  /// The Klick control's exact purchase conversion.
+  func klickControlRate() throws -> Double {
+    let flow = try FlowCompiler.compile(try ExperimentLoader.defaultExperiment(), variant: 0)
+    return try #require(ExactEngine.solve(flow).value(of: .purchaseConversion))
+  }
+
+  @Test func aaFalsePositiveRateStaysAtAlphaOver10000Replicates() throws {
+    let p0 = try klickControlRate()
+    let d = DesignDiagnosis.simulate(
+      variant: "aa", metric: .purchaseConversion, controlRate: p0, variantRate: p0, usersPerArm: 20_000, replicates: 10_000,
+      alpha: 0.05, seed: 11)
+    #expect(d.falsePositiveRate >= 0.045 && d.falsePositiveRate <= 0.055, "A/A false positives \(d.falsePositiveRate)")
+    // With no effect, "power" is the false-positive rate too, and the p-values are uniform.
+    #expect(d.power >= 0.045 && d.power <= 0.055)
+    for count in d.pValueHistogram { #expect(abs(Double(count) / 10_000 - 0.1) < 0.012, "\(d.pValueHistogram)") }
+    #expect(d.coverage >= 0.94 && d.coverage <= 0.96)
+  }
+
+  @Test func naivePeekingInflatesFalsePositivesAndSequentialMethodsDoNot() throws {
+    let p0 = try klickControlRate()
+    let peek = try PeekingDiagnosis.simulate(
+      variant: "b", controlRate: p0, variantRate: p0 * 1.1, usersPerDayPerArm: 1_000, days: 28, replicates: 10_000, alpha: 0.05,
+      seed: 5)
+    let se = (0.05 * 0.95 / 10_000).squareRoot()
+    let naive = peek.rules[0], sequential = peek.rules[1], alwaysValid = peek.rules[2]
+    #expect(naive.falsePositiveRate > 0.15, "naive daily looks: \(naive.falsePositiveRate)")
+    #expect(sequential.falsePositiveRate <= 0.05 + 3 * se, "group-sequential: \(sequential.falsePositiveRate)")
+    #expect(alwaysValid.falsePositiveRate <= 0.05 + 3 * se, "mSPRT: \(alwaysValid.falsePositiveRate)")
+    #expect(sequential.power > 0.2)
+    #expect(sequential.expectedStoppingDay.map { $0 > 1 && $0 <= 28 } == true)
+  }
+
+  /// Simulated power matches the analytic formula within 2 points over a range of sizes.
+  @Test(arguments: [5_000, 20_000, 50_000, 120_000])
+  func simulatedPowerMatchesTheFormula(usersPerArm: Int) throws {
+    let p0 = try klickControlRate()
+    let p1 = p0 * 1.12
+    let d = DesignDiagnosis.simulate(
+      variant: "b", metric: .purchaseConversion, controlRate: p0, variantRate: p1, usersPerArm: usersPerArm, replicates: 10_000,
+      alpha: 0.05, seed: UInt64(usersPerArm))
+    let analytic = try #require(d.analyticPower)
+    #expect(abs(d.power - analytic) < 0.02, "n = \(usersPerArm): simulated \(d.power), formula \(analytic)")
+  }
+
+  @Test func plannerSizesDurationsAndRejectsMeanMetrics() throws {
+    var e = try ExperimentLoader.defaultExperiment()
+    var options = PlanningOptions()
+    options.replicates = 1_000
+    options.usersPerDay = 20_000
+    options.variants = ["features5"]
+    let report = try ExperimentPlanner.plan(e, options: options)
+    let plan = try #require(report.plans.first)
+    let n = try #require(plan.analyticUsersPerArm)
+    #expect(plan.diagnosis.usersPerArm == n)
+    #expect(plan.durationDays == Int((Double(2 * n) / 20_000).rounded(.up)))
+    #expect(plan.peeking?.rules.count == 3)
+    e.metrics.primary = .revenuePerUser
+    #expect(throws: SpecErrors.self) { try ExperimentPlanner.plan(e, options: options) }
+  }
+}
