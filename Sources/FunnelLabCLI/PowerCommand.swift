@@ -152,7 +152,7 @@ extension PowerCommand {
     options.seed = try arguments.unsigned("seed")
     let variants = arguments.all("variant")
     options.variants = variants.isEmpty ? nil : variants
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let experiment = try loadExperiment(arguments)
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
     let report: PlanningReport
@@ -163,7 +163,14 @@ extension PowerCommand {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let text = format == "json" ? PlanningRenderer.json(report) : PlanningRenderer.table(report)
+    let text =
+      switch format {
+      case "json": PlanningRenderer.json(report)
+      case "csv": PlanningRenderer.csv(report)
+      case "markdown": PlanningRenderer.markdown(report)
+      case "html": PlanningRenderer.html(report)
+      default: PlanningRenderer.table(report)
+      }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }

@@ -107,7 +107,10 @@ public enum SVGCharts {
   /// Horizontal bars from zero with an interval whisker each, the label and the
   /// numbers on a line above; bar `i` is filled with pattern `i mod 4` when `patterned`.
   /// - Parameter maximum: the value at the right edge (default: a little above the largest).
-  public static func bars(_ rows: [ForestRow], patterned: Bool, maximum: Double? = nil) -> (content: String, height: Double) {
+  ///   - marker: a value drawn as a dashed vertical line with its label (a threshold such as α).
+  public static func bars(
+    _ rows: [ForestRow], patterned: Bool, maximum: Double? = nil, marker: (value: Double, label: String)? = nil
+  ) -> (content: String, height: Double) {
     let top = maximum ?? max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.02
     func x(_ v: Double) -> Double { max(v, 0) / top * (width - 4) }
     let rowHeight = 40.0
@@ -123,6 +126,12 @@ public enum SVGCharts {
         out += line(x(r.lower), y + 20, x(r.lower), y + 32, cssClass: "ci whisker")
         out += line(x(r.upper), y + 20, x(r.upper), y + 32, cssClass: "ci whisker")
       }
+    }
+    if let marker {
+      let height = Double(rows.count) * rowHeight
+      out += line(x(marker.value), 14, x(marker.value), height + 4, cssClass: "zero")
+      out += text(x(marker.value) + 4, height + 16, marker.label, cssClass: "small muted")
+      return (out, height + 20)
     }
     return (out, Double(rows.count) * rowHeight + 2)
   }

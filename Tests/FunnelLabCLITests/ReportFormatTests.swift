@@ -175,6 +175,23 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(html.contains("3,841 users: power 80.0%"), "the design itself is on the curve")
   }
 
+  static let plan = [
+    "power", "experiments/klick-onboarding.json", "--variant", "features5", "--replicates", "300", "--users-per-day", "20000",
+  ]
+
+  @Test(arguments: [("csv", "planning.csv"), ("markdown", "planning.md")])
+  func planningGolden(format: String, file: String) throws {
+    try expectGolden(output(Self.plan + ["--format", format]), file)
+  }
+
+  @Test func planningHTMLHasThePeekingCharts() throws {
+    let s = ReportStructure(output(Self.plan + ["--format", "html"]))
+    #expect(s.error == nil, "\(String(describing: s.error))")
+    #expect(s.count("peeking") == 1)
+    #expect(s.count("peeking-power") == 1)
+    #expect(s.svgsWithTitle == s.svgClasses.count)
+  }
+
   @Test func unknownFormatIsAUsageError() {
     let r = funnellab("run", "--users", "100", "--format", "xml")
     #expect(r.code == 64)
