@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 html="${1:-}"
-png="${2:-report.png}"
+png="${2:-${TMPDIR:-/tmp}/funnellab-report.png}"
 width="${3:-1280}"
 if [[ -z "$html" ]]; then
   html="$(mktemp -d)/klick.html"
