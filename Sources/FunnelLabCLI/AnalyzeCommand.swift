@@ -33,7 +33,7 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
       OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
       OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
     ],
     examples: [
@@ -51,7 +51,7 @@ enum AnalyzeCommand: Command {
     let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
     let side = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
     let correctionName = try arguments.choice("correction", ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"]) ?? "holm"
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let control = arguments.value("control") ?? arms[0].name
     var allocation: [String: Double]?
     if let text = arguments.value("allocation") { allocation = try parseAllocation(text) }
@@ -66,7 +66,14 @@ enum AnalyzeCommand: Command {
       for problem in error.problems { text += "Error: \(problem)\n" }
       throw CommandFailure(code: .invalidInput, text: text)
     }
-    let out = format == "json" ? AnalysisRenderer.json(report) : AnalysisRenderer.table(report)
+    let out =
+      switch format {
+      case "json": AnalysisRenderer.json(report)
+      case "csv": AnalysisRenderer.csv(report)
+      case "markdown": AnalysisRenderer.markdown(report)
+      case "html": AnalysisRenderer.html(report)
+      default: AnalysisRenderer.table(report)
+      }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
     return .success
   }

@@ -16,7 +16,16 @@ struct OutputDestination {
     }
     let url = URL(fileURLWithPath: path)
     do {
-      try Data(text.utf8).write(to: url, options: .atomic)
+      // An atomic write renames a temporary file over the target: right for a file,
+      // but it would replace a device such as /dev/null with a regular file.
+      let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+      if let type, type != .typeRegular {
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(text.utf8))
+      } else {
+        try Data(text.utf8).write(to: url, options: .atomic)
+      }
     } catch {
       throw CommandFailure(
         code: .cannotCreateOutput,

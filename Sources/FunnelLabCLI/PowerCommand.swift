@@ -53,7 +53,7 @@ enum PowerCommand: Command {
       OptionSpec(name: "sd", valueName: "sigma", help: "Standard deviation, for --method means."),
       OptionSpec(name: "solve", valueName: "what", help: "alpha: solve for α when the rest is given."),
       OptionSpec(name: "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
     ],
     examples: [
@@ -90,7 +90,7 @@ enum PowerCommand: Command {
     let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
     let alternative = Alternative(rawValue: sideName) ?? .twoSided
     let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
     if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
 
@@ -122,9 +122,16 @@ enum PowerCommand: Command {
       throw CommandFailure(code: .invalidInput, text: "Error: \(error)\n")
     }
     let days = perDay.map { Int((Double(result.totalUsers) / Double($0)).rounded(.up)) }
-    let text = format == "json"
-      ? PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-      : PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    let text =
+      switch format {
+      case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "csv": PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "markdown": PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      case "html":
+        PowerRenderer.html(
+          result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
+      default: PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }
@@ -146,7 +153,7 @@ extension PowerCommand {
     options.seed = try arguments.unsigned("seed")
     let variants = arguments.all("variant")
     options.variants = variants.isEmpty ? nil : variants
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let experiment = try loadExperiment(arguments)
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
     let report: PlanningReport
@@ -164,7 +171,14 @@ extension PowerCommand {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let text = format == "json" ? PlanningRenderer.json(report) : PlanningRenderer.table(report)
+    let text =
+      switch format {
+      case "json": PlanningRenderer.json(report)
+      case "csv": PlanningRenderer.csv(report)
+      case "markdown": PlanningRenderer.markdown(report)
+      case "html": PlanningRenderer.html(report)
+      default: PlanningRenderer.table(report)
+      }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }

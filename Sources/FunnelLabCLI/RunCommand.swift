@@ -24,7 +24,7 @@ enum RunCommand: Command {
       OptionSpec(
         name: "mode", valueName: "mode",
         help: "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the truth)."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
     ] + shardOptions,
@@ -39,7 +39,7 @@ enum RunCommand: Command {
     let users = try arguments.integer("users", in: 1...10_000_000_000)
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let mode = RunMode(rawValue: try arguments.choice("mode", RunMode.allCases.map(\.rawValue)) ?? "truth") ?? .truth
     let output = OutputDestination(path: arguments.value("output"))
     let experiment = try loadExperiment(arguments)
@@ -72,8 +72,15 @@ enum RunCommand: Command {
     bar.finish()
     if mode == .experiment {
       let report = ExperimentReport(observed: result, truth: truth, spec: experiment.metrics)
-      try output.write(
-        format == "json" ? ExperimentReportRenderer.json(report) : ExperimentReportRenderer.table(report), console: console)
+      let text =
+        switch format {
+        case "json": ExperimentReportRenderer.json(report)
+        case "csv": ExperimentReportRenderer.csv(report)
+        case "markdown": ExperimentReportRenderer.markdown(report)
+        case "html": ExperimentReportRenderer.html(report, observed: result)
+        default: ExperimentReportRenderer.table(report)
+        }
+      try output.write(text, console: console)
       return .success
     }
     if let shard = options.shard {
@@ -85,9 +92,13 @@ enum RunCommand: Command {
     }
     let summaries = FunnelSummary.all(result)
     let text =
-      format == "json"
-      ? RunJSONRenderer.render(result, summaries: summaries)
-      : RunTableRenderer.render(result, summaries: summaries)
+      switch format {
+      case "json": RunJSONRenderer.render(result, summaries: summaries)
+      case "csv": RunCSVRenderer.render(result, summaries: summaries)
+      case "markdown": RunMarkdownRenderer.render(result, summaries: summaries)
+      case "html": RunHTMLRenderer.render(result, summaries: summaries)
+      default: RunTableRenderer.render(result, summaries: summaries)
+      }
     try output.write(text, console: console)
     return .success
   }

@@ -95,7 +95,7 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     UsageCase(arguments: ["run", "--users", "ten"], code: 64, message: "Error: --users expects a whole number, got 'ten'"),
     UsageCase(arguments: ["run", "--users", "0"], code: 64, message: "Error: --users must be from 1 to"),
     UsageCase(arguments: ["run", "--threads", "0"], code: 64, message: "Error: --threads must be from 1 to 1024"),
-    UsageCase(arguments: ["run", "--format", "xml"], code: 64, message: "Error: --format must be one of table, json, got 'xml'"),
+    UsageCase(arguments: ["run", "--format", "xml"], code: 64, message: "Error: --format must be one of table, json, csv, markdown, html, got 'xml'"),
     UsageCase(arguments: ["run", "--seed", "-1"], code: 64, message: "Error: --seed expects a whole number"),
     UsageCase(arguments: ["run", "a.json", "b.json"], code: 64, message: "Error: unexpected argument 'b.json'"),
     UsageCase(arguments: ["run", "--quiet=yes"], code: 64, message: "Error: --quiet takes no value"),

@@ -54,6 +54,7 @@ public struct MonteCarloEngine: Sendable {
     let results = Mutex<[FunnelAggregate]>([])
     let work: @Sendable (Int) -> Void = { _ in
       let accumulator = Accumulator(tables)
+      var none = NoWalkObserver()
       while true {
         let chunk = nextChunk.add(1, ordering: .relaxed).oldValue
         if chunk >= chunkCount { break }
@@ -61,11 +62,11 @@ public struct MonteCarloEngine: Sendable {
         let last = min(first + UInt64(Self.chunkSize), range.upperBound)
         if let include {
           for user in first..<last where include(user) {
-            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator)
+            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
           }
         } else {
           for user in first..<last {
-            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator)
+            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
           }
         }
         progress?(Int(last - first))
@@ -111,11 +112,13 @@ enum ProcessInfoCores {
   import Darwin
 #endif
 
-/// One user's walk: the hot loop.
+/// One user's walk: the hot loop. `observer` sees each step as it happens (the
+/// traces of ``UserTrace``); the engine passes ``NoWalkObserver``, whose empty
+/// hooks the optimizer removes.
 @inline(__always)
-private func walk<Manager: PaywallManager>(
+func walk<Manager: PaywallManager, Observer: WalkObserver>(
   user: UInt64, seed: UInt64, tables t: EngineTables, paywall: Manager, lifecycle: SubscriptionLifecycle,
-  into acc: Accumulator
+  into acc: Accumulator, observer: inout Observer
 ) {
   var rng = Xoshiro256StarStar(seed: seed, stream: user)
   let segmentDraw = rng.next() >> 11
@@ -123,6 +126,7 @@ private func walk<Manager: PaywallManager>(
   while segmentDraw >= t.segmentThresholds[segment] { segment += 1 }
   let bin = Int(rng.next().multipliedFullWidth(by: UInt64(t.bins)).high)
   let cellBase = (segment * t.bins + bin) * t.seenLevels
+  observer.started(user: user, segment: segment)
   var screen = t.start
   var seen = 0
   var personalized = 0
@@ -141,6 +145,7 @@ private func walk<Manager: PaywallManager>(
     steps += 1
     visited |= 1 &<< UInt64(screen)
     acc.views[screen] &+= 1
+    observer.viewed(screen: screen, at: millis)
     if t.hasDwell[screen] {
       let d = UInt64(t.dwell[screen << 10 | Int(rng.next() >> 54)])
       millis &+= d
@@ -154,6 +159,7 @@ private func walk<Manager: PaywallManager>(
     acc.actionCounts[Int(t.outcomeAction[o])] &+= 1
     let effects = t.outcomeEffects[o]
     var target = Int(t.outcomeTarget[o])
+    observer.took(outcome: o, on: screen, at: millis)
     if effects != 0 {
       marks |= effects
       if effects & CompiledFlow.Effect.personalizes != 0 { personalized = 1 }
@@ -168,7 +174,9 @@ private func walk<Manager: PaywallManager>(
           let attempt = paywall.purchase(t.plans[Int(slot)], using: &store)
           acc.scalars[Scalar.purchaseTaps] &+= 1
           acc.scalars[Scalar.purchaseAttempts] &+= UInt64(max(attempt.attempts, 1))
+          observer.purchaseStarted(plan: Int(slot), at: millis)
           millis &+= UInt64(max(attempt.latencySeconds, 0) * 1000)
+          observer.purchaseEnded(plan: Int(slot), result: attempt.result, at: millis)
           switch attempt.result {
           case .success(let tx):
             entitled = true
@@ -189,6 +197,7 @@ private func walk<Manager: PaywallManager>(
           if paywall.restorePurchases(using: &store) == .restored {
             acc.scalars[Scalar.restores] &+= 1
             entitled = true
+            observer.restored(at: millis)
           } else {
             target = screen
           }
@@ -202,6 +211,7 @@ private func walk<Manager: PaywallManager>(
       var j = 0
       while r2 >= t.optionThresholds[start + j] { j += 1 }
       acc.optionCounts[start + j] &+= 1
+      observer.selected(option: start + j, outcome: o, at: millis)
     }
     if target < 0 {
       if target == Int(CompiledFlow.completedTarget) {
@@ -210,16 +220,22 @@ private func walk<Manager: PaywallManager>(
         acc.scalars[Scalar.completionMillis] &+= millis
         acc.completionSquares.pointee &+= UInt128(millis) &* UInt128(millis)
         acc.completionHistogram[Int(min(millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
+        observer.completed(on: screen, skipped: marks & CompiledFlow.Effect.skip != 0, at: millis)
       } else {
         acc.abandonedAt[screen] &+= 1
+        observer.abandoned(on: screen, stepLimit: false, at: millis)
       }
       finished = true
       break
     }
+    observer.moved(from: screen, to: target, outcome: o, at: millis)
     screen = target
     if seen < t.maxSeen { seen += 1 }
   }
-  if !finished { acc.scalars[Scalar.stepLimitReached] &+= 1 }
+  if !finished {
+    acc.scalars[Scalar.stepLimitReached] &+= 1
+    observer.abandoned(on: screen, stepLimit: true, at: millis)
+  }
   acc.scalars[Scalar.users] &+= 1
   acc.segmentUsers[segment] &+= 1
   if visited & t.paywallMask != 0 { acc.scalars[Scalar.paywallViewers] &+= 1 }
@@ -234,6 +250,7 @@ private func walk<Manager: PaywallManager>(
     acc.scalars[Scalar.pendingApprovals] &+= 1
     transaction = approved
     firstPlan = pendingPlan
+    observer.pendingApproved(plan: Int(pendingPlan), at: millis)
   }
   if let transaction, firstPlan >= 0 {
     acc.scalars[Scalar.purchasers] &+= 1
@@ -343,7 +360,10 @@ final class Accumulator {
   }
 
   deinit {
-    for b in [reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers, scalars, completionHistogram] {
+    for b in [
+      reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers, scalars,
+      completionHistogram,
+    ] {
       b.deallocate()
     }
     completionSquares.deallocate()

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Renames FunnelLab's trace events to a team's own analytics taxonomy.
+///
+/// A mapping file is one JSON object from FunnelLab names to yours; names not in it
+/// are kept:
+/// ```json
+/// { "onboarding_started": "Onboarding Started", "purchase_succeeded": "Subscription Purchased" }
+/// ```
+public struct EventNameMap: Sendable, Hashable {
+  public var renames: [String: String]
+
+  public init(_ renames: [String: String] = [:]) { self.renames = renames }
+
+  /// The name to emit for FunnelLab's `name`.
+  public func name(of name: String) -> String { renames[name] ?? name }
+
+  /// Parses a mapping file's text; every problem is reported, with its path and line.
+  /// - Throws: ``SpecErrors`` for bad JSON, a key that is not a FunnelLab event name,
+  ///   or a value that is not a non-empty string.
+  public init(parsing text: String, source: String) throws(SpecErrors) {
+    let root: JSONValue
+    do {
+      root = try JSONParser.parse(text)
+    } catch {
+      throw SpecErrors(source: source, errors: [SpecError(path: .root, line: error.line, message: error.message)])
+    }
+    guard case .object(let members) = root.kind else {
+      throw SpecErrors(
+        source: source,
+        errors: [
+          SpecError(
+            path: .root, line: root.line, message: "expected an object of event names",
+            hint: "write {\"onboarding_started\": \"your_name\", …}")
+        ])
+    }
+    var errors: [SpecError] = []
+    var renames: [String: String] = [:]
+    for member in members {
+      let path = SpecPath.root.key(member.key)
+      if !TraceEvent.names.contains(member.key) {
+        errors.append(
+          SpecError(
+            path: path, line: member.line, message: "unknown event '\(member.key)'",
+            hint: NameSuggestion.hint(for: member.key, in: TraceEvent.names)))
+      }
+      guard case .string(let name) = member.value.kind, !name.isEmpty else {
+        errors.append(SpecError(path: path, line: member.line, message: "expected a non-empty string (the event's new name)"))
+        continue
+      }
+      renames[member.key] = name
+    }
+    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    self.renames = renames
+  }
+}
+
+extension EventNameMap {
+  /// Reads a mapping file.
+  /// - Throws: ``SpecErrors``: "no such file" (at the root) when it is missing, else
+  ///   every problem of its content.
+  public init(contentsOf path: String) throws(SpecErrors) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw SpecErrors(
+        source: path,
+        errors: [
+          SpecError(
+            path: .root, message: exists ? "cannot read the file" : "no such file",
+            hint: exists ? "check its permissions" : "check the path of --events-map")
+        ])
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw SpecErrors(source: path, errors: [SpecError(path: .root, message: "the file is not UTF-8 text", hint: "save it as UTF-8 JSON")])
+    }
+    try self.init(parsing: text, source: path)
+  }
+}

@@ -1,0 +1,37 @@
+/// One analytics event of a simulated user, as an app would send it.
+public struct TraceEvent: Sendable, Hashable {
+  /// The user's index in the seed's user streams (the same user as in `run`).
+  public var user: UInt64
+  /// Simulated milliseconds since the user's `onboarding_started`.
+  public var millis: UInt64
+  /// The event name (after any ``EventNameMap``).
+  public var name: String
+  /// Properties in a fixed order.
+  public var properties: [(String, JSONValue)]
+
+  public init(user: UInt64, millis: UInt64, name: String, properties: [(String, JSONValue)] = []) {
+    self.user = user
+    self.millis = millis
+    self.name = name
+    self.properties = properties
+  }
+
+  public static func == (a: TraceEvent, b: TraceEvent) -> Bool {
+    a.user == b.user && a.millis == b.millis && a.name == b.name && a.properties.map(\.0) == b.properties.map(\.0)
+      && a.properties.map(\.1) == b.properties.map(\.1)
+  }
+
+  public func hash(into h: inout Hasher) {
+    h.combine(user)
+    h.combine(millis)
+    h.combine(name)
+  }
+
+  /// The event names FunnelLab emits, in the vocabulary of the onboarding seed documents.
+  public static let names: [String] = [
+    "onboarding_started", "onboarding_screen_viewed", "onboarding_continued", "onboarding_skipped",
+    "onboarding_back_pressed", "pro_upsell_viewed", "pro_upgrade_tapped", "pro_maybe_later_tapped", "goal_selected",
+    "onboarding_completed", "onboarding_abandoned", "purchase_started", "purchase_succeeded", "purchase_cancelled",
+    "purchase_failed", "purchase_pending", "purchase_restored",
+  ]
+}

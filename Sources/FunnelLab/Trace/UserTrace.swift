@@ -1,0 +1,174 @@
+/// The analytics event streams of simulated users of one variant.
+///
+/// Users walk the very same code as in ``MonteCarloEngine`` (its walk, with a
+/// recording ``WalkObserver``), with the same random streams: user `u` of a trace
+/// with seed `s` is user `u` of a run with seed `s`. Summing a trace's events over
+/// users therefore gives the counts of the run's ``aggregate``.
+public struct UserTrace: Sendable {
+  public var experiment: String
+  public var variant: String
+  public var seed: UInt64
+  public var users: Range<UInt64>
+  /// Every user's events, user by user, in the order they happened.
+  public var events: [TraceEvent]
+  /// The counts of the same walks, as `run` would report them.
+  public var aggregate: FunnelAggregate
+
+  /// Traces users `users` of `flow`.
+  /// - Complexity: O(users × steps per user) time and memory.
+  public init(
+    _ flow: CompiledFlow, experiment: String = "", users: Range<UInt64>, seed: UInt64, names: EventNameMap = EventNameMap()
+  ) {
+    let tables = EngineTables(flow)
+    let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
+    let paywall = MockPaywallManager(settings: flow.store)
+    let accumulator = Accumulator(tables)
+    var recorder = TraceRecorder(tables: tables, names: names)
+    for user in users {
+      walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &recorder)
+    }
+    self.experiment = experiment
+    variant = flow.variantID
+    self.seed = seed
+    self.users = users
+    events = recorder.events
+    aggregate = accumulator.aggregate()
+  }
+
+  /// Traces users `0..<users` of one variant of `experiment`.
+  /// - Parameters:
+  ///   - variant: a variant id; `nil` for the control.
+  ///   - seed: `nil` for the spec's seed.
+  /// - Throws: ``SpecErrors`` when the experiment is invalid or has no such variant.
+  public static func trace(
+    _ experiment: Experiment, variant: String?, users: Int, seed: UInt64?, names: EventNameMap = EventNameMap()
+  ) throws(SpecErrors) -> UserTrace {
+    let flows = try FlowCompiler.compileAll(experiment)
+    let id = variant ?? experiment.variants.first?.id ?? ""
+    guard let index = experiment.variants.firstIndex(where: { $0.id == id }), flows.indices.contains(index) else {
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [
+          SpecError(
+            path: [.key("variants")], message: "no variant '\(id)'",
+            hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id)))
+        ])
+    }
+    return UserTrace(
+      flows[index], experiment: experiment.name, users: 0..<UInt64(max(users, 0)), seed: seed ?? experiment.seed, names: names)
+  }
+
+  /// How many events carry `name` (after renaming).
+  public func count(_ name: String) -> Int { events.reduce(0) { $0 + ($1.name == name ? 1 : 0) } }
+}
+
+/// Turns the hooks of a walk into analytics events.
+struct TraceRecorder: WalkObserver {
+  let tables: EngineTables
+  let names: EventNameMap
+  var events: [TraceEvent] = []
+  var user: UInt64 = 0
+  var goal: String?
+
+  init(tables: EngineTables, names: EventNameMap) {
+    self.tables = tables
+    self.names = names
+  }
+
+  var flow: CompiledFlow { tables.flow }
+
+  mutating func emit(_ name: String, at millis: UInt64, _ properties: [(String, JSONValue)] = []) {
+    events.append(TraceEvent(user: user, millis: millis, name: names.name(of: name), properties: properties))
+  }
+
+  func screenName(_ screen: Int) -> JSONValue { .string(flow.screenIDs[screen]) }
+
+  func planName(_ plan: Int) -> JSONValue { .string(flow.plans[plan].plan.id) }
+
+  mutating func started(user: UInt64, segment: Int) {
+    self.user = user
+    goal = nil
+    emit("onboarding_started", at: 0, [("segment", .string(flow.segmentIDs[segment]))])
+  }
+
+  mutating func viewed(screen: Int, at millis: UInt64) {
+    emit("onboarding_screen_viewed", at: millis, [("screen_number", .integer(screen + 1)), ("screen_name", screenName(screen))])
+    if flow.screenKinds[screen] == .paywall { emit("pro_upsell_viewed", at: millis, [("screen_name", screenName(screen))]) }
+  }
+
+  mutating func took(outcome: Int, on screen: Int, at millis: UInt64) {
+    let slot = flow.actions[Int(flow.outcomeAction[outcome])]
+    let failed = flow.outcomeEffects[outcome] & CompiledFlow.Effect.failure != 0
+    switch slot.kind {
+    case .skip:
+      emit("onboarding_skipped", at: millis, [("from_screen", screenName(screen))])
+    case .purchase:
+      emit("pro_upgrade_tapped", at: millis, [("plan", planName(Int(flow.outcomePlan[outcome])))])
+    case .dismiss:
+      emit("pro_maybe_later_tapped", at: millis, [("screen_name", screenName(screen))])
+    case .select where flow.outcomeOptionTable[outcome] >= 0:
+      break  // reported by `selected`
+    case .continue, .select, .type, .allow, .deny, .jump:
+      if !failed { emit("onboarding_continued", at: millis, [("screen_name", screenName(screen)), ("action", .string(slot.id))]) }
+    case .back, .restore, .quit:
+      break  // reported by `moved`, `restored`, `abandoned`
+    }
+  }
+
+  mutating func selected(option: Int, outcome: Int, at millis: UInt64) {
+    let slot = flow.options[option]
+    if flow.outcomeEffects[outcome] & CompiledFlow.Effect.personalizes != 0 {
+      goal = slot.id
+      emit("goal_selected", at: millis, [("goal", .string(slot.id)), ("screen_name", screenName(slot.screen))])
+    } else {
+      emit(
+        "onboarding_continued", at: millis,
+        [
+          ("screen_name", screenName(slot.screen)), ("action", .string(flow.actions[Int(flow.outcomeAction[outcome])].id)),
+          ("option", .string(slot.id)),
+        ])
+    }
+  }
+
+  mutating func purchaseStarted(plan: Int, at millis: UInt64) {
+    emit("purchase_started", at: millis, [("plan", planName(plan))])
+  }
+
+  mutating func purchaseEnded(plan: Int, result: PurchaseResult, at millis: UInt64) {
+    switch result {
+    case .success(let tx):
+      emit("purchase_succeeded", at: millis, [("plan", planName(plan)), ("trial", .bool(tx.isTrial))])
+    case .userCancelled:
+      emit("purchase_cancelled", at: millis, [("plan", planName(plan))])
+    case .failed(let failure):
+      emit("purchase_failed", at: millis, [("plan", planName(plan)), ("reason", .string(failure.rawValue))])
+    case .pending:
+      emit("purchase_pending", at: millis, [("plan", planName(plan))])
+    }
+  }
+
+  mutating func restored(at millis: UInt64) { emit("purchase_restored", at: millis) }
+
+  mutating func moved(from screen: Int, to target: Int, outcome: Int, at millis: UInt64) {
+    if flow.actions[Int(flow.outcomeAction[outcome])].kind == .back {
+      emit("onboarding_back_pressed", at: millis, [("from_screen", screenName(screen)), ("to_screen", screenName(target))])
+    }
+  }
+
+  mutating func completed(on screen: Int, skipped: Bool, at millis: UInt64) {
+    emit(
+      "onboarding_completed", at: millis,
+      [
+        ("goal", goal.map { .string($0) } ?? .null), ("time_spent", .number(Double(millis) / 1000)),
+        ("completion_path", .string(skipped ? "skipped" : "full")),
+      ])
+  }
+
+  mutating func abandoned(on screen: Int, stepLimit: Bool, at millis: UInt64) {
+    emit("onboarding_abandoned", at: millis, [("last_screen", screenName(screen)), ("reason", .string(stepLimit ? "step_limit" : "quit"))])
+  }
+
+  mutating func pendingApproved(plan: Int, at millis: UInt64) {
+    emit("purchase_succeeded", at: millis, [("plan", planName(plan)), ("approved_after_pending", .bool(true))])
+  }
+}

@@ -1,0 +1,175 @@
+public import FunnelLab
+public import FunnelStats
+
+/// CSV, Markdown and HTML of an analysis of observed counts.
+extension AnalysisRenderer {
+  public static let csvHeader = [
+    "arm", "metric", "users", "conversions", "estimate", "lower", "upper", "difference", "difference_lower", "difference_upper",
+    "relative_lift", "relative_lift_lower", "relative_lift_upper", "test", "p_value", "adjusted_p_value", "significant",
+    "probability_to_beat_control", "probability_to_be_best", "expected_loss",
+  ]
+
+  /// One row per arm × metric (conversion, and revenue per user when given), RFC 4180.
+  public static func csv(_ r: ExperimentAnalysis.Report) -> String {
+    var csv = CSVWriter(header: csvHeader)
+    for a in r.arms {
+      let c = r.comparisons.first { $0.arm == a.name }
+      csv.add([
+        a.name, "conversion", String(a.users), String(a.conversions), CSVWriter.number(a.rate), CSVWriter.number(a.rateInterval.lower),
+        CSVWriter.number(a.rateInterval.upper), CSVWriter.number(c?.absoluteLift?.estimate),
+        CSVWriter.number(c?.absoluteLift?.interval?.lower), CSVWriter.number(c?.absoluteLift?.interval?.upper),
+        CSVWriter.number(c?.relativeLift?.estimate), CSVWriter.number(c?.relativeLift?.interval?.lower),
+        CSVWriter.number(c?.relativeLift?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
+        CSVWriter.number(c?.adjustedPValue), c.map { $0.significant ? "true" : "false" } ?? "",
+        CSVWriter.number(c?.probabilityToBeatControl), CSVWriter.number(a.probabilityToBeBest), CSVWriter.number(c?.expectedLoss),
+      ])
+      if let revenue = a.revenue {
+        let w = c?.revenue?.welch
+        csv.add([
+          a.name, "revenuePerUser", String(a.users), "", CSVWriter.number(revenue.mean), "", "",
+          CSVWriter.number(w?.difference.estimate), CSVWriter.number(w?.difference.interval?.lower),
+          CSVWriter.number(w?.difference.interval?.upper), "", "", "", w?.test.method ?? "", CSVWriter.number(w?.test.pValue), "", "",
+          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "",
+        ])
+      }
+    }
+    return csv.text
+  }
+
+  static func armRows(_ r: ExperimentAnalysis.Report) -> [[String]] {
+    r.arms.map { a in
+      let c = r.comparisons.first { $0.arm == a.name }
+      return [
+        a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
+        interval(a.rateInterval, percent: true), c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
+        c.map { interval($0.absoluteLift?.interval, percent: true) } ?? "", c.map { pValue($0.test?.pValue) } ?? "",
+        c.map { pValue($0.adjustedPValue) + ($0.significant ? " *" : "") } ?? "",
+        c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "",
+        NumberText.percent(a.probabilityToBeBest),
+      ]
+    }
+  }
+
+  static let armHeaders = [
+    "arm", "users", "conversions", "rate", "95% CI", "abs. lift", "95% CI (pp)", "p", "adjusted", "P(beat)", "P(best)",
+  ]
+
+  public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
+    var out = "## Experiment analysis\n\n"
+    out += "Control `\(r.control)` · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
+    out += " · correction \(r.settings.correction.rawValue) · * significant after correction.\n\n"
+    out += RunMarkdownRenderer.header(armHeaders, right: Set(1..<armHeaders.count))
+    for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
+    let srm = r.sampleRatioMismatch
+    out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
+    out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
+    out += "\nMethods: " + r.methods.joined(separator: "; ") + "\n"
+    return out
+  }
+
+  public static func html(_ r: ExperimentAnalysis.Report) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
+    doc.heading(1, "Experiment analysis")
+    doc.paragraph(
+      "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue) · * significant after correction.",
+      cssClass: "note")
+    doc.table(armHeaders, armRows(r), right: Set(1..<armHeaders.count), caption: "Arms")
+    let rows: [SVGCharts.ForestRow] = r.comparisons.compactMap { c in
+      guard let d = c.absoluteLift?.estimate, let i = c.absoluteLift?.interval else { return nil }
+      return SVGCharts.ForestRow(
+        label: c.arm, estimate: d * 100, lower: i.lower * 100, upper: i.upper * 100,
+        text: "\(NumberText.points(d, decimals: 2)) \(interval(i, percent: true)) p \(pValue(c.adjustedPValue))")
+    }
+    if !rows.isEmpty {
+      doc.heading(2, "Lift in conversion")
+      doc.paragraph("A filled circle: the interval excludes zero; an open square: it includes zero.", cssClass: "note")
+      let chart = SVGCharts.forest(rows)
+      doc.chart(
+        kind: "forest", title: "Absolute lift in conversion vs \(r.control) (percentage points)",
+        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
+        height: chart.height, content: chart.content)
+    }
+    let srm = r.sampleRatioMismatch
+    doc.paragraph(
+      "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
+        + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
+    doc.paragraph("Methods: " + r.methods.joined(separator: "; "), cssClass: "note")
+    return doc.html
+  }
+}
+
+/// CSV, Markdown and HTML of a solved power problem: one row per quantity.
+extension PowerRenderer {
+  static func rows(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> [(String, String, String, Bool)] {
+    // (name, exact value, readable value, solved)
+    var rows: [(String, String, String, Bool)] = [
+      ("method", r.method, r.method, false), ("alternative", r.alternative.rawValue, r.alternative.rawValue, false),
+      (
+        "baseline", JSONValue.format(r.baseline), isMeans ? NumberText.fixed(r.baseline, 4) : NumberText.percent(r.baseline, decimals: 2),
+        false
+      ),
+      (
+        isMeans ? "meanDifference" : "treatmentRate", JSONValue.format(r.effect),
+        isMeans ? NumberText.fixed(r.effect, 4) : NumberText.percent(r.effect, decimals: 2), r.solvedFor == .effect
+      ),
+      ("absoluteEffect", JSONValue.format(r.absoluteEffect), NumberText.fixed(r.absoluteEffect, 4), false),
+      ("relativeEffect", CSVWriter.number(r.relativeEffect), r.relativeEffect.map { NumberText.percent($0) } ?? "n/a", false),
+      ("standardizedEffect", JSONValue.format(r.standardizedEffect), NumberText.fixed(r.standardizedEffect, 4), false),
+      ("alpha", JSONValue.format(r.alpha), NumberText.fixed(r.alpha, 4), r.solvedFor == .alpha),
+      ("power", JSONValue.format(r.power), NumberText.percent(r.power, decimals: 1), r.solvedFor == .power),
+      ("treatmentUsers", JSONValue.format(r.sampleSize), NumberText.grouped(Int(r.sampleSize.rounded(.up))), r.solvedFor == .sampleSize),
+      ("controlUsers", JSONValue.format(r.controlSampleSize), NumberText.grouped(Int(r.controlSampleSize.rounded(.up))), false),
+      ("totalUsers", String(r.totalUsers), NumberText.grouped(r.totalUsers), false),
+      ("ratio", JSONValue.format(r.ratio), JSONValue.format(r.ratio), false),
+    ]
+    if let usersPerDay { rows.append(("usersPerDay", String(usersPerDay), NumberText.grouped(usersPerDay), false)) }
+    if let days { rows.append(("days", String(days), String(days), false)) }
+    return rows
+  }
+
+  public static func csv(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
+    var csv = CSVWriter(header: ["quantity", "value", "solved"])
+    for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) { csv.add([row.0, row.1, row.3 ? "true" : "false"]) }
+    return csv.text
+  }
+
+  public static func markdown(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
+    var out = "## Power analysis\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
+    for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
+      out += RunMarkdownRenderer.row([row.0, row.2, row.3 ? "← solved" : ""])
+    }
+    return out
+  }
+
+  /// The design as a table and, when given, the power curve around it.
+  public static func html(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, curve: PowerCurve? = nil) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · power analysis")
+    doc.heading(1, "Power analysis")
+    doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
+    doc.table(
+      ["quantity", "value", ""],
+      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [$0.0, $0.2, $0.3 ? "← solved" : ""] },
+      right: [1], caption: "Design")
+    if let curve, !curve.points.isEmpty {
+      doc.heading(2, "Power by sample size")
+      let points = curve.points.map { (x: $0.usersPerArm, y: $0.power) }
+      let chart = SVGCharts.curve(
+        points, marked: (curve.design.usersPerArm, curve.design.power),
+        markedLabel:
+          "design: \(NumberText.grouped(Int(curve.design.usersPerArm.rounded(.up)))) users, \(NumberText.percent(curve.design.power, decimals: 0))",
+        target: curve.design.power, xLabel: "users in the treatment arm", xText: { NumberText.grouped(Int($0.rounded())) })
+      doc.beginCharts()
+      doc.chart(
+        kind: "power", title: "Power against users per treatment arm, same effect and alpha",
+        description: points.map { "\(NumberText.grouped(Int($0.x.rounded()))) users: power \(NumberText.percent($0.y))" }.joined(
+          separator: "; ")
+          + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
+      doc.endCharts()
+      doc.table(
+        ["users per treatment arm", "power"],
+        curve.points.map { [NumberText.grouped(Int($0.usersPerArm.rounded())), NumberText.percent($0.power)] }, right: [1],
+        caption: "The curve's points")
+    }
+    return doc.html
+  }
+}

@@ -1,0 +1,30 @@
+import FunnelLab
+
+/// Writes CSV by RFC 4180: fields with a comma, quote, CR or LF are quoted and
+/// their quotes doubled; lines end with CRLF.
+public struct CSVWriter {
+  public private(set) var text = ""
+
+  public init(header: [String]) { add(header) }
+
+  public mutating func add(_ fields: [String]) {
+    text += fields.map(Self.field).joined(separator: ",") + "\r\n"
+  }
+
+  /// One field, quoted when it must be.
+  public static func field(_ value: String) -> String {
+    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return value }
+    var out = "\""
+    for c in value {
+      if c == "\"" { out.append("\"") }
+      out.append(c)
+    }
+    return out + "\""
+  }
+
+  /// A number as in the JSON output (shortest exact text); empty when absent.
+  public static func number(_ value: Double?) -> String {
+    guard let value, value.isFinite else { return "" }
+    return JSONValue.format(value)
+  }
+}

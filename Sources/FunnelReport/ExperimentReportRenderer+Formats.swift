@@ -1,0 +1,134 @@
+public import FunnelLab
+import FunnelStats
+
+/// CSV, Markdown and HTML of an experiment-mode run.
+extension ExperimentReportRenderer {
+  static func sections(_ r: ExperimentReport) -> [(role: String, result: MetricResult)] {
+    [("primary", r.primary)] + r.guardrails.map { ("guardrail", $0.result) } + r.secondary.map { ("secondary", $0) }
+  }
+
+  public static let csvHeader = [
+    "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "difference", "difference_lower",
+    "difference_upper", "relative_lift", "test", "p_value", "adjusted_p_value", "significant", "probability_to_beat_control",
+    "true_difference", "verdict",
+  ]
+
+  /// One row per arm × metric (primary, guardrails, secondary), RFC 4180.
+  public static func csv(_ r: ExperimentReport) -> String {
+    var csv = CSVWriter(header: csvHeader)
+    for (role, m) in sections(r) {
+      for a in m.arms {
+        let d = a.comparison?.difference
+        csv.add([
+          r.experiment, role, m.metric.rawValue, a.arm, String(a.estimate.n), CSVWriter.number(a.estimate.estimate),
+          CSVWriter.number(a.estimate.interval?.lower), CSVWriter.number(a.estimate.interval?.upper), CSVWriter.number(d?.estimate),
+          CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper), CSVWriter.number(a.relativeLift?.estimate),
+          a.comparison?.test?.method ?? "", CSVWriter.number(a.comparison?.test?.pValue), CSVWriter.number(a.adjustedPValue),
+          a.comparison == nil ? "" : (a.significant ? "true" : "false"), CSVWriter.number(a.probabilityToBeatControl),
+          CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "",
+        ])
+      }
+    }
+    return csv.text
+  }
+
+  static func markdownTable(_ m: MetricResult) -> String {
+    var out = RunMarkdownRenderer.header(
+      ["arm", "n", m.metric.label, "Δ", "95% CI", "p (adj.)", "P(beat control)", "true Δ", "verdict"], right: [1, 2, 3, 4, 5, 6, 7])
+    for a in m.arms {
+      out += RunMarkdownRenderer.row([
+        a.arm, NumberText.grouped(a.estimate.n), value(a.estimate.estimate, m.metric),
+        a.comparison == nil ? "" : difference(a.comparison?.difference?.estimate, m.metric),
+        a.comparison == nil ? "" : interval(a.comparison?.difference?.interval, m.metric),
+        a.comparison == nil ? "" : p(a.adjustedPValue) + (a.significant ? " *" : ""),
+        a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "",
+        a.trueDifference.map { difference($0, m.metric) } ?? "", a.verdict?.rawValue ?? "",
+      ])
+    }
+    return out
+  }
+
+  /// Tables for a pull request: arms, the sample-ratio check, each metric, the decisions.
+  public static func markdown(_ r: ExperimentReport) -> String {
+    var out = "## \(RunMarkdownRenderer.cell(r.experiment)) (experiment mode)\n\n"
+    out +=
+      "Seed \(r.seed) · α = \(JSONValue.format(r.spec.alpha)) · correction \(r.spec.correction.rawValue) · * significant after correction.\n\n"
+    out += RunMarkdownRenderer.header(["arm", "users", "planned share"], right: [1, 2])
+    for (i, arm) in r.arms.enumerated() {
+      out += RunMarkdownRenderer.row([
+        arm, r.armUsers.indices.contains(i) ? NumberText.grouped(r.armUsers[i]) : "",
+        r.plannedShares.indices.contains(i) ? NumberText.percent(r.plannedShares[i]) : "",
+      ])
+    }
+    if let s = r.sampleRatio {
+      out += "\nSample ratio check: χ² p = \(p(s.test.pValue))\(s.mismatch ? " — **mismatch**" : " (ok)").\n"
+    }
+    for (role, m) in sections(r) {
+      out += "\n### \(role): \(m.metric.label)\n\n" + markdownTable(m)
+    }
+    if !r.decisions.isEmpty {
+      out += "\n### Decisions\n\n" + RunMarkdownRenderer.header(["arm", "decision"], right: [])
+      for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, d.decision.rawValue]) }
+    }
+    return out
+  }
+
+  /// The observed run's page (funnels, plan mix, revenue) with the experiment's
+  /// forest plots of the primary metric and guardrails, and the decisions.
+  public static func html(_ r: ExperimentReport, observed: RunResult) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · experiment")
+    doc.heading(1, "\(r.experiment) (experiment mode)")
+    doc.paragraph(
+      "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are 95%.",
+      cssClass: "note")
+    doc.table(
+      ["arm", "users", "planned share", "decision"],
+      r.arms.indices.map { i in
+        [
+          r.arms[i], r.armUsers.indices.contains(i) ? NumberText.grouped(r.armUsers[i]) : "",
+          r.plannedShares.indices.contains(i) ? NumberText.percent(r.plannedShares[i]) : "",
+          r.decisions.first { $0.arm == r.arms[i] }?.decision.rawValue ?? (i == 0 ? "control" : ""),
+        ]
+      }, right: [1, 2], caption: "Arms")
+    if let s = r.sampleRatio {
+      doc.paragraph("Sample ratio check: χ² p = \(p(s.test.pValue))\(s.mismatch ? " — mismatch: do not trust this split." : " (ok).")")
+    }
+    doc.heading(2, "Differences from the control")
+    doc.paragraph(
+      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ, measured on the same users in truth mode.",
+      cssClass: "note")
+    doc.beginCharts()
+    for (role, m) in sections(r) {
+      let rows: [SVGCharts.ForestRow] = m.arms.dropFirst().compactMap { a in
+        guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
+        let scale = m.metric.isProportion ? 100.0 : 1.0
+        var text = "\(difference(d, m.metric)) \(interval(i, m.metric)) p adj. \(p(a.adjustedPValue))"
+        if let t = a.trueDifference { text += " · true \(difference(t, m.metric))" }
+        return SVGCharts.ForestRow(
+          label: a.arm, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: text,
+          reference: a.trueDifference.map { $0 * scale })
+      }
+      guard !rows.isEmpty else { continue }
+      let chart = SVGCharts.forest(rows)
+      doc.chart(
+        kind: "forest", title: "\(role): \(m.metric.label), difference from \(r.control)",
+        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
+        height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+    let summaries = FunnelSummary.all(observed)
+    doc.heading(2, "Funnels of the observed arms")
+    doc.beginCharts()
+    for s in summaries {
+      let chart = SVGCharts.funnel(s)
+      doc.chart(
+        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen",
+        description: "\(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate))).",
+        width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+    RunHTMLRenderer.planMix(observed, summaries, into: &doc)
+    RunHTMLRenderer.revenue(observed, summaries, into: &doc)
+    return doc.html
+  }
+}

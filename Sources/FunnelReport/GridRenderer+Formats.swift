@@ -1,0 +1,113 @@
+public import FunnelLab
+import FunnelStats
+
+/// CSV, Markdown and HTML of a grid.
+extension GridRenderer {
+  /// One row per cell × metric; the Holm and Benjamini–Hochberg p-values are on the
+  /// primary metric's rows. One column per factor gives the cell's level.
+  public static func csv(_ r: GridReport) -> String {
+    var csv = CSVWriter(
+      header: ["experiment", "cell", "control", "rank"] + r.factors.map(\.id) + [
+        "metric", "primary", "estimate", "lower", "upper", "n", "difference", "difference_lower", "difference_upper", "p_value",
+        "holm_p_value", "bh_p_value",
+      ])
+    for c in r.cells {
+      let levels = r.factors.map { f in c.levels.first { $0.factor == f.id }?.level ?? "" }
+      for e in c.summary.estimates {
+        let k = c.summary.comparison(e.metric)
+        let primary = e.metric == r.spec.primary
+        csv.add(
+          [r.experiment, c.variant, c.levels.isEmpty ? "true" : "false", c.levels.isEmpty ? "" : String(c.rank)] + levels + [
+            e.metric.rawValue, primary ? "true" : "false", CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower),
+            CSVWriter.number(e.interval?.upper), String(e.n), CSVWriter.number(k?.difference?.estimate),
+            CSVWriter.number(k?.difference?.interval?.lower), CSVWriter.number(k?.difference?.interval?.upper),
+            CSVWriter.number(k?.test?.pValue), primary ? CSVWriter.number(c.holm) : "",
+            primary ? CSVWriter.number(c.benjaminiHochberg) : "",
+          ])
+      }
+    }
+    return csv.text
+  }
+
+  static func rankedRows(_ r: GridReport) -> (headers: [String], rows: [[String]]) {
+    let metric = r.spec.primary
+    let headers = ["rank", "cell", metric.label, "Δ", "95% CI", "p", "Holm", "BH"] + r.spec.guardrails.map { "\($0.metric.label) Δ" }
+    let rows = r.cells.map { c in
+      [
+        c.levels.isEmpty ? "—" : String(c.rank), c.levels.isEmpty ? "control (\(c.variant))" : c.variant,
+        ExperimentReportRenderer.value(c.primary.estimate, metric),
+        ExperimentReportRenderer.difference(c.comparison?.difference?.estimate, metric),
+        ExperimentReportRenderer.interval(c.comparison?.difference?.interval, metric),
+        ExperimentReportRenderer.p(c.comparison?.test?.pValue), ExperimentReportRenderer.p(c.holm),
+        ExperimentReportRenderer.p(c.benjaminiHochberg),
+      ]
+        + c.guardrails.map { g in
+          c.levels.isEmpty
+            ? ""
+            : ExperimentReportRenderer.difference(g.difference, g.guardrail.metric) + (g.status == .ok ? "" : " (\(g.status.rawValue))")
+        }
+    }
+    return (headers, rows)
+  }
+
+  public static func markdown(_ r: GridReport) -> String {
+    var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
+    out += r.factors.map { "`\($0.id)`: " + $0.levels.map(\.id).joined(separator: " / ") }.joined(separator: " × ")
+    out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · ranked by \(r.spec.primary.label);"
+    out += " p-values adjusted across cells by Holm and by Benjamini–Hochberg.\n\n"
+    let (headers, rows) = rankedRows(r)
+    out += RunMarkdownRenderer.header(headers, right: Set([0] + Array(2..<headers.count)))
+    for row in rows { out += RunMarkdownRenderer.row(row) }
+    return out
+  }
+
+  /// The ranked table, then heatmaps of the primary metric: the first factor's levels
+  /// by the second's, one heatmap per combination of the other factors' levels.
+  public static func html(_ r: GridReport) -> String {
+    let metric = r.spec.primary
+    var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · grid")
+    doc.heading(1, "\(r.experiment): grid of \(r.cells.count - 1) cells")
+    doc.paragraph(
+      "Seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode · ranked by \(metric.label) · p-values adjusted by Holm and Benjamini–Hochberg.",
+      cssClass: "note")
+    let (headers, rows) = rankedRows(r)
+    doc.table(headers, rows, right: Set(2..<headers.count), caption: "Cells, best first")
+    doc.heading(2, "Heatmap of \(metric.label)")
+    doc.paragraph(
+      "Each cell shows its value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.",
+      cssClass: "note")
+    guard let first = r.factors.first else { return doc.html }
+    let second = r.factors.count > 1 ? r.factors[1] : nil
+    let others = Array(r.factors.dropFirst(2))
+    var combinations: [[(String, String)]] = [[]]
+    for f in others { combinations = combinations.flatMap { c in f.levels.map { c + [(f.id, $0.id)] } } }
+    doc.beginCharts()
+    let estimates = r.cells.filter { !$0.levels.isEmpty }.compactMap(\.primary.estimate)
+    let scale = estimates.min().flatMap { lo in estimates.max().map { lo...$0 } }
+    for combination in combinations {
+      let columns = second?.levels.map(\.id) ?? [metric.label]
+      let values: [[Double?]] = first.levels.map { a in
+        columns.map { b in
+          r.cells.first { c in
+            !c.levels.isEmpty && c.levels.contains { $0.factor == first.id && $0.level == a.id }
+              && (second.map { s in c.levels.contains { $0.factor == s.id && $0.level == b } } ?? true)
+              && combination.allSatisfy { pair in c.levels.contains { $0.factor == pair.0 && $0.level == pair.1 } }
+          }?.primary.estimate
+        }
+      }
+      let chart = SVGCharts.heatmap(
+        rows: first.levels.map(\.id), columns: columns, values: values, scale: scale, text: { ExperimentReportRenderer.value($0, metric) })
+      let fixed = combination.map { "\($0.0) = \($0.1)" }.joined(separator: ", ")
+      let title = "\(metric.label) by \(first.id) (rows)\(second.map { " × \($0.id) (columns)" } ?? "")\(fixed.isEmpty ? "" : ", \(fixed)")"
+      let description = first.levels.indices.map { i in
+        "\(first.levels[i].id): "
+          + columns.indices.map { j in "\(columns[j]) \(values[i][j].map { ExperimentReportRenderer.value($0, metric) } ?? "n/a")" }.joined(
+            separator: ", ")
+      }.joined(separator: "; ")
+      doc.chart(
+        kind: "heatmap", title: title, description: description + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+    return doc.html
+  }
+}

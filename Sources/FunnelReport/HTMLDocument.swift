@@ -1,0 +1,145 @@
+/// A self-contained HTML page under construction: inline CSS, inline SVG charts,
+/// no script and no external URL. The page is well-formed XML (void elements are
+/// self-closed, only the five XML entities are used), so tests can parse it.
+/// Coordinates and numbers go through ``NumberText``: the same report gives the
+/// same bytes.
+public struct HTMLDocument {
+  public private(set) var body = ""
+  var title: String
+  private var nextID = 0
+
+  public init(title: String) { self.title = title }
+
+  /// `text` with `&`, `<`, `>`, `"` and `'` escaped.
+  public static func escape(_ text: String) -> String {
+    var out = ""
+    for c in text {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      default: out.append(c)
+      }
+    }
+    return out
+  }
+
+  /// A coordinate with one decimal.
+  static func n(_ value: Double) -> String { NumberText.fixed(value, 1) }
+
+  public mutating func append(_ html: String) { body += html }
+
+  public mutating func heading(_ level: Int, _ text: String) { body += "<h\(level)>\(Self.escape(text))</h\(level)>\n" }
+
+  public mutating func paragraph(_ text: String, cssClass: String? = nil) {
+    body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
+  }
+
+  /// A table; `right` are the indices of right-aligned (numeric) columns.
+  public mutating func table(_ headers: [String], _ rows: [[String]], right: Set<Int> = [], caption: String? = nil) {
+    body += "<div class=\"scroll\"><table>"
+    if let caption { body += "<caption>\(Self.escape(caption))</caption>" }
+    body += "<thead><tr>"
+    for (i, h) in headers.enumerated() { body += "<th scope=\"col\"\(right.contains(i) ? " class=\"num\"" : "")>\(Self.escape(h))</th>" }
+    body += "</tr></thead><tbody>\n"
+    for row in rows {
+      body += "<tr>"
+      for (i, cell) in row.enumerated() {
+        if i == 0 {
+          body += "<th scope=\"row\">\(Self.escape(cell))</th>"
+        } else {
+          body += "<td\(right.contains(i) ? " class=\"num\"" : "")>\(Self.escape(cell))</td>"
+        }
+      }
+      body += "</tr>\n"
+    }
+    body += "</tbody></table></div>\n"
+  }
+
+  /// An SVG chart in a figure, with a `<title>` and a `<desc>` as its text alternative.
+  /// - Parameters:
+  ///   - kind: a class naming the chart type (`funnel`, `forest`, …), for styling and tests.
+  ///   - content: the SVG elements, in a 0…`width` × 0…`height` view box.
+  public mutating func chart(kind: String, title: String, description: String, width: Double, height: Double, content: String) {
+    nextID += 1
+    let id = "chart\(nextID)"
+    body += "<figure class=\"chart \(kind)\">\n<figcaption>\(Self.escape(title))</figcaption>\n"
+    body += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"\(kind)\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
+    body += " role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\">\n"
+    body += "<title id=\"\(id)-title\">\(Self.escape(title))</title>\n"
+    body += "<desc id=\"\(id)-desc\">\(Self.escape(description))</desc>\n"
+    body += Self.patterns
+    body += content
+    body += "</svg>\n</figure>\n"
+  }
+
+  /// Fill patterns, so that series differ by more than colour.
+  static let patterns = """
+    <defs>
+    <pattern id="p0" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#1f4e8c"/></pattern>
+    <pattern id="p1" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#ffffff"/><path d="M0 6L6 0" stroke="#8a3b00" stroke-width="2"/></pattern>
+    <pattern id="p2" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#ffffff"/><circle cx="3" cy="3" r="1.6" fill="#0b5d3b"/></pattern>
+    <pattern id="p3" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#ffffff"/><path d="M0 3H6" stroke="#5b2a86" stroke-width="2"/></pattern>
+    </defs>
+
+    """
+
+  /// Starts a responsive grid of charts: two columns on a laptop, one on a phone.
+  public mutating func beginCharts() { body += "<div class=\"charts\">\n" }
+
+  public mutating func endCharts() { body += "</div>\n" }
+
+  /// The whole page.
+  public var html: String {
+    """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8"/>
+    <meta name="viewport" content="width=device-width, initial-scale=1"/>
+    <title>\(Self.escape(title))</title>
+    <style>
+    \(Self.css)
+    </style>
+    </head>
+    <body>
+    <main>
+    \(body)</main>
+    </body>
+    </html>
+
+    """
+  }
+
+  static let css = """
+    body { margin: 0; font: 15px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1a202c; background: #ffffff; }
+    main { max-width: 880px; margin: 0 auto; padding: 16px; }
+    h1 { font-size: 1.5em; margin: 0.4em 0; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #cbd5e0; } h3 { font-size: 1.05em; }
+    .note { color: #4a5568; }
+    .scroll { overflow-x: auto; }
+    table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
+    th, td { padding: 3px 8px; border-bottom: 1px solid #e2e8f0; text-align: left; white-space: nowrap; }
+    .num { text-align: right; }
+    caption { text-align: left; font-weight: 600; padding: 4px 0; }
+    .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 28px; }
+    figure { margin: 0.8em 0; min-width: 0; }
+    figcaption { font-weight: 600; font-size: 0.95em; margin-bottom: 4px; }
+    svg { width: 100%; height: auto; display: block; font-family: inherit; }
+    svg text { font-size: 13px; fill: #1a202c; }
+    svg .label { font-weight: 600; }
+    svg .small { font-size: 12px; }
+    svg .muted { fill: #4a5568; }
+    svg .drop { fill: #9b2c2c; }
+    svg .bar { fill: #1f4e8c; }
+    svg .track { fill: #edf2f7; }
+    svg .axis { stroke: #4a5568; stroke-width: 1; }
+    svg .zero { stroke: #1a202c; stroke-width: 1; stroke-dasharray: 4 3; }
+    svg .ci { stroke: #1a202c; stroke-width: 2; }
+    svg .point { fill: #1a202c; stroke: #1a202c; stroke-width: 1.5; }
+    svg .point.open { fill: #ffffff; }
+    svg .whisker { stroke: #c05621; stroke-width: 2; }
+    svg .reference { fill: none; stroke: #c05621; stroke-width: 2; }
+    """
+}

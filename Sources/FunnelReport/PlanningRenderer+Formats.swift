@@ -1,0 +1,117 @@
+public import FunnelLab
+
+/// CSV, Markdown and HTML of planning by simulation (`funnellab power <spec>`).
+extension PlanningRenderer {
+  public static let csvHeader = [
+    "experiment", "variant", "metric", "rule", "control_rate", "variant_rate", "users_per_arm", "replicates", "alpha", "power",
+    "analytic_power", "false_positive_rate", "coverage", "type_s", "type_m", "analytic_users_per_arm", "simulated_users_per_arm",
+    "duration_days", "expected_stopping_day",
+  ]
+
+  /// One row per variant for the fixed-horizon design (`rule` = `fixed`), then one per
+  /// peeking rule when daily looks were simulated.
+  public static func csv(_ r: PlanningReport) -> String {
+    var csv = CSVWriter(header: csvHeader)
+    for plan in r.plans {
+      let d = plan.diagnosis
+      csv.add([
+        r.experiment, d.variant, d.metric.rawValue, "fixed", CSVWriter.number(d.controlRate), CSVWriter.number(d.variantRate),
+        String(d.usersPerArm), String(d.replicates), CSVWriter.number(d.alpha), CSVWriter.number(d.power),
+        CSVWriter.number(d.analyticPower), CSVWriter.number(d.falsePositiveRate), CSVWriter.number(d.coverage),
+        CSVWriter.number(d.typeS), CSVWriter.number(d.typeM), plan.analyticUsersPerArm.map(String.init) ?? "",
+        plan.simulatedUsersPerArm.map(String.init) ?? "", plan.durationDays.map(String.init) ?? "", "",
+      ])
+      for rule in plan.peeking?.rules ?? [] {
+        csv.add([
+          r.experiment, d.variant, d.metric.rawValue, rule.name, CSVWriter.number(d.controlRate), CSVWriter.number(d.variantRate),
+          plan.peeking.map { String($0.usersPerDayPerArm * $0.days) } ?? "", plan.peeking.map { String($0.replicates) } ?? "",
+          CSVWriter.number(plan.peeking?.alpha), CSVWriter.number(rule.power), "", CSVWriter.number(rule.falsePositiveRate), "", "",
+          "", "", "", plan.peeking.map { String($0.days) } ?? "", CSVWriter.number(rule.expectedStoppingDay),
+        ])
+      }
+    }
+    return csv.text
+  }
+
+  static func designRows(_ r: PlanningReport) -> [[String]] {
+    r.plans.map { plan in
+      let d = plan.diagnosis
+      return [
+        d.variant, NumberText.percent(d.controlRate, decimals: 2), NumberText.percent(d.variantRate, decimals: 2),
+        NumberText.grouped(d.usersPerArm), NumberText.percent(d.power), d.analyticPower.map { NumberText.percent($0) } ?? "n/a",
+        NumberText.percent(d.falsePositiveRate, decimals: 2), NumberText.percent(d.coverage),
+        plan.simulatedUsersPerArm.map { NumberText.grouped($0) } ?? "n/a", plan.durationDays.map { "\($0) d" } ?? "n/a",
+      ]
+    }
+  }
+
+  static let designHeaders = [
+    "variant", "control", "variant rate", "users/arm", "power (sim.)", "power (formula)", "A/A false positives", "CI coverage",
+    "users/arm for target", "duration",
+  ]
+
+  public static func markdown(_ r: PlanningReport) -> String {
+    var out = "## Planning \(RunMarkdownRenderer.cell(r.experiment)) by simulation\n\n"
+    out +=
+      "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0))"
+    out += " · seed \(r.seed).\n\n"
+    out += RunMarkdownRenderer.header(designHeaders, right: Set(1..<designHeaders.count))
+    for row in designRows(r) { out += RunMarkdownRenderer.row(row) }
+    for plan in r.plans {
+      guard let p = plan.peeking else { continue }
+      out += "\n### Daily looks at `\(p.variant)`: \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
+      out += RunMarkdownRenderer.header(["rule", "A/A false positives", "power", "mean stopping day"], right: [1, 2, 3])
+      for rule in p.rules {
+        out += RunMarkdownRenderer.row([
+          rule.name, NumberText.percent(rule.falsePositiveRate, decimals: 2), NumberText.percent(rule.power),
+          rule.expectedStoppingDay.map { NumberText.fixed($0, 1) } ?? "n/a",
+        ])
+      }
+    }
+    return out
+  }
+
+  /// The design table, then for each variant with daily looks the peeking chart: each
+  /// rule's A/A false-positive rate against α, and its power.
+  public static func html(_ r: PlanningReport) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · planning \(r.experiment)")
+    doc.heading(1, "Planning \(r.experiment) by simulation")
+    doc.paragraph(
+      "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0)) · seed \(r.seed). Rates from the exact engine; replicate experiments drawn from them.",
+      cssClass: "note")
+    doc.table(designHeaders, designRows(r), right: Set(1..<designHeaders.count), caption: "Fixed-horizon design")
+    let peeking = r.plans.compactMap(\.peeking)
+    guard !peeking.isEmpty else { return doc.html }
+    doc.heading(2, "The cost of peeking")
+    doc.paragraph(
+      "Looking every day and stopping at the first p < α (naive) inflates false positives; group-sequential boundaries and always-valid tests keep them at α. Bars: share of A/A replicates that ever reject (dashed line: α); then the power of each rule under the true effect.",
+      cssClass: "note")
+    doc.beginCharts()
+    for p in peeking {
+      let fp = p.rules.map { rule in
+        SVGCharts.ForestRow(
+          label: rule.name, estimate: rule.falsePositiveRate * 100, lower: rule.falsePositiveRate * 100,
+          upper: rule.falsePositiveRate * 100, text: NumberText.percent(rule.falsePositiveRate, decimals: 2))
+      }
+      let chart = SVGCharts.bars(
+        fp, patterned: true, maximum: max(p.alpha * 100 * 4, (p.rules.map(\.falsePositiveRate).max() ?? 0) * 110),
+        marker: (p.alpha * 100, "α = \(JSONValue.format(p.alpha))"))
+      doc.chart(
+        kind: "peeking", title: "\(p.variant): A/A false positives with daily looks over \(p.days) days (α = \(JSONValue.format(p.alpha)))",
+        description: fp.map { "\($0.label): \($0.text) false positives" }.joined(separator: "; ") + ".", width: SVGCharts.width,
+        height: chart.height, content: chart.content)
+      let power = p.rules.map { rule in
+        SVGCharts.ForestRow(
+          label: rule.name, estimate: rule.power * 100, lower: rule.power * 100, upper: rule.power * 100,
+          text: NumberText.percent(rule.power) + (rule.expectedStoppingDay.map { " · day \(NumberText.fixed($0, 1))" } ?? ""))
+      }
+      let powerChart = SVGCharts.bars(power, patterned: true, maximum: 100)
+      doc.chart(
+        kind: "peeking-power", title: "\(p.variant): power of each rule under the true effect (· mean day of stopping)",
+        description: power.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
+        height: powerChart.height, content: powerChart.content)
+    }
+    doc.endCharts()
+    return doc.html
+  }
+}

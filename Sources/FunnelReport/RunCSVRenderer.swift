@@ -1,0 +1,118 @@
+public import FunnelLab
+import FunnelStats
+
+/// Renders a ``RunResult`` as CSV (RFC 4180): one row per variant × metric with the
+/// estimate, its interval, and the difference from the control with its interval
+/// and p-value. Numbers are written exactly as in the JSON output; absent values
+/// are empty cells.
+public enum RunCSVRenderer {
+  public static let header = [
+    "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "difference", "difference_lower",
+    "difference_upper", "test", "p_value", "rank_test", "rank_p_value",
+  ]
+
+  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+    var csv = CSVWriter(header: header)
+    for s in summaries {
+      for e in s.estimates {
+        let c = s.comparison(e.metric)
+        csv.add([
+          result.experiment, s.variant, e.metric.rawValue, e.metric.isProportion ? "proportion" : "mean",
+          CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower), CSVWriter.number(e.interval?.upper), String(e.n),
+          CSVWriter.number(c?.difference?.estimate), CSVWriter.number(c?.difference?.interval?.lower),
+          CSVWriter.number(c?.difference?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
+          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue),
+        ])
+      }
+    }
+    return csv.text
+  }
+}
+
+/// Renders a ``RunResult`` as Markdown for a pull request: the comparison of every
+/// metric with the control, then each variant's funnel and plan mix.
+public enum RunMarkdownRenderer {
+  static func cell(_ text: String) -> String {
+    var out = ""
+    for c in text {
+      if c == "|" { out += "\\|" } else if c == "\n" { out += " " } else { out.append(c) }
+    }
+    return out
+  }
+
+  static func row(_ cells: [String]) -> String { "| " + cells.map(cell).joined(separator: " | ") + " |\n" }
+
+  static func header(_ cells: [String], right: Set<Int>) -> String {
+    row(cells) + "|" + cells.indices.map { right.contains($0) ? " ---: |" : " --- |" }.joined() + "\n"
+  }
+
+  /// A metric's value: percentages for proportions, two decimals for means.
+  static func value(_ metric: FunnelMetric, _ v: Double?) -> String {
+    guard let v else { return "n/a" }
+    return metric.isProportion ? NumberText.percent(v) : NumberText.fixed(v, 2)
+  }
+
+  static func difference(_ c: MetricComparison?) -> (String, String, String) {
+    guard let c, let d = c.difference?.estimate else { return ("n/a", "n/a", "n/a") }
+    let percent = c.metric.isProportion
+    let text = percent ? NumberText.points(d) : (d >= 0 ? "+" : "") + NumberText.fixed(d, 2)
+    let interval =
+      c.difference?.interval.map { i in
+        percent
+          ? "[\(NumberText.fixed(i.lower * 100, 1)), \(NumberText.fixed(i.upper * 100, 1))] pp"
+          : "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
+      } ?? "n/a"
+    let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
+    return (text, interval, p)
+  }
+
+  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+    var out = "## \(cell(result.experiment))\n\n"
+    out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
+    out += " (the same users walk every variant).\n\n"
+    guard let control = summaries.first else { return out }
+    if summaries.count > 1 {
+      out += "### Compared with `\(control.variant)`\n\n"
+      out += "95% intervals; p-values treat variants as independent samples (conservative under common random numbers).\n\n"
+      out += header(["metric", "variant", control.variant, "value", "Δ", "95% CI", "p"], right: [2, 3, 4, 5, 6])
+      for metric in FunnelMetric.allCases {
+        for s in summaries.dropFirst() {
+          let (d, ci, p) = difference(s.comparison(metric))
+          out += row([metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric)), d, ci, p])
+        }
+      }
+      out += "\n"
+    }
+    for s in summaries {
+      out += "### Variant `\(s.variant)`\n\n"
+      out += header(["screen", "kind", "reached", "reach", "quit here", "drop-off", "views"], right: [2, 3, 4, 5, 6])
+      for r in s.screens {
+        out += row([
+          r.id, r.kind.rawValue, NumberText.grouped(r.reached), NumberText.percent(r.reachRate), NumberText.grouped(r.droppedOff),
+          NumberText.percent(r.dropOffRate), NumberText.grouped(r.views),
+        ])
+      }
+      out += "\n"
+      out += header(["metric", "estimate", "95% CI"], right: [1, 2])
+      for e in s.estimates {
+        let ci =
+          e.interval.map { i in
+            e.metric.isProportion
+              ? "[\(NumberText.percent(i.lower)), \(NumberText.percent(i.upper))]"
+              : "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
+          } ?? "n/a"
+        out += row([e.metric.label, value(e.metric, e.estimate), ci])
+      }
+      if !s.plans.isEmpty {
+        out += "\n"
+        out += header(["plan", "purchasers", "share", "95% CI"], right: [1, 2, 3])
+        for (p, share) in zip(s.plans, s.planShares) {
+          let ci = share.interval.map { "[\(NumberText.percent($0.lower)), \(NumberText.percent($0.upper))]" } ?? "n/a"
+          out += row([p.plan + (p.isDefault ? " (default)" : ""), NumberText.grouped(p.purchases), NumberText.percent(p.share), ci])
+        }
+      }
+      out += "\n"
+    }
+    return out
+  }
+}

@@ -1,0 +1,119 @@
+public import FunnelLab
+import FunnelStats
+
+/// Renders a ``RunResult`` as one self-contained HTML page: a summary table, a
+/// funnel chart per variant, a forest plot per metric of each variant against the
+/// control (``FunnelSummary/comparisons``), plan-mix bars and revenue per user with
+/// intervals. No script, no external URL; the same result gives the same bytes.
+public enum RunHTMLRenderer {
+  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
+    doc.heading(1, result.experiment)
+    doc.paragraph(
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant, so differences are true effects. Intervals are 95%.",
+      cssClass: "note")
+    summary(summaries, into: &doc)
+    doc.heading(2, "Funnels")
+    doc.beginCharts()
+    for s in summaries {
+      let chart = SVGCharts.funnel(s)
+      let last = s.screens.last.map { "\($0.id) is reached by \(NumberText.percent($0.reachRate))" } ?? "no screens"
+      let worst = s.screens.max { $0.droppedOff < $1.droppedOff }
+      doc.chart(
+        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen",
+        description:
+          "\(s.screens.count) screens; \(last) of \(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))."
+          + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? ""),
+        width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+    forests(summaries, into: &doc)
+    planMix(result, summaries, into: &doc)
+    revenue(result, summaries, into: &doc)
+    return doc.html
+  }
+
+  static func value(_ metric: FunnelMetric, _ v: Double?) -> String { RunMarkdownRenderer.value(metric, v) }
+
+  static func summary(_ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+    let metrics: [FunnelMetric] = [.completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .timeToFinish, .revenuePerUser]
+    doc.table(
+      ["variant", "users"] + metrics.map(\.label),
+      summaries.map { s in [s.variant, NumberText.grouped(s.users)] + metrics.map { value($0, s.value($0)) } },
+      right: Set(1...metrics.count + 1), caption: "Key metrics")
+  }
+
+  static func forests(_ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+    doc.heading(2, "Differences from the control")
+    guard let control = summaries.first, summaries.count > 1 else {
+      doc.paragraph("Only the control ran: nothing to compare.", cssClass: "note")
+      return
+    }
+    doc.paragraph(
+      "Each variant minus \(control.variant), with its 95% interval. A filled circle: the interval excludes zero; an open square: it includes zero.",
+      cssClass: "note")
+    doc.beginCharts()
+    for metric in FunnelMetric.allCases {
+      let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
+        guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
+        let (text, ci, p) = RunMarkdownRenderer.difference(c)
+        let scale = metric.isProportion ? 100.0 : 1.0
+        return SVGCharts.ForestRow(
+          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: "\(text) \(ci) · p \(p)")
+      }
+      guard !rows.isEmpty else { continue }
+      let chart = SVGCharts.forest(rows)
+      let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? "currency units" : "seconds")
+      doc.chart(
+        kind: "forest", title: "\(metric.label): difference from \(control.variant) (\(unit))",
+        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+        width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+  }
+
+  static func planMix(_ result: RunResult, _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+    guard summaries.contains(where: { !$0.plans.isEmpty }) else { return }
+    doc.heading(2, "Plan mix")
+    doc.paragraph(
+      "Share of purchasers whose first purchase was each plan (bars span 0–100%), with 95% Wilson intervals; * marks the pre-selected plan.",
+      cssClass: "note")
+    doc.beginCharts()
+    for s in summaries where !s.plans.isEmpty {
+      let rows = zip(s.plans, s.planShares).map { p, share in
+        SVGCharts.ForestRow(
+          label: p.plan + (p.isDefault ? "*" : ""), estimate: p.share * 100, lower: (share.interval?.lower ?? p.share) * 100,
+          upper: (share.interval?.upper ?? p.share) * 100,
+          text: "\(NumberText.percent(p.share)) \(RunTableRenderer.ci(share.interval, percent: true)) (\(NumberText.grouped(p.purchases)))")
+      }
+      let chart = SVGCharts.bars(rows, patterned: true, maximum: 100)
+      doc.chart(
+        kind: "plans", title: "Plan mix of \(s.variant)",
+        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+        width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+  }
+
+  static func revenue(_ result: RunResult, _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+    guard result.variants.contains(where: { !$0.flow.plans.isEmpty }) else { return }
+    let currency = result.variants.first?.flow.plans.first?.plan.currency ?? ""
+    let months = result.variants.first.map { JSONValue.format($0.flow.revenue.horizonMonths) } ?? ""
+    doc.heading(2, "Revenue per user")
+    let rows: [SVGCharts.ForestRow] = summaries.compactMap { s in
+      guard let e = s.estimate(.revenuePerUser), let v = e.estimate else { return nil }
+      let ci = e.interval.map { "[\(NumberText.fixed($0.lower, 3)), \(NumberText.fixed($0.upper, 3))]" } ?? ""
+      return SVGCharts.ForestRow(
+        label: s.variant, estimate: v, lower: e.interval?.lower ?? v, upper: e.interval?.upper ?? v,
+        text: "\(NumberText.fixed(v, 3)) \(currency) \(ci)")
+    }
+    guard !rows.isEmpty else { return }
+    let chart = SVGCharts.bars(rows, patterned: false)
+    doc.beginCharts()
+    doc.chart(
+      kind: "revenue", title: "Net revenue per user over \(months) months (\(currency)), 95% Student t intervals",
+      description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+      width: SVGCharts.width, height: chart.height, content: chart.content)
+    doc.endCharts()
+  }
+}

@@ -1,0 +1,20 @@
+public import FunnelLab
+
+/// Renders a ``UserTrace`` as NDJSON: one event per line,
+/// `{"user_id":…,"timestamp_ms":…,"event":…,"properties":{…}}`, keys in that order
+/// (documented in docs/json-output.md).
+public enum TraceRenderer {
+  public static func ndjson(_ trace: UserTrace) -> String {
+    var out = ""
+    for event in trace.events {
+      let line: JSONValue = .object([
+        ("user_id", .integer(event.user)),
+        ("timestamp_ms", .integer(event.millis)),
+        ("event", .string(event.name)),
+        ("properties", .object(event.properties)),
+      ])
+      out += JSONWriter.write(line, pretty: false)
+    }
+    return out
+  }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import FoundationXML
+import FunnelLab
+import FunnelReport
+import Testing
+
+@testable import FunnelLabCLI
+
+/// Compares `text` with the golden file `Fixtures/reports/<name>`; with
+/// `FUNNELLAB_RECORD=1` in the environment, (re)writes the file instead.
+func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reports/\(name)")
+  if ProcessInfo.processInfo.environment["FUNNELLAB_RECORD"] == "1" {
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return
+  }
+  guard let golden = try? String(contentsOf: url, encoding: .utf8) else {
+    Issue.record("no golden file \(name); run with FUNNELLAB_RECORD=1 to record it", sourceLocation: sourceLocation)
+    return
+  }
+  guard golden != text else { return }
+  Issue.record(
+    "\(name) differs from its golden file:\n\(lineDiff(golden, text))\n(re-record with FUNNELLAB_RECORD=1)", sourceLocation: sourceLocation)
+}
+
+/// The differing lines of two texts, `-` golden and `+` actual, at most 20.
+func lineDiff(_ a: String, _ b: String) -> String {
+  let x = a.split(separator: "\n", omittingEmptySubsequences: false)
+  let y = b.split(separator: "\n", omittingEmptySubsequences: false)
+  var out: [String] = []
+  for i in 0..<max(x.count, y.count) where out.count < 40 {
+    let l = i < x.count ? String(x[i]) : nil
+    let r = i < y.count ? String(y[i]) : nil
+    if l != r {
+      out.append("line \(i + 1):")
+      if let l { out.append("- \(l)") }
+      if let r { out.append("+ \(r)") }
+    }
+  }
+  return out.joined(separator: "\n")
+}
+
+/// What an XML parse of an HTML report found.
+final class ReportStructure: NSObject, XMLParserDelegate {
+  var svgClasses: [String] = []
+  var svgsWithTitle = 0
+  var svgsWithDesc = 0
+  var elements: Set<String> = []
+  var error: (any Error)?
+  private var inSVG = false
+  private var svgHasTitle = false
+  private var svgHasDesc = false
+
+  init(_ html: String) {
+    super.init()
+    let parser = XMLParser(data: Data(html.utf8))
+    parser.delegate = self
+    if !parser.parse() { error = parser.parserError ?? CocoaError(.formatting) }
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+  ) {
+    elements.insert(name)
+    if name == "svg" {
+      inSVG = true
+      svgHasTitle = false
+      svgHasDesc = false
+      svgClasses.append(attributes["class"] ?? "")
+    } else if inSVG, name == "title" {
+      svgHasTitle = true
+    } else if inSVG, name == "desc" {
+      svgHasDesc = true
+    }
+  }
+
+  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    guard name == "svg" else { return }
+    inSVG = false
+    if svgHasTitle { svgsWithTitle += 1 }
+    if svgHasDesc { svgsWithDesc += 1 }
+  }
+
+  func count(_ kind: String) -> Int { svgClasses.filter { $0 == kind }.count }
+}
+
+@Suite struct ReportFormatTests {
+  static let run = ["run", "experiments/klick-onboarding.json", "--users", "3000", "--seed", "7", "--threads", "2", "-q"]
+
+  func output(_ arguments: [String]) -> String {
+    let console = CapturingConsole()
+    let code = FunnelLabCommandLine.run(arguments, console: console)
+    #expect(code == 0, "\(console.stderr)")
+    return console.stdout
+  }
+
+  @Test(arguments: [("json", "run.json"), ("csv", "run.csv"), ("markdown", "run.md")])
+  func runGolden(format: String, file: String) throws {
+    try expectGolden(output(Self.run + ["--format", format]), file)
+  }
+
+  @Test(arguments: [("json", "experiment.json"), ("csv", "experiment.csv"), ("markdown", "experiment.md")])
+  func experimentModeGolden(format: String, file: String) throws {
+    try expectGolden(output(Self.run + ["--mode", "experiment", "--format", format]), file)
+  }
+
+  @Test(arguments: [("json", "grid.json"), ("csv", "grid.csv"), ("markdown", "grid.md")])
+  func gridGolden(format: String, file: String) throws {
+    try expectGolden(
+      output(["grid", "experiments/klick-onboarding.json", "--users", "500", "--seed", "7", "--threads", "2", "-q", "--format", format]),
+      file)
+  }
+
+  @Test(arguments: [("json", "power.json"), ("csv", "power.csv"), ("markdown", "power.md")])
+  func powerGolden(format: String, file: String) throws {
+    try expectGolden(output(["power", "--baseline", "0.1", "--mde", "0.02", "--format", format]), file)
+  }
+
+  @Test(arguments: [("json", "analyze.json"), ("csv", "analyze.csv"), ("markdown", "analyze.md")])
+  func analyzeGolden(format: String, file: String) throws {
+    try expectGolden(
+      output(["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--arm", "c,\"x\"=1000:90", "--format", format]), file)
+  }
+
+  @Test func csvQuotesByRFC4180() {
+    #expect(CSVWriter.field("plain") == "plain")
+    #expect(CSVWriter.field("a,b") == "\"a,b\"")
+    #expect(CSVWriter.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+    #expect(CSVWriter.field("two\r\nlines") == "\"two\r\nlines\"")
+  }
+
+  @Test func runHTMLHasEveryChartWithATextAlternative() throws {
+    let html = output(Self.run + ["--format", "html"])
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "not well-formed XML: \(String(describing: s.error))")
+    let variants = 5
+    #expect(s.count("funnel") == variants)
+    #expect(s.count("forest") >= 5)
+    #expect(s.count("plans") == variants)
+    #expect(s.count("revenue") == 1)
+    #expect(s.svgsWithTitle == s.svgClasses.count)
+    #expect(s.svgsWithDesc == s.svgClasses.count)
+    #expect(!s.elements.contains("script"))
+    #expect(!html.contains("href=") && !html.contains("src=") && !html.contains("url(http"))
+    #expect(html == output(Self.run + ["--format", "html"]), "the same run gives the same bytes")
+  }
+
+  @Test func gridHTMLHasAHeatmap() throws {
+    let html = output(["grid", "experiments/klick-onboarding.json", "--users", "500", "--seed", "7", "-q", "--format", "html"])
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "not well-formed XML: \(String(describing: s.error))")
+    #expect(s.count("heatmap") >= 1)
+    #expect(s.svgsWithTitle == s.svgClasses.count)
+  }
+
+  @Test(arguments: [
+    ["--mode", "experiment"], [],
+  ])
+  func otherHTMLReportsAreWellFormed(extra: [String]) throws {
+    for arguments in [
+      Self.run + extra + ["--format", "html"], ["power", "--baseline", "0.1", "--mde", "0.02", "--format", "html"],
+      ["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--format", "html"],
+    ] {
+      let s = ReportStructure(output(arguments))
+      #expect(s.error == nil, "\(arguments): \(String(describing: s.error))")
+      #expect(s.svgsWithTitle == s.svgClasses.count)
+    }
+  }
+
+  @Test func powerHTMLHasACurveThroughTheDesign() throws {
+    let html = output(["power", "--baseline", "0.1", "--mde", "0.02", "--format", "html"])
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "\(String(describing: s.error))")
+    #expect(s.count("power") == 1)
+    #expect(html.contains("3,841 users: power 80.0%"), "the design itself is on the curve")
+  }
+
+  static let plan = [
+    "power", "experiments/klick-onboarding.json", "--variant", "features5", "--replicates", "300", "--users-per-day", "20000",
+  ]
+
+  @Test(arguments: [("csv", "planning.csv"), ("markdown", "planning.md")])
+  func planningGolden(format: String, file: String) throws {
+    try expectGolden(output(Self.plan + ["--format", format]), file)
+  }
+
+  @Test func planningHTMLHasThePeekingCharts() throws {
+    let s = ReportStructure(output(Self.plan + ["--format", "html"]))
+    #expect(s.error == nil, "\(String(describing: s.error))")
+    #expect(s.count("peeking") == 1)
+    #expect(s.count("peeking-power") == 1)
+    #expect(s.svgsWithTitle == s.svgClasses.count)
+  }
+
+  @Test func unknownFormatIsAUsageError() {
+    let r = funnellab("run", "--users", "100", "--format", "xml")
+    #expect(r.code == 64)
+  }
+
+  @Test func htmlGoesToTheOutputFile() throws {
+    let path = try temporaryFile("klick.html")
+    let r = funnellab("run", "--users", "1000", "-q", "--format", "html", "-o", path)
+    #expect(r.code == 0, "\(r.err)")
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.hasPrefix("<!DOCTYPE html>"))
+  }
+}
+
+@Suite struct OutputDeviceTests {
+  /// `-o` onto a device must write to the device, not rename a temporary file over it
+  /// (which turned /dev/null into a regular file). /dev/zero, because other processes
+  /// on a shared machine may still break /dev/null.
+  @Test func writingToADeviceKeepsTheDevice() throws {
+    let before = try FileManager.default.attributesOfItem(atPath: "/dev/zero")[.type] as? FileAttributeType
+    try #require(before == .typeCharacterSpecial)
+    let r = funnellab("power", "--baseline", "0.1", "--mde", "0.02", "--format", "csv", "-o", "/dev/zero")
+    #expect(r.code == 0, "\(r.err)")
+    let after = try FileManager.default.attributesOfItem(atPath: "/dev/zero")[.type] as? FileAttributeType
+    #expect(after == .typeCharacterSpecial)
+  }
+}
