@@ -16,9 +16,20 @@ public enum SeedFlows {
     return components.joined(separator: "/") + "/experiments"
   }
 
-  /// Loads and validates the seed experiment `name`.
+  /// Loads and validates the seed experiment `name`, with an instant store.
+  ///
+  /// The purchase layer (sheet cancellations, failures, pending purchases, latency)
+  /// sends some buyers back to the paywall; the bare table walk and the numpy baseline
+  /// have no purchase layer, so the benchmarks switch it off everywhere: all three then
+  /// do the same work and give the same counts. It touches only the few users who tap a
+  /// plan, so it barely changes the cost per user.
   public static func experiment(_ name: String) throws(SpecErrors) -> Experiment {
-    try ExperimentLoader.load(contentsOf: "\(experimentsDirectory)/\(name).json")
+    var e = try ExperimentLoader.load(contentsOf: "\(experimentsDirectory)/\(name).json")
+    e.store.cancelProbability = 0
+    e.store.failureProbability = 0
+    e.store.pendingProbability = 0
+    e.store.latencySeconds = 0
+    return e
   }
 
   /// The control variant (the first) of the seed experiment `name`, compiled.
