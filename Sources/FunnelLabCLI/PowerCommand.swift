@@ -38,6 +38,7 @@ enum PowerCommand: Command {
       OptionSpec(name: "target-power", valueName: "p", help: "With <spec>: the power to size for (default 0.8)."),
       OptionSpec(name: "replicates", valueName: "n", help: "With <spec>: simulated experiments per estimate (default 10000)."),
       OptionSpec(name: "days", valueName: "n", help: "With <spec> and --users-per-day: daily looks to simulate (default: the duration)."),
+      OptionSpec(name: "looks", valueName: "n", help: "Same as --days: one look a day."),
       OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
       OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
       shardOptions[0], shardOptions[1],
@@ -147,7 +148,7 @@ extension PowerCommand {
     options.usersPerArm = try arguments.integer("users-per-arm", in: 2...1_000_000_000)
     options.targetPower = try arguments.number("target-power", in: 0.01...0.999) ?? 0.8
     options.usersPerDay = try arguments.integer("users-per-day", in: 2...1_000_000_000_000)
-    options.days = try arguments.integer("days", in: 1...100)
+    options.days = try arguments.integer("days", in: 1...100) ?? arguments.integer("looks", in: 1...100)
     options.replicates = try arguments.integer("replicates", in: 100...1_000_000) ?? 10_000
     options.alpha = try arguments.number("alpha", in: 1e-6...0.5)
     options.seed = try arguments.unsigned("seed")
