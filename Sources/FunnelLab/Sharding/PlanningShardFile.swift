@@ -119,23 +119,12 @@ public struct PlanningShardFile: Sendable {
   public static func merge(_ files: [(source: String, file: PlanningShardFile)]) throws(SpecErrors) -> PlanningReport {
     guard let first = files.first else { throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files")]) }
     var errors: [SpecError] = []
-    var seen: [Int: String] = [:]
     let key = JSONWriter.write(first.file.settings) + first.file.specText
-    for (source, file) in files {
-      if JSONWriter.write(file.settings) + file.specText != key || file.shard.count != first.file.shard.count {
-        errors.append(SpecError(path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
-                                hint: "merge only the shards of one run"))
-      }
-      if let other = seen[file.shard.index] {
-        errors.append(SpecError(path: .root, message: "shard \(file.shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
-      }
-      seen[file.shard.index] = source
+    for (source, file) in files where JSONWriter.write(file.settings) + file.specText != key || file.shard.count != first.file.shard.count {
+      errors.append(SpecError(path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
+                              hint: "merge only the shards of one run"))
     }
-    let missing = (0..<first.file.shard.count).filter { seen[$0] == nil }
-    if errors.isEmpty, !missing.isEmpty {
-      errors.append(SpecError(path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(first.file.shard.count)" }.joined(separator: ", "),
-                              hint: "wait for every shard to finish, then merge all of them"))
-    }
+    errors += Shard.completenessErrors(files.map { ($0.file.shard, $0.source) }, count: first.file.shard.count, otherErrors: !errors.isEmpty)
     guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
     let total = files.dropFirst().reduce(first.file.counts) { $0 + $1.file.counts }
     let experiment = try ExperimentLoader.load(text: first.file.specText, source: first.source)

@@ -47,4 +47,25 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     let upper = range.lowerBound + UInt64((UInt128(n) * UInt128(index + 1) / UInt128(count)))
     return lower..<upper
   }
+
+  /// Problems with a set of shards of one run: an index given twice, or missing
+  /// indices (reported only when nothing else is wrong).
+  /// - Parameter shards: each file's shard and its name.
+  static func completenessErrors(_ shards: [(shard: Shard, source: String)], count: Int, otherErrors: Bool) -> [SpecError] {
+    var errors: [SpecError] = []
+    var seen: [Int: String] = [:]
+    for (shard, source) in shards {
+      if let other = seen[shard.index] {
+        errors.append(SpecError(path: .root, message: "shard \(shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
+      }
+      seen[shard.index] = source
+    }
+    let missing = (0..<count).filter { seen[$0] == nil }
+    if !otherErrors, errors.isEmpty, !missing.isEmpty {
+      errors.append(SpecError(
+        path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", "),
+        hint: "wait for every shard to finish, then merge all of them"))
+    }
+    return errors
+  }
 }

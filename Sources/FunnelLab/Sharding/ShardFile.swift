@@ -136,7 +136,6 @@ public struct ShardFile: Sendable {
       throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files", hint: "pass parts/*.json")])
     }
     var errors: [SpecError] = []
-    var seen: [Int: String] = [:]
     for (source, file) in files {
       if file.runKey != first.file.runKey {
         var what: [String] = []
@@ -150,16 +149,8 @@ public struct ShardFile: Sendable {
         errors.append(SpecError(path: .root, message: "\(source) is from another run than \(first.source): " + what.joined(separator: ", "),
                                 hint: "merge only the shards of one run"))
       }
-      if let other = seen[file.shard.index] {
-        errors.append(SpecError(path: .root, message: "shard \(file.shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
-      }
-      seen[file.shard.index] = source
     }
-    let missing = (0..<first.file.shard.count).filter { seen[$0] == nil }
-    if errors.isEmpty, !missing.isEmpty {
-      errors.append(SpecError(path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(first.file.shard.count)" }.joined(separator: ", "),
-                              hint: "wait for every shard to finish, then merge all of them"))
-    }
+    errors += Shard.completenessErrors(files.map { ($0.file.shard, $0.source) }, count: first.file.shard.count, otherErrors: !errors.isEmpty)
     guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
     let experiment = try first.file.experiment(source: first.source)
     var total = first.file.aggregates
