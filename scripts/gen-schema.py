@@ -400,6 +400,29 @@ defs["variant"] = {
     "additionalProperties": False,
 }
 
+METRICS = ['completionRate', 'abandonmentRate', 'skipRate', 'paywallViewRate', 'purchaseConversion', 'purchaseConversionOfViewers', 'trialStartRate', 'trialToPaid', 'personalizationRate', 'timeToFinish', 'revenuePerUser', 'revenuePerPayingUser', 'revenuePerPaywallViewer', 'realizedRevenuePerUser']
+defs["expectation"] = {
+    "type": "object",
+    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]), lift (exact improvement over the control ≥ atLeast and/or worsening ≤ costsAtMost), beats (power ≥ power of the z-test at users per arm and the exact rates; with simulate, an experiment-mode run must also be significant), best (highest value with probability ≥ probability: exact, or from an experiment-mode run of users per arm).",
+    "properties": {
+        "id": nullable({"type": "string", "description": "A name for reports (default: kind variant metric)."}),
+        "kind": {"enum": ["range", "lift", "beats", "best"]},
+        "variant": {"type": "string", "minLength": 1},
+        "metric": {"enum": METRICS},
+        "min": nullable({"type": "number"}),
+        "max": nullable({"type": "number"}),
+        "atLeast": nullable({"type": "number", "description": "lift: the smallest acceptable improvement (0.02 = 2 points of a rate)."}),
+        "costsAtMost": nullable({"type": "number", "minimum": 0, "description": "lift: the largest acceptable worsening."}),
+        "users": nullable({"type": "integer", "minimum": 2, "maximum": 100000000, "description": "Users per arm (beats: required; best: simulate an experiment of this size)."}),
+        "power": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "description": "beats: least acceptable power (default 0.8)."}),
+        "alpha": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "beats: significance level (default metrics.alpha)."}),
+        "simulate": nullable({"type": "boolean", "description": "beats: also run an experiment and require adjusted p < alpha."}),
+        "probability": nullable({"type": "number", "exclusiveMinimum": 0, "maximum": 1, "description": "best: least acceptable probability to be best."}),
+    },
+    "required": ["kind", "variant", "metric"],
+    "additionalProperties": False,
+}
+
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "FunnelLab experiment",
@@ -419,6 +442,7 @@ schema = {
         "simulation": nullable(ref("simulation")),
         "store": nullable(ref("store")),
         "revenue": nullable(ref("revenue")),
+        "expectations": nullable({"type": "array", "items": ref("expectation"), "description": "Assumptions checked by `funnellab check`."}),
     },
     "required": ["name", "flow", "variants"],
     "additionalProperties": False,

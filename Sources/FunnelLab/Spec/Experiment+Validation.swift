@@ -42,6 +42,10 @@ extension Experiment {
         }
       }
     }
+    let variantIDs = allVariants.map(\.id)
+    for (i, expectation) in expectations.enumerated() {
+      errors += expectation.validationErrors(at: [.key("expectations"), .index(i)], variants: variantIDs)
+    }
     var seen = Set<String>()
     for (i, variant) in variants.enumerated() {
       let path = SpecPath([.key("variants"), .index(i)])
