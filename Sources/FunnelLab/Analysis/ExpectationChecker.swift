@@ -1,9 +1,9 @@
 import Foundation
 public import FunnelStats
 
-/// The outcome of checking one ``Expectation``.
+/// The outcome of checking one ``FunnelExpectation``.
 public struct ExpectationResult: Sendable, Hashable {
-  public var expectation: Expectation
+  public var expectation: FunnelExpectation
   public var passed: Bool
   /// The quantity compared with the threshold: the metric value (range), the
   /// improvement over the control (lift, beats), or the probability to be best.
@@ -20,7 +20,7 @@ public struct ExpectationResult: Sendable, Hashable {
   public var explanation: String?
 }
 
-/// Evaluates the ``Experiment/expectations`` of a spec (see ``Expectation`` for the
+/// Evaluates the ``Experiment/expectations`` of a spec (see ``FunnelExpectation`` for the
 /// rule of each kind). Exact values come from ``ExactEngine`` (no sampling noise),
 /// so checks on them are the same on every run; simulations are seeded by the spec.
 ///
@@ -71,7 +71,7 @@ public enum ExpectationChecker {
       try exactFunnel(id).value(of: metric)
     }
 
-    mutating func evaluate(_ e: Expectation) throws(SpecErrors) -> ExpectationResult {
+    mutating func evaluate(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       switch e.kind {
       case .range: try range(e)
       case .lift: try lift(e)
@@ -81,7 +81,7 @@ public enum ExpectationChecker {
     }
 
     func result(
-      _ e: Expectation, _ statement: String, passed: Bool, measured: Double?, basis: String = "exact",
+      _ e: FunnelExpectation, _ statement: String, passed: Bool, measured: Double?, basis: String = "exact",
       interval: ConfidenceInterval? = nil, detail: String, explanation: String?
     ) -> ExpectationResult {
       ExpectationResult(
@@ -89,7 +89,7 @@ public enum ExpectationChecker {
         explanation: passed ? nil : explanation)
     }
 
-    mutating func range(_ e: Expectation) throws(SpecErrors) -> ExpectationResult {
+    mutating func range(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       let lo = e.min ?? -Double.infinity
       let hi = e.max ?? Double.infinity
       let bounds =
@@ -124,7 +124,7 @@ public enum ExpectationChecker {
       return ((v - c) * (metric.higherIsBetter ? 1 : -1), v, c)
     }
 
-    mutating func lift(_ e: Expectation) throws(SpecErrors) -> ExpectationResult {
+    mutating func lift(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       var parts: [String] = []
       if let a = e.atLeast { parts.append("lifts \(e.metric.rawValue) by ≥ \(Self.format(a))") }
       if let c = e.costsAtMost { parts.append("costs ≤ \(Self.format(c)) of \(e.metric.rawValue)") }
@@ -157,7 +157,7 @@ public enum ExpectationChecker {
       }
     }
 
-    mutating func beats(_ e: Expectation) throws(SpecErrors) -> ExpectationResult {
+    mutating func beats(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       let users = e.users ?? experiment.users
       let alpha = e.alpha ?? experiment.metrics.alpha
       let wanted = e.power ?? 0.8
@@ -213,7 +213,7 @@ public enum ExpectationChecker {
         explanation: problems.joined(separator: "; "))
     }
 
-    mutating func best(_ e: Expectation) throws(SpecErrors) -> ExpectationResult {
+    mutating func best(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       let wanted = e.probability ?? 0.9
       let statement = "\(e.variant) has the best \(e.metric.rawValue) with P ≥ \(Self.format(wanted))"
       let sign = e.metric.higherIsBetter ? 1.0 : -1.0

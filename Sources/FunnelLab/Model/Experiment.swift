@@ -25,8 +25,8 @@ public struct Experiment: Sendable, Hashable {
   public var design: ExperimentDesign
   /// Factors crossed into more variants (after the listed ones).
   public var grid: Grid?
-  /// Assumptions checked by `funnellab check` (see ``Expectation``).
-  public var expectations: [Expectation]
+  /// Assumptions checked by `funnellab check` (see ``FunnelExpectation``).
+  public var expectations: [FunnelExpectation]
 
   public init(
     name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
@@ -81,7 +81,7 @@ extension Experiment: Decodable {
     metrics = try c.decodeIfPresent(MetricsSpec.self, forKey: .metrics) ?? MetricsSpec()
     design = try c.decodeIfPresent(ExperimentDesign.self, forKey: .design) ?? ExperimentDesign()
     grid = try c.decodeIfPresent(Grid.self, forKey: .grid)
-    expectations = try c.decodeIfPresent([Expectation].self, forKey: .expectations) ?? []
+    expectations = try c.decodeIfPresent([FunnelExpectation].self, forKey: .expectations) ?? []
   }
 }
 

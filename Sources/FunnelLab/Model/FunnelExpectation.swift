@@ -18,7 +18,7 @@
 ///   probability ≥ `probability` — from the exact values (probability 1 or 0)
 ///   or, with `users`, the Bayesian probability to be best after an
 ///   experiment-mode run of that size (seeded by the spec: deterministic).
-public struct Expectation: Sendable, Hashable, Decodable {
+public struct FunnelExpectation: Sendable, Hashable, Decodable {
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case range, lift, beats, best
   }
@@ -147,4 +147,4 @@ public struct Expectation: Sendable, Hashable, Decodable {
   }
 }
 
-extension Expectation.Kind: CaseIterableRawEnum {}
+extension FunnelExpectation.Kind: CaseIterableRawEnum {}
