@@ -31,7 +31,7 @@ public enum ExpectationChecker {
   /// - Throws: ``SpecErrors`` when the experiment is invalid.
   public static func check(_ experiment: Experiment) throws(SpecErrors) -> [ExpectationResult] {
     let expanded = experiment.expandingGrid()
-    let errors = expanded.validationErrors()
+    let errors = expanded.validationErrors() + experiment.expectationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
     var context = Context(experiment: expanded)
     var results: [ExpectationResult] = []
