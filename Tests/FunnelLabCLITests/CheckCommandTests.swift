@@ -97,3 +97,32 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     names[elementName, default: 0] += 1
   }
 }
+
+/// `funnellab calibrate`: the committed example, a calibrated spec, bad CSV lines.
+@Suite struct CalibrateCommandTests {
+  @Test func theCommittedExampleFindsTheContradictedAssumptions() throws {
+    let out = try temporaryFile("calibrated.json")
+    let r = funnellab(
+      "calibrate", experiment("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path,
+      "-o", out)
+    #expect(r.code == 0, "\(r.err)")
+    #expect(r.out.contains("slide1.skip: observed 0.1427 per view"))
+    #expect(r.out.contains("registration.quit: observed 0.2816 per view"))
+    #expect(!r.out.contains("slide2.skip:"))
+    #expect(r.err.contains("wrote the calibrated spec"))
+    let document = try JSONParser.parse(try String(contentsOfFile: out, encoding: .utf8))
+    #expect(document["name"]?.kind == .string("urbannest-onboarding"))
+    #expect(r.err.contains("note: review the calibrated spec"))
+  }
+
+  @Test func aBadCSVLineExits65WithFileAndLine() throws {
+    let csv = try temporaryFile("observed.csv", contents: "screen,action,count\nslide1,,100\nslide1,continue,eighty\nslide9,quit,3\n")
+    let r = funnellab("calibrate", experiment("urbannest-onboarding"), csv)
+    #expect(r.code == 65)
+    #expect(r.err.hasPrefix("\(csv):3: count 'eighty' is not a whole number ≥ 0"), "\(r.err)")
+    let unknown = try temporaryFile("observed.csv", contents: "screen,action,count\nslide1,,100\nslide1,contine,80\n")
+    let u = funnellab("calibrate", experiment("urbannest-onboarding"), unknown)
+    #expect(u.code == 65)
+    #expect(u.err.contains("screen 'slide1' has no action 'contine'; did you mean 'continue'?"), "\(u.err)")
+  }
+}
