@@ -8,7 +8,7 @@ public enum FunnelLabCommandLine {
   static let commands: [CommandEntry] = [
     CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
     CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self),
-    CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self),
+    CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self), CommandEntry(SensitivityCommand.self),
   ]
 
   static var overview: String {
