@@ -126,3 +126,28 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     #expect(u.err.contains("screen 'slide1' has no action 'contine'; did you mean 'continue'?"), "\(u.err)")
   }
 }
+
+/// `funnellab sensitivity`: the table, JSON chart data and usage errors.
+@Suite struct SensitivityCommandTests {
+  @Test func reportsTheFlipAsTableAndJSON() throws {
+    let spec = experiment("urbannest-onboarding")
+    let r = funnellab("sensitivity", spec, "--vary", "fatiguePerScreen=0:0.1:0.05", "--metric", "completionRate")
+    #expect(r.code == 0, "\(r.err)")
+    #expect(r.out.contains("sensitivity of the winner on completionRate"))
+    #expect(r.out.contains("No flip: twoSlides wins everywhere."), "\(r.out)")
+    let j = funnellab("sensitivity", spec, "--vary", "fatiguePerScreen=0:0.1:0.05", "--metric", "completionRate", "--format", "json")
+    let document = try JSONParser.parse(j.out)
+    guard case .array(let points)? = document["points"]?.kind else {
+      Issue.record("no points")
+      return
+    }
+    #expect(points.count == 3)
+  }
+
+  @Test func badVaryIsAUsageError() {
+    #expect(funnellab("sensitivity", experiment("urbannest-onboarding"), "--vary", "fatigue=0:1:0.1").code == 64)
+    #expect(funnellab("sensitivity", experiment("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:1").code == 64)
+    #expect(funnellab("sensitivity", experiment("urbannest-onboarding")).code == 64)
+    #expect(funnellab("sensitivity", experiment("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:40:20").code == 65)
+  }
+}
