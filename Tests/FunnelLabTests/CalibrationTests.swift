@@ -113,4 +113,23 @@ import Testing
       #expect("\(first.line ?? 0): \(first.message)".hasPrefix(message))
     }
   }
+
+  @Test func rowsOfOtherVariantsAreIgnored() throws {
+    let csv = "variant,screen,action,count\ncontrol,slide1,,100\ncontrol,slide1,continue,80\nb,slide1,continue,5\n,slide1,skip,10\n"
+    let counts = try ObservedCounts.parse(csv: csv, source: "x.csv", variant: "control")
+    #expect(counts.views == ["slide1": 100])
+    #expect(counts.actions == ["slide1": ["continue": 80, "skip": 10]])
+  }
+
+  @Test func anUnknownVariantOfAResultNamesTheClosest() throws {
+    let result = try Simulation.run(contentsOf: experimentPath("urbannest-onboarding"), users: 1_000)
+    #expect(throws: SpecErrors.self) { try result.variant("twoSlide") }
+    do {
+      _ = try result.variant("twoSlide")
+    } catch {
+      #expect(error.errors.first?.hint == "did you mean 'twoSlides'?")
+    }
+    #expect(try result.control().comparison(.completionRate) == nil)
+    #expect(try result.variant("twoSlides").comparison(.completionRate)?.difference != nil)
+  }
 }
