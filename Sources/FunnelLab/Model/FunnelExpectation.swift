@@ -12,7 +12,7 @@
 /// - ``Kind/beats``: a variant beats the control with adjusted p < α at `users`
 ///   per arm with power ≥ `power` — the power of the pooled two-proportion z-test
 ///   (``PowerAnalysis``) at the exact rates and the Bonferroni level
-///   `α / (arms − 1)` (a lower bound of the Holm power); with `simulate`, an
+///   `α / (arms − 1)`, arms counting grid cells (a lower bound of the Holm power); with `simulate`, an
 ///   experiment-mode run of that size must also reach adjusted p < α.
 /// - ``Kind/best``: a variant has the best value of a metric among all arms with
 ///   probability ≥ `probability` — from the exact values (probability 1 or 0)
