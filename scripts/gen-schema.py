@@ -400,6 +400,74 @@ defs["variant"] = {
     "additionalProperties": False,
 }
 
+METRICS = ['completionRate', 'abandonmentRate', 'skipRate', 'paywallViewRate', 'purchaseConversion', 'purchaseConversionOfViewers', 'trialStartRate', 'trialToPaid', 'personalizationRate', 'timeToFinish', 'revenuePerUser', 'revenuePerPayingUser', 'revenuePerPaywallViewer', 'realizedRevenuePerUser']
+defs["metrics"] = {
+    "type": "object",
+    "description": "The primary metric, guardrails and decision settings of the experiment.",
+    "properties": {
+        "primary": nullable({"enum": METRICS, "description": "The metric the decision is about (default purchaseConversion)."}),
+        "guardrails": nullable({"type": "array", "items": {
+            "type": "object",
+            "properties": {"metric": {"enum": METRICS}, "margin": {"type": "number", "minimum": 0, "description": "Largest acceptable worsening, in the metric's unit."}},
+            "required": ["metric", "margin"], "additionalProperties": False}}),
+        "alpha": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "Significance level (default 0.05)."}),
+        "correction": nullable({"enum": ["none", "bonferroni", "holm", "benjamini-hochberg"], "description": "Multiple-testing correction across arms (default holm)."}),
+    },
+    "additionalProperties": False,
+}
+
+defs["design"] = {
+    "type": "object",
+    "description": "How experiment mode assigns users to arms.",
+    "properties": {
+        "salt": nullable({"type": "string", "description": "Mixed into the assignment hash (default \"funnellab\")."}),
+        "allocation": nullable({"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+                                "description": "Relative weight per variant id (missing: 1)."}),
+    },
+    "additionalProperties": False,
+}
+
+defs["grid"] = {
+    "type": "object",
+    "description": "Factors crossed into variants named factor=level,...",
+    "properties": {
+        "factors": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "levels": {"type": "array", "minItems": 1, "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "patches": nullable({"type": "array", "items": ref("patch")})},
+                    "required": ["id"], "additionalProperties": False}},
+            },
+            "required": ["id", "levels"], "additionalProperties": False}},
+    },
+    "required": ["factors"],
+    "additionalProperties": False,
+}
+
+defs["expectation"] = {
+    "type": "object",
+    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]), lift (exact improvement over the control ≥ atLeast and/or worsening ≤ costsAtMost), beats (power ≥ power of the z-test at users per arm and the exact rates; with simulate, an experiment-mode run must also be significant), best (highest value with probability ≥ probability: exact, or from an experiment-mode run of users per arm).",
+    "properties": {
+        "id": nullable({"type": "string", "description": "A name for reports (default: kind variant metric)."}),
+        "kind": {"enum": ["range", "lift", "beats", "best"]},
+        "variant": {"type": "string", "minLength": 1},
+        "metric": {"enum": METRICS},
+        "min": nullable({"type": "number"}),
+        "max": nullable({"type": "number"}),
+        "atLeast": nullable({"type": "number", "description": "lift: the smallest acceptable improvement (0.02 = 2 points of a rate)."}),
+        "costsAtMost": nullable({"type": "number", "minimum": 0, "description": "lift: the largest acceptable worsening."}),
+        "users": nullable({"type": "integer", "minimum": 2, "maximum": 100000000, "description": "Users per arm (beats: required; best: simulate an experiment of this size)."}),
+        "power": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "description": "beats: least acceptable power (default 0.8)."}),
+        "alpha": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "beats: significance level (default metrics.alpha)."}),
+        "simulate": nullable({"type": "boolean", "description": "beats: also run an experiment and require adjusted p < alpha."}),
+        "probability": nullable({"type": "number", "exclusiveMinimum": 0, "maximum": 1, "description": "best: least acceptable probability to be best."}),
+    },
+    "required": ["kind", "variant", "metric"],
+    "additionalProperties": False,
+}
+
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "FunnelLab experiment",
@@ -419,6 +487,10 @@ schema = {
         "simulation": nullable(ref("simulation")),
         "store": nullable(ref("store")),
         "revenue": nullable(ref("revenue")),
+        "expectations": nullable({"type": "array", "items": ref("expectation"), "description": "Assumptions checked by `funnellab check`."}),
+        "metrics": nullable(ref("metrics")),
+        "design": nullable(ref("design")),
+        "grid": nullable(ref("grid")),
     },
     "required": ["name", "flow", "variants"],
     "additionalProperties": False,

@@ -9,7 +9,8 @@ public enum FunnelLabCommandLine {
   static let commands: [CommandEntry] = [
     CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
     CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(MergeCommand.self),
-    CommandEntry(TraceCommand.self),
+    CommandEntry(TraceCommand.self), CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self),
+    CommandEntry(SensitivityCommand.self),
   ]
 
   static var overview: String {

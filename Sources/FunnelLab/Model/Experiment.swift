@@ -25,6 +25,8 @@ public struct Experiment: Sendable, Hashable {
   public var design: ExperimentDesign
   /// Factors crossed into more variants (after the listed ones).
   public var grid: Grid?
+  /// Assumptions checked by `funnellab check` (see ``FunnelExpectation``).
+  public var expectations: [FunnelExpectation]
 
   public init(
     name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
@@ -47,13 +49,14 @@ public struct Experiment: Sendable, Hashable {
     metrics = MetricsSpec()
     design = ExperimentDesign()
     grid = nil
+    expectations = []
   }
 }
 
 extension Experiment: Decodable {
   enum CodingKeys: String, CodingKey {
     case schema = "$schema"
-    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue, metrics, design, grid
+    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue, metrics, design, grid, expectations
   }
 
   public init(from decoder: any Decoder) throws {
@@ -78,6 +81,7 @@ extension Experiment: Decodable {
     metrics = try c.decodeIfPresent(MetricsSpec.self, forKey: .metrics) ?? MetricsSpec()
     design = try c.decodeIfPresent(ExperimentDesign.self, forKey: .design) ?? ExperimentDesign()
     grid = try c.decodeIfPresent(Grid.self, forKey: .grid)
+    expectations = try c.decodeIfPresent([FunnelExpectation].self, forKey: .expectations) ?? []
   }
 }
 

@@ -192,7 +192,15 @@ enum DefaultExperiment {
         ]
       }
     ]
-  }
+  },
+  "expectations": [
+    { "id": "control completes 55-70%", "kind": "range", "variant": "control", "metric": "completionRate", "min": 0.55, "max": 0.7 },
+    { "id": "control converts 3-5%", "kind": "range", "variant": "control", "metric": "purchaseConversion", "min": 0.03, "max": 0.05 },
+    { "id": "optional goal lifts completion", "kind": "lift", "variant": "goalOptional", "metric": "completionRate", "atLeast": 0.02 },
+    { "id": "optional goal costs little conversion", "kind": "lift", "variant": "goalOptional", "metric": "purchaseConversion", "costsAtMost": 0.005 },
+    { "id": "5 features detectable", "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "power": 0.8 },
+    { "id": "5 features sell best", "kind": "best", "variant": "features5", "metric": "purchaseConversion", "probability": 0.9 }
+  ]
 }
 """#
 }

@@ -17,11 +17,16 @@ extension Experiment {
     for id in design.allocation.keys.sorted() {
       let weight = design.allocation[id] ?? 0
       if !allIDs.contains(id) {
-        errors.append(SpecError(path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
-                                hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
+        errors.append(
+          SpecError(
+            path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
+            hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
       }
       if !(weight.isFinite && weight >= 0) {
-        errors.append(SpecError(path: [.key("design"), .key("allocation"), .key(id)], message: "an allocation weight must be a finite number ≥ 0", hint: "weights are relative, e.g. 50 and 50"))
+        errors.append(
+          SpecError(
+            path: [.key("design"), .key("allocation"), .key(id)], message: "an allocation weight must be a finite number ≥ 0",
+            hint: "weights are relative, e.g. 50 and 50"))
       }
     }
     if let grid {
@@ -65,6 +70,17 @@ extension Experiment {
       }
     }
     return errors
+  }
+
+  /// Problems of the ``expectations``: unknown variants, keys of another kind, values
+  /// out of range. Kept apart from ``validationErrors()`` (which every run checks) so
+  /// that code may drop variants from a loaded spec and still run it; the loader and
+  /// ``ExpectationChecker`` check both.
+  public func expectationErrors() -> [SpecError] {
+    let variantIDs = allVariants.map(\.id)
+    return expectations.enumerated().flatMap { i, expectation in
+      expectation.validationErrors(at: [.key("expectations"), .index(i)], variants: variantIDs)
+    }
   }
 
   /// Problems of the flow, population, behavior and settings, ignoring variants.

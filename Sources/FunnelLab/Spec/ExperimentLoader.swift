@@ -27,7 +27,7 @@ public enum ExperimentLoader {
     let decoder = SpecDecoder(source: source)
     let document = try decoder.parse(text)
     let (decoded, decodeErrors) = decoder.decodeCollecting(Experiment.self, from: document)
-    let problems = decodeErrors + (decoded?.validationErrors() ?? [])
+    let problems = decodeErrors + (decoded.map { $0.validationErrors() + $0.expectationErrors() } ?? [])
     let errors = problems.map { error in
       var located = error
       if located.line == nil { located.line = document.line(at: error.path) }

@@ -1,0 +1,117 @@
+/// Reruns an experiment's comparison across values of behavior parameters and finds
+/// where the winner on a metric flips, with the exact engine (no sampling noise, so
+/// a flip is a property of the model, not of a seed).
+///
+/// The points are the Cartesian product of the axes (the last axis varies
+/// fastest). The **winner** at a point is the variant with the best exact value of
+/// the metric (in its good direction). A **flip** is reported between neighbouring
+/// points along the last axis whose winners differ, located to 1/1024 of the step
+/// by bisection on the sign of `value(new winner) − value(old winner)`.
+///
+/// - Complexity: one exact solve per variant per point, plus 10 per flip.
+public struct Sensitivity: Sendable {
+  /// One varied behavior parameter and its values.
+  public struct Axis: Sendable, Hashable {
+    public var parameter: BehaviorParameter
+    public var values: [Double]
+
+    public init(parameter: BehaviorParameter, values: [Double]) {
+      self.parameter = parameter
+      self.values = values
+    }
+
+    /// `from:to:step` inclusive of `to` (to within a hundredth of a step).
+    public init(parameter: BehaviorParameter, from: Double, to: Double, step: Double) {
+      self.parameter = parameter
+      var values: [Double] = []
+      if step > 0, from <= to {
+        let count = Int(((to - from) / step + 0.01).rounded(.down))
+        values = (0...count).map { from + Double($0) * step }
+      }
+      self.values = values
+    }
+  }
+
+  /// The exact metric of every variant at one point.
+  public struct Point: Sendable, Hashable {
+    /// The axis values, in axis order.
+    public var values: [Double]
+    /// Per variant (in spec order); `nil` when undefined.
+    public var metricValues: [Double?]
+    public var winner: String
+  }
+
+  /// Where the winner changes along the last axis.
+  public struct Flip: Sendable, Hashable {
+    /// The other axes' values (all but the last).
+    public var fixed: [Double]
+    public var parameter: BehaviorParameter
+    public var between: ClosedRange<Double>
+    /// The bisected point where the two variants tie.
+    public var at: Double
+    public var from: String
+    public var to: String
+  }
+
+  public var experiment: String
+  public var metric: FunnelMetric
+  public var variants: [String]
+  public var axes: [Axis]
+  public var points: [Point]
+  public var flips: [Flip]
+
+  /// Runs the analysis.
+  /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
+  ///   (e.g. a value outside the parameter's range).
+  public static func run(_ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil) throws(SpecErrors) -> Sensitivity {
+    let metric = metric ?? experiment.metrics.primary
+    let ids = experiment.variants.map(\.id)
+    var combos: [[Double]] = [[]]
+    for axis in axes { combos = combos.flatMap { prefix in axis.values.map { prefix + [$0] } } }
+    var points: [Point] = []
+    for values in combos {
+      let metricValues = try evaluate(experiment, axes: axes, values: values, metric: metric)
+      points.append(Point(values: values, metricValues: metricValues, winner: winner(ids, metricValues, metric)))
+    }
+    var flips: [Flip] = []
+    if let last = axes.last {
+      for k in points.indices.dropFirst() {
+        let a = points[k - 1]
+        let b = points[k]
+        guard a.values.dropLast() == b.values.dropLast(), a.winner != b.winner,
+          let lo = a.values.last, let hi = b.values.last,
+          let i = ids.firstIndex(of: a.winner), let j = ids.firstIndex(of: b.winner)
+        else { continue }
+        var low = lo
+        var high = hi
+        for _ in 0..<40 where high - low > (hi - lo) / 1024 {
+          let mid = (low + high) / 2
+          let v = try evaluate(experiment, axes: axes, values: Array(a.values.dropLast()) + [mid], metric: metric)
+          let sign = metric.higherIsBetter ? 1.0 : -1.0
+          if ((v[j] ?? -.infinity) - (v[i] ?? -.infinity)) * sign > 0 { high = mid } else { low = mid }
+        }
+        flips.append(
+          Flip(
+            fixed: Array(a.values.dropLast()), parameter: last.parameter, between: lo...hi, at: (low + high) / 2, from: a.winner,
+            to: b.winner))
+      }
+    }
+    return Sensitivity(experiment: experiment.name, metric: metric, variants: ids, axes: axes, points: points, flips: flips)
+  }
+
+  static func evaluate(_ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric) throws(SpecErrors) -> [Double?] {
+    var e = experiment
+    for (axis, value) in zip(axes, values) { e.behavior[axis.parameter] = value }
+    return try FlowCompiler.compileAll(e).map { ExactEngine.solve($0).value(of: metric) }
+  }
+
+  static func winner(_ ids: [String], _ values: [Double?], _ metric: FunnelMetric) -> String {
+    let sign = metric.higherIsBetter ? 1.0 : -1.0
+    var best: (String, Double)?
+    for (id, value) in zip(ids, values) {
+      guard let value else { continue }
+      if best.map({ value * sign > $0.1 }) ?? true { best = (id, value * sign) }
+    }
+    return best?.0 ?? "—"
+  }
+}

@@ -1,0 +1,261 @@
+import Foundation
+public import FunnelStats
+
+/// Fits a spec's explicit action probabilities to counts observed in production and
+/// tests the spec's assumptions against them.
+///
+/// **What is fitted.** For every screen with observed data, the base probability
+/// `p_a` of each explicit action `a` of the spec's (control) flow — segment
+/// overrides and behavior parameters are kept. With `N_s` users viewing screen `s`
+/// and `n_a` taking `a`, the fit makes the exact engine's expected per-view rate
+/// `e_a(p) = E[taken a] / E[views of s]` equal the observed rate `r_a = n_a / N_s` by
+/// the fixed-point iteration `p_a ← p_a · r_a / e_a(p)`, renormalised per screen.
+/// When the flow's behavior effects are off, `e_a = p_a` and one step gives the
+/// multinomial maximum-likelihood estimate `p̂_a = n_a / N_s`; with effects on, the
+/// iteration matches the expected counts (the MLE of the per-screen rates) within
+/// `1e-9` or stops after `maxIterations`.
+///
+/// **Goodness of fit.** Per screen the G statistic (Poisson deviance)
+/// `G = 2 Σ_a [n_a ln(n_a / E_a) − (n_a − E_a)]` with `E_a = N_s e_a`, on `k − 1`
+/// degrees of freedom, its p-value from ``ChiSquared``; before the fit (the
+/// assumptions) and after. An action **contradicts** the assumption when the rate
+/// the spec implies lies outside the observed rate's Wilson interval at level
+/// `1 − 0.05 / m` (Bonferroni over the `m` actions observed).
+///
+/// - Complexity: one exact solve per iteration.
+public struct Calibration: Sendable {
+  /// One action's observed rate against the spec.
+  public struct ActionFit: Sendable, Hashable {
+    public var screen: String
+    public var action: String
+    public var count: UInt64
+    public var views: UInt64
+    /// `n_a / N_s`.
+    public var observedRate: Double
+    /// Wilson interval of the observed rate at level `1 − 0.05 / m`.
+    public var interval: ConfidenceInterval?
+    /// The per-view rate the spec implies (exact engine).
+    public var assumedRate: Double
+    /// The spec's base probability.
+    public var assumedProbability: Double
+    /// The fitted base probability (written to the calibrated spec).
+    public var fittedProbability: Double
+    /// The assumed rate lies outside ``interval``.
+    public var contradicted: Bool
+  }
+
+  /// One screen's goodness of fit.
+  public struct ScreenFit: Sendable, Hashable {
+    public var screen: String
+    public var views: UInt64
+    public var degreesOfFreedom: Int
+    /// G of the spec's assumptions and its p-value.
+    public var assumedG: Double
+    public var assumedP: Double
+    /// G after the fit and its p-value.
+    public var fittedG: Double
+    public var fittedP: Double
+  }
+
+  public var actions: [ActionFit]
+  public var screens: [ScreenFit]
+  /// Iterations the fit took.
+  public var iterations: Int
+  /// The spec with the fitted probabilities.
+  public var calibrated: Experiment
+  /// The spec document with the fitted probabilities replaced (member order kept).
+  public var document: JSONValue
+
+  /// The sum of the screens' G and degrees of freedom, and the p-value, before the fit.
+  public var assumedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
+    let g = screens.reduce(0) { $0 + $1.assumedG }
+    let df = screens.reduce(0) { $0 + $1.degreesOfFreedom }
+    return (g, df, df > 0 ? ChiSquared(degreesOfFreedom: Double(df)).sf(g) : 1)
+  }
+
+  /// The same after the fit.
+  public var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
+    let g = screens.reduce(0) { $0 + $1.fittedG }
+    let df = screens.reduce(0) { $0 + $1.degreesOfFreedom }
+    return (g, df, df > 0 ? ChiSquared(degreesOfFreedom: Double(df)).sf(g) : 1)
+  }
+
+  /// Observed counts per (screen index, explicit action id).
+  struct Target {
+    var screen: Int
+    var views: UInt64
+    var counts: [(action: String, count: UInt64)]
+  }
+
+  /// Fits `experiment` (its control) to `observed`.
+  /// - Parameter document: the spec's JSON, to write the calibrated spec from.
+  /// - Throws: ``SpecErrors`` for an invalid spec or counts naming unknown screens or actions.
+  public static func fit(
+    _ experiment: Experiment, document: JSONValue, observed: ObservedCounts, source: String = "observed", maxIterations: Int = 200
+  ) throws(SpecErrors) -> Calibration {
+    let targets = try targets(experiment, observed: observed, source: source)
+    let initial = try rates(experiment, targets)
+    var current = experiment
+    var iterations = 0
+    var fitted = initial
+    while iterations < maxIterations {
+      var worst = 0.0
+      for t in targets {
+        guard t.views > 0 else { continue }
+        var screen = current.flow.screens[t.screen]
+        for (j, action) in screen.actions.enumerated() {
+          guard let p = action.probability, let n = t.counts.first(where: { $0.action == action.id })?.count else { continue }
+          let r = Double(n) / Double(t.views)
+          let e = fitted[t.screen]?[action.id] ?? 0
+          worst = max(worst, abs(r - e))
+          screen.actions[j].probability = r == 0 ? 0 : (e > 0 ? p * r / e : p)
+        }
+        let sum = screen.actions.reduce(0.0) { $0 + ($1.probability ?? 0) }
+        if sum > 0 { for j in screen.actions.indices { screen.actions[j].probability = screen.actions[j].probability.map { $0 / sum } } }
+        current.flow.screens[t.screen] = screen
+      }
+      if worst < 1e-9 { break }
+      iterations += 1
+      fitted = try rates(current, targets)
+    }
+    let actionCount = targets.reduce(0) { $0 + $1.counts.count }
+    let level = 1 - 0.05 / Double(max(actionCount, 1))
+    var actions: [ActionFit] = []
+    var screens: [ScreenFit] = []
+    var out = document
+    for t in targets {
+      let id = experiment.flow.screens[t.screen].id
+      var gAssumed = 0.0
+      var gFitted = 0.0
+      for (action, n) in t.counts {
+        let assumed = initial[t.screen]?[action] ?? 0
+        let after = fitted[t.screen]?[action] ?? 0
+        gAssumed += deviance(Double(n), Double(t.views) * assumed)
+        gFitted += deviance(Double(n), Double(t.views) * after)
+        let interval = (try? ProportionCount(successes: Int(n), trials: Int(t.views))).flatMap {
+          try? ProportionInterval.wilson($0, confidenceLevel: level)
+        }
+        let p0 = experiment.flow.screens[t.screen].action(action)?.probability ?? 0
+        let p1 = current.flow.screens[t.screen].action(action)?.probability ?? 0
+        actions.append(
+          ActionFit(
+            screen: id, action: action, count: n, views: t.views, observedRate: t.views > 0 ? Double(n) / Double(t.views) : 0,
+            interval: interval, assumedRate: assumed, assumedProbability: p0, fittedProbability: p1,
+            contradicted: interval.map { !$0.contains(assumed) } ?? false))
+      }
+      let df = max(t.counts.count - 1, 0)
+      let chi = ChiSquared(degreesOfFreedom: Double(max(df, 1)))
+      screens.append(
+        ScreenFit(
+          screen: id, views: t.views, degreesOfFreedom: df, assumedG: gAssumed, assumedP: df > 0 ? chi.sf(gAssumed) : 1,
+          fittedG: gFitted, fittedP: df > 0 ? chi.sf(gFitted) : 1))
+      // The calibrated document: 4 decimals, the rounding residue on the largest action.
+      var rounded = current.flow.screens[t.screen].actions.compactMap { a in a.probability.map { (a.id, ($0 * 10_000).rounded() / 10_000) }
+      }
+      let residue = 1 - rounded.reduce(0) { $0 + $1.1 }
+      if let k = rounded.indices.max(by: { rounded[$0].1 < rounded[$1].1 }) {
+        rounded[k].1 = ((rounded[k].1 + residue) * 10_000).rounded() / 10_000
+      }
+      for (action, p) in rounded {
+        let path: SpecPath = [.key("flow"), .key("screens"), .index(t.screen), .key("actions"), .key(action)]
+        out = out.settingProbability(at: path, to: p)
+        if let j = current.flow.screens[t.screen].actions.firstIndex(where: { $0.id == action }) {
+          current.flow.screens[t.screen].actions[j].probability = p
+        }
+      }
+    }
+    return Calibration(actions: actions, screens: screens, iterations: iterations, calibrated: current, document: out)
+  }
+
+  /// `2 [n ln(n/E) − (n − E)]`, the Poisson deviance of one cell.
+  static func deviance(_ n: Double, _ e: Double) -> Double {
+    if e <= 0 { return n > 0 ? .infinity : 0 }
+    return 2 * ((n > 0 ? n * (n / e).log : 0) - (n - e))
+  }
+
+  /// The observed counts matched to the spec's screens and explicit actions.
+  static func targets(_ experiment: Experiment, observed: ObservedCounts, source: String) throws(SpecErrors) -> [Target] {
+    var errors: [SpecError] = []
+    var targets: [Target] = []
+    let screenIDs = experiment.flow.screens.map(\.id)
+    for id in Set(observed.views.keys).union(observed.actions.keys).sorted() where !screenIDs.contains(id) {
+      errors.append(SpecError(path: .root, message: "no screen '\(id)' in the spec", hint: NameSuggestion.hint(for: id, in: screenIDs)))
+    }
+    for (i, screen) in experiment.flow.screens.enumerated() {
+      let counts = observed.actions[screen.id] ?? [:]
+      guard observed.views[screen.id] != nil || !counts.isEmpty else { continue }
+      let ids = screen.actions.map(\.id)
+      for action in counts.keys.sorted() where !ids.contains(action) {
+        errors.append(
+          SpecError(
+            path: .root, message: "screen '\(screen.id)' has no action '\(action)'",
+            hint: NameSuggestion.hint(for: action, in: ids) ?? "its actions: " + ids.joined(separator: ", ")))
+      }
+      let taken = counts.values.reduce(0, +)
+      let views = observed.views[screen.id] ?? taken
+      if taken > views {
+        errors.append(
+          SpecError(path: .root, message: "screen '\(screen.id)': \(taken) actions but only \(views) views", hint: "check the export"))
+      }
+      var list = screen.actions.filter { $0.probability != nil }.map { (action: $0.id, count: counts[$0.id] ?? 0) }
+      // Users who viewed the screen and did nothing logged: they quit.
+      if views > taken, counts["quit"] == nil, let q = list.firstIndex(where: { $0.action == "quit" }) { list[q].count = views - taken }
+      targets.append(Target(screen: i, views: views, counts: list))
+    }
+    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    return targets
+  }
+
+  /// The exact per-view rate of each explicit action of the target screens.
+  static func rates(_ experiment: Experiment, _ targets: [Target]) throws(SpecErrors) -> [Int: [String: Double]] {
+    let flow = try FlowCompiler.compile(experiment, variant: 0)
+    let exact = ExactEngine.solve(flow)
+    var rates: [Int: [String: Double]] = [:]
+    for t in targets {
+      let views = exact.views[t.screen]
+      var perAction: [String: Double] = [:]
+      for (k, slot) in flow.actions.enumerated() where slot.screen == t.screen && !slot.implicit {
+        perAction[slot.id, default: 0] += views > 0 ? exact.actionCounts[k] / views : 0
+      }
+      rates[t.screen] = perAction
+    }
+    return rates
+  }
+}
+
+extension Double {
+  fileprivate var log: Double { Foundation.log(self) }
+}
+
+extension JSONValue {
+  /// This document with the action at `path` given probability `p`: a bare number
+  /// is replaced, an object's `probability` member is set (member order kept).
+  func settingProbability(at path: SpecPath, to p: Double) -> JSONValue {
+    guard let first = path.components.first else {
+      switch kind {
+      case .number: return JSONValue(.number(p, literal: JSONValue.format(p)), line: line)
+      case .object(var members):
+        if let i = members.firstIndex(where: { $0.key == "probability" }) {
+          members[i].value = JSONValue(.number(p, literal: JSONValue.format(p)), line: members[i].value.line)
+        } else {
+          members.append(Member(key: "probability", value: .number(p)))
+        }
+        return JSONValue(.object(members), line: line)
+      default: return self
+      }
+    }
+    let rest = SpecPath(Array(path.components.dropFirst()))
+    switch (first, kind) {
+    case (.key(let key), .object(var members)):
+      guard let i = members.firstIndex(where: { $0.key == key }) else { return self }
+      members[i].value = members[i].value.settingProbability(at: rest, to: p)
+      return JSONValue(.object(members), line: line)
+    case (.index(let i), .array(var elements)):
+      guard elements.indices.contains(i) else { return self }
+      elements[i] = elements[i].settingProbability(at: rest, to: p)
+      return JSONValue(.array(elements), line: line)
+    default:
+      return self
+    }
+  }
+}

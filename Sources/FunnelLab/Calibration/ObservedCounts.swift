@@ -1,0 +1,84 @@
+/// Counts exported from an analytics tool, read from CSV for ``Calibration``.
+///
+/// The header names the columns `screen,action,count` and optionally `variant`
+/// (in any order). A row with an empty `action` (or `action` = `views`) gives the
+/// users who viewed the screen; the other rows give how many times an action was
+/// taken. Rows of a variant other than the one calibrated are ignored.
+/// ```
+/// screen,action,count
+/// welcome,,10000
+/// welcome,continue,8512
+/// ```
+public struct ObservedCounts: Sendable, Hashable {
+  /// Views per screen id, when the export has them.
+  public var views: [String: UInt64]
+  /// Counts per screen id and action id.
+  public var actions: [String: [String: UInt64]]
+
+  public init(views: [String: UInt64] = [:], actions: [String: [String: UInt64]] = [:]) {
+    self.views = views
+    self.actions = actions
+  }
+
+  /// Parses CSV text.
+  /// - Parameter variant: keep only rows of this variant (rows without a variant are kept).
+  /// - Throws: ``SpecErrors`` whose errors carry the line (`file:line: message`).
+  public static func parse(csv text: String, source: String, variant: String? = nil) throws(SpecErrors) -> ObservedCounts {
+    var errors: [SpecError] = []
+    var result = ObservedCounts()
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    var columns: [String: Int] = [:]
+    var headerSeen = false
+    for (offset, raw) in lines.enumerated() {
+      let line = offset + 1
+      let trimmed = raw.trimmingSpaces
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+      if !headerSeen {
+        headerSeen = true
+        for (i, name) in fields.enumerated() { columns[name.lowercased()] = i }
+        let missing = ["screen", "action", "count"].filter { columns[$0] == nil }
+        if !missing.isEmpty {
+          errors.append(
+            SpecError(
+              path: .root, line: line, message: "the header lacks \(missing.joined(separator: ", "))",
+              hint: "the first line must name the columns: screen,action,count[,variant]"))
+          break
+        }
+        continue
+      }
+      guard fields.count == columns.count else {
+        errors.append(
+          SpecError(
+            path: .root, line: line, message: "expected \(columns.count) fields, found \(fields.count)", hint: "screen,action,count"))
+        continue
+      }
+      let screen = fields[columns["screen", default: 0]]
+      let action = fields[columns["action", default: 1]]
+      let countText = fields[columns["count", default: 2]]
+      if let v = columns["variant"], let variant, !fields[v].isEmpty, fields[v] != variant { continue }
+      guard !screen.isEmpty else {
+        errors.append(SpecError(path: .root, line: line, message: "the screen is empty", hint: "name the screen's id"))
+        continue
+      }
+      guard let count = UInt64(countText) else {
+        errors.append(SpecError(path: .root, line: line, message: "count '\(countText)' is not a whole number ≥ 0", hint: "e.g. 1250"))
+        continue
+      }
+      if action.isEmpty || action == "views" {
+        result.views[screen, default: 0] += count
+      } else {
+        result.actions[screen, default: [:]][action, default: 0] += count
+      }
+    }
+    if !headerSeen { errors.append(SpecError(path: .root, line: 1, message: "the file has no header", hint: "screen,action,count")) }
+    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    return result
+  }
+}
+
+extension StringProtocol {
+  var trimmingSpaces: String {
+    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+  }
+}

@@ -1,0 +1,39 @@
+/// The entry point for checking assumptions from your own tests: load a spec, run
+/// it, and read typed results.
+///
+/// ```swift
+/// let result = try Simulation.run(contentsOf: "experiments/klick-onboarding.json", users: 50_000)
+/// let conversion = try result.variant("upsellAfter3").metric(.purchaseConversion)
+/// #expect(conversion.interval?.contains(0.0394) == true)
+/// ```
+///
+/// Runs are deterministic for a spec, `users` and `seed`; ``SimulationResult/Arm/exact(_:)``
+/// gives the noise-free value the estimate converges to. See the article
+/// `docs/TestingYourAssumptions.md`.
+public enum Simulation {
+  /// Loads, validates and simulates the spec at `path`.
+  /// - Parameters:
+  ///   - users: users per variant (default: the spec's `users`).
+  ///   - seed: the seed (default: the spec's `seed`).
+  ///   - mode: ``RunMode/truth`` (every user walks every variant) or ``RunMode/experiment``.
+  /// - Throws: ``SpecErrors`` when the file is missing or the spec invalid.
+  /// - Complexity: O(users × variants × steps per user).
+  public static func run(contentsOf path: String, users: Int? = nil, seed: UInt64? = nil, mode: RunMode = .truth) throws(SpecErrors)
+    -> SimulationResult
+  {
+    try run(try ExperimentLoader.load(contentsOf: path), users: users, seed: seed, mode: mode)
+  }
+
+  /// Simulates an experiment built or modified in code.
+  public static func run(_ experiment: Experiment, users: Int? = nil, seed: UInt64? = nil, mode: RunMode = .truth) throws(SpecErrors)
+    -> SimulationResult
+  {
+    let run = try ExperimentRunner.run(experiment, options: RunOptions(users: users, seed: seed, mode: mode))
+    return SimulationResult(experiment: experiment, run: run)
+  }
+
+  /// Checks the expectations written in the spec at `path` (what `funnellab check` does).
+  public static func check(contentsOf path: String) throws(SpecErrors) -> [ExpectationResult] {
+    try ExpectationChecker.check(try ExperimentLoader.load(contentsOf: path))
+  }
+}

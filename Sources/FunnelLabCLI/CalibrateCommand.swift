@@ -1,0 +1,76 @@
+import Foundation
+import FunnelLab
+import FunnelReport
+
+/// `funnellab calibrate`: fit a spec's action probabilities to observed counts.
+enum CalibrateCommand: Command {
+  static let spec = CommandSpec(
+    name: "calibrate",
+    abstract: "Fit a spec's action probabilities to counts observed in production; test the assumptions.",
+    discussion: """
+      Reads per-screen views and per-action counts (CSV with the header
+      screen,action,count and optionally variant; a row with an empty action gives
+      the screen's views; a screen's views not accounted for by its actions count as
+      quits when the CSV has no quit row). Fits the base probability of every
+      explicit action of the observed screens by maximum likelihood: the exact
+      engine's expected per-view rates are matched to the observed ones (with the
+      behavior effects off this is the multinomial MLE n/N per screen). Reports the
+      G-test of the spec's assumptions and of the fit, and every action whose
+      observed rate contradicts the spec beyond noise (Bonferroni-corrected Wilson
+      interval). With -o, writes the spec with the fitted probabilities (4
+      decimals; everything else, key order included, unchanged).
+      """,
+    positionals: [
+      PositionalSpec(name: "spec", help: "The experiment spec (JSON).", optional: false),
+      PositionalSpec(name: "observed", help: "Observed counts (CSV: screen,action,count[,variant]).", optional: false),
+    ],
+    options: [
+      OptionSpec(name: "variant", valueName: "id", help: "Use the CSV rows of this variant (default: the control's)."),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv",
+      "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv -o calibrated.json",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    guard arguments.positionals.count == 2 else {
+      throw UsageError(message: "expected a spec and a CSV of observed counts", hint: "funnellab calibrate spec.json observed.csv")
+    }
+    let specPath = arguments.positionals[0]
+    let csvPath = arguments.positionals[1]
+    let experiment = try loadExperiment(arguments)
+    guard let specText = try? String(contentsOfFile: specPath, encoding: .utf8), let document = try? JSONParser.parse(specText) else {
+      throw CommandFailure(code: .noInput, text: "Error: cannot read '\(specPath)'.\n")
+    }
+    guard let data = FileManager.default.contents(atPath: csvPath), let csv = String(data: data, encoding: .utf8) else {
+      throw CommandFailure(code: .noInput, text: "\(csvPath): no such file or not UTF-8 text; check the path.\n")
+    }
+    let variant = arguments.value("variant") ?? experiment.variants.first?.id
+    let observed: ObservedCounts
+    let calibration: Calibration
+    do {
+      observed = try ObservedCounts.parse(csv: csv, source: csvPath, variant: variant)
+      calibration = try Calibration.fit(experiment, document: document, observed: observed, source: csvPath)
+    } catch {
+      var text = ""
+      for e in error.errors {
+        text += "\(error.source)" + (e.line.map { ":\($0)" } ?? "") + ": \(e.message)" + (e.hint.map { "; \($0)" } ?? "") + "\n"
+      }
+      throw CommandFailure(code: .invalidInput, text: text)
+    }
+    console.out(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
+    if let output = arguments.value("output") {
+      try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
+      console.err("wrote the calibrated spec to \(output)\n")
+      // Variants that set probabilities of a fitted screen were written for the old ones.
+      do {
+        _ = try ExperimentLoader.load(text: JSONWriter.write(calibration.document), source: output)
+      } catch {
+        console.err("note: review the calibrated spec; its variants' patches were written for the old probabilities:\n")
+        for e in error.errors { console.err("  \(e)\n") }
+      }
+    }
+    return .success
+  }
+}

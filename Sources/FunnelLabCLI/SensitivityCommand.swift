@@ -1,0 +1,69 @@
+import FunnelLab
+import FunnelReport
+
+/// `funnellab sensitivity`: where does the winner flip as assumptions change?
+enum SensitivityCommand: Command {
+  static let spec = CommandSpec(
+    name: "sensitivity",
+    abstract: "Rerun the comparison across behavior parameter values; show where the winner flips.",
+    discussion: """
+      For every combination of the --vary values (the last varies fastest), solves
+      every variant exactly (no sampling noise) and names the winner on the metric
+      (default: the spec's primary metric). A flip between neighbouring values of
+      the last parameter is located by bisection to 1/1024 of the step.
+      """,
+    positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
+    options: [
+      OptionSpec(name: "vary", valueName: "parameter=from:to:step", help: "A behavior parameter and its values.", repeatable: true),
+      OptionSpec(name: "metric", valueName: "metric", help: "The metric whose winner is tracked (default: metrics.primary)."),
+      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab sensitivity experiments/klick-onboarding.json --vary fatiguePerScreen=0:0.2:0.02",
+      "funnellab sensitivity experiments/betfree-onboarding.json --vary priceSensitivity=0.5:2:0.25 --metric revenuePerUser --format json",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    var metric: FunnelMetric?
+    if let name = arguments.value("metric") {
+      guard let m = FunnelMetric(rawValue: name) else {
+        throw UsageError(
+          message: "unknown metric '\(name)'",
+          hint: closest(name, FunnelMetric.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" } ?? "e.g. purchaseConversion")
+      }
+      metric = m
+    }
+    let varies = arguments.all("vary")
+    guard !varies.isEmpty else { throw UsageError(message: "give at least one --vary", hint: "e.g. --vary fatiguePerScreen=0:0.2:0.02") }
+    var axes: [Sensitivity.Axis] = []
+    for text in varies {
+      let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+      let names = BehaviorParameter.allCases.map(\.rawValue)
+      guard parts.count == 2, let parameter = BehaviorParameter(rawValue: parts[0]) else {
+        throw UsageError(
+          message: "--vary '\(text)': unknown behavior parameter '\(parts.first ?? "")'",
+          hint: closest(parts.first ?? "", names).map { "did you mean '\($0)'?" } ?? "parameters: " + names.joined(separator: ", "))
+      }
+      let range = parts[1].split(separator: ":").map { Double($0) }
+      guard range.count == 3, let from = range[0], let to = range[1], let step = range[2], step > 0, from <= to else {
+        throw UsageError(
+          message: "--vary '\(text)': expected from:to:step with step > 0 and from ≤ to", hint: "e.g. fatiguePerScreen=0:0.2:0.02")
+      }
+      axes.append(Sensitivity.Axis(parameter: parameter, from: from, to: to, step: step))
+    }
+    let points = axes.reduce(1) { $0 * $1.values.count }
+    guard points <= 5_000 else { throw UsageError(message: "\(points) points; at most 5000", hint: "use larger steps") }
+    let experiment = try loadExperiment(arguments)
+    let result: Sensitivity
+    do {
+      result = try Sensitivity.run(experiment, axes: axes, metric: metric)
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+    let output = OutputDestination(path: arguments.value("output"))
+    try output.write(format == "json" ? SensitivityRenderer.json(result) : SensitivityRenderer.table(result), console: console)
+    return .success
+  }
+}

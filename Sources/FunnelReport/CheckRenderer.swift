@@ -1,0 +1,153 @@
+public import FunnelLab
+
+/// Renders the results of `funnellab check` as a pass/fail table, as JSON (schema
+/// version ``schemaVersion``) and as JUnit XML for CI systems.
+public enum CheckRenderer {
+  public static let schemaVersion = 1
+
+  /// The checked expectations of one spec file.
+  public struct File: Sendable {
+    public var path: String
+    public var experiment: String
+    public var results: [ExpectationResult]
+
+    public init(path: String, experiment: String, results: [ExpectationResult]) {
+      self.path = path
+      self.experiment = experiment
+      self.results = results
+    }
+  }
+
+  static func measured(_ r: ExpectationResult) -> String {
+    r.measured.map(format) ?? "n/a"
+  }
+
+  static func interval(_ r: ExpectationResult) -> String {
+    guard let i = r.interval else { return r.basis == "exact" ? "exact" : "—" }
+    return "[\(format(i.lower)), \(format(i.upper))]"
+  }
+
+  static func format(_ x: Double) -> String { ExpectationChecker.format(x) }
+
+  // MARK: - Table
+
+  /// One block per file: result, id, measured value, its interval and basis; the
+  /// statement and, on failure, the explanation under each row.
+  public static func table(_ files: [File]) -> String {
+    var out = ""
+    var passed = 0
+    var total = 0
+    for file in files {
+      out += "\(file.experiment) (\(file.path))\n"
+      if file.results.isEmpty { out += "  (no expectations)\n" }
+      let idWidth = max(11, file.results.map(\.expectation.id.count).max() ?? 0)
+      if !file.results.isEmpty {
+        out += "  result  " + pad("expectation", idWidth) + "  " + pad("measured", 10) + "  " + pad("interval", 20) + "  basis\n"
+      }
+      for r in file.results {
+        total += 1
+        if r.passed { passed += 1 }
+        out +=
+          "  " + (r.passed ? "PASS  " : "FAIL  ") + "  " + pad(r.expectation.id, idWidth) + "  " + pad(measured(r), 10) + "  "
+          + pad(interval(r), 20) + "  " + r.basis + "\n"
+        out += "          " + r.statement + " · " + r.detail + "\n"
+        if let why = r.explanation { out += "          ✗ " + why + "\n" }
+      }
+      out += "\n"
+    }
+    out += "\(passed) of \(total) expectation\(total == 1 ? "" : "s") passed"
+    out += passed == total ? ".\n" : "; \(total - passed) failed.\n"
+    return out
+  }
+
+  static func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+  }
+
+  // MARK: - JSON
+
+  public static func json(_ files: [File]) -> String {
+    let all = files.flatMap(\.results)
+    let document = JSONValue.object([
+      ("schemaVersion", .integer(schemaVersion)),
+      ("command", .string("check")),
+      ("passed", .bool(all.allSatisfy(\.passed))),
+      ("failures", .integer(all.filter { !$0.passed }.count)),
+      ("files", .array(files.map(file))),
+    ])
+    return JSONWriter.write(document)
+  }
+
+  static func file(_ f: File) -> JSONValue {
+    .object([
+      ("path", .string(f.path)),
+      ("experiment", .string(f.experiment)),
+      ("expectations", .array(f.results.map(result))),
+    ])
+  }
+
+  static func result(_ r: ExpectationResult) -> JSONValue {
+    .object([
+      ("id", .string(r.expectation.id)),
+      ("kind", .string(r.expectation.kind.rawValue)),
+      ("variant", .string(r.expectation.variant)),
+      ("metric", .string(r.expectation.metric.rawValue)),
+      ("passed", .bool(r.passed)),
+      ("measured", r.measured.map { .number($0) } ?? .null),
+      ("interval", r.interval.map { .array([.number($0.lower), .number($0.upper)]) } ?? .null),
+      ("basis", .string(r.basis)),
+      ("statement", .string(r.statement)),
+      ("detail", .string(r.detail)),
+      ("explanation", r.explanation.map { .string($0) } ?? .null),
+    ])
+  }
+
+  // MARK: - JUnit
+
+  /// JUnit XML: `<testsuites>` with one `<testsuite>` per file and one `<testcase>`
+  /// per expectation, a failed one holding a `<failure>` with the explanation.
+  public static func junit(_ files: [File]) -> String {
+    let all = files.flatMap(\.results)
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out += "<testsuites name=\"funnellab check\" tests=\"\(all.count)\" failures=\"\(all.filter { !$0.passed }.count)\">\n"
+    for f in files {
+      let failures = f.results.filter { !$0.passed }.count
+      out +=
+        "  <testsuite name=\"\(xml(f.experiment))\" tests=\"\(f.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+      for r in f.results {
+        let attributes = "classname=\"\(xml(f.experiment))\" name=\"\(xml(r.expectation.id))\" time=\"0\""
+        guard let why = r.explanation, !r.passed else {
+          out += "    <testcase \(attributes)/>\n"
+          continue
+        }
+        out += "    <testcase \(attributes)>\n"
+        out += "      <failure message=\"\(xml(why))\" type=\"\(r.expectation.kind.rawValue)\">"
+        out += xml("\(r.statement)\nmeasured \(measured(r)) \(interval(r)) (\(r.basis)): \(r.detail)\n\(why)\nin \(f.path)")
+        out += "</failure>\n"
+        out += "    </testcase>\n"
+      }
+      out += "  </testsuite>\n"
+    }
+    out += "</testsuites>\n"
+    return out
+  }
+
+  /// Escapes text for XML attributes and content.
+  static func xml(_ s: String) -> String {
+    var out = ""
+    for c in s.unicodeScalars {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n": out += "&#10;"
+      default:
+        if c.value < 0x20, c != "\t" { continue }
+        out.unicodeScalars.append(c)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import FunnelLab
+
+/// Sensitivity finds a flip placed on purpose.
+@Suite struct SensitivityTests {
+  /// Two screens (each 95% continue) against one screen (90% continue). Fatigue
+  /// only touches the second screen seen, so the one-screen completion is 0.9 at
+  /// every fatigue while the two-screen one falls from 0.95² = 0.9025: the winner
+  /// flips from twoScreens to oneScreen at a small positive fatigue.
+  static let spec = """
+    {
+      "name": "flip",
+      "behavior": { "intentOnQuit": 0, "requiredInputFriction": 0 },
+      "population": { "segments": [ { "id": "everyone", "intent": { "mean": 0, "sd": 0 } } ] },
+      "flow": { "screens": [
+        { "id": "a", "kind": "info", "actions": { "continue": 0.95, "quit": 0.05 } },
+        { "id": "b", "kind": "info", "actions": { "continue": 0.95, "quit": 0.05 } }
+      ] },
+      "metrics": { "primary": "completionRate" },
+      "variants": [
+        { "id": "twoScreens" },
+        { "id": "oneScreen", "patches": [
+          { "op": "removeScreen", "screen": "b" },
+          { "op": "setAction", "screen": "a", "action": "continue", "probability": 0.9 },
+          { "op": "setAction", "screen": "a", "action": "quit", "probability": 0.1 }
+        ] }
+      ]
+    }
+    """
+
+  @Test func findsTheFlipPlacedOnPurpose() throws {
+    let experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
+    let axis = Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.02)
+    #expect(axis.values.count == 11)
+    let result = try Sensitivity.run(experiment, axes: [axis])
+    #expect(result.points.first?.winner == "twoScreens")
+    #expect(result.points.last?.winner == "oneScreen")
+    let flip = try #require(result.flips.first)
+    #expect(result.flips.count == 1)
+    #expect(flip.from == "twoScreens" && flip.to == "oneScreen")
+    // 0.95 · P(continue on b) = 0.9 with P = 0.95 / (0.95 + 0.05 e^f) gives f = ln(19/18).
+    let expected = Foundation.log(19.0 / 18.0)
+    #expect(flip.between.contains(expected))
+    #expect(abs(flip.at - expected) < 0.02 / 1024 + 1e-9, "flip at \(flip.at), expected \(expected)")
+  }
+
+  @Test func noFlipWhenOneVariantAlwaysWins() throws {
+    var experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
+    experiment.variants[1].patches.removeLast(2)
+    let result = try Sensitivity.run(experiment, axes: [Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.1)])
+    #expect(result.flips.isEmpty)
+    #expect(Set(result.points.map(\.winner)) == ["oneScreen"])
+  }
+}
