@@ -113,9 +113,7 @@ enum AnalyzeCommand: Command {
 
   /// Reads arms from CSV (RFC 4180 without quoted newlines), naming the line of any problem.
   static func readCSV(_ path: String) throws(CommandFailure) -> [ArmData] {
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-      throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
-    }
+    let text = try readInput(path)
     func fail(_ line: Int, _ message: String) -> CommandFailure {
       CommandFailure(code: .invalidInput, text: "\(path):\(line): \(message)\n")
     }

@@ -40,12 +40,10 @@ enum CalibrateCommand: Command {
     let specPath = arguments.positionals[0]
     let csvPath = arguments.positionals[1]
     let experiment = try loadExperiment(arguments)
-    guard let specText = try? String(contentsOfFile: specPath, encoding: .utf8), let document = try? JSONParser.parse(specText) else {
+    guard let document = try? JSONParser.parse(try readInput(specPath)) else {
       throw CommandFailure(code: .noInput, text: "Error: cannot read '\(specPath)'.\n")
     }
-    guard let data = FileManager.default.contents(atPath: csvPath), let csv = String(data: data, encoding: .utf8) else {
-      throw CommandFailure(code: .noInput, text: "\(csvPath): no such file or not UTF-8 text; check the path.\n")
-    }
+    let csv = try readInput(csvPath)
     let variant = arguments.value("variant") ?? experiment.variants.first?.id
     let observed: ObservedCounts
     let calibration: Calibration

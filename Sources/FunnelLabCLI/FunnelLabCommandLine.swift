@@ -120,18 +120,23 @@ struct CommandEntry: Sendable {
 }
 
 /// One `funnellab` subcommand.
-protocol Command {
+protocol Command: SendableMetatype {
   static var spec: CommandSpec { get }
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode
+}
+
+/// The UTF-8 text of an input file, or a "cannot read" failure (exit 66).
+func readInput(_ path: String) throws(CommandFailure) -> String {
+  guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+    throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path (a UTF-8 text file is expected).\n")
+  }
+  return text
 }
 
 /// The text of the spec named by the first positional argument, or of the built-in default.
 func specText(_ arguments: ParsedArguments) throws(CommandFailure) -> String {
   guard let path = arguments.positionals.first else { return ExperimentLoader.defaultExperimentText }
-  guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-    throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
-  }
-  return text
+  return try readInput(path)
 }
 
 /// The shard to run, from `--shard i/n`, or from `--shards n` and a job-array

@@ -31,9 +31,7 @@ enum MergeCommand: Command {
     var files: [(source: String, file: ShardFile)] = []
     var plans: [(source: String, file: PlanningShardFile)] = []
     for path in arguments.positionals {
-      guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-        throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path.\n")
-      }
+      let text = try readInput(path)
       do {
         if let document = try? JSONParser.parse(text), case .string("power")? = document["command"]?.kind {
           plans.append((path, try PlanningShardFile.read(document, source: path)))

@@ -134,20 +134,9 @@ public enum CheckRenderer {
 
   /// Escapes text for XML attributes and content.
   static func xml(_ s: String) -> String {
-    var out = ""
-    for c in s.unicodeScalars {
-      switch c {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\n": out += "&#10;"
-      default:
-        if c.value < 0x20, c != "\t" { continue }
-        out.unicodeScalars.append(c)
-      }
-    }
-    return out
+    // Control characters other than tab and newline are not allowed in XML 1.0.
+    var kept = String.UnicodeScalarView()
+    kept.append(contentsOf: s.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" })
+    return HTMLDocument.escape(String(kept)).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "&#10;")
   }
 }

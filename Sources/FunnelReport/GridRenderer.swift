@@ -10,29 +10,9 @@ public enum GridRenderer {
     out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode\n"
     out += "Ranked by \(metric.label); Δ against the control with a 95% interval; p-values treat cells as independent samples"
     out += " (conservative under common random numbers), adjusted across the \(r.cells.count - 1) cells by Holm and by Benjamini–Hochberg.\n\n"
-    var headers = ["rank", "cell", metric.label, "Δ", "95% CI", "p", "Holm", "BH"]
-    var alignments: [TextTable.Alignment] = [.right, .left, .right, .right, .right, .right, .right, .right]
-    for g in r.spec.guardrails {
-      headers.append("\(g.metric.label) Δ")
-      alignments.append(.right)
-    }
-    var t = TextTable(headers, alignments: alignments)
-    let shown = r.cells.prefix(top.map { $0 + 1 } ?? r.cells.count)
-    for c in shown {
-      var row = [
-        c.levels.isEmpty ? "—" : String(c.rank), c.levels.isEmpty ? "control (\(c.variant))" : c.variant,
-        ExperimentReportRenderer.value(c.primary.estimate, metric),
-        ExperimentReportRenderer.difference(c.comparison?.difference?.estimate, metric),
-        ExperimentReportRenderer.interval(c.comparison?.difference?.interval, metric),
-        ExperimentReportRenderer.p(c.comparison?.test?.pValue), ExperimentReportRenderer.p(c.holm),
-        ExperimentReportRenderer.p(c.benjaminiHochberg),
-      ]
-      for g in c.guardrails {
-        let d = ExperimentReportRenderer.difference(g.difference, g.guardrail.metric)
-        row.append(c.levels.isEmpty ? "" : d + (g.status == .ok ? "" : " (\(g.status.rawValue))"))
-      }
-      t.add(row)
-    }
+    let (headers, rows) = rankedRows(r)
+    var t = TextTable(headers, alignments: [.right, .left] + Array(repeating: .right, count: headers.count - 2))
+    for row in rows.prefix(top.map { $0 + 1 } ?? rows.count) { t.add(row) }
     out += t.render()
     if let top, r.cells.count - 1 > top { out += "  … \(r.cells.count - 1 - top) more cells (--top)\n" }
     return out

@@ -144,13 +144,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   @Test func timeToFinishIsTheSumOfDwellMeans() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
-    e.flow.screens = [
-      Screen(
-        id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 10, sigma: 0)),
-      Screen(
-        id: "b", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 5, sigma: 0.5)
-      ),
-    ]
+    e.flow.screens = twoScreensWithDwell()
     e.variants = [Variant(id: "control")]
     let x = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))
     let table = Discretisation.dwellTable(medianSeconds: 5, sigma: 0.5).map { Double($0) / 1000 }

@@ -124,13 +124,7 @@ import Testing
   @Test func dwellTimeAddsUpToTimeToFinish() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
-    e.flow.screens = [
-      Screen(
-        id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 10, sigma: 0)),
-      Screen(
-        id: "b", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)], dwell: Dwell(medianSeconds: 5, sigma: 0.5)
-      ),
-    ]
+    e.flow.screens = twoScreensWithDwell()
     e.variants = [Variant(id: "control")]
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 100_000, seed: 1)
     let mean = try #require(a.completionTime.meanSeconds)

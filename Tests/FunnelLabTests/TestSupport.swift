@@ -43,3 +43,12 @@ func problems(_ json: String) -> [SpecError] {
     return error.errors
   }
 }
+
+/// Two screens always continued: `a` dwells exactly 10 s, `b` lognormal with median 5 s, σ 0.5.
+func twoScreensWithDwell() -> [Screen] {
+  let go = [Action(id: "continue", kind: .continue, probability: 1)]
+  return [
+    Screen(id: "a", kind: .info, actions: go, dwell: Dwell(medianSeconds: 10, sigma: 0)),
+    Screen(id: "b", kind: .info, actions: go, dwell: Dwell(medianSeconds: 5, sigma: 0.5)),
+  ]
+}

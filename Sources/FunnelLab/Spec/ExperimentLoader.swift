@@ -6,6 +6,13 @@ public enum ExperimentLoader {
   /// - Throws: ``SpecErrors`` with every problem found (unreadable file, JSON syntax,
   ///   wrong types, unknown keys, and all semantic problems when decoding succeeded).
   public static func load(contentsOf path: String) throws(SpecErrors) -> Experiment {
+    try load(text: readText(path, missingHint: "check the path; the seed experiments are in experiments/"), source: path)
+  }
+
+  /// The UTF-8 text of the file at `path`.
+  /// - Throws: ``SpecErrors`` at the root: "no such file" (with `missingHint`), "cannot
+  ///   read the file", or "the file is not UTF-8 text".
+  public static func readText(_ path: String, missingHint: String) throws(SpecErrors) -> String {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
       throw SpecErrors(
@@ -13,13 +20,13 @@ public enum ExperimentLoader {
         errors: [
           SpecError(
             path: .root, message: exists ? "cannot read the file" : "no such file",
-            hint: exists ? "check its permissions" : "check the path; the seed experiments are in experiments/")
+            hint: exists ? "check its permissions" : missingHint)
         ])
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw SpecErrors(source: path, errors: [SpecError(path: .root, message: "the file is not UTF-8 text", hint: "save it as UTF-8 JSON")])
     }
-    return try load(text: text, source: path)
+    return text
   }
 
   /// Decodes and validates a spec from JSON text.

@@ -60,19 +60,6 @@ extension EventNameMap {
   /// - Throws: ``SpecErrors``: "no such file" (at the root) when it is missing, else
   ///   every problem of its content.
   public init(contentsOf path: String) throws(SpecErrors) {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw SpecErrors(
-        source: path,
-        errors: [
-          SpecError(
-            path: .root, message: exists ? "cannot read the file" : "no such file",
-            hint: exists ? "check its permissions" : "check the path of --events-map")
-        ])
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw SpecErrors(source: path, errors: [SpecError(path: .root, message: "the file is not UTF-8 text", hint: "save it as UTF-8 JSON")])
-    }
-    try self.init(parsing: text, source: path)
+    try self.init(parsing: ExperimentLoader.readText(path, missingHint: "check the path of --events-map"), source: path)
   }
 }
