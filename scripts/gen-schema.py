@@ -412,6 +412,9 @@ defs["metrics"] = {
             "required": ["metric", "margin"], "additionalProperties": False}}),
         "alpha": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "Significance level (default 0.05)."}),
         "correction": nullable({"enum": ["none", "bonferroni", "holm", "benjamini-hochberg"], "description": "Multiple-testing correction across arms (default holm)."}),
+        "equivalenceMargin": nullable({"type": "number", "minimum": 0, "exclusiveMaximum": 1, "description": "Practical-equivalence margin, relative to the control's exact value, below which a true effect is negligible when verdicts are graded (default 0.01 = 1 %)."}),
+        "equivalenceMargins": nullable({"type": "object", "description": "Per-metric relative practical-equivalence margins, overriding equivalenceMargin.",
+            "properties": {m: {"type": "number", "minimum": 0, "exclusiveMaximum": 1} for m in METRICS}, "additionalProperties": False}),
     },
     "additionalProperties": False,
 }

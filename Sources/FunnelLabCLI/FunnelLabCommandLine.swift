@@ -166,6 +166,15 @@ let shardOptions = [
 ]
 
 /// Loads the spec named by the first positional argument, or the built-in default.
+/// `--alpha`: overrides the spec's `metrics.alpha` (tests and intervals at `1 − α`).
+let alphaOption = OptionSpec(
+  name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default: the spec's metrics.alpha, else 0.05).")
+
+/// The spec's `metrics.alpha`, overridden by `--alpha` when given.
+func applyAlpha(_ arguments: ParsedArguments, to experiment: inout Experiment) throws(UsageError) {
+  if let alpha = try arguments.number("alpha", in: 1e-6...0.499) { experiment.metrics.alpha = alpha }
+}
+
 func loadExperiment(_ arguments: ParsedArguments) throws(CommandFailure) -> Experiment {
   do {
     if let path = arguments.positionals.first { return try ExperimentLoader.load(contentsOf: path) }

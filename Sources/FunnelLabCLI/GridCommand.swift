@@ -22,6 +22,7 @@ enum GridCommand: Command {
       OptionSpec(name: "threads", short: "j", valueName: "n", help: "Worker threads (default: all cores)."),
       OptionSpec(name: "top", valueName: "k", help: "Show only the k best cells (table)."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
+      alphaOption,
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
     ] + shardOptions,
@@ -36,7 +37,8 @@ enum GridCommand: Command {
     let threads = try arguments.integer("threads", in: 1...1024)
     let top = try arguments.integer("top", in: 1...10_000)
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
-    let experiment = try loadExperiment(arguments)
+    var experiment = try loadExperiment(arguments)
+    try applyAlpha(arguments, to: &experiment)
     guard let grid = experiment.grid, let gridded = experiment.gridExperiment() else {
       throw CommandFailure(
         code: .invalidInput,

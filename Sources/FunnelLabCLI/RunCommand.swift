@@ -8,9 +8,13 @@ enum RunCommand: Command {
     abstract: "Simulate every variant of an experiment and show each funnel.",
     discussion: """
       Walks the same synthetic users through every variant (truth mode: common random
-      numbers, so differences between variants are their true effects, not noise) and
+      numbers, so differences between variants are estimated with little noise) and
       reports, per variant, users reaching each screen, drop-off, completion, skip
-      rate, paywall view rate, purchase conversion, plan mix and time to finish.
+      rate, paywall view rate, purchase conversion, plan mix and time to finish,
+      beside the exact values of the exact engine (no sampling noise).
+      With --mode experiment, users are split among the arms as a live A/B test
+      would split them and the test is analysed as an experiment platform would;
+      every verdict is graded against the exact difference.
       Without <spec>, runs the built-in Klick onboarding experiment.
       Results depend only on the spec and the seed: any --threads gives the same bytes.
       A progress bar appears on stderr when it is a terminal.
@@ -23,8 +27,9 @@ enum RunCommand: Command {
       OptionSpec(name: "variant", valueName: "id", help: "Run only this variant (and the control).", repeatable: true),
       OptionSpec(
         name: "mode", valueName: "mode",
-        help: "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the truth)."),
+        help: "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth)."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
+      alphaOption,
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
     ] + shardOptions,
@@ -42,7 +47,8 @@ enum RunCommand: Command {
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let mode = RunMode(rawValue: try arguments.choice("mode", RunMode.allCases.map(\.rawValue)) ?? "truth") ?? .truth
     let output = OutputDestination(path: arguments.value("output"))
-    let experiment = try loadExperiment(arguments)
+    var experiment = try loadExperiment(arguments)
+    try applyAlpha(arguments, to: &experiment)
     let variants = arguments.all("variant")
     var options = RunOptions(users: users, seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants)
     options.shard = try shard(arguments, console: console)
@@ -50,28 +56,17 @@ enum RunCommand: Command {
       throw UsageError(message: "--shard works with --mode truth", hint: "shard the truth run, or run experiment mode on one machine")
     }
     let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
+    options.mode = mode
     let result: RunResult
-    var truth: RunResult?
     do {
-      if mode == .experiment {
-        var observedOptions = options
-        observedOptions.mode = .experiment
-        result = try ExperimentRunner.run(experiment, options: observedOptions) { done, total in
-          bar.update(done: done / 2, total: total)
-        }
-        truth = try ExperimentRunner.run(experiment, options: options) { done, total in
-          bar.update(done: total / 2 + done / 2, total: total)
-        }
-      } else {
-        result = try ExperimentRunner.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }
-      }
+      result = try ExperimentRunner.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }
     } catch {
       bar.finish()
       throw CommandFailure.invalid(error)
     }
     bar.finish()
     if mode == .experiment {
-      let report = ExperimentReport(observed: result, truth: truth, spec: experiment.metrics)
+      let report = ExperimentReport(observed: result, spec: experiment.metrics)
       let text =
         switch format {
         case "json": ExperimentReportRenderer.json(report)

@@ -32,9 +32,10 @@ extension ExperimentReportRenderer {
     return csv.text
   }
 
-  static func markdownTable(_ m: MetricResult) -> String {
+  static func markdownTable(_ m: MetricResult, alpha: Double) -> String {
     var out = RunMarkdownRenderer.header(
-      ["arm", "n", m.metric.label, "Δ", "95% CI", "p (adj.)", "P(beat control)", "true Δ", "verdict"], right: [1, 2, 3, 4, 5, 6, 7])
+      ["arm", "n", m.metric.label, "Δ", "\(NumberText.level(alpha: alpha)) CI", "p (adj.)", "P(beat control)", "true Δ (exact)", "verdict"],
+      right: [1, 2, 3, 4, 5, 6, 7])
     for a in m.arms {
       out += RunMarkdownRenderer.row([
         a.arm, NumberText.grouped(a.estimate.n), value(a.estimate.estimate, m.metric),
@@ -64,7 +65,7 @@ extension ExperimentReportRenderer {
       out += "\nSample ratio check: χ² p = \(p(s.test.pValue))\(s.mismatch ? " — **mismatch**" : " (ok)").\n"
     }
     for (role, m) in sections(r) {
-      out += "\n### \(role): \(m.metric.label)\n\n" + markdownTable(m)
+      out += "\n### \(role): \(m.metric.label)\n\n" + markdownTable(m, alpha: r.spec.alpha)
     }
     if !r.decisions.isEmpty {
       out += "\n### Decisions\n\n" + RunMarkdownRenderer.header(["arm", "decision"], right: [])
@@ -79,7 +80,7 @@ extension ExperimentReportRenderer {
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · experiment")
     doc.heading(1, "\(r.experiment) (experiment mode)")
     doc.paragraph(
-      "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are 95%.",
+      "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are \(NumberText.level(alpha: r.spec.alpha)).",
       cssClass: "note")
     doc.table(
       ["arm", "users", "planned share", "decision"],
@@ -95,7 +96,7 @@ extension ExperimentReportRenderer {
     }
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ, measured on the same users in truth mode.",
+      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ: the exact difference, with no sampling noise.",
       cssClass: "note")
     doc.beginCharts()
     for (role, m) in sections(r) {

@@ -25,8 +25,9 @@ public enum ExperimentReportRenderer {
   }
 
   static func metricTable(_ m: MetricResult, alpha: Double) -> String {
+    let ci = "\(NumberText.level(alpha: alpha)) CI"
     var t = TextTable(
-      ["arm", "n", m.metric.label, "95% CI", "Δ vs control", "95% CI", "rel. lift", "p", "adj. p", "P(beat)", "P(best)", "true Δ", "verdict"],
+      ["arm", "n", m.metric.label, ci, "Δ vs control", ci, "rel. lift", "p", "adj. p", "P(beat)", "P(best)", "true Δ", "verdict"],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .left])
     for a in m.arms {
       t.add([
@@ -50,7 +51,8 @@ public enum ExperimentReportRenderer {
       out += "\n  χ² = \(NumberText.fixed(srm.test.statistic, 2)), p = \(p(srm.test.pValue))"
       out += srm.mismatch ? " — SAMPLE RATIO MISMATCH: the split is broken; do not trust the comparisons\n\n" : " — consistent with the plan\n\n"
     }
-    out += "Primary metric: \(r.spec.primary.label) (true Δ: the same change measured on every user with common random numbers)\n"
+    out += "Primary metric: \(r.spec.primary.label) (true Δ: the exact difference, no sampling noise; verdicts graded against it"
+    out += " with effects within ±\(NumberText.percent(r.spec.equivalenceMargin(for: r.spec.primary, control: 1), decimals: 1)) of the control's value negligible)\n"
     out += metricTable(r.primary, alpha: r.spec.alpha)
     for g in r.guardrails {
       let margin = g.guardrail.metric.isProportion ? NumberText.fixed(g.guardrail.margin * 100, 2) + " pp" : JSONValue.format(g.guardrail.margin)
@@ -85,7 +87,8 @@ public enum ExperimentReportRenderer {
           ("relativeLiftInterval", json(a.relativeLift?.interval)), ("test", a.comparison?.test.map { .string($0.method) } ?? .null),
           ("pValue", optional(a.comparison?.test?.pValue)), ("adjustedPValue", optional(a.adjustedPValue)),
           ("significant", .bool(a.significant)), ("probabilityToBeatControl", optional(a.probabilityToBeatControl)),
-          ("probabilityToBeBest", optional(a.probabilityToBeBest)), ("trueDifference", optional(a.trueDifference)),
+          ("probabilityToBeBest", optional(a.probabilityToBeBest)), ("trueValue", optional(a.trueValue)),
+          ("trueDifference", optional(a.trueDifference)), ("equivalenceMargin", optional(a.equivalenceMargin)),
           ("verdict", a.verdict.map { .string($0.rawValue) } ?? .null),
         ])
       })),
@@ -110,7 +113,9 @@ public enum ExperimentReportRenderer {
       ("seed", .integer(r.seed)),
       ("control", .string(r.control)),
       ("alpha", .number(r.spec.alpha)),
+      ("confidenceLevel", .number(1 - r.spec.alpha)),
       ("correction", .string(r.spec.correction.rawValue)),
+      ("truth", .string("exact")),
       ("arms", .array(zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
         .object([("id", .string(arm)), ("users", .integer(x.0)), ("plannedShare", .number(x.1))])
       })),

@@ -8,9 +8,10 @@ extension GridRenderer {
   public static func csv(_ r: GridReport) -> String {
     var csv = CSVWriter(
       header: ["experiment", "cell", "control", "rank"] + r.factors.map(\.id) + [
-        "metric", "primary", "estimate", "lower", "upper", "n", "difference", "difference_lower", "difference_upper", "p_value",
-        "holm_p_value", "bh_p_value",
+        "metric", "primary", "exact", "exact_difference", "estimate", "lower", "upper", "n", "difference", "difference_lower",
+        "difference_upper", "p_value", "holm_p_value", "bh_p_value",
       ])
+    let controlSolution = r.cells.first?.solution
     for c in r.cells {
       let levels = r.factors.map { f in c.levels.first { $0.factor == f.id }?.level ?? "" }
       for e in c.summary.estimates {
@@ -18,7 +19,11 @@ extension GridRenderer {
         let primary = e.metric == r.spec.primary
         csv.add(
           [r.experiment, c.variant, c.levels.isEmpty ? "true" : "false", c.levels.isEmpty ? "" : String(c.rank)] + levels + [
-            e.metric.rawValue, primary ? "true" : "false", CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower),
+            e.metric.rawValue, primary ? "true" : "false", CSVWriter.number(c.solution?.value(of: e.metric)),
+            CSVWriter.number(
+              c.levels.isEmpty
+                ? nil : c.solution.flatMap { s in controlSolution?.value(of: e.metric).flatMap { b in s.value(of: e.metric).map { $0 - b } } }),
+            CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower),
             CSVWriter.number(e.interval?.upper), String(e.n), CSVWriter.number(k?.difference?.estimate),
             CSVWriter.number(k?.difference?.interval?.lower), CSVWriter.number(k?.difference?.interval?.upper),
             CSVWriter.number(k?.test?.pValue), primary ? CSVWriter.number(c.holm) : "",
@@ -31,10 +36,13 @@ extension GridRenderer {
 
   static func rankedRows(_ r: GridReport) -> (headers: [String], rows: [[String]]) {
     let metric = r.spec.primary
-    let headers = ["rank", "cell", metric.label, "Δ", "95% CI", "p", "Holm", "BH"] + r.spec.guardrails.map { "\($0.metric.label) Δ" }
+    let headers =
+      ["rank", "cell", "exact", "exact Δ", "simulated", "Δ", "\(NumberText.level(alpha: r.spec.alpha)) CI", "p", "Holm", "BH"]
+      + r.spec.guardrails.map { "\($0.metric.label) Δ" }
     let rows = r.cells.map { c in
       [
         c.levels.isEmpty ? "—" : String(c.rank), c.levels.isEmpty ? "control (\(c.variant))" : c.variant,
+        ExperimentReportRenderer.value(c.exact, metric), ExperimentReportRenderer.difference(c.exactDifference, metric),
         ExperimentReportRenderer.value(c.primary.estimate, metric),
         ExperimentReportRenderer.difference(c.comparison?.difference?.estimate, metric),
         ExperimentReportRenderer.interval(c.comparison?.difference?.interval, metric),
@@ -53,7 +61,7 @@ extension GridRenderer {
   public static func markdown(_ r: GridReport) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
     out += r.factors.map { "`\($0.id)`: " + $0.levels.map(\.id).joined(separator: " / ") }.joined(separator: " × ")
-    out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · ranked by \(r.spec.primary.label);"
+    out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · ranked by the exact \(r.spec.primary.label);"
     out += " p-values adjusted across cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)
     out += RunMarkdownRenderer.header(headers, right: Set([0] + Array(2..<headers.count)))
@@ -68,13 +76,13 @@ extension GridRenderer {
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · grid")
     doc.heading(1, "\(r.experiment): grid of \(r.cells.count - 1) cells")
     doc.paragraph(
-      "Seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode · ranked by \(metric.label) · p-values adjusted by Holm and Benjamini–Hochberg.",
+      "Seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode · ranked by the exact \(metric.label) (no sampling noise) · simulated Δ with \(NumberText.level(alpha: r.spec.alpha)) intervals · p-values adjusted by Holm and Benjamini–Hochberg.",
       cssClass: "note")
     let (headers, rows) = rankedRows(r)
     doc.table(headers, rows, right: Set(2..<headers.count), caption: "Cells, best first")
     doc.heading(2, "Heatmap of \(metric.label)")
     doc.paragraph(
-      "Each cell shows its value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.",
+      "Each cell shows its exact value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.",
       cssClass: "note")
     guard let first = r.factors.first else { return doc.html }
     let second = r.factors.count > 1 ? r.factors[1] : nil
@@ -82,7 +90,7 @@ extension GridRenderer {
     var combinations: [[(String, String)]] = [[]]
     for f in others { combinations = combinations.flatMap { c in f.levels.map { c + [(f.id, $0.id)] } } }
     doc.beginCharts()
-    let estimates = r.cells.filter { !$0.levels.isEmpty }.compactMap(\.primary.estimate)
+    let estimates = r.cells.filter { !$0.levels.isEmpty }.compactMap(GridReport.rankingValue)
     let scale = estimates.min().flatMap { lo in estimates.max().map { lo...$0 } }
     for combination in combinations {
       let columns = second?.levels.map(\.id) ?? [metric.label]
@@ -92,7 +100,7 @@ extension GridRenderer {
             !c.levels.isEmpty && c.levels.contains { $0.factor == first.id && $0.level == a.id }
               && (second.map { s in c.levels.contains { $0.factor == s.id && $0.level == b } } ?? true)
               && combination.allSatisfy { pair in c.levels.contains { $0.factor == pair.0 && $0.level == pair.1 } }
-          }?.primary.estimate
+          }.flatMap(GridReport.rankingValue)
         }
       }
       let chart = SVGCharts.heatmap(

@@ -8,8 +8,9 @@ public enum GridRenderer {
     var out = "\(r.experiment) · grid of \(r.cells.count - 1) cells"
     out += " (" + r.factors.map { "\($0.id): " + $0.levels.map(\.id).joined(separator: "/") }.joined(separator: " × ") + ")"
     out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode\n"
-    out += "Ranked by \(metric.label); Δ against the control with a 95% interval; p-values treat cells as independent samples"
-    out += " (conservative under common random numbers), adjusted across the \(r.cells.count - 1) cells by Holm and by Benjamini–Hochberg.\n\n"
+    out += "Ranked by the exact \(metric.label) (no sampling noise); the simulated estimate and its Δ against the control"
+    out += " with a \(NumberText.level(alpha: r.spec.alpha)) interval beside it; p-values adjusted across the \(r.cells.count - 1) cells"
+    out += " by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)
     var t = TextTable(headers, alignments: [.right, .left] + Array(repeating: .right, count: headers.count - 2))
     for row in rows.prefix(top.map { $0 + 1 } ?? rows.count) { t.add(row) }
@@ -28,6 +29,8 @@ public enum GridRenderer {
       ("mode", .string("truth")),
       ("usersPerCell", .integer(r.usersPerVariant)),
       ("primary", .string(r.spec.primary.rawValue)),
+      ("confidenceLevel", .number(1 - r.spec.alpha)),
+      ("rankedBy", .string("exact")),
       ("factors", .array(r.factors.map { f in .object([("id", .string(f.id)), ("levels", .array(f.levels.map { .string($0.id) }))]) })),
       ("cells", .array(r.cells.map { c in
         .object([
@@ -36,6 +39,8 @@ public enum GridRenderer {
           ("rank", .integer(c.rank)),
           ("levels", .object(c.levels.map { ($0.factor, .string($0.level)) })),
           ("users", .integer(c.summary.users)),
+          ("exact", opt(c.exact)),
+          ("exactDifference", opt(c.exactDifference)),
           ("estimate", opt(c.primary.estimate)),
           ("interval", ExperimentReportRenderer.json(c.primary.interval)),
           ("difference", opt(c.comparison?.difference?.estimate)),

@@ -31,6 +31,15 @@ public enum NumberText {
     return value < 0 ? "-" + out : out
   }
 
+  /// The confidence level `1 − alpha` as a label, e.g. `0.05` → `95%`, `0.1` → `90%`,
+  /// `0.025` → `97.5%` (up to three decimals, trailing zeros dropped).
+  public static func level(alpha: Double) -> String {
+    var text = fixed((1 - alpha) * 100, 3)
+    while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text + "%"
+  }
+
   /// A proportion as a percentage, e.g. `0.1234` → `12.3%`.
   public static func percent(_ value: Double?, decimals: Int = 1) -> String {
     guard let value else { return "n/a" }

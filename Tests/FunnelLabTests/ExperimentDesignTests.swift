@@ -44,7 +44,7 @@ import Testing
     var e = try ExperimentLoader.defaultExperiment()
     e.variants = Array(e.variants.prefix(2))
     let correct = try ExperimentRunner.run(e, options: RunOptions(users: 100_000, mode: .experiment))
-    let report = ExperimentReport(observed: correct, truth: nil, spec: e.metrics)
+    let report = ExperimentReport(observed: correct, spec: e.metrics)
     #expect(report.sampleRatio?.mismatch == false)
 
     let flows = try FlowCompiler.compileAll(e)
@@ -57,16 +57,23 @@ import Testing
     var broken = correct
     broken.variants[0].aggregate = control
     broken.variants[1].aggregate = biased
-    let brokenReport = ExperimentReport(observed: broken, truth: nil, spec: e.metrics)
+    let brokenReport = ExperimentReport(observed: broken, spec: e.metrics)
     #expect(brokenReport.sampleRatio?.mismatch == true)
   }
 
   @Test(arguments: [
-    (true, 0.01, 0.02, Verdict.correct), (true, -0.01, 0.02, .wrongSign), (false, 0.01, 0.02, .missed),
-    (false, 0.001, 0.0, .correctNull), (true, 0.02, 0.0, .falsePositive),
+    (true, 0.01, 0.02, 0.0, Verdict.correct), (true, -0.01, 0.02, 0.0, .wrongSign), (false, 0.01, 0.02, 0.0, .missed),
+    (false, 0.001, 0.0, 0.0, .correctNull), (true, 0.02, 0.0, 0.0, .falsePositive),
+    // With a margin of 0.005: effects inside it are negligible whatever the sign of the estimate.
+    (false, 0.01, 0.004, 0.005, .correctNull), (true, -0.01, 0.004, 0.005, .negligibleDetected),
+    (true, 0.01, 0.004, 0.005, .negligibleDetected), (true, 0.01, -0.005, 0.005, .negligibleDetected),
+    (true, -0.01, -0.006, 0.005, .correct), (true, 0.01, -0.006, 0.005, .wrongSign), (false, 0.0, 0.006, 0.005, .missed),
+    (true, 0.01, 0.0, 0.005, .falsePositive),
   ])
-  func verdictsCompareTheConclusionWithTheTruth(significant: Bool, observed: Double, truth: Double, expected: Verdict) {
-    #expect(Verdict.judge(significant: significant, observed: observed, truth: truth) == expected)
+  func verdictsCompareTheConclusionWithTheTruth(
+    significant: Bool, observed: Double, truth: Double, margin: Double, expected: Verdict
+  ) {
+    #expect(Verdict.judge(significant: significant, observed: observed, truth: truth, margin: margin) == expected)
   }
 
   /// An arm that changes nothing has a true difference of exactly zero, and the report says so.
@@ -74,8 +81,7 @@ import Testing
     var e = try ExperimentLoader.defaultExperiment()
     e.variants = [e.variants[0], Variant(id: "aa", patches: [.setFeatures(screen: "proUpsell", count: 4)])]
     let observed = try ExperimentRunner.run(e, options: RunOptions(users: 40_000, mode: .experiment))
-    let truth = try ExperimentRunner.run(e, options: RunOptions(users: 40_000))
-    let report = ExperimentReport(observed: observed, truth: truth, spec: e.metrics)
+    let report = ExperimentReport(observed: observed, spec: e.metrics)
     let arm = try #require(report.primary.arm("aa"))
     #expect(arm.trueDifference == 0)
     #expect(arm.verdict == .correctNull || arm.verdict == .falsePositive)
@@ -85,11 +91,11 @@ import Testing
   @Test func guardrailsAndTheDecisionRule() {
     func arm(_ d: Double, _ lower: Double, _ upper: Double, significant: Bool = false) -> ArmMetricResult {
       let interval = ConfidenceInterval(lower: lower, upper: upper, confidenceLevel: 0.95, method: "test")
-      return ArmMetricResult(
-        arm: "b", estimate: MetricEstimate(metric: .completionRate, estimate: 0.5, interval: nil, n: 1),
-        comparison: MetricComparison(metric: .completionRate, difference: IntervalEstimate(estimate: d, interval: interval), test: nil),
-        relativeLift: nil, adjustedPValue: nil, significant: significant, probabilityToBeatControl: nil, probabilityToBeBest: nil,
-        trueDifference: nil, verdict: nil)
+      var result = ArmMetricResult(arm: "b", estimate: MetricEstimate(metric: .completionRate, estimate: 0.5, interval: nil, n: 1))
+      result.comparison = MetricComparison(
+        metric: .completionRate, difference: IntervalEstimate(estimate: d, interval: interval), test: nil)
+      result.significant = significant
+      return result
     }
     let completion = Guardrail(metric: .completionRate, margin: 0.02)
     #expect(ExperimentReport.status(of: arm(-0.005, -0.015, 0.005), guardrail: completion) == .ok)

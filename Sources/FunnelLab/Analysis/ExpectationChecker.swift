@@ -195,7 +195,7 @@ public enum ExpectationChecker {
         let run = try run(users: users)
         basis = "exact + experiment \(users)/arm seed \(run.seed)"
         let spec = MetricsSpec(primary: e.metric, alpha: alpha, correction: experiment.metrics.correction)
-        let analysed = ExperimentReport.analyze(e.metric, observed: run, truth: nil, spec: spec)
+        let analysed = ExperimentReport.analyze(e.metric, observed: run, spec: spec)
         if let arm = analysed.arm(e.variant) {
           let p = arm.adjustedPValue ?? 1
           let observed = (arm.comparison?.difference?.estimate ?? 0) * (e.metric.higherIsBetter ? 1 : -1)

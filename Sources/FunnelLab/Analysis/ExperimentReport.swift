@@ -1,21 +1,34 @@
 public import FunnelStats
 
-/// Whether an experiment's conclusion about an arm matched the truth.
+/// Whether an experiment's conclusion about an arm matched the truth: the exact
+/// difference (``ExactEngine``), read with a practical-equivalence margin
+/// (``MetricsSpec/equivalenceMargin(for:)``).
 public enum Verdict: String, Sendable, Hashable, CaseIterable {
-  /// Significant, in the direction of the true effect.
+  /// Significant, in the direction of a true effect larger than the margin.
   case correct = "correct"
-  /// Significant, opposite to the true effect (a type S error).
+  /// Significant, opposite to a true effect larger than the margin (a type S error).
   case wrongSign = "wrong sign"
-  /// Not significant although the true effect is not zero (a type II error).
+  /// Not significant although the true effect is larger than the margin (a type II error).
   case missed = "missed"
-  /// Not significant, and the true effect is exactly zero.
+  /// Not significant, and the true effect is zero or inside the margin.
   case correctNull = "correct null"
   /// Significant although the true effect is exactly zero (a type I error).
   case falsePositive = "false positive"
+  /// Significant on a true effect that is not zero but inside the margin: the test
+  /// found a difference too small to matter.
+  case negligibleDetected = "negligible effect detected"
 
-  /// The verdict for an observed result given the true difference.
-  public static func judge(significant: Bool, observed: Double, truth: Double) -> Verdict {
+  /// The verdict for an observed result given the exact difference `truth` and the
+  /// practical-equivalence `margin` (≥ 0, in the metric's unit):
+  ///
+  /// | true effect            | significant, same sign | significant, other sign | not significant |
+  /// |------------------------|------------------------|-------------------------|-----------------|
+  /// | exactly 0              | false positive         | false positive          | correct null    |
+  /// | 0 < \|truth\| ≤ margin | negligible detected    | negligible detected     | correct null    |
+  /// | \|truth\| > margin     | correct                | wrong sign              | missed          |
+  public static func judge(significant: Bool, observed: Double, truth: Double, margin: Double = 0) -> Verdict {
     if truth == 0 { return significant ? .falsePositive : .correctNull }
+    if abs(truth) <= margin { return significant ? .negligibleDetected : .correctNull }
     guard significant else { return .missed }
     return (observed > 0) == (truth > 0) ? .correct : .wrongSign
   }
@@ -49,9 +62,20 @@ public struct ArmMetricResult: Sendable, Hashable {
   public var probabilityToBeatControl: Double?
   /// Chance of being the best of all arms (proportions).
   public var probabilityToBeBest: Double?
-  /// The true difference from the truth run (common random numbers), when given.
+  /// The exact value of the metric in this arm (``ExactEngine``), when solved.
+  public var trueValue: Double?
+  /// The exact difference arm − control (``ExactEngine``), when solved.
   public var trueDifference: Double?
+  /// The practical-equivalence margin the verdict used, in the metric's unit.
+  public var equivalenceMargin: Double?
   public var verdict: Verdict?
+
+  /// An arm's result with only its estimate; the rest is filled in by the analysis.
+  public init(arm: String, estimate: MetricEstimate) {
+    self.arm = arm
+    self.estimate = estimate
+    significant = false
+  }
 }
 
 /// A metric across all arms.
@@ -80,9 +104,10 @@ public struct ExperimentReport: Sendable {
   public var secondary: [MetricResult]
   public var decisions: [(arm: String, decision: Decision)]
 
-  /// Analyses `observed` (an experiment-mode run) against `truth` (a truth-mode run
-  /// of the same variants), under `spec`.
-  public init(observed: RunResult, truth: RunResult?, spec: MetricsSpec) {
+  /// Analyses `observed` (an experiment-mode run) under `spec`, beside the truth:
+  /// the exact solution each variant carries (``VariantRun/exact``), against which
+  /// every verdict is graded.
+  public init(observed: RunResult, spec: MetricsSpec) {
     experiment = observed.experiment
     seed = observed.seed
     self.spec = spec
@@ -91,10 +116,10 @@ public struct ExperimentReport: Sendable {
     armUsers = observed.variants.map(\.aggregate.users)
     plannedShares = observed.assignment?.shares ?? Array(repeating: 1 / Double(max(arms.count, 1)), count: arms.count)
     sampleRatio = try? SampleRatioMismatch.check(observed: armUsers.map { Int($0) }, weights: plannedShares)
-    primary = Self.analyze(spec.primary, observed: observed, truth: truth, spec: spec)
+    primary = Self.analyze(spec.primary, observed: observed, spec: spec)
     var guardrails: [(Guardrail, MetricResult, [String: GuardrailStatus])] = []
     for g in spec.guardrails {
-      let result = Self.analyze(g.metric, observed: observed, truth: truth, spec: spec)
+      let result = Self.analyze(g.metric, observed: observed, spec: spec)
       var status: [String: GuardrailStatus] = [:]
       for arm in result.arms.dropFirst() { status[arm.arm] = Self.status(of: arm, guardrail: g) }
       guardrails.append((g, result, status))
@@ -103,7 +128,7 @@ public struct ExperimentReport: Sendable {
     let listed = Set([spec.primary] + spec.guardrails.map(\.metric))
     secondary = [FunnelMetric.completionRate, .purchaseConversion, .revenuePerUser]
       .filter { !listed.contains($0) }
-      .map { Self.analyze($0, observed: observed, truth: truth, spec: spec) }
+      .map { Self.analyze($0, observed: observed, spec: spec) }
     var decisions: [(String, Decision)] = []
     for arm in primary.arms.dropFirst() {
       let statuses = guardrails.compactMap { $0.2[arm.arm] }
@@ -131,16 +156,14 @@ public struct ExperimentReport: Sendable {
     return .noDecision
   }
 
-  static func analyze(_ metric: FunnelMetric, observed: RunResult, truth: RunResult?, spec: MetricsSpec) -> MetricResult {
+  static func analyze(_ metric: FunnelMetric, observed: RunResult, spec: MetricsSpec) -> MetricResult {
     guard let control = observed.variants.first else { return MetricResult(metric: metric, arms: []) }
     let alpha = spec.alpha
     var results: [ArmMetricResult] = []
     for run in observed.variants {
       let isControl = run.variant.id == control.variant.id
-      var result = ArmMetricResult(
-        arm: run.variant.id, estimate: MetricAnalysis.estimate(metric, in: run.aggregate, alpha: alpha),
-        comparison: nil, relativeLift: nil, adjustedPValue: nil, significant: false,
-        probabilityToBeatControl: nil, probabilityToBeBest: nil, trueDifference: nil, verdict: nil)
+      var result = ArmMetricResult(arm: run.variant.id, estimate: MetricAnalysis.estimate(metric, in: run.aggregate, alpha: alpha))
+      result.trueValue = run.exact?.value(of: metric)
       if !isControl {
         result.comparison = MetricAnalysis.compare(metric, variant: run.aggregate, control: control.aggregate, alpha: alpha)
         switch (metric.data(in: run.aggregate), metric.data(in: control.aggregate)) {
@@ -158,11 +181,8 @@ public struct ExperimentReport: Sendable {
         default:
           break
         }
-        if let truth, let tv = truth.variant(run.variant.id), let tc = truth.control,
-          let a = metric.value(in: tv.aggregate), let b = metric.value(in: tc.aggregate)
-        {
-          result.trueDifference = tv.aggregate == tc.aggregate ? 0 : a - b
-        }
+        result.trueDifference = observed.exactDifference(metric, variant: run.variant.id)
+        result.equivalenceMargin = control.exact?.value(of: metric).map { spec.equivalenceMargin(for: metric, control: $0) }
       }
       results.append(result)
     }
@@ -174,7 +194,8 @@ public struct ExperimentReport: Sendable {
         results[i].adjustedPValue = results[i].comparison?.test == nil ? nil : adjusted[k]
         results[i].significant = results[i].comparison?.test != nil && adjusted[k] < alpha
         if let truth = results[i].trueDifference, let observed = results[i].comparison?.difference?.estimate {
-          results[i].verdict = Verdict.judge(significant: results[i].significant, observed: observed, truth: truth)
+          results[i].verdict = Verdict.judge(
+            significant: results[i].significant, observed: observed, truth: truth, margin: results[i].equivalenceMargin ?? 0)
         }
       }
     }

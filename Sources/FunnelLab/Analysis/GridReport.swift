@@ -1,18 +1,26 @@
 public import FunnelStats
 
-/// A grid run ranked by the primary metric: every cell against the control, with
-/// raw, Holm- and Benjamini–Hochberg-adjusted p-values and the guardrails.
+/// A grid run ranked by the exact value of the primary metric (``ExactEngine``, no
+/// sampling noise), with the Monte Carlo estimate beside it: every cell against the
+/// control, with raw, Holm- and Benjamini–Hochberg-adjusted p-values and the guardrails.
 public struct GridReport: Sendable {
   public struct Cell: Sendable {
     public var variant: String
     /// `(factor, level)` of the cell, in factor order (empty for the control).
     public var levels: [(factor: String, level: String)]
     public var primary: MetricEstimate
+    /// The cell's exact solution (``ExactEngine``); `nil` when not solved.
+    public var solution: ExactFunnel?
+    /// The exact value of the primary metric; `nil` when not solved.
+    public var exact: Double?
+    /// The exact difference cell − control of the primary metric.
+    public var exactDifference: Double?
     public var comparison: MetricComparison?
     public var holm: Double?
     public var benjaminiHochberg: Double?
     public var guardrails: [(guardrail: Guardrail, difference: Double?, status: GuardrailStatus)]
-    /// 1 = the best cell on the primary metric (0 for the control, which is not ranked).
+    /// 1 = the best cell on the exact primary metric (0 for the control, which is not
+    /// ranked); cells without an exact value are ranked by their estimate, after those with one.
     public var rank: Int
     public var summary: FunnelSummary
   }
@@ -24,6 +32,9 @@ public struct GridReport: Sendable {
   public var factors: [GridFactor]
   /// The control first, then the cells best first.
   public var cells: [Cell]
+
+  /// The value a cell is ranked and drawn by: exact when solved, else its estimate.
+  public static func rankingValue(_ c: Cell) -> Double? { c.exact ?? c.primary.estimate }
 
   /// - Parameter result: a truth-mode run whose first variant is the control and the
   ///   rest the grid's cells (as ``Experiment/gridExperiment()`` lays them out).
@@ -51,16 +62,16 @@ public struct GridReport: Sendable {
       let guardrails = spec.guardrails.map { g -> (Guardrail, Double?, GuardrailStatus) in
         guard !isControl else { return (g, nil, .ok) }
         let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha)
-        let arm = ArmMetricResult(
-          arm: run.variant.id, estimate: MetricAnalysis.estimate(g.metric, in: run.aggregate, alpha: spec.alpha), comparison: c,
-          relativeLift: nil, adjustedPValue: nil, significant: false, probabilityToBeatControl: nil, probabilityToBeBest: nil,
-          trueDifference: nil, verdict: nil)
+        var arm = ArmMetricResult(arm: run.variant.id, estimate: MetricAnalysis.estimate(g.metric, in: run.aggregate, alpha: spec.alpha))
+        arm.comparison = c
         return (g, c.difference?.estimate, ExperimentReport.status(of: arm, guardrail: g))
       }
       built.append(
         Cell(
           variant: run.variant.id, levels: levels,
           primary: MetricAnalysis.estimate(spec.primary, in: run.aggregate, alpha: spec.alpha),
+          solution: run.exact, exact: run.exact?.value(of: spec.primary),
+          exactDifference: isControl ? nil : result.exactDifference(spec.primary, variant: run.variant.id),
           comparison: isControl ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha),
           holm: nil, benjaminiHochberg: nil, guardrails: guardrails, rank: 0, summary: summary))
     }
@@ -75,9 +86,14 @@ public struct GridReport: Sendable {
       }
     }
     let up = spec.primary.higherIsBetter
+    // Exact values first (noise-free); a cell without one falls back to its estimate, after them.
+    func key(_ c: Cell) -> (Int, Double) {
+      if let x = c.exact { return (1, up ? x : -x) }
+      if let x = c.primary.estimate { return (0, up ? x : -x) }
+      return (0, -.infinity)
+    }
     let order = built.indices.dropFirst().sorted { a, b in
-      let x = built[a].primary.estimate.map { up ? $0 : -$0 } ?? -.infinity
-      let y = built[b].primary.estimate.map { up ? $0 : -$0 } ?? -.infinity
+      let (x, y) = (key(built[a]), key(built[b]))
       return x != y ? x > y : built[a].variant < built[b].variant
     }
     for (r, i) in order.enumerated() { built[i].rank = r + 1 }

@@ -6,11 +6,24 @@ public struct VariantRun: Sendable {
   public var variant: Variant
   public var flow: CompiledFlow
   public var aggregate: FunnelAggregate
+  /// The exact solution of ``flow`` (``ExactEngine``): the truth the aggregate's
+  /// estimates are graded against; `nil` when not solved (a shard, a custom
+  /// purchase layer, or ``RunOptions/solveExact`` off).
+  public var exact: ExactFunnel?
+
+  /// Creates a variant's run.
+  public init(variant: Variant, flow: CompiledFlow, aggregate: FunnelAggregate, exact: ExactFunnel? = nil) {
+    self.variant = variant
+    self.flow = flow
+    self.aggregate = aggregate
+    self.exact = exact
+  }
 }
 
 /// How users meet variants.
 public enum RunMode: String, Sendable, Hashable, CaseIterable {
-  /// Every user walks every variant (common random numbers): differences are true effects.
+  /// Every user walks every variant (common random numbers): differences between
+  /// variants are estimated with little noise, and read with paired inference.
   case truth
   /// Users are split among the arms by ``HashAssignment``, as a live A/B test would.
   case experiment
@@ -48,6 +61,10 @@ public struct RunOptions: Sendable {
   public var mode: RunMode
   /// Only this shard of the users (for runs split across machines; see ``Shard``).
   public var shard: Shard?
+  /// Whether to solve every variant exactly (``RunResult/solveExact(threads:)``)
+  /// after simulating it, so that results carry their truth. Default `true`;
+  /// shards never solve (their merge does), nor do runs with a custom purchase layer.
+  public var solveExact: Bool = true
 
   public init(users: Int? = nil, seed: UInt64? = nil, threads: Int? = nil, variants: [String]? = nil, mode: RunMode = .truth) {
     self.users = users
@@ -123,8 +140,10 @@ public enum ExperimentRunner {
     } else {
       runs = chosen.indices.map { simulate($0, engine) }
     }
-    return RunResult(
+    var result = RunResult(
       experiment: experiment.name, seed: seed, mode: options.mode, usersPerVariant: users, variants: runs, assignment: assignment)
+    if options.solveExact, shard == nil, paywall == nil { result.solveExact(threads: options.threads) }
+    return result
   }
 }
 
@@ -174,9 +193,11 @@ extension ExperimentRunner {
     let runs = zip(plan.selected, aggregates).map { i, a in
       VariantRun(variant: experiment.variants[i], flow: plan.flows[i], aggregate: a)
     }
-    return RunResult(
+    var result = RunResult(
       experiment: experiment.name, seed: plan.seed, mode: options.mode, usersPerVariant: plan.users, variants: runs,
       assignment: plan.assignment)
+    if options.solveExact { result.solveExact(threads: options.threads) }
+    return result
   }
 
   /// The flows of the variants a run selects, in order (to read shard aggregates).

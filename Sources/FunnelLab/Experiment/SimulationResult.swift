@@ -19,6 +19,8 @@ public struct SimulationResult: Sendable {
     public var aggregate: FunnelAggregate
     /// The compiled flow the users walked.
     public var flow: CompiledFlow
+    /// The exact solution solved with the run (``VariantRun/exact``).
+    let solution: ExactFunnel?
     let control: FunnelAggregate?
     let alpha: Double
 
@@ -36,9 +38,10 @@ public struct SimulationResult: Sendable {
 
     /// The exact value of `metric` (``ExactEngine``): what ``metric(_:)`` converges
     /// to as users grow, with no sampling noise.
-    /// - Complexity: one exact solve of the flow (milliseconds for a small flow).
+    /// - Complexity: O(1): the solution was computed once with the run (a run
+    ///   without one solves the flow on each call).
     public func exact(_ metric: FunnelMetric) -> Double? {
-      ExactEngine.solve(flow).value(of: metric)
+      (solution ?? ExactEngine.solve(flow)).value(of: metric)
     }
   }
 
@@ -59,7 +62,7 @@ public struct SimulationResult: Sendable {
     }
     let isControl = v.variant.id == run.control?.variant.id
     return Arm(
-      id: id, aggregate: v.aggregate, flow: v.flow, control: isControl ? nil : run.control?.aggregate, alpha: experiment.metrics.alpha)
+      id: id, aggregate: v.aggregate, flow: v.flow, solution: v.exact, control: isControl ? nil : run.control?.aggregate, alpha: experiment.metrics.alpha)
   }
 
   /// The control (the first variant).

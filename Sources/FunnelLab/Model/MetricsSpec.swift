@@ -32,21 +32,49 @@ public struct Guardrail: Sendable, Hashable, Decodable {
 /// better than the control's (adjusted p < α, in the metric's good direction) and no
 /// guardrail is violated or inconclusive; **do not ship** when the primary metric is
 /// significantly worse or a guardrail is violated; otherwise **no decision**.
+///
+/// **Practical equivalence.** A verdict is graded against the exact difference with
+/// a margin below which an effect is too small to matter: a *relative* margin on
+/// the control's exact value, `margin = equivalenceMargin × |control|`, so
+/// the default 0.01 calls any true effect within ±1 % of the control's value
+/// negligible (a not-significant result on it is a correct null; a significant
+/// one "detected a negligible effect"). 1 % is below the smallest lift product
+/// experiments are usually powered for (2–10 % relative) and below what a team
+/// would act on. Override it for all metrics (`equivalenceMargin`) or per metric
+/// (`equivalenceMargins: {"timeToFinish": 0.05}`); 0 grades against the exact sign.
 public struct MetricsSpec: Sendable, Hashable, Decodable {
   public var primary: FunnelMetric
   public var guardrails: [Guardrail]
   public var alpha: Double
   public var correction: MultipleTestingCorrection
+  /// The relative practical-equivalence margin of every metric not listed in
+  /// ``equivalenceMargins``. Default ``defaultEquivalenceMargin`` (0.01 = 1 %).
+  public var equivalenceMargin: Double
+  /// Per-metric relative margins that override ``equivalenceMargin``.
+  public var equivalenceMargins: [FunnelMetric: Double]
 
+  /// The default relative practical-equivalence margin: 1 % of the control's value.
+  public static let defaultEquivalenceMargin = 0.01
+
+  /// Creates a metrics spec; every argument has the documented default.
   public init(primary: FunnelMetric = .purchaseConversion, guardrails: [Guardrail] = [], alpha: Double = 0.05,
-              correction: MultipleTestingCorrection = .holm) {
+              correction: MultipleTestingCorrection = .holm, equivalenceMargin: Double = MetricsSpec.defaultEquivalenceMargin,
+              equivalenceMargins: [FunnelMetric: Double] = [:]) {
     self.primary = primary
     self.guardrails = guardrails
     self.alpha = alpha
     self.correction = correction
+    self.equivalenceMargin = equivalenceMargin
+    self.equivalenceMargins = equivalenceMargins
   }
 
-  enum CodingKeys: String, CodingKey { case primary, guardrails, alpha, correction }
+  /// The practical-equivalence margin of `metric` in the metric's unit, given the
+  /// control's exact value: `relative margin × |control|`.
+  public func equivalenceMargin(for metric: FunnelMetric, control: Double) -> Double {
+    (equivalenceMargins[metric] ?? equivalenceMargin) * abs(control)
+  }
+
+  enum CodingKeys: String, CodingKey { case primary, guardrails, alpha, correction, equivalenceMargin, equivalenceMargins }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,10 +82,26 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
     guardrails = try c.decodeIfPresent([Guardrail].self, forKey: .guardrails) ?? []
     alpha = try c.decodeIfPresent(Double.self, forKey: .alpha) ?? 0.05
     correction = try c.decodeEnumIfPresent(MultipleTestingCorrection.self, forKey: .correction) ?? .holm
+    equivalenceMargin = try c.decodeIfPresent(Double.self, forKey: .equivalenceMargin) ?? Self.defaultEquivalenceMargin
+    equivalenceMargins = [:]
+    if c.contains(.equivalenceMargins) {
+      let marginsDecoder = try c.superDecoder(forKey: .equivalenceMargins)
+      let map = try marginsDecoder.container(keyedBy: AnyCodingKey.self)
+      for metric in FunnelMetric.allCases {
+        if let m = try map.decodeIfPresent(Double.self, forKey: AnyCodingKey(stringValue: metric.rawValue)) {
+          equivalenceMargins[metric] = m
+        }
+      }
+    }
   }
 
   func validationErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
+    let margins = [(path.key("equivalenceMargin"), equivalenceMargin)]
+      + FunnelMetric.allCases.compactMap { m in equivalenceMargins[m].map { (path.key("equivalenceMargins").key(m.rawValue), $0) } }
+    for (at, m) in margins where !(m.isFinite && m >= 0 && m < 1) {
+      errors.append(SpecError(path: at, message: "an equivalence margin must be in [0, 1) (relative to the control's value)", hint: "0.01 calls effects within ±1 % negligible"))
+    }
     if !(alpha > 0 && alpha < 0.5) { errors.append(SpecError(path: path.key("alpha"), message: "alpha must be in (0, 0.5)", hint: "the default is 0.05")) }
     for (i, g) in guardrails.enumerated() where !(g.margin.isFinite && g.margin >= 0) {
       errors.append(SpecError(path: path.key("guardrails").index(i).key("margin"), message: "a margin must be a finite number ≥ 0", hint: "0.02 is 2 points of a rate"))
