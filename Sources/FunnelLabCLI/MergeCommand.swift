@@ -62,7 +62,7 @@ enum MergeCommand: Command {
       for e in error.errors { text += "Error: \(e.message)" + (e.hint.map { "; \($0)" } ?? "") + "\n" }
       throw CommandFailure(code: .invalidInput, text: text)
     }
-    let (_, result, first) = merged
+    let (experiment, result, first) = merged
     let text: String
     if first.command == "grid" {
       let original = try ExperimentLoader.load(text: first.specText, source: files[0].source)
@@ -70,7 +70,7 @@ enum MergeCommand: Command {
       let report = GridReport(result: result, grid: grid, spec: original.metrics)
       text = format == "json" ? GridRenderer.json(report) : GridRenderer.table(report, top: top)
     } else {
-      let summaries = FunnelSummary.all(result)
+      let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
       text = format == "json" ? RunJSONRenderer.render(result, summaries: summaries) : RunTableRenderer.render(result, summaries: summaries)
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)

@@ -85,7 +85,7 @@ enum RunCommand: Command {
       try output.write(JSONWriter.write(file.json), console: console)
       return .success
     }
-    let summaries = FunnelSummary.all(result)
+    let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
     let text =
       switch format {
       case "json": RunJSONRenderer.render(result, summaries: summaries)

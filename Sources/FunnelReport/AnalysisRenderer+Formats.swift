@@ -50,15 +50,17 @@ extension AnalysisRenderer {
     }
   }
 
-  static let armHeaders = [
-    "arm", "users", "conversions", "rate", "95% CI", "abs. lift", "95% CI (pp)", "p", "adjusted", "P(beat)", "P(best)",
-  ]
+  static func armHeaders(alpha: Double) -> [String] {
+    let level = NumberText.level(alpha: alpha)
+    return ["arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)"]
+  }
 
   public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
     var out = "## Experiment analysis\n\n"
     out += "Control `\(r.control)` · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue) · * significant after correction.\n\n"
-    out += RunMarkdownRenderer.header(armHeaders, right: Set(1..<armHeaders.count))
+    let headers = armHeaders(alpha: r.settings.alpha)
+    out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))
     for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
     let srm = r.sampleRatioMismatch
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
@@ -73,7 +75,8 @@ extension AnalysisRenderer {
     doc.paragraph(
       "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue) · * significant after correction.",
       cssClass: "note")
-    doc.table(armHeaders, armRows(r), right: Set(1..<armHeaders.count), caption: "Arms")
+    let headers = armHeaders(alpha: r.settings.alpha)
+    doc.table(headers, armRows(r), right: Set(1..<headers.count), caption: "Arms")
     let rows: [SVGCharts.ForestRow] = r.comparisons.compactMap { c in
       guard let d = c.absoluteLift?.estimate, let i = c.absoluteLift?.interval else { return nil }
       return SVGCharts.ForestRow(

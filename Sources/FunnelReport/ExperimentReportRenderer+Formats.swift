@@ -10,7 +10,7 @@ extension ExperimentReportRenderer {
   public static let csvHeader = [
     "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "difference", "difference_lower",
     "difference_upper", "relative_lift", "test", "p_value", "adjusted_p_value", "significant", "probability_to_beat_control",
-    "true_difference", "verdict",
+    "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",
   ]
 
   /// One row per arm × metric (primary, guardrails, secondary), RFC 4180.
@@ -25,7 +25,8 @@ extension ExperimentReportRenderer {
           CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper), CSVWriter.number(a.relativeLift?.estimate),
           a.comparison?.test?.method ?? "", CSVWriter.number(a.comparison?.test?.pValue), CSVWriter.number(a.adjustedPValue),
           a.comparison == nil ? "" : (a.significant ? "true" : "false"), CSVWriter.number(a.probabilityToBeatControl),
-          CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "",
+          CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "", CSVWriter.number(1 - r.spec.alpha),
+          CSVWriter.number(a.trueValue), CSVWriter.number(a.equivalenceMargin),
         ])
       }
     }
@@ -117,7 +118,7 @@ extension ExperimentReportRenderer {
         height: chart.height, content: chart.content)
     }
     doc.endCharts()
-    let summaries = FunnelSummary.all(observed)
+    let summaries = FunnelSummary.all(observed, alpha: r.spec.alpha)
     doc.heading(2, "Funnels of the observed arms")
     doc.beginCharts()
     for s in summaries {

@@ -9,7 +9,7 @@ extension GridRenderer {
     var csv = CSVWriter(
       header: ["experiment", "cell", "control", "rank"] + r.factors.map(\.id) + [
         "metric", "primary", "exact", "exact_difference", "estimate", "lower", "upper", "n", "difference", "difference_lower",
-        "difference_upper", "p_value", "holm_p_value", "bh_p_value",
+        "difference_upper", "p_value", "holm_p_value", "bh_p_value", "confidence_level",
       ])
     let controlSolution = r.cells.first?.solution
     for c in r.cells {
@@ -27,7 +27,7 @@ extension GridRenderer {
             CSVWriter.number(e.interval?.upper), String(e.n), CSVWriter.number(k?.difference?.estimate),
             CSVWriter.number(k?.difference?.interval?.lower), CSVWriter.number(k?.difference?.interval?.upper),
             CSVWriter.number(k?.test?.pValue), primary ? CSVWriter.number(c.holm) : "",
-            primary ? CSVWriter.number(c.benjaminiHochberg) : "",
+            primary ? CSVWriter.number(c.benjaminiHochberg) : "", CSVWriter.number(1 - r.spec.alpha),
           ])
       }
     }

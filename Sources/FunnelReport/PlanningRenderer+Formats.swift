@@ -45,17 +45,20 @@ extension PlanningRenderer {
     }
   }
 
-  static let designHeaders = [
-    "variant", "control", "variant rate", "users/arm", "power (sim.)", "power (formula)", "A/A false positives", "CI coverage",
-    "users/arm for target", "duration",
-  ]
+  static func designHeaders(alpha: Double) -> [String] {
+    [
+      "variant", "control", "variant rate", "users/arm", "power (sim.)", "power (formula)", "A/A false positives",
+      "\(NumberText.level(alpha: alpha)) CI coverage", "users/arm for target", "duration",
+    ]
+  }
 
   public static func markdown(_ r: PlanningReport) -> String {
     var out = "## Planning \(RunMarkdownRenderer.cell(r.experiment)) by simulation\n\n"
     out +=
       "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0))"
     out += " · seed \(r.seed).\n\n"
-    out += RunMarkdownRenderer.header(designHeaders, right: Set(1..<designHeaders.count))
+    let headers = designHeaders(alpha: r.alpha)
+    out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))
     for row in designRows(r) { out += RunMarkdownRenderer.row(row) }
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
@@ -79,7 +82,8 @@ extension PlanningRenderer {
     doc.paragraph(
       "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0)) · seed \(r.seed). Rates from the exact engine; replicate experiments drawn from them.",
       cssClass: "note")
-    doc.table(designHeaders, designRows(r), right: Set(1..<designHeaders.count), caption: "Fixed-horizon design")
+    let headers = designHeaders(alpha: r.alpha)
+    doc.table(headers, designRows(r), right: Set(1..<headers.count), caption: "Fixed-horizon design")
     let peeking = r.plans.compactMap(\.peeking)
     guard !peeking.isEmpty else { return doc.html }
     doc.heading(2, "The cost of peeking")

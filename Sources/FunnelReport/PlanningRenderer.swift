@@ -10,7 +10,7 @@ public enum PlanningRenderer {
     out += "Rates are exact (the exact engine); each replicate experiment draws both arms' conversions from them.\n\n"
     var t = TextTable(
       ["variant", "control", "variant", "true Δ", "n per arm (formula)", "n per arm (simulated)", "users/arm used", "power (sim)",
-       "power (formula)", "A/A false positives", "CI coverage", "type S", "type M", "days"],
+       "power (formula)", "A/A false positives", "\(NumberText.level(alpha: r.alpha)) CI coverage", "type S", "type M", "days"],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right])
     for p in r.plans {
       let d = p.diagnosis

@@ -8,7 +8,7 @@ import FunnelStats
 public enum RunCSVRenderer {
   public static let header = [
     "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "difference", "difference_lower",
-    "difference_upper", "test", "p_value", "rank_test", "rank_p_value",
+    "difference_upper", "test", "p_value", "rank_test", "rank_p_value", "confidence_level", "exact", "exact_difference",
   ]
 
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
@@ -21,7 +21,8 @@ public enum RunCSVRenderer {
           CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower), CSVWriter.number(e.interval?.upper), String(e.n),
           CSVWriter.number(c?.difference?.estimate), CSVWriter.number(c?.difference?.interval?.lower),
           CSVWriter.number(c?.difference?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
-          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue),
+          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), CSVWriter.number(1 - s.alpha),
+          CSVWriter.number(s.exactValue(e.metric)), c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)),
         ])
       }
     }
@@ -71,10 +72,11 @@ public enum RunMarkdownRenderer {
     out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
     out += " (the same users walk every variant).\n\n"
     guard let control = summaries.first else { return out }
+    let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with `\(control.variant)`\n\n"
-      out += "95% intervals; p-values treat variants as independent samples (conservative under common random numbers).\n\n"
-      out += header(["metric", "variant", control.variant, "value", "Δ", "95% CI", "p"], right: [2, 3, 4, 5, 6])
+      out += "\(level) intervals; p-values treat variants as independent samples (conservative under common random numbers).\n\n"
+      out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p"], right: [2, 3, 4, 5, 6])
       for metric in FunnelMetric.allCases {
         for s in summaries.dropFirst() {
           let (d, ci, p) = difference(s.comparison(metric))
@@ -93,7 +95,7 @@ public enum RunMarkdownRenderer {
         ])
       }
       out += "\n"
-      out += header(["metric", "estimate", "95% CI"], right: [1, 2])
+      out += header(["metric", "estimate", "\(level) CI", "exact"], right: [1, 2, 3])
       for e in s.estimates {
         let ci =
           e.interval.map { i in
@@ -101,11 +103,11 @@ public enum RunMarkdownRenderer {
               ? "[\(NumberText.percent(i.lower)), \(NumberText.percent(i.upper))]"
               : "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
           } ?? "n/a"
-        out += row([e.metric.label, value(e.metric, e.estimate), ci])
+        out += row([e.metric.label, value(e.metric, e.estimate), ci, s.exactValue(e.metric).map { value(e.metric, $0) } ?? ""])
       }
       if !s.plans.isEmpty {
         out += "\n"
-        out += header(["plan", "purchasers", "share", "95% CI"], right: [1, 2, 3])
+        out += header(["plan", "purchasers", "share", "\(level) CI"], right: [1, 2, 3])
         for (p, share) in zip(s.plans, s.planShares) {
           let ci = share.interval.map { "[\(NumberText.percent($0.lower)), \(NumberText.percent($0.upper))]" } ?? "n/a"
           out += row([p.plan + (p.isDefault ? " (default)" : ""), NumberText.grouped(p.purchases), NumberText.percent(p.share), ci])

@@ -10,7 +10,7 @@ public enum RunHTMLRenderer {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant, so differences are true effects. Intervals are 95%.",
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant (common random numbers). Intervals are \(NumberText.level(alpha: summaries.first?.alpha ?? 0.05)).",
       cssClass: "note")
     summary(summaries, into: &doc)
     doc.heading(2, "Funnels")
@@ -50,7 +50,7 @@ public enum RunHTMLRenderer {
       return
     }
     doc.paragraph(
-      "Each variant minus \(control.variant), with its 95% interval. A filled circle: the interval excludes zero; an open square: it includes zero.",
+      "Each variant minus \(control.variant), with its \(NumberText.level(alpha: control.alpha)) interval. A filled circle: the interval excludes zero; an open square: it includes zero.",
       cssClass: "note")
     doc.beginCharts()
     for metric in FunnelMetric.allCases {
@@ -76,7 +76,7 @@ public enum RunHTMLRenderer {
     guard summaries.contains(where: { !$0.plans.isEmpty }) else { return }
     doc.heading(2, "Plan mix")
     doc.paragraph(
-      "Share of purchasers whose first purchase was each plan (bars span 0–100%), with 95% Wilson intervals; * marks the pre-selected plan.",
+      "Share of purchasers whose first purchase was each plan (bars span 0–100%), with \(NumberText.level(alpha: summaries.first?.alpha ?? 0.05)) Wilson intervals; * marks the pre-selected plan.",
       cssClass: "note")
     doc.beginCharts()
     for s in summaries where !s.plans.isEmpty {
@@ -111,7 +111,7 @@ public enum RunHTMLRenderer {
     let chart = SVGCharts.bars(rows, patterned: false)
     doc.beginCharts()
     doc.chart(
-      kind: "revenue", title: "Net revenue per user over \(months) months (\(currency)), 95% Student t intervals",
+      kind: "revenue", title: "Net revenue per user over \(months) months (\(currency)), \(NumberText.level(alpha: summaries.first?.alpha ?? 0.05)) Student t intervals",
       description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
       width: SVGCharts.width, height: chart.height, content: chart.content)
     doc.endCharts()

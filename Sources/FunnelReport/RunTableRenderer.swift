@@ -120,10 +120,11 @@ public enum RunTableRenderer {
     }
     out += table.render()
     guard hasPlans else { return out }
-    out += "\nConversion and revenue (95% intervals; p-values treat variants as independent samples,"
+    let level = NumberText.level(alpha: control.alpha)
+    out += "\nConversion and revenue (\(level) intervals; p-values treat variants as independent samples,"
     out += " which is conservative under common random numbers)\n"
     var money = TextTable(
-      ["variant", "purchase", "Δ", "95% CI (pp)", "p", "revenue/user", "Δ", "95% CI", "p", "LTV/payer"],
+      ["variant", "purchase", "Δ", "\(level) CI (pp)", "p", "revenue/user", "Δ", "\(level) CI", "p", "LTV/payer"],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right])
     for s in summaries {
       let isControl = s.variant == control.variant

@@ -58,14 +58,26 @@ public struct FunnelSummary: Sendable {
   /// Each plan's share of purchasers with a Wilson interval, in plan order.
   public var planShares: [MetricEstimate]
   public var stepLimitReached: UInt64
+  /// Median and 90th percentile of the time to finish: Monte Carlo estimates (from
+  /// the completion-time histogram); the exact engine solves the mean and the
+  /// standard deviation only.
   public var medianSecondsToFinish: Double?
   public var p90SecondsToFinish: Double?
+  /// The significance level the intervals and tests use (`1 − alpha` intervals).
+  public var alpha: Double
+  /// The variant's exact solution (``ExactEngine``), when the run solved it.
+  public var exact: ExactFunnel?
+  /// The control's exact solution, when the run solved it (for exact differences).
+  public var controlExact: ExactFunnel?
 
   /// The summary of `run`, compared with `control` when given (and not `run` itself).
   public init(_ run: VariantRun, control: VariantRun? = nil, alpha: Double = 0.05) {
     let a = run.aggregate
     let f = run.flow
     let n = Double(max(a.users, 1))
+    self.alpha = alpha
+    exact = run.exact
+    controlExact = control?.exact
     variant = run.variant.id
     users = a.users
     screens = f.screenIDs.indices.map { i in
@@ -106,6 +118,15 @@ public struct FunnelSummary: Sendable {
   public func estimate(_ metric: FunnelMetric) -> MetricEstimate? { estimates.first { $0.metric == metric } }
 
   public func comparison(_ metric: FunnelMetric) -> MetricComparison? { comparisons.first { $0.metric == metric } }
+
+  /// The exact value of `metric` (no sampling noise), when solved.
+  public func exactValue(_ metric: FunnelMetric) -> Double? { exact?.value(of: metric) }
+
+  /// The exact difference from the control of `metric`, when both were solved.
+  public func exactDifference(_ metric: FunnelMetric) -> Double? {
+    guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric) else { return nil }
+    return v - c
+  }
 
   /// Summaries of every variant of a run, each compared with the control.
   public static func all(_ result: RunResult, alpha: Double = 0.05) -> [FunnelSummary] {
