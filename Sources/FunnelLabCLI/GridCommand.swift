@@ -60,7 +60,7 @@ enum GridCommand: Command {
     if let shard = options.shard {
       let file = ShardFile(
         command: "grid", shard: shard, specText: try specText(arguments), seed: result.seed, users: result.usersPerVariant,
-        mode: .truth, variants: nil, aggregates: result.variants.map(\.aggregate))
+        mode: .truth, variants: nil, aggregates: result.variants.map(\.aggregate), paired: result.variants.map(\.paired))
       try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
       return .success
     }

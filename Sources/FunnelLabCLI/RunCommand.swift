@@ -81,7 +81,7 @@ enum RunCommand: Command {
     if let shard = options.shard {
       let file = ShardFile(
         command: "run", shard: shard, specText: try specText(arguments), seed: result.seed, users: result.usersPerVariant,
-        mode: .truth, variants: options.variants, aggregates: result.variants.map(\.aggregate))
+        mode: .truth, variants: options.variants, aggregates: result.variants.map(\.aggregate), paired: result.variants.map(\.paired))
       try output.write(JSONWriter.write(file.json), console: console)
       return .success
     }

@@ -51,9 +51,11 @@ public struct FunnelSummary: Sendable {
   public var metrics: [(metric: FunnelMetric, value: Double?)]
   /// Every metric with its confidence interval.
   public var estimates: [MetricEstimate]
-  /// Every metric against the control (empty for the control itself). The intervals and
-  /// tests treat the two variants as independent samples of users; under the common
-  /// random numbers of truth mode they are conservative.
+  /// Every metric against the control (empty for the control itself). In truth mode the
+  /// metrics over all users are compared pairwise on the same users
+  /// (``MetricAnalysis/comparePaired(_:tallies:alpha:)``: Tango/McNemar, paired t); the
+  /// others, and every metric of a run without paired tallies, as independent samples.
+  /// Each result names its method.
   public var comparisons: [MetricComparison]
   /// Each plan's share of purchasers with a Wilson interval, in plan order.
   public var planShares: [MetricEstimate]
@@ -98,7 +100,9 @@ public struct FunnelSummary: Sendable {
     metrics = FunnelMetric.allCases.map { ($0, $0.value(in: a)) }
     estimates = FunnelMetric.allCases.map { MetricAnalysis.estimate($0, in: a, alpha: alpha) }
     if let control, control.variant.id != run.variant.id {
-      comparisons = FunnelMetric.allCases.map { MetricAnalysis.compare($0, variant: a, control: control.aggregate, alpha: alpha) }
+      comparisons = FunnelMetric.allCases.map {
+        MetricAnalysis.compare($0, variant: a, control: control.aggregate, paired: run.paired, alpha: alpha)
+      }
     } else {
       comparisons = []
     }

@@ -48,18 +48,13 @@ public struct MonteCarloEngine: Sendable {
   ) -> FunnelAggregate {
     let tables = EngineTables(flow)
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
-    let chunkCount = Int((UInt64(range.count) + UInt64(Self.chunkSize) - 1) / UInt64(Self.chunkSize))
-    let workers = min(threads, max(chunkCount, 1))
-    let nextChunk = Atomic<Int>(0)
+    let chunks = ChunkQueue(range)
+    let workers = min(threads, max(chunks.count, 1))
     let results = Mutex<[FunnelAggregate]>([])
     let work: @Sendable (Int) -> Void = { _ in
       let accumulator = Accumulator(tables)
       var none = NoWalkObserver()
-      while true {
-        let chunk = nextChunk.add(1, ordering: .relaxed).oldValue
-        if chunk >= chunkCount { break }
-        let first = range.lowerBound + UInt64(chunk) * UInt64(Self.chunkSize)
-        let last = min(first + UInt64(Self.chunkSize), range.upperBound)
+      while let (first, last) = chunks.take() {
         if let include {
           for user in first..<last where include(user) {
             walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
@@ -95,6 +90,28 @@ public struct MonteCarloEngine: Sendable {
   static func storeSeed(_ seed: UInt64) -> UInt64 { SplitMix64.mix(seed ^ 0x7374_6F72_6521) }
 }
 
+/// Hands out the fixed chunks of ``MonteCarloEngine/chunkSize`` users of a range to
+/// worker threads, each chunk once, in any order.
+final class ChunkQueue: Sendable {
+  let range: Range<UInt64>
+  /// Chunks in the range.
+  let count: Int
+  private let next = Atomic<Int>(0)
+
+  init(_ range: Range<UInt64>) {
+    self.range = range
+    count = Int((UInt64(range.count) + UInt64(MonteCarloEngine.chunkSize) - 1) / UInt64(MonteCarloEngine.chunkSize))
+  }
+
+  /// The next chunk's first user and the user after its last, `nil` when all are taken.
+  func take() -> (UInt64, UInt64)? {
+    let chunk = next.add(1, ordering: .relaxed).oldValue
+    guard chunk < count else { return nil }
+    let first = range.lowerBound + UInt64(chunk) * UInt64(MonteCarloEngine.chunkSize)
+    return (first, min(first + UInt64(MonteCarloEngine.chunkSize), range.upperBound))
+  }
+}
+
 /// The number of processors to use by default.
 enum ProcessInfoCores {
   static var active: Int {
@@ -115,11 +132,13 @@ enum ProcessInfoCores {
 /// One user's walk: the hot loop. `observer` sees each step as it happens (the
 /// traces of ``UserTrace``); the engine passes ``NoWalkObserver``, whose empty
 /// hooks the optimizer removes.
-@inline(__always)
+/// - Returns: the user's outcome for paired tallies (unused values cost nothing once inlined).
+@inline(__always) @discardableResult
 func walk<Manager: PaywallManager, Observer: WalkObserver>(
   user: UInt64, seed: UInt64, tables t: EngineTables, paywall: Manager, lifecycle: SubscriptionLifecycle,
   into acc: Accumulator, observer: inout Observer
-) {
+) -> UserOutcome {
+  var result = UserOutcome()
   var rng = Xoshiro256StarStar(seed: seed, stream: user)
   let segmentDraw = rng.next() >> 11
   var segment = 0
@@ -220,6 +239,7 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
         acc.scalars[Scalar.completionMillis] &+= millis
         acc.completionSquares.pointee &+= UInt128(millis) &* UInt128(millis)
         acc.completionHistogram[Int(min(millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
+        result.flags |= PairedTallies.Outcome.completed.bit
         observer.completed(on: screen, skipped: marks & CompiledFlow.Effect.skip != 0, at: millis)
       } else {
         acc.abandonedAt[screen] &+= 1
@@ -238,14 +258,24 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
   }
   acc.scalars[Scalar.users] &+= 1
   acc.segmentUsers[segment] &+= 1
-  if visited & t.paywallMask != 0 { acc.scalars[Scalar.paywallViewers] &+= 1 }
+  if result.flags == 0 { result.flags = PairedTallies.Outcome.abandoned.bit }
+  if visited & t.paywallMask != 0 {
+    acc.scalars[Scalar.paywallViewers] &+= 1
+    result.flags |= PairedTallies.Outcome.sawPaywall.bit
+  }
   while visited != 0 {
     acc.reach[visited.trailingZeroBitCount] &+= 1
     visited &= visited &- 1
   }
-  if marks & CompiledFlow.Effect.skip != 0 { acc.scalars[Scalar.usersWhoSkipped] &+= 1 }
+  if marks & CompiledFlow.Effect.skip != 0 {
+    acc.scalars[Scalar.usersWhoSkipped] &+= 1
+    result.flags |= PairedTallies.Outcome.skipped.bit
+  }
   if marks & CompiledFlow.Effect.back != 0 { acc.scalars[Scalar.usersWhoWentBack] &+= 1 }
-  if marks & CompiledFlow.Effect.personalizes != 0 { acc.scalars[Scalar.usersPersonalized] &+= 1 }
+  if marks & CompiledFlow.Effect.personalizes != 0 {
+    acc.scalars[Scalar.usersPersonalized] &+= 1
+    result.flags |= PairedTallies.Outcome.personalized.bit
+  }
   if transaction == nil, pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(pendingPlan)], using: &store) {
     acc.scalars[Scalar.pendingApprovals] &+= 1
     transaction = approved
@@ -254,14 +284,21 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
   }
   if let transaction, firstPlan >= 0 {
     acc.scalars[Scalar.purchasers] &+= 1
+    result.flags |= PairedTallies.Outcome.purchased.bit
     acc.planPurchases[Int(firstPlan)] &+= 1
-    if transaction.isTrial { acc.scalars[Scalar.trialStarts] &+= 1 }
+    if transaction.isTrial {
+      acc.scalars[Scalar.trialStarts] &+= 1
+      result.flags |= PairedTallies.Outcome.startedTrial.bit
+    }
     let outcome = lifecycle.outcome(of: transaction, plan: t.plans[Int(firstPlan)], using: &store)
     if outcome.convertedFromTrial { acc.scalars[Scalar.trialConversions] &+= 1 }
     if outcome.refunded { acc.scalars[Scalar.refunds] &+= 1 }
     acc.revenue.add(cents: outcome.horizonCents)
     acc.realizedRevenue.add(cents: outcome.realizedCents)
+    result.revenueCents = outcome.horizonCents
+    result.realizedCents = outcome.realizedCents
   }
+  return result
 }
 
 /// The compiled tables copied into raw memory for the hot loop. Immutable after

@@ -6,24 +6,30 @@ public struct VariantRun: Sendable {
   public var variant: Variant
   public var flow: CompiledFlow
   public var aggregate: FunnelAggregate
+  /// Truth mode: this variant's per-user outcomes tallied against the control's for the
+  /// same users (paired inference). `nil` for the control and in experiment mode.
+  public var paired: PairedTallies?
   /// The exact solution of ``flow`` (``ExactEngine``): the truth the aggregate's
   /// estimates are graded against; `nil` when not solved (a shard, a custom
   /// purchase layer, or ``RunOptions/solveExact`` off).
   public var exact: ExactFunnel?
 
   /// Creates a variant's run.
-  public init(variant: Variant, flow: CompiledFlow, aggregate: FunnelAggregate, exact: ExactFunnel? = nil) {
+  public init(
+    variant: Variant, flow: CompiledFlow, aggregate: FunnelAggregate, paired: PairedTallies? = nil, exact: ExactFunnel? = nil
+  ) {
     self.variant = variant
     self.flow = flow
     self.aggregate = aggregate
+    self.paired = paired
     self.exact = exact
   }
 }
 
 /// How users meet variants.
 public enum RunMode: String, Sendable, Hashable, CaseIterable {
-  /// Every user walks every variant (common random numbers): differences between
-  /// variants are estimated with little noise, and read with paired inference.
+  /// Every user walks every variant (common random numbers): differences between variants are
+  /// paired estimates over the same users, analysed as such (``PairedTallies``).
   case truth
   /// Users are split among the arms by ``HashAssignment``, as a live A/B test would.
   case experiment
@@ -32,7 +38,7 @@ public enum RunMode: String, Sendable, Hashable, CaseIterable {
 /// The result of simulating the variants of an experiment.
 ///
 /// In ``RunMode/truth`` the same users, by index and random stream, walk every
-/// variant. In ``RunMode/experiment`` users `0..<usersPerVariant × arms` are split
+/// variant, in lockstep, and each variant carries its ``VariantRun/paired`` tallies. In ``RunMode/experiment`` users `0..<usersPerVariant × arms` are split
 /// among the arms by hashing; each walks only their own arm, with the same stream
 /// they would have in truth mode.
 public struct RunResult: Sendable {
@@ -94,63 +100,85 @@ public enum ExperimentRunner {
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> RunResult {
     let plan = try Plan(experiment, options: options)
-    let (flows, users, seed, selected) = (plan.flows, plan.users, plan.seed, plan.selected)
     let engine = MonteCarloEngine(threads: options.threads)
-    let assignment = plan.assignment
-    let population = UInt64(users) * UInt64(selected.count)
-    let shard = options.shard
-    let total = options.mode == .truth ? users * selected.count : Int(population) * selected.count
+    let armCount = plan.assignment == nil ? 1 : plan.selected.count
+    let population = UInt64(plan.users) * UInt64(armCount)
+    let total = Int(population) * plan.selected.count
     let counter = ProgressCounter()
-    let chosen = selected
-    // One variant's users, run by `runner`.
+    let report: @Sendable (Int) -> Void = { finished in
+      if let progress { progress(counter.add(finished), total) }
+    }
+    let all = 0..<population
+    let range = options.shard.map { $0.range(of: all) } ?? all
+    let runs =
+      if let assignment = plan.assignment {
+        arms(experiment, plan, assignment: assignment, range: range, engine: engine, paywall: paywall, report: report)
+      } else {
+        lockstep(experiment, plan, range: range, engine: engine, paywall: paywall, report: report)
+      }
+    var result = RunResult(
+      experiment: experiment.name, seed: plan.seed, mode: options.mode, usersPerVariant: plan.users, variants: runs,
+      assignment: plan.assignment)
+    if options.solveExact, options.shard == nil, paywall == nil { result.solveExact(threads: options.threads) }
+    return result
+  }
+
+  /// Truth mode: every selected variant walks users `range` in lockstep with the control.
+  static func lockstep<Manager: PaywallManager>(
+    _ experiment: Experiment, _ plan: Plan, range: Range<UInt64>, engine: MonteCarloEngine, paywall: Manager?,
+    report: @escaping @Sendable (Int) -> Void
+  ) -> [VariantRun] {
+    let flows = plan.selected.map { plan.flows[$0] }
+    let walked =
+      if let paywall {
+        engine.runPaired(flows, users: range, seed: plan.seed, paywall: paywall, progress: report)
+      } else {
+        engine.runPaired(flows, users: range, seed: plan.seed, progress: report)
+      }
+    return plan.selected.indices.map { k in
+      VariantRun(
+        variant: experiment.variants[plan.selected[k]], flow: flows[k], aggregate: walked.aggregates[k], paired: walked.paired[k])
+    }
+  }
+
+  /// Experiment mode: each arm walks only the users `assignment` gives it.
+  static func arms<Manager: PaywallManager>(
+    _ experiment: Experiment, _ plan: Plan, assignment: HashAssignment, range: Range<UInt64>, engine: MonteCarloEngine,
+    paywall: Manager?, report: @escaping @Sendable (Int) -> Void
+  ) -> [VariantRun] {
+    let chosen = plan.selected
     let simulate: @Sendable (Int, MonteCarloEngine) -> VariantRun = { armIndex, runner in
       let i = chosen[armIndex]
-      let report: @Sendable (Int) -> Void = { finished in
-        if let progress { progress(counter.add(finished), total) }
-      }
-      let all = assignment == nil ? 0..<UInt64(users) : 0..<population
-      let range = shard.map { $0.range(of: all) } ?? all
-      var include: (@Sendable (UInt64) -> Bool)?
-      if let assignment {
-        include = { user in assignment.arm(of: user) == armIndex }
-      }
+      let include: @Sendable (UInt64) -> Bool = { user in assignment.arm(of: user) == armIndex }
       let aggregate =
         if let paywall {
-          runner.run(flows[i], users: range, seed: seed, paywall: paywall, include: include, progress: report)
+          runner.run(plan.flows[i], users: range, seed: plan.seed, paywall: paywall, include: include, progress: report)
         } else {
-          runner.run(flows[i], users: range, seed: seed, include: include, progress: report)
+          runner.run(plan.flows[i], users: range, seed: plan.seed, include: include, progress: report)
         }
-      return VariantRun(variant: experiment.variants[i], flow: flows[i], aggregate: aggregate)
+      return VariantRun(variant: experiment.variants[i], flow: plan.flows[i], aggregate: aggregate)
     }
-    var runs: [VariantRun]
-    if engine.threads > 1, chosen.count >= 2 * engine.threads {
-      // Many variants (a grid): one variant per worker at a time, each on one thread.
-      // Every variant's aggregate depends only on its own users, so the result is the same.
-      let slots = Mutex<[VariantRun?]>(Array(repeating: nil, count: chosen.count))
-      let next = Atomic<Int>(0)
-      DispatchQueue.concurrentPerform(iterations: engine.threads) { _ in
-        while true {
-          let k = next.add(1, ordering: .relaxed).oldValue
-          if k >= chosen.count { break }
-          let run = simulate(k, MonteCarloEngine(threads: 1))
-          slots.withLock { $0[k] = run }
-        }
+    guard engine.threads > 1, chosen.count >= 2 * engine.threads else { return chosen.indices.map { simulate($0, engine) } }
+    // Many arms: one arm per worker at a time, each on one thread. Every arm's aggregate
+    // depends only on its own users, so the result is the same.
+    let slots = Mutex<[VariantRun?]>(Array(repeating: nil, count: chosen.count))
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: engine.threads) { _ in
+      while true {
+        let k = next.add(1, ordering: .relaxed).oldValue
+        if k >= chosen.count { break }
+        let run = simulate(k, MonteCarloEngine(threads: 1))
+        slots.withLock { $0[k] = run }
       }
-      runs = slots.withLock { $0.compactMap { $0 } }
-    } else {
-      runs = chosen.indices.map { simulate($0, engine) }
     }
-    var result = RunResult(
-      experiment: experiment.name, seed: seed, mode: options.mode, usersPerVariant: users, variants: runs, assignment: assignment)
-    if options.solveExact, shard == nil, paywall == nil { result.solveExact(threads: options.threads) }
-    return result
+    return slots.withLock { $0.compactMap { $0 } }
   }
 }
 
 extension ExperimentRunner {
   /// What a run of `experiment` under `options` consists of: the compiled flows, the
   /// variants selected (the control first), users, seed and assignment.
-  struct Plan {
+  struct Plan: Sendable {
     var flows: [CompiledFlow]
     var users: Int
     var seed: UInt64
@@ -181,17 +209,20 @@ extension ExperimentRunner {
   }
 
   /// The result a run of `experiment` under `options` has when its per-variant
-  /// aggregates are `aggregates` (the sum of its shards' aggregates, in variant order).
+  /// aggregates are `aggregates` and its paired tallies `paired` (the sums of its shards'
+  /// parts, in variant order; `paired` empty for experiment mode).
   public static func result(
-    of experiment: Experiment, options: RunOptions, aggregates: [FunnelAggregate]
+    of experiment: Experiment, options: RunOptions, aggregates: [FunnelAggregate], paired: [PairedTallies?] = []
   ) throws(SpecErrors) -> RunResult {
     let plan = try Plan(experiment, options: options)
-    guard aggregates.count == plan.selected.count else {
+    guard aggregates.count == plan.selected.count, paired.isEmpty || paired.count == aggregates.count else {
       throw SpecErrors(source: experiment.name, errors: [SpecError(
         path: .root, message: "\(aggregates.count) aggregates for \(plan.selected.count) variants", hint: "the shard belongs to another run")])
     }
-    let runs = zip(plan.selected, aggregates).map { i, a in
-      VariantRun(variant: experiment.variants[i], flow: plan.flows[i], aggregate: a)
+    let runs = plan.selected.indices.map { k in
+      VariantRun(
+        variant: experiment.variants[plan.selected[k]], flow: plan.flows[plan.selected[k]], aggregate: aggregates[k],
+        paired: paired.isEmpty ? nil : paired[k])
     }
     var result = RunResult(
       experiment: experiment.name, seed: plan.seed, mode: options.mode, usersPerVariant: plan.users, variants: runs,

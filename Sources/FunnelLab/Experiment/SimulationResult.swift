@@ -21,6 +21,8 @@ public struct SimulationResult: Sendable {
     public var flow: CompiledFlow
     /// The exact solution solved with the run (``VariantRun/exact``).
     let solution: ExactFunnel?
+    /// Truth mode: this variant's tallies against the control over the same users.
+    public var paired: PairedTallies?
     let control: FunnelAggregate?
     let alpha: Double
 
@@ -31,9 +33,10 @@ public struct SimulationResult: Sendable {
     }
 
     /// This variant against the control on `metric` (difference, interval, test);
-    /// `nil` for the control itself.
+    /// `nil` for the control itself. Paired on the same users in truth mode for the
+    /// metrics over all users (see ``MetricAnalysis/comparePaired(_:tallies:alpha:)``).
     public func comparison(_ metric: FunnelMetric) -> MetricComparison? {
-      control.map { MetricAnalysis.compare(metric, variant: aggregate, control: $0, alpha: alpha) }
+      control.map { MetricAnalysis.compare(metric, variant: aggregate, control: $0, paired: paired, alpha: alpha) }
     }
 
     /// The exact value of `metric` (``ExactEngine``): what ``metric(_:)`` converges
@@ -62,7 +65,8 @@ public struct SimulationResult: Sendable {
     }
     let isControl = v.variant.id == run.control?.variant.id
     return Arm(
-      id: id, aggregate: v.aggregate, flow: v.flow, solution: v.exact, control: isControl ? nil : run.control?.aggregate, alpha: experiment.metrics.alpha)
+      id: id, aggregate: v.aggregate, flow: v.flow, solution: v.exact, paired: v.paired,
+      control: isControl ? nil : run.control?.aggregate, alpha: experiment.metrics.alpha)
   }
 
   /// The control (the first variant).

@@ -1,11 +1,13 @@
 /// The partial result of one shard: the spec it ran, the settings that shape the
-/// result, and the per-variant aggregates of its users.
+/// result, and the per-variant aggregates of its users (with, in truth mode, each
+/// variant's paired tallies against the control).
 ///
 /// `funnellab merge` sums the aggregates of all `count` shards — exact integer sums, so
 /// the order of the files does not matter — and renders the same bytes a single run
 /// would.
 public struct ShardFile: Sendable {
-  public static let formatVersion = 1
+  /// Version 2 added the paired tallies of truth mode.
+  public static let formatVersion = 2
 
   /// `run` or `grid`.
   public var command: String
@@ -18,9 +20,12 @@ public struct ShardFile: Sendable {
   /// The variants the run selected (`nil`: all).
   public var variants: [String]?
   public var aggregates: [FunnelAggregate]
+  /// Per variant, its paired tallies with the control (``VariantRun/paired``); empty in
+  /// experiment mode.
+  public var paired: [PairedTallies?]
 
   public init(command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
-              aggregates: [FunnelAggregate]) {
+              aggregates: [FunnelAggregate], paired: [PairedTallies?] = []) {
     self.command = command
     self.shard = shard
     self.specText = specText
@@ -29,6 +34,7 @@ public struct ShardFile: Sendable {
     self.mode = mode
     self.variants = variants
     self.aggregates = aggregates
+    self.paired = paired
   }
 
   /// FNV-1a 64 of the spec text, in hex: identifies the spec in refusals.
@@ -52,6 +58,7 @@ public struct ShardFile: Sendable {
       ("mode", .string(mode.rawValue)),
       ("variants", variants.map { .array($0.map { .string($0) }) } ?? .null),
       ("aggregates", .array(aggregates.map(\.json))),
+      ("paired", .array(paired.map { $0?.json ?? .null })),
       ("spec", .string(specText)),
     ])
   }
@@ -110,7 +117,29 @@ public struct ShardFile: Sendable {
         throw SpecErrors(source: source, errors: [error])
       }
     }
+    file.paired = try readPaired(document, count: mode == .truth ? flows.count : 0, source: source)
     return file
+  }
+
+  /// The paired tallies of a shard: `count` entries, `null` for the control (index 0)
+  /// and tallies for every other variant.
+  static func readPaired(_ document: JSONValue, count: Int, source: String) throws(SpecErrors) -> [PairedTallies?] {
+    guard case .array(let items)? = document["paired"]?.kind, items.count == count else {
+      throw SpecErrors(source: source, errors: [SpecError(
+        path: [.key("paired")], message: "expected \(count) entries, one per variant", hint: "the shard file is damaged")])
+    }
+    var out: [PairedTallies?] = []
+    for (i, item) in items.enumerated() {
+      if i == 0 {
+        guard item.kind == .null else {
+          throw SpecErrors(source: source, errors: [SpecError(path: [.key("paired"), .index(0)], message: "expected null for the control")])
+        }
+        out.append(nil)
+        continue
+      }
+      do { out.append(try PairedTallies(json: item, at: [.key("paired"), .index(i)])) } catch { throw SpecErrors(source: source, errors: [error]) }
+    }
+    return out
   }
 
   /// The experiment the shard ran (the grid expanded for `grid`).
@@ -154,10 +183,12 @@ public struct ShardFile: Sendable {
     guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
     let experiment = try first.file.experiment(source: first.source)
     var total = first.file.aggregates
+    var paired = first.file.paired
     for (_, file) in files.dropFirst() {
       for i in total.indices { total[i] = total[i] + file.aggregates[i] }
+      for i in paired.indices { paired[i] = paired[i].flatMap { p in file.paired[i].map { p + $0 } } }
     }
-    let result = try ExperimentRunner.result(of: experiment, options: first.file.runOptions, aggregates: total)
+    let result = try ExperimentRunner.result(of: experiment, options: first.file.runOptions, aggregates: total, paired: paired)
     return (experiment, result, first.file)
   }
 }

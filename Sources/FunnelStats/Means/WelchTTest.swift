@@ -83,12 +83,7 @@ public enum WelchTTest {
     let df = se2 * se2 / (a * a / (n1 - 1) + b * b / (n0 - 1))
     let t = (diff - nullDifference) / se
     let dist = StudentT(degreesOfFreedom: df)
-    let p: Double
-    switch alternative {
-    case .twoSided: p = min(1, 2 * dist.sf(abs(t)))
-    case .greater: p = dist.sf(t)
-    case .less: p = dist.cdf(t)
-    }
+    let p = dist.pValue(t, alternative)
     let alpha = 1 - confidenceLevel
     let q = dist.quantile(p: 1 - alpha / 2, q: alpha / 2)
     return Result(

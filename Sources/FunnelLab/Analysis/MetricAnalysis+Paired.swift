@@ -1,0 +1,36 @@
+public import FunnelStats
+
+extension MetricAnalysis {
+  /// A variant against the control on `metric` from their paired tallies (truth mode,
+  /// where the same users walk both): for a proportion of all users, Tango's score
+  /// interval with McNemar's score test on the users' 2×2 table; for revenue and
+  /// realized revenue per user, the paired t interval and test on the per-user
+  /// differences. `nil` for a metric without a paired tally (its denominator is not
+  /// every user: see ``PairedTallies/covers(_:)``) or an empty run.
+  ///
+  /// These are Monte Carlo estimates of the difference over the simulated users; the
+  /// exact difference comes from ``ExactEngine``.
+  public static func comparePaired(_ metric: FunnelMetric, tallies: PairedTallies, alpha: Double = 0.05) -> MetricComparison? {
+    if let table = tallies.table(metric) {
+      guard table.pairs > 0, let interval = try? PairedProportionDifference.tangoInterval(table, confidenceLevel: 1 - alpha),
+        let test = try? PairedProportionDifference.mcnemarTest(table)
+      else { return nil }
+      return MetricComparison(metric: metric, difference: interval, test: test)
+    }
+    if let differences = tallies.differences(metric) {
+      guard differences.n > 0, let paired = try? PairedTTest.test(differences: differences, confidenceLevel: 1 - alpha) else { return nil }
+      return MetricComparison(metric: metric, difference: paired.difference, test: paired.test)
+    }
+    return nil
+  }
+
+  /// `variant` against `control` on `metric`: paired (``comparePaired(_:tallies:alpha:)``)
+  /// when `paired` tallies are given and cover the metric, otherwise as independent samples
+  /// (``compare(_:variant:control:alpha:)``).
+  public static func compare(
+    _ metric: FunnelMetric, variant: FunnelAggregate, control: FunnelAggregate, paired: PairedTallies?, alpha: Double = 0.05
+  ) -> MetricComparison {
+    if let paired, let comparison = comparePaired(metric, tallies: paired, alpha: alpha) { return comparison }
+    return compare(metric, variant: variant, control: control, alpha: alpha)
+  }
+}

@@ -1,0 +1,91 @@
+import Dispatch
+import Synchronization
+
+extension MonteCarloEngine {
+  /// The walks of the same users through several flows: each flow's aggregate, and each
+  /// variant's joint tallies with the first flow (the control).
+  public struct PairedRun: Sendable, Hashable {
+    /// One aggregate per flow, in the order given.
+    public var aggregates: [FunnelAggregate]
+    /// Per flow, its paired tallies with the control: `nil` for the control itself.
+    public var paired: [PairedTallies?]
+  }
+
+  /// Walks users `range` through the control (`flows[0]`) and every variant in lockstep,
+  /// with the built-in ``MockPaywallManager`` of each flow's store settings, and tallies
+  /// each user's outcomes in every variant against the same user's in the control.
+  ///
+  /// A worker takes a chunk of ``chunkSize`` users, walks them through the control,
+  /// keeps each one's outcome (a few bytes, so memory stays O(chunk) whatever the number
+  /// of users), then walks the same users through each variant and adds the pairs to
+  /// that variant's ``PairedTallies``. The walks are those of
+  /// ``run(_:users:seed:include:progress:)`` (same streams), so each aggregate is exactly
+  /// what a separate run of its flow gives; every tally is an integer, so the result is
+  /// byte-identical for any thread count and any split of the users.
+  /// - Complexity: O(users × flows × steps per user); memory O(flows × (size of a flow
+  ///   + threads)) plus O(``chunkSize``) per thread.
+  public func runPaired(
+    _ flows: [CompiledFlow], users range: Range<UInt64>, seed: UInt64, progress: (@Sendable (Int) -> Void)? = nil
+  ) -> PairedRun {
+    lockstep(flows, paywalls: flows.map { MockPaywallManager(settings: $0.store) }, users: range, seed: seed, progress: progress)
+  }
+
+  /// Like ``runPaired(_:users:seed:progress:)``, with a purchase layer of your own for every flow.
+  public func runPaired<Manager: PaywallManager>(
+    _ flows: [CompiledFlow], users range: Range<UInt64>, seed: UInt64, paywall: Manager,
+    progress: (@Sendable (Int) -> Void)? = nil
+  ) -> PairedRun {
+    lockstep(flows, paywalls: flows.map { _ in paywall }, users: range, seed: seed, progress: progress)
+  }
+
+  func lockstep<Manager: PaywallManager>(
+    _ flows: [CompiledFlow], paywalls: [Manager], users range: Range<UInt64>, seed: UInt64,
+    progress: (@Sendable (Int) -> Void)?
+  ) -> PairedRun {
+    let tables = flows.map(EngineTables.init)
+    let lifecycles = flows.map { SubscriptionLifecycle(settings: $0.revenue) }
+    let chunks = ChunkQueue(range)
+    let workers = min(threads, max(chunks.count, 1))
+    let results = Mutex<[([FunnelAggregate], [PairedTallies])]>([])
+    let work: @Sendable (Int) -> Void = { _ in
+      let accumulators = tables.map(Accumulator.init)
+      let pairs = tables.dropFirst().map { _ in PairedAccumulator() }
+      let control = UnsafeMutableBufferPointer<UserOutcome>.allocate(capacity: Self.chunkSize)
+      control.initialize(repeating: UserOutcome())
+      defer { control.deallocate() }
+      var none = NoWalkObserver()
+      while let (first, last) = chunks.take() {
+        for v in tables.indices {
+          let (t, paywall, lifecycle, acc) = (tables[v], paywalls[v], lifecycles[v], accumulators[v])
+          if v == 0 {
+            for user in first..<last {
+              control[Int(user - first)] = walk(
+                user: user, seed: seed, tables: t, paywall: paywall, lifecycle: lifecycle, into: acc, observer: &none)
+            }
+          } else {
+            let pair = pairs[v - 1]
+            for user in first..<last {
+              let outcome = walk(user: user, seed: seed, tables: t, paywall: paywall, lifecycle: lifecycle, into: acc, observer: &none)
+              pair.add(control: control[Int(user - first)], variant: outcome)
+            }
+          }
+        }
+        progress?(Int(last - first) * tables.count)
+      }
+      let part = (accumulators.map { $0.aggregate() }, pairs.map { $0.tallies() })
+      results.withLock { $0.append(part) }
+    }
+    if workers == 1 {
+      work(0)
+    } else {
+      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    }
+    return results.withLock { parts in
+      let aggregates = flows.indices.map { i in parts.reduce(FunnelAggregate(for: flows[i])) { $0 + $1.0[i] } }
+      let paired = flows.indices.map { i -> PairedTallies? in
+        i == 0 ? nil : parts.reduce(PairedTallies()) { $0 + $1.1[i - 1] }
+      }
+      return PairedRun(aggregates: aggregates, paired: paired)
+    }
+  }
+}
