@@ -43,8 +43,18 @@ enum AnalyzeCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     var arms: [ArmData] = []
-    if let path = arguments.value("data") { arms += try readCSV(path) }
-    for text in arguments.all("arm") { arms.append(try parseArm(text)) }
+    var origins: [String] = []
+    if let path = arguments.value("data") {
+      for (arm, line) in try readCSV(path, console: console) {
+        arms.append(arm)
+        origins.append("\(InputFile.displayName(path)):\(line)")
+      }
+    }
+    let fromFile = origins.count
+    for text in arguments.all("arm") {
+      arms.append(try parseArm(text))
+      origins.append("--arm '\(text.escapingControlCharacters)'")
+    }
     guard arms.count >= 2 else {
       throw UsageError(message: "needs at least two arms (got \(arms.count))", hint: "e.g. --arm control=1000:120 --arm b=1000:150")
     }
@@ -62,9 +72,7 @@ enum AnalyzeCommand: Command {
     do {
       report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)
     } catch {
-      var text = ""
-      for problem in error.problems { text += "Error: \(problem)\n" }
-      throw CommandFailure(code: .invalidInput, text: text)
+      throw failure(error.problems, origins: origins, fromFile: fromFile)
     }
     let out =
       switch format {
@@ -72,10 +80,35 @@ enum AnalyzeCommand: Command {
       case "csv": AnalysisRenderer.csv(report)
       case "markdown": AnalysisRenderer.markdown(report)
       case "html": AnalysisRenderer.html(report)
-      default: AnalysisRenderer.table(report)
+      default: terminal(AnalysisRenderer.table(report))
       }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
     return .success
+  }
+
+  /// The analysis's problems, each named by where its arm came from (`file.csv:3`
+  /// or `--arm '…'`): exit 65 when a problem is in the --data file, else 64 (the
+  /// command line's values are wrong).
+  static func failure(_ problems: [StatsError], origins: [String], fromFile: Int) -> CommandFailure {
+    var text = ""
+    var inFile = false
+    for problem in problems {
+      var field = problem.field
+      if field.hasPrefix("arms["), let close = field.firstIndex(of: "]"),
+        let i = Int(field[field.index(field.startIndex, offsetBy: 5)..<close]), origins.indices.contains(i)
+      {
+        inFile = inFile || i < fromFile
+        let rest = field[field.index(after: close)...].drop { $0 == "." }
+        field = origins[i] + (rest.isEmpty ? "" : " (\(rest))")
+      } else if field.hasPrefix("settings.plannedAllocation") {
+        field = "--allocation" + field.dropFirst("settings.plannedAllocation".count)
+      } else if field == "control" {
+        field = "--control"
+      }
+      text += "Error: \(field): \(problem.message)" + (problem.hint.map { "; \($0)" } ?? "")
+      text += "\n"
+    }
+    return CommandFailure(code: inFile ? .invalidInput : .usage, text: text.escapingControlCharactersButNewlines)
   }
 
   /// `name=users:conversions[:revenueSum:revenueSumOfSquares]`.
@@ -85,13 +118,13 @@ enum AnalyzeCommand: Command {
       throw UsageError(message: "--arm '\(text)' is not name=users:conversions", hint: "e.g. --arm control=12000:1320")
     }
     let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-    guard fields.count == 2 || fields.count == 4, let users = Int(fields[0]), let conversions = Int(fields[1]) else {
+    guard fields.count == 2 || fields.count == 4, let users = decimalInteger(fields[0]), let conversions = decimalInteger(fields[1]) else {
       throw UsageError(message: "--arm '\(text)' is not name=users:conversions[:revenueSum:revenueSumOfSquares]",
                        hint: "users and conversions are whole numbers, e.g. control=12000:1320")
     }
     var revenue: ArmData.Revenue?
     if fields.count == 4 {
-      guard let sum = Double(fields[2]), let squares = Double(fields[3]), sum.isFinite, squares.isFinite else {
+      guard let sum = decimalNumber(fields[2]), let squares = decimalNumber(fields[3]) else {
         throw UsageError(message: "--arm '\(text)': revenue sum and sum of squares must be numbers", hint: nil)
       }
       revenue = .statistic(SampleMeanStatistic(n: users, sum: sum, sumOfSquares: squares))
@@ -100,10 +133,13 @@ enum AnalyzeCommand: Command {
   }
 
   static func parseAllocation(_ text: String) throws(UsageError) -> [String: Double] {
+    guard !text.isEmpty else {
+      throw UsageError(message: "--allocation is empty", hint: "give name=weight for every arm, e.g. --allocation control=90,b=10")
+    }
     var weights: [String: Double] = [:]
     for item in text.split(separator: ",") {
       let pair = item.split(separator: "=").map(String.init)
-      guard pair.count == 2, let w = Double(pair[1]), w.isFinite, w > 0 else {
+      guard pair.count == 2, let w = decimalNumber(pair[1]), w > 0 else {
         throw UsageError(message: "--allocation '\(text)' is not name=weight,...", hint: "e.g. --allocation control=90,b=10")
       }
       weights[pair[0]] = w
@@ -111,47 +147,45 @@ enum AnalyzeCommand: Command {
     return weights
   }
 
-  /// Reads arms from CSV (RFC 4180 without quoted newlines), naming the line of any problem.
-  static func readCSV(_ path: String) throws(CommandFailure) -> [ArmData] {
-    let text = try readInput(path)
+  /// Reads arms from CSV (RFC 4180, through the one ``CSVReader``), naming the line of any problem.
+  static func readCSV(_ path: String, console: any Console) throws(CommandFailure) -> [(arm: ArmData, line: Int)] {
+    let text = try InputFile.read(path, console: console)
     func fail(_ line: Int, _ message: String) -> CommandFailure {
-      CommandFailure(code: .invalidInput, text: "\(path):\(line): \(message)\n")
+      CommandFailure(code: .invalidInput, text: "Error: \(InputFile.displayName(path)):\(line): \(message.escapingControlCharacters)\n")
     }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-    while lines.last?.isEmpty == true { lines.removeLast() }
-    guard let header = lines.first else { throw fail(1, "the file is empty; expected the header arm,users,conversions") }
-    let columns = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    let records: [CSVRecord]
+    do { records = try CSVReader.records(text) } catch { throw fail(error.line, error.message) }
+    guard let header = records.first else { throw fail(1, "the file is empty; expected the header arm,users,conversions") }
+    let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     let required = ["arm", "users", "conversions"]
     for name in required where !columns.contains(name) {
-      throw fail(1, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")
+      throw fail(header.line, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")
     }
     let known = Set(required + ["revenue_sum", "revenue_sum_squares"])
     for name in columns where !known.contains(name) {
-      throw fail(1, "unknown column '\(name)'" + (closest(name, Array(known).sorted()).map { "; did you mean '\($0)'?" } ?? ""))
+      throw fail(header.line, "unknown column '\(name)'" + (closest(name, Array(known).sorted()).map { "; did you mean '\($0)'?" } ?? ""))
     }
     if columns.contains("revenue_sum") != columns.contains("revenue_sum_squares") {
-      throw fail(1, "revenue_sum and revenue_sum_squares go together")
+      throw fail(header.line, "revenue_sum and revenue_sum_squares go together")
     }
-    var arms: [ArmData] = []
-    for (i, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-      let cells = line.split(separator: ",", omittingEmptySubsequences: false).map {
-        $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-      }
-      guard cells.count == columns.count else {
-        throw fail(i + 1, "\(cells.count) fields, expected \(columns.count)")
-      }
+    var arms: [(arm: ArmData, line: Int)] = []
+    for record in records.dropFirst() {
+      let cells = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+      let line = record.line
+      guard cells.count == columns.count else { throw fail(line, "\(cells.count) fields, expected \(columns.count)") }
       func cell(_ name: String) -> String { columns.firstIndex(of: name).map { cells[$0] } ?? "" }
-      guard let users = Int(cell("users")) else { throw fail(i + 1, "users '\(cell("users"))' is not a whole number") }
-      guard let conversions = Int(cell("conversions")) else {
-        throw fail(i + 1, "conversions '\(cell("conversions"))' is not a whole number")
+      guard !cell("arm").isEmpty else { throw fail(line, "the arm name is empty") }
+      guard let users = decimalInteger(cell("users")) else { throw fail(line, "users '\(cell("users"))' is not a whole number") }
+      guard let conversions = decimalInteger(cell("conversions")) else {
+        throw fail(line, "conversions '\(cell("conversions"))' is not a whole number")
       }
       var revenue: ArmData.Revenue?
       if columns.contains("revenue_sum") {
-        guard let sum = Double(cell("revenue_sum")), let squares = Double(cell("revenue_sum_squares")), sum.isFinite, squares.isFinite
-        else { throw fail(i + 1, "revenue_sum and revenue_sum_squares must be numbers") }
+        guard let sum = decimalNumber(cell("revenue_sum")), let squares = decimalNumber(cell("revenue_sum_squares"))
+        else { throw fail(line, "revenue_sum and revenue_sum_squares must be numbers") }
         revenue = .statistic(SampleMeanStatistic(n: users, sum: sum, sumOfSquares: squares))
       }
-      arms.append(ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue))
+      arms.append((ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue), line))
     }
     return arms
   }

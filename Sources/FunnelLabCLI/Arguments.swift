@@ -89,8 +89,7 @@ struct ParsedArguments: Sendable {
   /// An integer option within `range`.
   func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let text = value(name) else { return nil }
-    let cleaned = text.filter { $0 != "_" }
-    guard let n = Int(cleaned) ?? Self.scientificInteger(cleaned) else {
+    guard let n = decimalInteger(text) else {
       throw UsageError(
         message: "--\(name) expects a whole number, got '\(text)'", hint: "e.g. --\(name) \(range.lowerBound == 0 ? 1 : range.lowerBound)")
     }
@@ -112,7 +111,7 @@ struct ParsedArguments: Sendable {
   /// A number option within `range`.
   func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
     guard let text = value(name) else { return nil }
-    guard let x = Double(text), x.isFinite else {
+    guard let x = decimalNumber(text) else {
       throw UsageError(message: "--\(name) expects a number, got '\(text)'", hint: nil)
     }
     guard range.contains(x) else {
@@ -132,11 +131,24 @@ struct ParsedArguments: Sendable {
     return text
   }
 
-  /// Accepts `1e6` and the like when they are whole.
-  static func scientificInteger(_ text: String) -> Int? {
-    guard let d = Double(text), d.isFinite, d == d.rounded(), abs(d) <= 9e15 else { return nil }
-    return Int(d)
-  }
+}
+
+/// A whole number written in decimal: digits with an optional sign and `_`
+/// separators (`1_000_000`), or scientific notation when whole (`1e6`). Hexadecimal
+/// (`0x10`, which `Double` would read as 16), `inf` and `nan` are refused.
+func decimalInteger(_ text: String) -> Int? {
+  let cleaned = text.filter { $0 != "_" }
+  guard let first = cleaned.first, first != "_", cleaned.allSatisfy({ "0123456789+-eE.".contains($0) }) else { return nil }
+  if let n = Int(cleaned) { return n }
+  guard let d = Double(cleaned), d.isFinite, d == d.rounded(), abs(d) <= 9e15 else { return nil }
+  return Int(d)
+}
+
+/// A finite number written in decimal (`0.05`, `-1.5e-3`); hexadecimal floats,
+/// `inf` and `nan` are refused.
+func decimalNumber(_ text: String) -> Double? {
+  guard !text.isEmpty, text.allSatisfy({ "0123456789+-eE.".contains($0) }), let x = Double(text), x.isFinite else { return nil }
+  return x
 }
 
 func closest(_ word: String, _ candidates: [String]) -> String? {
@@ -197,6 +209,9 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
         }
         value = arguments[i]
         i += 1
+      }
+      if value.isEmpty, valueName.hasPrefix("file") {
+        throw UsageError(message: "--\(option.name) needs a file name, got ''", hint: "e.g. --\(option.name) <\(valueName)>")
       }
       if !option.repeatable, parsed.values[option.name] != nil {
         throw UsageError(message: "--\(option.name) was given more than once", hint: "give it once")

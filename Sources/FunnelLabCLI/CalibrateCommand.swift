@@ -39,11 +39,12 @@ enum CalibrateCommand: Command {
     }
     let specPath = arguments.positionals[0]
     let csvPath = arguments.positionals[1]
-    let experiment = try loadExperiment(arguments)
-    guard let document = try? JSONParser.parse(try readInput(specPath)) else {
-      throw CommandFailure(code: .noInput, text: "Error: cannot read '\(specPath)'.\n")
+    let spec = try LoadedSpec.load(specPath, console: console)
+    let experiment = spec.experiment
+    guard let document = try? JSONParser.parse(spec.text) else {
+      throw CommandFailure(code: .software, text: "Error: \(spec.source) loaded but does not parse.\n")
     }
-    let csv = try readInput(csvPath)
+    let csv = try InputFile.read(csvPath, console: console)
     let variant = arguments.value("variant") ?? experiment.variants.first?.id
     let observed: ObservedCounts
     let calibration: Calibration
@@ -53,11 +54,12 @@ enum CalibrateCommand: Command {
     } catch {
       var text = ""
       for e in error.errors {
-        text += "\(error.source)" + (e.line.map { ":\($0)" } ?? "") + ": \(e.message)" + (e.hint.map { "; \($0)" } ?? "") + "\n"
+        text += InputFile.displayName(error.source) + (e.line.map { ":\($0)" } ?? "") + ": \(e.message.escapingControlCharacters)"
+        text += (e.hint.map { "; \($0.escapingControlCharacters)" } ?? "") + "\n"
       }
       throw CommandFailure(code: .invalidInput, text: text)
     }
-    console.out(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
+    console.out(terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
     if let output = arguments.value("output") {
       try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
       console.err("wrote the calibrated spec to \(output)\n")

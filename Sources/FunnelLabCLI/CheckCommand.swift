@@ -35,20 +35,14 @@ enum CheckCommand: Command {
       throw UsageError(message: "no spec given", hint: "e.g. funnellab check experiments/*.json")
     }
     var experiments: [(String, Experiment)] = []
-    var invalid: [SpecErrors] = []
-    for path in arguments.positionals {
-      if isJSONSchema(path) {
-        console.err("note: skipping \(path): a JSON Schema, not an experiment\n")
-        continue
-      }
-      do {
-        experiments.append((path, try ExperimentLoader.load(contentsOf: path)))
-      } catch {
-        invalid.append(error)
+    var failures: [CommandFailure] = []
+    for loaded in LoadedSpec.loadAll(arguments.positionals, console: console) {
+      switch loaded {
+      case .success(let spec): experiments.append((spec.source, spec.experiment))
+      case .failure(let failure): failures.append(failure)
       }
     }
-    if !invalid.isEmpty {
-      let failures = invalid.map(CommandFailure.invalid)
+    if !failures.isEmpty {
       let code = failures.contains { $0.code == .invalidInput } ? ExitCode.invalidInput : .noInput
       throw CommandFailure(code: code, text: failures.map(\.text).joined())
     }
@@ -63,16 +57,8 @@ enum CheckCommand: Command {
     if let junit = arguments.value("junit") {
       try OutputDestination(path: junit).write(CheckRenderer.junit(files), console: console)
     }
-    try output.write(format == "json" ? CheckRenderer.json(files) : CheckRenderer.table(files), console: console)
+    try output.write(format == "json" ? CheckRenderer.json(files) : terminal(CheckRenderer.table(files)), console: console)
     return files.allSatisfy { $0.results.allSatisfy(\.passed) } ? .success : .checkFailed
   }
 
-  /// Whether `path` is a JSON Schema (such as `experiments/schema.json`, which a
-  /// shell glob `experiments/*.json` includes): its `$schema` names json-schema.org.
-  static func isJSONSchema(_ path: String) -> Bool {
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
-      let document = try? JSONParser.parse(text), case .string(let schema)? = document["$schema"]?.kind
-    else { return false }
-    return schema.contains("json-schema.org")
-  }
 }

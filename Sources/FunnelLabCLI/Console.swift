@@ -1,3 +1,4 @@
+import FunnelLab
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,6 +17,9 @@ public protocol Console: Sendable {
   var errIsTerminal: Bool { get }
   /// An environment variable.
   func environment(_ name: String) -> String?
+  /// Everything on standard input up to its end (the input named `-`); `nil`
+  /// when it cannot be read. A second call finds the input consumed.
+  func readStandardInput() -> [UInt8]?
 }
 
 /// The process's standard streams.
@@ -44,6 +48,8 @@ public struct StandardConsole: Console {
   public func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
   }
+
+  public func readStandardInput() -> [UInt8]? { try? TextInput.bytes(descriptor: 0) }
 }
 
 /// A console that keeps what is written, for tests.
@@ -51,11 +57,23 @@ public final class CapturingConsole: Console {
   private let state = Mutex<(out: String, err: String)>(("", ""))
   private let env: [String: String]
   private let terminal: Bool
+  private let input: Mutex<[UInt8]?>
 
-  /// - Parameter terminal: pretend stderr is a terminal (to test progress output).
-  public init(environment: [String: String] = [:], terminal: Bool = false) {
+  /// - Parameters:
+  ///   - terminal: pretend stderr is a terminal (to test progress output).
+  ///   - standardInput: what `-` reads (once); `nil` for an unreadable standard input.
+  public init(environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = []) {
     env = environment
     self.terminal = terminal
+    input = Mutex(standardInput)
+  }
+
+  /// The bytes of `standardInput`, then nothing: standard input is read once.
+  public func readStandardInput() -> [UInt8]? {
+    input.withLock { bytes in
+      defer { if bytes != nil { bytes = [] } }
+      return bytes
+    }
   }
 
   public func out(_ text: String) { state.withLock { $0.out += text } }

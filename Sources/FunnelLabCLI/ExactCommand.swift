@@ -31,16 +31,8 @@ enum ExactCommand: Command {
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let format = try arguments.choice("format", ["table", "json"]) ?? "table"
     let output = OutputDestination(path: arguments.value("output"))
-    let experiment = try loadExperiment(arguments)
-    let wanted = arguments.all("variant")
-    let unknown = wanted.filter { id in !experiment.variants.contains { $0.id == id } }
-    if !unknown.isEmpty {
-      let ids = experiment.variants.map(\.id)
-      let errors = unknown.map { id in
-        SpecError(path: [.key("variants")], message: "no variant '\(id)'", hint: NameSuggestion.hint(for: id, in: ids))
-      }
-      throw CommandFailure.invalid(SpecErrors(source: experiment.name, errors: errors))
-    }
+    let experiment = try LoadedSpec.load(arguments, console: console).experiment
+    let wanted = try knownVariants(arguments.all("variant"), of: experiment)
     let flows: [CompiledFlow]
     do {
       flows = try FlowCompiler.compileAll(experiment)
@@ -54,7 +46,7 @@ enum ExactCommand: Command {
     let text =
       format == "json"
       ? ExactRenderer.json(experiment: experiment.name, variants: variants)
-      : ExactRenderer.table(experiment: experiment.name, variants: variants)
+      : terminal(ExactRenderer.table(experiment: experiment.name, variants: variants))
     try output.write(text, console: console)
     return .success
   }

@@ -64,7 +64,7 @@ public enum FunnelLabCommandLine {
     guard let command = commands.first(where: { $0.spec.name == first }) else {
       let names = commands.map(\.spec.name)
       let hint = closest(first, names).map { "did you mean '\($0)'?" } ?? "commands: " + names.joined(separator: ", ")
-      console.err("Error: unknown command '\(first)'; \(hint)\nUsage: funnellab <command> [options]; see 'funnellab --help'.\n")
+      console.err("Error: unknown command '\(first.escapingControlCharacters)'; \(hint)\nUsage: funnellab <command> [options]; see 'funnellab --help'.\n")
       return ExitCode.usage.rawValue
     }
     let spec = command.spec
@@ -76,15 +76,16 @@ public enum FunnelLabCommandLine {
       }
       return try command.run(parsed, console).rawValue
     } catch let error as UsageError {
-      var text = "Error: \(error.message)"
-      if let hint = error.hint { text += "; \(hint)" }
+      var text = "Error: \(error.message.escapingControlCharacters)"
+      // The last line points to --help; a hint saying the same is left out.
+      if let hint = error.hint, !hint.contains("--help") { text += "; \(hint.escapingControlCharacters)" }
       console.err(text + "\nUsage: \(spec.usage)\n  See 'funnellab \(spec.name) --help'.\n")
       return ExitCode.usage.rawValue
     } catch let error as CommandFailure {
       console.err(error.text)
       return error.code.rawValue
     } catch {
-      console.err("Error: internal error: \(error)\n")
+      console.err("Error: internal error: \(String(describing: error).escapingControlCharacters)\n")
       return ExitCode.software.rawValue
     }
   }
@@ -97,14 +98,12 @@ struct CommandFailure: Error {
 
   /// The report of an invalid spec: one line per problem, then a summary line.
   static func invalid(_ errors: SpecErrors) -> CommandFailure {
-    let missing =
-      errors.errors.count == 1 && errors.errors[0].path == .root
-      && (errors.errors[0].message == "no such file" || errors.errors[0].message == "cannot read the file")
+    let source = errors.source.escapingControlCharacters
     var text = ""
-    for e in errors.errors { text += "\(errors.source): \(e)\n" }
+    for e in errors.errors { text += "\(source): \(e)\n" }
     let n = errors.errors.count
-    if !missing { text += "Error: \(n) problem\(n == 1 ? "" : "s") in \(errors.source); nothing was run.\n" }
-    return CommandFailure(code: missing ? .noInput : .invalidInput, text: text)
+    text += "Error: \(n) problem\(n == 1 ? "" : "s") in \(source); nothing was run.\n"
+    return CommandFailure(code: .invalidInput, text: text)
   }
 }
 
@@ -125,23 +124,19 @@ protocol Command: SendableMetatype {
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode
 }
 
-/// The UTF-8 text of an input file, or a "cannot read" failure (exit 66).
-func readInput(_ path: String) throws(CommandFailure) -> String {
-  guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-    throw CommandFailure(code: .noInput, text: "Error: cannot read '\(path)'; check the path (a UTF-8 text file is expected).\n")
-  }
-  return text
-}
-
-/// The text of the spec named by the first positional argument, or of the built-in default.
-func specText(_ arguments: ParsedArguments) throws(CommandFailure) -> String {
-  guard let path = arguments.positionals.first else { return ExperimentLoader.defaultExperimentText }
-  return try readInput(path)
-}
-
 /// The shard to run, from `--shard i/n`, or from `--shards n` and a job-array
 /// engine's environment; `nil` when neither is given.
 func shard(_ arguments: ParsedArguments, console: any Console) throws(UsageError) -> Shard? {
+  if arguments.value("shard") != nil, arguments.value("shards") != nil {
+    throw UsageError(message: "give --shard i/n or --shards n, not both", hint: "--shards reads the index from the job array's environment")
+  }
+  if arguments.value("shard") != nil || arguments.value("shards") != nil {
+    for option in ["format", "top"] where arguments.value(option) != nil {
+      throw UsageError(
+        message: "--\(option) does not apply to a shard: it writes a partial result (JSON) for 'funnellab merge'",
+        hint: "give --\(option) to 'funnellab merge'")
+    }
+  }
   if let text = arguments.value("shard") {
     guard let shard = Shard(parsing: text) else {
       throw UsageError(message: "--shard expects i/n with 0 ≤ i < n, got '\(text)'", hint: "e.g. --shard 0/4")
@@ -165,7 +160,6 @@ let shardOptions = [
     help: "Run one of n shards, its index read from JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch)."),
 ]
 
-/// Loads the spec named by the first positional argument, or the built-in default.
 /// `--alpha`: overrides the spec's `metrics.alpha` (tests and intervals at `1 − α`).
 let alphaOption = OptionSpec(
   name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default: the spec's metrics.alpha, else 0.05).")
@@ -175,11 +169,14 @@ func applyAlpha(_ arguments: ParsedArguments, to experiment: inout Experiment) t
   if let alpha = try arguments.number("alpha", in: 1e-6...0.499) { experiment.metrics.alpha = alpha }
 }
 
-func loadExperiment(_ arguments: ParsedArguments) throws(CommandFailure) -> Experiment {
-  do {
-    if let path = arguments.positionals.first { return try ExperimentLoader.load(contentsOf: path) }
-    return try ExperimentLoader.defaultExperiment()
-  } catch {
-    throw CommandFailure.invalid(error)
+/// The `--variant` ids, each checked against the spec's variants: a wrong id is a
+/// wrong command-line value (exit 64), not a wrong spec.
+func knownVariants(_ wanted: [String], of experiment: Experiment) throws(UsageError) -> [String] {
+  let ids = experiment.variants.map(\.id)
+  for id in wanted where !ids.contains(id) {
+    throw UsageError(
+      message: "--variant '\(id)': \(experiment.name) has no such variant",
+      hint: NameSuggestion.hint(for: id, in: ids) ?? "its variants: " + ids.joined(separator: ", "))
   }
+  return wanted
 }

@@ -37,7 +37,8 @@ enum GridCommand: Command {
     let threads = try arguments.integer("threads", in: 1...1024)
     let top = try arguments.integer("top", in: 1...10_000)
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
-    var experiment = try loadExperiment(arguments)
+    let spec = try LoadedSpec.load(arguments, console: console)
+    var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
     guard let grid = experiment.grid, let gridded = experiment.gridExperiment() else {
       throw CommandFailure(
@@ -59,7 +60,7 @@ enum GridCommand: Command {
     bar.finish()
     if let shard = options.shard {
       let file = ShardFile(
-        command: "grid", shard: shard, specText: try specText(arguments), seed: result.seed, users: result.usersPerVariant,
+        command: "grid", shard: shard, specText: spec.text, seed: result.seed, users: result.usersPerVariant,
         mode: .truth, variants: nil, aggregates: result.variants.map(\.aggregate), paired: result.variants.map(\.paired))
       try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
       return .success
@@ -71,7 +72,7 @@ enum GridCommand: Command {
       case "csv": GridRenderer.csv(report)
       case "markdown": GridRenderer.markdown(report)
       case "html": GridRenderer.html(report)
-      default: GridRenderer.table(report, top: top)
+      default: terminal(GridRenderer.table(report, top: top))
       }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

@@ -31,7 +31,7 @@ enum MergeCommand: Command {
     var files: [(source: String, file: ShardFile)] = []
     var plans: [(source: String, file: PlanningShardFile)] = []
     for path in arguments.positionals {
-      let text = try readInput(path)
+      let text = try InputFile.read(path, console: console)
       do {
         if let document = try? JSONParser.parse(text), case .string("power")? = document["command"]?.kind {
           plans.append((path, try PlanningShardFile.read(document, source: path)))
@@ -50,7 +50,7 @@ enum MergeCommand: Command {
       do { report = try PlanningShardFile.merge(plans) } catch {
         throw CommandFailure(code: .invalidInput, text: error.errors.map { "Error: \($0.message)" + ($0.hint.map { "; \($0)" } ?? "") + "\n" }.joined())
       }
-      let text = format == "json" ? PlanningRenderer.json(report) : PlanningRenderer.table(report)
+      let text = format == "json" ? PlanningRenderer.json(report) : terminal(PlanningRenderer.table(report))
       try OutputDestination(path: arguments.value("output")).write(text, console: console)
       return .success
     }
@@ -68,10 +68,10 @@ enum MergeCommand: Command {
       let original = try ExperimentLoader.load(text: first.specText, source: files[0].source)
       guard let grid = original.grid else { return .software }
       let report = GridReport(result: result, grid: grid, spec: original.metrics)
-      text = format == "json" ? GridRenderer.json(report) : GridRenderer.table(report, top: top)
+      text = format == "json" ? GridRenderer.json(report) : terminal(GridRenderer.table(report, top: top))
     } else {
       let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
-      text = format == "json" ? RunJSONRenderer.render(result, summaries: summaries) : RunTableRenderer.render(result, summaries: summaries)
+      text = format == "json" ? RunJSONRenderer.render(result, summaries: summaries) : terminal(RunTableRenderer.render(result, summaries: summaries))
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

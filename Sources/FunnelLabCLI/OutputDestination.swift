@@ -1,35 +1,104 @@
 import Foundation
+import FunnelLab
 
 /// Writes a command's result to stdout or, with `-o FILE`, to a file. The file is
-/// written whole, only after the command succeeded (no partial output).
+/// written whole, only after the command succeeded (no partial output): a temporary
+/// file in the same folder is renamed over it. Missing parent folders are created.
 struct OutputDestination {
   var path: String?
 
   static let option = OptionSpec(
     name: "output", short: "o", valueName: "file",
-    help: "Write the result to this file instead of stdout.")
+    help: "Write the result to this file instead of stdout (missing folders are created).")
 
   func write(_ text: String, console: any Console) throws(CommandFailure) {
+    try stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in try emit(text) }
+  }
+
+  /// Produces the output piece by piece through `body`'s `emit`: to stdout as it
+  /// comes, or to a temporary file renamed over the target when `body` returns (on
+  /// a failure the temporary file is removed and the target is untouched).
+  func stream(
+    console: any Console, _ body: (_ emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) -> Void
+  ) throws(CommandFailure) {
     guard let path, path != "-" else {
-      console.out(text)
+      try body { console.out($0) }
       return
     }
-    let url = URL(fileURLWithPath: path)
-    do {
-      // An atomic write renames a temporary file over the target: right for a file,
-      // but it would replace a device such as /dev/null with a regular file.
-      let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-      if let type, type != .typeRegular {
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data(text.utf8))
-      } else {
-        try Data(text.utf8).write(to: url, options: .atomic)
+    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    if type == .typeDirectory { throw failure("a folder, not a file", hint: "give a file name, e.g. \(Self.join(path, "result.txt"))") }
+    // A device such as /dev/null or /dev/stdout is written in place, not replaced.
+    if let type, type != .typeRegular, type != .typeSymbolicLink {
+      guard let handle = FileHandle(forWritingAtPath: path) else { throw failure("cannot open it for writing", hint: "check its permissions") }
+      defer { try? handle.close() }
+      try body { (text: String) throws(CommandFailure) in
+        do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw failure(Self.reason(error), hint: "check the device") }
+      }
+      return
+    }
+    let target = URL(fileURLWithPath: path)
+    let folder = target.deletingLastPathComponent()
+    try createFolder(folder)
+    let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).funnellab-\(ProcessInfo.processInfo.processIdentifier)")
+    guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: temporary.path)
+    else {
+      throw failure("cannot create a file in \(folder.path.escapingControlCharacters)", hint: "check that the folder is writable")
+    }
+    do throws(CommandFailure) {
+      try body { (text: String) throws(CommandFailure) in
+        do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw failure(Self.reason(error), hint: "check the free space") }
+      }
+      try? handle.close()
+      guard rename(temporary.path, target.path) == 0 else {
+        throw failure(String(cString: strerror(errno)), hint: "check that the folder is writable")
       }
     } catch {
-      throw CommandFailure(
-        code: .cannotCreateOutput,
-        text: "Error: cannot write '\(path)': \(error.localizedDescription); check that its folder exists and is writable.\n")
+      try? handle.close()
+      try? FileManager.default.removeItem(at: temporary)
+      throw error
     }
   }
+
+  /// Creates `folder` and its missing parents, after checking that the nearest
+  /// existing one is a writable folder (to name the real problem).
+  func createFolder(_ folder: URL) throws(CommandFailure) {
+    var existing = folder.standardizedFileURL
+    var isFolder: ObjCBool = false
+    while !FileManager.default.fileExists(atPath: existing.path, isDirectory: &isFolder), existing.path != "/" {
+      existing = existing.deletingLastPathComponent()
+    }
+    let name = existing.path.escapingControlCharacters
+    guard isFolder.boolValue else { throw failure("\(name) is a file, not a folder", hint: "choose another path") }
+    guard access(existing.path, W_OK) == 0 else { throw failure("the folder \(name) is not writable", hint: "check its permissions") }
+    guard existing != folder.standardizedFileURL else { return }
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw failure("cannot create the folder \(folder.path.escapingControlCharacters) (\(Self.reason(error)))", hint: "check the path")
+    }
+  }
+
+  func failure(_ problem: String, hint: String) -> CommandFailure {
+    CommandFailure(
+      code: .cannotCreateOutput, text: "Error: cannot write '\((path ?? "").escapingControlCharacters)': \(problem); \(hint).\n")
+  }
+
+  /// The POSIX reason of a Foundation error, else its description.
+  static func reason(_ error: any Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    return ns.localizedDescription
+  }
+
+  static func join(_ folder: String, _ name: String) -> String {
+    folder.hasSuffix("/") ? folder + name : folder + "/" + name
+  }
 }
+
+/// A table meant for a terminal, with every control character from input (an ANSI
+/// escape sequence in an id, a carriage return) shown escaped; its own line feeds kept.
+func terminal(_ table: String) -> String { table.escapingControlCharactersButNewlines }

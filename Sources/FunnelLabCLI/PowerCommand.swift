@@ -83,6 +83,13 @@ enum PowerCommand: Command {
     }
     let mde = absolute ?? relative.map { $0 * baseline }
     if let mde, mde == 0 { throw UsageError(message: "the minimal detectable effect must not be 0", hint: nil) }
+    if let mde, !isMeans, !(baseline + mde > 0 && baseline + mde < 1) {
+      let flag = absolute != nil ? "--mde \(JSONValue.format(mde))" : "--relative-mde \(JSONValue.format(relative ?? 0))"
+      throw UsageError(
+        message: "\(flag): the treatment rate \(JSONValue.format(baseline)) + \(JSONValue.format(mde)) = \(JSONValue.format(baseline + mde)) is not between 0 and 1",
+        hint: "--mde is the difference in rate, e.g. --mde 0.01 for \(JSONValue.format(baseline)) → \(JSONValue.format(baseline + 0.01)); --relative-mde a fraction of the baseline")
+    }
+    try refuseSpecOptions(arguments)
     let users = try arguments.number("users-per-arm", in: 2...1e12)
     var power = try arguments.number("power", in: 0.0001...0.9999)
     var alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
@@ -120,7 +127,7 @@ enum PowerCommand: Command {
     do {
       result = try PowerAnalysis.solve(problem)
     } catch {
-      throw CommandFailure(code: .invalidInput, text: "Error: \(error)\n")
+      throw usageError(error, problem: problem)
     }
     let days = perDay.map { Int((Double(result.totalUsers) / Double($0)).rounded(.up)) }
     let text =
@@ -131,7 +138,7 @@ enum PowerCommand: Command {
       case "html":
         PowerRenderer.html(
           result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
-      default: PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+      default: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days))
       }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
@@ -139,6 +146,40 @@ enum PowerCommand: Command {
 }
 
 extension PowerCommand {
+  /// The formula mode plans from numbers, not a spec: the options of planning by
+  /// simulation are refused rather than ignored.
+  static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
+    for flag in ["target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards"] where !arguments.all(flag).isEmpty {
+      throw UsageError(
+        message: "--\(flag) is for planning a spec by simulation, not for the formula mode",
+        hint: "give a spec, e.g. funnellab power experiments/klick-onboarding.json --\(flag) …")
+    }
+  }
+
+  /// A formula-mode problem the solver refuses: every value came from the command
+  /// line, so it is a usage error naming the flag.
+  static func usageError(_ error: StatsError, problem: PowerAnalysis.Problem) -> UsageError {
+    let flags = [
+      "effect": "--mde", "baseline": "--baseline", "sampleSize": "--users-per-arm", "power": "--power", "alpha": "--alpha",
+      "ratio": "--ratio", "standardDeviation": "--sd",
+    ]
+    guard error.field == "problem", let target = problem.power else {
+      return UsageError(message: "\(flags[error.field] ?? error.field): \(error.message)", hint: error.hint)
+    }
+    // "Unreachable" also happens when the power asked for is reached by any value:
+    // say which, rather than advising to increase what is already enough.
+    var easiest = problem
+    if problem.alpha == nil { easiest.alpha = 1e-12 } else { easiest.sampleSize = 2 }
+    easiest.power = nil
+    if let reached = try? PowerAnalysis.solve(easiest), reached.power >= target {
+      let what = problem.alpha == nil ? "α = 1e-12" : "2 users per arm"
+      return UsageError(
+        message: "--power \(JSONValue.format(target)) is reached with any value: even \(what) gives power \(NumberText.percent(reached.power))",
+        hint: problem.alpha == nil ? "lower --users-per-arm or the effect to solve for α" : "ask for a higher --power")
+    }
+    return UsageError(message: error.message, hint: error.hint)
+  }
+
   /// `funnellab power <spec>`: planning by simulation.
   static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative"] where arguments.value(flag) != nil {
@@ -152,17 +193,18 @@ extension PowerCommand {
     options.replicates = try arguments.integer("replicates", in: 100...1_000_000) ?? 10_000
     options.alpha = try arguments.number("alpha", in: 1e-6...0.5)
     options.seed = try arguments.unsigned("seed")
-    let variants = arguments.all("variant")
-    options.variants = variants.isEmpty ? nil : variants
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
-    let experiment = try loadExperiment(arguments)
+    let spec = try LoadedSpec.load(arguments, console: console)
+    let experiment = spec.experiment
+    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    options.variants = variants.isEmpty ? nil : variants
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
     let report: PlanningReport
     do {
       if let shard = try shard(arguments, console: console) {
         let counts = try ExperimentPlanner.tally(experiment, options: options, shard: shard) { done, total in bar.update(done: done, total: total) }
         bar.finish()
-        let file = PlanningShardFile(shard: shard, specText: try specText(arguments), options: options, counts: counts)
+        let file = PlanningShardFile(shard: shard, specText: spec.text, options: options, counts: counts)
         try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
         return .success
       }
@@ -178,7 +220,7 @@ extension PowerCommand {
       case "csv": PlanningRenderer.csv(report)
       case "markdown": PlanningRenderer.markdown(report)
       case "html": PlanningRenderer.html(report)
-      default: PlanningRenderer.table(report)
+      default: terminal(PlanningRenderer.table(report))
       }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

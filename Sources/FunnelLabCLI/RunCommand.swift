@@ -47,9 +47,10 @@ enum RunCommand: Command {
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let mode = RunMode(rawValue: try arguments.choice("mode", RunMode.allCases.map(\.rawValue)) ?? "truth") ?? .truth
     let output = OutputDestination(path: arguments.value("output"))
-    var experiment = try loadExperiment(arguments)
+    let spec = try LoadedSpec.load(arguments, console: console)
+    var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
-    let variants = arguments.all("variant")
+    let variants = try knownVariants(arguments.all("variant"), of: experiment)
     var options = RunOptions(users: users, seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants)
     options.shard = try shard(arguments, console: console)
     if options.shard != nil, mode == .experiment {
@@ -73,14 +74,14 @@ enum RunCommand: Command {
         case "csv": ExperimentReportRenderer.csv(report)
         case "markdown": ExperimentReportRenderer.markdown(report)
         case "html": ExperimentReportRenderer.html(report, observed: result)
-        default: ExperimentReportRenderer.table(report)
+        default: terminal(ExperimentReportRenderer.table(report))
         }
       try output.write(text, console: console)
       return .success
     }
     if let shard = options.shard {
       let file = ShardFile(
-        command: "run", shard: shard, specText: try specText(arguments), seed: result.seed, users: result.usersPerVariant,
+        command: "run", shard: shard, specText: spec.text, seed: result.seed, users: result.usersPerVariant,
         mode: .truth, variants: options.variants, aggregates: result.variants.map(\.aggregate), paired: result.variants.map(\.paired))
       try output.write(JSONWriter.write(file.json), console: console)
       return .success
@@ -92,7 +93,7 @@ enum RunCommand: Command {
       case "csv": RunCSVRenderer.render(result, summaries: summaries)
       case "markdown": RunMarkdownRenderer.render(result, summaries: summaries)
       case "html": RunHTMLRenderer.render(result, summaries: summaries)
-      default: RunTableRenderer.render(result, summaries: summaries)
+      default: terminal(RunTableRenderer.render(result, summaries: summaries))
       }
     try output.write(text, console: console)
     return .success
@@ -109,7 +110,9 @@ enum ValidateCommand: Command {
       unknown or duplicate screen ids, unreachable screens, flows that cannot
       complete, probabilities outside [0, 1] or not summing to 1 (tolerance 1e-6),
       negative prices or durations, and variants whose patches break the flow.
-      Exits 0 when every spec is valid, 65 otherwise.
+      A JSON Schema among the files (experiments/schema.json) is skipped with a note,
+      as 'check' does. Exits 0 when every spec is valid, 65 when one is invalid, 66
+      when one cannot be read.
       """,
     positionals: [PositionalSpec(name: "spec", help: "Experiment specs (JSON).", optional: false, variadic: true)],
     options: [],
@@ -117,12 +120,12 @@ enum ValidateCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     var worst = ExitCode.success
-    for path in arguments.positionals {
-      do {
-        let experiment = try ExperimentLoader.load(contentsOf: path)
-        console.out("\(path): valid (\(experiment.flow.screens.count) screens, \(experiment.variants.count) variants)\n")
-      } catch {
-        let failure = CommandFailure.invalid(error)
+    for loaded in LoadedSpec.loadAll(arguments.positionals, console: console) {
+      switch loaded {
+      case .success(let spec):
+        let experiment = spec.experiment
+        console.out("\(spec.source): valid (\(experiment.flow.screens.count) screens, \(experiment.variants.count) variants)\n")
+      case .failure(let failure):
         console.err(failure.text)
         if worst == .success || failure.code == .invalidInput { worst = failure.code }
       }

@@ -43,19 +43,28 @@ enum SensitivityCommand: Command {
       let names = BehaviorParameter.allCases.map(\.rawValue)
       guard parts.count == 2, let parameter = BehaviorParameter(rawValue: parts[0]) else {
         throw UsageError(
-          message: "--vary '\(text)': unknown behavior parameter '\(parts.first ?? "")'",
+          message: "--vary '\(text.escapingControlCharacters)': unknown behavior parameter '\(parts.first ?? "")'",
           hint: closest(parts.first ?? "", names).map { "did you mean '\($0)'?" } ?? "parameters: " + names.joined(separator: ", "))
       }
-      let range = parts[1].split(separator: ":").map { Double($0) }
+      let range = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { decimalNumber(String($0)) }
       guard range.count == 3, let from = range[0], let to = range[1], let step = range[2], step > 0, from <= to else {
         throw UsageError(
           message: "--vary '\(text)': expected from:to:step with step > 0 and from ≤ to", hint: "e.g. fatiguePerScreen=0:0.2:0.02")
+      }
+      let bounds = parameter.range
+      guard bounds.contains(from), bounds.contains(to) else {
+        throw UsageError(
+          message: "--vary '\(text)': \(parameter.rawValue) goes from \(JSONValue.format(bounds.lowerBound)) to \(JSONValue.format(bounds.upperBound))",
+          hint: "the unit is \(parameter.unit); the default is \(JSONValue.format(parameter.defaultValue))")
+      }
+      if parameter == .screensSeenCap, from != from.rounded() || step != step.rounded() {
+        throw UsageError(message: "--vary '\(text)': screensSeenCap takes whole numbers", hint: "e.g. screensSeenCap=5:30:5")
       }
       axes.append(Sensitivity.Axis(parameter: parameter, from: from, to: to, step: step))
     }
     let points = axes.reduce(1) { $0 * $1.values.count }
     guard points <= 5_000 else { throw UsageError(message: "\(points) points; at most 5000", hint: "use larger steps") }
-    let experiment = try loadExperiment(arguments)
+    let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let result: Sensitivity
     do {
       result = try Sensitivity.run(experiment, axes: axes, metric: metric)
@@ -63,7 +72,7 @@ enum SensitivityCommand: Command {
       throw CommandFailure.invalid(error)
     }
     let output = OutputDestination(path: arguments.value("output"))
-    try output.write(format == "json" ? SensitivityRenderer.json(result) : SensitivityRenderer.table(result), console: console)
+    try output.write(format == "json" ? SensitivityRenderer.json(result) : terminal(SensitivityRenderer.table(result)), console: console)
     return .success
   }
 }

@@ -25,7 +25,7 @@ enum TraceCommand: Command {
     ],
     examples: [
       "funnellab trace --users 3 | head",
-      "funnellab trace experiments/klick-onboarding.json --users 100 --variant shortFlow --format ndjson -o trace.ndjson",
+      "funnellab trace experiments/klick-onboarding.json --users 100 --variant features3 --format ndjson -o trace.ndjson",
       "funnellab trace --events-map my-events.json",
     ])
 
@@ -36,20 +36,34 @@ enum TraceCommand: Command {
     let output = OutputDestination(path: arguments.value("output"))
     var names = EventNameMap()
     if let path = arguments.value("events-map") {
+      let text = try InputFile.read(path, console: console)
       do {
-        names = try EventNameMap(contentsOf: path)
+        names = try EventNameMap(parsing: text, source: InputFile.displayName(path))
       } catch {
         throw CommandFailure.invalid(error)
       }
     }
-    let experiment = try loadExperiment(arguments)
-    let trace: UserTrace
+    let experiment = try LoadedSpec.load(arguments, console: console).experiment
+    _ = try knownVariants(arguments.all("variant"), of: experiment)
+    let flow: CompiledFlow
     do {
-      trace = try UserTrace.trace(experiment, variant: arguments.value("variant"), users: users, seed: seed, names: names)
+      flow = try UserTrace.flow(of: experiment, variant: arguments.value("variant"))
     } catch {
       throw CommandFailure.invalid(error)
     }
-    try output.write(TraceRenderer.ndjson(trace), console: console)
+    // Streamed user by user (in chunks of about 1 MB), never held whole.
+    try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in
+      var buffer = ""
+      try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
+        (events: [TraceEvent]) throws(CommandFailure) in
+        buffer += TraceRenderer.ndjson(events)
+        if buffer.utf8.count >= 1 << 20 {
+          try emit(buffer)
+          buffer = ""
+        }
+      }
+      try emit(buffer)
+    }
     return .success
   }
 }

@@ -57,7 +57,7 @@ extension AnalysisRenderer {
 
   public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
     var out = "## Experiment analysis\n\n"
-    out += "Control `\(r.control)` · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
+    out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue) · * significant after correction.\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))

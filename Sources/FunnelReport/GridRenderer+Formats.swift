@@ -60,7 +60,7 @@ extension GridRenderer {
 
   public static func markdown(_ r: GridReport) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
-    out += r.factors.map { "`\($0.id)`: " + $0.levels.map(\.id).joined(separator: " / ") }.joined(separator: " × ")
+    out += r.factors.map { RunMarkdownRenderer.code($0.id) + ": " + $0.levels.map { RunMarkdownRenderer.cell($0.id) }.joined(separator: " / ") }.joined(separator: " × ")
     out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · ranked by the exact \(r.spec.primary.label);"
     out += " p-values adjusted across cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)

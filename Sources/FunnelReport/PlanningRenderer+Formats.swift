@@ -62,7 +62,7 @@ extension PlanningRenderer {
     for row in designRows(r) { out += RunMarkdownRenderer.row(row) }
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
-      out += "\n### Daily looks at `\(p.variant)`: \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
+      out += "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
       out += RunMarkdownRenderer.header(["rule", "A/A false positives", "power", "mean stopping day"], right: [1, 2, 3])
       for rule in p.rules {
         out += RunMarkdownRenderer.row([

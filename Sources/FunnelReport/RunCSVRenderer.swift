@@ -33,12 +33,44 @@ public enum RunCSVRenderer {
 /// Renders a ``RunResult`` as Markdown for a pull request: the comparison of every
 /// metric with the control, then each variant's funnel and plan mix.
 public enum RunMarkdownRenderer {
+  /// Text as Markdown shows it, never as markup that does something: a backslash
+  /// (CommonMark's escape) before what would open raw HTML or an autolink (`<` then
+  /// a letter, `/`, `!` or `?`), an entity (`&` then a letter or `#`), a link or
+  /// image (`]` then `(` or `[`), a code span, or end a table cell (`|`); line ends
+  /// become spaces and other control characters are shown escaped. Emphasis
+  /// characters are left as they are: they only change the style.
   static func cell(_ text: String) -> String {
-    var out = ""
-    for c in text {
-      if c == "|" { out += "\\|" } else if c == "\n" { out += " " } else { out.append(c) }
+    let scalars = Array(text.unicodeScalars)
+    var out = String.UnicodeScalarView()
+    for (i, scalar) in scalars.enumerated() {
+      let next = i + 1 < scalars.count ? scalars[i + 1] : " "
+      let escaped: Bool
+      switch scalar {
+      case "\\", "`", "|": escaped = true
+      case "<": escaped = next.properties.isAlphabetic || next == "/" || next == "!" || next == "?"
+      case "&": escaped = next.properties.isAlphabetic || next == "#"
+      case "]": escaped = next == "(" || next == "["
+      case "\n", "\r":
+        out.append(" ")
+        continue
+      default:
+        if scalar.isEscapedInMessages {
+          out += String(scalar).escapingControlCharacters.unicodeScalars
+          continue
+        }
+        escaped = false
+      }
+      if escaped { out.append("\\") }
+      out.append(scalar)
     }
-    return out
+    return String(out)
+  }
+
+  /// An id as inline code, or as escaped text when it holds a backtick or a control
+  /// character (a code span could not show it).
+  static func code(_ text: String) -> String {
+    let plain = !text.isEmpty && !text.unicodeScalars.contains { $0 == "`" || $0.isEscapedInMessages }
+    return plain ? "`\(text)`" : cell(text)
   }
 
   static func row(_ cells: [String]) -> String { "| " + cells.map(cell).joined(separator: " | ") + " |\n" }
@@ -74,7 +106,7 @@ public enum RunMarkdownRenderer {
     guard let control = summaries.first else { return out }
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
-      out += "### Compared with `\(control.variant)`\n\n"
+      out += "### Compared with \(code(control.variant))\n\n"
       out += "\(level) intervals; p-values treat variants as independent samples (conservative under common random numbers).\n\n"
       out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p"], right: [2, 3, 4, 5, 6])
       for metric in FunnelMetric.allCases {
@@ -86,7 +118,7 @@ public enum RunMarkdownRenderer {
       out += "\n"
     }
     for s in summaries {
-      out += "### Variant `\(s.variant)`\n\n"
+      out += "### Variant \(code(s.variant))\n\n"
       out += header(["screen", "kind", "reached", "reach", "quit here", "drop-off", "views"], right: [2, 3, 4, 5, 6])
       for r in s.screens {
         out += row([

@@ -4,9 +4,12 @@ public import FunnelLab
 /// `{"user_id":…,"timestamp_ms":…,"event":…,"properties":{…}}`, keys in that order
 /// (documented in docs/json-output.md).
 public enum TraceRenderer {
-  public static func ndjson(_ trace: UserTrace) -> String {
+  public static func ndjson(_ trace: UserTrace) -> String { ndjson(trace.events) }
+
+  /// Events as NDJSON lines (one user's, when streaming).
+  public static func ndjson(_ events: [TraceEvent]) -> String {
     var out = ""
-    for event in trace.events {
+    for event in events {
       let line: JSONValue = .object([
         ("user_id", .integer(event.user)),
         ("timestamp_ms", .integer(event.millis)),

@@ -101,12 +101,12 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     UsageCase(arguments: ["run", "--quiet=yes"], code: 64, message: "Error: --quiet takes no value"),
     UsageCase(arguments: ["run", "--users", "5", "--users", "6"], code: 64, message: "Error: --users was given more than once"),
     UsageCase(arguments: ["validate"], code: 64, message: "Error: missing argument <spec>"),
-    UsageCase(arguments: ["run", "/nonexistent/spec.json"], code: 66, message: "/nonexistent/spec.json: (document): no such file"),
+    UsageCase(arguments: ["run", "/nonexistent/spec.json"], code: 66, message: "Error: /nonexistent/spec.json: no such file; check the path."),
     UsageCase(
-      arguments: ["run", "--variant", "nope", "--users", "10"], code: 65, message: "klick-onboarding: variants: no variant 'nope'"),
+      arguments: ["run", "--variant", "nope", "--users", "10"], code: 64, message: "Error: --variant 'nope': klick-onboarding has no such variant"),
     UsageCase(
-      arguments: ["run", "--users", "10", "-o", "/nonexistent/dir/out.txt"], code: 73,
-      message: "Error: cannot write '/nonexistent/dir/out.txt'"),
+      arguments: ["run", "--users", "10", "-o", "/dev/null/dir/out.txt"], code: 73,
+      message: "Error: cannot write '/dev/null/dir/out.txt': /dev/null is a file, not a folder"),
   ]
 
   @Test(arguments: usageCases)

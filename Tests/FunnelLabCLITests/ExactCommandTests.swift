@@ -97,11 +97,11 @@ import Testing
   }
 
   static let errorCases = [
-    ErrorCase(arguments: ["exact", "--variant", "defaultMonthy"], code: 65, message: "no variant 'defaultMonthy'"),
+    ErrorCase(arguments: ["exact", "--variant", "defaultMonthy"], code: 64, message: "--variant 'defaultMonthy': klick-onboarding has no such variant"),
     ErrorCase(arguments: ["exact", "--format", "xml"], code: 64, message: "--format must be one of table, json"),
     ErrorCase(arguments: ["exact", "--users", "10"], code: 64, message: "unknown option '--users'"),
     ErrorCase(arguments: ["exact", "/nonexistent/spec.json"], code: 66, message: "no such file"),
-    ErrorCase(arguments: ["exact", "-o", "/nonexistent/dir/out.txt"], code: 73, message: "cannot write"),
+    ErrorCase(arguments: ["exact", "-o", "/dev/null/dir/out.txt"], code: 73, message: "cannot write"),
   ]
 
   @Test(arguments: errorCases)

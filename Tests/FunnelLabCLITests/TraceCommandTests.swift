@@ -101,8 +101,8 @@ import Testing
 
   @Test func unknownVariantAndBadArguments() {
     let r = funnellab("trace", "--variant", "contrl")
-    #expect(r.code == 65)
-    #expect(r.err.contains("no variant 'contrl'"))
+    #expect(r.code == 64)
+    #expect(r.err.hasPrefix("Error: --variant 'contrl': klick-onboarding has no such variant; did you mean 'control'?"))
     #expect(funnellab("trace", "--format", "csv").code == 64)
     #expect(funnellab("trace", "--users", "0").code == 64)
   }

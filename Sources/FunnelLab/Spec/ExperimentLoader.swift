@@ -9,24 +9,17 @@ public enum ExperimentLoader {
     try load(text: readText(path, missingHint: "check the path; the seed experiments are in experiments/"), source: path)
   }
 
-  /// The UTF-8 text of the file at `path`.
-  /// - Throws: ``SpecErrors`` at the root: "no such file" (with `missingHint`), "cannot
-  ///   read the file", or "the file is not UTF-8 text".
+  /// The UTF-8 text of the file at `path` (any readable path: a file, a pipe,
+  /// `/dev/stdin`, a process substitution).
+  /// - Throws: ``SpecErrors`` at the root: "no such file" (with `missingHint`), "a
+  ///   folder, not a file", "cannot read the file", "not UTF-8 text" or too large.
   public static func readText(_ path: String, missingHint: String) throws(SpecErrors) -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw SpecErrors(
-        source: path,
-        errors: [
-          SpecError(
-            path: .root, message: exists ? "cannot read the file" : "no such file",
-            hint: exists ? "check its permissions" : missingHint)
-        ])
+    do {
+      return try TextInput.read(path)
+    } catch {
+      let (message, hint) = error.messageAndHint
+      throw SpecErrors(source: path, errors: [SpecError(path: .root, message: message, hint: error == .missing ? missingHint : hint)])
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw SpecErrors(source: path, errors: [SpecError(path: .root, message: "the file is not UTF-8 text", hint: "save it as UTF-8 JSON")])
-    }
-    return text
   }
 
   /// Decodes and validates a spec from JSON text.

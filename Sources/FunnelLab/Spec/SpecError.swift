@@ -28,7 +28,7 @@ public struct SpecPath: Sendable, Hashable, CustomStringConvertible, Expressible
           if !out.isEmpty { out += "." }
           out += key
         } else {
-          out += "[\"\(key)\"]"
+          out += "[\"\(key.escapingControlCharacters)\"]"
         }
       case .index(let i): out += "[\(i)]"
       }
@@ -56,11 +56,13 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     self.hint = hint
   }
 
+  /// One line: control characters from the spec (a newline in a value, a terminal
+  /// escape in an id) are shown escaped.
   public var description: String {
     var text = path.description
     if let line { text += " (line \(line))" }
-    text += ": " + message
-    if let hint { text += "; " + hint }
+    text += ": " + message.escapingControlCharacters
+    if let hint { text += "; " + hint.escapingControlCharacters }
     return text
   }
 }

@@ -19,20 +19,53 @@ public struct UserTrace: Sendable {
   public init(
     _ flow: CompiledFlow, experiment: String = "", users: Range<UInt64>, seed: UInt64, names: EventNameMap = EventNameMap()
   ) {
+    var events: [TraceEvent] = []
+    aggregate = Self.walk(flow, users: users, seed: seed, names: names) { events += $0 }
+    self.experiment = experiment
+    variant = flow.variantID
+    self.seed = seed
+    self.users = users
+    self.events = events
+  }
+
+  /// Walks users `users` of `flow` one by one, handing each user's events to `body`
+  /// as soon as they are known: memory stays that of one user, whatever the count.
+  /// - Returns: the counts of the same walks.
+  @discardableResult
+  public static func walk<E: Error>(
+    _ flow: CompiledFlow, users: Range<UInt64>, seed: UInt64, names: EventNameMap = EventNameMap(),
+    _ body: (_ events: [TraceEvent]) throws(E) -> Void
+  ) throws(E) -> FunnelAggregate {
     let tables = EngineTables(flow)
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     let paywall = MockPaywallManager(settings: flow.store)
     let accumulator = Accumulator(tables)
     var recorder = TraceRecorder(tables: tables, names: names)
     for user in users {
-      walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &recorder)
+      FunnelLab.walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &recorder)
+      try body(recorder.events)
+      recorder.events.removeAll(keepingCapacity: true)
     }
-    self.experiment = experiment
-    variant = flow.variantID
-    self.seed = seed
-    self.users = users
-    events = recorder.events
-    aggregate = accumulator.aggregate()
+    return accumulator.aggregate()
+  }
+
+  /// The compiled flow of one variant of `experiment` (`nil`: the control), for
+  /// ``walk(_:users:seed:names:_:)``.
+  /// - Throws: ``SpecErrors`` when the experiment is invalid or has no such variant.
+  public static func flow(of experiment: Experiment, variant: String?) throws(SpecErrors) -> CompiledFlow {
+    let id = variant ?? experiment.variants.first?.id ?? ""
+    guard let index = experiment.variants.firstIndex(where: { $0.id == id }) else {
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [
+          SpecError(
+            path: [.key("variants")], message: "no variant '\(id)'",
+            hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id)))
+        ])
+    }
+    let flows = try FlowCompiler.compileAll(experiment)
+    guard flows.indices.contains(index) else { throw SpecErrors(source: experiment.name, errors: []) }
+    return flows[index]
   }
 
   /// Traces users `0..<users` of one variant of `experiment`.
@@ -43,19 +76,9 @@ public struct UserTrace: Sendable {
   public static func trace(
     _ experiment: Experiment, variant: String?, users: Int, seed: UInt64?, names: EventNameMap = EventNameMap()
   ) throws(SpecErrors) -> UserTrace {
-    let flows = try FlowCompiler.compileAll(experiment)
-    let id = variant ?? experiment.variants.first?.id ?? ""
-    guard let index = experiment.variants.firstIndex(where: { $0.id == id }), flows.indices.contains(index) else {
-      throw SpecErrors(
-        source: experiment.name,
-        errors: [
-          SpecError(
-            path: [.key("variants")], message: "no variant '\(id)'",
-            hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id)))
-        ])
-    }
-    return UserTrace(
-      flows[index], experiment: experiment.name, users: 0..<UInt64(max(users, 0)), seed: seed ?? experiment.seed, names: names)
+    UserTrace(
+      try flow(of: experiment, variant: variant), experiment: experiment.name, users: 0..<UInt64(max(users, 0)),
+      seed: seed ?? experiment.seed, names: names)
   }
 
   /// How many events carry `name` (after renaming).

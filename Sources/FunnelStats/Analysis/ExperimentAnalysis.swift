@@ -199,7 +199,7 @@ public enum ExperimentAnalysis {
         }
       }
     }
-    if let c = controlIndex, counts[c].trials == 0 {
+    if let c = controlIndex, arms[c].users == 0 {
       problems.append(StatsError(.emptyArm, field: "arms[\(c)].users", message: "the control has no users"))
     }
     guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }

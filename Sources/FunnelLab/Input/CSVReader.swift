@@ -1,0 +1,88 @@
+/// One record of a CSV file: its fields and the line it starts on.
+package struct CSVRecord: Sendable, Hashable {
+  /// The 1-based line of the file where the record starts.
+  package var line: Int
+  /// The fields, unquoted (`""` inside quotes read as `"`), surrounding spaces kept.
+  package var fields: [String]
+}
+
+/// A CSV syntax error: where, and what.
+package struct CSVSyntaxError: Error, Sendable, Hashable {
+  /// The 1-based line of the problem.
+  package var line: Int
+  package var message: String
+}
+
+/// The one CSV reader of FunnelLab (RFC 4180): records end with CRLF, LF or CR;
+/// a field in double quotes may hold commas, quotes (written `""`) and line ends;
+/// a leading UTF-8 byte order mark is skipped; blank lines are skipped.
+///
+/// It reads Unicode scalars, not `Character`s: in Swift `"\r\n"` is one
+/// `Character`, so splitting a `String` on `"\n"` misses CRLF line ends.
+package enum CSVReader {
+  /// The records of `text`, blank lines left out.
+  /// - Throws: ``CSVSyntaxError`` for a quote that is never closed or text after a
+  ///   closing quote.
+  /// - Complexity: O(n) in the length of `text`.
+  package static func records(_ text: String) throws(CSVSyntaxError) -> [CSVRecord] {
+    var scalars = text.unicodeScalars[...]
+    if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+    var records: [CSVRecord] = []
+    var fields: [String] = []
+    var field = String.UnicodeScalarView()
+    var line = 1
+    var recordLine = 1
+    var quoted = false
+    var afterQuote = false
+    var iterator = scalars.makeIterator()
+    var pending: Unicode.Scalar? = nil
+    func endRecord() {
+      fields.append(String(field))
+      field = String.UnicodeScalarView()
+      if !(fields.count == 1 && fields[0].isEmpty) { records.append(CSVRecord(line: recordLine, fields: fields)) }
+      fields = []
+      afterQuote = false
+    }
+    while let c = pending ?? iterator.next() {
+      pending = nil
+      if quoted {
+        if c == "\"" {
+          let next = iterator.next()
+          if next == "\"" { field.append("\"") } else { quoted = false; afterQuote = true; pending = next }
+        } else {
+          field.append(c)
+          if c == "\r" {
+            let next = iterator.next()
+            if next == "\n" { field.append("\n") } else { pending = next }
+            line += 1
+          } else if c == "\n" {
+            line += 1
+          }
+        }
+        continue
+      }
+      switch c {
+      case ",":
+        fields.append(String(field))
+        field = String.UnicodeScalarView()
+        afterQuote = false
+      case "\r", "\n":
+        if c == "\r", let next = iterator.next(), next != "\n" { pending = next }
+        endRecord()
+        line += 1
+        recordLine = line
+      case "\"" where field.allSatisfy({ $0 == " " || $0 == "\t" }) && !afterQuote:
+        field = String.UnicodeScalarView()
+        quoted = true
+      default:
+        if afterQuote, c != " ", c != "\t" {
+          throw CSVSyntaxError(line: line, message: "text after a closing quote; write a quote inside a quoted field as \"\"")
+        }
+        if !afterQuote { field.append(c) }
+      }
+    }
+    if quoted { throw CSVSyntaxError(line: recordLine, message: "a quoted field is never closed") }
+    endRecord()
+    return records
+  }
+}
