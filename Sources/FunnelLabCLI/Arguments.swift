@@ -1,4 +1,5 @@
 import FunnelLab
+import FunnelStats
 
 /// A command-line option of a command.
 struct OptionSpec: Sendable {
@@ -134,8 +135,8 @@ struct ParsedArguments: Sendable {
 
   /// Accepts `1e6` and the like when they are whole.
   static func scientificInteger(_ text: String) -> Int? {
-    guard let d = Double(text), d.isFinite, d == d.rounded(), abs(d) <= 9e15 else { return nil }
-    return Int(d)
+    guard let d = Double(text), d == d.rounded(), abs(d) <= 9e15 else { return nil }
+    return Int(rounding: d)
   }
 }
 
