@@ -150,6 +150,11 @@ public enum ExperimentAnalysis {
     if arms.count < 2 {
       problems.append(StatsError(.dimensionMismatch, field: "arms", message: "needs at least two arms"))
     }
+    guard arms.count <= StatsLimits.maxArms else {
+      throw InputError(problems: [
+        StatsError(.dimensionMismatch, field: "arms", message: "\(arms.count) arms; at most \(StatsLimits.maxArms) are supported")
+      ])
+    }
     if !(settings.alpha > 0 && settings.alpha < 1) {
       problems.append(
         StatsError(.invalidParameter, field: "settings.alpha", message: "must be in (0, 1), got \(settings.alpha)"))

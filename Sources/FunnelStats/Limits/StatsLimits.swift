@@ -5,6 +5,7 @@
 /// | bound | value | why |
 /// |---|---|---|
 /// | ``maxCount`` | 10¹⁵ | counts stay exact as `Double` (< 2⁵³ ≈ 9.0·10¹⁵), and so do sums of a few |
+/// | ``maxArms`` | 1000 | arms of one analysis (SRM and best-arm sums stay exact) |
 /// | ``maxSampleSize`` | 10¹² | a power solve needing more users per arm has no practical answer; sizes fit `Int` |
 /// | ``maxRevenueSum`` | 10³⁰ | `(Σx)²` and `n·Σx²` stay finite (≤ 10⁷⁵) |
 /// | ``maxRevenueSumOfSquares`` | 10⁶⁰ | as above |
@@ -14,6 +15,9 @@ public enum StatsLimits {
   /// value→count map. 10¹⁵ is far below 2⁵³, so every count, and the sum of up to nine
   /// of them, is exact as a `Double`.
   public static let maxCount = 1_000_000_000_000_000
+
+  /// The most arms one ``ExperimentAnalysis`` takes.
+  public static let maxArms = 1_000
 
   /// The largest sample size (users per arm) a power solve returns; beyond it the
   /// solve throws: the effect is too small to detect with any realistic experiment,

@@ -93,8 +93,12 @@ public struct SampleMeanStatistic: Sendable, Hashable, Codable {
         .invalidParameter, field: field,
         message: "|sum| must be at most 1e30 and sumOfSquares at most 1e60, got \(sum) and \(sumOfSquares)")
     }
+    guard n > 0 || (sum == 0 && sumOfSquares == 0) else {
+      throw StatsError(
+        .invalidParameter, field: "\(field).sumOfSquares", message: "sums of an empty sample must be 0, got \(sum) and \(sumOfSquares)")
+    }
     let floor = n == 0 ? 0 : sum * sum / Double(n)
-    guard n > 0 || sum == 0, sumOfSquares >= floor * (1 - StatsLimits.varianceTolerance) else {
+    guard sumOfSquares >= floor * (1 - StatsLimits.varianceTolerance) else {
       throw StatsError(
         .invalidParameter, field: "\(field).sumOfSquares",
         message: "\(sumOfSquares) is below sum²/n = \(floor): no sample of \(n) values has these sums",
