@@ -59,6 +59,14 @@ OPS = ["moveScreen", "setRequired", "setDefaultPlan", "setAction", "removeAction
        "setBehavior", "insertScreen", "removeScreen"]
 INT64_MAX = 9223372036854775807
 INT64_MIN = -9223372036854775808
+# The bounds of Sources/FunnelLab/Limits/Limits.swift (docs/limits.md); keep in step.
+MAX_USERS = 10_000_000_000
+MAX_STEP_LIMIT = 10_000
+MAX_WEIGHT = 1e12
+MAX_SEGMENTS = 100
+MAX_VARIANTS = 1000
+MAX_OPTIONS = 1000
+MAX_ACTIONS = 64
 
 
 def nullable(schema):
@@ -127,6 +135,7 @@ defs["actions"] = {
     "type": "object",
     "description": "The screen's actions keyed by id. The value is a bare probability when the id is a kind (\"continue\": 0.9), or an object {kind, to, probability, label}. Probabilities sum to 1.",
     "minProperties": 1,
+    "maxProperties": MAX_ACTIONS,
     "patternProperties": {
         kind_pattern: {"anyOf": [ref("probability"), ref("action")]},
         "^(skip|jump)$": {
@@ -159,7 +168,7 @@ defs["option"] = {
         {"type": "string"},
         {"type": "object",
          "properties": {"id": {"type": "string"},
-                        "weight": nullable({"type": "number", "exclusiveMinimum": 0, "description": "Relative weight with which users pick it (default 1)."})},
+                        "weight": nullable({"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WEIGHT, "description": "Relative weight with which users pick it (default 1)."})},
          "required": ["id"], "additionalProperties": False},
     ],
 }
@@ -192,7 +201,7 @@ screen_props = {
     "actions": ref("actions"),
     "dwell": nullable(ref("dwell")),
     "required": nullable({"type": "boolean", "description": "choice, input: whether the user must answer to go on (default true). A required screen cannot offer skip (nor continue, on a choice)."}),
-    "options": nullable({"type": "array", "items": ref("option"), "description": "choice: the options offered."}),
+    "options": nullable({"type": "array", "items": ref("option"), "maxItems": MAX_OPTIONS, "description": "choice: the options offered."}),
     "multiSelect": nullable({"type": "boolean", "description": "choice: several options may be selected."}),
     "personalizes": nullable({"type": "boolean", "description": "choice, slider: answering sets the personalized state, which raises purchase utility."}),
     "validationFailureProbability": nullable({"type": "number", "minimum": 0, "exclusiveMaximum": 1, "description": "input: probability that a submitted value fails validation (the user stays)."}),
@@ -272,7 +281,7 @@ defs["segment"] = {
     "description": "A group of users sharing a weight, an intent distribution, behavior overrides and optionally their own action probabilities.",
     "properties": {
         "id": {"type": "string"},
-        "weight": nullable({"type": "number", "minimum": 0, "description": "Relative weight (default 1; need not sum to 1)."}),
+        "weight": nullable({"type": "number", "minimum": 0, "maximum": MAX_WEIGHT, "description": "Relative weight (default 1; need not sum to 1)."}),
         "intent": nullable({
             "type": "object", "description": "The intent trait: normal with this mean and sd.",
             "properties": {"mean": nullable({"type": "number", "minimum": -20, "maximum": 20, "description": "Default 0."}),
@@ -292,7 +301,7 @@ defs["segment"] = {
 defs["population"] = {
     "type": "object",
     "description": "A mixture of segments.",
-    "properties": {"segments": {"type": "array", "items": ref("segment"), "minItems": 1}},
+    "properties": {"segments": {"type": "array", "items": ref("segment"), "minItems": 1, "maxItems": MAX_SEGMENTS}},
     "required": ["segments"],
     "additionalProperties": False,
 }
@@ -337,7 +346,7 @@ defs["simulation"] = {
     "type": "object",
     "description": "Settings of the simulation itself.",
     "properties": {
-        "stepLimit": nullable({"type": "integer", "minimum": 1, "maximum": INT64_MAX, "description": "Steps after which a walk is cut off and counted as abandoned (default 500)."}),
+        "stepLimit": nullable({"type": "integer", "minimum": 1, "maximum": MAX_STEP_LIMIT, "description": "Steps after which a walk is cut off and counted as abandoned (default 500; at most 10000, also the exact engine's ceiling on iterations)."}),
         "traitBins": nullable({"type": "integer", "minimum": 1, "maximum": 4096, "description": "Equiprobable bins of the intent trait (default 32)."}),
     },
     "additionalProperties": False,
@@ -424,8 +433,8 @@ defs["design"] = {
     "description": "How experiment mode assigns users to arms.",
     "properties": {
         "salt": nullable({"type": "string", "description": "Mixed into the assignment hash (default \"funnellab\")."}),
-        "allocation": nullable({"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
-                                "description": "Relative weight per variant id (missing: 1)."}),
+        "allocation": nullable({"type": "object", "additionalProperties": {"type": "number", "minimum": 0, "maximum": MAX_WEIGHT},
+                                "description": "Relative weight per variant id (missing: 1; not all 0)."}),
     },
     "additionalProperties": False,
 }
@@ -482,11 +491,11 @@ schema = {
         "description": nullable({"type": "string"}),
         "source": nullable({"type": "string", "description": "Where the flow comes from (a design document)."}),
         "seed": nullable({"type": "integer", "minimum": 0, "maximum": 18446744073709551615, "description": "Random seed (default 1)."}),
-        "users": nullable({"type": "integer", "minimum": 1, "maximum": INT64_MAX, "description": "Users simulated per variant (default 100000)."}),
+        "users": nullable({"type": "integer", "minimum": 1, "maximum": MAX_USERS, "description": "Users simulated per variant (default 100000; at most 10^10)."}),
         "behavior": ref("behaviorOverrides"),
         "population": nullable(ref("population")),
         "flow": ref("flow"),
-        "variants": {"type": "array", "items": ref("variant"), "minItems": 1},
+        "variants": {"type": "array", "items": ref("variant"), "minItems": 1, "maxItems": MAX_VARIANTS},
         "simulation": nullable(ref("simulation")),
         "store": nullable(ref("store")),
         "revenue": nullable(ref("revenue")),

@@ -1,4 +1,5 @@
 import FunnelLab
+import FunnelStats
 
 /// A command-line option of a command.
 struct OptionSpec: Sendable {
@@ -141,7 +142,7 @@ func decimalInteger(_ text: String) -> Int? {
   guard let first = cleaned.first, first != "_", cleaned.allSatisfy({ "0123456789+-eE.".contains($0) }) else { return nil }
   if let n = Int(cleaned) { return n }
   guard let d = Double(cleaned), d.isFinite, d == d.rounded(), abs(d) <= 9e15 else { return nil }
-  return Int(d)
+  return Int(rounding: d)
 }
 
 /// A finite number written in decimal (`0.05`, `-1.5e-3`); hexadecimal floats,

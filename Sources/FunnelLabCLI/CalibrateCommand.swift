@@ -45,6 +45,12 @@ enum CalibrateCommand: Command {
       throw CommandFailure(code: .software, text: "Error: \(spec.source) loaded but does not parse.\n")
     }
     let csv = try InputFile.read(csvPath, console: console)
+    let variantIDs = experiment.allVariants.map(\.id)
+    if let wanted = arguments.value("variant"), !variantIDs.contains(wanted) {
+      throw UsageError(
+        message: "--variant: no variant '\(wanted)' in the spec",
+        hint: closest(wanted, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
+    }
     let variant = arguments.value("variant") ?? experiment.variants.first?.id
     let observed: ObservedCounts
     let calibration: Calibration
@@ -59,16 +65,26 @@ enum CalibrateCommand: Command {
       }
       throw CommandFailure(code: .invalidInput, text: text)
     }
-    console.out(terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
-    if let output = arguments.value("output") {
-      try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
-      console.err("wrote the calibrated spec to \(output)\n")
-      // Variants that set probabilities of a fitted screen were written for the old ones.
+    let output = arguments.value("output")
+    if let output {
+      // The calibrated spec is validated before anything is written.
       do {
         _ = try ExperimentLoader.load(text: JSONWriter.write(calibration.document), source: output)
       } catch {
-        console.err("note: review the calibrated spec; its variants' patches were written for the old probabilities:\n")
-        for e in error.errors { console.err("  \(e)\n") }
+        var text = ""
+        for e in error.errors { text += "\(output): \(e.description.escapingControlCharacters)\n" }
+        text += "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
+        throw CommandFailure(code: .invalidInput, text: text)
+      }
+    }
+    console.out(terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
+    if let output {
+      try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
+      console.err("wrote the calibrated spec to \(output)\n")
+      for r in calibration.rebalanced {
+        console.err(
+          "note: \(r.path): \(r.screen).\(r.action) \(JSONValue.format(r.from)) → \(JSONValue.format(r.to)), "
+            + "so that the patched screen still sums to 1 with the fitted probabilities\n")
       }
     }
     return .success

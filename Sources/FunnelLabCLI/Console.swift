@@ -1,4 +1,5 @@
 import FunnelLab
+import FunnelStats
 import Synchronization
 
 #if canImport(Glibc)
@@ -111,10 +112,10 @@ final class ProgressBar: Sendable {
       let elapsed = Self.seconds(now - start)
       let rate = elapsed > 0 ? Double(done) / elapsed : 0
       let eta = rate > 0 ? Double(total - done) / rate : 0
-      let percent = total > 0 ? Int(Double(done) / Double(total) * 100) : 100
+      let percent = total > 0 ? min(100, max(0, Int(rounding: Double(done) / Double(total) * 100, .towardZero) ?? 100)) : 100
       let filled = percent / 5
       let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
-      return "\r\(label) \(bar) \(percent)% · \(Self.compact(rate)) users/s · ETA \(Int(eta.rounded())) s "
+      return "\r\(label) \(bar) \(percent)% · \(Self.compact(rate)) users/s · ETA \(Int(rounding: eta).map(String.init) ?? "?") s "
     }
     if let line { console.err(line) }
   }
@@ -129,8 +130,9 @@ final class ProgressBar: Sendable {
   }
 
   static func compact(_ x: Double) -> String {
-    if x >= 1e6 { return String(Int(x / 1e5) / 10) + "." + String(Int(x / 1e5) % 10) + "M" }
-    if x >= 1e3 { return String(Int(x / 1e3)) + "k" }
-    return String(Int(x))
+    guard let tenths = Int(rounding: x / 1e5, .towardZero), let whole = Int(rounding: x, .towardZero) else { return "?" }
+    if x >= 1e6 { return String(tenths / 10) + "." + String(tenths % 10) + "M" }
+    if x >= 1e3 { return String(whole / 1000) + "k" }
+    return String(whole)
   }
 }

@@ -32,7 +32,7 @@ enum GridCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let users = try arguments.integer("users", in: 1...10_000_000_000)
+    let users = try arguments.integer("users", in: Limits.users)
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
     let top = try arguments.integer("top", in: 1...10_000)

@@ -129,7 +129,7 @@ enum PowerCommand: Command {
     } catch {
       throw usageError(error, problem: problem)
     }
-    let days = perDay.map { Int((Double(result.totalUsers) / Double($0)).rounded(.up)) }
+    let days = perDay.flatMap { result.durationDays(usersPerDay: Double($0)) }
     let text =
       switch format {
       case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
@@ -186,12 +186,12 @@ extension PowerCommand {
       throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
     }
     var options = PlanningOptions()
-    options.usersPerArm = try arguments.integer("users-per-arm", in: 2...1_000_000_000)
-    options.targetPower = try arguments.number("target-power", in: 0.01...0.999) ?? 0.8
-    options.usersPerDay = try arguments.integer("users-per-day", in: 2...1_000_000_000_000)
-    options.days = try arguments.integer("days", in: 1...100) ?? arguments.integer("looks", in: 1...100)
-    options.replicates = try arguments.integer("replicates", in: 100...1_000_000) ?? 10_000
-    options.alpha = try arguments.number("alpha", in: 1e-6...0.5)
+    options.usersPerArm = try arguments.integer("users-per-arm", in: Limits.Planning.usersPerArm)
+    options.targetPower = try arguments.number("target-power", in: Limits.Planning.targetPower) ?? 0.8
+    options.usersPerDay = try arguments.integer("users-per-day", in: Limits.Planning.usersPerDay)
+    options.days = try arguments.integer("days", in: Limits.Planning.days) ?? arguments.integer("looks", in: Limits.Planning.days)
+    options.replicates = try arguments.integer("replicates", in: Limits.Planning.replicates) ?? 10_000
+    options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
     options.seed = try arguments.unsigned("seed")
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
     let spec = try LoadedSpec.load(arguments, console: console)

@@ -41,7 +41,7 @@ enum RunCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let users = try arguments.integer("users", in: 1...10_000_000_000)
+    let users = try arguments.integer("users", in: Limits.users)
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"

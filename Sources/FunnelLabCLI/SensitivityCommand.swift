@@ -49,7 +49,8 @@ enum SensitivityCommand: Command {
       let range = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { decimalNumber(String($0)) }
       guard range.count == 3, let from = range[0], let to = range[1], let step = range[2], step > 0, from <= to else {
         throw UsageError(
-          message: "--vary '\(text)': expected from:to:step with step > 0 and from ≤ to", hint: "e.g. fatiguePerScreen=0:0.2:0.02")
+          message: "--vary '\(text)': expected from:to:step, finite numbers with step > 0 and from ≤ to",
+          hint: "e.g. fatiguePerScreen=0:0.2:0.02")
       }
       let bounds = parameter.range
       guard bounds.contains(from), bounds.contains(to) else {
@@ -60,10 +61,17 @@ enum SensitivityCommand: Command {
       if parameter == .screensSeenCap, from != from.rounded() || step != step.rounded() {
         throw UsageError(message: "--vary '\(text)': screensSeenCap takes whole numbers", hint: "e.g. screensSeenCap=5:30:5")
       }
-      axes.append(Sensitivity.Axis(parameter: parameter, from: from, to: to, step: step))
+      guard let axis = Sensitivity.Axis(parameter: parameter, from: from, to: to, step: step) else {
+        throw UsageError(
+          message: "--vary '\(text)': more than \(Limits.sensitivityPoints) values", hint: "use a larger step")
+      }
+      axes.append(axis)
     }
-    let points = axes.reduce(1) { $0 * $1.values.count }
-    guard points <= 5_000 else { throw UsageError(message: "\(points) points; at most 5000", hint: "use larger steps") }
+    guard Sensitivity.pointCount(axes) != nil else {
+      throw UsageError(
+        message: "the --vary axes give more than \(Limits.sensitivityPoints) points (\(axes.map { String($0.values.count) }.joined(separator: " × ")))",
+        hint: "use larger steps or fewer axes")
+    }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let result: Sensitivity
     do {

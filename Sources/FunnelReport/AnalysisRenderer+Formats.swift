@@ -120,8 +120,8 @@ extension PowerRenderer {
       ("standardizedEffect", JSONValue.format(r.standardizedEffect), NumberText.fixed(r.standardizedEffect, 4), false),
       ("alpha", JSONValue.format(r.alpha), NumberText.fixed(r.alpha, 4), r.solvedFor == .alpha),
       ("power", JSONValue.format(r.power), NumberText.percent(r.power, decimals: 1), r.solvedFor == .power),
-      ("treatmentUsers", JSONValue.format(r.sampleSize), NumberText.grouped(Int(r.sampleSize.rounded(.up))), r.solvedFor == .sampleSize),
-      ("controlUsers", JSONValue.format(r.controlSampleSize), NumberText.grouped(Int(r.controlSampleSize.rounded(.up))), false),
+      ("treatmentUsers", JSONValue.format(r.sampleSize), NumberText.grouped(r.sampleSize, rounding: .up), r.solvedFor == .sampleSize),
+      ("controlUsers", JSONValue.format(r.controlSampleSize), NumberText.grouped(r.controlSampleSize, rounding: .up), false),
       ("totalUsers", String(r.totalUsers), NumberText.grouped(r.totalUsers), false),
       ("ratio", JSONValue.format(r.ratio), JSONValue.format(r.ratio), false),
     ]
@@ -159,18 +159,18 @@ extension PowerRenderer {
       let chart = SVGCharts.curve(
         points, marked: (curve.design.usersPerArm, curve.design.power),
         markedLabel:
-          "design: \(NumberText.grouped(Int(curve.design.usersPerArm.rounded(.up)))) users, \(NumberText.percent(curve.design.power, decimals: 0))",
-        target: curve.design.power, xLabel: "users in the treatment arm", xText: { NumberText.grouped(Int($0.rounded())) })
+          "design: \(NumberText.grouped(curve.design.usersPerArm, rounding: .up)) users, \(NumberText.percent(curve.design.power, decimals: 0))",
+        target: curve.design.power, xLabel: "users in the treatment arm", xText: { NumberText.grouped($0, rounding: .toNearestOrAwayFromZero) })
       doc.beginCharts()
       doc.chart(
         kind: "power", title: "Power against users per treatment arm, same effect and alpha",
-        description: points.map { "\(NumberText.grouped(Int($0.x.rounded()))) users: power \(NumberText.percent($0.y))" }.joined(
+        description: points.map { "\(NumberText.grouped($0.x, rounding: .toNearestOrAwayFromZero)) users: power \(NumberText.percent($0.y))" }.joined(
           separator: "; ")
           + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
       doc.endCharts()
       doc.table(
         ["users per treatment arm", "power"],
-        curve.points.map { [NumberText.grouped(Int($0.usersPerArm.rounded())), NumberText.percent($0.power)] }, right: [1],
+        curve.points.map { [NumberText.grouped($0.usersPerArm, rounding: .toNearestOrAwayFromZero), NumberText.percent($0.power)] }, right: [1],
         caption: "The curve's points")
     }
     return doc.html

@@ -1,3 +1,6 @@
+import FunnelLab
+import FunnelStats
+
 /// Number formatting shared by the text renderers: fixed decimals, thousands
 /// separators, percentages. Pure functions of their input, identical on every
 /// platform (no locale).
@@ -11,13 +14,21 @@ public enum NumberText {
     let negative = value < 0 && scaled > 0
     let whole = scaled / scale
     let intPart = whole.rounded(.towardZero)
-    var text = String(Int64(intPart))
+    // Beyond 10¹⁵ the decimals are noise and Int64 may not hold the value: shortest form.
+    guard abs(value) < 1e15, let wholeDigits = Int64(rounding: intPart), let frac = Int64(rounding: scaled - intPart * scale)
+    else { return JSONValue.format(value) }
+    var text = String(wholeDigits)
     if decimals > 0 {
-      let frac = Int64((scaled - intPart * scale).rounded())
       let digits = String(frac)
       text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
     }
     return negative ? "-" + text : text
+  }
+
+  /// A count held in a `Double` (a sample size), rounded by `rule`, with `,` between
+  /// thousands; the shortest decimal form when it does not fit an `Int`.
+  public static func grouped(_ value: Double, rounding rule: FloatingPointRoundingRule) -> String {
+    Int(rounding: value, rule).map { grouped($0) } ?? JSONValue.format(value)
   }
 
   /// A whole number with `,` between thousands.

@@ -16,8 +16,8 @@ public enum PowerRenderer {
     }
     out += "  alpha                 \(NumberText.fixed(r.alpha, 4))\(mark(.alpha))\n"
     out += "  power                 \(NumberText.percent(r.power, decimals: 1))\(mark(.power))\n"
-    out += "  users, treatment      \(NumberText.grouped(Int(r.sampleSize.rounded(.up))))\(mark(.sampleSize))\n"
-    out += "  users, control        \(NumberText.grouped(Int(r.controlSampleSize.rounded(.up)))) (ratio \(JSONValue.format(r.ratio)))\n"
+    out += "  users, treatment      \(NumberText.grouped(r.sampleSize, rounding: .up))\(mark(.sampleSize))\n"
+    out += "  users, control        \(NumberText.grouped(r.controlSampleSize, rounding: .up)) (ratio \(JSONValue.format(r.ratio)))\n"
     out += "  users in total        \(NumberText.grouped(r.totalUsers))\n"
     if let usersPerDay, let days {
       out += "  duration              \(days) day\(days == 1 ? "" : "s") at \(NumberText.grouped(usersPerDay)) users/day\n"

@@ -32,7 +32,7 @@ import Testing
 
   @Test func findsTheFlipPlacedOnPurpose() throws {
     let experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
-    let axis = Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.02)
+    let axis = try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.02))
     #expect(axis.values.count == 11)
     let result = try Sensitivity.run(experiment, axes: [axis])
     #expect(result.points.first?.winner == "twoScreens")
@@ -49,7 +49,7 @@ import Testing
   @Test func noFlipWhenOneVariantAlwaysWins() throws {
     var experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
     experiment.variants[1].patches.removeLast(2)
-    let result = try Sensitivity.run(experiment, axes: [Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.1)])
+    let result = try Sensitivity.run(experiment, axes: [try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.1))])
     #expect(result.flips.isEmpty)
     #expect(Set(result.points.map(\.winner)) == ["oneScreen"])
   }

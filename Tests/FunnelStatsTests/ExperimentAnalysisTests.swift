@@ -97,8 +97,8 @@ import Testing
       Issue.record("expected an error")
     } catch {
       let fields = error.problems.map(\.field)
-      #expect(fields.contains("arms[0].successes"))
-      #expect(fields.contains("arms[1].trials"))
+      #expect(fields.contains("arms[0].conversions"))
+      #expect(fields.contains("arms[1].users"))
       #expect(fields.contains("arms[2].name"))
       #expect(fields.contains("control"))
       #expect(error.problems.first { $0.field == "control" }?.hint?.contains("control, b") == true)

@@ -1,3 +1,5 @@
+import FunnelStats
+
 /// Reruns an experiment's comparison across values of behavior parameters and finds
 /// where the winner on a metric flips, with the exact engine (no sampling noise, so
 /// a flip is a property of the model, not of a seed).
@@ -20,16 +22,30 @@ public struct Sensitivity: Sendable {
       self.values = values
     }
 
-    /// `from:to:step` inclusive of `to` (to within a hundredth of a step).
-    public init(parameter: BehaviorParameter, from: Double, to: Double, step: Double) {
+    /// `from:to:step` inclusive of `to` (to within a hundredth of a step), or `nil` when
+    /// ``valueCount(from:to:step:)`` is `nil`. The count is checked before any value is
+    /// made.
+    public init?(parameter: BehaviorParameter, from: Double, to: Double, step: Double) {
+      guard let count = Self.valueCount(from: from, to: to, step: step) else { return nil }
       self.parameter = parameter
-      var values: [Double] = []
-      if step > 0, from <= to {
-        let count = Int(((to - from) / step + 0.01).rounded(.down))
-        values = (0...count).map { from + Double($0) * step }
-      }
-      self.values = values
+      self.values = (0..<count).map { from + Double($0) * step }
     }
+
+    /// The number of values of `from:to:step`, `⌊(to − from)/step + 0.01⌋ + 1`, or `nil`
+    /// unless the bounds and step are finite, `step > 0`, `from ≤ to` and the count is
+    /// at most ``Limits/sensitivityPoints``.
+    public static func valueCount(from: Double, to: Double, step: Double) -> Int? {
+      guard from.isFinite, to.isFinite, step.isFinite, step > 0, from <= to else { return nil }
+      let steps = (to - from) / step + 0.01
+      guard steps.isFinite, steps < Double(Limits.sensitivityPoints), let count = Int(rounding: steps, .down) else { return nil }
+      return count + 1 <= Limits.sensitivityPoints ? count + 1 : nil
+    }
+  }
+
+  /// The number of points of `axes` (the product of their value counts), or `nil` when
+  /// it exceeds ``Limits/sensitivityPoints``; computed without building them.
+  public static func pointCount(_ axes: [Axis]) -> Int? {
+    Limits.product(axes.map(\.values.count)).flatMap { $0 <= Limits.sensitivityPoints ? $0 : nil }
   }
 
   /// The exact metric of every variant at one point.
@@ -65,6 +81,10 @@ public struct Sensitivity: Sendable {
   ///   (e.g. a value outside the parameter's range).
   public static func run(_ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
+    guard pointCount(axes) != nil else {
+      throw SpecErrors(source: experiment.name, errors: [SpecError(
+        path: .root, message: "the axes give more than \(Limits.sensitivityPoints) points", hint: "use larger steps or fewer axes")])
+    }
     let ids = experiment.variants.map(\.id)
     var combos: [[Double]] = [[]]
     for axis in axes { combos = combos.flatMap { prefix in axis.values.map { prefix + [$0] } } }

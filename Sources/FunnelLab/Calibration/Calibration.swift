@@ -65,6 +65,9 @@ public struct Calibration: Sendable {
   public var calibrated: Experiment
   /// The spec document with the fitted probabilities replaced (member order kept).
   public var document: JSONValue
+  /// Patches changed so that the screens they patch still sum to 1 over the fitted
+  /// probabilities (see ``rebalancingPatches(document:original:calibrated:screens:)``).
+  public var rebalanced: [PatchRebalance]
 
   /// The sum of the screens' G and degrees of freedom, and the p-value, before the fit.
   public var assumedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
@@ -132,7 +135,7 @@ public struct Calibration: Sendable {
         let after = fitted[t.screen]?[action] ?? 0
         gAssumed += deviance(Double(n), Double(t.views) * assumed)
         gFitted += deviance(Double(n), Double(t.views) * after)
-        let interval = (try? ProportionCount(successes: Int(n), trials: Int(t.views))).flatMap {
+        let interval = (try? ProportionCount(successes: Int(clamping: n), trials: Int(clamping: t.views))).flatMap {
           try? ProportionInterval.wilson($0, confidenceLevel: level)
         }
         let p0 = experiment.flow.screens[t.screen].action(action)?.probability ?? 0
@@ -164,7 +167,11 @@ public struct Calibration: Sendable {
         }
       }
     }
-    return Calibration(actions: actions, screens: screens, iterations: iterations, calibrated: current, document: out)
+    let fittedScreens = targets.map { experiment.flow.screens[$0.screen].id }
+    let (document, calibrated, rebalanced) = rebalancingPatches(
+      document: out, original: experiment, calibrated: current, screens: fittedScreens)
+    return Calibration(
+      actions: actions, screens: screens, iterations: iterations, calibrated: calibrated, document: document, rebalanced: rebalanced)
   }
 
   /// `2 [n ln(n/E) − (n − E)]`, the Poisson deviance of one cell.
@@ -191,7 +198,14 @@ public struct Calibration: Sendable {
             path: .root, message: "screen '\(screen.id)' has no action '\(action)'",
             hint: NameSuggestion.hint(for: action, in: ids) ?? "its actions: " + ids.joined(separator: ", ")))
       }
-      let taken = counts.values.reduce(0, +)
+      // Each count is at most 10¹⁵ (``ObservedCounts``); stop adding past that: no overflow.
+      let limit = UInt64(Limits.count)
+      let taken = counts.values.reduce(UInt64(0)) { $0 <= limit ? $0 + $1 : $0 }
+      if taken > limit {
+        errors.append(
+          SpecError(path: .root, message: "screen '\(screen.id)': its actions add up to more than \(limit)", hint: "check the export"))
+        continue
+      }
       let views = observed.views[screen.id] ?? taken
       if taken > views {
         errors.append(

@@ -29,6 +29,8 @@ public struct ObservedCounts: Sendable, Hashable {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
     var columns: [String: Int] = [:]
     var headerSeen = false
+    var rows = 0
+    var otherVariants = Set<String>()
     for (offset, raw) in lines.enumerated() {
       let line = offset + 1
       let trimmed = raw.trimmingSpaces
@@ -56,7 +58,10 @@ public struct ObservedCounts: Sendable, Hashable {
       let screen = fields[columns["screen", default: 0]]
       let action = fields[columns["action", default: 1]]
       let countText = fields[columns["count", default: 2]]
-      if let v = columns["variant"], let variant, !fields[v].isEmpty, fields[v] != variant { continue }
+      if let v = columns["variant"], let variant, !fields[v].isEmpty, fields[v] != variant {
+        otherVariants.insert(fields[v])
+        continue
+      }
       guard !screen.isEmpty else {
         errors.append(SpecError(path: .root, line: line, message: "the screen is empty", hint: "name the screen's id"))
         continue
@@ -65,15 +70,50 @@ public struct ObservedCounts: Sendable, Hashable {
         errors.append(SpecError(path: .root, line: line, message: "count '\(countText)' is not a whole number ≥ 0", hint: "e.g. 1250"))
         continue
       }
-      if action.isEmpty || action == "views" {
-        result.views[screen, default: 0] += count
+      rows += 1
+      // Each count and each running total stays ≤ 10¹⁵, so the additions cannot overflow.
+      let limit = UInt64(Limits.count)
+      let isViews = action.isEmpty || action == "views"
+      let total = (isViews ? result.views[screen] : result.actions[screen]?[action]) ?? 0
+      guard count <= limit, total <= limit - count else {
+        errors.append(
+          SpecError(
+            path: .root, line: line, message: "the count of \(screen) \(isViews ? "views" : action) passes the limit of \(limit)",
+            hint: "counts are whole numbers up to 10^15"))
+        continue
+      }
+      if isViews {
+        result.views[screen] = total + count
       } else {
-        result.actions[screen, default: [:]][action, default: 0] += count
+        result.actions[screen, default: [:]][action] = total + count
       }
     }
     if !headerSeen { errors.append(SpecError(path: .root, line: 1, message: "the file has no header", hint: "screen,action,count")) }
+    if headerSeen, errors.isEmpty { errors += emptinessErrors(rows: rows, kept: result, variant: variant, otherVariants: otherVariants) }
     guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
     return result
+  }
+}
+
+extension ObservedCounts {
+  /// The problem of a file that gives nothing to fit: no data rows, none of `variant`'s,
+  /// or only zero counts.
+  static func emptinessErrors(rows: Int, kept: ObservedCounts, variant: String?, otherVariants: Set<String>) -> [SpecError] {
+    let counts = Array(kept.views.values) + kept.actions.values.flatMap(\.values)
+    if rows == 0, otherVariants.isEmpty {
+      return [SpecError(path: .root, line: 1, message: "the file has no counts after its header", hint: "add rows screen,action,count")]
+    }
+    if counts.isEmpty {
+      return [
+        SpecError(
+          path: .root, line: 1, message: "no rows of variant '\(variant ?? "")'",
+          hint: "the file has rows of " + otherVariants.sorted().joined(separator: ", ") + "; choose one with --variant")
+      ]
+    }
+    if counts.allSatisfy({ $0 == 0 }) {
+      return [SpecError(path: .root, line: 1, message: "every count is 0", hint: "export the counts of a period with users")]
+    }
+    return []
   }
 }
 

@@ -1,3 +1,5 @@
+import FunnelStats
+
 /// A flow compiled for one variant into integer-indexed tables over a finite
 /// augmented state: (segment, intent bin, screens seen — saturated, personalized
 /// flag, screen). No strings, dictionaries or allocation are left for the engines.
@@ -128,8 +130,9 @@ public struct CompiledFlow: Sendable {
       if k == weights.count - 1 {
         result.append(thresholdScale)
       } else {
-        let t = (cumulative / total * Double(thresholdScale)).rounded()
-        result.append(UInt64(min(max(t, 0), Double(thresholdScale))))
+        // Validated weights are finite with a positive, finite total; a NaN (0/0) maps to 0.
+        let t = cumulative / total * Double(thresholdScale)
+        result.append(UInt64(rounding: min(max(t, 0), Double(thresholdScale))) ?? 0)
       }
     }
     // Trailing zero-weight outcomes must not be reachable through rounding.

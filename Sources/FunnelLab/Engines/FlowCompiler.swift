@@ -1,4 +1,5 @@
 import Foundation
+import FunnelStats
 
 /// Compiles an experiment's variant into a ``CompiledFlow``.
 ///
@@ -40,6 +41,24 @@ public enum FlowCompiler {
     return flows
   }
 
+  /// The number of outcomes `screen` compiles to (its row's width in the tables): one
+  /// per action, a paywall's purchase one per plan, a `type` or task `continue` that can
+  /// fail two, plus the implicit skip of an optional choice or input.
+  static func outcomeCount(_ screen: Screen) -> Int {
+    var count = 0
+    for action in screen.actions {
+      switch (screen.kind, action.kind) {
+      case (.paywall, .purchase): count += screen.plans.count
+      case (.input, .type) where screen.validationFailureProbability > 0, (.task, .continue) where screen.failureProbability > 0:
+        count += 2
+      default: count += 1
+      }
+    }
+    let implicitSkip =
+      !screen.required && (screen.kind == .choice || screen.kind == .input) && !screen.actions.contains { $0.kind == .skip }
+    return count + (implicitSkip ? 1 : 0)
+  }
+
   private struct Outcome {
     var action: Int
     var target: Int32
@@ -56,7 +75,8 @@ public enum FlowCompiler {
     let screenCount = screens.count
     let behaviors = e.population.segments.map { e.behavior.applying($0.behavior) }
     // Saturation is a state bound shared by all segments: use the largest.
-    let cap = Int(behaviors.map(\.screensSeenCap).max() ?? e.behavior.screensSeenCap)
+    // Validated: a whole number from 1 to 64.
+    let cap = Int(rounding: behaviors.map(\.screensSeenCap).max() ?? e.behavior.screensSeenCap) ?? 1
     let seenLevels = cap + 1
     let bins = e.simulation.traitBins
     let binMeans = Discretisation.normalBinMeans(bins)
@@ -150,7 +170,7 @@ public enum FlowCompiler {
       for bin in 0..<bins {
         let theta = segment.intent.mean + segment.intent.sd * binMeans[bin]
         for seen in 0..<seenLevels {
-          let n = Double(min(seen, Int(b.screensSeenCap)))
+          let n = min(Double(seen), b.screensSeenCap)
           for personalized in 0..<2 {
             for (i, screen) in screens.enumerated() {
               let first = Int(outcomeStart[i])

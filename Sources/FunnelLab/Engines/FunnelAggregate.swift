@@ -21,11 +21,23 @@ public struct TimeStatistic: Sendable, Hashable {
   }
 
   public static func + (a: TimeStatistic, b: TimeStatistic) -> TimeStatistic {
+    var overflow = false
+    return combine(a, b, overflow: &overflow)
+  }
+
+  /// The sum, wrapping; `overflow` is set when any count wrapped.
+  static func combine(_ a: TimeStatistic, _ b: TimeStatistic, overflow: inout Bool) -> TimeStatistic {
     var r = a
-    r.count += b.count
-    r.sumMillis += b.sumMillis
-    r.sumSquaredMillis += b.sumSquaredMillis
-    for i in r.histogram.indices { r.histogram[i] += b.histogram[i] }
+    var o = [false, false, false]
+    (r.count, o[0]) = a.count.addingReportingOverflow(b.count)
+    (r.sumMillis, o[1]) = a.sumMillis.addingReportingOverflow(b.sumMillis)
+    (r.sumSquaredMillis, o[2]) = a.sumSquaredMillis.addingReportingOverflow(b.sumSquaredMillis)
+    for i in r.histogram.indices {
+      let (s, wrapped) = a.histogram[i].addingReportingOverflow(b.histogram[i])
+      r.histogram[i] = s
+      if wrapped { overflow = true }
+    }
+    if o.contains(true) { overflow = true }
     return r
   }
 
@@ -140,44 +152,55 @@ public struct FunnelAggregate: Sendable, Hashable {
   /// Abandoned users: quits plus walks cut at the step limit.
   public var abandoned: UInt64 { abandonedAt.reduce(0, +) + stepLimitReached }
 
-  /// Element-wise sum. Exact integer arithmetic: associative and commutative.
+  /// Element-wise sum. Exact integer arithmetic: associative and commutative. A count
+  /// that would pass 2⁶⁴ wraps, as the engine's own counters do; ``checkedSum(_:_:)``
+  /// refuses it instead.
   public static func + (a: FunnelAggregate, b: FunnelAggregate) -> FunnelAggregate {
+    var overflow = false
+    return combine(a, b, overflow: &overflow)
+  }
+
+  /// `a + b`, or `nil` when a count of the sum would pass 2⁶⁴ (e.g. shard files whose
+  /// counts were edited).
+  public static func checkedSum(_ a: FunnelAggregate, _ b: FunnelAggregate) -> FunnelAggregate? {
+    var overflow = false
+    let sum = combine(a, b, overflow: &overflow)
+    return overflow ? nil : sum
+  }
+
+  /// The element-wise sum, wrapping; `overflow` is set when any count wrapped.
+  static func combine(_ a: FunnelAggregate, _ b: FunnelAggregate, overflow: inout Bool) -> FunnelAggregate {
+    var wrapped = false
+    func plus(_ x: UInt64, _ y: UInt64) -> UInt64 {
+      let (s, o) = x.addingReportingOverflow(y)
+      if o { wrapped = true }
+      return s
+    }
     func add(_ x: [UInt64], _ y: [UInt64]) -> [UInt64] {
       precondition(x.count == y.count, "aggregates of different flows cannot be merged")
-      return zip(x, y).map { $0 &+ $1 }
+      return zip(x, y).map { plus($0, $1) }
     }
     var r = a
-    r.users += b.users
-    r.completed += b.completed
-    r.stepLimitReached += b.stepLimitReached
-    r.reach = add(a.reach, b.reach)
-    r.views = add(a.views, b.views)
-    r.abandonedAt = add(a.abandonedAt, b.abandonedAt)
-    r.failures = add(a.failures, b.failures)
-    r.actionCounts = add(a.actionCounts, b.actionCounts)
-    r.planPurchases = add(a.planPurchases, b.planPurchases)
-    r.optionCounts = add(a.optionCounts, b.optionCounts)
-    r.segmentUsers = add(a.segmentUsers, b.segmentUsers)
-    r.usersWhoSkipped += b.usersWhoSkipped
-    r.usersWhoWentBack += b.usersWhoWentBack
-    r.purchasers += b.purchasers
-    r.paywallViewers += b.paywallViewers
-    r.purchaseTaps += b.purchaseTaps
-    r.purchaseAttempts += b.purchaseAttempts
-    r.purchaseCancels += b.purchaseCancels
-    r.purchaseFailures += b.purchaseFailures
-    r.purchasePendings += b.purchasePendings
-    r.pendingApprovals += b.pendingApprovals
-    r.restoreAttempts += b.restoreAttempts
-    r.restores += b.restores
-    r.trialStarts += b.trialStarts
-    r.trialConversions += b.trialConversions
-    r.refunds += b.refunds
-    r.revenue = a.revenue + b.revenue
-    r.realizedRevenue = a.realizedRevenue + b.realizedRevenue
-    r.usersPersonalized += b.usersPersonalized
-    r.completionTime = a.completionTime + b.completionTime
-    r.screenMillis = add(a.screenMillis, b.screenMillis)
+    for field in scalarFields { r[keyPath: field] = plus(a[keyPath: field], b[keyPath: field]) }
+    for field in arrayFields { r[keyPath: field] = add(a[keyPath: field], b[keyPath: field]) }
+    r.revenue = RevenueDistribution.combine(a.revenue, b.revenue, overflow: &wrapped)
+    r.realizedRevenue = RevenueDistribution.combine(a.realizedRevenue, b.realizedRevenue, overflow: &wrapped)
+    r.completionTime = TimeStatistic.combine(a.completionTime, b.completionTime, overflow: &wrapped)
+    if wrapped { overflow = true }
     return r
+  }
+
+  /// Every scalar count, once (the sum iterates it).
+  static var scalarFields: [WritableKeyPath<FunnelAggregate, UInt64>] {
+    [
+      \.users, \.completed, \.stepLimitReached, \.usersWhoSkipped, \.usersWhoWentBack, \.purchasers, \.paywallViewers,
+      \.purchaseTaps, \.purchaseAttempts, \.purchaseCancels, \.purchaseFailures, \.purchasePendings, \.pendingApprovals,
+      \.restoreAttempts, \.restores, \.trialStarts, \.trialConversions, \.refunds, \.usersPersonalized,
+    ]
+  }
+
+  /// Every array of counts, once.
+  static var arrayFields: [WritableKeyPath<FunnelAggregate, [UInt64]>] {
+    [\.reach, \.views, \.abandonedAt, \.failures, \.actionCounts, \.planPurchases, \.optionCounts, \.segmentUsers, \.screenMillis]
   }
 }

@@ -17,13 +17,23 @@ public struct RevenueDistribution: Sendable, Hashable {
   }
 
   public static func + (a: RevenueDistribution, b: RevenueDistribution) -> RevenueDistribution {
+    var overflow = false
+    return combine(a, b, overflow: &overflow)
+  }
+
+  /// The sum, wrapping; `overflow` is set when any count wrapped.
+  static func combine(_ a: RevenueDistribution, _ b: RevenueDistribution, overflow: inout Bool) -> RevenueDistribution {
     var r = a
-    for (value, count) in b.counts { r.counts[value, default: 0] += count }
+    for (value, count) in b.counts {
+      let (s, wrapped) = r.counts[value, default: 0].addingReportingOverflow(count)
+      r.counts[value] = s
+      if wrapped { overflow = true }
+    }
     return r
   }
 
   /// Total cents.
-  public var totalCents: Int64 { counts.reduce(0) { $0 + $1.key * Int64($1.value) } }
+  public var totalCents: Int128 { counts.reduce(0) { $0 + Int128($1.key) * Int128($1.value) } }
 
   /// Users with non-zero revenue.
   public var earners: UInt64 { counts.values.reduce(0, +) }

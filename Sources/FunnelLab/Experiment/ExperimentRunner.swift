@@ -190,6 +190,10 @@ extension ExperimentRunner {
       users = options.users ?? experiment.users
       seed = options.seed ?? experiment.seed
       selected = Array(experiment.variants.indices)
+      guard Limits.users.contains(users) else {
+        throw SpecErrors(source: experiment.name, errors: [SpecError(
+          path: [.key("users")], message: "users must be from 1 to \(Limits.users.upperBound), got \(users)", hint: "use e.g. 100000")])
+      }
       if let wanted = options.variants {
         var errors: [SpecError] = []
         for id in wanted where !experiment.variants.contains(where: { $0.id == id }) {
@@ -202,6 +206,11 @@ extension ExperimentRunner {
         selected = experiment.variants.indices.filter { $0 == 0 || wanted.contains(experiment.variants[$0].id) }
       }
       let arms = selected.map { experiment.variants[$0].id }
+      if options.mode == .experiment, arms.allSatisfy({ (experiment.design.allocation[$0] ?? 1) == 0 }) {
+        throw SpecErrors(source: experiment.name, errors: [SpecError(
+          path: [.key("design"), .key("allocation")], message: "every arm of this run has allocation weight 0",
+          hint: "give one of " + arms.joined(separator: ", ") + " a positive weight")])
+      }
       assignment =
         options.mode == .experiment
         ? HashAssignment(salt: experiment.design.salt, arms: arms, weights: experiment.design.allocation) : nil

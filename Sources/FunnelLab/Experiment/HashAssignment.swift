@@ -14,7 +14,8 @@ public struct HashAssignment: Sendable, Hashable {
   let saltKey: UInt64
 
   /// - Parameters:
-  ///   - weights: relative weight per arm (missing or all-zero: equal split).
+  ///   - weights: relative weight per arm (missing: 1; all zero: an equal split, though
+  ///     runs refuse an all-zero allocation before they get here).
   public init(salt: String, arms: [String], weights: [String: Double] = [:]) {
     self.arms = arms
     var w = arms.map { weights[$0] ?? 1 }

@@ -53,8 +53,9 @@ public struct Grid: Sendable, Hashable, Decodable {
     factors = try c.decode([GridFactor].self, forKey: .factors)
   }
 
-  /// Number of cells: the product of the level counts.
-  public var cellCount: Int { factors.reduce(1) { $0 * max($1.levels.count, 0) } }
+  /// Number of cells: the product of the level counts (`Int.max` when it overflows),
+  /// computed without building them.
+  public var cellCount: Int { Limits.product(factors.map(\.levels.count)) ?? Int.max }
 
   /// The cells as variants, in lexicographic order of level indices (first factor slowest).
   public func variants() -> [Variant] {
@@ -85,8 +86,11 @@ public struct Grid: Sendable, Hashable, Decodable {
         errors.append(SpecError(path: fp.key("levels").index(j).key("id"), message: "duplicate level '\(level.id)'", hint: nil))
       }
     }
-    if cellCount > 10_000 {
-      errors.append(SpecError(path: path, message: "the grid has \(cellCount) cells; at most 10000 are supported", hint: "use fewer levels"))
+    if cellCount > Limits.gridCells {
+      let count = cellCount == Int.max ? "more than 2^63" : "\(cellCount)"
+      errors.append(
+        SpecError(
+          path: path, message: "the grid has \(count) cells; at most \(Limits.gridCells) are supported", hint: "use fewer levels"))
     }
     return errors
   }

@@ -1,3 +1,5 @@
+import FunnelStats
+
 extension MockPaywallManager {
   /// The exact law of one purchase tap: its final result and the number of
   /// attempts it took, as ``MockPaywallManager/purchase(_:using:)`` draws them.
@@ -66,7 +68,7 @@ extension MockPaywallManager {
       rows[TapDistribution.Result.cancelled.rawValue][a - 1] = reach * cancel
       rows[TapDistribution.Result.pending.rawValue][a - 1] = reach * pending
       rows[TapDistribution.Result.failed.rawValue][a - 1] = reach * fail * (1 - again)
-      latency[a - 1] = Double(UInt64(max(s.latencySeconds * Double(a), 0) * 1000))
+      latency[a - 1] = Double(UInt64(rounding: max(s.latencySeconds * Double(a), 0) * 1000, .towardZero) ?? 0)
       reach *= fail * again
     }
     return TapDistribution(probabilities: rows, latencyMillis: latency)

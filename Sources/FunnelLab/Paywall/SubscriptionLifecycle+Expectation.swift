@@ -1,3 +1,5 @@
+import FunnelStats
+
 extension SubscriptionLifecycle {
   /// The expected value of an ``Outcome``: what one transaction earns on average.
   public struct Expectation: Sendable, Hashable {
@@ -48,7 +50,8 @@ extension SubscriptionLifecycle {
     var index = 0
     while day < horizonDays, alive > 0 {
       let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
-      var cents = Double(Int64((price * 100 * (1 - settings.storeFee)).rounded()))
+      // As in the simulation: prices are validated to at most 10⁶.
+      var cents = Double(Int64(rounding: price * 100 * (1 - settings.storeFee)) ?? 0)
       if index == 0 {
         e.refund = alive * refund
         cents *= 1 - refund

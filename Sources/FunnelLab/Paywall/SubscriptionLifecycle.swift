@@ -42,7 +42,8 @@ public struct SubscriptionLifecycle: Sendable, Hashable {
     var index = 0
     while day < horizonDays {
       let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
-      var cents = Int64((price * 100 * (1 - settings.storeFee)).rounded())
+      // Prices are validated to at most 10⁶, so the cents always fit.
+      var cents = Int64(rounding: price * 100 * (1 - settings.storeFee)) ?? 0
       if index == 0, rng.nextUnitDouble() < settings.refundProbability {
         outcome.refunded = true
         cents = 0

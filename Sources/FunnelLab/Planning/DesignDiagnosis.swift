@@ -85,7 +85,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
         let a0 = try? ProportionCount(successes: y0, trials: n), let a1 = try? ProportionCount(successes: y1, trials: n)
       else { continue }
       let p = (try? TwoProportionZTest.test(treatment: t, control: c))?.pValue ?? 1
-      counts.pValueHistogram[min(9, Int(p * 10))] += 1
+      counts.pValueHistogram[min(9, max(0, Int(rounding: p * 10, .towardZero) ?? 9))] += 1
       if p < alpha {
         counts.significant += 1
         if trueDifference != 0 {

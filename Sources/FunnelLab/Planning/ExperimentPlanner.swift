@@ -70,6 +70,12 @@ public enum ExperimentPlanner {
   /// Candidate sizes of the simulated size search, as multiples of the formula's size.
   static let searchFactors = [0.6, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0]
 
+  /// A candidate size of the search: `factor × analytic`, at least 2. The analytic size
+  /// is at most ``FunnelStats/StatsLimits/maxSampleSize`` and factors at most 2, so it fits.
+  static func searchSize(_ analytic: Int, _ factor: Double) -> Int {
+    max(2, Int(rounding: Double(analytic) * factor) ?? analytic)
+  }
+
   /// The parts of a plan that do not depend on random draws.
   struct Frame {
     var metric: FunnelMetric
@@ -85,7 +91,7 @@ public enum ExperimentPlanner {
     func variantSeed(_ k: Int) -> UInt64 { SplitMix64.mix(seed ^ UInt64(indices[k])) }
     func days(_ k: Int, _ options: PlanningOptions) -> Int? {
       guard let perDay = options.usersPerDay, perDay >= 2 else { return nil }
-      let duration = Int((Double(2 * usersPerArm(k, options)) / Double(perDay)).rounded(.up))
+      let duration = Int(rounding: Double(usersPerArm(k, options)) * 2 / Double(perDay), .up) ?? 100
       return min(100, max(1, options.days ?? duration))
     }
   }
@@ -114,7 +120,7 @@ public enum ExperimentPlanner {
     let analytic: [Int?] = rates.dropFirst().map { p1 in
       p1 == p0 ? nil : (try? PowerAnalysis.solve(PowerAnalysis.Problem(
         method: .pooledNormal, baseline: p0, effect: p1, sampleSize: nil, power: options.targetPower, alpha: alpha)))
-        .map { Int($0.sampleSize.rounded(.up)) }
+        .flatMap { Int(rounding: $0.sampleSize, .up) }
     }
     return Frame(
       metric: metric, alpha: alpha, seed: options.seed ?? e.seed, ids: indices.map { e.variants[$0].id }, indices: indices, p0: p0,
@@ -140,7 +146,7 @@ public enum ExperimentPlanner {
       if let analytic = f.analytic[k] {
         v.sizeSearch = searchFactors.map { factor in
           DesignDiagnosis.tally(
-            controlRate: f.p0, variantRate: p1, usersPerArm: max(2, Int((Double(analytic) * factor).rounded())),
+            controlRate: f.p0, variantRate: p1, usersPerArm: searchSize(analytic, factor),
             replicates: slice(min(options.replicates, 4_000)), alpha: f.alpha, seed: f.variantSeed(k) ^ 0x5349_5A45)
         }
       }
@@ -172,12 +178,12 @@ public enum ExperimentPlanner {
       if let analytic = f.analytic[k] {
         for (factor, tally) in zip(searchFactors, v.sizeSearch)
         where Double(tally.significant) / Double(max(tally.replicates, 1)) >= options.targetPower {
-          simulated = max(2, Int((Double(analytic) * factor).rounded()))
+          simulated = searchSize(analytic, factor)
           break
         }
       }
       let duration = options.usersPerDay.flatMap { perDay in
-        perDay >= 2 ? Int((Double(2 * n) / Double(perDay)).rounded(.up)) : nil
+        perDay >= 2 ? Int(rounding: Double(n) * 2 / Double(perDay), .up) : nil
       }
       var peeking: PeekingDiagnosis?
       if let tally = v.peeking, let days = f.days(k, options) {

@@ -29,8 +29,9 @@ public struct PlanningShardFile: Sendable {
         + [.integer(c.absoluteDifferenceSum)] + c.pValueHistogram.map { .integer($0) })
   }
 
+  /// The file's content, sealed with its checksum (``ShardChecksum``).
   public var json: JSONValue {
-    .object([
+    ShardChecksum.sealing(.object([
       ("funnellabShard", .integer(ShardFile.formatVersion)),
       ("command", .string("power")),
       ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
@@ -45,7 +46,7 @@ public struct PlanningShardFile: Sendable {
         ])
       })),
       ("spec", .string(specText)),
-    ])
+    ]))
   }
 
   /// Reads a planning shard written by ``json``.
@@ -70,6 +71,11 @@ public struct PlanningShardFile: Sendable {
       c.pValueHistogram = Array(x[6..<16])
       return c
     }
+    guard case .number(_, let version)? = document["funnellabShard"]?.kind, version == String(ShardFile.formatVersion) else {
+      throw SpecErrors(source: source, errors: [SpecError(
+        path: [.key("funnellabShard")], message: "missing or unsupported version", hint: "use the same funnellab version for all steps")])
+    }
+    if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
       let index = Int(i), let count = Int(n), let shard = Shard(index: index, count: count)
     else { throw fail([.key("shard")], "expected {\"index\": i, \"count\": n}") }
@@ -112,7 +118,62 @@ public struct PlanningShardFile: Sendable {
       }
       variants.append(out)
     }
-    return PlanningShardFile(shard: shard, specText: specText, options: options, counts: PlanningCounts(variants: variants))
+    let file = PlanningShardFile(shard: shard, specText: specText, options: options, counts: PlanningCounts(variants: variants))
+    let errors = file.consistencyErrors()
+    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    return file
+  }
+
+  /// Problems of the settings (outside ``Limits/Planning``'s ranges) and of the
+  /// tallies: each holds exactly this shard's replicates (`shard.range(of:
+  /// 0..<replicates)`; the size search at most 4000), and no count exceeds the count it
+  /// is part of (significant, false positives and covered ≤ replicates, wrong signs ≤
+  /// significant, the p-value histogram ≤ replicates, the summed |x₁ − x₀| ≤
+  /// significant × 2·10¹²; peeking: rejections and false positives ≤ replicates,
+  /// stopping days ≤ rejections × 100).
+  func consistencyErrors() -> [SpecError] {
+    var errors: [SpecError] = []
+    func check(_ holds: Bool, _ path: SpecPath, _ message: String) {
+      if !holds { errors.append(SpecError(path: path, message: message, hint: "the shard file was edited or damaged")) }
+    }
+    let settings = SpecPath([.key("settings")])
+    let o = options
+    check(o.usersPerArm.map(Limits.Planning.usersPerArm.contains) ?? true, settings.key("usersPerArm"), "out of range")
+    check(o.usersPerDay.map(Limits.Planning.usersPerDay.contains) ?? true, settings.key("usersPerDay"), "out of range")
+    check(o.days.map(Limits.Planning.days.contains) ?? true, settings.key("days"), "out of range")
+    check(Limits.Planning.replicates.contains(o.replicates), settings.key("replicates"), "out of range")
+    check(Limits.Planning.targetPower.contains(o.targetPower), settings.key("targetPower"), "out of range")
+    check(o.alpha.map(Limits.Planning.alpha.contains) ?? true, settings.key("alpha"), "out of range")
+    guard errors.isEmpty else { return errors }
+    func slice(_ n: Int) -> Int { shard.range(of: 0..<UInt64(n)).count }
+    func tally(_ c: DesignDiagnosis.Counts, replicates: Int, at path: SpecPath) {
+      guard c.replicates == replicates else {
+        return check(false, path, "\(c.replicates) replicates, but shard \(shard) has \(replicates)")
+      }
+      for (name, count) in [("significant", c.significant), ("false positives", c.falsePositives), ("covered", c.covered)] {
+        check(count <= c.replicates, path, "\(count) \(name) of \(c.replicates) replicates")
+      }
+      check(c.wrongSign <= c.significant, path, "\(c.wrongSign) wrong signs of \(c.significant) significant replicates")
+      // Each bin ≤ replicates ≤ 10⁶ before they are added: no overflow.
+      let histogramFits = c.pValueHistogram.allSatisfy { $0 <= c.replicates } && c.pValueHistogram.reduce(0, +) <= c.replicates
+      check(histogramFits, path, "the p-value histogram holds more than the replicates")
+      check(c.absoluteDifferenceSum / 2_000_000_000_000 <= UInt64(c.significant), path, "the summed differences are too large")
+    }
+    for (k, v) in counts.variants.enumerated() {
+      let path = SpecPath([.key("variants"), .index(k)])
+      tally(v.diagnosis, replicates: slice(o.replicates), at: path.key("diagnosis"))
+      check(v.sizeSearch.isEmpty || v.sizeSearch.count == ExperimentPlanner.searchFactors.count, path.key("sizeSearch"), "wrong length")
+      for (j, t) in v.sizeSearch.enumerated() { tally(t, replicates: slice(min(o.replicates, 4_000)), at: path.key("sizeSearch").index(j)) }
+      if let p = v.peeking {
+        let path = path.key("peeking")
+        check(p.replicates == slice(o.replicates), path, "\(p.replicates) replicates, but shard \(shard) has \(slice(o.replicates))")
+        for k in 0..<3 where p.replicates == slice(o.replicates) {
+          check(p.falsePositives[k] <= p.replicates && p.rejections[k] <= p.replicates, path, "more rejections than replicates")
+          check(p.stoppingDays[k] / 100 <= p.rejections[k], path, "stopping days beyond 100 per rejection")
+        }
+      }
+    }
+    return errors
   }
 
   /// Merges planning shards into the plan of the single run.

@@ -6,7 +6,7 @@
 /// the order of the files does not matter — and renders the same bytes a single run
 /// would.
 public struct ShardFile: Sendable {
-  /// Version 2 added the paired tallies of truth mode.
+  /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ShardChecksum``).
   public static let formatVersion = 2
 
   /// `run` or `grid`.
@@ -38,17 +38,14 @@ public struct ShardFile: Sendable {
   }
 
   /// FNV-1a 64 of the spec text, in hex: identifies the spec in refusals.
-  public var specHash: String {
-    let h = HashAssignment.fnv1a64(specText)
-    let hex = String(h, radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
-  }
+  public var specHash: String { ShardChecksum.hex(HashAssignment.fnv1a64(specText)) }
 
   /// The settings every shard of one run shares (compared before merging).
   var runKey: String { "\(command)|\(specHash)|\(seed)|\(users)|\(mode.rawValue)|\(variants?.joined(separator: ",") ?? "*")|\(shard.count)" }
 
+  /// The file's content, sealed with its checksum (``ShardChecksum``).
   public var json: JSONValue {
-    .object([
+    ShardChecksum.sealing(.object([
       ("funnellabShard", .integer(Self.formatVersion)),
       ("command", .string(command)),
       ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
@@ -60,7 +57,7 @@ public struct ShardFile: Sendable {
       ("aggregates", .array(aggregates.map(\.json))),
       ("paired", .array(paired.map { $0?.json ?? .null })),
       ("spec", .string(specText)),
-    ])
+    ]))
   }
 
   /// Reads a shard file; aggregates are checked against the spec's compiled flows.
@@ -76,6 +73,7 @@ public struct ShardFile: Sendable {
       throw fail(.root, "not a FunnelLab shard file (no \"funnellabShard\")", "pass files written by --shard")
     }
     guard version == String(formatVersion) else { throw fail([.key("funnellabShard")], "unsupported version \(version)", "use the same funnellab version for all steps") }
+    if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     func string(_ key: String) throws(SpecErrors) -> String {
       guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string") }
       return s
@@ -118,6 +116,8 @@ public struct ShardFile: Sendable {
       }
     }
     file.paired = try readPaired(document, count: mode == .truth ? flows.count : 0, source: source)
+    let errors = file.consistencyErrors()
+    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
     return file
   }
 
@@ -140,6 +140,40 @@ public struct ShardFile: Sendable {
       do { out.append(try PairedTallies(json: item, at: [.key("paired"), .index(i)])) } catch { throw SpecErrors(source: source, errors: [error]) }
     }
     return out
+  }
+
+  /// Problems of the aggregates' counts: each must be consistent on its own
+  /// (`FunnelAggregate.consistencyErrors(at:)`), and the users must be exactly those of
+  /// this shard's slice: `shard.range(of: 0..<users)` per variant in truth mode, of
+  /// `0..<users × variants` over all variants in experiment mode.
+  func consistencyErrors() -> [SpecError] {
+    var errors: [SpecError] = []
+    for (i, aggregate) in aggregates.enumerated() {
+      errors += aggregate.consistencyErrors(at: [.key("aggregates"), .index(i)])
+    }
+    let population = UInt64(max(users, 0)) * (mode == .truth ? 1 : UInt64(aggregates.count))
+    let expected = UInt64(shard.range(of: 0..<population).count)
+    if mode == .truth {
+      for (i, aggregate) in aggregates.enumerated() where aggregate.users != expected {
+        errors.append(SpecError(
+          path: [.key("aggregates"), .index(i), .key("users")],
+          message: "\(aggregate.users) users, but shard \(shard) of \(users) users has \(expected)", hint: "the shard file was edited or damaged"))
+      }
+    } else {
+      var total: UInt64 = 0
+      var overflow = false
+      for aggregate in aggregates {
+        let (sum, o) = total.addingReportingOverflow(aggregate.users)
+        total = sum
+        overflow = overflow || o
+      }
+      if overflow || total != expected {
+        errors.append(SpecError(
+          path: [.key("aggregates")], message: "the arms hold \(overflow ? "more than 2^64" : String(total)) users, but shard \(shard) has \(expected)",
+          hint: "the shard file was edited or damaged"))
+      }
+    }
+    return errors
   }
 
   /// The experiment the shard ran (the grid expanded for `grid`).
@@ -184,8 +218,15 @@ public struct ShardFile: Sendable {
     let experiment = try first.file.experiment(source: first.source)
     var total = first.file.aggregates
     var paired = first.file.paired
-    for (_, file) in files.dropFirst() {
-      for i in total.indices { total[i] = total[i] + file.aggregates[i] }
+    for (source, file) in files.dropFirst() {
+      for i in total.indices {
+        guard let sum = FunnelAggregate.checkedSum(total[i], file.aggregates[i]) else {
+          throw SpecErrors(source: "merge", errors: [SpecError(
+            path: [.key("aggregates"), .index(i)], message: "adding \(source) makes a count pass 2^64",
+            hint: "a shard file was edited or damaged")])
+        }
+        total[i] = sum
+      }
       for i in paired.indices { paired[i] = paired[i].flatMap { p in file.paired[i].map { p + $0 } } }
     }
     let result = try ExperimentRunner.result(of: experiment, options: first.file.runOptions, aggregates: total, paired: paired)

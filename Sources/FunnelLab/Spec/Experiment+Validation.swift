@@ -1,3 +1,5 @@
+import FunnelStats
+
 /// Tolerance within which a screen's action probabilities must sum to 1.
 public let probabilitySumTolerance = 1e-6
 
@@ -12,8 +14,16 @@ extension Experiment {
           path: [.key("variants")], message: "the variant list is empty",
           hint: "add at least {\"id\": \"control\"}; the first variant is the control"))
     }
+    if variants.count > Limits.variants {
+      errors.append(
+        SpecError(
+          path: [.key("variants")], message: "\(variants.count) variants; at most \(Limits.variants) are supported",
+          hint: "split the comparison, or use a grid"))
+    }
     errors += metrics.validationErrors(at: [.key("metrics")])
-    let allIDs = Set(allVariants.map(\.id))
+    // The cells are built only once their count is known to be within the limit.
+    let cellsFit = (grid?.cellCount ?? 0) <= Limits.gridCells
+    let allIDs = Set((cellsFit ? allVariants : variants).map(\.id))
     for id in design.allocation.keys.sorted() {
       let weight = design.allocation[id] ?? 0
       if !allIDs.contains(id) {
@@ -22,12 +32,19 @@ extension Experiment {
             path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
             hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
       }
-      if !(weight.isFinite && weight >= 0) {
+      if !(weight.isFinite && weight >= 0 && weight <= Limits.weight) {
         errors.append(
           SpecError(
-            path: [.key("design"), .key("allocation"), .key(id)], message: "an allocation weight must be a finite number ≥ 0",
+            path: [.key("design"), .key("allocation"), .key(id)],
+            message: "an allocation weight must be a finite number ≥ 0 and at most \(JSONValue.format(Limits.weight))",
             hint: "weights are relative, e.g. 50 and 50"))
       }
+    }
+    if !design.allocation.isEmpty, cellsFit, allVariants.allSatisfy({ (design.allocation[$0.id] ?? 1) == 0 }) {
+      errors.append(
+        SpecError(
+          path: [.key("design"), .key("allocation")], message: "every arm has allocation weight 0",
+          hint: "give at least one arm a positive weight, e.g. 50 and 50"))
     }
     if let grid {
       let gridPath = SpecPath([.key("grid")])
@@ -69,7 +86,46 @@ extension Experiment {
         errors.append(contentsOf: error.errors)
       }
     }
+    if errors.isEmpty, cellsFit { errors += tableSizeErrors() }
     return errors
+  }
+
+  /// The problem, if any, of the memory the compiled tables of all variants (grid cells
+  /// included) would take: their bytes (``Limits/compiledTableBytes(segments:traitBins:seenLevels:screens:stride:)``
+  /// per variant) must sum to at most ``Limits/compiledTableBytes``. Checked before
+  /// anything is compiled.
+  func tableSizeErrors() -> [SpecError] {
+    var total = 0
+    var largest = (bytes: 0, variant: "")
+    for variant in allVariants {
+      let patched = variant.patches.isEmpty ? self : ((try? applying(variant, at: .root)) ?? self)
+      let bytes = patched.compiledTableBytes ?? Int.max
+      if bytes > largest.bytes { largest = (bytes, variant.id) }
+      let (sum, overflow) = total.addingReportingOverflow(bytes)
+      total = overflow ? Int.max : sum
+    }
+    guard total > Limits.compiledTableBytes else { return [] }
+    let mebibytes = { (bytes: Int) in bytes == Int.max ? "more than 2^63 bytes" : "\(bytes / (1 << 20)) MiB" }
+    return [
+      SpecError(
+        path: [.key("simulation"), .key("traitBins")],
+        message: "the compiled tables of \(allVariants.count) variant\(allVariants.count == 1 ? "" : "s") would take "
+          + "\(mebibytes(total)) (segments × traitBins × (screensSeenCap + 1) × 2 × screens × outcomes per screen × 8 bytes each; "
+          + "'\(largest.variant)' \(mebibytes(largest.bytes))), more than the limit of \(Limits.compiledTableBytes >> 20) MiB",
+        hint: "lower simulation.traitBins or behavior.screensSeenCap, or use fewer segments or variants")
+    ]
+  }
+
+  /// Bytes of this experiment's compiled table (``Limits/compiledTableBytes(segments:traitBins:seenLevels:screens:stride:)``),
+  /// `nil` when the product overflows.
+  var compiledTableBytes: Int? {
+    let behaviors = population.segments.map { behavior.applying($0.behavior) }
+    let cap = behaviors.map(\.screensSeenCap).max() ?? behavior.screensSeenCap
+    guard let seen = Int(rounding: cap) else { return nil }
+    let stride = flow.screens.map(FlowCompiler.outcomeCount).max() ?? 1
+    return Limits.compiledTableBytes(
+      segments: population.segments.count, traitBins: simulation.traitBins, seenLevels: seen + 1, screens: flow.screens.count,
+      stride: stride)
   }
 
   /// Problems of the ``expectations``: unknown variants, keys of another kind, values
@@ -77,8 +133,21 @@ extension Experiment {
   /// that code may drop variants from a loaded spec and still run it; the loader and
   /// ``ExpectationChecker`` check both.
   public func expectationErrors() -> [SpecError] {
-    let variantIDs = allVariants.map(\.id)
-    return expectations.enumerated().flatMap { i, expectation in
+    let variantIDs = ((grid?.cellCount ?? 0) <= Limits.gridCells ? allVariants : variants).map(\.id)
+    var errors: [SpecError] = []
+    var ids: [String: Int] = [:]
+    for (i, expectation) in expectations.enumerated() {
+      if let first = ids[expectation.id] {
+        errors.append(
+          SpecError(
+            path: [.key("expectations"), .index(i), .key("id")],
+            message: "duplicate expectation id '\(expectation.id)' (also expectations[\(first)])",
+            hint: "give each expectation its own \"id\""))
+      } else {
+        ids[expectation.id] = i
+      }
+    }
+    return errors + expectations.enumerated().flatMap { i, expectation in
       expectation.validationErrors(at: [.key("expectations"), .index(i)], variants: variantIDs)
     }
   }
@@ -106,10 +175,18 @@ private struct Validator {
 
   mutating func checkExperiment(_ e: Experiment) {
     if e.name.isEmpty { fail([.key("name")], "the name is empty", "name the experiment") }
-    if e.users < 1 { fail([.key("users")], "users must be at least 1, got \(e.users)", "use e.g. 100000") }
-    if e.simulation.stepLimit < 1 { fail([.key("simulation"), .key("stepLimit")], "stepLimit must be at least 1", "the default is 500") }
-    if !(1...4096).contains(e.simulation.traitBins) {
-      fail([.key("simulation"), .key("traitBins")], "traitBins must be from 1 to 4096, got \(e.simulation.traitBins)", "the default is 32")
+    if !Limits.users.contains(e.users) {
+      fail([.key("users")], "users must be at least 1 and at most \(Limits.users.upperBound), got \(e.users)", "use e.g. 100000")
+    }
+    if !Limits.stepLimit.contains(e.simulation.stepLimit) {
+      fail(
+        [.key("simulation"), .key("stepLimit")],
+        "stepLimit must be from 1 to \(Limits.stepLimit.upperBound), got \(e.simulation.stepLimit)", "the default is 500")
+    }
+    if !Limits.traitBins.contains(e.simulation.traitBins) {
+      fail(
+        [.key("simulation"), .key("traitBins")],
+        "traitBins must be from 1 to \(Limits.traitBins.upperBound), got \(e.simulation.traitBins)", "the default is 32")
     }
     checkBehavior(e.behavior, at: [.key("behavior")])
     errors += e.store.validationErrors(at: [.key("store")])
@@ -138,15 +215,21 @@ private struct Validator {
   mutating func checkPopulation(_ population: Population, flow: Flow) {
     let base = SpecPath([.key("population"), .key("segments")])
     if population.segments.isEmpty { fail(base, "the population has no segment", "add {\"id\": \"everyone\"}") }
+    if population.segments.count > Limits.segments {
+      fail(base, "\(population.segments.count) segments; at most \(Limits.segments) are supported", "merge similar segments")
+    }
     var ids = Set<String>()
     var total = 0.0
+    var weightsValid = true
     for (i, segment) in population.segments.enumerated() {
       let path = base.index(i)
       if !ids.insert(segment.id).inserted { fail(path.key("id"), "duplicate segment id '\(segment.id)'", "give each segment its own id") }
-      if !segment.weight.isFinite || segment.weight < 0 {
+      if !segment.weight.isFinite || segment.weight < 0 || segment.weight > Limits.weight {
         fail(
-          path.key("weight"), "weight \(JSONValue.format(segment.weight)) must be a finite number ≥ 0",
+          path.key("weight"),
+          "weight \(JSONValue.format(segment.weight)) must be a finite number ≥ 0 and at most \(JSONValue.format(Limits.weight))",
           "weights are relative, e.g. 0.7 and 0.3")
+        weightsValid = false
       } else {
         total += segment.weight
       }
@@ -186,7 +269,7 @@ private struct Validator {
         }
       }
     }
-    if !population.segments.isEmpty, total <= 0 {
+    if !population.segments.isEmpty, weightsValid, total <= 0 {
       fail(base, "segment weights sum to 0", "give at least one segment a positive weight")
     }
   }
@@ -198,8 +281,12 @@ private struct Validator {
       fail(screensPath, "the flow has no screens", "add at least one screen")
       return
     }
-    if flow.screens.count > 63 {
-      fail(screensPath, "the flow has \(flow.screens.count) screens; at most 63 are supported", "split the flow")
+    if flow.screens.count > Limits.screens {
+      fail(screensPath, "the flow has \(flow.screens.count) screens; at most \(Limits.screens) are supported", "split the flow")
+    }
+    let plans = flow.screens.reduce(0) { $0 + $1.plans.count }
+    if plans > Limits.plans {
+      fail(screensPath, "the flow's paywalls have \(plans) plans; at most \(Limits.plans) are supported", "offer fewer plans")
     }
     var ids = Set<String>()
     for (i, screen) in flow.screens.enumerated() {
@@ -225,6 +312,11 @@ private struct Validator {
     let kind = screen.kind
     if screen.actions.isEmpty {
       fail(path.key("actions"), "screen '\(screen.id)' has no actions", "add at least continue and quit")
+    }
+    if screen.actions.count > Limits.actionsPerScreen {
+      fail(
+        path.key("actions"), "screen '\(screen.id)' has \(screen.actions.count) actions; at most \(Limits.actionsPerScreen) are supported",
+        nil)
     }
     var actionIDs = Set<String>()
     var sum = 0.0
@@ -286,12 +378,17 @@ private struct Validator {
     switch kind {
     case .choice:
       if screen.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
+      if screen.options.count > Limits.optionsPerChoice {
+        fail(path.key("options"), "\(screen.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil)
+      }
       if !has(.select) { fail(path.key("actions"), "a choice screen needs a select action", "add \"select\": probability") }
       var optionIDs = Set<String>()
       for (j, option) in screen.options.enumerated() {
         if !optionIDs.insert(option.id).inserted { fail(path.key("options").index(j), "duplicate option '\(option.id)'", nil) }
-        if !option.weight.isFinite || option.weight <= 0 {
-          fail(path.key("options").index(j).key("weight"), "an option weight must be a finite number > 0", "weights are relative")
+        if !option.weight.isFinite || option.weight <= 0 || option.weight > Limits.weight {
+          fail(
+            path.key("options").index(j).key("weight"),
+            "an option weight must be a finite number > 0 and at most \(JSONValue.format(Limits.weight))", "weights are relative")
         }
       }
       if screen.required, has(.skip) || has(.continue) {

@@ -1,3 +1,5 @@
+import FunnelStats
+
 /// A parsed JSON value that remembers where it stood in its source text.
 ///
 /// Object members keep their order of appearance, so that output written back is
@@ -86,8 +88,8 @@ extension JSONValue {
   /// JSON cannot carry, become `null` at the writer.
   public static func format(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
-    if value == value.rounded(), abs(value) < 1e15 {
-      return String(Int64(value))
+    if value == value.rounded(), abs(value) < 1e15, let whole = Int64(rounding: value) {
+      return String(whole)
     }
     return "\(value)"
   }

@@ -17,7 +17,8 @@ public struct EventNameMap: Sendable, Hashable {
 
   /// Parses a mapping file's text; every problem is reported, with its path and line.
   /// - Throws: ``SpecErrors`` for bad JSON, a key that is not a FunnelLab event name,
-  ///   or a value that is not a non-empty string.
+  ///   a value that is not a non-empty string, or two events renamed to one name (or
+  ///   one renamed to the name another keeps).
   public init(parsing text: String, source: String) throws(SpecErrors) {
     let root: JSONValue
     do {
@@ -49,6 +50,20 @@ public struct EventNameMap: Sendable, Hashable {
         continue
       }
       renames[member.key] = name
+    }
+    // Two events may not end up with one name: a trace could not tell them apart.
+    var owner: [String: String] = [:]
+    for event in TraceEvent.names {
+      let name = renames[event] ?? event
+      if let other = owner[name] {
+        let member = members.first { $0.key == event || $0.key == other }
+        errors.append(
+          SpecError(
+            path: SpecPath.root.key(member?.key ?? event), line: member?.line,
+            message: "'\(other)' and '\(event)' would both be named '\(name)'", hint: "give each event its own name"))
+      } else {
+        owner[name] = event
+      }
     }
     guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
     self.renames = renames

@@ -26,3 +26,33 @@ public struct ArmData: Sendable, Hashable, Codable {
     self.revenue = revenue
   }
 }
+
+extension ArmData {
+  /// Problems of this arm's numbers on their own, each naming `field` (e.g. `arms[1]`):
+  /// negative counts, counts above ``StatsLimits/maxCount``, more conversions than users,
+  /// and revenue that no sample of the arm's users can have (see
+  /// ``ExperimentAnalysis/analyze(arms:control:settings:)``).
+  public func validationErrors(field: String) -> [StatsError] {
+    var problems: [StatsError] = []
+    for (key, value) in [("users", users), ("conversions", conversions)] {
+      if value < 0 {
+        problems.append(StatsError(.negativeCount, field: "\(field).\(key)", message: "is negative (\(value))"))
+      } else if value > StatsLimits.maxCount {
+        problems.append(
+          StatsError(
+            .invalidParameter, field: "\(field).\(key)", message: "\(value) is above the limit of \(StatsLimits.maxCount)",
+            hint: "counts are whole numbers up to 10^15"))
+      }
+    }
+    if problems.isEmpty, conversions > users {
+      problems.append(
+        StatsError(
+          .conversionsExceedUsers, field: "\(field).conversions", message: "\(conversions) conversions exceed \(users) users",
+          hint: "check that users and conversions are not swapped"))
+    }
+    if problems.isEmpty, case .failure(let error) = ExperimentAnalysis.revenueStatistic(self, field: "\(field).revenue") {
+      problems.append(error)
+    }
+    return problems
+  }
+}

@@ -150,6 +150,11 @@ public enum ExperimentAnalysis {
     if arms.count < 2 {
       problems.append(StatsError(.dimensionMismatch, field: "arms", message: "needs at least two arms"))
     }
+    guard arms.count <= StatsLimits.maxArms else {
+      throw InputError(problems: [
+        StatsError(.dimensionMismatch, field: "arms", message: "\(arms.count) arms; at most \(StatsLimits.maxArms) are supported")
+      ])
+    }
     if !(settings.alpha > 0 && settings.alpha < 1) {
       problems.append(
         StatsError(.invalidParameter, field: "settings.alpha", message: "must be in (0, 1), got \(settings.alpha)"))
@@ -157,21 +162,20 @@ public enum ExperimentAnalysis {
     var seen: Set<String> = []
     var counts: [ProportionCount] = []
     var revenues: [SampleMeanStatistic?] = []
+    var invalid: Set<Int> = []
     for (i, arm) in arms.enumerated() {
       if !seen.insert(arm.name).inserted {
         problems.append(
           StatsError(.invalidParameter, field: "arms[\(i)].name", message: "duplicate arm name '\(arm.name)'"))
       }
-      do {
-        counts.append(try ProportionCount(successes: arm.conversions, trials: arm.users, field: "arms[\(i)]"))
-      } catch {
-        problems.append(error)
+      let armProblems = arm.validationErrors(field: "arms[\(i)]")
+      if armProblems.isEmpty, case .success(let revenue) = revenueStatistic(arm, field: "arms[\(i)].revenue") {
+        counts.append(ProportionCount(uncheckedSuccesses: arm.conversions, trials: arm.users))
+        revenues.append(revenue)
+      } else {
+        problems += armProblems
+        invalid.insert(i)
         counts.append(ProportionCount.unchecked)
-      }
-      switch revenueStatistic(arm, index: i) {
-      case .success(let s): revenues.append(s)
-      case .failure(let e):
-        problems.append(e)
         revenues.append(nil)
       }
     }
@@ -199,7 +203,7 @@ public enum ExperimentAnalysis {
         }
       }
     }
-    if let c = controlIndex, arms[c].users == 0 {
+    if let c = controlIndex, !invalid.contains(c), counts[c].trials == 0 {
       problems.append(StatsError(.emptyArm, field: "arms[\(c)].users", message: "the control has no users"))
     }
     guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }
@@ -319,16 +323,16 @@ public enum ExperimentAnalysis {
   }
 
   /// Adds zero-revenue users so that a value→count map covers all `users`.
+  /// Callers guarantee that the counts are non-negative and sum to at most `users`.
   static func padded(_ map: [Double: Int], users: Int) -> [Double: Int] {
-    let covered = map.values.reduce(0.0) { $0 + Double($1) }
+    let covered = map.values.reduce(0, +)
     var m = map
-    if Double(users) > covered { m[0, default: 0] += users - Int(covered) }
+    if users > covered { m[0, default: 0] += users - covered }
     return m
   }
 
   /// The arm's revenue over all its users, validated.
-  static func revenueStatistic(_ arm: ArmData, index i: Int) -> Result<SampleMeanStatistic?, StatsError> {
-    let field = "arms[\(i)].revenue"
+  static func revenueStatistic(_ arm: ArmData, field: String) -> Result<SampleMeanStatistic?, StatsError> {
     switch arm.revenue {
     case nil:
       return .success(nil)
@@ -351,14 +355,19 @@ public enum ExperimentAnalysis {
           return .failure(StatsError(.invalidParameter, field: field, message: "values must be finite"))
         }
       }
-      let covered = map.values.reduce(0.0) { $0 + Double($1) }
-      guard covered <= Double(arm.users) else {
-        return .failure(
-          StatsError(
-            .conversionsExceedUsers, field: field,
-            message: "revenue map covers \(Int(exactly: covered) ?? Int.max) users but the arm has \(arm.users)"))
+      // Each count ≤ users ≤ maxCount is checked before adding, so the sum cannot overflow.
+      var covered = 0
+      for count in map.values {
+        guard count <= arm.users - covered else {
+          return .failure(
+            StatsError(
+              .conversionsExceedUsers, field: field, message: "revenue map covers more users than the arm's \(arm.users)"))
+        }
+        covered += count
       }
-      return .success(SampleMeanStatistic(counts: padded(map, users: arm.users)))
+      let statistic = SampleMeanStatistic(counts: padded(map, users: arm.users))
+      do { try statistic.validate(field: field) } catch { return .failure(error) }
+      return .success(statistic)
     }
   }
 }

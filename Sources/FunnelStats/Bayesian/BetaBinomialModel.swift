@@ -152,10 +152,10 @@ public struct BetaBinomialModel: Sendable, Hashable, Codable {
   {
     let t = try posteriorDistribution(treatment)
     let c = try posteriorDistribution(control)
-    guard t.alpha == t.alpha.rounded(), t.alpha <= 1e7 else { return nil }
+    guard t.alpha == t.alpha.rounded(), t.alpha <= 1e7, let terms = Int(rounding: t.alpha) else { return nil }
     var total = 0.0
     let base = SpecialFunctions.logBeta(c.alpha, c.beta)
-    for i in 0..<Int(t.alpha) {
+    for i in 0..<terms {
       let di = Double(i)
       let logTerm =
         SpecialFunctions.logBeta(c.alpha + di, c.beta + t.beta) - log(t.beta + di)

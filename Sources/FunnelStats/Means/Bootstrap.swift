@@ -98,7 +98,7 @@ public enum Bootstrap {
     let sorted = values.sorted()
     guard let first = sorted.first, let last = sorted.last else { return 0 }
     let h = Double(sorted.count - 1) * q
-    let lo = Int(h.rounded(.down))
+    guard let lo = Int(rounding: h, .down) else { return h > 0 ? last : first }
     if lo >= sorted.count - 1 { return last }
     if lo < 0 { return first }
     let frac = h - Double(lo)

@@ -73,14 +73,36 @@ public struct SampleMeanStatistic: Sendable, Hashable, Codable {
     return max(0, (sumOfSquares - sum * sum / nn) / (nn - 1))
   }
 
-  /// Validates the statistic.
+  /// Validates the statistic: `0 ≤ n ≤` ``StatsLimits/maxCount``, finite sums within
+  /// ``StatsLimits/maxRevenueSum`` and ``StatsLimits/maxRevenueSumOfSquares``, and the
+  /// sums of a real sample: `Σx² ≥ (Σx)²/n` (Cauchy–Schwarz, to the relative tolerance
+  /// ``StatsLimits/varianceTolerance``), both 0 when `n = 0`.
   internal func validate(field: String) throws(StatsError) {
     guard n >= 0 else {
       throw StatsError(.negativeCount, field: "\(field).n", message: "is negative (\(n))")
     }
+    guard n <= StatsLimits.maxCount else {
+      throw StatsError(.invalidParameter, field: "\(field).n", message: "\(n) is above the limit of \(StatsLimits.maxCount)")
+    }
     guard sum.isFinite, sumOfSquares.isFinite, sumOfSquares >= 0 else {
       throw StatsError(
         .invalidParameter, field: field, message: "sum and sumOfSquares must be finite, sumOfSquares ≥ 0")
+    }
+    guard abs(sum) <= StatsLimits.maxRevenueSum, sumOfSquares <= StatsLimits.maxRevenueSumOfSquares else {
+      throw StatsError(
+        .invalidParameter, field: field,
+        message: "|sum| must be at most 1e30 and sumOfSquares at most 1e60, got \(sum) and \(sumOfSquares)")
+    }
+    guard n > 0 || (sum == 0 && sumOfSquares == 0) else {
+      throw StatsError(
+        .invalidParameter, field: "\(field).sumOfSquares", message: "sums of an empty sample must be 0, got \(sum) and \(sumOfSquares)")
+    }
+    let floor = n == 0 ? 0 : sum * sum / Double(n)
+    guard sumOfSquares >= floor * (1 - StatsLimits.varianceTolerance) else {
+      throw StatsError(
+        .invalidParameter, field: "\(field).sumOfSquares",
+        message: "\(sumOfSquares) is below sum²/n = \(floor): no sample of \(n) values has these sums",
+        hint: "check that the sum of squares is Σx², not the variance, and that n, sum and sumOfSquares cover the same users")
     }
   }
 }

@@ -131,8 +131,7 @@ public enum PowerAnalysis {
     /// `nil` for a non-positive rate.
     public func durationDays(usersPerDay: Double) -> Int? {
       guard usersPerDay > 0, usersPerDay.isFinite else { return nil }
-      let days = (Double(totalUsers) / usersPerDay).rounded(.up)
-      return days < 1e15 ? Int(days) : nil
+      return Int(rounding: Double(totalUsers) / usersPerDay, .up)
     }
   }
 
@@ -233,8 +232,10 @@ public enum PowerAnalysis {
     if let p = problem.power, !(p > 0 && p < 1) {
       throw StatsError(.invalidParameter, field: "power", message: "must be in (0, 1), got \(p)")
     }
-    if let n = problem.sampleSize, !(n > 0 && n.isFinite) {
-      throw StatsError(.invalidParameter, field: "sampleSize", message: "must be positive, got \(n)")
+    if let n = problem.sampleSize, !(n > 0 && n <= StatsLimits.maxSampleSize) {
+      throw StatsError(
+        .invalidParameter, field: "sampleSize",
+        message: "must be positive and at most \(Int64(StatsLimits.maxSampleSize)), got \(n)")
     }
 
     var effect = problem.effect ?? .nan
@@ -316,13 +317,23 @@ public enum PowerAnalysis {
       ratio: problem.ratio)
     let absolute = isProportion ? effect - problem.baseline : effect
     let n0 = n * problem.ratio
-    let total = Double((n - 1e-9 * n).rounded(.up)) + Double((n0 - 1e-9 * n0).rounded(.up))
+    // Both arms are bounded, so the total always fits an Int.
+    guard let treatment = Int(rounding: n - 1e-9 * n, .up), let control = Int(rounding: n0 - 1e-9 * n0, .up),
+      n <= StatsLimits.maxSampleSize, n0 <= StatsLimits.maxSampleSize
+    else {
+      throw StatsError(
+        .invalidParameter, field: "sampleSize",
+        message: "the design needs \(n.isFinite && n0.isFinite ? "\(max(n, n0).rounded(.up))" : "infinitely many") users per arm, "
+          + "more than the limit of \(Int64(StatsLimits.maxSampleSize))",
+        hint: "the effect is too small to detect in practice; increase the effect, alpha or the ratio, or lower the power")
+    }
+    let total = treatment + control
     return Result(
       method: problem.method.rawValue, solvedFor: unknown, baseline: problem.baseline,
       effect: effect, absoluteEffect: absolute,
       relativeEffect: problem.baseline != 0 ? absolute / problem.baseline : nil,
       standardizedEffect: prm.d,
-      sampleSize: n, controlSampleSize: n0, totalUsers: total < 9e18 ? Int(total) : Int.max,
+      sampleSize: n, controlSampleSize: n0, totalUsers: total,
       power: pw, alpha: alpha, ratio: problem.ratio, alternative: problem.alternative)
   }
 }

@@ -51,7 +51,7 @@ public enum FisherExactTest {
     case .greater:
       p = Hypergeometric(population: n1 + n2, successes: n1, draws: b + d).cdf(b)
     case .twoSided:
-      let mode = Int((Double(n + 1) * Double(n1 + 1)) / Double(n1 + n2 + 2))
+      let mode = Int(rounding: (Double(n + 1) * Double(n1 + 1)) / Double(n1 + n2 + 2), .towardZero) ?? 0
       let pExact = dist.pmf(a)
       let pMode = dist.pmf(mode)
       let epsilon = 1e-14

@@ -1,0 +1,60 @@
+extension FunnelAggregate {
+  /// The largest per-user revenue, in cents, an aggregate read back may hold: 10¹² cents
+  /// (the dearest plan, 10⁶, paid weekly over the longest horizon is 5.2·10¹⁰ cents).
+  static let maxRevenueCents: Int64 = 1_000_000_000_000
+
+  /// Problems of an aggregate read back from a file: counts that no run can produce.
+  ///
+  /// Every user ends exactly once (`completed + Σ abandonedAt + stepLimitReached =
+  /// users`) in exactly one segment (`Σ segmentUsers = users`), and no count exceeds
+  /// the count it is part of: a screen's quits ≤ its reach ≤ its views, reach ≤ users;
+  /// skippers, back-goers, personalized users, paywall viewers, purchasers ≤ users;
+  /// `Σ planPurchases = purchasers`; trials ≤ purchasers, conversions ≤ trials, refunds
+  /// ≤ purchasers, restores ≤ restore taps, approvals ≤ pending purchases; earners ≤
+  /// purchasers; completion times: `count = completed = Σ histogram`.
+  /// - Returns: one error per broken relation, at `path`'s field.
+  func consistencyErrors(at path: SpecPath) -> [SpecError] {
+    var errors: [SpecError] = []
+    func check(_ holds: Bool, _ field: String, _ message: String) {
+      if !holds { errors.append(SpecError(path: path.key(field), message: message, hint: "the shard file was edited or damaged")) }
+    }
+    func sum(_ xs: [UInt64]) -> UInt64? {
+      var total: UInt64 = 0
+      for x in xs {
+        let (s, overflow) = total.addingReportingOverflow(x)
+        if overflow { return nil }
+        total = s
+      }
+      return total
+    }
+    let ended = sum([completed, stepLimitReached] + abandonedAt)
+    check(ended == users, "users", "\(users) users, but completed + abandoned + cut at the step limit = \(ended.map(String.init) ?? "more than 2^64")")
+    let inSegments = sum(segmentUsers)
+    check(inSegments == users, "segmentUsers", "the segments' users sum to \(inSegments.map(String.init) ?? "more than 2^64"), not \(users)")
+    for s in reach.indices {
+      check(reach[s] <= users, "reach", "screen \(s) reached by \(reach[s]) users of \(users)")
+      check(reach[s] <= views[s], "views", "screen \(s) viewed \(views[s]) times by \(reach[s]) users")
+      check(abandonedAt[s] <= reach[s], "abandonedAt", "\(abandonedAt[s]) users quit screen \(s), which \(reach[s]) reached")
+    }
+    let parts: [(String, UInt64, String, UInt64)] = [
+      ("usersWhoSkipped", usersWhoSkipped, "users", users), ("usersWhoWentBack", usersWhoWentBack, "users", users),
+      ("usersPersonalized", usersPersonalized, "users", users), ("paywallViewers", paywallViewers, "users", users),
+      ("purchasers", purchasers, "users", users), ("trialStarts", trialStarts, "purchasers", purchasers),
+      ("trialConversions", trialConversions, "trialStarts", trialStarts), ("refunds", refunds, "purchasers", purchasers),
+      ("restores", restores, "restoreAttempts", restoreAttempts), ("pendingApprovals", pendingApprovals, "purchasePendings", purchasePendings),
+      ("revenue", revenue.earners, "purchasers", purchasers), ("realizedRevenue", realizedRevenue.earners, "purchasers", purchasers),
+    ]
+    for (field, count, parent, parentCount) in parts {
+      check(count <= parentCount, field, "\(field) = \(count) is above \(parent) = \(parentCount)")
+    }
+    let bought = sum(planPurchases)
+    check(bought == purchasers, "planPurchases", "the plans' purchases sum to \(bought.map(String.init) ?? "more than 2^64"), not \(purchasers)")
+    check(completionTime.count == completed, "completionCount", "\(completionTime.count) completion times for \(completed) completions")
+    check(sum(completionTime.histogram) == completionTime.count, "completionHistogram", "the histogram does not sum to completionCount")
+    for (field, distribution) in [("revenue", revenue), ("realizedRevenue", realizedRevenue)] {
+      let outOfRange = distribution.counts.keys.contains { $0 == Int64.min || abs($0) > Self.maxRevenueCents }
+      check(!outOfRange, field, "a revenue beyond ±\(Self.maxRevenueCents) cents per user")
+    }
+    return errors
+  }
+}
