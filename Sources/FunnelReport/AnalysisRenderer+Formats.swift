@@ -6,7 +6,7 @@ extension AnalysisRenderer {
   public static let csvHeader = [
     "arm", "metric", "users", "conversions", "estimate", "lower", "upper", "difference", "difference_lower", "difference_upper",
     "relative_lift", "relative_lift_lower", "relative_lift_upper", "test", "p_value", "adjusted_p_value", "significant",
-    "probability_to_beat_control", "probability_to_be_best", "expected_loss",
+    "probability_to_beat_control", "probability_to_be_best", "expected_loss", "confidence_level",
   ]
 
   /// One row per arm × metric (conversion, and revenue per user when given), RFC 4180.
@@ -22,6 +22,7 @@ extension AnalysisRenderer {
         CSVWriter.number(c?.relativeLift?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
         CSVWriter.number(c?.adjustedPValue), c.map { $0.significant ? "true" : "false" } ?? "",
         CSVWriter.number(c?.probabilityToBeatControl), CSVWriter.number(a.probabilityToBeBest), CSVWriter.number(c?.expectedLoss),
+        CSVWriter.number(1 - r.settings.alpha),
       ])
       if let revenue = a.revenue {
         let w = c?.revenue?.welch
@@ -29,7 +30,7 @@ extension AnalysisRenderer {
           a.name, "revenuePerUser", String(a.users), "", CSVWriter.number(revenue.mean), "", "",
           CSVWriter.number(w?.difference.estimate), CSVWriter.number(w?.difference.interval?.lower),
           CSVWriter.number(w?.difference.interval?.upper), "", "", "", w?.test.method ?? "", CSVWriter.number(w?.test.pValue), "", "",
-          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "",
+          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "", CSVWriter.number(1 - r.settings.alpha),
         ])
       }
     }

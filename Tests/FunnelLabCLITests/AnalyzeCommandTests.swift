@@ -84,7 +84,7 @@ import Testing
   @Test(arguments: [
     (["analyze", "--arm", "control=1000:120"], 64, "Error: needs at least two arms (got 1)"),
     (["analyze", "--arm", "control=1000", "--arm", "b=1:1"], 64, "Error: --arm 'control=1000' is not name=users:conversions"),
-    (["analyze", "--arm", "control=1000:1200", "--arm", "b=1000:150"], 64, "Error: --arm 'control=1000:1200' (successes): 1200 successes exceed 1000 trials"),
+    (["analyze", "--arm", "control=1000:1200", "--arm", "b=1000:150"], 64, "Error: --arm 'control=1000:1200' (conversions): 1200 conversions exceed 1000 users"),
     (["analyze", "--arm", "control=1000:100", "--arm", "control=1000:150"], 64, "Error: --arm 'control=1000:150' (name): duplicate arm name 'control'"),
     (["analyze", "--arm", "a=1000:100", "--arm", "b=1000:150", "--control", "c"], 64, "Error: --control: no arm named 'c'"),
     (["analyze", "--arm", "a=1000:100", "--arm", "b=1000:150", "--correction", "fdr"], 64, "Error: --correction must be one of"),
