@@ -71,22 +71,7 @@ public struct ObservedCounts: Sendable, Hashable {
         continue
       }
       rows += 1
-      // Each count and each running total stays ≤ 10¹⁵, so the additions cannot overflow.
-      let limit = UInt64(Limits.count)
-      let isViews = action.isEmpty || action == "views"
-      let total = (isViews ? result.views[screen] : result.actions[screen]?[action]) ?? 0
-      guard count <= limit, total <= limit - count else {
-        errors.append(
-          SpecError(
-            path: .root, line: line, message: "the count of \(screen) \(isViews ? "views" : action) passes the limit of \(limit)",
-            hint: "counts are whole numbers up to 10^15"))
-        continue
-      }
-      if isViews {
-        result.views[screen] = total + count
-      } else {
-        result.actions[screen, default: [:]][action] = total + count
-      }
+      if let error = result.add(count, screen: screen, action: action, line: line) { errors.append(error) }
     }
     if !headerSeen { errors.append(SpecError(path: .root, line: 1, message: "the file has no header", hint: "screen,action,count")) }
     if headerSeen, errors.isEmpty { errors += emptinessErrors(rows: rows, kept: result, variant: variant, otherVariants: otherVariants) }
@@ -96,6 +81,27 @@ public struct ObservedCounts: Sendable, Hashable {
 }
 
 extension ObservedCounts {
+  /// Adds `count` to the views (empty `action` or `views`) or the action's count of
+  /// `screen`. Each count and each running total stays ≤ ``Limits/count`` (10¹⁵), so the
+  /// addition cannot overflow.
+  /// - Returns: the error (at `line`) when the count or the total would pass the limit.
+  mutating func add(_ count: UInt64, screen: String, action: String, line: Int) -> SpecError? {
+    let limit = UInt64(Limits.count)
+    let isViews = action.isEmpty || action == "views"
+    let total = (isViews ? views[screen] : actions[screen]?[action]) ?? 0
+    guard count <= limit, total <= limit - count else {
+      return SpecError(
+        path: .root, line: line, message: "the count of \(screen) \(isViews ? "views" : action) passes the limit of \(limit)",
+        hint: "counts are whole numbers up to 10^15")
+    }
+    if isViews {
+      views[screen] = total + count
+    } else {
+      actions[screen, default: [:]][action] = total + count
+    }
+    return nil
+  }
+
   /// The problem of a file that gives nothing to fit: no data rows, none of `variant`'s,
   /// or only zero counts.
   static func emptinessErrors(rows: Int, kept: ObservedCounts, variant: String?, otherVariants: Set<String>) -> [SpecError] {

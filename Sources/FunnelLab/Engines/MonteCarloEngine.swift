@@ -194,7 +194,8 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
           acc.scalars[Scalar.purchaseTaps] &+= 1
           acc.scalars[Scalar.purchaseAttempts] &+= UInt64(max(attempt.attempts, 1))
           observer.purchaseStarted(plan: Int(slot), at: millis)
-          millis &+= UInt64(max(attempt.latencySeconds, 0) * 1000)
+          // A custom purchase layer's latency that is not finite or too long counts as 0.
+          millis &+= UInt64(rounding: max(attempt.latencySeconds, 0) * 1000, .towardZero) ?? 0
           observer.purchaseEnded(plan: Int(slot), result: attempt.result, at: millis)
           switch attempt.result {
           case .success(let tx):

@@ -28,9 +28,12 @@ extension FunnelAggregate {
       return total
     }
     let ended = sum([completed, stepLimitReached] + abandonedAt)
-    check(ended == users, "users", "\(users) users, but completed + abandoned + cut at the step limit = \(ended.map(String.init) ?? "more than 2^64")")
+    check(
+      ended == users, "users",
+      "\(users) users, but completed + abandoned + cut at the step limit = \(ended.map(String.init) ?? "more than 2^64")")
     let inSegments = sum(segmentUsers)
-    check(inSegments == users, "segmentUsers", "the segments' users sum to \(inSegments.map(String.init) ?? "more than 2^64"), not \(users)")
+    check(
+      inSegments == users, "segmentUsers", "the segments' users sum to \(inSegments.map(String.init) ?? "more than 2^64"), not \(users)")
     for s in reach.indices {
       check(reach[s] <= users, "reach", "screen \(s) reached by \(reach[s]) users of \(users)")
       check(reach[s] <= views[s], "views", "screen \(s) viewed \(views[s]) times by \(reach[s]) users")
@@ -41,14 +44,17 @@ extension FunnelAggregate {
       ("usersPersonalized", usersPersonalized, "users", users), ("paywallViewers", paywallViewers, "users", users),
       ("purchasers", purchasers, "users", users), ("trialStarts", trialStarts, "purchasers", purchasers),
       ("trialConversions", trialConversions, "trialStarts", trialStarts), ("refunds", refunds, "purchasers", purchasers),
-      ("restores", restores, "restoreAttempts", restoreAttempts), ("pendingApprovals", pendingApprovals, "purchasePendings", purchasePendings),
+      ("restores", restores, "restoreAttempts", restoreAttempts),
+      ("pendingApprovals", pendingApprovals, "purchasePendings", purchasePendings),
       ("revenue", revenue.earners, "purchasers", purchasers), ("realizedRevenue", realizedRevenue.earners, "purchasers", purchasers),
     ]
     for (field, count, parent, parentCount) in parts {
       check(count <= parentCount, field, "\(field) = \(count) is above \(parent) = \(parentCount)")
     }
     let bought = sum(planPurchases)
-    check(bought == purchasers, "planPurchases", "the plans' purchases sum to \(bought.map(String.init) ?? "more than 2^64"), not \(purchasers)")
+    check(
+      bought == purchasers, "planPurchases", "the plans' purchases sum to \(bought.map(String.init) ?? "more than 2^64"), not \(purchasers)"
+    )
     check(completionTime.count == completed, "completionCount", "\(completionTime.count) completion times for \(completed) completions")
     check(sum(completionTime.histogram) == completionTime.count, "completionHistogram", "the histogram does not sum to completionCount")
     for (field, distribution) in [("revenue", revenue), ("realizedRevenue", realizedRevenue)] {

@@ -23,29 +23,7 @@ extension Experiment {
     errors += metrics.validationErrors(at: [.key("metrics")])
     // The cells are built only once their count is known to be within the limit.
     let cellsFit = (grid?.cellCount ?? 0) <= Limits.gridCells
-    let allIDs = Set((cellsFit ? allVariants : variants).map(\.id))
-    for id in design.allocation.keys.sorted() {
-      let weight = design.allocation[id] ?? 0
-      if !allIDs.contains(id) {
-        errors.append(
-          SpecError(
-            path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
-            hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
-      }
-      if !(weight.isFinite && weight >= 0 && weight <= Limits.weight) {
-        errors.append(
-          SpecError(
-            path: [.key("design"), .key("allocation"), .key(id)],
-            message: "an allocation weight must be a finite number ≥ 0 and at most \(JSONValue.format(Limits.weight))",
-            hint: "weights are relative, e.g. 50 and 50"))
-      }
-    }
-    if !design.allocation.isEmpty, cellsFit, allVariants.allSatisfy({ (design.allocation[$0.id] ?? 1) == 0 }) {
-      errors.append(
-        SpecError(
-          path: [.key("design"), .key("allocation")], message: "every arm has allocation weight 0",
-          hint: "give at least one arm a positive weight, e.g. 50 and 50"))
-    }
+    errors += allocationErrors(variants: cellsFit ? allVariants : variants, cellsFit: cellsFit)
     if let grid {
       let gridPath = SpecPath([.key("grid")])
       errors += grid.validationErrors(at: gridPath)
@@ -87,6 +65,36 @@ extension Experiment {
       }
     }
     if errors.isEmpty, cellsFit { errors += tableSizeErrors() }
+    return errors
+  }
+
+  /// Problems of `design.allocation` over `variants` (grid cells included when they
+  /// fit): unknown ids, weights outside 0 … ``Limits/weight``, every arm at 0.
+  func allocationErrors(variants: [Variant], cellsFit: Bool) -> [SpecError] {
+    var errors: [SpecError] = []
+    let allIDs = Set(variants.map(\.id))
+    for id in design.allocation.keys.sorted() {
+      let weight = design.allocation[id] ?? 0
+      if !allIDs.contains(id) {
+        errors.append(
+          SpecError(
+            path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
+            hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
+      }
+      if !(weight.isFinite && weight >= 0 && weight <= Limits.weight) {
+        errors.append(
+          SpecError(
+            path: [.key("design"), .key("allocation"), .key(id)],
+            message: "an allocation weight must be a finite number ≥ 0 and at most \(JSONValue.format(Limits.weight))",
+            hint: "weights are relative, e.g. 50 and 50"))
+      }
+    }
+    if !design.allocation.isEmpty, cellsFit, variants.allSatisfy({ (design.allocation[$0.id] ?? 1) == 0 }) {
+      errors.append(
+        SpecError(
+          path: [.key("design"), .key("allocation")], message: "every arm has allocation weight 0",
+          hint: "give at least one arm a positive weight, e.g. 50 and 50"))
+    }
     return errors
   }
 
