@@ -107,7 +107,8 @@ public enum RunMarkdownRenderer {
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
-      out += "\(level) intervals; p-values treat variants as independent samples (conservative under common random numbers).\n\n"
+      out += "\(level) intervals. Rates over all users and revenue per user are compared paired over the same users"
+      out += " (McNemar score test with Tango's interval; paired t); the other metrics as independent samples.\n\n"
       out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p"], right: [2, 3, 4, 5, 6])
       for metric in FunnelMetric.allCases {
         for s in summaries.dropFirst() {

@@ -83,7 +83,7 @@ public enum RunTableRenderer {
 
   static func renderComparison(_ summaries: [FunnelSummary], hasPlans: Bool) -> String {
     guard let control = summaries.first else { return "" }
-    var out = "Compared with \(control.variant) (differences are true effects: same users, common random numbers)\n"
+    var out = "Compared with \(control.variant) (the same users walk every variant: common random numbers)\n"
     let metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate]
     var headers = ["variant"]
     var alignments: [TextTable.Alignment] = [.left]
@@ -121,8 +121,8 @@ public enum RunTableRenderer {
     out += table.render()
     guard hasPlans else { return out }
     let level = NumberText.level(alpha: control.alpha)
-    out += "\nConversion and revenue (\(level) intervals; p-values treat variants as independent samples,"
-    out += " which is conservative under common random numbers)\n"
+    out += "\nConversion and revenue (\(level) intervals; paired over the same users: McNemar score test with Tango's"
+    out += " interval for purchase, paired t for revenue per user)\n"
     var money = TextTable(
       ["variant", "purchase", "Δ", "\(level) CI (pp)", "p", "revenue/user", "Δ", "\(level) CI", "p", "LTV/payer"],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right])
