@@ -4,7 +4,7 @@
 // findings of `FuzzCase.judge`. See scripts/fuzz.sh.
 //
 //   funnellab-fuzz [--binary .build/release/funnellab] [--cases 100000] [--start 0]
-//                  [--seed 1] [--timeout 60] [--no-extremes] [--quick] [--slow seconds]
+//                  [--seed 1] [--timeout 60] [--no-extremes] [--quick] [--slow seconds] [--show]
 import Foundation
 import FunnelFuzz
 
@@ -20,6 +20,8 @@ struct Settings {
   var timeout = 60.0
   var extremes = true
   var quick = false
+  /// Print every case's command line and stderr (to replay one with --start N --cases 1).
+  var show = false
   /// Report every case slower than this many seconds.
   var slow = Double.infinity
 
@@ -35,6 +37,7 @@ struct Settings {
       case "--timeout": timeout = Double(value) ?? timeout
       case "--no-extremes": extremes = false; i -= 1
       case "--quick": quick = true; i -= 1
+      case "--show": show = true; i -= 1
       case "--slow": slow = Double(value) ?? slow
       default: FileHandle.standardError.write(Data("unknown argument \(arguments[i])\n".utf8)); exit(64)
       }
@@ -116,6 +119,11 @@ for index in settings.start..<(settings.start + settings.cases) {
   let (code, signal, timedOut, out, err) = execute(
     settings.binary, c.arguments(in: folder.path), stdin: c.standardInput, scratch: scratch, timeout: settings.timeout)
   let seconds = Date().timeIntervalSince(started)
+  if settings.show {
+    say("case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(2000))")
+    for (name, bytes) in c.files.sorted(by: { $0.key < $1.key }) { say("--- \(name):\n" + String(decoding: bytes.prefix(4000), as: UTF8.self)) }
+    say("--- stderr:\n" + String(decoding: err.prefix(6000), as: UTF8.self))
+  }
   if seconds > settings.slow { say(String(format: "%.2f s", seconds) + " case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(200))") }
   var outputs: [String: [UInt8]?] = [:]
   for name in c.outputs.keys { outputs[name] = .some((try? Data(contentsOf: folder.appendingPathComponent(name))).map(Array.init)) }
@@ -128,6 +136,7 @@ for index in settings.start..<(settings.start + settings.cases) {
     if examples.count < 200 {
       let firstLine = String(decoding: err, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
       examples.append("case \(index) [\(c.kind.rawValue)] \(finding): \(c.shellLine)\n    \(firstLine.prefix(300))")
+      say("finding: " + (examples.last ?? ""))
     }
   }
   let done = index - settings.start + 1
