@@ -29,8 +29,12 @@ let package = Package(
     .executableTarget(name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict),
 
     // MARK: - Tests
+    // The fuzz case generator (not a product): used in-process by the tests and by
+    // funnellab-fuzz, which runs the cases as subprocesses of the built binary.
+    .target(name: "FunnelFuzz", dependencies: ["FunnelLab"], swiftSettings: strict),
+    .executableTarget(name: "funnellab-fuzz", dependencies: ["FunnelFuzz"], swiftSettings: strict),
     .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats"], exclude: ["Fixtures"]),
     .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab"]),
-    .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab"], exclude: ["Fixtures"]),
+    .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelFuzz"], exclude: ["Fixtures"]),
   ]
 )

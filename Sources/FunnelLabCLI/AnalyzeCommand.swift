@@ -38,7 +38,7 @@ enum AnalyzeCommand: Command {
     ],
     examples: [
       "funnellab analyze --arm control=1000:120 --arm b=1000:150",
-      "funnellab analyze --data results.csv --allocation control=90,b=10 --format json",
+      "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --format json",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

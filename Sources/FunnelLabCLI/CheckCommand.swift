@@ -23,9 +23,8 @@ enum CheckCommand: Command {
       OutputDestination.option,
     ],
     examples: [
-      "funnellab check experiments/*.json",
       "funnellab check experiments/*.json --junit build/funnellab-check.xml",
-      "funnellab check experiments/klick-onboarding.json --format json",
+      "funnellab check experiments/urbannest-onboarding.json --format json",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

@@ -28,7 +28,7 @@ enum GridCommand: Command {
     ] + shardOptions,
     examples: [
       "funnellab grid",
-      "funnellab grid experiments/klick-onboarding.json --users 200000 --threads 2 --format json -o grid.json",
+      "funnellab grid experiments/klick-onboarding.json --users 20000 --threads 2 --format json -o grid.json",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

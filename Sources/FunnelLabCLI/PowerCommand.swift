@@ -62,7 +62,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.10 --mde 0.01 --method arcsine --users-per-day 2000",
       "funnellab power --baseline 0.056 --users-per-arm 50000",
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
-      "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000",
+      "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

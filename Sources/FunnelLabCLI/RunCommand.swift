@@ -35,7 +35,7 @@ enum RunCommand: Command {
     ] + shardOptions,
     examples: [
       "funnellab run",
-      "funnellab run experiments/betfree-onboarding.json --users 1000000",
+      "funnellab run experiments/betfree-onboarding.json --users 200000",
       "funnellab run experiments/klick-onboarding.json --format json --threads 1 -o klick.json",
       "funnellab run experiments/betfree-onboarding.json --mode experiment --users 50000",
     ])

@@ -26,7 +26,7 @@ enum TraceCommand: Command {
     examples: [
       "funnellab trace --users 3 | head",
       "funnellab trace experiments/klick-onboarding.json --users 100 --variant features3 --format ndjson -o trace.ndjson",
-      "funnellab trace --events-map my-events.json",
+      "funnellab trace --events-map experiments/data/klick-events-map.json",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

@@ -66,10 +66,11 @@ public enum RunMarkdownRenderer {
     return String(out)
   }
 
-  /// An id as inline code, or as escaped text when it holds a backtick or a control
-  /// character (a code span could not show it).
+  /// An id as inline code, or as escaped text when it holds anything ``cell(_:)``
+  /// escapes or a backtick (a code span shows its text raw: some renderers would
+  /// still act on it).
   static func code(_ text: String) -> String {
-    let plain = !text.isEmpty && !text.unicodeScalars.contains { $0 == "`" || $0.isEscapedInMessages }
+    let plain = !text.isEmpty && !text.unicodeScalars.contains("`") && cell(text) == text
     return plain ? "`\(text)`" : cell(text)
   }
 

@@ -20,22 +20,27 @@ public struct ObservedCounts: Sendable, Hashable {
     self.actions = actions
   }
 
-  /// Parses CSV text.
+  /// Parses CSV text (RFC 4180, through the one ``CSVReader``: CRLF, a byte order
+  /// mark and quoted fields are read; a record whose first field starts with `#` is a comment).
   /// - Parameter variant: keep only rows of this variant (rows without a variant are kept).
   /// - Throws: ``SpecErrors`` whose errors carry the line (`file:line: message`).
   public static func parse(csv text: String, source: String, variant: String? = nil) throws(SpecErrors) -> ObservedCounts {
     var errors: [SpecError] = []
     var result = ObservedCounts()
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    let records: [CSVRecord]
+    do {
+      records = try CSVReader.records(text)
+    } catch {
+      throw SpecErrors(source: source, errors: [SpecError(path: .root, line: error.line, message: error.message)])
+    }
     var columns: [String: Int] = [:]
     var headerSeen = false
     var rows = 0
     var otherVariants = Set<String>()
-    for (offset, raw) in lines.enumerated() {
-      let line = offset + 1
-      let trimmed = raw.trimmingSpaces
-      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-      let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+    for record in records {
+      let line = record.line
+      let fields = record.fields.map(\.trimmingSpaces)
+      if fields.allSatisfy(\.isEmpty) || fields.first?.hasPrefix("#") == true { continue }
       if !headerSeen {
         headerSeen = true
         for (i, name) in fields.enumerated() { columns[name.lowercased()] = i }

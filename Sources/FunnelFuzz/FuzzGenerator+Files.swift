@@ -1,0 +1,179 @@
+import FunnelLab
+
+extension FuzzGenerator {
+  // MARK: - Shard files
+
+  /// A set of shard files with one damaged (a count changed, a value replaced, text
+  /// cut), one dropped or repeated, or files of different runs mixed.
+  func tamperedShards(_ rng: inout FuzzRandom) -> FuzzCase {
+    var files = seeds.shardSets.isEmpty ? [] : quick ? seeds.shardSets[0] : rng.pick(seeds.shardSets)
+    if !files.isEmpty {
+      let i = rng.below(files.count)
+      switch rng.below(6) {
+      case 0: files.remove(at: i)
+      case 1: files.append(files[i])
+      case 2: files[i] = mutateText(files[i], &rng)
+      case 3: if let other = seeds.shardSets.last, let f = other.first { files.append(f) }
+      default:
+        if var document = try? JSONParser.parse(files[i]) {
+          for _ in 0...rng.below(2) { mutateNumbers(&document, &rng) }
+          files[i] = JSONWriter.write(document)
+        }
+      }
+    }
+    var c = FuzzCase(index: 0, kind: .shards, rawArguments: ["merge"])
+    for (k, text) in files.enumerated() {
+      c.files["shard\(k).json"] = Array(text.utf8)
+      c.rawArguments.append("\(Self.token)/shard\(k).json")
+    }
+    c.rawArguments += format(&rng, ["table", "json"])
+    return c
+  }
+
+  /// Changes one number deep in the document (shard counts): +1, doubled, huge, negative.
+  func mutateNumbers(_ value: inout JSONValue, _ rng: inout FuzzRandom) {
+    switch value.kind {
+    case .object(var members) where !members.isEmpty:
+      let i = rng.below(members.count)
+      mutateNumbers(&members[i].value, &rng)
+      value.kind = .object(members)
+    case .array(var elements) where !elements.isEmpty:
+      let i = rng.below(elements.count)
+      mutateNumbers(&elements[i], &rng)
+      value.kind = .array(elements)
+    case .number(let x, _):
+      let n = x.isFinite ? Int64(max(min(x, 9e18), -9e18)) : 0
+      let options = ["\(n &+ 1)", "\(n &* 2)", "0", "-1", "1.5"] + numbers
+      let text = rng.pick(options)
+      value = JSONValue(.number(Double(text) ?? 0, literal: text))
+    default:
+      value = randomValue(&rng)
+    }
+  }
+
+  // MARK: - CSV files
+
+  /// `analyze --data` or `calibrate` with a damaged CSV: line ends, a BOM, quotes,
+  /// odd numbers, missing or extra fields, bytes that are not UTF-8.
+  func malformedCSV(_ rng: inout FuzzRandom) -> FuzzCase {
+    let analyze = rng.chance(quick ? 92 : 50)
+    var rows: [[String]] =
+      analyze
+      ? [["arm", "users", "conversions"], ["control", "1000", "120"], ["b", "1000", "150"]]
+      : seeds.observed.csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    if analyze, rng.chance(30) {
+      rows[0] += ["revenue_sum", "revenue_sum_squares"]
+      for i in rows.indices.dropFirst() { rows[i] += ["500", "9000"] }
+    }
+    for _ in 0...rng.below(3) {
+      let r = rng.below(rows.count)
+      switch rng.below(9) {
+      case 0: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = argumentValue(&rng) }
+      case 1: rows[r].append(argumentValue(&rng))
+      case 2: if !rows[r].isEmpty { rows[r].removeLast() }
+      case 3: rows.remove(at: r)
+      case 4: rows.append(rows[r])
+      case 5: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = "\"" + rng.pick(["a,b", "q\"\"q", "line\nbreak", "open"]) }
+      case 6: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = rng.pick(numbers) }
+      case 7: if !rows[r].isEmpty { rows[r][0] = rng.pick(Self.hostileIDs).replacingOccurrences(of: ",", with: ";") }
+      default: rows = Array(rows.prefix(1))
+      }
+      if rows.isEmpty { break }
+    }
+    let lineEnd = rng.pick(["\n", "\r\n", "\r"])
+    var text = rows.map { $0.joined(separator: ",") }.joined(separator: lineEnd) + (rng.chance(80) ? lineEnd : "")
+    if rng.chance(15) { text = "\u{FEFF}" + text }
+    var bytes = Array(text.utf8)
+    if rng.chance(4) { bytes.insert(0xC3, at: rng.below(bytes.count + 1)) }
+    var c = FuzzCase(index: 0, kind: .csv, rawArguments: [])
+    c.files["data.csv"] = bytes
+    if analyze {
+      c.rawArguments = ["analyze", "--data", "\(Self.token)/data.csv"] + (rng.chance(30) ? ["--arm", "extra=100:10"] : [])
+        + format(&rng, ["table", "json", "csv", "markdown", "html"])
+    } else {
+      c.files["spec.json"] = Array(seeds.observed.spec.utf8)
+      c.rawArguments = ["calibrate", "\(Self.token)/spec.json", "\(Self.token)/data.csv"]
+    }
+    return c
+  }
+
+  // MARK: - Hostile ids
+
+  /// A seed with an id replaced everywhere by markup, an escape or a line end, run
+  /// to Markdown, HTML or a terminal table; or analyze arms with such names.
+  func hostileIDs(_ rng: inout FuzzRandom) -> FuzzCase {
+    let id = rng.pick(Self.hostileIDs.filter { !$0.isEmpty && !$0.contains("\u{0}") })
+    var c = FuzzCase(index: 0, kind: .hostileIDs, rawArguments: [])
+    c.hostileIDs = [id]
+    if rng.chance(quick ? 60 : 25) {
+      let name = id.replacingOccurrences(of: "=", with: "-")
+      c.hostileIDs = [name]
+      c.rawArguments = ["analyze", "--arm", "\(name)=1000:100", "--arm", "b=1000:120"] + format(&rng, ["table", "markdown", "html", "csv", "json"])
+      return c
+    }
+    let seed = quick ? smallSpec : rng.pick(seeds.specs)
+    guard let document = try? JSONParser.parse(seed.text) else { return c }
+    let ids = collectIDs(document)
+    guard !ids.isEmpty else { return c }
+    let target = rng.pick(ids)
+    let text = JSONWriter.write(replacingString(target, with: id, in: document))
+    c.files[seed.name] = Array(text.utf8)
+    let path = "\(Self.token)/\(seed.name)"
+    let formats = ["table", "markdown", "html", "json", "csv"]
+    if quick {
+      c.rawArguments = rng.chance(70) ? ["validate", path] : ["run", path, "--users", "20", "--threads", "1", "-f", rng.pick(formats)]
+      return c
+    }
+    switch rng.below(5) {
+    case 0 where text.contains("\"grid\""): c.rawArguments = ["grid", path, "--users", "30", "--threads", "1"] + ["-f", rng.pick(formats)]
+    case 1: c.rawArguments = ["exact", path] + ["-f", rng.pick(["table", "json"])]
+    case 2: c.rawArguments = ["power", path, "--users-per-arm", "100", "--replicates", "100", "-f", rng.pick(formats)]
+    case 3: c.rawArguments = ["validate", path]
+    default: c.rawArguments = ["run", path, "--users", "100", "--threads", "1", "-f", rng.pick(formats)]
+    }
+    return c
+  }
+
+  /// The values of every "id" member.
+  func collectIDs(_ value: JSONValue) -> [String] {
+    switch value.kind {
+    case .object(let members):
+      members.flatMap { m -> [String] in
+        if m.key == "id", case .string(let s) = m.value.kind { return [s] }
+        return collectIDs(m.value)
+      }
+    case .array(let elements): elements.flatMap(collectIDs)
+    default: []
+    }
+  }
+
+  /// The document with every string equal to `old` (ids and references) replaced.
+  func replacingString(_ old: String, with new: String, in value: JSONValue) -> JSONValue {
+    var copy = value
+    switch value.kind {
+    case .string(let s) where s == old: copy.kind = .string(new)
+    case .object(let members):
+      copy.kind = .object(members.map { m in
+        var m = m
+        m.value = replacingString(old, with: new, in: m.value)
+        if m.key == old { m.key = new }
+        return m
+      })
+    case .array(let elements): copy.kind = .array(elements.map { replacingString(old, with: new, in: $0) })
+    default: break
+    }
+    return copy
+  }
+
+  // MARK: - Outputs
+
+  /// Half the cases write with `-o` (or `--junit` for check) to a file that exists
+  /// (with known content) or not, sometimes in a folder still to create.
+  func addOutput(_ c: inout FuzzCase, _ rng: inout FuzzRandom) {
+    guard let command = c.rawArguments.first, !command.hasPrefix("-"), rng.chance(50) else { return }
+    let name = rng.chance(20) ? "new/folder/out.txt" : "out.txt"
+    let before: [UInt8]? = rng.chance(50) ? Array("before\n".utf8) : nil
+    c.outputs[name] = .some(before)
+    c.rawArguments += [command == "check" && rng.chance(50) ? "--junit" : "-o", "\(Self.token)/\(name)"]
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import FunnelLabCLI
+
+/// Every example in every command's `--help` runs as written (from the repository
+/// root), with its output files sent to a temporary folder.
+@Suite struct HelpExampleTests {
+  /// The EXAMPLES lines of a help text.
+  static func examples(inHelp help: String) -> [String] {
+    guard let start = help.range(of: "\nEXAMPLES:\n") else { return [] }
+    return help[start.upperBound...].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+  }
+
+  static var commands: [String] { FunnelLabCommandLine.commands.map(\.spec.name) }
+
+  @Test func everyCommandHasExamples() {
+    for name in Self.commands {
+      let help = funnellab(name, "--help").out
+      #expect(!Self.examples(inHelp: help).isEmpty, "\(name) --help has no example")
+    }
+  }
+
+  /// One example as argument vectors: the program name dropped, a `| …` pipe and a
+  /// `# …` comment cut, globs expanded, inputs under the repository, outputs under
+  /// `folder`. An example writing shard 0/n stands for all n shards (its comment
+  /// says so), so all of them are run.
+  static func argumentVectors(_ line: String, folder: URL) throws -> [[String]] {
+    var text = line
+    if let pipe = text.range(of: " | ") { text = String(text[..<pipe.lowerBound]) }
+    if let comment = text.range(of: "  #") { text = String(text[..<comment.lowerBound]) }
+    var words = text.split(separator: " ").map(String.init)
+    #expect(words.first == "funnellab")
+    words.removeFirst()
+    var arguments: [String] = []
+    var isOutput = false
+    for word in words {
+      defer { isOutput = ["-o", "--output", "--junit"].contains(word) }
+      if isOutput {
+        arguments.append(folder.appendingPathComponent(word).path)
+      } else if word.contains("*") {
+        arguments += try expand(word, roots: [repositoryRoot, folder])
+      } else if !word.hasPrefix("-"), FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(word).path) {
+        arguments.append(repositoryRoot.appendingPathComponent(word).path)
+      } else {
+        arguments.append(word)
+      }
+    }
+    guard let i = arguments.firstIndex(of: "--shard"), i + 1 < arguments.count, arguments[i + 1].hasPrefix("0/"),
+      let n = Int(arguments[i + 1].dropFirst(2))
+    else { return [arguments] }
+    return (0..<n).map { k in
+      arguments.enumerated().map { j, a in
+        j == i + 1 ? "\(k)/\(n)" : a.hasSuffix("/0.json") ? String(a.dropLast(6)) + "/\(k).json" : a
+      }
+    }
+  }
+
+  /// A `folder/*.ext` glob, in the first root where the folder exists, sorted as a shell does.
+  static func expand(_ glob: String, roots: [URL]) throws -> [String] {
+    let folder = (glob as NSString).deletingLastPathComponent
+    let suffix = String((glob as NSString).lastPathComponent.dropFirst())
+    for root in roots {
+      let dir = root.appendingPathComponent(folder)
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { continue }
+      return names.filter { $0.hasSuffix(suffix) }.sorted().map { dir.appendingPathComponent($0).path }
+    }
+    return [glob]
+  }
+
+  /// Every command's examples in order, one folder per command (a merge example
+  /// reads what the command's shard example wrote).
+  @Test(arguments: commands)
+  func everyExampleRuns(command: String) throws {
+    let folder = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
+    for line in Self.examples(inHelp: funnellab(command, "--help").out) {
+      for arguments in try Self.argumentVectors(line, folder: folder) {
+        let r = funnellab(arguments)
+        // Exit 0: `check` would exit 1 for a failed expectation, but the seeds' pass.
+        #expect(r.code == 0, "\(line)\n\(r.err)")
+        #expect(!r.out.isEmpty || arguments.contains("-o"), "\(line) printed nothing")
+      }
+    }
+  }
+}
