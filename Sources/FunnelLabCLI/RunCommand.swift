@@ -8,8 +8,8 @@ enum RunCommand: Command {
     abstract: "Simulate every variant of an experiment and show each funnel.",
     discussion: """
       Walks the same synthetic users through every variant (truth mode: common random
-      numbers, so differences between variants are their true effects, not noise) and
-      reports, per variant, users reaching each screen, drop-off, completion, skip
+      numbers, so differences between variants are paired estimates over the same users,
+      with paired intervals and tests) and reports, per variant, users reaching each screen, drop-off, completion, skip
       rate, paywall view rate, purchase conversion, plan mix and time to finish.
       Without <spec>, runs the built-in Klick onboarding experiment.
       Results depend only on the spec and the seed: any --threads gives the same bytes.

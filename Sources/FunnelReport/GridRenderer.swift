@@ -8,8 +8,11 @@ public enum GridRenderer {
     var out = "\(r.experiment) · grid of \(r.cells.count - 1) cells"
     out += " (" + r.factors.map { "\($0.id): " + $0.levels.map(\.id).joined(separator: "/") }.joined(separator: " × ") + ")"
     out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode\n"
-    out += "Ranked by \(metric.label); Δ against the control with a 95% interval; p-values treat cells as independent samples"
-    out += " (conservative under common random numbers), adjusted across the \(r.cells.count - 1) cells by Holm and by Benjamini–Hochberg.\n\n"
+    let level = NumberText.percent(1 - r.spec.alpha, decimals: 0)
+    out += "Ranked by \(metric.label); Δ against the control: a Monte Carlo estimate over the same users, with "
+    out += RunTableRenderer.pairedMethods(metric).map { "a paired \(level) interval and test (\($0))" }
+      ?? "an unpaired \(level) interval and test (the metric's denominator differs between cells)"
+    out += "; p-values adjusted across the \(r.cells.count - 1) cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)
     var t = TextTable(headers, alignments: [.right, .left] + Array(repeating: .right, count: headers.count - 2))
     for row in rows.prefix(top.map { $0 + 1 } ?? rows.count) { t.add(row) }

@@ -3,12 +3,12 @@ import FunnelStats
 
 /// Renders a ``RunResult`` as CSV (RFC 4180): one row per variant × metric with the
 /// estimate, its interval, and the difference from the control with its interval
-/// and p-value. Numbers are written exactly as in the JSON output; absent values
+/// (method in `interval_method`), test and p-value. Numbers are written exactly as in the JSON output; absent values
 /// are empty cells.
 public enum RunCSVRenderer {
   public static let header = [
     "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "difference", "difference_lower",
-    "difference_upper", "test", "p_value", "rank_test", "rank_p_value",
+    "difference_upper", "test", "p_value", "rank_test", "rank_p_value", "interval_method",
   ]
 
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
@@ -21,7 +21,7 @@ public enum RunCSVRenderer {
           CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower), CSVWriter.number(e.interval?.upper), String(e.n),
           CSVWriter.number(c?.difference?.estimate), CSVWriter.number(c?.difference?.interval?.lower),
           CSVWriter.number(c?.difference?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
-          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue),
+          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), c?.difference?.interval?.method ?? "",
         ])
       }
     }
@@ -72,9 +72,11 @@ public enum RunMarkdownRenderer {
     out += " (the same users walk every variant).\n\n"
     guard let control = summaries.first else { return out }
     if summaries.count > 1 {
+      let level = RunTableRenderer.level(summaries)
       out += "### Compared with `\(control.variant)`\n\n"
-      out += "95% intervals; p-values treat variants as independent samples (conservative under common random numbers).\n\n"
-      out += header(["metric", "variant", control.variant, "value", "Δ", "95% CI", "p"], right: [2, 3, 4, 5, 6])
+      out += "\(RunTableRenderer.methodsNote) Intervals at \(level).\n\n"
+      // The exact Δ (ExactEngine) of each row belongs beside "Δ".
+      out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p"], right: [2, 3, 4, 5, 6])
       for metric in FunnelMetric.allCases {
         for s in summaries.dropFirst() {
           let (d, ci, p) = difference(s.comparison(metric))

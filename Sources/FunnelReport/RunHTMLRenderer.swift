@@ -10,7 +10,7 @@ public enum RunHTMLRenderer {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant, so differences are true effects. Intervals are 95%.",
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
       cssClass: "note")
     summary(summaries, into: &doc)
     doc.heading(2, "Funnels")
@@ -50,7 +50,7 @@ public enum RunHTMLRenderer {
       return
     }
     doc.paragraph(
-      "Each variant minus \(control.variant), with its 95% interval. A filled circle: the interval excludes zero; an open square: it includes zero.",
+      "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so). A filled circle: the interval excludes zero; an open square: it includes zero.",
       cssClass: "note")
     doc.beginCharts()
     for metric in FunnelMetric.allCases {
@@ -64,8 +64,10 @@ public enum RunHTMLRenderer {
       guard !rows.isEmpty else { continue }
       let chart = SVGCharts.forest(rows)
       let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? "currency units" : "seconds")
+      // The exact Δ (ExactEngine) of each variant belongs beside its row's text.
       doc.chart(
-        kind: "forest", title: "\(metric.label): difference from \(control.variant) (\(unit))",
+        kind: "forest",
+        title: "\(metric.label): difference from \(control.variant) (\(unit); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }

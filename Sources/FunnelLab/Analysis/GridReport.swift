@@ -50,7 +50,7 @@ public struct GridReport: Sendable {
         }
       let guardrails = spec.guardrails.map { g -> (Guardrail, Double?, GuardrailStatus) in
         guard !isControl else { return (g, nil, .ok) }
-        let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha)
+        let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha)
         let arm = ArmMetricResult(
           arm: run.variant.id, estimate: MetricAnalysis.estimate(g.metric, in: run.aggregate, alpha: spec.alpha), comparison: c,
           relativeLift: nil, adjustedPValue: nil, significant: false, probabilityToBeatControl: nil, probabilityToBeBest: nil,
@@ -61,7 +61,8 @@ public struct GridReport: Sendable {
         Cell(
           variant: run.variant.id, levels: levels,
           primary: MetricAnalysis.estimate(spec.primary, in: run.aggregate, alpha: spec.alpha),
-          comparison: isControl ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha),
+          comparison: isControl
+            ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha),
           holm: nil, benjaminiHochberg: nil, guardrails: guardrails, rank: 0, summary: summary))
     }
     let treated = Array(built.indices.dropFirst())

@@ -29,6 +29,12 @@ public struct PlanningShardFile: Sendable {
         + [.integer(c.absoluteDifferenceSum)] + c.pValueHistogram.map { .integer($0) })
   }
 
+  /// A size search's tallies as `[replicates, significant at each size…]`.
+  static func search(_ c: SampleSizeSearch.Counts?) -> JSONValue {
+    guard let c else { return .null }
+    return .array(([c.replicates] + c.significant).map { .integer($0) })
+  }
+
   public var json: JSONValue {
     .object([
       ("funnellabShard", .integer(ShardFile.formatVersion)),
@@ -38,7 +44,7 @@ public struct PlanningShardFile: Sendable {
       ("variants", .array(counts.variants.map { v in
         .object([
           ("diagnosis", Self.tally(v.diagnosis)),
-          ("sizeSearch", .array(v.sizeSearch.map(Self.tally))),
+          ("sizeSearch", Self.search(v.sizeSearch)),
           ("peeking", v.peeking.map { p in
             .array(([p.replicates] + p.falsePositives + p.rejections + p.stoppingDays).map { .integer($0) })
           } ?? .null),
@@ -98,8 +104,12 @@ public struct PlanningShardFile: Sendable {
       let path = SpecPath([.key("variants"), .index(k)])
       var out = PlanningCounts.Variant()
       out.diagnosis = try tally(v["diagnosis"], path.key("diagnosis"))
-      if case .array(let search)? = v["sizeSearch"]?.kind {
-        for (j, t) in search.enumerated() { out.sizeSearch.append(try tally(t, path.key("sizeSearch").index(j))) }
+      if let search = v["sizeSearch"], search.kind != .null {
+        let x = try ints(search, 1 + SampleSizeSearch.sizesPerSearch, path.key("sizeSearch"))
+        var c = SampleSizeSearch.Counts(sizes: SampleSizeSearch.sizesPerSearch)
+        c.replicates = x[0]
+        c.significant = Array(x[1...])
+        out.sizeSearch = c
       }
       if let p = v["peeking"], p.kind != .null {
         let x = try ints(p, 10, path.key("peeking"))
