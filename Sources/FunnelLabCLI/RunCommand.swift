@@ -8,10 +8,11 @@ enum RunCommand: Command {
     abstract: "Simulate every variant of an experiment and show each funnel.",
     discussion: """
       Walks the same synthetic users through every variant (truth mode: common random
-      numbers, so differences between variants are estimated with little noise) and
-      reports, per variant, users reaching each screen, drop-off, completion, skip
-      rate, paywall view rate, purchase conversion, plan mix and time to finish,
-      beside the exact values of the exact engine (no sampling noise).
+      numbers, so differences between variants are paired estimates over the same
+      users, with paired intervals and tests) and reports, per variant, users reaching
+      each screen, drop-off, completion, skip rate, paywall view rate, purchase
+      conversion, plan mix and time to finish, beside the exact values of the exact
+      engine (no sampling noise).
       With --mode experiment, users are split among the arms as a live A/B test
       would split them and the test is analysed as an experiment platform would;
       every verdict is graded against the exact difference.

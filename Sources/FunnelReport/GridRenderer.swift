@@ -8,9 +8,12 @@ public enum GridRenderer {
     var out = "\(r.experiment) · grid of \(r.cells.count - 1) cells"
     out += " (" + r.factors.map { "\($0.id): " + $0.levels.map(\.id).joined(separator: "/") }.joined(separator: " × ") + ")"
     out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode\n"
-    out += "Ranked by the exact \(metric.label) (no sampling noise); the simulated estimate and its Δ against the control"
-    out += " with a \(NumberText.level(alpha: r.spec.alpha)) interval beside it; p-values adjusted across the \(r.cells.count - 1) cells"
-    out += " by Holm and by Benjamini–Hochberg.\n\n"
+    let level = NumberText.level(alpha: r.spec.alpha)
+    out += "Ranked by the exact \(metric.label) (no sampling noise); beside it the simulated estimate and its Δ against the control,"
+    out += " a Monte Carlo estimate over the same users with "
+    out += RunTableRenderer.pairedMethods(metric).map { "a paired \(level) interval and test (\($0))" }
+      ?? "an unpaired \(level) interval and test (the metric's denominator differs between cells)"
+    out += "; p-values adjusted across the \(r.cells.count - 1) cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)
     var t = TextTable(headers, alignments: [.right, .left] + Array(repeating: .right, count: headers.count - 2))
     for row in rows.prefix(top.map { $0 + 1 } ?? rows.count) { t.add(row) }

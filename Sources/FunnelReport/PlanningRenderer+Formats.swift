@@ -5,7 +5,7 @@ extension PlanningRenderer {
   public static let csvHeader = [
     "experiment", "variant", "metric", "rule", "control_rate", "variant_rate", "users_per_arm", "replicates", "alpha", "power",
     "analytic_power", "false_positive_rate", "coverage", "type_s", "type_m", "analytic_users_per_arm", "simulated_users_per_arm",
-    "duration_days", "expected_stopping_day",
+    "simulated_users_per_arm_se", "duration_days", "expected_stopping_day",
   ]
 
   /// One row per variant for the fixed-horizon design (`rule` = `fixed`), then one per
@@ -19,14 +19,15 @@ extension PlanningRenderer {
         String(d.usersPerArm), String(d.replicates), CSVWriter.number(d.alpha), CSVWriter.number(d.power),
         CSVWriter.number(d.analyticPower), CSVWriter.number(d.falsePositiveRate), CSVWriter.number(d.coverage),
         CSVWriter.number(d.typeS), CSVWriter.number(d.typeM), plan.analyticUsersPerArm.map(String.init) ?? "",
-        plan.simulatedUsersPerArm.map(String.init) ?? "", plan.durationDays.map(String.init) ?? "", "",
+        plan.simulatedUsersPerArm.map(String.init) ?? "", CSVWriter.number(plan.simulatedSize?.standardError),
+        plan.durationDays.map(String.init) ?? "", "",
       ])
       for rule in plan.peeking?.rules ?? [] {
         csv.add([
           r.experiment, d.variant, d.metric.rawValue, rule.name, CSVWriter.number(d.controlRate), CSVWriter.number(d.variantRate),
           plan.peeking.map { String($0.usersPerDayPerArm * $0.days) } ?? "", plan.peeking.map { String($0.replicates) } ?? "",
           CSVWriter.number(plan.peeking?.alpha), CSVWriter.number(rule.power), "", CSVWriter.number(rule.falsePositiveRate), "", "",
-          "", "", "", plan.peeking.map { String($0.days) } ?? "", CSVWriter.number(rule.expectedStoppingDay),
+          "", "", "", "", plan.peeking.map { String($0.days) } ?? "", CSVWriter.number(rule.expectedStoppingDay),
         ])
       }
     }
@@ -40,7 +41,7 @@ extension PlanningRenderer {
         d.variant, NumberText.percent(d.controlRate, decimals: 2), NumberText.percent(d.variantRate, decimals: 2),
         NumberText.grouped(d.usersPerArm), NumberText.percent(d.power), d.analyticPower.map { NumberText.percent($0) } ?? "n/a",
         NumberText.percent(d.falsePositiveRate, decimals: 2), NumberText.percent(d.coverage),
-        plan.simulatedUsersPerArm.map { NumberText.grouped($0) } ?? "n/a", plan.durationDays.map { "\($0) d" } ?? "n/a",
+        simulatedSize(plan), plan.durationDays.map { "\($0) d" } ?? "n/a",
       ]
     }
   }
@@ -60,6 +61,7 @@ extension PlanningRenderer {
     let headers = designHeaders(alpha: r.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))
     for row in designRows(r) { out += RunMarkdownRenderer.row(row) }
+    if let note = searchNote(r) { out += "\n" + note + "\n" }
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
       out += "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
@@ -84,6 +86,7 @@ extension PlanningRenderer {
       cssClass: "note")
     let headers = designHeaders(alpha: r.alpha)
     doc.table(headers, designRows(r), right: Set(1..<headers.count), caption: "Fixed-horizon design")
+    if let note = searchNote(r) { doc.paragraph(note, cssClass: "note") }
     let peeking = r.plans.compactMap(\.peeking)
     guard !peeking.isEmpty else { return doc.html }
     doc.heading(2, "The cost of peeking")

@@ -4,6 +4,25 @@ public import FunnelLab
 public enum PlanningRenderer {
   static func pct(_ x: Double?, _ d: Int = 1) -> String { NumberText.percent(x, decimals: d) }
 
+  /// The simulated users per arm as `n ± δ` (δ: one Monte Carlo standard error), or where
+  /// the target lies outside the searched sizes.
+  static func simulatedSize(_ p: VariantPlan) -> String {
+    guard let s = p.simulatedSize else { return p.analyticUsersPerArm == nil ? "—" : "n/a" }
+    switch s.position {
+    case .found: return NumberText.grouped(s.usersPerArm) + (s.standardError.map { " ± " + NumberText.grouped(Int($0.rounded(.up))) } ?? "")
+    case .belowSearchedSizes: return "≤ " + NumberText.grouped(s.usersPerArm)
+    case .aboveSearchedSizes: return "> " + NumberText.grouped(s.usersPerArm)
+    }
+  }
+
+  /// How the simulated size was found, as one sentence.
+  static func searchNote(_ r: PlanningReport) -> String? {
+    guard let s = r.plans.lazy.compactMap(\.simulatedSize).first else { return nil }
+    return "n per arm (simulated): where the simulated power of \(NumberText.grouped(s.replicates)) replicate experiments,"
+      + " with common random numbers across sizes, reaches the target (a root search from ½× to 2× the formula's size);"
+      + " ± one Monte Carlo standard error."
+  }
+
   public static func table(_ r: PlanningReport) -> String {
     var out = "\(r.experiment) · planning \(r.metric.label) · α = \(JSONValue.format(r.alpha)) two-sided"
     out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n"
@@ -17,12 +36,13 @@ public enum PlanningRenderer {
       t.add([
         d.variant, pct(d.controlRate, 2), pct(d.variantRate, 2), NumberText.points(d.trueDifference, decimals: 2),
         p.analyticUsersPerArm.map { NumberText.grouped($0) } ?? "∞ (no effect)",
-        p.simulatedUsersPerArm.map { NumberText.grouped($0) } ?? (p.analyticUsersPerArm == nil ? "—" : "> 2× formula"),
+        simulatedSize(p),
         NumberText.grouped(d.usersPerArm), pct(d.power), pct(d.analyticPower), pct(d.falsePositiveRate, 2), pct(d.coverage),
         pct(d.typeS), d.typeM.map { NumberText.fixed($0, 2) + "×" } ?? "n/a", p.durationDays.map(String.init) ?? "",
       ])
     }
     out += t.render()
+    if let note = searchNote(r) { out += "  (\(note))\n" }
     if let first = r.plans.first {
       out += "  (\(NumberText.grouped(first.diagnosis.replicates)) replicates per estimate; Monte Carlo SE of a rate near 5%: "
       out += "\(NumberText.fixed(first.diagnosis.standardError(of: 0.05) * 100, 2)) pp)\n"
@@ -63,7 +83,12 @@ public enum PlanningRenderer {
         return .object([
           ("id", .string(d.variant)), ("controlRate", .number(d.controlRate)), ("variantRate", .number(d.variantRate)),
           ("trueDifference", .number(d.trueDifference)), ("analyticUsersPerArm", optInt(p.analyticUsersPerArm)),
-          ("simulatedUsersPerArm", optInt(p.simulatedUsersPerArm)), ("usersPerArm", .integer(d.usersPerArm)),
+          ("simulatedUsersPerArm", optInt(p.simulatedUsersPerArm)),
+          ("simulatedUsersPerArmStandardError", opt(p.simulatedSize?.standardError)),
+          ("sizeSearch", p.simulatedSize.map { s in
+            .object([("position", .string(s.position.rawValue)), ("usersPerArm", .integer(s.usersPerArm)), ("replicates", .integer(s.replicates))])
+          } ?? .null),
+          ("usersPerArm", .integer(d.usersPerArm)),
           ("replicates", .integer(d.replicates)), ("power", .number(d.power)), ("analyticPower", opt(d.analyticPower)),
           ("falsePositiveRate", .number(d.falsePositiveRate)), ("coverage", .number(d.coverage)), ("typeS", opt(d.typeS)),
           ("typeM", opt(d.typeM)), ("pValueHistogram", .array(d.pValueHistogram.map { .integer($0) })),

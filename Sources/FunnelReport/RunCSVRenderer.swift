@@ -3,12 +3,12 @@ import FunnelStats
 
 /// Renders a ``RunResult`` as CSV (RFC 4180): one row per variant × metric with the
 /// estimate, its interval, and the difference from the control with its interval
-/// and p-value. Numbers are written exactly as in the JSON output; absent values
+/// (method in `interval_method`), test and p-value. Numbers are written exactly as in the JSON output; absent values
 /// are empty cells.
 public enum RunCSVRenderer {
   public static let header = [
     "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "difference", "difference_lower",
-    "difference_upper", "test", "p_value", "rank_test", "rank_p_value", "confidence_level", "exact", "exact_difference",
+    "difference_upper", "test", "p_value", "rank_test", "rank_p_value", "interval_method", "confidence_level", "exact", "exact_difference",
   ]
 
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
@@ -21,7 +21,7 @@ public enum RunCSVRenderer {
           CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower), CSVWriter.number(e.interval?.upper), String(e.n),
           CSVWriter.number(c?.difference?.estimate), CSVWriter.number(c?.difference?.interval?.lower),
           CSVWriter.number(c?.difference?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
-          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), CSVWriter.number(1 - s.alpha),
+          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), c?.difference?.interval?.method ?? "", CSVWriter.number(1 - s.alpha),
           CSVWriter.number(s.exactValue(e.metric)), c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)),
         ])
       }
@@ -108,13 +108,13 @@ public enum RunMarkdownRenderer {
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
-      out += "\(level) intervals. Rates over all users and revenue per user are compared paired over the same users"
-      out += " (McNemar score test with Tango's interval; paired t); the other metrics as independent samples.\n\n"
-      out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p"], right: [2, 3, 4, 5, 6])
+      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); exact Δ is the exact engine's difference (no sampling noise).\n\n"
+      out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p", "exact Δ"], right: [2, 3, 4, 5, 6, 7])
       for metric in FunnelMetric.allCases {
         for s in summaries.dropFirst() {
           let (d, ci, p) = difference(s.comparison(metric))
-          out += row([metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric)), d, ci, p])
+          let exact = RunTableRenderer.value(s.exactDifference(metric), metric, signed: true)
+          out += row([metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric)), d, ci, p, exact])
         }
       }
       out += "\n"

@@ -10,7 +10,7 @@ public enum RunHTMLRenderer {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant (common random numbers). Intervals are \(NumberText.level(alpha: summaries.first?.alpha ?? 0.05)).",
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
       cssClass: "note")
     summary(summaries, into: &doc)
     doc.heading(2, "Funnels")
@@ -50,7 +50,7 @@ public enum RunHTMLRenderer {
       return
     }
     doc.paragraph(
-      "Each variant minus \(control.variant), with its \(NumberText.level(alpha: control.alpha)) interval. A filled circle: the interval excludes zero; an open square: it includes zero.",
+      "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero.",
       cssClass: "note")
     doc.beginCharts()
     for metric in FunnelMetric.allCases {
@@ -59,13 +59,15 @@ public enum RunHTMLRenderer {
         let (text, ci, p) = RunMarkdownRenderer.difference(c)
         let scale = metric.isProportion ? 100.0 : 1.0
         return SVGCharts.ForestRow(
-          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: "\(text) \(ci) · p \(p)")
+          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale,
+          text: "\(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
       }
       guard !rows.isEmpty else { continue }
       let chart = SVGCharts.forest(rows)
       let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? "currency units" : "seconds")
       doc.chart(
-        kind: "forest", title: "\(metric.label): difference from \(control.variant) (\(unit))",
+        kind: "forest",
+        title: "\(metric.label): difference from \(control.variant) (\(unit); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }

@@ -3,7 +3,7 @@ import FunnelStats
 
 /// Renders a ``RunResult`` as aligned terminal tables: per variant, the funnel
 /// screen by screen and the purchase layer's outcomes, then a comparison of every
-/// variant with the control.
+/// variant with the control (paired on the same users; see ``FunnelSummary/comparisons``).
 public enum RunTableRenderer {
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
@@ -71,71 +71,72 @@ public enum RunTableRenderer {
     return out
   }
 
-  static func delta(_ c: MetricComparison?, percent: Bool) -> [String] {
-    guard let c, let d = c.difference?.estimate else { return ["", "", ""] }
-    let value = percent ? NumberText.points(d) : (d >= 0 ? "+" : "") + NumberText.fixed(d, 2)
-    let interval = c.difference?.interval.map { i in
-      percent ? "[\(NumberText.fixed(i.lower * 100, 1)), \(NumberText.fixed(i.upper * 100, 1))]" : "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
-    } ?? "n/a"
-    let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
-    return [value, interval, p]
+  /// The paired interval and test of `metric`'s comparisons in truth mode, in words; `nil`
+  /// for a metric compared unpaired (its denominator differs between variants).
+  public static func pairedMethods(_ metric: FunnelMetric) -> String? {
+    guard PairedTallies.covers(metric) else { return nil }
+    return metric.isProportion ? "Tango score interval, McNemar score test" : "paired t on per-user differences"
   }
 
+  /// How the comparisons of a truth-mode run are computed, as one sentence.
+  static let methodsNote =
+    "Differences are Monte Carlo estimates over the same users (common random numbers), analysed paired:"
+    + " rates of all users with Tango's score interval and McNemar's score test on each user's pair of outcomes,"
+    + " revenue and realized revenue per user with the paired t interval and test on per-user differences."
+    + " Metrics whose denominator differs between variants (conversion of viewers, trial to paid, time to finish,"
+    + " revenue per payer or viewer) are compared unpaired (Newcombe interval with the pooled z-test; Welch)."
+
+  /// The confidence level of the summaries' comparison intervals, e.g. `95%`.
+  static func level(_ summaries: [FunnelSummary]) -> String {
+    NumberText.level(alpha: summaries.first?.alpha ?? 0.05)
+  }
+
+  /// Δ, its interval and p, formatted for `metric` (empty cells for the control).
+  static func delta(_ c: MetricComparison?, _ metric: FunnelMetric) -> [String] {
+    guard let c, let d = c.difference?.estimate else { return ["", "", ""] }
+    let interval = c.difference?.interval.map { i in
+      switch metric {
+      case _ where metric.isProportion: "[\(NumberText.fixed(i.lower * 100, 2)), \(NumberText.fixed(i.upper * 100, 2))] pp"
+      case .revenuePerUser, .realizedRevenuePerUser: "[\(NumberText.fixed(i.lower, 3)), \(NumberText.fixed(i.upper, 3))]"
+      default: "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
+      }
+    } ?? "n/a"
+    let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
+    return [value(d, metric, signed: true), interval, p]
+  }
+
+  /// A metric's value (or a signed difference) as the comparison table shows it.
+  static func value(_ x: Double?, _ metric: FunnelMetric, signed: Bool = false) -> String {
+    guard let x else { return "n/a" }
+    if metric.isProportion { return signed ? NumberText.points(x, decimals: 2) : NumberText.percent(x, decimals: 2) }
+    let decimals = metric.isRevenue ? 3 : (signed ? 2 : 1)
+    return (signed && x >= 0 ? "+" : "") + NumberText.fixed(x, decimals)
+  }
+
+  /// Every variant against the control, one row per metric and variant: the Monte Carlo
+  /// difference over the same users with its paired interval and p-value.
   static func renderComparison(_ summaries: [FunnelSummary], hasPlans: Bool) -> String {
     guard let control = summaries.first else { return "" }
-    var out = "Compared with \(control.variant) (the same users walk every variant: common random numbers)\n"
-    let metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate]
-    var headers = ["variant"]
-    var alignments: [TextTable.Alignment] = [.left]
-    for m in metrics {
-      headers += [m.label, "Δ"]
-      alignments += [.right, .right]
-    }
-    headers += ["time (s)", "Δ"]
-    alignments += [.right, .right]
-    var table = TextTable(headers, alignments: alignments)
-    for s in summaries {
-      var row = [s.variant]
-      for m in metrics {
-        row.append(NumberText.percent(s.value(m)))
-        if s.variant == control.variant {
-          row.append("")
-        } else if let v = s.value(m), let c = control.value(m) {
-          row.append(NumberText.points(v - c))
-        } else {
-          row.append("n/a")
-        }
+    let level = level(summaries)
+    var out = "Compared with \(control.variant): Monte Carlo differences over the same users (common random numbers),"
+    out += " with paired \(level) intervals and tests; exact Δ: the exact engine's difference (no sampling noise)\n"
+    var metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate]
+    if hasPlans { metrics += [.purchaseConversion, .revenuePerUser] }
+    metrics.append(.timeToFinish)
+    var table = TextTable(
+      ["metric", "variant", control.variant, "variant", "Δ", "\(level) CI", "p", "exact Δ"],
+      alignments: [.left, .left] + Array(repeating: .right, count: 6))
+    for metric in metrics {
+      for s in summaries.dropFirst() {
+        table.add(
+          [metric.label, s.variant, value(control.value(metric), metric), value(s.value(metric), metric)]
+            + delta(s.comparison(metric), metric) + [value(s.exactDifference(metric), metric, signed: true)])
       }
-      let t = s.value(.timeToFinish)
-      row.append(t.map { NumberText.fixed($0, 1) } ?? "n/a")
-      if s.variant == control.variant {
-        row.append("")
-      } else if let t, let c = control.value(.timeToFinish) {
-        let d = t - c
-        row.append((d >= 0 ? "+" : "") + NumberText.fixed(d, 1))
-      } else {
-        row.append("n/a")
-      }
-      table.add(row)
     }
     out += table.render()
-    guard hasPlans else { return out }
-    let level = NumberText.level(alpha: control.alpha)
-    out += "\nConversion and revenue (\(level) intervals; paired over the same users: McNemar score test with Tango's"
-    out += " interval for purchase, paired t for revenue per user)\n"
-    var money = TextTable(
-      ["variant", "purchase", "Δ", "\(level) CI (pp)", "p", "revenue/user", "Δ", "\(level) CI", "p", "LTV/payer"],
-      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right])
-    for s in summaries {
-      let isControl = s.variant == control.variant
-      var row: [String] = [s.variant, NumberText.percent(s.value(.purchaseConversion), decimals: 2)]
-      row += isControl ? ["", "", ""] : delta(s.comparison(.purchaseConversion), percent: true)
-      row.append(s.value(.revenuePerUser).map { NumberText.fixed($0, 3) } ?? "n/a")
-      row += isControl ? ["", "", ""] : delta(s.comparison(.revenuePerUser), percent: false)
-      row.append(s.value(.revenuePerPayingUser).map { NumberText.fixed($0, 2) } ?? "n/a")
-      money.add(row)
-    }
-    out += money.render()
+    out += "  Rates: \(pairedMethods(.completionRate) ?? "") on each user's pair of outcomes"
+    if hasPlans { out += "; revenue: \(pairedMethods(.revenuePerUser) ?? "")" }
+    out += ".\n  Time to finish (completers only): Welch's t, unpaired (the completers differ between variants).\n"
     return out
   }
 }

@@ -23,12 +23,22 @@ import Testing
     return console.stdout
   }
 
+  /// Whether `text` has a "95%" or "95 %" label: not the end of a number such as 66.95%.
+  static func saysNinetyFive(_ text: String) -> Bool {
+    text.matches(of: /(^|[^0-9.])95 ?%/.anchorsMatchLineEndings()).isEmpty == false
+  }
+
+  @Test func theLabelCheckSeesLabelsNotNumbers() {
+    #expect(Self.saysNinetyFive("a 95% interval") && Self.saysNinetyFive("(95 % CI)"))
+    #expect(!Self.saysNinetyFive("66.95% · 195% · 0.95"))
+  }
+
   @Test(arguments: commands.map(\.name))
   func everyFormatSaysNinetyPercent(command: String) throws {
     let arguments = try #require(Self.commands.first { $0.name == command }).arguments
     for format in ["table", "csv", "markdown", "html"] {
       let text = Self.output(arguments + ["--format", format])
-      #expect(!text.contains("95%") && !text.contains("95 %"), "\(command) --format \(format) prints a fixed 95% label")
+      #expect(!Self.saysNinetyFive(text), "\(command) --format \(format) prints a fixed 95% label")
       // The formula-mode power report has no interval to label.
       guard command != "power" else { continue }
       if format == "csv" {

@@ -61,7 +61,7 @@ public struct GridReport: Sendable {
         }
       let guardrails = spec.guardrails.map { g -> (Guardrail, Double?, GuardrailStatus) in
         guard !isControl else { return (g, nil, .ok) }
-        let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha)
+        let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha)
         var arm = ArmMetricResult(arm: run.variant.id, estimate: MetricAnalysis.estimate(g.metric, in: run.aggregate, alpha: spec.alpha))
         arm.comparison = c
         return (g, c.difference?.estimate, ExperimentReport.status(of: arm, guardrail: g))
@@ -72,7 +72,8 @@ public struct GridReport: Sendable {
           primary: MetricAnalysis.estimate(spec.primary, in: run.aggregate, alpha: spec.alpha),
           solution: run.exact, exact: run.exact?.value(of: spec.primary),
           exactDifference: isControl ? nil : result.exactDifference(spec.primary, variant: run.variant.id),
-          comparison: isControl ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, alpha: spec.alpha),
+          comparison: isControl
+            ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha),
           holm: nil, benjaminiHochberg: nil, guardrails: guardrails, rank: 0, summary: summary))
     }
     let treated = Array(built.indices.dropFirst())

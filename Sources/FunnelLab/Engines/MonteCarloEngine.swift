@@ -90,7 +90,7 @@ public struct MonteCarloEngine: Sendable {
   static func storeSeed(_ seed: UInt64) -> UInt64 { SplitMix64.mix(seed ^ 0x7374_6F72_6521) }
 }
 
-/// Hands out the fixed chunks of ``MonteCarloEngine/chunkSize`` users of a range to
+/// Hands out the fixed chunks of `size` users of a range to
 /// worker threads, each chunk once, in any order.
 final class ChunkQueue: Sendable {
   let range: Range<UInt64>
@@ -98,17 +98,21 @@ final class ChunkQueue: Sendable {
   let count: Int
   private let next = Atomic<Int>(0)
 
-  init(_ range: Range<UInt64>) {
+  /// Users per chunk.
+  let size: UInt64
+
+  init(_ range: Range<UInt64>, size: Int = MonteCarloEngine.chunkSize) {
     self.range = range
-    count = Int((UInt64(range.count) + UInt64(MonteCarloEngine.chunkSize) - 1) / UInt64(MonteCarloEngine.chunkSize))
+    self.size = UInt64(size)
+    count = Int((UInt64(range.count) + self.size - 1) / self.size)
   }
 
   /// The next chunk's first user and the user after its last, `nil` when all are taken.
   func take() -> (UInt64, UInt64)? {
     let chunk = next.add(1, ordering: .relaxed).oldValue
     guard chunk < count else { return nil }
-    let first = range.lowerBound + UInt64(chunk) * UInt64(MonteCarloEngine.chunkSize)
-    return (first, min(first + UInt64(MonteCarloEngine.chunkSize), range.upperBound))
+    let first = range.lowerBound + UInt64(chunk) * size
+    return (first, min(first + size, range.upperBound))
   }
 }
 

@@ -30,6 +30,9 @@ public struct PairedTallies: Sendable, Hashable {
 
     /// The outcome's bit in a user's outcome flags.
     var bit: UInt8 { 1 << UInt8(rawValue) }
+
+    /// Users with this outcome in `aggregate`.
+    func count(in aggregate: FunnelAggregate) -> UInt64 { metric.counts(in: aggregate)?.successes ?? 0 }
   }
 
   /// One outcome's table: users by (control outcome, variant outcome).
@@ -123,54 +126,68 @@ struct UserOutcome {
   var realizedCents: Int64 = 0
 }
 
-/// One thread's paired tallies of one variant, in raw memory for the hot loop.
+/// One thread's paired tallies of one variant, in raw memory for the hot loop (no
+/// exclusivity checks, as in ``Accumulator``).
 final class PairedAccumulator {
-  /// Per outcome three cells: variant only, control only, both (neither follows from users).
-  let cells: UnsafeMutableBufferPointer<UInt64>
-  var users: UInt64 = 0
-  var revenue = PairedTallies.DifferenceSums()
-  var realized = PairedTallies.DifferenceSums()
+  /// Users, then per outcome the discordant cells: variant only, control only. The
+  /// concordant cells follow from the control's margins (``tallies(controlMargins:)``).
+  let counts: UnsafeMutableBufferPointer<UInt64>
+  /// Σd of revenue and of realized revenue, in cents.
+  let sums: UnsafeMutableBufferPointer<Int128>
+  /// Σd² of revenue and of realized revenue, in cents².
+  let squares: UnsafeMutableBufferPointer<UInt128>
 
   init() {
-    cells = .allocate(capacity: 3 * PairedTallies.Outcome.allCases.count)
-    cells.initialize(repeating: 0)
+    counts = .allocate(capacity: 1 + 2 * PairedTallies.Outcome.allCases.count)
+    counts.initialize(repeating: 0)
+    sums = .allocate(capacity: 2)
+    sums.initialize(repeating: 0)
+    squares = .allocate(capacity: 2)
+    squares.initialize(repeating: 0)
   }
 
-  deinit { cells.deallocate() }
+  deinit {
+    counts.deallocate()
+    sums.deallocate()
+    squares.deallocate()
+  }
 
-  /// Adds one user's pair of outcomes. Most users of a variant that changes little
-  /// behave the same in both, so the work is a few bit operations per user.
+  /// Adds one user's pair of outcomes. Under common random numbers most users behave
+  /// the same in both, so the work is usually one comparison per field.
   @inline(__always)
   func add(control c: UserOutcome, variant v: UserOutcome) {
-    users &+= 1
-    var any = c.flags | v.flags
-    while any != 0 {
-      let k = any.trailingZeroBitCount
-      let cell = Int((c.flags >> k) & 1) << 1 | Int((v.flags >> k) & 1)
-      cells[3 * k + cell - 1] &+= 1
-      any &= any &- 1
+    counts[0] &+= 1
+    var discordant = c.flags ^ v.flags
+    while discordant != 0 {
+      let k = discordant.trailingZeroBitCount
+      // Slot 1 + 2k: variant only; 2 + 2k: control only.
+      counts[1 + 2 * k + Int((c.flags >> k) & 1)] &+= 1
+      discordant &= discordant &- 1
     }
-    if c.revenueCents != v.revenueCents { Self.add(v.revenueCents &- c.revenueCents, to: &revenue) }
-    if c.realizedCents != v.realizedCents { Self.add(v.realizedCents &- c.realizedCents, to: &realized) }
+    if c.revenueCents != v.revenueCents { add(v.revenueCents &- c.revenueCents, at: 0) }
+    if c.realizedCents != v.realizedCents { add(v.realizedCents &- c.realizedCents, at: 1) }
   }
 
   @inline(__always)
-  static func add(_ d: Int64, to sums: inout PairedTallies.DifferenceSums) {
-    sums.sum &+= Int128(d)
-    sums.sumOfSquares &+= UInt128(d.magnitude) &* UInt128(d.magnitude)
+  func add(_ d: Int64, at i: Int) {
+    sums[i] &+= Int128(d)
+    squares[i] &+= UInt128(d.magnitude) &* UInt128(d.magnitude)
   }
 
-  func tallies() -> PairedTallies {
+  /// The tallies, given the control's count of each outcome over the same users.
+  func tallies(controlMargins: [UInt64]) -> PairedTallies {
     var t = PairedTallies()
-    t.users = users
+    t.users = counts[0]
     for k in t.tables.indices {
-      t.tables[k].variantOnly = cells[3 * k]
-      t.tables[k].controlOnly = cells[3 * k + 1]
-      t.tables[k].both = cells[3 * k + 2]
-      t.tables[k].neither = users &- cells[3 * k] &- cells[3 * k + 1] &- cells[3 * k + 2]
+      let (variantOnly, controlOnly) = (counts[1 + 2 * k], counts[2 + 2 * k])
+      let both = controlMargins[k] &- controlOnly
+      t.tables[k].variantOnly = variantOnly
+      t.tables[k].controlOnly = controlOnly
+      t.tables[k].both = both
+      t.tables[k].neither = t.users &- variantOnly &- controlOnly &- both
     }
-    t.revenue = revenue
-    t.realizedRevenue = realized
+    (t.revenue.sum, t.revenue.sumOfSquares) = (sums[0], squares[0])
+    (t.realizedRevenue.sum, t.realizedRevenue.sumOfSquares) = (sums[1], squares[1])
     return t
   }
 }

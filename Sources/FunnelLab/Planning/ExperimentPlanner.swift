@@ -10,7 +10,8 @@ public struct PlanningOptions: Sendable {
   public var usersPerDay: Int?
   /// Daily looks for the peeking simulation (default: the planned duration, at most 100).
   public var days: Int?
-  /// Replicate experiments per simulation (10,000).
+  /// Replicate experiments per simulation (10,000); the sample-size search uses
+  /// ``searchReplicates`` (four times as many).
   public var replicates = 10_000
   /// Significance level (the spec's `metrics.alpha`).
   public var alpha: Double?
@@ -19,6 +20,10 @@ public struct PlanningOptions: Sendable {
   public var seed: UInt64?
 
   public init() {}
+
+  /// Replicates of the sample-size search: 4 × ``replicates`` (40,000 by default, which
+  /// puts the Monte Carlo standard error of the simulated size near 0.5 %).
+  public var searchReplicates: Int { replicates.multipliedReportingOverflow(by: 4).overflow ? Int.max : replicates * 4 }
 }
 
 /// The plan of one variant against the control.
@@ -26,8 +31,11 @@ public struct VariantPlan: Sendable {
   public var diagnosis: DesignDiagnosis
   /// Users per arm the pooled z-test formula needs for the target power (nil for a zero effect).
   public var analyticUsersPerArm: Int?
-  /// The smallest size on a grid around the analytic one whose simulated power reaches the target.
-  public var simulatedUsersPerArm: Int?
+  /// The users per arm at which simulated power reaches the target, found by
+  /// ``SampleSizeSearch`` (nil for a zero effect).
+  public var simulatedSize: SimulatedSampleSize?
+  /// ``simulatedSize``'s users per arm when the search found the target inside its range.
+  public var simulatedUsersPerArm: Int? { simulatedSize.flatMap { $0.position == .found ? $0.usersPerArm : nil } }
   /// Days to reach `usersPerArm` in both arms at the given daily traffic.
   public var durationDays: Int?
   public var peeking: PeekingDiagnosis?
@@ -48,8 +56,8 @@ public struct PlanningReport: Sendable {
 public struct PlanningCounts: Sendable, Hashable {
   public struct Variant: Sendable, Hashable {
     public var diagnosis = DesignDiagnosis.Counts()
-    /// One tally per candidate size of the simulated size search.
-    public var sizeSearch: [DesignDiagnosis.Counts] = []
+    /// The tallies of the simulated size search (nil for a zero effect).
+    public var sizeSearch: SampleSizeSearch.Counts?
     public var peeking: PeekingDiagnosis.Counts?
   }
 
@@ -58,7 +66,7 @@ public struct PlanningCounts: Sendable, Hashable {
   public static func + (a: PlanningCounts, b: PlanningCounts) -> PlanningCounts {
     PlanningCounts(variants: zip(a.variants, b.variants).map { x, y in
       Variant(
-        diagnosis: x.diagnosis + y.diagnosis, sizeSearch: zip(x.sizeSearch, y.sizeSearch).map { $0 + $1 },
+        diagnosis: x.diagnosis + y.diagnosis, sizeSearch: x.sizeSearch.flatMap { s in y.sizeSearch.map { s + $0 } },
         peeking: x.peeking.flatMap { p in y.peeking.map { p + $0 } })
     })
   }
@@ -67,15 +75,6 @@ public struct PlanningCounts: Sendable, Hashable {
 /// Plans an experiment: exact rates from the ``ExactEngine``, replicate experiments
 /// drawn from them, sizes, durations and the cost of peeking.
 public enum ExperimentPlanner {
-  /// Candidate sizes of the simulated size search, as multiples of the formula's size.
-  static let searchFactors = [0.6, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0]
-
-  /// A candidate size of the search: `factor × analytic`, at least 2. The analytic size
-  /// is at most ``FunnelStats/StatsLimits/maxSampleSize`` and factors at most 2, so it fits.
-  static func searchSize(_ analytic: Int, _ factor: Double) -> Int {
-    max(2, Int(rounding: Double(analytic) * factor) ?? analytic)
-  }
-
   /// The parts of a plan that do not depend on random draws.
   struct Frame {
     var metric: FunnelMetric
@@ -144,11 +143,9 @@ public enum ExperimentPlanner {
       v.diagnosis = DesignDiagnosis.tally(
         controlRate: f.p0, variantRate: p1, usersPerArm: n, replicates: slice(options.replicates), alpha: f.alpha, seed: f.variantSeed(k))
       if let analytic = f.analytic[k] {
-        v.sizeSearch = searchFactors.map { factor in
-          DesignDiagnosis.tally(
-            controlRate: f.p0, variantRate: p1, usersPerArm: searchSize(analytic, factor),
-            replicates: slice(min(options.replicates, 4_000)), alpha: f.alpha, seed: f.variantSeed(k) ^ 0x5349_5A45)
-        }
+        v.sizeSearch = SampleSizeSearch.tally(
+          controlRate: f.p0, variantRate: p1, sizes: SampleSizeSearch.sizes(around: analytic),
+          replicates: slice(options.searchReplicates), alpha: f.alpha, seed: f.variantSeed(k) ^ 0x5349_5A45)
       }
       if let days = f.days(k, options), let perDay = options.usersPerDay {
         v.peeking = try? PeekingDiagnosis.tally(
@@ -174,13 +171,8 @@ public enum ExperimentPlanner {
       let diagnosis = DesignDiagnosis(
         variant: f.ids[k], metric: f.metric, controlRate: f.p0, variantRate: f.rates[k], usersPerArm: n, alpha: f.alpha,
         counts: v.diagnosis)
-      var simulated: Int?
-      if let analytic = f.analytic[k] {
-        for (factor, tally) in zip(searchFactors, v.sizeSearch)
-        where Double(tally.significant) / Double(max(tally.replicates, 1)) >= options.targetPower {
-          simulated = searchSize(analytic, factor)
-          break
-        }
+      let simulated = f.analytic[k].flatMap { analytic in
+        v.sizeSearch.flatMap { SampleSizeSearch.solve($0, sizes: SampleSizeSearch.sizes(around: analytic), target: options.targetPower) }
       }
       let duration = options.usersPerDay.flatMap { perDay in
         perDay >= 2 ? Int(rounding: Double(n) * 2 / Double(perDay), .up) : nil
@@ -191,7 +183,7 @@ public enum ExperimentPlanner {
           variant: f.ids[k], usersPerDayPerArm: (options.usersPerDay ?? 0) / 2, days: days, alpha: f.alpha, counts: tally)
       }
       plans.append(VariantPlan(
-        diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedUsersPerArm: simulated, durationDays: duration,
+        diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedSize: simulated, durationDays: duration,
         peeking: peeking))
     }
     return PlanningReport(

@@ -29,6 +29,12 @@ public struct PlanningShardFile: Sendable {
         + [.integer(c.absoluteDifferenceSum)] + c.pValueHistogram.map { .integer($0) })
   }
 
+  /// A size search's tallies as `[replicates, significant at each size…]`.
+  static func search(_ c: SampleSizeSearch.Counts?) -> JSONValue {
+    guard let c else { return .null }
+    return .array(([c.replicates] + c.significant).map { .integer($0) })
+  }
+
   /// The file's content, sealed with its checksum (``ShardChecksum``).
   public var json: JSONValue {
     ShardChecksum.sealing(.object([
@@ -39,7 +45,7 @@ public struct PlanningShardFile: Sendable {
       ("variants", .array(counts.variants.map { v in
         .object([
           ("diagnosis", Self.tally(v.diagnosis)),
-          ("sizeSearch", .array(v.sizeSearch.map(Self.tally))),
+          ("sizeSearch", Self.search(v.sizeSearch)),
           ("peeking", v.peeking.map { p in
             .array(([p.replicates] + p.falsePositives + p.rejections + p.stoppingDays).map { .integer($0) })
           } ?? .null),
@@ -104,8 +110,12 @@ public struct PlanningShardFile: Sendable {
       let path = SpecPath([.key("variants"), .index(k)])
       var out = PlanningCounts.Variant()
       out.diagnosis = try tally(v["diagnosis"], path.key("diagnosis"))
-      if case .array(let search)? = v["sizeSearch"]?.kind {
-        for (j, t) in search.enumerated() { out.sizeSearch.append(try tally(t, path.key("sizeSearch").index(j))) }
+      if let search = v["sizeSearch"], search.kind != .null {
+        let x = try ints(search, 1 + SampleSizeSearch.sizesPerSearch, path.key("sizeSearch"))
+        var c = SampleSizeSearch.Counts(sizes: SampleSizeSearch.sizesPerSearch)
+        c.replicates = x[0]
+        c.significant = Array(x[1...])
+        out.sizeSearch = c
       }
       if let p = v["peeking"], p.kind != .null {
         let x = try ints(p, 10, path.key("peeking"))
@@ -162,8 +172,13 @@ public struct PlanningShardFile: Sendable {
     for (k, v) in counts.variants.enumerated() {
       let path = SpecPath([.key("variants"), .index(k)])
       tally(v.diagnosis, replicates: slice(o.replicates), at: path.key("diagnosis"))
-      check(v.sizeSearch.isEmpty || v.sizeSearch.count == ExperimentPlanner.searchFactors.count, path.key("sizeSearch"), "wrong length")
-      for (j, t) in v.sizeSearch.enumerated() { tally(t, replicates: slice(min(o.replicates, 4_000)), at: path.key("sizeSearch").index(j)) }
+      if let search = v.sizeSearch {
+        let path = path.key("sizeSearch")
+        let replicates = slice(o.searchReplicates)
+        check(search.replicates == replicates, path, "\(search.replicates) replicates, but shard \(shard) has \(replicates)")
+        check(search.significant.count == SampleSizeSearch.sizesPerSearch, path, "wrong length")
+        check(search.significant.allSatisfy { $0 <= search.replicates }, path, "more significant replicates than replicates")
+      }
       if let p = v.peeking {
         let path = path.key("peeking")
         check(p.replicates == slice(o.replicates), path, "\(p.replicates) replicates, but shard \(shard) has \(slice(o.replicates))")

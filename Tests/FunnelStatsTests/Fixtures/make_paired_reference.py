@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate paired.json: reference values for FunnelStats' paired inference.
+"""Generate paired.json (FunnelStats' paired inference) and binomial_quantile.json (the
+binomial quantile at a normal deviate, used for common random numbers across sample sizes).
 
 Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_paired_reference.py [--check]
 (same environment and conventions as make_reference.py, whose helpers it uses).
@@ -14,6 +15,9 @@ Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_paired_referenc
 - pairedt: scipy `ttest_1samp(d, 0)` and the Student t interval of the mean of d, for
            samples of per-user differences drawn with a fixed numpy seed; the case carries
            the sufficient statistics (n, Σd, Σd²) the Swift test feeds to PairedTTest.
+- binomial.quantile: scipy `binom.ppf(norm.cdf(z), n, p)` for deviates z drawn with a fixed
+           numpy seed, over sizes and rates on both sides of the Cornish-Fisher threshold
+           (npq = 25).
 """
 import os
 import sys
@@ -108,7 +112,18 @@ def paired():
     return ref.write("paired.json", c)
 
 
+def binomial_quantile():
+    c = ref.Cases()
+    rng = np.random.default_rng(20261125)
+    for n in [1, 7, 60, 100, 300, 1000, 5000, 67718, 1000000]:
+        for p in [0.001, 0.01, 0.0404, 0.3, 0.5, 0.97]:
+            for z in rng.normal(size=40):
+                c.add("binomial.quantile", [n, p, z], [st.binom.ppf(st.norm.cdf(z), n, p)])
+    return ref.write("binomial_quantile.json", c)
+
+
 if __name__ == "__main__":
     paired()
+    binomial_quantile()
     if ref.MISMATCHED:
         sys.exit("fixtures differ from the committed files: " + ", ".join(ref.MISMATCHED))
