@@ -17,13 +17,19 @@ enum AnalyzeCommand: Command {
       :revenueSum:revenueSumOfSquares) and/or --data, a CSV file with the header
       arm,users,conversions[,revenue_sum,revenue_sum_squares]. The control is --control
       or the first arm. For each arm vs control: the conversion rate with a Wilson
-      interval, the absolute lift with a Newcombe (hybrid score) interval, the relative
-      lift with a delta-method interval on the log ratio, the pooled two-proportion
-      z-test p-value (as statsmodels proportions_ztest) and its adjusted value
-      (--correction, default holm), the Bayesian chance to beat control and expected
-      loss (Beta(1,1) prior), and with revenue, Welch's t-test and a normal-posterior
-      chance to beat control. The sample-ratio-mismatch check compares arm sizes with
-      --allocation (default: equal), flagged at p < 0.001.
+      interval; with --test score (default) the Miettinen-Nurminen score test (as
+      statsmodels test_proportions_2indep(method="score"), variance x N/(N-1)) with the
+      intervals that invert it: Miettinen-Nurminen for the absolute lift, the score
+      interval of the ratio for the relative lift; with --test pooled-z the pooled
+      z-test (statsmodels proportions_ztest) with Newcombe and log-ratio intervals.
+      Then the adjusted p-value (--correction, default holm), the Bayesian chance to
+      beat control and expected loss (Beta(1,1) prior), and with revenue, Welch's
+      t-test and a normal-posterior chance to beat control.
+      Verdict: significant when the adjusted p-value is at most alpha and the intervals
+      exclude 0 (a pooled z-test that disagrees with its interval is not significant).
+      The sample-ratio-mismatch check compares arm sizes with --allocation (default:
+      equal), flagged at p < 0.001; a mismatch turns every verdict into "do not trust:
+      sample ratio mismatch", and with --fail-on-srm the command then exits 1.
       """,
     options: [
       OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
@@ -33,6 +39,8 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
       OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
       OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
+      OptionSpec(name: "test", valueName: "name", help: "score or pooled-z (default score)."),
+      OptionSpec(name: "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written)."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       OutputDestination.option,
     ],
@@ -62,12 +70,14 @@ enum AnalyzeCommand: Command {
     let side = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
     let correctionName = try arguments.choice("correction", ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"]) ?? "holm"
     let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let test = try arguments.choice("test", ControlComparison.ProportionTest.allCases.map(\.rawValue)) ?? "score"
     let control = arguments.value("control") ?? arms[0].name
     var allocation: [String: Double]?
     if let text = arguments.value("allocation") { allocation = try parseAllocation(text) }
     let settings = ExperimentAnalysis.Settings(
       alpha: alpha, alternative: Alternative(rawValue: side) ?? .twoSided,
-      correction: corrections[correctionName] ?? .holm, plannedAllocation: allocation)
+      correction: corrections[correctionName] ?? .holm, proportionTest: ControlComparison.ProportionTest(rawValue: test) ?? .score,
+      plannedAllocation: allocation)
     let report: ExperimentAnalysis.Report
     do {
       report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)
@@ -83,6 +93,10 @@ enum AnalyzeCommand: Command {
       default: terminal(AnalysisRenderer.table(report))
       }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
+    if arguments.flag("fail-on-srm"), report.sampleRatioMismatch.mismatch {
+      console.err("Sample ratio mismatch (p = \(report.sampleRatioMismatch.test.pValue)): exit 1 (--fail-on-srm).\n")
+      return .checkFailed
+    }
     return .success
   }
 

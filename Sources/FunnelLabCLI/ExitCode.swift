@@ -2,7 +2,8 @@
 public enum ExitCode: Int32, Sendable, CaseIterable {
   /// Success.
   case success = 0
-  /// The command ran, and an assumption check it evaluated failed (`check`).
+  /// The command ran, and an assumption check it evaluated failed (`check`), or `analyze
+  /// --fail-on-srm` found a sample ratio mismatch.
   case checkFailed = 1
   /// Wrong command line: unknown command or option, missing or malformed value.
   case usage = 64
@@ -18,7 +19,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   public var meaning: String {
     switch self {
     case .success: "success"
-    case .checkFailed: "an expectation checked by the command failed"
+    case .checkFailed: "an expectation checked by the command failed, or analyze --fail-on-srm found a sample ratio mismatch"
     case .usage: "usage error: unknown command or option, missing or malformed value"
     case .invalidInput: "invalid spec or data file (every problem is listed on stderr)"
     case .noInput: "an input file does not exist or cannot be read"

@@ -6,7 +6,7 @@ extension AnalysisRenderer {
   public static let csvHeader = [
     "arm", "metric", "users", "conversions", "estimate", "lower", "upper", "difference", "difference_lower", "difference_upper",
     "relative_lift", "relative_lift_lower", "relative_lift_upper", "test", "p_value", "adjusted_p_value", "significant",
-    "probability_to_beat_control", "probability_to_be_best", "expected_loss", "confidence_level",
+    "probability_to_beat_control", "probability_to_be_best", "expected_loss", "confidence_level", "verdict",
   ]
 
   /// One row per arm × metric (conversion, and revenue per user when given), RFC 4180.
@@ -22,7 +22,7 @@ extension AnalysisRenderer {
         CSVWriter.number(c?.relativeLift?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
         CSVWriter.number(c?.adjustedPValue), c.map { $0.significant ? "true" : "false" } ?? "",
         CSVWriter.number(c?.probabilityToBeatControl), CSVWriter.number(a.probabilityToBeBest), CSVWriter.number(c?.expectedLoss),
-        CSVWriter.number(1 - r.settings.alpha),
+        CSVWriter.number(1 - r.settings.alpha), c.map { verdict($0.conclusion) } ?? "",
       ])
       if let revenue = a.revenue {
         let w = c?.revenue?.welch
@@ -30,7 +30,7 @@ extension AnalysisRenderer {
           a.name, "revenuePerUser", String(a.users), "", CSVWriter.number(revenue.mean), "", "",
           CSVWriter.number(w?.difference.estimate), CSVWriter.number(w?.difference.interval?.lower),
           CSVWriter.number(w?.difference.interval?.upper), "", "", "", w?.test.method ?? "", CSVWriter.number(w?.test.pValue), "", "",
-          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "", CSVWriter.number(1 - r.settings.alpha),
+          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "", CSVWriter.number(1 - r.settings.alpha), "",
         ])
       }
     }
@@ -44,22 +44,22 @@ extension AnalysisRenderer {
         a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
         interval(a.rateInterval, percent: true), c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
         c.map { interval($0.absoluteLift?.interval, percent: true) } ?? "", c.map { pValue($0.test?.pValue) } ?? "",
-        c.map { pValue($0.adjustedPValue) + ($0.significant ? " *" : "") } ?? "",
+        c.map { pValue($0.adjustedPValue) } ?? "",
         c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "",
-        NumberText.percent(a.probabilityToBeBest),
+        NumberText.percent(a.probabilityToBeBest), c.map { verdict($0.conclusion) } ?? "control",
       ]
     }
   }
 
   static func armHeaders(alpha: Double) -> [String] {
     let level = NumberText.level(alpha: alpha)
-    return ["arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)"]
+    return ["arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)", "verdict"]
   }
 
   public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
     var out = "## Experiment analysis\n\n"
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
-    out += " · correction \(r.settings.correction.rawValue) · * significant after correction.\n\n"
+    out += " · correction \(r.settings.correction.rawValue).\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))
     for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
@@ -74,7 +74,7 @@ extension AnalysisRenderer {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
     doc.paragraph(
-      "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue) · * significant after correction.",
+      "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
       cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
     doc.table(headers, armRows(r), right: Set(1..<headers.count), caption: "Arms")

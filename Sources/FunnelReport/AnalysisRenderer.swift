@@ -5,8 +5,26 @@ public import FunnelStats
 public enum AnalysisRenderer {
   static func interval(_ ci: ConfidenceInterval?, percent: Bool) -> String {
     guard let ci else { return "n/a" }
-    func f(_ x: Double) -> String { percent ? NumberText.fixed(x * 100, 2) : NumberText.fixed(x, 4) }
+    func f(_ x: Double) -> String { percent ? NumberText.bound(x * 100, 2) : NumberText.bound(x, 4) }
     return "[\(f(ci.lower)), \(f(ci.upper))]"
+  }
+
+  /// The words for a comparison's conclusion.
+  static func verdict(_ c: ExperimentAnalysis.Conclusion) -> String {
+    switch c {
+    case .significant: "significant"
+    case .notSignificant: "not significant"
+    case .notTested: "not tested"
+    case .sampleRatioMismatch: "do not trust: sample ratio mismatch"
+    }
+  }
+
+  /// The interval headers' method names, from the test used.
+  static func intervalNames(_ r: ExperimentAnalysis.Report) -> (absolute: String, relative: String) {
+    switch r.settings.proportionTest {
+    case .score: ("Miettinen-Nurminen", "score ratio")
+    case .pooledZ: ("Newcombe", "log ratio")
+    }
   }
 
   static func pValue(_ p: Double?) -> String {
@@ -26,15 +44,17 @@ public enum AnalysisRenderer {
                 interval(a.rateInterval, percent: true), NumberText.percent(a.probabilityToBeBest)])
     }
     out += arms.render() + "\n"
+    let names = intervalNames(r)
     var comparisons = TextTable(
-      ["arm vs \(r.control)", "abs. lift", "\(level)% CI (Newcombe)", "rel. lift", "\(level)% CI (log ratio)", "p-value", "adjusted", "P(beat)", "exp. loss", ""],
+      ["arm vs \(r.control)", "abs. lift", "\(level)% CI (\(names.absolute))", "rel. lift", "\(level)% CI (\(names.relative))", "p-value", "adjusted",
+       "P(beat)", "exp. loss", "verdict"],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
     for c in r.comparisons {
       comparisons.add([
         c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), interval(c.absoluteLift?.interval, percent: true),
         NumberText.percent(c.relativeLift?.estimate), interval(c.relativeLift?.interval, percent: true),
         pValue(c.test?.pValue), pValue(c.adjustedPValue), NumberText.percent(c.probabilityToBeatControl),
-        c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a", c.significant ? "significant" : "",
+        c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a", verdict(c.conclusion),
       ])
     }
     out += comparisons.render()
@@ -52,7 +72,7 @@ public enum AnalysisRenderer {
     }
     let srm = r.sampleRatioMismatch
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
-    out += srm.mismatch ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust the results\n"
+    out += srm.mismatch ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust any verdict\n"
       : " — no mismatch with the planned allocation\n"
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
@@ -97,6 +117,7 @@ public enum AnalysisRenderer {
         .object([
           ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
           ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
+          ("conclusion", .string(c.conclusion.rawValue)),
           ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
           ("revenue", c.revenue.map { rev in
             .object([("welch", test(rev.welch.test)), ("difference", estimate(rev.welch.difference)),

@@ -31,6 +31,26 @@ public enum NumberText {
     Int(rounding: value, rule).map { grouped($0) } ?? JSONValue.format(value)
   }
 
+  /// An interval bound: `value` with `decimals` digits, or more when fewer would print a
+  /// non-zero bound as zero (so that an interval never looks as if it touched or crossed 0
+  /// when it does not); at most 12 decimals, then scientific notation.
+  public static func bound(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite, value != 0 else { return fixed(value, decimals) }
+    var digits = decimals
+    while digits < 12 {
+      let text = fixed(value, digits)
+      if text.contains(where: { "123456789".contains($0) }) { return text }
+      digits += 1
+    }
+    var exponent = 0
+    var mantissa = abs(value)
+    while mantissa < 1 {
+      mantissa *= 10
+      exponent -= 1
+    }
+    return (value < 0 ? "-" : "") + fixed(mantissa, 2) + "e" + String(exponent)
+  }
+
   /// A whole number with `,` between thousands.
   public static func grouped<T: BinaryInteger>(_ value: T) -> String {
     let digits = String(value.magnitude)

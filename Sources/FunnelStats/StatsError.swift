@@ -60,6 +60,9 @@ public enum Diagnostic: String, Sendable, Hashable, Codable, CaseIterable {
   case smallExpectedCounts
   /// A sample has fewer than two observations: its variance is undefined.
   case insufficientData
+  /// The test rejects at α but the interval at `1 − α` contains the null, or the reverse (the
+  /// pooled z-test beside Newcombe's interval near the boundary): the row is not significant.
+  case testIntervalDisagreement
 }
 
 /// A confidence interval `[lower, upper]` with its level and the method that produced it.

@@ -32,7 +32,15 @@ import Testing
       return
     }
     let b = comparisons[0]
-    #expect(close(number(b, "test", "pValue"), 0.04964038686536878))
+    // statsmodels test_proportions_2indep(150, 1000, 120, 1000, method='score', compare='diff').
+    #expect(close(number(b, "test", "pValue"), 0.04969744058978595))
+    // With --test pooled-z: statsmodels proportions_ztest([150, 120], [1000, 1000]).
+    let pooled = try json("analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--test", "pooled-z")
+    if case .array(let c)? = pooled["comparisons"]?.kind, let first = c.first {
+      #expect(close(number(first, "test", "pValue"), 0.04964038686536878))
+    } else {
+      Issue.record("no comparisons with --test pooled-z")
+    }
     #expect(close(number(arms[0], "rateInterval", "lower"), 0.10129926060130912))
     #expect(close(number(arms[0], "rateInterval", "upper"), 0.14160907584771276))
     #expect(close(number(arms[1], "rateInterval", "lower"), 0.1292100725130883))

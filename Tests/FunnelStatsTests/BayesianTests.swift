@@ -4,8 +4,8 @@ import Testing
 @testable import FunnelStats
 
 /// References are 30-digit mpmath values (Evan Miller's exact sum; adaptive quadrature for
-/// best-of-k and expected loss). Tolerance 1e-10 absolute-or-relative: the integration
-/// targets ~1e-13 absolute.
+/// best-of-k and expected loss; tolerance 1e-10 absolute-or-relative) and 80-digit exact sums
+/// over the whole range, rates of 0 and 1 and n up to 10¹² included (`.exact`; 1e-8 relative).
 @Suite struct BayesianTests {
   static func counts(_ c: FixtureCase) throws -> [ProportionCount] {
     try stride(from: 0, to: c.args.count, by: 2).map {
@@ -32,6 +32,17 @@ import Testing
     case "beta.loss":
       let loss = try model.expectedLoss(treatment: arms[0], control: arms[1])
       #expect(close(loss, c.value, 1e-10, absoluteFloor: 1e-15, c.testDescription))
+    case "beta.beat.exact":
+      // 1e-8 relative over the whole range (0, 1, n−1 and n conversions, n up to 10¹²), both
+      // directions computed directly: neither is 1 minus the other.
+      let p = try model.probabilityToBeBest(arms)
+      #expect(close(p[0], c.value, 1e-8, c.testDescription))
+      // The two directions are integrated separately, each to ~1e-11 (a hundred times finer
+      // than the 1e-8 asked for): their sum is 1 to 1e-10.
+      #expect(close(p[0] + p[1], 1, 1e-10, c.testDescription + " (sum)"))
+    case "beta.loss.exact":
+      let loss = try model.expectedLoss(treatment: arms[0], control: arms[1])
+      #expect(close(loss, c.value, 1e-8, absoluteFloor: 1e-300, c.testDescription))
     default:
       Issue.record("unknown fixture function \(c.fn)")
     }

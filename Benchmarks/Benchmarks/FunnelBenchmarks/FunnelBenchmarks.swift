@@ -139,4 +139,32 @@ let benchmarks: @Sendable () -> Void = {
       DesignDiagnosis.tally(
         controlRate: klickRate, variantRate: klickRate * 1.05, usersPerArm: 1_000_000, replicates: 0..<10_000, alpha: 0.05, seed: seed))
   }
+
+  // MARK: - analyze: any size per arm (target < 50 ms), and 1,000 arms (target < 1 s)
+  let analysis = Benchmark.Configuration(
+    metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20)
+  for exponent in [6, 9, 12] {
+    let n = (0..<exponent).reduce(1) { r, _ in r * 10 }
+    let cases: [(String, [ArmData])] = [
+      ("rates 10% vs 10.0001%", [
+        ArmData(name: "control", users: n, conversions: n / 10), ArmData(name: "b", users: n, conversions: n / 10 + n / 1_000_000),
+      ]),
+      ("A/A at a rate of 1", [ArmData(name: "control", users: n, conversions: n), ArmData(name: "b", users: n, conversions: n)]),
+    ]
+    for (label, arms) in cases {
+      Benchmark("Analyze 2 arms x 10^\(exponent) users, \(label)", configuration: analysis) { benchmark in
+        blackHole(try? ExperimentAnalysis.analyze(arms: arms, control: "control"))
+      }
+    }
+  }
+  for count in [100, 1000] {
+    // Rates 9.9 %–10.1 % at 10⁴ users per arm: every posterior overlaps the leader's.
+    var rng = Xoshiro256StarStar(seed: seed)
+    let arms = (0..<count).map { i in
+      ArmData(name: "arm\(i)", users: 10_000, conversions: 990 + Int(rng.nextUnitDouble() * 20))
+    }
+    Benchmark("Analyze \(count) arms x 10^4 users", configuration: analysis) { benchmark in
+      blackHole(try? ExperimentAnalysis.analyze(arms: arms, control: "arm0"))
+    }
+  }
 }

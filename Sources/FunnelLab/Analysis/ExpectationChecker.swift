@@ -258,39 +258,16 @@ public enum ExpectationChecker {
       )
     }
 
-    /// The Bayesian probability that each arm is best: Beta(1, 1) posteriors for
-    /// proportions (failures for lower-is-better), normal posteriors
-    /// `N(mean, s²/n)` for means, integrated as `∫ f_i(x) Π_{j≠i} F_j(x) dx`.
+    /// The Bayesian probability that each arm is best, from FunnelStats' pipeline
+    /// (``ControlComparison``): Beta(1, 1) posteriors for proportions (failures for
+    /// lower-is-better), normal posteriors `N(mean, s²/n)` for means; `nil` unless every arm
+    /// has data.
     static func probabilityToBeBest(_ metric: FunnelMetric, run: RunResult) -> [Double]? {
-      if metric.isProportion {
-        let counts = run.variants.compactMap { v -> ProportionCount? in
-          guard let (s, n) = metric.counts(in: v.aggregate), n > 0 else { return nil }
-          return try? ProportionCount(successes: Int(metric.higherIsBetter ? s : n - s), trials: Int(n))
-        }
-        guard counts.count == run.variants.count else { return nil }
-        return try? BetaBinomialModel().probabilityToBeBest(counts)
-      }
-      let sign = metric.higherIsBetter ? 1.0 : -1.0
-      var posteriors: [Normal] = []
-      for v in run.variants {
-        guard case .mean(let m) = metric.data(in: v.aggregate), let mean = m.mean, m.n > 1, let variance = m.variance else { return nil }
-        posteriors.append(Normal(mean: sign * mean, standardDeviation: Swift.max((variance / Double(m.n)).squareRoot(), 1e-12)))
-      }
-      return posteriors.indices.map { i in
-        let f = posteriors[i]
-        let steps = 4000
-        let lo = f.mean - 10 * f.standardDeviation
-        let h = 20 * f.standardDeviation / Double(steps)
-        var total = 0.0
-        for k in 0...steps {
-          let x = lo + Double(k) * h
-          var g = f.pdf(x)
-          for j in posteriors.indices where j != i { g *= posteriors[j].cdf(x) }
-          let weight = k == 0 || k == steps ? 1.0 : (k % 2 == 1 ? 4.0 : 2.0)
-          total += weight * g
-        }
-        return Swift.min(Swift.max(total * h / 3, 0), 1)
-      }
+      guard let data = MetricAnalysis.data(metric, run.variants.map(\.aggregate)) else { return nil }
+      let settings = ControlComparison.Settings(higherIsBetter: metric.higherIsBetter)
+      guard let best = try? ControlComparison.probabilityToBeBest(data, settings: settings) else { return nil }
+      let values = best.compactMap { $0 }
+      return values.count == run.variants.count ? values : nil
     }
 
     static func format(_ x: Double) -> String { ExpectationChecker.format(x) }

@@ -44,6 +44,9 @@ public enum Decision: String, Sendable, Hashable {
   case ship = "ship"
   case doNotShip = "do not ship"
   case noDecision = "no decision"
+  /// The sample-ratio check flagged a mismatch: the split is broken, so no decision of the
+  /// experiment can be trusted.
+  case sampleRatioMismatch = "do not trust: sample ratio mismatch"
 }
 
 /// One arm's result on one metric, next to the truth.
@@ -52,15 +55,16 @@ public struct ArmMetricResult: Sendable, Hashable {
   public var estimate: MetricEstimate
   /// Against the control; `nil` for the control.
   public var comparison: MetricComparison?
-  /// Relative lift with a delta-method interval on the log ratio (proportions).
+  /// Relative lift with the score interval of the ratio (proportions).
   public var relativeLift: IntervalEstimate?
   public var adjustedPValue: Double?
-  /// Adjusted p < α.
+  /// FunnelStats' rule (``ControlComparison``): adjusted p ≤ α and the intervals at 1 − α
+  /// exclude zero.
   public var significant: Bool
-  /// Bayesian chance that the arm beats the control on this metric (Beta(1,1) prior
-  /// for proportions; normal posterior for means).
+  /// Bayesian chance that the arm is better than the control on this metric (Beta(1,1) prior
+  /// for proportions; normal posterior for means), oriented by `higherIsBetter`.
   public var probabilityToBeatControl: Double?
-  /// Chance of being the best of all arms (proportions).
+  /// Chance of being the best of all arms, oriented by `higherIsBetter`.
   public var probabilityToBeBest: Double?
   /// The exact value of the metric in this arm (``ExactEngine``), when solved.
   public var trueValue: Double?
@@ -134,7 +138,7 @@ public struct ExperimentReport: Sendable {
       let statuses = guardrails.compactMap { $0.2[arm.arm] }
       decisions.append((arm.arm, Self.decide(arm, higherIsBetter: spec.primary.higherIsBetter, guardrails: statuses)))
     }
-    self.decisions = decisions
+    self.decisions = sampleRatio?.mismatch == true ? decisions.map { ($0.0, .sampleRatioMismatch) } : decisions
   }
 
   static func oriented(_ x: Double, _ higherIsBetter: Bool) -> Double { higherIsBetter ? x : -x }
@@ -156,56 +160,41 @@ public struct ExperimentReport: Sendable {
     return .noDecision
   }
 
+  /// Every arm against the control on `metric` by FunnelStats' one pipeline
+  /// (``ControlComparison``: its test, intervals, correction, significance rule and Bayesian
+  /// values), graded against the exact engine's difference.
   static func analyze(_ metric: FunnelMetric, observed: RunResult, spec: MetricsSpec) -> MetricResult {
     guard let control = observed.variants.first else { return MetricResult(metric: metric, arms: []) }
     let alpha = spec.alpha
+    let settings = ControlComparison.Settings(alpha: alpha, correction: spec.correction, higherIsBetter: metric.higherIsBetter)
+    let pipeline = MetricAnalysis.data(metric, observed.variants.map(\.aggregate)).flatMap {
+      try? ControlComparison.compare($0, control: 0, settings: settings)
+    }
     var results: [ArmMetricResult] = []
-    for run in observed.variants {
+    for (index, run) in observed.variants.enumerated() {
       let isControl = run.variant.id == control.variant.id
       var result = ArmMetricResult(arm: run.variant.id, estimate: MetricAnalysis.estimate(metric, in: run.aggregate, alpha: alpha))
       result.trueValue = run.exact?.value(of: metric)
+      result.probabilityToBeBest = pipeline?.probabilityToBeBest[index] ?? nil
       if !isControl {
-        result.comparison = MetricAnalysis.compare(metric, variant: run.aggregate, control: control.aggregate, alpha: alpha)
-        switch (metric.data(in: run.aggregate), metric.data(in: control.aggregate)) {
-        case (.proportion(let s1, let n1), .proportion(let s0, let n0)):
-          if let t = try? ProportionCount(successes: Int(s1), trials: Int(n1)),
-            let c = try? ProportionCount(successes: Int(s0), trials: Int(n0)), n1 > 0, n0 > 0
-          {
-            result.relativeLift = try? RelativeLift.interval(treatment: t, control: c, confidenceLevel: 1 - alpha)
-            result.probabilityToBeatControl = try? BetaBinomialModel().probabilityToBeat(treatment: t, control: c)
-            if !metric.higherIsBetter { result.probabilityToBeatControl = result.probabilityToBeatControl.map { 1 - $0 } }
-          }
-        case (.mean(let m1), .mean(let m0)):
-          let p = (try? NormalPosteriorModel.compare(treatment: m1, control: m0))?.probabilityToBeat
-          result.probabilityToBeatControl = metric.higherIsBetter ? p : p.map { 1 - $0 }
-        default:
-          break
-        }
+        let row = pipeline?.row(index)
+        result.comparison = MetricComparison(
+          metric: metric, difference: row?.difference, test: row?.test,
+          rankTest: MetricAnalysis.rankTest(metric, variant: run.aggregate, control: control.aggregate))
+        result.relativeLift = row?.relativeLift
+        result.adjustedPValue = row?.adjustedPValue
+        result.significant = row?.significant ?? false
+        result.probabilityToBeatControl = row?.probabilityToBeatControl
         result.trueDifference = observed.exactDifference(metric, variant: run.variant.id)
         result.equivalenceMargin = control.exact?.value(of: metric).map { spec.equivalenceMargin(for: metric, control: $0) }
       }
       results.append(result)
     }
-    // Multiple testing across the arms, then significance and verdicts.
-    let treated = results.indices.dropFirst()
-    let raw = treated.map { results[$0].comparison?.test?.pValue ?? 1 }
-    if let adjusted = try? spec.correction.adjust(raw) {
-      for (k, i) in treated.enumerated() {
-        results[i].adjustedPValue = results[i].comparison?.test == nil ? nil : adjusted[k]
-        results[i].significant = results[i].comparison?.test != nil && adjusted[k] < alpha
-        if let truth = results[i].trueDifference, let observed = results[i].comparison?.difference?.estimate {
-          results[i].verdict = Verdict.judge(
-            significant: results[i].significant, observed: observed, truth: truth, margin: results[i].equivalenceMargin ?? 0)
-        }
-      }
-    }
-    if metric.isProportion {
-      let counts = observed.variants.compactMap { run -> ProportionCount? in
-        guard case .proportion(let s, let n) = metric.data(in: run.aggregate) else { return nil }
-        return try? ProportionCount(successes: Int(s), trials: Int(n))
-      }
-      if counts.count == results.count, counts.allSatisfy({ $0.trials > 0 }), let best = try? BetaBinomialModel().probabilityToBeBest(counts) {
-        for i in results.indices { results[i].probabilityToBeBest = metric.higherIsBetter ? best[i] : nil }
+    // Verdicts against the exact difference.
+    for i in results.indices.dropFirst() {
+      if let truth = results[i].trueDifference, let observed = results[i].comparison?.difference?.estimate {
+        results[i].verdict = Verdict.judge(
+          significant: results[i].significant, observed: observed, truth: truth, margin: results[i].equivalenceMargin ?? 0)
       }
     }
     return MetricResult(metric: metric, arms: results)

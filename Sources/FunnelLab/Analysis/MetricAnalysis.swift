@@ -13,10 +13,10 @@ public struct MetricEstimate: Sendable, Hashable {
 /// A variant's metric against the control's.
 public struct MetricComparison: Sendable, Hashable {
   public var metric: FunnelMetric
-  /// Difference variant − control: Newcombe hybrid score interval for proportions,
-  /// Welch interval for means.
+  /// Difference variant − control: Miettinen–Nurminen score interval for proportions,
+  /// Welch interval for means (each the inversion of its test).
   public var difference: IntervalEstimate?
-  /// Pooled two-proportion z-test, or Welch's t-test.
+  /// The Miettinen–Nurminen score test, or Welch's t-test.
   public var test: TestResult?
   /// For revenue: Mann–Whitney U with tie correction on the per-user value→count maps
   /// (a shift in the distribution, robust to a few large payers).
@@ -43,42 +43,52 @@ public enum MetricAnalysis {
       return MetricEstimate(metric: metric, estimate: Double(s) / Double(n), interval: wilson, n: n)
     case .mean(let m):
       guard let mean = m.mean else { return MetricEstimate(metric: metric, estimate: nil, interval: nil, n: 0) }
-      var interval: ConfidenceInterval?
-      if m.n > 1, let variance = m.variance {
-        let t = StudentT(degreesOfFreedom: Double(m.n - 1)).ppf(1 - alpha / 2)
-        let half = t * (variance / Double(m.n)).squareRoot()
-        interval = ConfidenceInterval(lower: mean - half, upper: mean + half, confidenceLevel: 1 - alpha, method: "Student t interval")
-      }
+      let interval = (try? m.studentTInterval(confidenceLevel: 1 - alpha)) ?? nil
       return MetricEstimate(metric: metric, estimate: mean, interval: interval, n: UInt64(m.n))
     }
   }
 
-  /// `variant` against `control` for `metric`.
+  /// `variant` against `control` for `metric`, by FunnelStats' one pipeline
+  /// (``ControlComparison``): the Miettinen–Nurminen score test and interval for
+  /// proportions, Welch's test and interval for means; unadjusted (one comparison).
   public static func compare(_ metric: FunnelMetric, variant: FunnelAggregate, control: FunnelAggregate, alpha: Double = 0.05)
     -> MetricComparison
   {
-    switch (metric.data(in: variant), metric.data(in: control)) {
-    case (.proportion(let s1, let n1), .proportion(let s0, let n0)):
-      guard let treatment = try? ProportionCount(successes: Int(s1), trials: Int(n1)),
-        let base = try? ProportionCount(successes: Int(s0), trials: Int(n0)), n1 > 0, n0 > 0
-      else { return MetricComparison(metric: metric, difference: nil, test: nil) }
-      let difference = try? ProportionDifference.newcombeInterval(treatment: treatment, control: base, confidenceLevel: 1 - alpha)
-      let test = try? TwoProportionZTest.test(treatment: treatment, control: base)
-      return MetricComparison(metric: metric, difference: difference, test: test)
-    case (.mean(let m1), .mean(let m0)):
-      guard let welch = try? WelchTTest.test(treatment: m1, control: m0, confidenceLevel: 1 - alpha) else {
-        return MetricComparison(metric: metric, difference: nil, test: nil)
+    let settings = ControlComparison.Settings(alpha: alpha, correction: .none, higherIsBetter: metric.higherIsBetter, bayesian: false)
+    guard let data = data(metric, [control, variant]),
+      let row = (try? ControlComparison.compare(data, control: 0, settings: settings))?.rows.first
+    else { return MetricComparison(metric: metric, difference: nil, test: nil) }
+    return MetricComparison(
+      metric: metric, difference: row.difference, test: row.test, rankTest: rankTest(metric, variant: variant, control: control))
+  }
+
+  /// The data of `metric` in every aggregate, in order, as FunnelStats takes it; `nil` when
+  /// the kinds differ or a count does not fit an `Int`.
+  public static func data(_ metric: FunnelMetric, _ aggregates: [FunnelAggregate]) -> ControlComparison.Data? {
+    var counts: [ProportionCount] = []
+    var means: [SampleMeanStatistic] = []
+    for a in aggregates {
+      switch metric.data(in: a) {
+      case .proportion(let s, let n):
+        guard let s = Int(exactly: s), let n = Int(exactly: n), let count = try? ProportionCount(successes: s, trials: n) else {
+          return nil
+        }
+        counts.append(count)
+      case .mean(let m):
+        means.append(m)
       }
-      var rank: TestResult?
-      if metric == .revenuePerUser || metric == .realizedRevenuePerUser {
-        let pick: (FunnelAggregate) -> RevenueDistribution = metric == .revenuePerUser ? { $0.revenue } : { $0.realizedRevenue }
-        rank = try? MannWhitneyUTest.test(
-          treatment: pick(variant).valueCounts(users: variant.users), control: pick(control).valueCounts(users: control.users)
-        ).test
-      }
-      return MetricComparison(metric: metric, difference: welch.difference, test: welch.test, rankTest: rank)
-    default:
-      return MetricComparison(metric: metric, difference: nil, test: nil)
     }
+    if counts.count == aggregates.count { return .proportions(counts) }
+    if means.count == aggregates.count { return .means(means) }
+    return nil
+  }
+
+  /// For revenue: Mann–Whitney U with tie correction on the per-user value→count maps.
+  static func rankTest(_ metric: FunnelMetric, variant: FunnelAggregate, control: FunnelAggregate) -> TestResult? {
+    guard metric == .revenuePerUser || metric == .realizedRevenuePerUser else { return nil }
+    let pick: (FunnelAggregate) -> RevenueDistribution = metric == .revenuePerUser ? { $0.revenue } : { $0.realizedRevenue }
+    return try? MannWhitneyUTest.test(
+      treatment: pick(variant).valueCounts(users: variant.users), control: pick(control).valueCounts(users: control.users)
+    ).test
   }
 }

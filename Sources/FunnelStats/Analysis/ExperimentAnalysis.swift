@@ -3,17 +3,22 @@ import Foundation
 /// The one-call analysis of an A/B(/n) experiment that the CLI's `analyze` runs: every arm
 /// against the control, with frequentist, Bayesian and data-quality results side by side.
 ///
-/// For each arm: rate with a Wilson interval; against the control: absolute lift with
-/// Newcombe's interval, relative lift with a delta-method log-ratio interval, the pooled
-/// two-proportion z-test p-value and its multiplicity-adjusted value (family = all arms vs
-/// control), the posterior probability to beat the control and the expected loss of shipping
-/// the arm (Beta–binomial), and, when revenue is given, Welch's t-test, the normal-posterior
-/// comparison and (for value→count maps) Mann–Whitney U and an optional seeded bootstrap.
-/// For the experiment: a sample-ratio-mismatch check against the planned allocation and the
-/// probability of each arm to be best.
+/// For each arm: rate with a Wilson interval. Against the control, conversion goes through
+/// ``ControlComparison`` (the one pipeline, whose significance rule applies: adjusted p ≤ α and
+/// the intervals at `1 − α` exclude zero; arms without a test are left out of the correction
+/// family): by default the Miettinen–Nurminen score test with the Miettinen–Nurminen interval
+/// of the absolute lift and the score interval of the relative lift, which invert it (or, with
+/// ``Settings/proportionTest`` `.pooledZ`, the pooled z-test, Newcombe and the log ratio), the
+/// multiplicity-adjusted p-value, the posterior probability to beat the control and the
+/// expected loss of shipping the arm (Beta–binomial); when revenue is given, Welch's t-test,
+/// the normal-posterior comparison and (for value→count maps) Mann–Whitney U and an optional
+/// seeded bootstrap. For the experiment: a sample-ratio-mismatch check against the planned
+/// allocation — a mismatch turns every arm's ``Conclusion`` into
+/// ``Conclusion/sampleRatioMismatch`` ("do not trust") — and the probability of each arm to be
+/// best.
 ///
-/// - Complexity: O(k) tests plus O(k²) quadratures for k arms; the bootstrap, when enabled,
-///   dominates (see ``Bootstrap``).
+/// - Complexity: O(k) tests plus the Bayesian integrals for k arms; the bootstrap, when
+///   enabled, dominates (see ``Bootstrap``).
 public enum ExperimentAnalysis {
   /// Settings with documented defaults.
   public struct Settings: Sendable, Hashable, Codable {
@@ -24,6 +29,9 @@ public enum ExperimentAnalysis {
     public var alternative: Alternative
     /// Multiple-testing correction over the arms-vs-control family. Default Holm.
     public var correction: MultipleTestingCorrection
+    /// The conversion test and its intervals. Default the score test (see
+    /// ``ControlComparison/ProportionTest``).
+    public var proportionTest: ControlComparison.ProportionTest
     /// Planned allocation weights by arm name (e.g. `["control": 90, "b": 10]`); `nil`
     /// (default) means equal allocation.
     public var plannedAllocation: [String: Double]?
@@ -37,13 +45,14 @@ public enum ExperimentAnalysis {
     /// Creates settings.
     public init(
       alpha: Double = 0.05, alternative: Alternative = .twoSided,
-      correction: MultipleTestingCorrection = .holm, plannedAllocation: [String: Double]? = nil,
-      sampleRatio: SampleRatioMismatch.Settings = .init(), prior: BetaBinomialModel = .init(),
-      bootstrap: Bootstrap.Settings? = nil
+      correction: MultipleTestingCorrection = .holm, proportionTest: ControlComparison.ProportionTest = .score,
+      plannedAllocation: [String: Double]? = nil, sampleRatio: SampleRatioMismatch.Settings = .init(),
+      prior: BetaBinomialModel = .init(), bootstrap: Bootstrap.Settings? = nil
     ) {
       self.alpha = alpha
       self.alternative = alternative
       self.correction = correction
+      self.proportionTest = proportionTest
       self.plannedAllocation = plannedAllocation
       self.sampleRatio = sampleRatio
       self.prior = prior
@@ -81,15 +90,30 @@ public enum ExperimentAnalysis {
     public var bootstrap: Bootstrap.Result?
   }
 
+  /// What an arm's comparison concludes; FunnelReport words it.
+  public enum Conclusion: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Significant by ``ControlComparison``'s rule.
+    case significant
+    /// Tested, not significant.
+    case notSignificant
+    /// No test was possible (an arm without users).
+    case notTested
+    /// The sample-ratio check flagged a mismatch: no result of the experiment can be trusted,
+    /// whatever its p-value.
+    case sampleRatioMismatch
+  }
+
   /// One arm against the control.
   public struct ArmComparison: Sendable, Hashable, Codable {
     /// The arm's name.
     public var arm: String
-    /// `p_arm − p_control` with Newcombe's hybrid score interval.
+    /// `p_arm − p_control` with the interval of ``Settings/proportionTest`` (Miettinen–Nurminen
+    /// by default, Newcombe with the pooled z-test).
     public var absoluteLift: IntervalEstimate?
-    /// `p_arm / p_control − 1` with the delta-method log-ratio interval.
+    /// `p_arm / p_control − 1` with the score interval of the ratio (the delta-method
+    /// log-ratio interval with the pooled z-test).
     public var relativeLift: IntervalEstimate?
-    /// The pooled two-proportion z-test.
+    /// The test of ``Settings/proportionTest``, its method name included.
     public var test: TestResult?
     /// Fisher's exact test (two-sided, or per ``Settings/alternative``), given when some cell
     /// of the 2×2 table (conversions or non-conversions of either arm) is below 5, where the
@@ -97,8 +121,12 @@ public enum ExperimentAnalysis {
     public var fisherExact: TestResult?
     /// The p-value adjusted by ``Settings/correction``.
     public var adjustedPValue: Double?
-    /// Whether the adjusted p-value is at most α.
+    /// ``ControlComparison``'s rule: the adjusted p-value is at most α and the intervals at
+    /// `1 − α` exclude zero (whatever the sample-ratio check says; see ``conclusion``).
     public var significant: Bool
+    /// The conclusion to show: ``Conclusion/sampleRatioMismatch`` whenever the sample-ratio
+    /// check flags a mismatch, otherwise from ``significant`` and ``test``.
+    public var conclusion: Conclusion
     /// Posterior `P(p_arm > p_control)`.
     public var probabilityToBeatControl: Double?
     /// Posterior `E[max(p_control − p_arm, 0)]`: conversion rate lost, in expectation, by
@@ -209,18 +237,18 @@ public enum ExperimentAnalysis {
     guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }
 
     let level = 1 - settings.alpha
-    let model = settings.prior
     let srm: SampleRatioMismatch.Result
+    let conversion: ControlComparison.Result
     do {
       srm = try SampleRatioMismatch.check(
         observed: counts.map(\.trials), weights: weights, settings: settings.sampleRatio)
+      conversion = try ControlComparison.compare(
+        .proportions(counts), control: c,
+        settings: ControlComparison.Settings(
+          alpha: settings.alpha, alternative: settings.alternative, correction: settings.correction,
+          proportionTest: settings.proportionTest, prior: settings.prior))
     } catch {
       throw InputError(problems: [error])
-    }
-    let nonEmpty = counts.indices.filter { counts[$0].trials > 0 }
-    var best: [Int: Double] = [:]
-    if let probs = try? model.probabilityToBeBest(nonEmpty.map { counts[$0] }) {
-      for (k, i) in nonEmpty.enumerated() { best[i] = probs[k] }
     }
     var summaries: [ArmSummary] = []
     for (i, arm) in arms.enumerated() {
@@ -230,28 +258,18 @@ public enum ExperimentAnalysis {
       summaries.append(
         ArmSummary(
           name: arm.name, users: arm.users, conversions: arm.conversions, rate: counts[i].rate,
-          rateInterval: interval, probabilityToBeBest: best[i], revenue: revenues[i]))
+          rateInterval: interval, probabilityToBeBest: conversion.probabilityToBeBest[i], revenue: revenues[i]))
     }
-
     var comparisons: [ArmComparison] = []
-    for i in arms.indices where i != c {
-      comparisons.append(compare(arm: i, control: c, arms: arms, counts: counts, revenues: revenues, settings: settings))
+    for row in conversion.rows {
+      var comparison = compare(row, control: c, arms: arms, counts: counts, revenues: revenues, settings: settings)
+      if srm.mismatch { comparison.conclusion = .sampleRatioMismatch }
+      comparisons.append(comparison)
     }
-    // Multiplicity adjustment over the comparisons that have a p-value.
-    let tested = comparisons.indices.filter { comparisons[$0].test != nil }
-    let raw = tested.compactMap { comparisons[$0].test?.pValue }
-    if let adjusted = try? settings.correction.adjust(raw) {
-      for (k, j) in tested.enumerated() {
-        comparisons[j].adjustedPValue = adjusted[k]
-        comparisons[j].significant = adjusted[k] <= settings.alpha
-      }
-    }
-    var methods = [
-      "rates: Wilson score interval", "absolute lift: Newcombe hybrid score interval",
-      "relative lift: delta method on the log ratio", "p-value: \(TwoProportionZTest.methodName)",
-      "adjustment: \(settings.correction.rawValue)",
-      "Bayesian: Beta(\(model.priorAlpha), \(model.priorBeta)) prior, adaptive Gauss-Legendre quadrature",
-      "SRM: chi-square goodness of fit, flagged at p < \(settings.sampleRatio.pValueThreshold)",
+    var methods = ["rates: Wilson score interval"] + conversion.methods
+    methods += [
+      "Fisher's exact test beside any 2×2 table with a cell below 5",
+      "SRM: chi-square goodness of fit, flagged at p < \(settings.sampleRatio.pValueThreshold); a mismatch means do not trust",
     ]
     if revenues.contains(where: { $0 != nil }) {
       methods.append("revenue: \(WelchTTest.methodName); normal posterior; \(MannWhitneyUTest.methodName)")
@@ -261,31 +279,21 @@ public enum ExperimentAnalysis {
       settings: settings, methods: methods)
   }
 
+  /// One arm's conversion row from the pipeline, with Fisher's test and revenue beside it.
   private static func compare(
-    arm i: Int, control c: Int, arms: [ArmData], counts: [ProportionCount],
+    _ row: ControlComparison.Row, control c: Int, arms: [ArmData], counts: [ProportionCount],
     revenues: [SampleMeanStatistic?], settings: Settings
   ) -> ArmComparison {
-    let level = 1 - settings.alpha
+    let i = row.arm
     var result = ArmComparison(
-      arm: arms[i].name, absoluteLift: nil, relativeLift: nil, test: nil, fisherExact: nil,
-      adjustedPValue: nil,
-      significant: false, probabilityToBeatControl: nil, expectedLoss: nil, revenue: nil,
-      diagnostics: [])
-    guard counts[i].trials > 0 else {
-      result.diagnostics.append(.emptyArm)
-      return result
-    }
+      arm: arms[i].name, absoluteLift: row.difference, relativeLift: row.relativeLift, test: row.test, fisherExact: nil,
+      adjustedPValue: row.adjustedPValue, significant: row.significant,
+      conclusion: row.test == nil ? .notTested : (row.significant ? .significant : .notSignificant),
+      probabilityToBeatControl: row.probabilityToBeatControl, expectedLoss: row.expectedLoss, revenue: nil,
+      diagnostics: row.diagnostics)
+    guard counts[i].trials > 0 else { return result }
     let t = counts[i]
     let k = counts[c]
-    result.absoluteLift = try? ProportionDifference.newcombeInterval(treatment: t, control: k, confidenceLevel: level)
-    if let lift = try? RelativeLift.interval(treatment: t, control: k, confidenceLevel: level) {
-      result.relativeLift = lift
-      if let d = lift.diagnostic { result.diagnostics.append(d) }
-    }
-    if let test = try? TwoProportionZTest.test(treatment: t, control: k, alternative: settings.alternative) {
-      result.test = test
-      if let d = test.diagnostic { result.diagnostics.append(d) }
-    }
     let cells = [t.successes, t.trials - t.successes, k.successes, k.trials - k.successes]
     if cells.contains(where: { $0 < 5 }) {
       result.fisherExact =
@@ -295,31 +303,33 @@ public enum ExperimentAnalysis {
         ).test
       result.diagnostics.append(.smallExpectedCounts)
     }
-    result.probabilityToBeatControl = try? settings.prior.probabilityToBeat(treatment: t, control: k)
-    result.expectedLoss = try? settings.prior.expectedLoss(treatment: t, control: k)
-    if let rt = revenues[i], let rc = revenues[c],
-      let welch = try? WelchTTest.test(
-        treatment: rt, control: rc, alternative: settings.alternative, confidenceLevel: level),
-      let bayes = try? NormalPosteriorModel.compare(treatment: rt, control: rc)
-    {
-      var revenue = RevenueComparison(welch: welch, bayesian: bayes, mannWhitney: nil, bootstrap: nil)
-      if let d = welch.test.diagnostic { result.diagnostics.append(d) }
-      if case .counts(let mt)? = arms[i].revenue, case .counts(let mc)? = arms[c].revenue {
-        let ft = padded(mt, users: arms[i].users)
-        let fc = padded(mc, users: arms[c].users)
-        revenue.mannWhitney = try? MannWhitneyUTest.test(
-          treatment: ft, control: fc, alternative: settings.alternative)
-        if var b = settings.bootstrap {
-          b.confidenceLevel = level
-          revenue.bootstrap = try? Bootstrap.meanIntervals(treatment: ft, control: fc, settings: b)
-        }
-      }
-      result.revenue = revenue
+    if let rt = revenues[i], let rc = revenues[c] {
+      result.revenue = revenueComparison(arm: i, control: c, rt, rc, arms: arms, settings: settings)
+      if let d = result.revenue?.welch.test.diagnostic, !result.diagnostics.contains(d) { result.diagnostics.append(d) }
     }
-    var unique: [Diagnostic] = []
-    for d in result.diagnostics where !unique.contains(d) { unique.append(d) }
-    result.diagnostics = unique
     return result
+  }
+
+  /// Revenue per user of arm `i` against the control `c`.
+  private static func revenueComparison(
+    arm i: Int, control c: Int, _ rt: SampleMeanStatistic, _ rc: SampleMeanStatistic, arms: [ArmData], settings: Settings
+  ) -> RevenueComparison? {
+    guard
+      let welch = try? WelchTTest.test(
+        treatment: rt, control: rc, alternative: settings.alternative, confidenceLevel: 1 - settings.alpha),
+      let bayes = try? NormalPosteriorModel.compare(treatment: rt, control: rc)
+    else { return nil }
+    var revenue = RevenueComparison(welch: welch, bayesian: bayes, mannWhitney: nil, bootstrap: nil)
+    if case .counts(let mt)? = arms[i].revenue, case .counts(let mc)? = arms[c].revenue {
+      let ft = padded(mt, users: arms[i].users)
+      let fc = padded(mc, users: arms[c].users)
+      revenue.mannWhitney = try? MannWhitneyUTest.test(treatment: ft, control: fc, alternative: settings.alternative)
+      if var b = settings.bootstrap {
+        b.confidenceLevel = 1 - settings.alpha
+        revenue.bootstrap = try? Bootstrap.meanIntervals(treatment: ft, control: fc, settings: b)
+      }
+    }
+    return revenue
   }
 
   /// Adds zero-revenue users so that a value→count map covers all `users`.

@@ -55,4 +55,42 @@ public enum NormalPosteriorModel {
       probabilityToBeat: Normal.standardCDF(z), expectedLoss: max(0, loss), meanDifference: m,
       standardDeviation: s)
   }
+
+  /// `P(μ_j > μ_i for all i ≠ j)` for each arm j under the normal posteriors `N(x̄, s²/n)`:
+  ///
+  /// ```
+  /// P(j best) = ∫ φ_j(x) Π_{i≠j} Φ_i(x) dx
+  /// ```
+  /// by adaptive Gauss–Legendre quadrature over ±12 posterior standard deviations of arm j
+  /// (1e-11 relative). An arm with zero variance is treated as a normal with a standard
+  /// deviation of 10⁻¹² of its mean's magnitude (or 10⁻¹²), i.e. nearly a point.
+  ///
+  /// - Throws: ``StatsError`` for no arms, invalid statistics or an arm with fewer than two
+  ///   users.
+  /// - Complexity: O(k²) normal CDFs per quadrature node for k arms.
+  public static func probabilityToBeBest(_ arms: [SampleMeanStatistic]) throws(StatsError) -> [Double] {
+    guard !arms.isEmpty else {
+      throw StatsError(.emptyArm, field: "arms", message: "needs at least one arm")
+    }
+    var posteriors: [Normal] = []
+    for (i, arm) in arms.enumerated() {
+      try arm.validate(field: "arms[\(i)]")
+      guard let mean = arm.mean, let variance = arm.variance else {
+        throw StatsError(.emptyArm, field: "arms[\(i)].n", message: "needs at least two users, got \(arm.n)")
+      }
+      let floor = 1e-12 * Swift.max(abs(mean), 1)
+      posteriors.append(Normal(mean: mean, standardDeviation: Swift.max((variance / Double(arm.n)).squareRoot(), floor)))
+    }
+    return posteriors.indices.map { j in
+      let f = posteriors[j]
+      let points = stride(from: -12.0, through: 12, by: 2).map { f.mean + $0 * f.standardDeviation }
+      let value = _Quadrature.integrate(
+        { x in
+          var v = f.pdf(x)
+          for i in posteriors.indices where i != j && v > 0 { v *= posteriors[i].cdf(x) }
+          return v
+        }, breakpoints: points)
+      return Swift.min(1, Swift.max(0, value))
+    }
+  }
 }

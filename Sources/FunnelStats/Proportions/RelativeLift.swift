@@ -47,3 +47,68 @@ public enum RelativeLift {
         confidenceLevel: confidenceLevel, method: "delta method on log ratio"))
   }
 }
+
+extension RelativeLift {
+  /// The method name carried by score intervals of the ratio.
+  public static let scoreMethod = "score (ratio)"
+
+  /// The relative lift `p̂₁/p̂₀ − 1` with the score interval of the ratio (Koopman 1984,
+  /// Miettinen & Nurminen 1985) minus one: every ratio `ρ` that ``TwoProportionScoreTest``
+  /// (`comparison: .ratio`) does not reject at `α = 1 − confidenceLevel`, as statsmodels
+  /// `confint_proportions_2indep(method="score", compare="ratio")` with its default
+  /// `correction=True`, found by bisection on the test rather than statsmodels' cubic, whose
+  /// roots it picks wrongly at some edges (all or no successes):
+  ///
+  /// ```
+  /// two-sided:  [L, U] − 1 with z(L) = z_{1−α/2}, z(U) = −z_{1−α/2}
+  /// greater:    [L, ∞) − 1;   less: [0, U] − 1
+  /// ```
+  /// No control successes: the estimate is `nil` (``Diagnostic/undefinedRatio``) and the
+  /// upper bound is `+∞`; no treatment successes: the lower bound is −100 %. Because the
+  /// score test of `ρ = 1` is the score test of `δ = 0`, this interval excludes 0 exactly
+  /// when ``ProportionDifference/miettinenNurminenInterval(treatment:control:confidenceLevel:alternative:smallSampleCorrection:)``
+  /// does.
+  ///
+  /// - Throws: ``StatsError`` `.emptyArm` if either arm has no trials, or an invalid level.
+  /// - Complexity: two bisections of ~100 O(1) score evaluations each.
+  public static func scoreInterval(
+    treatment: ProportionCount, control: ProportionCount, confidenceLevel: Double = 0.95,
+    alternative: Alternative = .twoSided, smallSampleCorrection: Bool = true
+  ) throws(StatsError) -> IntervalEstimate {
+    try checkLevel(confidenceLevel)
+    try TwoProportionScoreTest.checkArms(treatment, control)
+    let x1 = Double(treatment.successes)
+    let x0 = Double(control.successes)
+    let lift = TwoProportionScoreTest.lift(treatment, control)
+    let critical = _ScoreInversion.critical(confidenceLevel: confidenceLevel, alternative: alternative)
+    // The statistic of a ratio given by its lift ℓ = r − 1 (exact for ratios near 1) …
+    func z(lift l: Double) -> Double {
+      let s = TwoProportionScoreTest.ratioStatistic(treatment, control, ratio: 1 + l, lift: l, correction: smallSampleCorrection)
+      return s.isNaN ? 0 : s
+    }
+    // … or by the ratio itself (exact near 0).
+    func z(ratio r: Double) -> Double {
+      let s = TwoProportionScoreTest.ratioStatistic(treatment, control, ratio: r, lift: r - 1, correction: smallSampleCorrection)
+      return s.isNaN ? 0 : s
+    }
+    let largest = 1e100
+    let center = min(lift ?? largest, largest)
+    var lower = -1.0
+    var upper = Double.infinity
+    if alternative != .less, x1 > 0 {
+      if center > -0.5, z(lift: -0.5) > critical {
+        lower = _MonotoneRoot.solve(lower: -0.5, upper: center) { z(lift: $0) - critical } ?? -1
+      } else {
+        let r = _MonotoneRoot.solve(lower: 1e-100, upper: min(0.5, center + 1)) { z(ratio: $0) - critical } ?? 0
+        lower = r - 1
+      }
+    }
+    if alternative != .greater, x0 > 0 {
+      upper = _MonotoneRoot.solve(lower: center, upper: largest) { z(lift: $0) + critical } ?? .infinity
+    }
+    return IntervalEstimate(
+      estimate: lift,
+      interval: ConfidenceInterval(lower: lower, upper: upper, confidenceLevel: confidenceLevel, method: scoreMethod),
+      diagnostic: lift == nil ? .undefinedRatio : nil)
+  }
+}

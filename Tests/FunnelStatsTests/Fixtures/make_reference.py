@@ -10,6 +10,7 @@ Deterministic: the same library versions reproduce every file byte for byte
 Each case is {"id", "fn", "args", "expected"}; args and expected are lists of strings.
 The Swift tests hold one tolerance per `fn` (see FixtureTolerances in the tests).
 """
+import collections
 import json
 import os
 import sys
@@ -451,7 +452,294 @@ def bayesian():
         inner = lambda y: mc * mp.betainc(ac + 1, bc, y, 1, regularized=True) - y * mp.betainc(ac, bc, y, 1, regularized=True)
         loss = mp.quad(lambda y: ft(y) * inner(y), [0, 0.05, 0.1, 0.15, 0.2, 0.3, 1])
         c.add("beta.loss", [xt, nt, xc, nc], [loss])
+
+    # Exact sums at 80 digits over the whole range, rates of 0 and 1 included: P(B > A) by
+    # Evan Miller's closed form over whichever posterior shape is smallest, and the expected
+    # loss E[(p_c - p_t)+] = mu_c P(Beta(ac+1, bc) > t) - mu_t P(c > Beta(at+1, bt)).
+    mp.mp.dps = 80
+
+    def beat(at, bt, ac, bc):
+        """P(X_t > X_c) exactly, X ~ Beta(a, b) with integer shapes."""
+        def miller(at, bt, ac, bc):  # sum over i < at
+            base = mp.log(mp.beta(ac, bc))
+            return mp.fsum(mp.exp(mp.log(mp.beta(ac + i, bc + bt)) - mp.log(bt + i) - mp.log(mp.beta(1 + i, bt)) - base)
+                           for i in range(at))
+        options = [(at, lambda: miller(at, bt, ac, bc)), (bc, lambda: miller(bc, ac, bt, at)),
+                   (ac, lambda: 1 - miller(ac, bc, at, bt)), (bt, lambda: 1 - miller(bt, at, bc, ac))]
+        return min(options, key=lambda o: o[0])[1]()
+
+    def counts(n):
+        return sorted(set(k for k in [0, 1, n - 1, n] if 0 <= k <= n))
+
+    pairs = []
+    for n in [1, 2, 5, 10, 100, 1000, 10**4, 10**5, 10**6, 10**9, 10**12]:
+        for xt in counts(n):
+            for xc in counts(n):
+                pairs.append((xt, n, xc, n))
+    pairs += [(1, 1, 100000, 100000), (1000, 10**12, 1100, 10**12), (10**12 - 1000, 10**12, 10**12 - 900, 10**12),
+              (3, 10**9, 0, 10**9), (0, 10, 10**6, 10**6), (500, 5000, 480, 5000), (12, 100, 100000, 1000000)]
+    for xt, nt, xc, nc in pairs:
+        at, bt, ac, bc = 1 + xt, 1 + nt - xt, 1 + xc, 1 + nc - xc
+        c.add("beta.beat.exact", [xt, nt, xc, nc], [beat(at, bt, ac, bc)])
+        loss = (mp.mpf(ac) / (ac + bc) * beat(ac + 1, bc, at, bt) - mp.mpf(at) / (at + bt) * beat(ac, bc, at + 1, bt))
+        c.add("beta.loss.exact", [xt, nt, xc, nc], [loss])
+    mp.mp.dps = 15
     return write("bayesian.json", c)
+
+# ---------------------------------------------------------------- score test and its intervals
+# References are 50-digit mpmath values of the Miettinen-Nurminen score statistic (restricted
+# MLE by maximising the restricted likelihood) and of its inversion, checked here against
+# statsmodels 0.15 `test_proportions_2indep(method="score")` / `confint_proportions_2indep(
+# method="score")` with their default correction=True (variance times N/(N-1)), with the fix
+# of statsmodels issue #10269 applied (its cubic for compare="diff", value != 0 has count0
+# where nobs0 belongs).
+# Tests (z, p): a case whose statsmodels value agrees to 1e-11 carries statsmodels' value, any
+# other the mpmath one under a ".mpmath" name (statsmodels loses digits near rates of 1 at
+# n = 1e9, where 1 - p cancels, and gives NaN for 0/0).
+# Intervals are always the mpmath inversion: statsmodels finds its bounds with brentq to
+# xtol 2e-12 (absolute), too coarse for bounds of 1e-5; where it returns at all, its bounds
+# must agree to 1e-8 absolute (diff) or 1e-6 relative (ratio), which is asserted, except for
+# the ratio where its Koopman cubic picks the wrong root (counted and printed). It fails its
+# bracket at many edges (all, none, one arm 0 and the other n, n = 1e9).
+def _patched_score_test():
+    import inspect
+    import types
+    src = inspect.getsource(smp.score_test_proportions_2indep)
+    fixed = src.replace("tmp1 = (count0 * diff - nobs", "tmp1 = (nobs0 * diff - nobs")
+    assert fixed != src or "nobs0 * diff - nobs" in src, "statsmodels changed: revisit the #10269 patch"
+    ns = dict(vars(smp))
+    exec(compile(fixed, "<patched score_test_proportions_2indep>", "exec"), ns)
+    return ns["score_test_proportions_2indep"]
+
+
+def _mn_p0(x1, n1, x0, n0, d):
+    """Restricted MLE of p0 under p1 = p0 + d (50 digits): the root of the decreasing score of
+    the concave restricted log-likelihood (bisection, then safeguarded Newton), or an end of
+    the feasible range."""
+    mp = mpmath
+    lo, hi = max(mp.mpf(0), -d), min(mp.mpf(1), 1 - d)
+    terms = lambda p0: [(x1, p0 + d, 1), (n1 - x1, 1 - p0 - d, -1), (x0, p0, 1), (n0 - x0, 1 - p0, -1)]
+
+    def g(p0):
+        return sum((sign * (mp.inf if p <= 0 else k / p) for k, p, sign in terms(p0) if k > 0), mp.mpf(0))
+
+    def dg(p0):
+        return -sum((k / (p * p) for k, p, _ in terms(p0) if k > 0), mp.mpf(0))
+    if hi <= lo:
+        return lo
+    eps = (hi - lo) * mp.mpf(10) ** -45
+    if g(lo + eps) <= 0:
+        return lo
+    if g(hi - eps) >= 0:
+        return hi
+    a, b = lo + eps, hi - eps
+    for _ in range(60):
+        m = (a + b) / 2
+        if g(m) > 0:
+            a = m
+        else:
+            b = m
+    x = (a + b) / 2
+    for _ in range(30):
+        step = g(x) / dg(x)
+        nx = x - step
+        if not a <= nx <= b:
+            break
+        if abs(step) <= abs(nx) * mp.mpf(10) ** -45:
+            return nx
+        x = nx
+    return x
+
+
+def _bracketed_root(f, lo, hi, geometric=False):
+    """A root of f on [lo, hi] with f(lo) > 0 > f(hi): bisection to 1e-6 of the bracket, then
+    the Illinois variant of regula falsi until the bracket is 1e-45 of its ends."""
+    mp = mpmath
+    for _ in range(2000):
+        if hi - lo <= max(abs(hi), abs(lo)) * mp.mpf(10) ** -6:
+            break
+        mid = mp.sqrt(lo * hi) if geometric and hi / lo > 4 else (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    flo, fhi, side = f(lo), f(hi), 0
+    for _ in range(300):
+        if hi - lo <= max(abs(hi), abs(lo)) * mp.mpf(10) ** -45 or flo == 0 or fhi == 0:
+            break
+        x = (lo * fhi - hi * flo) / (fhi - flo)
+        if not lo < x < hi:
+            x = (lo + hi) / 2
+        fx = f(x)
+        if fx > 0:
+            lo, flo = x, fx
+            if side == 1:
+                fhi /= 2
+            side = 1
+        else:
+            hi, fhi = x, fx
+            if side == -1:
+                flo /= 2
+            side = -1
+    return lo if abs(flo) <= abs(fhi) else hi
+
+
+def _z(num, var):
+    if var == 0:
+        return None if num == 0 else (mpmath.inf if num > 0 else -mpmath.inf)
+    return num / mpmath.sqrt(var)
+
+
+def mn_diff_z(x1, n1, x0, n0, d):
+    mp = mpmath
+    x1, n1, x0, n0, d = [mp.mpf(v) for v in (x1, n1, x0, n0, d)]
+    N = n1 + n0
+    p0 = _mn_p0(x1, n1, x0, n0, d)
+    p1 = p0 + d
+    var = (p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0) * N / (N - 1)
+    return _z(x1 / n1 - x0 / n0 - d, var)
+
+
+def score_ratio_z(x1, n1, x0, n0, r):
+    mp = mpmath
+    x1, n1, x0, n0, r = [mp.mpf(v) for v in (x1, n1, x0, n0, r)]
+    N = n1 + n0
+    a, b, c = N * r, -(n1 * r + x1 + n0 + x0 * r), x1 + x0
+    p0 = 2 * c / (-b + mp.sqrt(b * b - 4 * a * c))  # the smaller root, without cancellation
+    p1 = p0 * r
+    var = (p1 * (1 - p1) / n1 + r * r * p0 * (1 - p0) / n0) * N / (N - 1)
+    return _z(x1 / n1 - r * x0 / n0, var)
+
+
+def _pvalue(z, alt):
+    mp = mpmath
+    if z is None:
+        return mp.mpf(1)
+    return {"two-sided": 2 * mp.ncdf(-abs(z)), "greater": mp.ncdf(-z), "less": mp.ncdf(z)}[alt]
+
+
+def _invert(zf, lo, hi, target):
+    """The root of zf(v) = target on [lo, hi] (zf decreasing, None meaning 0), to 50 digits;
+    None without a sign change."""
+    mp = mpmath
+
+    def f(v):
+        z = zf(v)
+        return (mp.mpf(0) if z is None else z) - target
+    flo, fhi = f(lo), f(hi)
+    if flo == 0:
+        return lo
+    if fhi == 0:
+        return hi
+    if (flo > 0) == (fhi > 0):
+        return None
+    return _bracketed_root(f, lo, hi, geometric=lo > 0)
+
+
+SCORE_PAIRS = sorted(set(
+    [(x1, n1, x0, n0) for n1, n0 in [(1, 1), (2, 2), (5, 5), (1, 5), (5, 2)]
+     for x1 in range(n1 + 1) for x0 in range(n0 + 1)]
+    + [p for p in PAIRS]
+    + [(150, 1000, 120, 2000), (0, 1000, 3, 50), (50, 50, 49, 50), (0, 100, 100, 100), (100, 100, 0, 100),
+       (0, 10**9, 10**9, 10**9), (10**9, 10**9, 0, 10**9), (5 * 10**8, 10**9, 5 * 10**8, 10**9),
+       (0, 10**9, 0, 10**9), (10**9, 10**9, 10**9, 10**9), (10**9, 10**9, 10**9 - 1, 10**9),
+       (10**9 - 1000, 10**9, 10**9 - 1300, 10**9), (12, 10**9, 0, 10**9), (999, 1000, 10**9 - 10**5, 10**9),
+       (30, 10**9, 20, 2 * 10**9), (3, 7, 40, 41), (120, 1000, 150, 1000), (1, 3, 2, 10**6)]))
+
+
+def score():
+    mp = mpmath
+    mp.mp.dps = 50
+    patched = _patched_score_test()
+    original = smp.score_test_proportions_2indep
+    smp.score_test_proportions_2indep = patched
+    c = Cases()
+    checked = collections.Counter()
+
+    def check_interval(kind, ref, sm, rel):
+        if sm is None:
+            checked[kind + " statsmodels failed"] += 1
+            return
+        ok = all((a == b) or abs(a - b) <= rel * (abs(b) if kind == "ratio" else 1) + 1e-12 for a, b in zip(sm, ref))
+        if not ok and kind == "diff":
+            raise SystemExit("statsmodels MN interval disagrees: %r vs %r" % (sm, ref))
+        checked[kind + (" agrees" if ok else " disagrees (Koopman root)")] += 1
+
+    def add(fn, args, ref, sm):
+        """statsmodels' values when they agree with the 50-digit ones to 1e-11, else mpmath's."""
+        ref = [float(v) for v in ref]
+        agree = sm is not None and all(
+            (a == b) or (np.isfinite(a) and abs(a - b) <= 1e-11 * max(abs(b), 1e-300)) for a, b in zip(sm, ref))
+        c.add(fn if agree else fn + ".mpmath", args, list(sm) if agree else ref)
+
+    alts = [("two-sided", "two-sided"), ("greater", "larger"), ("less", "smaller")]
+    for x1, n1, x0, n0 in SCORE_PAIRS:
+        args = [x1, n1, x0, n0]
+        dhat = mp.mpf(x1) / n1 - mp.mpf(x0) / n0
+        rhat = (mp.mpf(x1) / n1) / (mp.mpf(x0) / n0) if x0 > 0 else None
+        with np.errstate(all="ignore"):
+            for name, smalt in alts:
+                for d in ([0.0, 0.05, -0.1, float(dhat / 2)] if name == "two-sided" else [0.0]):
+                    if not -1 < d < 1:
+                        continue
+                    z = mn_diff_z(x1, n1, x0, n0, d)
+                    r = patched(float(x1), float(n1), float(x0), float(n0), value=d, compare="diff", alternative=smalt)
+                    sm = None if not np.isfinite(r.pvalue) else [r.statistic, r.pvalue]
+                    add("score.diff." + name, args + [d], [z if z is not None else 0, _pvalue(z, name)], sm)
+                for v in ([1.0, 1.5, 0.7] if name == "two-sided" else [1.0]):
+                    z = score_ratio_z(x1, n1, x0, n0, v)
+                    r = smp.test_proportions_2indep(float(x1), float(n1), float(x0), float(n0), value=v,
+                                                    method="score", compare="ratio", alternative=smalt)
+                    sm = None if not np.isfinite(r.pvalue) else [r.statistic, r.pvalue]
+                    add("score.ratio." + name, args + [v], [z if z is not None else 0, _pvalue(z, name)], sm)
+        for level in [0.99, 0.95, 0.9]:
+            for name in (["two-sided", "greater", "less"] if level == 0.95 else ["two-sided"]):
+                tail = (1 - mp.mpf(level)) / (2 if name == "two-sided" else 1)
+                crit = mp.sqrt(2) * mp.erfinv(1 - 2 * tail)
+                zd = lambda v: mn_diff_z(x1, n1, x0, n0, v)
+                lo = _invert(zd, mp.mpf(-1), dhat, crit) if name != "less" else None
+                hi = _invert(zd, dhat, mp.mpf(1), -crit) if name != "greater" else None
+                lo = mp.mpf(-1) if lo is None else lo
+                hi = mp.mpf(1) if hi is None else hi
+                ref = [dhat, lo, hi]
+                sm = None
+                if name == "two-sided":
+                    try:
+                        with np.errstate(all="ignore"):
+                            sm = [x1 / n1 - x0 / n0] + list(smp.confint_proportions_2indep(
+                                float(x1), float(n1), float(x0), float(n0), method="score", compare="diff",
+                                alpha=1 - level))
+                    except Exception:
+                        sm = None
+                ref = [float(v) for v in ref]
+                if name == "two-sided":
+                    check_interval("diff", ref, sm, 1e-8)
+                c.add("mn.diff." + name, args + [level], ref)
+                zr = lambda v: score_ratio_z(x1, n1, x0, n0, v)
+                small, large = mp.mpf(10) ** -100, mp.mpf(10) ** 100
+                center = min(max(rhat if rhat is not None else large, small), large)
+                rlo = _invert(zr, small, center, crit) if name != "less" and x1 > 0 else None
+                rhi = _invert(zr, center, large, -crit) if name != "greater" and x0 > 0 else None
+                ref = [rhat - 1 if rhat is not None else mp.nan, (rlo if rlo is not None else 0) - 1,
+                       rhi - 1 if rhi is not None else mp.inf]
+                sm = None
+                if name == "two-sided":
+                    try:
+                        with np.errstate(all="ignore"):
+                            ci = smp.confint_proportions_2indep(float(x1), float(n1), float(x0), float(n0),
+                                                                method="score", compare="ratio", alpha=1 - level)
+                        if all(np.isreal(v) for v in ci) and rhat is not None:
+                            sm = [x1 / n1 / (x0 / n0) - 1] + [float(np.real(v)) - 1 for v in ci]
+                    except Exception:
+                        sm = None
+                ref = [float(v) for v in ref]
+                if name == "two-sided" and rhat is not None:
+                    check_interval("ratio", [v + 1 for v in ref], None if sm is None else [v + 1 for v in sm], 1e-6)
+                c.add("score.lift." + name, args + [level], ref)
+    mp.mp.dps = 15
+    smp.score_test_proportions_2indep = original
+    print("  statsmodels interval checks: " + ", ".join("%s %d" % kv for kv in sorted(checked.items())))
+    return write("score.json", c)
 
 # ---------------------------------------------------------------- group-sequential crossing
 def sequential():
@@ -489,6 +777,7 @@ if __name__ == "__main__":
     total += means()
     total += bayesian()
     total += sequential()
+    total += score()
     print("total %d cases" % total)
     if MISMATCHED:
         sys.exit("fixtures differ from the committed files: " + ", ".join(MISMATCHED))
