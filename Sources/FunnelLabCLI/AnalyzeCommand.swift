@@ -82,7 +82,7 @@ enum AnalyzeCommand: Command {
     do {
       report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)
     } catch {
-      throw failure(error.problems, origins: origins, fromFile: fromFile)
+      throw failure(error.problems, origins: origins, fromFile: fromFile, dataFile: arguments.value("data").map(InputFile.displayName))
     }
     let out =
       switch format {
@@ -103,7 +103,10 @@ enum AnalyzeCommand: Command {
   /// The analysis's problems, each named by where its arm came from (`file.csv:3`
   /// or `--arm '…'`): exit 65 when a problem is in the --data file, else 64 (the
   /// command line's values are wrong).
-  static func failure(_ problems: [StatsError], origins: [String], fromFile: Int) -> CommandFailure {
+  ///
+  /// A problem of the arms as a whole (too many of them) is the file's when the file gave
+  /// arms, and is named by it.
+  static func failure(_ problems: [StatsError], origins: [String], fromFile: Int, dataFile: String? = nil) -> CommandFailure {
     var text = ""
     var inFile = false
     for problem in problems {
@@ -114,6 +117,9 @@ enum AnalyzeCommand: Command {
         inFile = inFile || i < fromFile
         let rest = field[field.index(after: close)...].drop { $0 == "." }
         field = origins[i] + (rest.isEmpty ? "" : " (\(rest))")
+      } else if field == "arms", fromFile > 0, let dataFile {
+        inFile = true
+        field = dataFile
       } else if field.hasPrefix("settings.plannedAllocation") {
         field = "--allocation" + field.dropFirst("settings.plannedAllocation".count)
       } else if field == "control" {

@@ -48,7 +48,7 @@ enum MergeCommand: Command {
       }
       let report: PlanningReport
       do { report = try PlanningShardFile.merge(plans) } catch {
-        throw CommandFailure(code: .invalidInput, text: error.errors.map { "Error: \($0.message)" + ($0.hint.map { "; \($0)" } ?? "") + "\n" }.joined())
+        throw CommandFailure(code: .invalidInput, text: error.errors.map(mergeErrorLine).joined())
       }
       let text = format == "json" ? PlanningRenderer.json(report) : terminal(PlanningRenderer.table(report))
       try OutputDestination(path: arguments.value("output")).write(text, console: console)
@@ -58,9 +58,7 @@ enum MergeCommand: Command {
     do {
       merged = try ShardFile.merge(files)
     } catch {
-      var text = ""
-      for e in error.errors { text += "Error: \(e.message)" + (e.hint.map { "; \($0)" } ?? "") + "\n" }
-      throw CommandFailure(code: .invalidInput, text: text)
+      throw CommandFailure(code: .invalidInput, text: error.errors.map(mergeErrorLine).joined())
     }
     let (experiment, result, first) = merged
     let text: String
@@ -75,5 +73,12 @@ enum MergeCommand: Command {
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
+  }
+
+  /// One merge problem as a line: the field it concerns (when it has one), what is wrong
+  /// and what to do.
+  static func mergeErrorLine(_ e: SpecError) -> String {
+    let field = e.path.components.isEmpty ? "" : "\(e.path): "
+    return "Error: \(field)\(e.message)" + (e.hint.map { "; \($0)" } ?? "") + "\n"
   }
 }

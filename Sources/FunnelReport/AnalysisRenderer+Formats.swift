@@ -61,7 +61,7 @@ extension AnalysisRenderer {
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue).\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
-    out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))
+    out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count - 1))
     for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
     let srm = r.sampleRatioMismatch
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
@@ -77,7 +77,7 @@ extension AnalysisRenderer {
       "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
       cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
-    doc.table(headers, armRows(r), right: Set(1..<headers.count), caption: "Arms")
+    doc.table(headers, armRows(r), right: Set(1..<headers.count - 1), caption: "Arms")
     let rows: [SVGCharts.ForestRow] = r.comparisons.compactMap { c in
       guard let d = c.absoluteLift?.estimate, let i = c.absoluteLift?.interval else { return nil }
       return SVGCharts.ForestRow(

@@ -110,4 +110,25 @@ import Testing
     #expect(r.code == 0, "\(r.err)")
     #expect(!r.out.contains("nan") && !r.out.contains("NaN"))
   }
+
+  /// 1,000 arms are analysed (the limit); 1,001 are refused, by the flag or by the file
+  /// that gave them (exit 65 naming the file, as every problem of a data file).
+  @Test func armsUpToTheLimitAndNotBeyond() throws {
+    func rows(_ count: Int) -> String {
+      "arm,users,conversions\ncontrol,100000,10000\n" + (1..<count).map { "a\($0),100000,\(9_950 + $0 % 100)\n" }.joined()
+    }
+    let thousand = try temporaryFile("arms1000.csv", contents: rows(1_000))
+    let r = funnellab("analyze", "--data", thousand, "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    let tooMany = try temporaryFile("arms1001.csv", contents: rows(1_001))
+    let file = funnellab("analyze", "--data", tooMany)
+    #expect(file.code == 65, "\(file.err)")
+    #expect(file.err.hasPrefix("Error: \(tooMany): 1001 arms; at most 1000"), "\(file.err)")
+    #expect(file.out.isEmpty)
+    let flags = (0...1_000).flatMap { ["--arm", "a\($0)=100:10"] }
+    let command = funnellab(["analyze"] + flags)
+    #expect(command.code == 64, "\(command.err)")
+    #expect(command.err.hasPrefix("Error: arms: 1001 arms; at most 1000"), "\(command.err)")
+  }
+
 }

@@ -160,6 +160,7 @@ import Testing
     (["fatiguePerScreen=-20:20:1e-9"], "more than 5000 values"),
     (["fatiguePerScreen=0:20:1e-6"], "more than 5000 values"),
     (["fatiguePerScreen=0:nan:1"], "expected from:to:step, finite numbers"),
+    (["fatiguePerScreen=0:1e9:1e-3"], "--vary 'fatiguePerScreen=0:1e9:1e-3': fatiguePerScreen goes from -20 to 20"),
     (
       ["fatiguePerScreen=0:0.99:0.01", "intentOnQuit=0:0.99:0.01", "intentOnPurchase=0:0.99:0.01", "badgeBoost=0:0.99:0.01",
        "defaultPlanBias=0:0.99:0.01"], "the --vary axes give more than 5000 points (100 × 100 × 100 × 100 × 100)"
@@ -233,6 +234,7 @@ import Testing
   @Test(arguments: [
     ("completed", "1000000", "aggregates[0].users"),
     ("users", "0", "aggregates[0]"),
+    ("users", "18446744073709551615", "aggregates[0]"),
     ("purchasers", "999999", "aggregates[0].purchasers"),
     ("trialConversions", "18446744073709551615", "aggregates[0].trialConversions"),
   ])
@@ -245,7 +247,7 @@ import Testing
 
   /// A reach of 2⁶⁴ − 1 in two shards is above its users; screenMillis has no parent
   /// count, so two halves of 2⁶⁴ are caught when they are added.
-  @Test(arguments: [("reach", "aggregates[0].reach"), ("screenMillis", "makes a count pass 2^64")])
+  @Test(arguments: [("reach", "aggregates[0].reach"), ("screenMillis", "aggregates[0]: adding")])
   func countsNearTwoToTheSixtyFourInTwoShardsAreRefusedNotWrapped(field: String, message: String) throws {
     let parts = try shards(["run", "--users", "2000"], count: 2)
     for part in parts {

@@ -99,6 +99,21 @@ import Testing
     #expect(funnellab("trace", "--events-map", "/nonexistent/map.json").code == 66)
   }
 
+  /// Two events renamed to one name (or one renamed to another event's name) would merge
+  /// two events in the trace: refused, naming both.
+  @Test(arguments: [
+    ("{\"onboarding_started\": \"Start\", \"onboarding_completed\": \"Start\"}", "would both be named 'Start'"),
+    ("{\"onboarding_started\": \"onboarding_completed\"}", "would both be named 'onboarding_completed'"),
+  ])
+  func renamesThatCollideAreRefused(map: String, message: String) throws {
+    let path = try temporaryFile("collide.json", contents: map + "\n")
+    let r = funnellab("trace", "--users", "10", "--events-map", path)
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.hasPrefix("\(path): onboarding_"), "\(r.err)")
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
   @Test func unknownVariantAndBadArguments() {
     let r = funnellab("trace", "--variant", "contrl")
     #expect(r.code == 64)
