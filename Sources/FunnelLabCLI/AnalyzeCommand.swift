@@ -94,7 +94,7 @@ enum AnalyzeCommand: Command {
       }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
     if arguments.flag("fail-on-srm"), report.sampleRatioMismatch.mismatch {
-      console.err("Sample ratio mismatch (p = \(report.sampleRatioMismatch.test.pValue)): exit 1 (--fail-on-srm).\n")
+      console.err("Sample ratio mismatch (p = \(JSONValue.format(report.sampleRatioMismatch.test.pValue))): exit 1 (--fail-on-srm).\n")
       return .checkFailed
     }
     return .success

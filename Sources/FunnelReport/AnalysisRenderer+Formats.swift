@@ -64,7 +64,7 @@ extension AnalysisRenderer {
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count - 1))
     for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
     let srm = r.sampleRatioMismatch
-    out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
+    out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
     out += "\nMethods: " + r.methods.joined(separator: "; ") + "\n"
     return out
@@ -95,7 +95,7 @@ extension AnalysisRenderer {
     }
     let srm = r.sampleRatioMismatch
     doc.paragraph(
-      "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
+      "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
         + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
     doc.paragraph("Methods: " + r.methods.joined(separator: "; "), cssClass: "note")
     return doc.html

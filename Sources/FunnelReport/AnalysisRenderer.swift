@@ -27,6 +27,11 @@ public enum AnalysisRenderer {
     }
   }
 
+  /// `p = 0.0123`, or `p < 0.0001`.
+  static func pEquals(_ p: Double) -> String {
+    p < 1e-4 ? "p < 0.0001" : "p = " + NumberText.fixed(p, 4)
+  }
+
   static func pValue(_ p: Double?) -> String {
     guard let p else { return "n/a" }
     if p < 1e-4 { return "<0.0001" }
@@ -71,7 +76,7 @@ public enum AnalysisRenderer {
       out += table.render()
     }
     let srm = r.sampleRatioMismatch
-    out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), p = \(pValue(srm.test.pValue))"
+    out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust any verdict\n"
       : " — no mismatch with the planned allocation\n"
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
