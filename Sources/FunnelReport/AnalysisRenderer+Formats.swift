@@ -77,12 +77,12 @@ extension AnalysisRenderer {
       "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
       cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
-    doc.table(headers, armRows(r), right: Set(1..<headers.count - 1), caption: "Arms")
+    doc.table(headers, armRows(r), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
     let rows: [SVGCharts.ForestRow] = r.comparisons.compactMap { c in
       guard let d = c.absoluteLift?.estimate, let i = c.absoluteLift?.interval else { return nil }
       return SVGCharts.ForestRow(
         label: c.arm, estimate: d * 100, lower: i.lower * 100, upper: i.upper * 100,
-        text: "\(NumberText.points(d, decimals: 2)) \(interval(i, percent: true)) p \(pValue(c.adjustedPValue))")
+        text: "\(NumberText.points(d, decimals: 2)) \(interval(i, percent: true)) adj. p \(pValue(c.adjustedPValue))")
     }
     if !rows.isEmpty {
       doc.heading(2, "Lift in conversion")

@@ -15,8 +15,8 @@ public enum ExperimentReportRenderer {
 
   static func interval(_ i: ConfidenceInterval?, _ metric: FunnelMetric) -> String {
     guard let i else { return "" }
-    if metric.isProportion { return "[\(NumberText.fixed(i.lower * 100, 2)), \(NumberText.fixed(i.upper * 100, 2))]" }
-    return "[\(NumberText.fixed(i.lower, 3)), \(NumberText.fixed(i.upper, 3))]"
+    if metric.isProportion { return "[\(NumberText.bound(i.lower * 100, 2)), \(NumberText.bound(i.upper * 100, 2))]" }
+    return "[\(NumberText.bound(i.lower, 3)), \(NumberText.bound(i.upper, 3))]"
   }
 
   static func p(_ x: Double?) -> String {

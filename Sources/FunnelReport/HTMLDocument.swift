@@ -37,8 +37,11 @@ public struct HTMLDocument {
     body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
   }
 
-  /// A table; `right` are the indices of right-aligned (numeric) columns.
-  public mutating func table(_ headers: [String], _ rows: [[String]], right: Set<Int> = [], caption: String? = nil) {
+  /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text
+  /// columns whose cells may break into lines (a long verdict) instead of widening the table.
+  public mutating func table(
+    _ headers: [String], _ rows: [[String]], right: Set<Int> = [], wrap: Set<Int> = [], caption: String? = nil
+  ) {
     body += "<div class=\"scroll\"><table>"
     if let caption { body += "<caption>\(Self.escape(caption))</caption>" }
     body += "<thead><tr>"
@@ -50,7 +53,8 @@ public struct HTMLDocument {
         if i == 0 {
           body += "<th scope=\"row\">\(Self.escape(cell))</th>"
         } else {
-          body += "<td\(right.contains(i) ? " class=\"num\"" : "")>\(Self.escape(cell))</td>"
+          let classes = (right.contains(i) ? ["num"] : []) + (wrap.contains(i) ? ["wrap"] : [])
+          body += "<td\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")>\(Self.escape(cell))</td>"
         }
       }
       body += "</tr>\n"
@@ -121,6 +125,7 @@ public struct HTMLDocument {
     .scroll { overflow-x: auto; }
     table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
     th, td { padding: 3px 8px; border-bottom: 1px solid #e2e8f0; text-align: left; white-space: nowrap; }
+    td.wrap { white-space: normal; min-width: 7em; }
     .num { text-align: right; }
     caption { text-align: left; font-weight: 600; padding: 4px 0; }
     .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 28px; }

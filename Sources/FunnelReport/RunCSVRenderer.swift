@@ -93,8 +93,8 @@ public enum RunMarkdownRenderer {
     let interval =
       c.difference?.interval.map { i in
         percent
-          ? "[\(NumberText.fixed(i.lower * 100, 1)), \(NumberText.fixed(i.upper * 100, 1))] pp"
-          : "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
+          ? "[\(NumberText.bound(i.lower * 100, 1)), \(NumberText.bound(i.upper * 100, 1))] pp"
+          : "[\(NumberText.bound(i.lower, 2)), \(NumberText.bound(i.upper, 2))]"
       } ?? "n/a"
     let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
     return (text, interval, p)

@@ -96,9 +96,9 @@ public enum RunTableRenderer {
     guard let c, let d = c.difference?.estimate else { return ["", "", ""] }
     let interval = c.difference?.interval.map { i in
       switch metric {
-      case _ where metric.isProportion: "[\(NumberText.fixed(i.lower * 100, 2)), \(NumberText.fixed(i.upper * 100, 2))] pp"
-      case .revenuePerUser, .realizedRevenuePerUser: "[\(NumberText.fixed(i.lower, 3)), \(NumberText.fixed(i.upper, 3))]"
-      default: "[\(NumberText.fixed(i.lower, 2)), \(NumberText.fixed(i.upper, 2))]"
+      case _ where metric.isProportion: "[\(NumberText.bound(i.lower * 100, 2)), \(NumberText.bound(i.upper * 100, 2))] pp"
+      case .revenuePerUser, .realizedRevenuePerUser: "[\(NumberText.bound(i.lower, 3)), \(NumberText.bound(i.upper, 3))]"
+      default: "[\(NumberText.bound(i.lower, 2)), \(NumberText.bound(i.upper, 2))]"
       }
     } ?? "n/a"
     let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
