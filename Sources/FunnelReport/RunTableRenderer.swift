@@ -45,8 +45,10 @@ public enum RunTableRenderer {
     func metric(_ m: FunnelMetric) -> String { NumberText.percent(s.value(m)) }
     out += "  completion \(metric(.completionRate)) · skip \(metric(.skipRate)) · paywall view \(metric(.paywallViewRate))"
     out += " · purchase \(metric(.purchaseConversion)) (\(metric(.purchaseConversionOfViewers)) of viewers)\n"
-    out += "  time to finish: mean \(NumberText.seconds(s.value(.timeToFinish))), median \(NumberText.seconds(s.medianSecondsToFinish)),"
-    out += " p90 \(NumberText.seconds(s.p90SecondsToFinish))"
+    out += "  time to finish: mean \(NumberText.seconds(s.value(.timeToFinish)))"
+    if let exact = s.exactValue(.timeToFinish) { out += " (exact \(NumberText.seconds(exact)))" }
+    out += ", median \(NumberText.seconds(s.medianSecondsToFinish)), p90 \(NumberText.seconds(s.p90SecondsToFinish))"
+    out += " (percentiles: Monte Carlo estimates, the exact engine solves means)"
     if s.stepLimitReached > 0 { out += " · \(NumberText.grouped(s.stepLimitReached)) walks cut at the step limit" }
     out += "\n"
     guard !run.flow.plans.isEmpty else { return out }
