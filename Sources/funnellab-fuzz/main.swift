@@ -5,6 +5,10 @@
 //
 //   funnellab-fuzz [--binary .build/release/funnellab] [--cases 100000] [--start 0]
 //                  [--seed 1] [--timeout 60] [--no-extremes] [--quick] [--slow seconds] [--show]
+//                  [--keep folder]   (copy each case's files there, to replay it by hand)
+//
+// --timeout counts the case's CPU seconds where /proc shows them (Linux), with a
+// wall-clock guard of 5 × timeout; elsewhere it counts wall-clock seconds.
 import Foundation
 import FunnelFuzz
 
@@ -24,6 +28,8 @@ struct Settings {
   var show = false
   /// Report every case slower than this many seconds.
   var slow = Double.infinity
+  /// Copy each case's folder (its input files, before the run) to this folder.
+  var keep: String?
 
   init(_ arguments: [String]) {
     var i = 0
@@ -39,6 +45,7 @@ struct Settings {
       case "--quick": quick = true; i -= 1
       case "--show": show = true; i -= 1
       case "--slow": slow = Double(value) ?? slow
+      case "--keep": keep = value
       default: FileHandle.standardError.write(Data("unknown argument \(arguments[i])\n".utf8)); exit(64)
       }
       i += 2
@@ -61,10 +68,18 @@ func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], scratch: U
   process.standardOutput = FileHandle(forWritingAtPath: outURL.path)
   process.standardError = FileHandle(forWritingAtPath: errURL.path)
   do { try process.run() } catch { return (nil, nil, false, [], Array("cannot start: \(error)".utf8)) }
-  let deadline = Date().addingTimeInterval(timeout)
+  // A hang is `timeout` seconds of the case's own CPU time where the system tells it
+  // (Linux: /proc/<pid>/stat), so a busy machine cannot fake one; a case that blocks
+  // without using the CPU is stopped at 5 × timeout of wall-clock time.
+  let started = Date()
+  let wallLimit = cpuSeconds(of: process.processIdentifier) == nil ? timeout : 5 * timeout
   var timedOut = false
+  var polls = 0
   while process.isRunning {
-    if Date() > deadline {
+    polls += 1
+    let wall = Date().timeIntervalSince(started)
+    let cpu = polls % 50 == 0 ? cpuSeconds(of: process.processIdentifier) : nil
+    if wall > wallLimit || (cpu ?? 0) > timeout {
       timedOut = true
       kill(process.processIdentifier, SIGKILL)
       break
@@ -77,6 +92,18 @@ func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], scratch: U
   if timedOut { return (nil, nil, true, out, err) }
   if process.terminationReason == .uncaughtSignal { return (nil, process.terminationStatus, false, out, err) }
   return (process.terminationStatus, nil, false, out, err)
+}
+
+/// The user + system CPU seconds a running process has used, from /proc (Linux); nil
+/// where that is not available.
+func cpuSeconds(of pid: Int32) -> Double? {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let close = stat.lastIndex(of: ")")
+  else { return nil }
+  // Fields after the command name: state is field 3; utime and stime are fields 14 and 15.
+  let fields = stat[stat.index(after: close)...].split(separator: " ")
+  guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+  return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// Writes a line to stdout at once (progress is read while the run goes on).
@@ -114,6 +141,14 @@ for index in settings.start..<(settings.start + settings.cases) {
     let url = folder.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     FileManager.default.createFile(atPath: url.path, contents: Data(before))
+  }
+  if let keep = settings.keep {
+    let copy = URL(fileURLWithPath: keep).appendingPathComponent("case\(index)")
+    try? FileManager.default.removeItem(at: copy)
+    try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: folder, to: copy)
+    FileManager.default.createFile(atPath: copy.appendingPathComponent("stdin").path, contents: Data(c.standardInput))
+    say("kept case \(index) in \(copy.path): \(c.arguments(in: copy.path))")
   }
   let started = Date()
   let (code, signal, timedOut, out, err) = execute(

@@ -48,6 +48,7 @@ extension BinaryInteger {
   /// Int(rounding: 1e300)            // nil
   /// UInt64(rounding: -1)            // nil
   /// ```
+  @inlinable
   public init?(rounding x: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
     self.init(exactly: x.rounded(rule))
   }
