@@ -37,7 +37,8 @@ public struct FuzzCase: Sendable, Hashable {
   /// The command line as one shell-quoted line, for reports.
   public var shellLine: String {
     (["funnellab"] + rawArguments).map { a in
-      a.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:{},+@".contains($0) } ? a : "'" + a.replacingOccurrences(of: "'", with: "'\\''") + "'"
+      a.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:{},+@".contains($0) }
+        ? a : "'" + a.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }.joined(separator: " ")
   }
 }
@@ -122,7 +123,11 @@ extension FuzzCase {
     if run.timedOut { return [.hang] }
     guard let code = run.code else { return [.hang] }
     var findings: [FuzzFinding] = []
-    if code == 70 { findings.append(.internalError) } else if !Self.documentedCodes.contains(code) { findings.append(.undocumentedExitCode(code)) }
+    if code == 70 {
+      findings.append(.internalError)
+    } else if !Self.documentedCodes.contains(code) {
+      findings.append(.undocumentedExitCode(code))
+    }
     if code == 1, rawArguments.first != "check" { findings.append(.checkFailedOutsideCheck) }
     let err = String(decoding: run.stderr, as: UTF8.self)
     if err.unicodeScalars.contains(where: { $0 != "\n" && Self.isControl($0) }) { findings.append(.controlCharacterInMessage) }

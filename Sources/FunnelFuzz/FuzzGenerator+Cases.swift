@@ -8,7 +8,8 @@ extension FuzzGenerator {
     if quick {
       guard small, rng.chance(30) else { return ["validate", spec] }
       return rng.chance(60)
-        ? ["run", spec, "--users", String(10 + rng.below(40)), "--threads", "1"] + format(&rng, ["table", "json", "csv", "markdown", "html"])
+        ? ["run", spec, "--users", String(10 + rng.below(40)), "--threads", "1"]
+          + format(&rng, ["table", "json", "csv", "markdown", "html"])
         : ["trace", spec, "--users", String(1 + rng.below(4))]
     }
     var commands = ["validate", "run", "run", "exact", "trace", "sensitivity", "power"]
@@ -18,11 +19,14 @@ extension FuzzGenerator {
     case "run":
       return ["run", spec, "--users", String(50 + rng.below(250)), "--threads", "1"]
         + (rng.chance(20) ? ["--mode", "experiment"] : []) + format(&rng, ["table", "json", "csv", "markdown", "html"])
-    case "grid": return ["grid", spec, "--users", String(20 + rng.below(40)), "--threads", "1"] + format(&rng, ["table", "json", "markdown", "html"])
+    case "grid":
+      return ["grid", spec, "--users", String(20 + rng.below(40)), "--threads", "1"] + format(&rng, ["table", "json", "markdown", "html"])
     case "exact": return ["exact", spec] + format(&rng, ["table", "json"])
     case "trace": return ["trace", spec, "--users", String(1 + rng.below(30))]
     case "sensitivity":
-      return ["sensitivity", spec, "--vary", rng.pick(["fatiguePerScreen=0:0.1:0.05", "priceSensitivity=0.5:1:0.5", "screensSeenCap=2:4:2"])]
+      return [
+        "sensitivity", spec, "--vary", rng.pick(["fatiguePerScreen=0:0.1:0.05", "priceSensitivity=0.5:1:0.5", "screensSeenCap=2:4:2"]),
+      ]
     case "power": return ["power", spec, "--users-per-arm", "100", "--replicates", "100"] + format(&rng, ["table", "json", "markdown"])
     case "check": return ["check", spec]
     default: return ["validate", spec]
@@ -107,7 +111,8 @@ extension FuzzGenerator {
       "grid": ["users", "seed", "threads", "top", "format", "shard", "shards", "quiet"],
       "exact": ["variant", "format"],
       "power": [
-        "target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards", "baseline", "mde", "relative-mde", "users-per-arm",
+        "target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards", "baseline", "mde", "relative-mde",
+        "users-per-arm",
         "power", "alpha", "alternative", "ratio", "method", "sd", "solve", "users-per-day", "format",
       ],
       "analyze": ["arm", "arm", "data", "control", "allocation", "alpha", "alternative", "correction", "format"],
@@ -158,7 +163,8 @@ extension FuzzGenerator {
     while i < args.count {
       let a = args[i]
       let name = a.hasPrefix("--") ? String(a.dropFirst(2).prefix { $0 != "=" }) : ""
-      if let cap = caps[name], let value = a.contains("=") ? String(a.drop { $0 != "=" }.dropFirst()) : (i + 1 < args.count ? args[i + 1] : nil),
+      if let cap = caps[name],
+        let value = a.contains("=") ? String(a.drop { $0 != "=" }.dropFirst()) : (i + 1 < args.count ? args[i + 1] : nil),
         let x = Double(value), x.isFinite, x > cap, !(extremeNumbers && x > 1e15)
       {
         out.append("--\(name)=\(Int(cap))")
@@ -168,8 +174,11 @@ extension FuzzGenerator {
       out.append(a)
       i += 1
     }
-    if out.first == "power", !out.contains("--replicates"), out.dropFirst().first?.hasPrefix(Self.token) == true { out += ["--replicates", "100"] }
-    if out.first == "power", !out.contains(where: { $0.hasPrefix("--users-per-arm") }), out.dropFirst().first?.hasPrefix(Self.token) == true {
+    if out.first == "power", !out.contains("--replicates"), out.dropFirst().first?.hasPrefix(Self.token) == true {
+      out += ["--replicates", "100"]
+    }
+    if out.first == "power", !out.contains(where: { $0.hasPrefix("--users-per-arm") }), out.dropFirst().first?.hasPrefix(Self.token) == true
+    {
       out += ["--users-per-arm", "200"]
     }
     if ["run", "grid"].contains(out.first), !out.contains(where: { $0.hasPrefix("--users") }) { out += ["--users", quick ? "20" : "100"] }

@@ -88,7 +88,8 @@ extension FuzzGenerator {
     var c = FuzzCase(index: 0, kind: .csv, rawArguments: [])
     c.files["data.csv"] = bytes
     if analyze {
-      c.rawArguments = ["analyze", "--data", "\(Self.token)/data.csv"] + (rng.chance(30) ? ["--arm", "extra=100:10"] : [])
+      c.rawArguments =
+        ["analyze", "--data", "\(Self.token)/data.csv"] + (rng.chance(30) ? ["--arm", "extra=100:10"] : [])
         + format(&rng, ["table", "json", "csv", "markdown", "html"])
     } else {
       c.files["spec.json"] = Array(seeds.observed.spec.utf8)
@@ -108,7 +109,8 @@ extension FuzzGenerator {
     if rng.chance(quick ? 60 : 25) {
       let name = id.replacingOccurrences(of: "=", with: "-")
       c.hostileIDs = [name]
-      c.rawArguments = ["analyze", "--arm", "\(name)=1000:100", "--arm", "b=1000:120"] + format(&rng, ["table", "markdown", "html", "csv", "json"])
+      c.rawArguments =
+        ["analyze", "--arm", "\(name)=1000:100", "--arm", "b=1000:120"] + format(&rng, ["table", "markdown", "html", "csv", "json"])
       return c
     }
     let seed = quick ? smallSpec : rng.pick(seeds.specs)
@@ -153,12 +155,13 @@ extension FuzzGenerator {
     switch value.kind {
     case .string(let s) where s == old: copy.kind = .string(new)
     case .object(let members):
-      copy.kind = .object(members.map { m in
-        var m = m
-        m.value = replacingString(old, with: new, in: m.value)
-        if m.key == old { m.key = new }
-        return m
-      })
+      copy.kind = .object(
+        members.map { m in
+          var m = m
+          m.value = replacingString(old, with: new, in: m.value)
+          if m.key == old { m.key = new }
+          return m
+        })
     case .array(let elements): copy.kind = .array(elements.map { replacingString(old, with: new, in: $0) })
     default: break
     }

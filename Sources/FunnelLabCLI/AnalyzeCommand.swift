@@ -1,7 +1,7 @@
+import Foundation
 import FunnelLab
 import FunnelReport
 import FunnelStats
-import Foundation
 
 /// `funnellab analyze`: the statistics of a real experiment's observed counts.
 enum AnalyzeCommand: Command {
@@ -33,7 +33,8 @@ enum AnalyzeCommand: Command {
       """,
     options: [
       OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
-      OptionSpec(name: "data", valueName: "file.csv", help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares])."),
+      OptionSpec(
+        name: "data", valueName: "file.csv", help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares])."),
       OptionSpec(name: "control", valueName: "name", help: "The control arm (default: the first)."),
       OptionSpec(name: "allocation", valueName: "name=weight,...", help: "Planned allocation, e.g. control=90,b=10 (default: equal)."),
       OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
@@ -139,8 +140,9 @@ enum AnalyzeCommand: Command {
     }
     let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     guard fields.count == 2 || fields.count == 4, let users = decimalInteger(fields[0]), let conversions = decimalInteger(fields[1]) else {
-      throw UsageError(message: "--arm '\(text)' is not name=users:conversions[:revenueSum:revenueSumOfSquares]",
-                       hint: "users and conversions are whole numbers, e.g. control=12000:1320")
+      throw UsageError(
+        message: "--arm '\(text)' is not name=users:conversions[:revenueSum:revenueSumOfSquares]",
+        hint: "users and conversions are whole numbers, e.g. control=12000:1320")
     }
     var revenue: ArmData.Revenue?
     if fields.count == 4 {

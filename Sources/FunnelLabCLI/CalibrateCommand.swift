@@ -73,7 +73,8 @@ enum CalibrateCommand: Command {
       } catch {
         var text = ""
         for e in error.errors { text += "\(output): \(e.description.escapingControlCharacters)\n" }
-        text += "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
+        text +=
+          "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
         throw CommandFailure(code: .invalidInput, text: text)
       }
     }

@@ -64,7 +64,9 @@ public enum FunnelLabCommandLine {
     guard let command = commands.first(where: { $0.spec.name == first }) else {
       let names = commands.map(\.spec.name)
       let hint = closest(first, names).map { "did you mean '\($0)'?" } ?? "commands: " + names.joined(separator: ", ")
-      console.err("Error: unknown command '\(first.escapingControlCharacters)'; \(hint)\nUsage: funnellab <command> [options]; see 'funnellab --help'.\n")
+      console.err(
+        "Error: unknown command '\(first.escapingControlCharacters)'; \(hint)\nUsage: funnellab <command> [options]; see 'funnellab --help'.\n"
+      )
       return ExitCode.usage.rawValue
     }
     let spec = command.spec
@@ -157,7 +159,9 @@ let shardOptions = [
   OptionSpec(name: "shard", valueName: "i/n", help: "Run shard i of n (0-based) and write a partial result for 'funnellab merge'."),
   OptionSpec(
     name: "shards", valueName: "n",
-    help: "Run one of n shards, its index read from JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch)."),
+    help:
+      "Run one of n shards, its index read from JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch)."
+  ),
 ]
 
 /// `--alpha`: overrides the spec's `metrics.alpha` (tests and intervals at `1 − α`).

@@ -44,7 +44,8 @@ enum MergeCommand: Command {
     }
     if !plans.isEmpty {
       guard files.isEmpty else {
-        throw CommandFailure(code: .invalidInput, text: "Error: the files mix planning shards with run or grid shards; merge one run at a time.\n")
+        throw CommandFailure(
+          code: .invalidInput, text: "Error: the files mix planning shards with run or grid shards; merge one run at a time.\n")
       }
       let report: PlanningReport
       do { report = try PlanningShardFile.merge(plans) } catch {
@@ -69,7 +70,9 @@ enum MergeCommand: Command {
       text = format == "json" ? GridRenderer.json(report) : terminal(GridRenderer.table(report, top: top))
     } else {
       let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
-      text = format == "json" ? RunJSONRenderer.render(result, summaries: summaries) : terminal(RunTableRenderer.render(result, summaries: summaries))
+      text =
+        format == "json"
+        ? RunJSONRenderer.render(result, summaries: summaries) : terminal(RunTableRenderer.render(result, summaries: summaries))
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

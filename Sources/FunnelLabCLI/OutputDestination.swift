@@ -29,7 +29,9 @@ struct OutputDestination {
     if type == .typeDirectory { throw failure("a folder, not a file", hint: "give a file name, e.g. \(Self.join(path, "result.txt"))") }
     // A device such as /dev/null or /dev/stdout is written in place, not replaced.
     if let type, type != .typeRegular, type != .typeSymbolicLink {
-      guard let handle = FileHandle(forWritingAtPath: path) else { throw failure("cannot open it for writing", hint: "check its permissions") }
+      guard let handle = FileHandle(forWritingAtPath: path) else {
+        throw failure("cannot open it for writing", hint: "check its permissions")
+      }
       defer { try? handle.close() }
       try body { (text: String) throws(CommandFailure) in
         do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw failure(Self.reason(error), hint: "check the device") }

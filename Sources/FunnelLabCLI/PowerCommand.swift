@@ -86,8 +86,11 @@ enum PowerCommand: Command {
     if let mde, !isMeans, !(baseline + mde > 0 && baseline + mde < 1) {
       let flag = absolute != nil ? "--mde \(JSONValue.format(mde))" : "--relative-mde \(JSONValue.format(relative ?? 0))"
       throw UsageError(
-        message: "\(flag): the treatment rate \(JSONValue.format(baseline)) + \(JSONValue.format(mde)) = \(JSONValue.format(baseline + mde)) is not between 0 and 1",
-        hint: "--mde is the difference in rate, e.g. --mde 0.01 for \(JSONValue.format(baseline)) → \(JSONValue.format(baseline + 0.01)); --relative-mde a fraction of the baseline")
+        message:
+          "\(flag): the treatment rate \(JSONValue.format(baseline)) + \(JSONValue.format(mde)) = \(JSONValue.format(baseline + mde)) is not between 0 and 1",
+        hint:
+          "--mde is the difference in rate, e.g. --mde 0.01 for \(JSONValue.format(baseline)) → \(JSONValue.format(baseline + 0.01)); --relative-mde a fraction of the baseline"
+      )
     }
     try refuseSpecOptions(arguments)
     let users = try arguments.number("users-per-arm", in: 2...1e12)
@@ -114,8 +117,9 @@ enum PowerCommand: Command {
       alpha = .nan
     case (.some, .some, false):
       if power != nil {
-        throw UsageError(message: "--mde, --users-per-arm and --power are all given: nothing to solve",
-                         hint: "drop one of them, or add --solve alpha")
+        throw UsageError(
+          message: "--mde, --users-per-arm and --power are all given: nothing to solve",
+          hint: "drop one of them, or add --solve alpha")
       }
     case (.some, nil, false), (nil, .some, false):
       power = power ?? 0.8
@@ -174,7 +178,8 @@ extension PowerCommand {
     if let reached = try? PowerAnalysis.solve(easiest), reached.power >= target {
       let what = problem.alpha == nil ? "α = 1e-12" : "2 users per arm"
       return UsageError(
-        message: "--power \(JSONValue.format(target)) is reached with any value: even \(what) gives power \(NumberText.percent(reached.power))",
+        message:
+          "--power \(JSONValue.format(target)) is reached with any value: even \(what) gives power \(NumberText.percent(reached.power))",
         hint: problem.alpha == nil ? "lower --users-per-arm or the effect to solve for α" : "ask for a higher --power")
     }
     return UsageError(message: error.message, hint: error.hint)
@@ -182,7 +187,8 @@ extension PowerCommand {
 
   /// `funnellab power <spec>`: planning by simulation.
   static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative"] where arguments.value(flag) != nil {
+    for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative"]
+    where arguments.value(flag) != nil {
       throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
     }
     var options = PlanningOptions()
@@ -202,7 +208,9 @@ extension PowerCommand {
     let report: PlanningReport
     do {
       if let shard = try shard(arguments, console: console) {
-        let counts = try ExperimentPlanner.tally(experiment, options: options, shard: shard) { done, total in bar.update(done: done, total: total) }
+        let counts = try ExperimentPlanner.tally(experiment, options: options, shard: shard) { done, total in
+          bar.update(done: done, total: total)
+        }
         bar.finish()
         let file = PlanningShardFile(shard: shard, specText: spec.text, options: options, counts: counts)
         try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)

@@ -28,7 +28,9 @@ enum RunCommand: Command {
       OptionSpec(name: "variant", valueName: "id", help: "Run only this variant (and the control).", repeatable: true),
       OptionSpec(
         name: "mode", valueName: "mode",
-        help: "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth)."),
+        help:
+          "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth)."
+      ),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
       alphaOption,
       OutputDestination.option,

@@ -55,7 +55,8 @@ enum SensitivityCommand: Command {
       let bounds = parameter.range
       guard bounds.contains(from), bounds.contains(to) else {
         throw UsageError(
-          message: "--vary '\(text)': \(parameter.rawValue) goes from \(JSONValue.format(bounds.lowerBound)) to \(JSONValue.format(bounds.upperBound))",
+          message:
+            "--vary '\(text)': \(parameter.rawValue) goes from \(JSONValue.format(bounds.lowerBound)) to \(JSONValue.format(bounds.upperBound))",
           hint: "the unit is \(parameter.unit); the default is \(JSONValue.format(parameter.defaultValue))")
       }
       if parameter == .screensSeenCap, from != from.rounded() || step != step.rounded() {
@@ -69,7 +70,8 @@ enum SensitivityCommand: Command {
     }
     guard Sensitivity.pointCount(axes) != nil else {
       throw UsageError(
-        message: "the --vary axes give more than \(Limits.sensitivityPoints) points (\(axes.map { String($0.values.count) }.joined(separator: " × ")))",
+        message:
+          "the --vary axes give more than \(Limits.sensitivityPoints) points (\(axes.map { String($0.values.count) }.joined(separator: " × ")))",
         hint: "use larger steps or fewer axes")
     }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment

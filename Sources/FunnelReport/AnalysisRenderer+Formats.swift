@@ -53,7 +53,10 @@ extension AnalysisRenderer {
 
   static func armHeaders(alpha: Double) -> [String] {
     let level = NumberText.level(alpha: alpha)
-    return ["arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)", "verdict"]
+    return [
+      "arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)",
+      "verdict",
+    ]
   }
 
   public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
@@ -161,17 +164,21 @@ extension PowerRenderer {
         points, marked: (curve.design.usersPerArm, curve.design.power),
         markedLabel:
           "design: \(NumberText.grouped(curve.design.usersPerArm, rounding: .up)) users, \(NumberText.percent(curve.design.power, decimals: 0))",
-        target: curve.design.power, xLabel: "users in the treatment arm", xText: { NumberText.grouped($0, rounding: .toNearestOrAwayFromZero) })
+        target: curve.design.power, xLabel: "users in the treatment arm",
+        xText: { NumberText.grouped($0, rounding: .toNearestOrAwayFromZero) })
       doc.beginCharts()
       doc.chart(
         kind: "power", title: "Power against users per treatment arm, same effect and alpha",
-        description: points.map { "\(NumberText.grouped($0.x, rounding: .toNearestOrAwayFromZero)) users: power \(NumberText.percent($0.y))" }.joined(
+        description: points.map {
+          "\(NumberText.grouped($0.x, rounding: .toNearestOrAwayFromZero)) users: power \(NumberText.percent($0.y))"
+        }.joined(
           separator: "; ")
           + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
       doc.endCharts()
       doc.table(
         ["users per treatment arm", "power"],
-        curve.points.map { [NumberText.grouped($0.usersPerArm, rounding: .toNearestOrAwayFromZero), NumberText.percent($0.power)] }, right: [1],
+        curve.points.map { [NumberText.grouped($0.usersPerArm, rounding: .toNearestOrAwayFromZero), NumberText.percent($0.power)] },
+        right: [1],
         caption: "The curve's points")
     }
     return doc.html

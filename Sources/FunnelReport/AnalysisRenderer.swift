@@ -42,17 +42,23 @@ public enum AnalysisRenderer {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
     var out = "Experiment analysis · control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue)\n\n"
-    var arms = TextTable(["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],
-                         alignments: [.left, .right, .right, .right, .right, .right])
+    var arms = TextTable(
+      ["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],
+      alignments: [.left, .right, .right, .right, .right, .right])
     for a in r.arms {
-      arms.add([a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
-                interval(a.rateInterval, percent: true), NumberText.percent(a.probabilityToBeBest)])
+      arms.add([
+        a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
+        interval(a.rateInterval, percent: true), NumberText.percent(a.probabilityToBeBest),
+      ])
     }
     out += arms.render() + "\n"
     let names = intervalNames(r)
     var comparisons = TextTable(
-      ["arm vs \(r.control)", "abs. lift", "\(level)% CI (\(names.absolute))", "rel. lift", "\(level)% CI (\(names.relative))", "p-value", "adjusted",
-       "P(beat)", "exp. loss", "verdict"],
+      [
+        "arm vs \(r.control)", "abs. lift", "\(level)% CI (\(names.absolute))", "rel. lift", "\(level)% CI (\(names.relative))", "p-value",
+        "adjusted",
+        "P(beat)", "exp. loss", "verdict",
+      ],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
     for c in r.comparisons {
       comparisons.add([
@@ -66,18 +72,23 @@ public enum AnalysisRenderer {
     let revenue = r.comparisons.compactMap { c in c.revenue.map { (c.arm, $0) } }
     if !revenue.isEmpty {
       out += "\n"
-      var table = TextTable(["revenue/user vs \(r.control)", "difference", "\(level)% CI (Welch)", "p-value", "P(beat)"],
-                            alignments: [.left, .right, .right, .right, .right])
+      var table = TextTable(
+        ["revenue/user vs \(r.control)", "difference", "\(level)% CI (Welch)", "p-value", "P(beat)"],
+        alignments: [.left, .right, .right, .right, .right])
       for (arm, rev) in revenue {
-        table.add([arm, rev.welch.difference.estimate.map { NumberText.fixed($0, 4) } ?? "n/a",
-                   interval(rev.welch.difference.interval, percent: false), pValue(rev.welch.test.pValue),
-                   NumberText.percent(rev.bayesian.probabilityToBeat)])
+        table.add([
+          arm, rev.welch.difference.estimate.map { NumberText.fixed($0, 4) } ?? "n/a",
+          interval(rev.welch.difference.interval, percent: false), pValue(rev.welch.test.pValue),
+          NumberText.percent(rev.bayesian.probabilityToBeat),
+        ])
       }
       out += table.render()
     }
     let srm = r.sampleRatioMismatch
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
-    out += srm.mismatch ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust any verdict\n"
+    out +=
+      srm.mismatch
+      ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust any verdict\n"
       : " — no mismatch with the planned allocation\n"
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
@@ -87,57 +98,82 @@ public enum AnalysisRenderer {
 
   static func ci(_ c: ConfidenceInterval?) -> JSONValue {
     guard let c else { return .null }
-    return .object([("lower", .number(c.lower)), ("upper", .number(c.upper)), ("level", .number(c.confidenceLevel)), ("method", .string(c.method))])
+    return .object([
+      ("lower", .number(c.lower)), ("upper", .number(c.upper)), ("level", .number(c.confidenceLevel)), ("method", .string(c.method)),
+    ])
   }
 
   static func estimate(_ e: IntervalEstimate?) -> JSONValue {
     guard let e else { return .null }
-    return .object([("estimate", e.estimate.map { .number($0) } ?? .null), ("interval", ci(e.interval)),
-                    ("diagnostic", e.diagnostic.map { .string($0.rawValue) } ?? .null)])
+    return .object([
+      ("estimate", e.estimate.map { .number($0) } ?? .null), ("interval", ci(e.interval)),
+      ("diagnostic", e.diagnostic.map { .string($0.rawValue) } ?? .null),
+    ])
   }
 
   static func test(_ t: TestResult?) -> JSONValue {
     guard let t else { return .null }
-    return .object([("method", .string(t.method)), ("statistic", .number(t.statistic)), ("pValue", .number(t.pValue)),
-                    ("alternative", .string(t.alternative.rawValue)),
-                    ("degreesOfFreedom", t.degreesOfFreedom.map { .number($0) } ?? .null),
-                    ("diagnostic", t.diagnostic.map { .string($0.rawValue) } ?? .null)])
+    return .object([
+      ("method", .string(t.method)), ("statistic", .number(t.statistic)), ("pValue", .number(t.pValue)),
+      ("alternative", .string(t.alternative.rawValue)),
+      ("degreesOfFreedom", t.degreesOfFreedom.map { .number($0) } ?? .null),
+      ("diagnostic", t.diagnostic.map { .string($0.rawValue) } ?? .null),
+    ])
   }
 
   static func optional(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
 
   public static func json(_ r: ExperimentAnalysis.Report) -> String {
-    JSONWriter.write(.object([
-      ("schemaVersion", .integer(1)),
-      ("command", .string("analyze")),
-      ("control", .string(r.control)),
-      ("alpha", .number(r.settings.alpha)),
-      ("alternative", .string(r.settings.alternative.rawValue)),
-      ("correction", .string(r.settings.correction.rawValue)),
-      ("arms", .array(r.arms.map { a in
-        .object([("name", .string(a.name)), ("users", .integer(a.users)), ("conversions", .integer(a.conversions)),
-                 ("rate", optional(a.rate)), ("rateInterval", ci(a.rateInterval)), ("probabilityToBeBest", optional(a.probabilityToBeBest))])
-      })),
-      ("comparisons", .array(r.comparisons.map { c in
-        .object([
-          ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
-          ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
-          ("conclusion", .string(c.conclusion.rawValue)),
-          ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
-          ("revenue", c.revenue.map { rev in
-            .object([("welch", test(rev.welch.test)), ("difference", estimate(rev.welch.difference)),
-                     ("probabilityToBeatControl", .number(rev.bayesian.probabilityToBeat)),
-                     ("expectedLoss", .number(rev.bayesian.expectedLoss))])
-          } ?? .null),
-          ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
-        ])
-      })),
-      ("sampleRatioMismatch", .object([
-        ("test", test(r.sampleRatioMismatch.test)), ("mismatch", .bool(r.sampleRatioMismatch.mismatch)),
-        ("observedShares", .array(r.sampleRatioMismatch.observedShares.map { .number($0) })),
-        ("expectedShares", .array(r.sampleRatioMismatch.expectedShares.map { .number($0) })),
-      ])),
-      ("methods", .array(r.methods.map { .string($0) })),
-    ]))
+    JSONWriter.write(
+      .object([
+        ("schemaVersion", .integer(1)),
+        ("command", .string("analyze")),
+        ("control", .string(r.control)),
+        ("alpha", .number(r.settings.alpha)),
+        ("alternative", .string(r.settings.alternative.rawValue)),
+        ("correction", .string(r.settings.correction.rawValue)),
+        (
+          "arms",
+          .array(
+            r.arms.map { a in
+              .object([
+                ("name", .string(a.name)), ("users", .integer(a.users)), ("conversions", .integer(a.conversions)),
+                ("rate", optional(a.rate)), ("rateInterval", ci(a.rateInterval)), ("probabilityToBeBest", optional(a.probabilityToBeBest)),
+              ])
+            })
+        ),
+        (
+          "comparisons",
+          .array(
+            r.comparisons.map { c in
+              .object([
+                ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
+                ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
+                ("conclusion", .string(c.conclusion.rawValue)),
+                ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
+                (
+                  "revenue",
+                  c.revenue.map { rev in
+                    .object([
+                      ("welch", test(rev.welch.test)), ("difference", estimate(rev.welch.difference)),
+                      ("probabilityToBeatControl", .number(rev.bayesian.probabilityToBeat)),
+                      ("expectedLoss", .number(rev.bayesian.expectedLoss)),
+                    ])
+                  } ?? .null
+                ),
+                ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
+              ])
+            })
+        ),
+        (
+          "sampleRatioMismatch",
+          .object([
+            ("test", test(r.sampleRatioMismatch.test)), ("mismatch", .bool(r.sampleRatioMismatch.mismatch)),
+            ("observedShares", .array(r.sampleRatioMismatch.observedShares.map { .number($0) })),
+            ("expectedShares", .array(r.sampleRatioMismatch.expectedShares.map { .number($0) })),
+          ])
+        ),
+        ("methods", .array(r.methods.map { .string($0) })),
+      ]))
   }
 }

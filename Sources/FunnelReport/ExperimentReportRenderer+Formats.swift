@@ -35,7 +35,9 @@ extension ExperimentReportRenderer {
 
   static func markdownTable(_ m: MetricResult, alpha: Double) -> String {
     var out = RunMarkdownRenderer.header(
-      ["arm", "n", m.metric.label, "Δ", "\(NumberText.level(alpha: alpha)) CI", "p (adj.)", "P(beat control)", "true Δ (exact)", "verdict"],
+      [
+        "arm", "n", m.metric.label, "Δ", "\(NumberText.level(alpha: alpha)) CI", "p (adj.)", "P(beat control)", "true Δ (exact)", "verdict",
+      ],
       right: [1, 2, 3, 4, 5, 6, 7])
     for a in m.arms {
       out += RunMarkdownRenderer.row([

@@ -43,22 +43,29 @@ public enum ExperimentReportRenderer {
 
   public static func table(_ r: ExperimentReport) -> String {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
-    out += " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
+    out +=
+      " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
     if let srm = r.sampleRatio {
-      out += "Sample ratio: " + zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
-        "\(arm) \(NumberText.grouped(x.0)) (planned \(NumberText.percent(x.1)))"
-      }.joined(separator: " · ")
+      out +=
+        "Sample ratio: "
+        + zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
+          "\(arm) \(NumberText.grouped(x.0)) (planned \(NumberText.percent(x.1)))"
+        }.joined(separator: " · ")
       out += "\n  χ² = \(NumberText.fixed(srm.test.statistic, 2)), p = \(p(srm.test.pValue))"
-      out += srm.mismatch ? " — SAMPLE RATIO MISMATCH: the split is broken; do not trust the comparisons\n\n" : " — consistent with the plan\n\n"
+      out +=
+        srm.mismatch ? " — SAMPLE RATIO MISMATCH: the split is broken; do not trust the comparisons\n\n" : " — consistent with the plan\n\n"
     }
     out += "Primary metric: \(r.spec.primary.label) (true Δ: the exact difference, no sampling noise; verdicts graded against it"
-    out += " with effects within ±\(NumberText.percent(r.spec.equivalenceMargin(for: r.spec.primary, control: 1), decimals: 1)) of the control's value negligible)\n"
+    out +=
+      " with effects within ±\(NumberText.percent(r.spec.equivalenceMargin(for: r.spec.primary, control: 1), decimals: 1)) of the control's value negligible)\n"
     out += metricTable(r.primary, alpha: r.spec.alpha)
     for g in r.guardrails {
-      let margin = g.guardrail.metric.isProportion ? NumberText.fixed(g.guardrail.margin * 100, 2) + " pp" : JSONValue.format(g.guardrail.margin)
+      let margin =
+        g.guardrail.metric.isProportion ? NumberText.fixed(g.guardrail.margin * 100, 2) + " pp" : JSONValue.format(g.guardrail.margin)
       out += "\nGuardrail: \(g.guardrail.metric.label) must not worsen by more than \(margin)\n"
       out += metricTable(g.result, alpha: r.spec.alpha)
-      out += "  status: " + g.result.arms.dropFirst().map { "\($0.arm) \(g.status[$0.arm]?.rawValue ?? "n/a")" }.joined(separator: " · ") + "\n"
+      out +=
+        "  status: " + g.result.arms.dropFirst().map { "\($0.arm) \(g.status[$0.arm]?.rawValue ?? "n/a")" }.joined(separator: " · ") + "\n"
     }
     for m in r.secondary {
       out += "\nAlso: \(m.metric.label)\n" + metricTable(m, alpha: r.spec.alpha)
@@ -79,51 +86,62 @@ public enum ExperimentReportRenderer {
   static func json(_ m: MetricResult) -> JSONValue {
     .object([
       ("metric", .string(m.metric.rawValue)),
-      ("arms", .array(m.arms.map { a in
-        .object([
-          ("arm", .string(a.arm)), ("n", .integer(a.estimate.n)), ("estimate", optional(a.estimate.estimate)),
-          ("interval", json(a.estimate.interval)), ("difference", optional(a.comparison?.difference?.estimate)),
-          ("differenceInterval", json(a.comparison?.difference?.interval)), ("relativeLift", optional(a.relativeLift?.estimate)),
-          ("relativeLiftInterval", json(a.relativeLift?.interval)), ("test", a.comparison?.test.map { .string($0.method) } ?? .null),
-          ("pValue", optional(a.comparison?.test?.pValue)), ("adjustedPValue", optional(a.adjustedPValue)),
-          ("significant", .bool(a.significant)), ("probabilityToBeatControl", optional(a.probabilityToBeatControl)),
-          ("probabilityToBeBest", optional(a.probabilityToBeBest)), ("trueValue", optional(a.trueValue)),
-          ("trueDifference", optional(a.trueDifference)), ("equivalenceMargin", optional(a.equivalenceMargin)),
-          ("verdict", a.verdict.map { .string($0.rawValue) } ?? .null),
-        ])
-      })),
+      (
+        "arms",
+        .array(
+          m.arms.map { a in
+            .object([
+              ("arm", .string(a.arm)), ("n", .integer(a.estimate.n)), ("estimate", optional(a.estimate.estimate)),
+              ("interval", json(a.estimate.interval)), ("difference", optional(a.comparison?.difference?.estimate)),
+              ("differenceInterval", json(a.comparison?.difference?.interval)), ("relativeLift", optional(a.relativeLift?.estimate)),
+              ("relativeLiftInterval", json(a.relativeLift?.interval)), ("test", a.comparison?.test.map { .string($0.method) } ?? .null),
+              ("pValue", optional(a.comparison?.test?.pValue)), ("adjustedPValue", optional(a.adjustedPValue)),
+              ("significant", .bool(a.significant)), ("probabilityToBeatControl", optional(a.probabilityToBeatControl)),
+              ("probabilityToBeBest", optional(a.probabilityToBeBest)), ("trueValue", optional(a.trueValue)),
+              ("trueDifference", optional(a.trueDifference)), ("equivalenceMargin", optional(a.equivalenceMargin)),
+              ("verdict", a.verdict.map { .string($0.rawValue) } ?? .null),
+            ])
+          })
+      ),
     ])
   }
 
   public static func json(_ r: ExperimentReport) -> String {
-    let srm: JSONValue = r.sampleRatio.map { s in
-      .object([("statistic", .number(s.test.statistic)), ("pValue", .number(s.test.pValue)), ("mismatch", .bool(s.mismatch))])
-    } ?? .null
-    let guardrails: JSONValue = .array(r.guardrails.map { g in
+    let srm: JSONValue =
+      r.sampleRatio.map { s in
+        .object([("statistic", .number(s.test.statistic)), ("pValue", .number(s.test.pValue)), ("mismatch", .bool(s.mismatch))])
+      } ?? .null
+    let guardrails: JSONValue = .array(
+      r.guardrails.map { g in
+        .object([
+          ("metric", .string(g.guardrail.metric.rawValue)), ("margin", .number(g.guardrail.margin)), ("result", json(g.result)),
+          ("status", .object(g.result.arms.dropFirst().map { ($0.arm, .string(g.status[$0.arm]?.rawValue ?? "inconclusive")) })),
+        ])
+      })
+    return JSONWriter.write(
       .object([
-        ("metric", .string(g.guardrail.metric.rawValue)), ("margin", .number(g.guardrail.margin)), ("result", json(g.result)),
-        ("status", .object(g.result.arms.dropFirst().map { ($0.arm, .string(g.status[$0.arm]?.rawValue ?? "inconclusive")) })),
-      ])
-    })
-    return JSONWriter.write(.object([
-      ("schemaVersion", .integer(1)),
-      ("command", .string("run")),
-      ("mode", .string("experiment")),
-      ("experiment", .string(r.experiment)),
-      ("seed", .integer(r.seed)),
-      ("control", .string(r.control)),
-      ("alpha", .number(r.spec.alpha)),
-      ("confidenceLevel", .number(1 - r.spec.alpha)),
-      ("correction", .string(r.spec.correction.rawValue)),
-      ("truth", .string("exact")),
-      ("arms", .array(zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
-        .object([("id", .string(arm)), ("users", .integer(x.0)), ("plannedShare", .number(x.1))])
-      })),
-      ("sampleRatioMismatch", srm),
-      ("primary", json(r.primary)),
-      ("guardrails", guardrails),
-      ("secondary", .array(r.secondary.map(json))),
-      ("decisions", .object(r.decisions.map { ($0.arm, .string($0.decision.rawValue)) })),
-    ]))
+        ("schemaVersion", .integer(1)),
+        ("command", .string("run")),
+        ("mode", .string("experiment")),
+        ("experiment", .string(r.experiment)),
+        ("seed", .integer(r.seed)),
+        ("control", .string(r.control)),
+        ("alpha", .number(r.spec.alpha)),
+        ("confidenceLevel", .number(1 - r.spec.alpha)),
+        ("correction", .string(r.spec.correction.rawValue)),
+        ("truth", .string("exact")),
+        (
+          "arms",
+          .array(
+            zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
+              .object([("id", .string(arm)), ("users", .integer(x.0)), ("plannedShare", .number(x.1))])
+            })
+        ),
+        ("sampleRatioMismatch", srm),
+        ("primary", json(r.primary)),
+        ("guardrails", guardrails),
+        ("secondary", .array(r.secondary.map(json))),
+        ("decisions", .object(r.decisions.map { ($0.arm, .string($0.decision.rawValue)) })),
+      ]))
   }
 }

@@ -22,7 +22,8 @@ extension GridRenderer {
             e.metric.rawValue, primary ? "true" : "false", CSVWriter.number(c.solution?.value(of: e.metric)),
             CSVWriter.number(
               c.levels.isEmpty
-                ? nil : c.solution.flatMap { s in controlSolution?.value(of: e.metric).flatMap { b in s.value(of: e.metric).map { $0 - b } } }),
+                ? nil
+                : c.solution.flatMap { s in controlSolution?.value(of: e.metric).flatMap { b in s.value(of: e.metric).map { $0 - b } } }),
             CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower),
             CSVWriter.number(e.interval?.upper), String(e.n), CSVWriter.number(k?.difference?.estimate),
             CSVWriter.number(k?.difference?.interval?.lower), CSVWriter.number(k?.difference?.interval?.upper),
@@ -60,7 +61,9 @@ extension GridRenderer {
 
   public static func markdown(_ r: GridReport) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
-    out += r.factors.map { RunMarkdownRenderer.code($0.id) + ": " + $0.levels.map { RunMarkdownRenderer.cell($0.id) }.joined(separator: " / ") }.joined(separator: " × ")
+    out += r.factors.map {
+      RunMarkdownRenderer.code($0.id) + ": " + $0.levels.map { RunMarkdownRenderer.cell($0.id) }.joined(separator: " / ")
+    }.joined(separator: " × ")
     out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · ranked by the exact \(r.spec.primary.label);"
     out += " p-values adjusted across cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)

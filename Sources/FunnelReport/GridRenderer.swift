@@ -11,7 +11,8 @@ public enum GridRenderer {
     let level = NumberText.level(alpha: r.spec.alpha)
     out += "Ranked by the exact \(metric.label) (no sampling noise); beside it the simulated estimate and its Δ against the control,"
     out += " a Monte Carlo estimate over the same users with "
-    out += RunTableRenderer.pairedMethods(metric).map { "a paired \(level) interval and test (\($0))" }
+    out +=
+      RunTableRenderer.pairedMethods(metric).map { "a paired \(level) interval and test (\($0))" }
       ?? "an unpaired \(level) interval and test (the metric's denominator differs between cells)"
     out += "; p-values adjusted across the \(r.cells.count - 1) cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)
@@ -24,39 +25,51 @@ public enum GridRenderer {
 
   public static func json(_ r: GridReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
-    return JSONWriter.write(.object([
-      ("schemaVersion", .integer(1)),
-      ("command", .string("grid")),
-      ("experiment", .string(r.experiment)),
-      ("seed", .integer(r.seed)),
-      ("mode", .string("truth")),
-      ("usersPerCell", .integer(r.usersPerVariant)),
-      ("primary", .string(r.spec.primary.rawValue)),
-      ("confidenceLevel", .number(1 - r.spec.alpha)),
-      ("rankedBy", .string("exact")),
-      ("factors", .array(r.factors.map { f in .object([("id", .string(f.id)), ("levels", .array(f.levels.map { .string($0.id) }))]) })),
-      ("cells", .array(r.cells.map { c in
-        .object([
-          ("id", .string(c.variant)),
-          ("control", .bool(c.levels.isEmpty)),
-          ("rank", .integer(c.rank)),
-          ("levels", .object(c.levels.map { ($0.factor, .string($0.level)) })),
-          ("users", .integer(c.summary.users)),
-          ("exact", opt(c.exact)),
-          ("exactDifference", opt(c.exactDifference)),
-          ("estimate", opt(c.primary.estimate)),
-          ("interval", ExperimentReportRenderer.json(c.primary.interval)),
-          ("difference", opt(c.comparison?.difference?.estimate)),
-          ("differenceInterval", ExperimentReportRenderer.json(c.comparison?.difference?.interval)),
-          ("pValue", opt(c.comparison?.test?.pValue)),
-          ("holm", opt(c.holm)),
-          ("benjaminiHochberg", opt(c.benjaminiHochberg)),
-          ("guardrails", .array(c.guardrails.map { g in
-            .object([("metric", .string(g.guardrail.metric.rawValue)), ("difference", opt(g.difference)), ("status", .string(g.status.rawValue))])
-          })),
-          ("metrics", .object(c.summary.metrics.map { ($0.metric.rawValue, opt($0.value)) })),
-        ])
-      })),
-    ]))
+    return JSONWriter.write(
+      .object([
+        ("schemaVersion", .integer(1)),
+        ("command", .string("grid")),
+        ("experiment", .string(r.experiment)),
+        ("seed", .integer(r.seed)),
+        ("mode", .string("truth")),
+        ("usersPerCell", .integer(r.usersPerVariant)),
+        ("primary", .string(r.spec.primary.rawValue)),
+        ("confidenceLevel", .number(1 - r.spec.alpha)),
+        ("rankedBy", .string("exact")),
+        ("factors", .array(r.factors.map { f in .object([("id", .string(f.id)), ("levels", .array(f.levels.map { .string($0.id) }))]) })),
+        (
+          "cells",
+          .array(
+            r.cells.map { c in
+              .object([
+                ("id", .string(c.variant)),
+                ("control", .bool(c.levels.isEmpty)),
+                ("rank", .integer(c.rank)),
+                ("levels", .object(c.levels.map { ($0.factor, .string($0.level)) })),
+                ("users", .integer(c.summary.users)),
+                ("exact", opt(c.exact)),
+                ("exactDifference", opt(c.exactDifference)),
+                ("estimate", opt(c.primary.estimate)),
+                ("interval", ExperimentReportRenderer.json(c.primary.interval)),
+                ("difference", opt(c.comparison?.difference?.estimate)),
+                ("differenceInterval", ExperimentReportRenderer.json(c.comparison?.difference?.interval)),
+                ("pValue", opt(c.comparison?.test?.pValue)),
+                ("holm", opt(c.holm)),
+                ("benjaminiHochberg", opt(c.benjaminiHochberg)),
+                (
+                  "guardrails",
+                  .array(
+                    c.guardrails.map { g in
+                      .object([
+                        ("metric", .string(g.guardrail.metric.rawValue)), ("difference", opt(g.difference)),
+                        ("status", .string(g.status.rawValue)),
+                      ])
+                    })
+                ),
+                ("metrics", .object(c.summary.metrics.map { ($0.metric.rawValue, opt($0.value)) })),
+              ])
+            })
+        ),
+      ]))
   }
 }

@@ -64,7 +64,8 @@ extension PlanningRenderer {
     if let note = searchNote(r) { out += "\n" + note + "\n" }
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
-      out += "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
+      out +=
+        "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
       out += RunMarkdownRenderer.header(["rule", "A/A false positives", "power", "mean stopping day"], right: [1, 2, 3])
       for rule in p.rules {
         out += RunMarkdownRenderer.row([

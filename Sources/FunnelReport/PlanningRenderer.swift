@@ -28,8 +28,10 @@ public enum PlanningRenderer {
     out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n"
     out += "Rates are exact (the exact engine); each replicate experiment draws both arms' conversions from them.\n\n"
     var t = TextTable(
-      ["variant", "control", "variant", "true Δ", "n per arm (formula)", "n per arm (simulated)", "users/arm used", "power (sim)",
-       "power (formula)", "A/A false positives", "\(NumberText.level(alpha: r.alpha)) CI coverage", "type S", "type M", "days"],
+      [
+        "variant", "control", "variant", "true Δ", "n per arm (formula)", "n per arm (simulated)", "users/arm used", "power (sim)",
+        "power (formula)", "A/A false positives", "\(NumberText.level(alpha: r.alpha)) CI coverage", "type S", "type M", "days",
+      ],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right])
     for p in r.plans {
       let d = p.diagnosis
@@ -69,43 +71,61 @@ public enum PlanningRenderer {
   public static func json(_ r: PlanningReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     func optInt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }
-    return JSONWriter.write(.object([
-      ("schemaVersion", .integer(1)),
-      ("command", .string("power")),
-      ("experiment", .string(r.experiment)),
-      ("metric", .string(r.metric.rawValue)),
-      ("alpha", .number(r.alpha)),
-      ("targetPower", .number(r.targetPower)),
-      ("seed", .integer(r.seed)),
-      ("usersPerDay", optInt(r.usersPerDay)),
-      ("variants", .array(r.plans.map { p in
-        let d = p.diagnosis
-        return .object([
-          ("id", .string(d.variant)), ("controlRate", .number(d.controlRate)), ("variantRate", .number(d.variantRate)),
-          ("trueDifference", .number(d.trueDifference)), ("analyticUsersPerArm", optInt(p.analyticUsersPerArm)),
-          ("simulatedUsersPerArm", optInt(p.simulatedUsersPerArm)),
-          ("simulatedUsersPerArmStandardError", opt(p.simulatedSize?.standardError)),
-          ("sizeSearch", p.simulatedSize.map { s in
-            .object([("position", .string(s.position.rawValue)), ("usersPerArm", .integer(s.usersPerArm)), ("replicates", .integer(s.replicates))])
-          } ?? .null),
-          ("usersPerArm", .integer(d.usersPerArm)),
-          ("replicates", .integer(d.replicates)), ("power", .number(d.power)), ("analyticPower", opt(d.analyticPower)),
-          ("falsePositiveRate", .number(d.falsePositiveRate)), ("coverage", .number(d.coverage)), ("typeS", opt(d.typeS)),
-          ("typeM", opt(d.typeM)), ("pValueHistogram", .array(d.pValueHistogram.map { .integer($0) })),
-          ("durationDays", optInt(p.durationDays)),
-          ("peeking", p.peeking.map { peek in
-            .object([
-              ("days", .integer(peek.days)), ("usersPerDayPerArm", .integer(peek.usersPerDayPerArm)),
-              ("rules", .array(peek.rules.map { rule in
-                .object([
-                  ("rule", .string(rule.name)), ("falsePositiveRate", .number(rule.falsePositiveRate)),
-                  ("power", .number(rule.power)), ("expectedStoppingDay", opt(rule.expectedStoppingDay)),
-                ])
-              })),
-            ])
-          } ?? .null),
-        ])
-      })),
-    ]))
+    return JSONWriter.write(
+      .object([
+        ("schemaVersion", .integer(1)),
+        ("command", .string("power")),
+        ("experiment", .string(r.experiment)),
+        ("metric", .string(r.metric.rawValue)),
+        ("alpha", .number(r.alpha)),
+        ("targetPower", .number(r.targetPower)),
+        ("seed", .integer(r.seed)),
+        ("usersPerDay", optInt(r.usersPerDay)),
+        (
+          "variants",
+          .array(
+            r.plans.map { p in
+              let d = p.diagnosis
+              return .object([
+                ("id", .string(d.variant)), ("controlRate", .number(d.controlRate)), ("variantRate", .number(d.variantRate)),
+                ("trueDifference", .number(d.trueDifference)), ("analyticUsersPerArm", optInt(p.analyticUsersPerArm)),
+                ("simulatedUsersPerArm", optInt(p.simulatedUsersPerArm)),
+                ("simulatedUsersPerArmStandardError", opt(p.simulatedSize?.standardError)),
+                (
+                  "sizeSearch",
+                  p.simulatedSize.map { s in
+                    .object([
+                      ("position", .string(s.position.rawValue)), ("usersPerArm", .integer(s.usersPerArm)),
+                      ("replicates", .integer(s.replicates)),
+                    ])
+                  } ?? .null
+                ),
+                ("usersPerArm", .integer(d.usersPerArm)),
+                ("replicates", .integer(d.replicates)), ("power", .number(d.power)), ("analyticPower", opt(d.analyticPower)),
+                ("falsePositiveRate", .number(d.falsePositiveRate)), ("coverage", .number(d.coverage)), ("typeS", opt(d.typeS)),
+                ("typeM", opt(d.typeM)), ("pValueHistogram", .array(d.pValueHistogram.map { .integer($0) })),
+                ("durationDays", optInt(p.durationDays)),
+                (
+                  "peeking",
+                  p.peeking.map { peek in
+                    .object([
+                      ("days", .integer(peek.days)), ("usersPerDayPerArm", .integer(peek.usersPerDayPerArm)),
+                      (
+                        "rules",
+                        .array(
+                          peek.rules.map { rule in
+                            .object([
+                              ("rule", .string(rule.name)), ("falsePositiveRate", .number(rule.falsePositiveRate)),
+                              ("power", .number(rule.power)), ("expectedStoppingDay", opt(rule.expectedStoppingDay)),
+                            ])
+                          })
+                      ),
+                    ])
+                  } ?? .null
+                ),
+              ])
+            })
+        ),
+      ]))
   }
 }

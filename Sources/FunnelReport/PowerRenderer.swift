@@ -8,11 +8,13 @@ public enum PowerRenderer {
     var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n"
     if isMeans {
       out += "  control mean          \(NumberText.fixed(r.baseline, 4))\n"
-      out += "  difference            \(NumberText.fixed(r.absoluteEffect, 4)) (Cohen's d \(NumberText.fixed(r.standardizedEffect, 4)))\(mark(.effect))\n"
+      out +=
+        "  difference            \(NumberText.fixed(r.absoluteEffect, 4)) (Cohen's d \(NumberText.fixed(r.standardizedEffect, 4)))\(mark(.effect))\n"
     } else {
       out += "  baseline rate         \(NumberText.percent(r.baseline, decimals: 2))\n"
       out += "  treatment rate        \(NumberText.percent(r.effect, decimals: 2))"
-      out += " (\(NumberText.points(r.absoluteEffect, decimals: 2)), relative \(r.relativeEffect.map { NumberText.percent($0) } ?? "n/a"))\(mark(.effect))\n"
+      out +=
+        " (\(NumberText.points(r.absoluteEffect, decimals: 2)), relative \(r.relativeEffect.map { NumberText.percent($0) } ?? "n/a"))\(mark(.effect))\n"
     }
     out += "  alpha                 \(NumberText.fixed(r.alpha, 4))\(mark(.alpha))\n"
     out += "  power                 \(NumberText.percent(r.power, decimals: 1))\(mark(.power))\n"
@@ -26,25 +28,26 @@ public enum PowerRenderer {
   }
 
   public static func json(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
-    JSONWriter.write(.object([
-      ("schemaVersion", .integer(1)),
-      ("command", .string("power")),
-      ("method", .string(r.method)),
-      ("alternative", .string(r.alternative.rawValue)),
-      ("solvedFor", .string(r.solvedFor.rawValue)),
-      ("baseline", .number(r.baseline)),
-      (isMeans ? "meanDifference" : "treatmentRate", .number(r.effect)),
-      ("absoluteEffect", .number(r.absoluteEffect)),
-      ("relativeEffect", r.relativeEffect.map { .number($0) } ?? .null),
-      ("standardizedEffect", .number(r.standardizedEffect)),
-      ("alpha", .number(r.alpha)),
-      ("power", .number(r.power)),
-      ("treatmentUsers", .number(r.sampleSize)),
-      ("controlUsers", .number(r.controlSampleSize)),
-      ("totalUsers", .integer(r.totalUsers)),
-      ("ratio", .number(r.ratio)),
-      ("usersPerDay", usersPerDay.map { .integer($0) } ?? .null),
-      ("days", days.map { .integer($0) } ?? .null),
-    ]))
+    JSONWriter.write(
+      .object([
+        ("schemaVersion", .integer(1)),
+        ("command", .string("power")),
+        ("method", .string(r.method)),
+        ("alternative", .string(r.alternative.rawValue)),
+        ("solvedFor", .string(r.solvedFor.rawValue)),
+        ("baseline", .number(r.baseline)),
+        (isMeans ? "meanDifference" : "treatmentRate", .number(r.effect)),
+        ("absoluteEffect", .number(r.absoluteEffect)),
+        ("relativeEffect", r.relativeEffect.map { .number($0) } ?? .null),
+        ("standardizedEffect", .number(r.standardizedEffect)),
+        ("alpha", .number(r.alpha)),
+        ("power", .number(r.power)),
+        ("treatmentUsers", .number(r.sampleSize)),
+        ("controlUsers", .number(r.controlSampleSize)),
+        ("totalUsers", .integer(r.totalUsers)),
+        ("ratio", .number(r.ratio)),
+        ("usersPerDay", usersPerDay.map { .integer($0) } ?? .null),
+        ("days", days.map { .integer($0) } ?? .null),
+      ]))
   }
 }

@@ -21,7 +21,8 @@ public enum RunCSVRenderer {
           CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower), CSVWriter.number(e.interval?.upper), String(e.n),
           CSVWriter.number(c?.difference?.estimate), CSVWriter.number(c?.difference?.interval?.lower),
           CSVWriter.number(c?.difference?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
-          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), c?.difference?.interval?.method ?? "", CSVWriter.number(1 - s.alpha),
+          c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), c?.difference?.interval?.method ?? "",
+          CSVWriter.number(1 - s.alpha),
           CSVWriter.number(s.exactValue(e.metric)), c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)),
         ])
       }

@@ -67,7 +67,8 @@ public enum RunHTMLRenderer {
       let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? "currency units" : "seconds")
       doc.chart(
         kind: "forest",
-        title: "\(metric.label): difference from \(control.variant) (\(unit); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
+        title:
+          "\(metric.label): difference from \(control.variant) (\(unit); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
@@ -113,7 +114,9 @@ public enum RunHTMLRenderer {
     let chart = SVGCharts.bars(rows, patterned: false)
     doc.beginCharts()
     doc.chart(
-      kind: "revenue", title: "Net revenue per user over \(months) months (\(currency)), \(NumberText.level(alpha: summaries.first?.alpha ?? 0.05)) Student t intervals",
+      kind: "revenue",
+      title:
+        "Net revenue per user over \(months) months (\(currency)), \(NumberText.level(alpha: summaries.first?.alpha ?? 0.05)) Student t intervals",
       description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
       width: SVGCharts.width, height: chart.height, content: chart.content)
     doc.endCharts()

@@ -64,7 +64,8 @@ public enum RunTableRenderer {
     let horizon = JSONValue.format(run.flow.revenue.horizonMonths)
     out += "  revenue per user (\(horizon) months, net, \(currency)) \(withCI(s.estimate(.revenuePerUser)))"
     out += " · LTV per payer \(withCI(s.estimate(.revenuePerPayingUser)))"
-    out += " · realized by day \(JSONValue.format(run.flow.revenue.analysisDay)) \(s.value(.realizedRevenuePerUser).map { NumberText.fixed($0, 2) } ?? "n/a")\n"
+    out +=
+      " · realized by day \(JSONValue.format(run.flow.revenue.analysisDay)) \(s.value(.realizedRevenuePerUser).map { NumberText.fixed($0, 2) } ?? "n/a")\n"
     out += "  plan mix: "
     out += zip(s.plans, s.planShares).map { p, share in
       "\(p.plan)\(p.isDefault ? "*" : "") \(NumberText.percent(p.share)) \(ci(share.interval, percent: true)) (\(NumberText.grouped(p.purchases)))"
@@ -96,13 +97,14 @@ public enum RunTableRenderer {
   /// Δ, its interval and p, formatted for `metric` (empty cells for the control).
   static func delta(_ c: MetricComparison?, _ metric: FunnelMetric) -> [String] {
     guard let c, let d = c.difference?.estimate else { return ["", "", ""] }
-    let interval = c.difference?.interval.map { i in
-      switch metric {
-      case _ where metric.isProportion: "[\(NumberText.bound(i.lower * 100, 2)), \(NumberText.bound(i.upper * 100, 2))] pp"
-      case .revenuePerUser, .realizedRevenuePerUser: "[\(NumberText.bound(i.lower, 3)), \(NumberText.bound(i.upper, 3))]"
-      default: "[\(NumberText.bound(i.lower, 2)), \(NumberText.bound(i.upper, 2))]"
-      }
-    } ?? "n/a"
+    let interval =
+      c.difference?.interval.map { i in
+        switch metric {
+        case _ where metric.isProportion: "[\(NumberText.bound(i.lower * 100, 2)), \(NumberText.bound(i.upper * 100, 2))] pp"
+        case .revenuePerUser, .realizedRevenuePerUser: "[\(NumberText.bound(i.lower, 3)), \(NumberText.bound(i.upper, 3))]"
+        default: "[\(NumberText.bound(i.lower, 2)), \(NumberText.bound(i.upper, 2))]"
+        }
+      } ?? "n/a"
     let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
     return [value(d, metric, signed: true), interval, p]
   }

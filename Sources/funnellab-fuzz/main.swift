@@ -54,13 +54,15 @@ struct Settings {
 }
 
 /// Runs `binary` with `arguments` in `folder`; stdout and stderr go to files beside it.
-func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], scratch: URL, timeout: Double) -> (Int32?, Int32?, Bool, [UInt8], [UInt8]) {
+func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], scratch: URL, timeout: Double) -> (
+  Int32?, Int32?, Bool, [UInt8], [UInt8]
+) {
   let inURL = scratch.appendingPathComponent("stdin")
   let outURL = scratch.appendingPathComponent("stdout")
   let errURL = scratch.appendingPathComponent("stderr")
-  FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin))
-  FileManager.default.createFile(atPath: outURL.path, contents: nil)
-  FileManager.default.createFile(atPath: errURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin))
+  _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
   let process = Process()
   process.executableURL = URL(fileURLWithPath: binary)
   process.arguments = arguments
@@ -135,19 +137,21 @@ for index in settings.start..<(settings.start + settings.cases) {
   let c = generator.generate(index)
   try? FileManager.default.removeItem(at: folder)
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  for (name, bytes) in c.files { FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data(bytes)) }
+  for (name, bytes) in c.files {
+    _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data(bytes))
+  }
   for (name, before) in c.outputs {
     guard let before else { continue }
     let url = folder.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: url.path, contents: Data(before))
+    _ = FileManager.default.createFile(atPath: url.path, contents: Data(before))
   }
   if let keep = settings.keep {
     let copy = URL(fileURLWithPath: keep).appendingPathComponent("case\(index)")
     try? FileManager.default.removeItem(at: copy)
     try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: folder, to: copy)
-    FileManager.default.createFile(atPath: copy.appendingPathComponent("stdin").path, contents: Data(c.standardInput))
+    _ = FileManager.default.createFile(atPath: copy.appendingPathComponent("stdin").path, contents: Data(c.standardInput))
     say("kept case \(index) in \(copy.path): \(c.arguments(in: copy.path))")
   }
   let started = Date()
@@ -156,7 +160,9 @@ for index in settings.start..<(settings.start + settings.cases) {
   let seconds = Date().timeIntervalSince(started)
   if settings.show {
     say("case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(2000))")
-    for (name, bytes) in c.files.sorted(by: { $0.key < $1.key }) { say("--- \(name):\n" + String(decoding: bytes.prefix(4000), as: UTF8.self)) }
+    for (name, bytes) in c.files.sorted(by: { $0.key < $1.key }) {
+      say("--- \(name):\n" + String(decoding: bytes.prefix(4000), as: UTF8.self))
+    }
     say("--- stderr:\n" + String(decoding: err.prefix(6000), as: UTF8.self))
   }
   if seconds > settings.slow { say(String(format: "%.2f s", seconds) + " case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(200))") }
@@ -177,11 +183,15 @@ for index in settings.start..<(settings.start + settings.cases) {
   let done = index - settings.start + 1
   if done % 500 == 0 {
     let rate = Double(done) / Date().timeIntervalSince(began)
-    say("\(done) cases, \(String(format: "%.1f", rate))/s; outcomes \(codes.sorted { $0.key < $1.key }); findings \(buckets.sorted { $0.key < $1.key })")
+    say(
+      "\(done) cases, \(String(format: "%.1f", rate))/s; outcomes \(codes.sorted { $0.key < $1.key }); findings \(buckets.sorted { $0.key < $1.key })"
+    )
   }
 }
 try? FileManager.default.removeItem(at: work)
-say("\nfunnellab-fuzz: seed \(settings.seed), cases \(settings.start)..<\(settings.start + settings.cases), timeout \(Int(settings.timeout)) s, \(Int(Date().timeIntervalSince(began))) s")
+say(
+  "\nfunnellab-fuzz: seed \(settings.seed), cases \(settings.start)..<\(settings.start + settings.cases), timeout \(Int(settings.timeout)) s, \(Int(Date().timeIntervalSince(began))) s"
+)
 say("outcomes:")
 for (k, v) in codes.sorted(by: { $0.key < $1.key }) { say("  \(k): \(v)") }
 say("findings:")

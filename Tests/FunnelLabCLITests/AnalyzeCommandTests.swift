@@ -1,6 +1,7 @@
 import Foundation
 import FunnelLab
 import Testing
+
 @testable import FunnelLabCLI
 
 /// `funnellab analyze` against statsmodels 0.14 / scipy 1.17 (values computed with
@@ -64,11 +65,13 @@ import Testing
   }
 
   @Test func armsFromCSVWithRevenue() throws {
-    let path = try temporaryFile("arms.csv", contents: """
-      arm,users,conversions,revenue_sum,revenue_sum_squares
-      control,10000,500,4995.0,49900.05
-      yearly49,10000,560,5594.4,55888.056
-      """)
+    let path = try temporaryFile(
+      "arms.csv",
+      contents: """
+        arm,users,conversions,revenue_sum,revenue_sum_squares
+        control,10000,500,4995.0,49900.05
+        yearly49,10000,560,5594.4,55888.056
+        """)
     let doc = try json("analyze", "--data", path)
     guard case .array(let comparisons)? = doc["comparisons"]?.kind else { return }
     #expect(comparisons.count == 1)
@@ -92,8 +95,14 @@ import Testing
   @Test(arguments: [
     (["analyze", "--arm", "control=1000:120"], 64, "Error: needs at least two arms (got 1)"),
     (["analyze", "--arm", "control=1000", "--arm", "b=1:1"], 64, "Error: --arm 'control=1000' is not name=users:conversions"),
-    (["analyze", "--arm", "control=1000:1200", "--arm", "b=1000:150"], 64, "Error: --arm 'control=1000:1200' (conversions): 1200 conversions exceed 1000 users"),
-    (["analyze", "--arm", "control=1000:100", "--arm", "control=1000:150"], 64, "Error: --arm 'control=1000:150' (name): duplicate arm name 'control'"),
+    (
+      ["analyze", "--arm", "control=1000:1200", "--arm", "b=1000:150"], 64,
+      "Error: --arm 'control=1000:1200' (conversions): 1200 conversions exceed 1000 users"
+    ),
+    (
+      ["analyze", "--arm", "control=1000:100", "--arm", "control=1000:150"], 64,
+      "Error: --arm 'control=1000:150' (name): duplicate arm name 'control'"
+    ),
     (["analyze", "--arm", "a=1000:100", "--arm", "b=1000:150", "--control", "c"], 64, "Error: --control: no arm named 'c'"),
     (["analyze", "--arm", "a=1000:100", "--arm", "b=1000:150", "--correction", "fdr"], 64, "Error: --correction must be one of"),
     (["analyze", "--data", "/nonexistent.csv"], 66, "Error: /nonexistent.csv: no such file; check the path"),

@@ -41,7 +41,8 @@ import Testing
     SpecCase(name: "users 1e12", path: "users", message: "at most 10000000000, got 1000000000000"),
     SpecCase(name: "stepLimit 2^63-1 on a near-absorbing loop", path: "simulation.stepLimit", message: "from 1 to 10000"),
     SpecCase(name: "10000 segments", path: "population.segments", message: "10000 segments; at most 100"),
-    SpecCase(name: "traitBins 4096 x screensSeenCap 64 x 60 plans", path: "simulation.traitBins", message: "more than the limit of 1024 MiB"),
+    SpecCase(
+      name: "traitBins 4096 x screensSeenCap 64 x 60 plans", path: "simulation.traitBins", message: "more than the limit of 1024 MiB"),
     SpecCase(name: "a grid of 10^7 cells", path: "grid", message: "10000000 cells; at most 10000"),
     SpecCase(name: "a grid of 2^70 cells", path: "grid", message: "more than 2^63 cells; at most 10000"),
     SpecCase(name: "allocation all zero", path: "design.allocation", message: "every arm has allocation weight 0"),
@@ -125,7 +126,10 @@ import Testing
 
   @Test(arguments: [
     (["a=10:5:1e300:1e300", "b=10:5:1:1"], "--arm 'a=10:5:1e300:1e300' (revenue): |sum| must be at most 1e30"),
-    (["c=1:1", "t=9223372036854775807:1"], "--arm 't=9223372036854775807:1' (users): 9223372036854775807 is above the limit of 1000000000000000"),
+    (
+      ["c=1:1", "t=9223372036854775807:1"],
+      "--arm 't=9223372036854775807:1' (users): 9223372036854775807 is above the limit of 1000000000000000"
+    ),
     (["c=10:2:50:10", "t=10:2"], "--arm 'c=10:2:50:10' (revenue.sumOfSquares): 10.0 is below sum²/n = 250.0"),
     (["c=10:-2", "t=10:2"], "--arm 'c=10:-2' (conversions): is negative (-2)"),
     (["c=-10:2", "t=10:2"], "--arm 'c=-10:2' (users): is negative (-10)"),
@@ -162,8 +166,10 @@ import Testing
     (["fatiguePerScreen=0:nan:1"], "expected from:to:step, finite numbers"),
     (["fatiguePerScreen=0:1e9:1e-3"], "--vary 'fatiguePerScreen=0:1e9:1e-3': fatiguePerScreen goes from -20 to 20"),
     (
-      ["fatiguePerScreen=0:0.99:0.01", "intentOnQuit=0:0.99:0.01", "intentOnPurchase=0:0.99:0.01", "badgeBoost=0:0.99:0.01",
-       "defaultPlanBias=0:0.99:0.01"], "the --vary axes give more than 5000 points (100 × 100 × 100 × 100 × 100)"
+      [
+        "fatiguePerScreen=0:0.99:0.01", "intentOnQuit=0:0.99:0.01", "intentOnPurchase=0:0.99:0.01", "badgeBoost=0:0.99:0.01",
+        "defaultPlanBias=0:0.99:0.01",
+      ], "the --vary axes give more than 5000 points (100 × 100 × 100 × 100 × 100)"
     ),
   ])
   func sensitivityAxesAreCountedBeforeTheyAreBuilt(varies: [String], message: String) {
@@ -321,7 +327,8 @@ import Testing
     let path = try BoundsTests.write(spec, "urbannest.json")
     #expect(funnellab("validate", path).code == 0)
     let csv = try temporaryFile(
-      "observed.csv", contents: "screen,action,count\nslide1,,1000\nslide1,continue,100\nslide1,skip,20\nslide1,jumpTo2,10\nslide1,jumpTo3,10\n")
+      "observed.csv",
+      contents: "screen,action,count\nslide1,,1000\nslide1,continue,100\nslide1,skip,20\nslide1,jumpTo2,10\nslide1,jumpTo3,10\n")
     let output = try temporaryFile("calibrated.json")
     let r = funnellab("calibrate", path, csv, "-o", output)
     #expect(r.code == 65, "\(r.err)")

@@ -95,15 +95,19 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     UsageCase(arguments: ["run", "--users", "ten"], code: 64, message: "Error: --users expects a whole number, got 'ten'"),
     UsageCase(arguments: ["run", "--users", "0"], code: 64, message: "Error: --users must be from 1 to"),
     UsageCase(arguments: ["run", "--threads", "0"], code: 64, message: "Error: --threads must be from 1 to 1024"),
-    UsageCase(arguments: ["run", "--format", "xml"], code: 64, message: "Error: --format must be one of table, json, csv, markdown, html, got 'xml'"),
+    UsageCase(
+      arguments: ["run", "--format", "xml"], code: 64, message: "Error: --format must be one of table, json, csv, markdown, html, got 'xml'"
+    ),
     UsageCase(arguments: ["run", "--seed", "-1"], code: 64, message: "Error: --seed expects a whole number"),
     UsageCase(arguments: ["run", "a.json", "b.json"], code: 64, message: "Error: unexpected argument 'b.json'"),
     UsageCase(arguments: ["run", "--quiet=yes"], code: 64, message: "Error: --quiet takes no value"),
     UsageCase(arguments: ["run", "--users", "5", "--users", "6"], code: 64, message: "Error: --users was given more than once"),
     UsageCase(arguments: ["validate"], code: 64, message: "Error: missing argument <spec>"),
-    UsageCase(arguments: ["run", "/nonexistent/spec.json"], code: 66, message: "Error: /nonexistent/spec.json: no such file; check the path."),
     UsageCase(
-      arguments: ["run", "--variant", "nope", "--users", "10"], code: 64, message: "Error: --variant 'nope': klick-onboarding has no such variant"),
+      arguments: ["run", "/nonexistent/spec.json"], code: 66, message: "Error: /nonexistent/spec.json: no such file; check the path."),
+    UsageCase(
+      arguments: ["run", "--variant", "nope", "--users", "10"], code: 64,
+      message: "Error: --variant 'nope': klick-onboarding has no such variant"),
     UsageCase(
       arguments: ["run", "--users", "10", "-o", "/dev/null/dir/out.txt"], code: 73,
       message: "Error: cannot write '/dev/null/dir/out.txt': /dev/null is a file, not a folder"),

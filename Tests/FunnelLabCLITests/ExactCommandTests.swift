@@ -97,7 +97,9 @@ import Testing
   }
 
   static let errorCases = [
-    ErrorCase(arguments: ["exact", "--variant", "defaultMonthy"], code: 64, message: "--variant 'defaultMonthy': klick-onboarding has no such variant"),
+    ErrorCase(
+      arguments: ["exact", "--variant", "defaultMonthy"], code: 64,
+      message: "--variant 'defaultMonthy': klick-onboarding has no such variant"),
     ErrorCase(arguments: ["exact", "--format", "xml"], code: 64, message: "--format must be one of table, json"),
     ErrorCase(arguments: ["exact", "--users", "10"], code: 64, message: "unknown option '--users'"),
     ErrorCase(arguments: ["exact", "/nonexistent/spec.json"], code: 66, message: "no such file"),

@@ -20,7 +20,8 @@ import Testing
     func read(_ path: String) -> String {
       (try? String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)) ?? ""
     }
-    let sets = FuzzSeeds.shardCommands(klick: experiment("klick-onboarding"), urbannest: experiment("urbannest-onboarding")).prefix(1).map { set in
+    let sets = FuzzSeeds.shardCommands(klick: experiment("klick-onboarding"), urbannest: experiment("urbannest-onboarding")).prefix(1).map {
+      set in
       set.map { funnellab($0).out }
     }
     let seeds = FuzzSeeds(
@@ -65,7 +66,9 @@ import Testing
       }
     }
     #expect(failures.isEmpty, "\(failures.count) findings:\n\(failures.prefix(15).joined(separator: "\n"))")
-    #expect(codes.keys.contains(0) && codes.keys.contains(65) && codes.keys.contains(64), "the mix covers success and both kinds of failure: \(codes)")
+    #expect(
+      codes.keys.contains(0) && codes.keys.contains(65) && codes.keys.contains(64),
+      "the mix covers success and both kinds of failure: \(codes)")
   }
 
   @Test func theGeneratorIsDeterministic() {

@@ -28,7 +28,8 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     let r = funnellab(["run", "-", "--users", "100", "--shard", "0/2"], standardInput: text)
     #expect(r.code == 0, "\(r.err)")
     #expect(r.out.contains("\"funnellabShard\": \(ShardFile.formatVersion)"))
-    #expect(r.out.contains(String(JSONWriter.write(.string(text), pretty: false).dropLast())), "the shard records the spec's text, read once")
+    #expect(
+      r.out.contains(String(JSONWriter.write(.string(text), pretty: false).dropLast())), "the shard records the spec's text, read once")
   }
 
   @Test func aPipeOrProcessSubstitutionIsRead() throws {
@@ -114,15 +115,18 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     #expect(crlf.code == 0, "\(crlf.err)")
     #expect(crlf.out == plain.out)
     let quoted = funnellab(
-      "analyze", "--data", try temporaryFile("q.csv", contents: "arm,users,conversions\r\n\"control, old\",1000,120\r\n\"b \"\"new\"\"\",1000,150\r\n"))
+      "analyze", "--data",
+      try temporaryFile("q.csv", contents: "arm,users,conversions\r\n\"control, old\",1000,120\r\n\"b \"\"new\"\"\",1000,150\r\n"))
     #expect(quoted.code == 0, "\(quoted.err)")
     #expect(quoted.out.contains("control, old") && quoted.out.contains("b \"new\""))
   }
 
   @Test func calibrateReadsCRLFAndABOM() throws {
-    let original = try String(contentsOfFile: repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, encoding: .utf8)
+    let original = try String(
+      contentsOfFile: repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, encoding: .utf8)
     let path = try temporaryFile("observed.csv", contents: "\u{FEFF}" + original.replacingOccurrences(of: "\n", with: "\r\n"))
-    let lf = funnellab("calibrate", experiment("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path)
+    let lf = funnellab(
+      "calibrate", experiment("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path)
     let crlf = funnellab("calibrate", experiment("urbannest-onboarding"), path)
     #expect(crlf.code == 0, "\(crlf.err)")
     #expect(crlf.out.split(separator: "\n").dropFirst() == lf.out.split(separator: "\n").dropFirst())
@@ -148,25 +152,58 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
 /// does not use are refused.
 @Suite struct CommandLineValueTests {
   static let usage: [InputTests.Case] = [
-    .init(arguments: ["run", "--variant", "nosuch", "--users", "10"], code: 64, message: "Error: --variant 'nosuch': klick-onboarding has no such variant; its variants: control, upsellAfter3, goalOptional, features3, features5\n"),
-    .init(arguments: ["power", "--baseline", "0.1", "--mde", "0.95"], code: 64, message: "Error: --mde 0.95: the treatment rate 0.1 + 0.95 = 1.05 is not between 0 and 1; --mde is the difference in rate, e.g. --mde 0.01 for 0.1 → 0.11"),
-    .init(arguments: ["power", "--baseline", "0.5", "--relative-mde", "2"], code: 64, message: "Error: --relative-mde 2: the treatment rate 0.5 + 1 = 1.5 is not between 0 and 1"),
-    .init(arguments: ["analyze", "--arm", "c=10:1", "--arm", "t=10:2", "--allocation", ""], code: 64, message: "Error: --allocation is empty; give name=weight for every arm"),
-    .init(arguments: ["sensitivity", "--vary", "fatiguePerScreen=0:4999:1"], code: 64, message: "Error: --vary 'fatiguePerScreen=0:4999:1': fatiguePerScreen goes from -20 to 20; the unit is utility per screen seen"),
-    .init(arguments: ["sensitivity", "--vary", "screensSeenCap=1.5:4:1"], code: 64, message: "Error: --vary 'screensSeenCap=1.5:4:1': screensSeenCap takes whole numbers"),
+    .init(
+      arguments: ["run", "--variant", "nosuch", "--users", "10"], code: 64,
+      message:
+        "Error: --variant 'nosuch': klick-onboarding has no such variant; its variants: control, upsellAfter3, goalOptional, features3, features5\n"
+    ),
+    .init(
+      arguments: ["power", "--baseline", "0.1", "--mde", "0.95"], code: 64,
+      message:
+        "Error: --mde 0.95: the treatment rate 0.1 + 0.95 = 1.05 is not between 0 and 1; --mde is the difference in rate, e.g. --mde 0.01 for 0.1 → 0.11"
+    ),
+    .init(
+      arguments: ["power", "--baseline", "0.5", "--relative-mde", "2"], code: 64,
+      message: "Error: --relative-mde 2: the treatment rate 0.5 + 1 = 1.5 is not between 0 and 1"),
+    .init(
+      arguments: ["analyze", "--arm", "c=10:1", "--arm", "t=10:2", "--allocation", ""], code: 64,
+      message: "Error: --allocation is empty; give name=weight for every arm"),
+    .init(
+      arguments: ["sensitivity", "--vary", "fatiguePerScreen=0:4999:1"], code: 64,
+      message: "Error: --vary 'fatiguePerScreen=0:4999:1': fatiguePerScreen goes from -20 to 20; the unit is utility per screen seen"),
+    .init(
+      arguments: ["sensitivity", "--vary", "screensSeenCap=1.5:4:1"], code: 64,
+      message: "Error: --vary 'screensSeenCap=1.5:4:1': screensSeenCap takes whole numbers"),
     .init(arguments: ["run", "--users", "0x10"], code: 64, message: "Error: --users expects a whole number, got '0x10'"),
-    .init(arguments: ["power", "--baseline", "0x1p-3", "--mde", "0.01"], code: 64, message: "Error: --baseline expects a number, got '0x1p-3'"),
+    .init(
+      arguments: ["power", "--baseline", "0x1p-3", "--mde", "0.01"], code: 64, message: "Error: --baseline expects a number, got '0x1p-3'"),
     .init(arguments: ["run", "-o", ""], code: 64, message: "Error: --output needs a file name, got ''"),
     .init(arguments: ["check", "x.json", "--junit="], code: 64, message: "Error: --junit needs a file name, got ''"),
-    .init(arguments: ["power", "--baseline", "0.1", "--mde", "0.01", "--shard", "0/2"], code: 64, message: "Error: --shard is for planning a spec by simulation, not for the formula mode"),
-    .init(arguments: ["power", "--baseline", "0.1", "--mde", "0.01", "--replicates", "500"], code: 64, message: "Error: --replicates is for planning a spec by simulation, not for the formula mode"),
-    .init(arguments: ["power", "--baseline", "0.1", "--mde", "0.01", "--variant", "b"], code: 64, message: "Error: --variant is for planning a spec by simulation"),
-    .init(arguments: ["run", "--shard", "0/2", "--shards", "2", "--users", "10"], code: 64, message: "Error: give --shard i/n or --shards n, not both"),
-    .init(arguments: ["run", "--shard", "0/2", "-f", "html", "--users", "10"], code: 64, message: "Error: --format does not apply to a shard: it writes a partial result (JSON) for 'funnellab merge'"),
-    .init(arguments: ["grid", "--shard", "0/2", "--top", "3", "--users", "10"], code: 64, message: "Error: --top does not apply to a shard"),
-    .init(arguments: ["trace", "--variant", "nosuch"], code: 64, message: "Error: --variant 'nosuch': klick-onboarding has no such variant"),
-    .init(arguments: ["analyze", "--arm", "c=10:11", "--arm", "t=10:2"], code: 64, message: "Error: --arm 'c=10:11' (conversions): 11 conversions exceed 10 users; check that users and conversions are not swapped\n"),
-    .init(arguments: ["analyze", "--arm", "c=1e1:2", "--arm", "t=0x10:2"], code: 64, message: "Error: --arm 't=0x10:2' is not name=users:conversions"),
+    .init(
+      arguments: ["power", "--baseline", "0.1", "--mde", "0.01", "--shard", "0/2"], code: 64,
+      message: "Error: --shard is for planning a spec by simulation, not for the formula mode"),
+    .init(
+      arguments: ["power", "--baseline", "0.1", "--mde", "0.01", "--replicates", "500"], code: 64,
+      message: "Error: --replicates is for planning a spec by simulation, not for the formula mode"),
+    .init(
+      arguments: ["power", "--baseline", "0.1", "--mde", "0.01", "--variant", "b"], code: 64,
+      message: "Error: --variant is for planning a spec by simulation"),
+    .init(
+      arguments: ["run", "--shard", "0/2", "--shards", "2", "--users", "10"], code: 64,
+      message: "Error: give --shard i/n or --shards n, not both"),
+    .init(
+      arguments: ["run", "--shard", "0/2", "-f", "html", "--users", "10"], code: 64,
+      message: "Error: --format does not apply to a shard: it writes a partial result (JSON) for 'funnellab merge'"),
+    .init(
+      arguments: ["grid", "--shard", "0/2", "--top", "3", "--users", "10"], code: 64, message: "Error: --top does not apply to a shard"),
+    .init(
+      arguments: ["trace", "--variant", "nosuch"], code: 64, message: "Error: --variant 'nosuch': klick-onboarding has no such variant"),
+    .init(
+      arguments: ["analyze", "--arm", "c=10:11", "--arm", "t=10:2"], code: 64,
+      message: "Error: --arm 'c=10:11' (conversions): 11 conversions exceed 10 users; check that users and conversions are not swapped\n"),
+    .init(
+      arguments: ["analyze", "--arm", "c=1e1:2", "--arm", "t=0x10:2"], code: 64,
+      message: "Error: --arm 't=0x10:2' is not name=users:conversions"),
   ]
 
   @Test(arguments: usage)
@@ -188,7 +225,10 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
   @Test func aPowerReachedByAnyValueIsNotCalledUnreachable() {
     let r = funnellab("power", "--baseline", "0.1", "--mde", "0.05", "--users-per-arm", "1000000", "--power", "0.8", "--solve", "alpha")
     #expect(r.code == 64)
-    #expect(r.err.hasPrefix("Error: --power 0.8 is reached with any value: even α = 1e-12 gives power 100.0%; lower --users-per-arm or the effect to solve for α"), "\(r.err)")
+    #expect(
+      r.err.hasPrefix(
+        "Error: --power 0.8 is reached with any value: even α = 1e-12 gives power 100.0%; lower --users-per-arm or the effect to solve for α"
+      ), "\(r.err)")
     #expect(!r.err.contains("increase the sample size"))
   }
 }
@@ -223,7 +263,8 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     #expect(funnellab("trace", bad, "-o", out).code == 65)
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "before\n")
     let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains("funnellab-") }, "no temporary file is left")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains("funnellab-") }, "no temporary file is left")
   }
 
   @Test func traceStreamsToAFileWithTheSameBytesAsStdout() throws {
@@ -249,7 +290,9 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     if command == "grid" {
       spec = spec.replacingOccurrences(
         of: "\"expectations\"",
-        with: "\"grid\": {\"factors\": [{\"id\": \"<b>f</b>\", \"levels\": [{\"id\": \"<script>x</script>\", \"patches\": []}, {\"id\": \"[a](javascript:x)\", \"patches\": []}]}]}, \"expectations\"")
+        with:
+          "\"grid\": {\"factors\": [{\"id\": \"<b>f</b>\", \"levels\": [{\"id\": \"<script>x</script>\", \"patches\": []}, {\"id\": \"[a](javascript:x)\", \"patches\": []}]}]}, \"expectations\""
+      )
     }
     let path = try temporaryFile("hostile.json", contents: spec)
     let arguments: [String] =

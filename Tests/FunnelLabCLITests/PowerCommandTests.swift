@@ -1,6 +1,7 @@
 import Foundation
 import FunnelLab
 import Testing
+
 @testable import FunnelLabCLI
 
 /// `funnellab power` against statsmodels 0.14 (values computed with
@@ -46,10 +47,16 @@ import Testing
     (["power", "--mde", "0.01"], "Error: missing --baseline"),
     (["power", "--baseline", "1.5", "--mde", "0.01"], "Error: --baseline must be from 0.0 to 1.0"),
     (["power", "--baseline", "0.1"], "Error: give --mde (or --relative-mde) or --users-per-arm"),
-    (["power", "--baseline", "0.1", "--mde", "0.01", "--users-per-arm", "100", "--power", "0.8"], "Error: --mde, --users-per-arm and --power are all given"),
+    (
+      ["power", "--baseline", "0.1", "--mde", "0.01", "--users-per-arm", "100", "--power", "0.8"],
+      "Error: --mde, --users-per-arm and --power are all given"
+    ),
     (["power", "--baseline", "0.1", "--mde", "0.01", "--relative-mde", "0.1"], "Error: give --mde or --relative-mde, not both"),
     (["power", "--baseline", "3", "--mde", "1", "--method", "means"], "Error: --method means needs --sd"),
-    (["power", "--baseline", "0.1", "--mde", "0.01", "--method", "bayes"], "Error: --method must be one of pooled, unpooled, arcsine, means"),
+    (
+      ["power", "--baseline", "0.1", "--mde", "0.01", "--method", "bayes"],
+      "Error: --method must be one of pooled, unpooled, arcsine, means"
+    ),
   ])
   func badPowerQuestionsAreUsageErrors(arguments: [String], message: String) {
     let console = CapturingConsole()

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelLab
 import Testing
+
 @testable import FunnelLabCLI
 
 /// Shards merged in any order give the single run's bytes; every refusal case.

@@ -88,7 +88,8 @@ import Testing
   /// A margin outside [0, 1) or for an unknown metric is refused with its path.
   @Test func equivalenceMarginsAreValidated() {
     let bad = Self.nearZeroSpec.replacingOccurrences(
-      of: "\"equivalenceMargin\": 0", with: "\"equivalenceMargin\": 1.5, \"equivalenceMargins\": { \"timeToFinish\": -1, \"completionRat\": 0.1 }")
+      of: "\"equivalenceMargin\": 0",
+      with: "\"equivalenceMargin\": 1.5, \"equivalenceMargins\": { \"timeToFinish\": -1, \"completionRat\": 0.1 }")
     let paths = problems(bad).map(\.path.description)
     #expect(paths.contains("metrics.equivalenceMargin"))
     #expect(paths.contains("metrics.equivalenceMargins.timeToFinish"))

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelStats
 import Testing
+
 @testable import FunnelLab
 
 @Suite struct ExperimentDesignTests {
@@ -51,9 +52,11 @@ import Testing
     let assignment = HashAssignment(salt: e.design.salt, arms: ["control", "upsellAfter3"])
     let engine = MonteCarloEngine()
     let control = engine.run(flows[0], users: 0..<200_000, seed: e.seed, include: { assignment.arm(of: $0) == 0 })
-    let biased = engine.run(flows[1], users: 0..<200_000, seed: e.seed, include: { user in
-      assignment.arm(of: user) == 1 && user % 33 != 0  // the bug: every 33rd treatment user is lost
-    })
+    let biased = engine.run(
+      flows[1], users: 0..<200_000, seed: e.seed,
+      include: { user in
+        assignment.arm(of: user) == 1 && user % 33 != 0  // the bug: every 33rd treatment user is lost
+      })
     var broken = correct
     broken.variants[0].aggregate = control
     broken.variants[1].aggregate = biased

@@ -23,14 +23,16 @@ import Testing
     #expect(Limits.product(Array(repeating: 2, count: 63)) == nil)
     #expect(Limits.product([Int.max, 2]) == nil)
     #expect(Limits.product([-1, 2]) == nil)
-    #expect(Grid(factors: (0..<70).map { GridFactor(id: "f\($0)", levels: [GridLevel(id: "a"), GridLevel(id: "b")]) }).cellCount == Int.max)
+    #expect(
+      Grid(factors: (0..<70).map { GridFactor(id: "f\($0)", levels: [GridLevel(id: "a"), GridLevel(id: "b")]) }).cellCount == Int.max)
   }
 
-  @Test(arguments: [
-    (0.0, 0.2, 0.02, 11), (0.0, 1.0, 1e-300, nil), (0.0, Double.infinity, 1.0, nil), (-1e308, 1e308, 1e307, nil),
-    (0.0, 1e9, 1e-3, nil), (0.0, 4999.0, 1.0, 5000), (0.0, 5000.0, 1.0, nil), (1.0, 0.0, 0.1, nil), (0.0, 1.0, 0.0, nil),
-    (0.0, Double.nan, 1.0, nil),
-  ] as [(Double, Double, Double, Int?)])
+  @Test(
+    arguments: [
+      (0.0, 0.2, 0.02, 11), (0.0, 1.0, 1e-300, nil), (0.0, Double.infinity, 1.0, nil), (-1e308, 1e308, 1e307, nil),
+      (0.0, 1e9, 1e-3, nil), (0.0, 4999.0, 1.0, 5000), (0.0, 5000.0, 1.0, nil), (1.0, 0.0, 0.1, nil), (0.0, 1.0, 0.0, nil),
+      (0.0, Double.nan, 1.0, nil),
+    ] as [(Double, Double, Double, Int?)])
   func sensitivityAxesAreCountedWithoutBuildingThem(from: Double, to: Double, step: Double, count: Int?) {
     #expect(Sensitivity.Axis.valueCount(from: from, to: to, step: step) == count)
     #expect(Sensitivity.Axis(parameter: .fatiguePerScreen, from: from, to: to, step: step)?.values.count == count)
@@ -107,7 +109,9 @@ import Testing
       #expect(error.errors.contains { $0.message.contains(message) }, "\(error.errors)")
     }
     // A swap is fine: every event keeps a name of its own.
-    #expect((try? EventNameMap(parsing: #"{"onboarding_started": "onboarding_completed", "onboarding_completed": "onboarding_started"}"#, source: "m")) != nil)
+    #expect(
+      (try? EventNameMap(
+        parsing: #"{"onboarding_started": "onboarding_completed", "onboarding_completed": "onboarding_started"}"#, source: "m")) != nil)
   }
 
   @Test func aRunOfSelectedArmsWithNoWeightIsRefused() throws {

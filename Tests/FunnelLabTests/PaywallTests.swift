@@ -1,6 +1,7 @@
 import Foundation
 import FunnelStats
 import Testing
+
 @testable import FunnelLab
 
 /// A one-screen paywall: plans, a purchase probability, a way out.

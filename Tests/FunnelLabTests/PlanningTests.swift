@@ -3,6 +3,7 @@ import Foundation
 import FunnelStats
 import Synchronization
 import Testing
+
 @testable import FunnelLab
 
 @Suite struct PlanningTests {

@@ -49,7 +49,8 @@ import Testing
   @Test func noFlipWhenOneVariantAlwaysWins() throws {
     var experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
     experiment.variants[1].patches.removeLast(2)
-    let result = try Sensitivity.run(experiment, axes: [try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.1))])
+    let result = try Sensitivity.run(
+      experiment, axes: [try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.1))])
     #expect(result.flips.isEmpty)
     #expect(Set(result.points.map(\.winner)) == ["oneScreen"])
   }

@@ -120,7 +120,9 @@ import Testing
     // p exactly at α is significant (≤), as long as the interval agrees.
     var rows = [
       ControlComparison.Row(
-        arm: 1, difference: IntervalEstimate(estimate: 0.1, interval: ConfidenceInterval(lower: 0.01, upper: 0.2, confidenceLevel: 0.95, method: "m")),
+        arm: 1,
+        difference: IntervalEstimate(
+          estimate: 0.1, interval: ConfidenceInterval(lower: 0.01, upper: 0.2, confidenceLevel: 0.95, method: "m")),
         relativeLift: nil, test: TestResult(statistic: 2, pValue: 0.05, alternative: .twoSided, method: "t"), adjustedPValue: nil,
         significant: false, probabilityToBeatControl: nil, expectedLoss: nil, diagnostics: [])
     ]

@@ -65,7 +65,8 @@ import Testing
     let (t, k) = try Self.counts(c)
     let level = c.arg(4)
     let test = try TwoProportionScoreTest.test(treatment: t, control: k)
-    let difference = try #require(try ProportionDifference.miettinenNurminenInterval(treatment: t, control: k, confidenceLevel: level).interval)
+    let difference = try #require(
+      try ProportionDifference.miettinenNurminenInterval(treatment: t, control: k, confidenceLevel: level).interval)
     let ratio = try #require(try RelativeLift.scoreInterval(treatment: t, control: k, confidenceLevel: level).interval)
     let margin = abs(test.pValue - (1 - level))
     guard margin > 1e-12 else { return }  // a tie at the boundary: either side is right

@@ -88,9 +88,10 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     case .trialToPaid: .proportion(successes: a.trialConversions, trials: a.trialStarts)
     case .personalizationRate: .proportion(successes: a.usersPersonalized, trials: a.users)
     case .timeToFinish:
-      .mean(SampleMeanStatistic(
-        n: Int(a.completionTime.count), sum: Double(a.completionTime.sumMillis) / 1000,
-        sumOfSquares: Double(a.completionTime.sumSquaredMillis) / 1_000_000))
+      .mean(
+        SampleMeanStatistic(
+          n: Int(a.completionTime.count), sum: Double(a.completionTime.sumMillis) / 1000,
+          sumOfSquares: Double(a.completionTime.sumSquaredMillis) / 1_000_000))
     case .revenuePerUser: .mean(a.revenue.statistic(users: a.users))
     case .revenuePerPayingUser: .mean(a.revenue.statistic(users: a.purchasers))
     case .revenuePerPaywallViewer: .mean(a.revenue.statistic(users: a.paywallViewers))

@@ -1,4 +1,4 @@
-public import FunnelStats
+import FunnelStats
 
 /// A grid run ranked by the exact value of the primary metric (``ExactEngine``, no
 /// sampling noise), with the Monte Carlo estimate beside it: every cell against the
@@ -73,7 +73,9 @@ public struct GridReport: Sendable {
           solution: run.exact, exact: run.exact?.value(of: spec.primary),
           exactDifference: isControl ? nil : result.exactDifference(spec.primary, variant: run.variant.id),
           comparison: isControl
-            ? nil : MetricAnalysis.compare(spec.primary, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha),
+            ? nil
+            : MetricAnalysis.compare(
+              spec.primary, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha),
           holm: nil, benjaminiHochberg: nil, guardrails: guardrails, rank: 0, summary: summary))
     }
     let treated = Array(built.indices.dropFirst())

@@ -1,4 +1,4 @@
-public import FunnelStats
+import FunnelStats
 
 extension MetricAnalysis {
   /// A variant against the control on `metric` from their paired tallies (truth mode,

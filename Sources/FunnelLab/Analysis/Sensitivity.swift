@@ -82,8 +82,12 @@ public struct Sensitivity: Sendable {
   public static func run(_ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
     guard pointCount(axes) != nil else {
-      throw SpecErrors(source: experiment.name, errors: [SpecError(
-        path: .root, message: "the axes give more than \(Limits.sensitivityPoints) points", hint: "use larger steps or fewer axes")])
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [
+          SpecError(
+            path: .root, message: "the axes give more than \(Limits.sensitivityPoints) points", hint: "use larger steps or fewer axes")
+        ])
     }
     let ids = experiment.variants.map(\.id)
     var combos: [[Double]] = [[]]

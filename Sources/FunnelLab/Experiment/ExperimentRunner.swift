@@ -191,8 +191,12 @@ extension ExperimentRunner {
       seed = options.seed ?? experiment.seed
       selected = Array(experiment.variants.indices)
       guard Limits.users.contains(users) else {
-        throw SpecErrors(source: experiment.name, errors: [SpecError(
-          path: [.key("users")], message: "users must be from 1 to \(Limits.users.upperBound), got \(users)", hint: "use e.g. 100000")])
+        throw SpecErrors(
+          source: experiment.name,
+          errors: [
+            SpecError(
+              path: [.key("users")], message: "users must be from 1 to \(Limits.users.upperBound), got \(users)", hint: "use e.g. 100000")
+          ])
       }
       if let wanted = options.variants {
         var errors: [SpecError] = []
@@ -207,9 +211,13 @@ extension ExperimentRunner {
       }
       let arms = selected.map { experiment.variants[$0].id }
       if options.mode == .experiment, arms.allSatisfy({ (experiment.design.allocation[$0] ?? 1) == 0 }) {
-        throw SpecErrors(source: experiment.name, errors: [SpecError(
-          path: [.key("design"), .key("allocation")], message: "every arm of this run has allocation weight 0",
-          hint: "give one of " + arms.joined(separator: ", ") + " a positive weight")])
+        throw SpecErrors(
+          source: experiment.name,
+          errors: [
+            SpecError(
+              path: [.key("design"), .key("allocation")], message: "every arm of this run has allocation weight 0",
+              hint: "give one of " + arms.joined(separator: ", ") + " a positive weight")
+          ])
       }
       assignment =
         options.mode == .experiment
@@ -225,8 +233,13 @@ extension ExperimentRunner {
   ) throws(SpecErrors) -> RunResult {
     let plan = try Plan(experiment, options: options)
     guard aggregates.count == plan.selected.count, paired.isEmpty || paired.count == aggregates.count else {
-      throw SpecErrors(source: experiment.name, errors: [SpecError(
-        path: .root, message: "\(aggregates.count) aggregates for \(plan.selected.count) variants", hint: "the shard belongs to another run")])
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [
+          SpecError(
+            path: .root, message: "\(aggregates.count) aggregates for \(plan.selected.count) variants",
+            hint: "the shard belongs to another run")
+        ])
     }
     let runs = plan.selected.indices.map { k in
       VariantRun(

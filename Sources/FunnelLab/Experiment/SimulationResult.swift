@@ -1,4 +1,4 @@
-public import FunnelStats
+import FunnelStats
 
 /// A simulated experiment, read by variant and metric (see ``Simulation``).
 public struct SimulationResult: Sendable {

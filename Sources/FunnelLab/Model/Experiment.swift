@@ -56,7 +56,8 @@ public struct Experiment: Sendable, Hashable {
 extension Experiment: Decodable {
   enum CodingKeys: String, CodingKey {
     case schema = "$schema"
-    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue, metrics, design, grid, expectations
+    case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue, metrics, design, grid,
+      expectations
   }
 
   public init(from decoder: any Decoder) throws {

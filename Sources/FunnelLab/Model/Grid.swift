@@ -79,8 +79,12 @@ public struct Grid: Sendable, Hashable, Decodable {
     var ids = Set<String>()
     for (i, factor) in factors.enumerated() {
       let fp = path.key("factors").index(i)
-      if !ids.insert(factor.id).inserted { errors.append(SpecError(path: fp.key("id"), message: "duplicate factor '\(factor.id)'", hint: nil)) }
-      if factor.levels.isEmpty { errors.append(SpecError(path: fp.key("levels"), message: "factor '\(factor.id)' has no levels", hint: nil)) }
+      if !ids.insert(factor.id).inserted {
+        errors.append(SpecError(path: fp.key("id"), message: "duplicate factor '\(factor.id)'", hint: nil))
+      }
+      if factor.levels.isEmpty {
+        errors.append(SpecError(path: fp.key("levels"), message: "factor '\(factor.id)' has no levels", hint: nil))
+      }
       var levelIDs = Set<String>()
       for (j, level) in factor.levels.enumerated() where !levelIDs.insert(level.id).inserted {
         errors.append(SpecError(path: fp.key("levels").index(j).key("id"), message: "duplicate level '\(level.id)'", hint: nil))

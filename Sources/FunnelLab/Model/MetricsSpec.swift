@@ -57,9 +57,11 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
   public static let defaultEquivalenceMargin = 0.01
 
   /// Creates a metrics spec; every argument has the documented default.
-  public init(primary: FunnelMetric = .purchaseConversion, guardrails: [Guardrail] = [], alpha: Double = 0.05,
-              correction: MultipleTestingCorrection = .holm, equivalenceMargin: Double = MetricsSpec.defaultEquivalenceMargin,
-              equivalenceMargins: [FunnelMetric: Double] = [:]) {
+  public init(
+    primary: FunnelMetric = .purchaseConversion, guardrails: [Guardrail] = [], alpha: Double = 0.05,
+    correction: MultipleTestingCorrection = .holm, equivalenceMargin: Double = MetricsSpec.defaultEquivalenceMargin,
+    equivalenceMargins: [FunnelMetric: Double] = [:]
+  ) {
     self.primary = primary
     self.guardrails = guardrails
     self.alpha = alpha
@@ -97,14 +99,23 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
 
   func validationErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
-    let margins = [(path.key("equivalenceMargin"), equivalenceMargin)]
+    let margins =
+      [(path.key("equivalenceMargin"), equivalenceMargin)]
       + FunnelMetric.allCases.compactMap { m in equivalenceMargins[m].map { (path.key("equivalenceMargins").key(m.rawValue), $0) } }
     for (at, m) in margins where !(m.isFinite && m >= 0 && m < 1) {
-      errors.append(SpecError(path: at, message: "an equivalence margin must be in [0, 1) (relative to the control's value)", hint: "0.01 calls effects within ±1 % negligible"))
+      errors.append(
+        SpecError(
+          path: at, message: "an equivalence margin must be in [0, 1) (relative to the control's value)",
+          hint: "0.01 calls effects within ±1 % negligible"))
     }
-    if !(alpha > 0 && alpha < 0.5) { errors.append(SpecError(path: path.key("alpha"), message: "alpha must be in (0, 0.5)", hint: "the default is 0.05")) }
+    if !(alpha > 0 && alpha < 0.5) {
+      errors.append(SpecError(path: path.key("alpha"), message: "alpha must be in (0, 0.5)", hint: "the default is 0.05"))
+    }
     for (i, g) in guardrails.enumerated() where !(g.margin.isFinite && g.margin >= 0) {
-      errors.append(SpecError(path: path.key("guardrails").index(i).key("margin"), message: "a margin must be a finite number ≥ 0", hint: "0.02 is 2 points of a rate"))
+      errors.append(
+        SpecError(
+          path: path.key("guardrails").index(i).key("margin"), message: "a margin must be a finite number ≥ 0",
+          hint: "0.02 is 2 points of a rate"))
     }
     return errors
   }

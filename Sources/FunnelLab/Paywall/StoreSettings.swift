@@ -54,8 +54,10 @@ public struct StoreSettings: Sendable, Hashable, Decodable {
       errors.append(SpecError(path: path.key(name), message: "\(name) = \(JSONValue.format(p)) is outside [0, 1]", hint: "a probability"))
     }
     if cancelProbability + failureProbability + pendingProbability > 1 {
-      errors.append(SpecError(path: path, message: "cancel, failure and pending probabilities sum to more than 1",
-                              hint: "they share one purchase attempt"))
+      errors.append(
+        SpecError(
+          path: path, message: "cancel, failure and pending probabilities sum to more than 1",
+          hint: "they share one purchase attempt"))
     }
     if !(1...10).contains(maximumAttempts) {
       errors.append(SpecError(path: path.key("maximumAttempts"), message: "maximumAttempts must be from 1 to 10", hint: "the default is 3"))

@@ -104,8 +104,10 @@ public struct DesignDiagnosis: Sendable, Hashable {
   }
 
   /// The diagnosis that tallies `counts` amount to.
-  public init(variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
-              alpha: Double, counts: Counts) {
+  public init(
+    variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
+    alpha: Double, counts: Counts
+  ) {
     let analytic = try? PowerAnalysis.solve(
       PowerAnalysis.Problem(method: .pooledNormal, baseline: p0, effect: p1, sampleSize: Double(n), power: nil, alpha: alpha))
     let runs = Double(max(counts.replicates, 1))
@@ -123,7 +125,8 @@ public struct DesignDiagnosis: Sendable, Hashable {
     falsePositiveRate = Double(counts.falsePositives) / runs
     coverage = Double(counts.covered) / runs
     typeS = significant > 0 && trueDifference != 0 ? Double(counts.wrongSign) / Double(significant) : nil
-    typeM = significant > 0 && trueDifference != 0
+    typeM =
+      significant > 0 && trueDifference != 0
       ? Double(counts.absoluteDifferenceSum) / Double(n) / abs(trueDifference) / Double(significant) : nil
     pValueHistogram = counts.pValueHistogram
   }

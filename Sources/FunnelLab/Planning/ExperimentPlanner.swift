@@ -1,4 +1,4 @@
-public import FunnelStats
+import FunnelStats
 
 /// Options of a plan (defaults in parentheses).
 public struct PlanningOptions: Sendable {
@@ -64,11 +64,12 @@ public struct PlanningCounts: Sendable, Hashable {
   public var variants: [Variant]
 
   public static func + (a: PlanningCounts, b: PlanningCounts) -> PlanningCounts {
-    PlanningCounts(variants: zip(a.variants, b.variants).map { x, y in
-      Variant(
-        diagnosis: x.diagnosis + y.diagnosis, sizeSearch: x.sizeSearch.flatMap { s in y.sizeSearch.map { s + $0 } },
-        peeking: x.peeking.flatMap { p in y.peeking.map { p + $0 } })
-    })
+    PlanningCounts(
+      variants: zip(a.variants, b.variants).map { x, y in
+        Variant(
+          diagnosis: x.diagnosis + y.diagnosis, sizeSearch: x.sizeSearch.flatMap { s in y.sizeSearch.map { s + $0 } },
+          peeking: x.peeking.flatMap { p in y.peeking.map { p + $0 } })
+      })
   }
 }
 
@@ -98,9 +99,13 @@ public enum ExperimentPlanner {
   static func frame(_ e: Experiment, options: PlanningOptions) throws(SpecErrors) -> Frame {
     let metric = e.metrics.primary
     guard metric.isProportion else {
-      throw SpecErrors(source: e.name, errors: [SpecError(
-        path: [.key("metrics"), .key("primary")], message: "planning simulates proportion metrics; \(metric.rawValue) is a mean",
-        hint: "use a proportion such as purchaseConversion or completionRate as the primary metric")])
+      throw SpecErrors(
+        source: e.name,
+        errors: [
+          SpecError(
+            path: [.key("metrics"), .key("primary")], message: "planning simulates proportion metrics; \(metric.rawValue) is a mean",
+            hint: "use a proportion such as purchaseConversion or completionRate as the primary metric")
+        ])
     }
     let flows = try FlowCompiler.compileAll(e)
     let alpha = options.alpha ?? e.metrics.alpha
@@ -108,18 +113,23 @@ public enum ExperimentPlanner {
     if let wanted = options.variants {
       let unknown = wanted.filter { id in !e.variants.contains { $0.id == id } }
       guard unknown.isEmpty else {
-        throw SpecErrors(source: e.name, errors: unknown.map { id in
-          SpecError(path: [.key("variants")], message: "no variant '\(id)'", hint: NameSuggestion.hint(for: id, in: e.variants.map(\.id)))
-        })
+        throw SpecErrors(
+          source: e.name,
+          errors: unknown.map { id in
+            SpecError(path: [.key("variants")], message: "no variant '\(id)'", hint: NameSuggestion.hint(for: id, in: e.variants.map(\.id)))
+          })
       }
       indices = indices.filter { wanted.contains(e.variants[$0].id) }
     }
     let rates = ([0] + indices).map { ExactEngine.solve(flows[$0]).value(of: metric) ?? 0 }
     let p0 = rates[0]
     let analytic: [Int?] = rates.dropFirst().map { p1 in
-      p1 == p0 ? nil : (try? PowerAnalysis.solve(PowerAnalysis.Problem(
-        method: .pooledNormal, baseline: p0, effect: p1, sampleSize: nil, power: options.targetPower, alpha: alpha)))
-        .flatMap { Int(rounding: $0.sampleSize, .up) }
+      p1 == p0
+        ? nil
+        : (try? PowerAnalysis.solve(
+          PowerAnalysis.Problem(
+            method: .pooledNormal, baseline: p0, effect: p1, sampleSize: nil, power: options.targetPower, alpha: alpha)))
+          .flatMap { Int(rounding: $0.sampleSize, .up) }
     }
     return Frame(
       metric: metric, alpha: alpha, seed: options.seed ?? e.seed, ids: indices.map { e.variants[$0].id }, indices: indices, p0: p0,
@@ -182,9 +192,10 @@ public enum ExperimentPlanner {
         peeking = PeekingDiagnosis(
           variant: f.ids[k], usersPerDayPerArm: (options.usersPerDay ?? 0) / 2, days: days, alpha: f.alpha, counts: tally)
       }
-      plans.append(VariantPlan(
-        diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedSize: simulated, durationDays: duration,
-        peeking: peeking))
+      plans.append(
+        VariantPlan(
+          diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedSize: simulated, durationDays: duration,
+          peeking: peeking))
     }
     return PlanningReport(
       experiment: e.name, metric: f.metric, alpha: f.alpha, targetPower: options.targetPower, seed: f.seed,

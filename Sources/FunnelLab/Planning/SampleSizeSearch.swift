@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelStats
+import FunnelStats
 
 /// The users per arm at which a design's simulated power reaches the target, with the
 /// Monte Carlo precision of that size.
@@ -109,7 +109,8 @@ public enum SampleSizeSearch {
     var envelope: [Double] = []
     for s in counts.significant { envelope.append(max(envelope.last ?? 0, Double(s) / runs)) }
     guard let j = envelope.firstIndex(where: { $0 >= target }) else {
-      return SimulatedSampleSize(position: .aboveSearchedSizes, usersPerArm: sizes[sizes.count - 1], standardError: nil, replicates: counts.replicates)
+      return SimulatedSampleSize(
+        position: .aboveSearchedSizes, usersPerArm: sizes[sizes.count - 1], standardError: nil, replicates: counts.replicates)
     }
     guard j > 0 else {
       return SimulatedSampleSize(position: .belowSearchedSizes, usersPerArm: sizes[0], standardError: nil, replicates: counts.replicates)

@@ -8,10 +8,14 @@ extension PairedTallies {
     }
     return .object([
       ("users", .integer(users)),
-      ("tables", .object(Outcome.allCases.map { o in
-        let t = tables[o.rawValue]
-        return (o.metric.rawValue, .array([t.neither, t.variantOnly, t.controlOnly, t.both].map { .integer($0) }))
-      })),
+      (
+        "tables",
+        .object(
+          Outcome.allCases.map { o in
+            let t = tables[o.rawValue]
+            return (o.metric.rawValue, .array([t.neither, t.variantOnly, t.controlOnly, t.both].map { .integer($0) }))
+          })
+      ),
       ("revenue", sums(revenue)),
       ("realizedRevenue", sums(realizedRevenue)),
     ])
@@ -33,7 +37,9 @@ extension PairedTallies {
       }
       var xs: [UInt64] = []
       for (i, cell) in cells.enumerated() {
-        guard case .number(_, let literal) = cell.kind, let x = UInt64(literal) else { throw fail(p.index(i), "expected a whole number ≥ 0") }
+        guard case .number(_, let literal) = cell.kind, let x = UInt64(literal) else {
+          throw fail(p.index(i), "expected a whole number ≥ 0")
+        }
         xs.append(x)
       }
       guard xs.reduce(0 as UInt128, { $0 + UInt128($1) }) == UInt128(n) else { throw fail(p, "the cells do not add up to users") }

@@ -37,22 +37,30 @@ public struct PlanningShardFile: Sendable {
 
   /// The file's content, sealed with its checksum (``ShardChecksum``).
   public var json: JSONValue {
-    ShardChecksum.sealing(.object([
-      ("funnellabShard", .integer(ShardFile.formatVersion)),
-      ("command", .string("power")),
-      ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
-      ("settings", settings),
-      ("variants", .array(counts.variants.map { v in
-        .object([
-          ("diagnosis", Self.tally(v.diagnosis)),
-          ("sizeSearch", Self.search(v.sizeSearch)),
-          ("peeking", v.peeking.map { p in
-            .array(([p.replicates] + p.falsePositives + p.rejections + p.stoppingDays).map { .integer($0) })
-          } ?? .null),
-        ])
-      })),
-      ("spec", .string(specText)),
-    ]))
+    ShardChecksum.sealing(
+      .object([
+        ("funnellabShard", .integer(ShardFile.formatVersion)),
+        ("command", .string("power")),
+        ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
+        ("settings", settings),
+        (
+          "variants",
+          .array(
+            counts.variants.map { v in
+              .object([
+                ("diagnosis", Self.tally(v.diagnosis)),
+                ("sizeSearch", Self.search(v.sizeSearch)),
+                (
+                  "peeking",
+                  v.peeking.map { p in
+                    .array(([p.replicates] + p.falsePositives + p.rejections + p.stoppingDays).map { .integer($0) })
+                  } ?? .null
+                ),
+              ])
+            })
+        ),
+        ("spec", .string(specText)),
+      ]))
   }
 
   /// Reads a planning shard written by ``json``.
@@ -78,8 +86,12 @@ public struct PlanningShardFile: Sendable {
       return c
     }
     guard case .number(_, let version)? = document["funnellabShard"]?.kind, version == String(ShardFile.formatVersion) else {
-      throw SpecErrors(source: source, errors: [SpecError(
-        path: [.key("funnellabShard")], message: "missing or unsupported version", hint: "use the same funnellab version for all steps")])
+      throw SpecErrors(
+        source: source,
+        errors: [
+          SpecError(
+            path: [.key("funnellabShard")], message: "missing or unsupported version", hint: "use the same funnellab version for all steps")
+        ])
     }
     if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
@@ -103,7 +115,9 @@ public struct PlanningShardFile: Sendable {
     options.replicates = int("replicates") ?? 10_000
     options.alpha = double("alpha")
     if case .number(_, let literal)? = s?["seed"]?.kind { options.seed = UInt64(literal) }
-    if case .array(let xs)? = s?["variants"]?.kind { options.variants = xs.compactMap { if case .string(let v) = $0.kind { v } else { nil } } }
+    if case .array(let xs)? = s?["variants"]?.kind {
+      options.variants = xs.compactMap { if case .string(let v) = $0.kind { v } else { nil } }
+    }
     guard case .array(let vs)? = document["variants"]?.kind else { throw fail([.key("variants")], "expected the variants' tallies") }
     var variants: [PlanningCounts.Variant] = []
     for (k, v) in vs.enumerated() {
@@ -197,10 +211,13 @@ public struct PlanningShardFile: Sendable {
     var errors: [SpecError] = []
     let key = JSONWriter.write(first.file.settings) + first.file.specText
     for (source, file) in files where JSONWriter.write(file.settings) + file.specText != key || file.shard.count != first.file.shard.count {
-      errors.append(SpecError(path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
-                              hint: "merge only the shards of one run"))
+      errors.append(
+        SpecError(
+          path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
+          hint: "merge only the shards of one run"))
     }
-    errors += Shard.completenessErrors(files.map { ($0.file.shard, $0.source) }, count: first.file.shard.count, otherErrors: !errors.isEmpty)
+    errors += Shard.completenessErrors(
+      files.map { ($0.file.shard, $0.source) }, count: first.file.shard.count, otherErrors: !errors.isEmpty)
     guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
     let total = files.dropFirst().reduce(first.file.counts) { $0 + $1.file.counts }
     let experiment = try ExperimentLoader.load(text: first.file.specText, source: first.source)

@@ -62,9 +62,10 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
     let missing = (0..<count).filter { seen[$0] == nil }
     if !otherErrors, errors.isEmpty, !missing.isEmpty {
-      errors.append(SpecError(
-        path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", "),
-        hint: "wait for every shard to finish, then merge all of them"))
+      errors.append(
+        SpecError(
+          path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", "),
+          hint: "wait for every shard to finish, then merge all of them"))
     }
     return errors
   }

@@ -24,8 +24,10 @@ public struct ShardFile: Sendable {
   /// experiment mode.
   public var paired: [PairedTallies?]
 
-  public init(command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
-              aggregates: [FunnelAggregate], paired: [PairedTallies?] = []) {
+  public init(
+    command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
+    aggregates: [FunnelAggregate], paired: [PairedTallies?] = []
+  ) {
     self.command = command
     self.shard = shard
     self.specText = specText
@@ -41,23 +43,26 @@ public struct ShardFile: Sendable {
   public var specHash: String { ShardChecksum.hex(HashAssignment.fnv1a64(specText)) }
 
   /// The settings every shard of one run shares (compared before merging).
-  var runKey: String { "\(command)|\(specHash)|\(seed)|\(users)|\(mode.rawValue)|\(variants?.joined(separator: ",") ?? "*")|\(shard.count)" }
+  var runKey: String {
+    "\(command)|\(specHash)|\(seed)|\(users)|\(mode.rawValue)|\(variants?.joined(separator: ",") ?? "*")|\(shard.count)"
+  }
 
   /// The file's content, sealed with its checksum (``ShardChecksum``).
   public var json: JSONValue {
-    ShardChecksum.sealing(.object([
-      ("funnellabShard", .integer(Self.formatVersion)),
-      ("command", .string(command)),
-      ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
-      ("specHash", .string(specHash)),
-      ("seed", .integer(seed)),
-      ("users", .integer(users)),
-      ("mode", .string(mode.rawValue)),
-      ("variants", variants.map { .array($0.map { .string($0) }) } ?? .null),
-      ("aggregates", .array(aggregates.map(\.json))),
-      ("paired", .array(paired.map { $0?.json ?? .null })),
-      ("spec", .string(specText)),
-    ]))
+    ShardChecksum.sealing(
+      .object([
+        ("funnellabShard", .integer(Self.formatVersion)),
+        ("command", .string(command)),
+        ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
+        ("specHash", .string(specHash)),
+        ("seed", .integer(seed)),
+        ("users", .integer(users)),
+        ("mode", .string(mode.rawValue)),
+        ("variants", variants.map { .array($0.map { .string($0) }) } ?? .null),
+        ("aggregates", .array(aggregates.map(\.json))),
+        ("paired", .array(paired.map { $0?.json ?? .null })),
+        ("spec", .string(specText)),
+      ]))
   }
 
   /// Reads a shard file; aggregates are checked against the spec's compiled flows.
@@ -72,7 +77,9 @@ public struct ShardFile: Sendable {
     guard case .number(_, let version)? = document["funnellabShard"]?.kind else {
       throw fail(.root, "not a FunnelLab shard file (no \"funnellabShard\")", "pass files written by --shard")
     }
-    guard version == String(formatVersion) else { throw fail([.key("funnellabShard")], "unsupported version \(version)", "use the same funnellab version for all steps") }
+    guard version == String(formatVersion) else {
+      throw fail([.key("funnellabShard")], "unsupported version \(version)", "use the same funnellab version for all steps")
+    }
     if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     func string(_ key: String) throws(SpecErrors) -> String {
       guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string") }
@@ -125,19 +132,26 @@ public struct ShardFile: Sendable {
   /// and tallies for every other variant.
   static func readPaired(_ document: JSONValue, count: Int, source: String) throws(SpecErrors) -> [PairedTallies?] {
     guard case .array(let items)? = document["paired"]?.kind, items.count == count else {
-      throw SpecErrors(source: source, errors: [SpecError(
-        path: [.key("paired")], message: "expected \(count) entries, one per variant", hint: "the shard file is damaged")])
+      throw SpecErrors(
+        source: source,
+        errors: [
+          SpecError(
+            path: [.key("paired")], message: "expected \(count) entries, one per variant", hint: "the shard file is damaged")
+        ])
     }
     var out: [PairedTallies?] = []
     for (i, item) in items.enumerated() {
       if i == 0 {
         guard item.kind == .null else {
-          throw SpecErrors(source: source, errors: [SpecError(path: [.key("paired"), .index(0)], message: "expected null for the control")])
+          throw SpecErrors(
+            source: source, errors: [SpecError(path: [.key("paired"), .index(0)], message: "expected null for the control")])
         }
         out.append(nil)
         continue
       }
-      do { out.append(try PairedTallies(json: item, at: [.key("paired"), .index(i)])) } catch { throw SpecErrors(source: source, errors: [error]) }
+      do { out.append(try PairedTallies(json: item, at: [.key("paired"), .index(i)])) } catch {
+        throw SpecErrors(source: source, errors: [error])
+      }
     }
     return out
   }
@@ -155,9 +169,11 @@ public struct ShardFile: Sendable {
     let expected = UInt64(shard.range(of: 0..<population).count)
     if mode == .truth {
       for (i, aggregate) in aggregates.enumerated() where aggregate.users != expected {
-        errors.append(SpecError(
-          path: [.key("aggregates"), .index(i), .key("users")],
-          message: "\(aggregate.users) users, but shard \(shard) of \(users) users has \(expected)", hint: "the shard file was edited or damaged"))
+        errors.append(
+          SpecError(
+            path: [.key("aggregates"), .index(i), .key("users")],
+            message: "\(aggregate.users) users, but shard \(shard) of \(users) users has \(expected)",
+            hint: "the shard file was edited or damaged"))
       }
     } else {
       var total: UInt64 = 0
@@ -168,9 +184,11 @@ public struct ShardFile: Sendable {
         overflow = overflow || o
       }
       if overflow || total != expected {
-        errors.append(SpecError(
-          path: [.key("aggregates")], message: "the arms hold \(overflow ? "more than 2^64" : String(total)) users, but shard \(shard) has \(expected)",
-          hint: "the shard file was edited or damaged"))
+        errors.append(
+          SpecError(
+            path: [.key("aggregates")],
+            message: "the arms hold \(overflow ? "more than 2^64" : String(total)) users, but shard \(shard) has \(expected)",
+            hint: "the shard file was edited or damaged"))
       }
     }
     return errors
@@ -209,11 +227,14 @@ public struct ShardFile: Sendable {
         if file.users != first.file.users || file.mode != first.file.mode || file.variants != first.file.variants {
           what.append("run settings (users, mode or variants)")
         }
-        errors.append(SpecError(path: .root, message: "\(source) is from another run than \(first.source): " + what.joined(separator: ", "),
-                                hint: "merge only the shards of one run"))
+        errors.append(
+          SpecError(
+            path: .root, message: "\(source) is from another run than \(first.source): " + what.joined(separator: ", "),
+            hint: "merge only the shards of one run"))
       }
     }
-    errors += Shard.completenessErrors(files.map { ($0.file.shard, $0.source) }, count: first.file.shard.count, otherErrors: !errors.isEmpty)
+    errors += Shard.completenessErrors(
+      files.map { ($0.file.shard, $0.source) }, count: first.file.shard.count, otherErrors: !errors.isEmpty)
     guard errors.isEmpty else { throw SpecErrors(source: "merge", errors: errors) }
     let experiment = try first.file.experiment(source: first.source)
     var total = first.file.aggregates
@@ -221,9 +242,13 @@ public struct ShardFile: Sendable {
     for (source, file) in files.dropFirst() {
       for i in total.indices {
         guard let sum = FunnelAggregate.checkedSum(total[i], file.aggregates[i]) else {
-          throw SpecErrors(source: "merge", errors: [SpecError(
-            path: [.key("aggregates"), .index(i)], message: "adding \(source) makes a count pass 2^64",
-            hint: "a shard file was edited or damaged")])
+          throw SpecErrors(
+            source: "merge",
+            errors: [
+              SpecError(
+                path: [.key("aggregates"), .index(i)], message: "adding \(source) makes a count pass 2^64",
+                hint: "a shard file was edited or damaged")
+            ])
         }
         total[i] = sum
       }

@@ -3,204 +3,204 @@
 /// The experiment `funnellab run` uses when no spec is given.
 enum DefaultExperiment {
   static let json = #"""
-{
-  "$schema": "./schema.json",
-  "name": "klick-onboarding",
-  "description": "Klick's first-run onboarding: five feature slides, a Pro upsell and a required goal question. Skip on slides 1-5 jumps to the upsell; Back on screens 2-7.",
-  "source": "Klick onboarding design document (7 screens)",
-  "seed": 20261121,
-  "users": 200000,
-  "behavior": {
-    "fatiguePerScreen": 0.04,
-    "requiredInputFriction": 0.4,
-    "investmentPerScreen": 0.05,
-    "personalizationBoost": 0.3,
-    "defaultPlanBias": 0.8,
-    "priceSensitivity": 1.0,
-    "referenceMonthlyPrice": 4.99,
-    "featureUtility": 0.08
-  },
-  "population": {
-    "segments": [
-      { "id": "enthusiast", "weight": 0.3, "intent": { "mean": 0.8, "sd": 0.8 } },
-      { "id": "casual", "weight": 0.7, "intent": { "mean": -0.35, "sd": 1.0 } }
-    ]
-  },
-  "flow": {
-    "screens": [
-      {
-        "id": "welcome", "kind": "info", "title": "Welcome to Klick",
-        "dwell": { "medianSeconds": 4 },
-        "actions": {
-          "continue": 0.86,
-          "skip": { "to": "proUpsell", "probability": 0.08, "label": "Skip" },
-          "quit": 0.06
-        }
-      },
-      {
-        "id": "composition", "kind": "info", "title": "Frame every shot",
-        "dwell": { "medianSeconds": 5 },
-        "actions": {
-          "continue": 0.87,
-          "skip": { "to": "proUpsell", "probability": 0.06 },
-          "back": 0.03,
-          "quit": 0.04
-        }
-      },
-      {
-        "id": "posing", "kind": "info", "title": "Pose like a pro",
-        "dwell": { "medianSeconds": 5 },
-        "actions": {
-          "continue": 0.88,
-          "skip": { "to": "proUpsell", "probability": 0.05 },
-          "back": 0.03,
-          "quit": 0.04
-        }
-      },
-      {
-        "id": "editing", "kind": "info", "title": "Edit in one tap",
-        "dwell": { "medianSeconds": 5 },
-        "actions": {
-          "continue": 0.89,
-          "skip": { "to": "proUpsell", "probability": 0.05 },
-          "back": 0.02,
-          "quit": 0.04
-        }
-      },
-      {
-        "id": "achievement", "kind": "info", "title": "Join 2 million photographers",
-        "dwell": { "medianSeconds": 4 },
-        "actions": {
-          "continue": 0.9,
-          "skip": { "to": "proUpsell", "probability": 0.04 },
-          "back": 0.02,
-          "quit": 0.04
-        }
-      },
-      {
-        "id": "proUpsell", "kind": "paywall", "title": "Upgrade to Pro",
-        "dwell": { "medianSeconds": 9 },
-        "features": 4,
-        "plans": [
-          { "id": "monthly", "label": "Pro Monthly", "price": 4.99, "period": "month" },
-          { "id": "yearly", "label": "Pro Yearly", "price": 29.99, "period": "year", "trialDays": 7, "badge": "Best value" },
-          { "id": "lifetime", "label": "Pro Lifetime", "price": 79.99, "period": "lifetime" }
-        ],
-        "defaultPlan": "yearly",
-        "actions": {
-          "purchase": { "probability": 0.008, "label": "Upgrade to Pro" },
-          "dismiss": { "probability": 0.902, "label": "Maybe later" },
-          "back": 0.03,
-          "quit": 0.06
-        }
-      },
-      {
-        "id": "personalization", "kind": "choice", "title": "What do you want to get better at?",
-        "dwell": { "medianSeconds": 7 },
-        "required": true,
-        "personalizes": true,
-        "options": [
-          { "id": "portraits", "weight": 0.35 },
-          { "id": "landscapes", "weight": 0.25 },
-          { "id": "street", "weight": 0.2 },
-          { "id": "products", "weight": 0.2 }
-        ],
-        "actions": {
-          "select": { "probability": 0.92, "label": "Continue" },
-          "back": 0.03,
-          "quit": 0.05
-        }
-      }
-    ]
-  },
-  "variants": [
-    { "id": "control", "description": "As designed: upsell after the five slides, goal required, 4 Pro features." },
     {
-      "id": "upsellAfter3",
-      "description": "The Pro upsell right after the third slide; Skip on slides 4-5 then goes to the goal question.",
-      "patches": [
-        { "op": "moveScreen", "screen": "proUpsell", "after": "posing" },
-        { "op": "setAction", "screen": "editing", "action": "skip", "to": "personalization" },
-        { "op": "setAction", "screen": "achievement", "action": "skip", "to": "personalization" }
+      "$schema": "./schema.json",
+      "name": "klick-onboarding",
+      "description": "Klick's first-run onboarding: five feature slides, a Pro upsell and a required goal question. Skip on slides 1-5 jumps to the upsell; Back on screens 2-7.",
+      "source": "Klick onboarding design document (7 screens)",
+      "seed": 20261121,
+      "users": 200000,
+      "behavior": {
+        "fatiguePerScreen": 0.04,
+        "requiredInputFriction": 0.4,
+        "investmentPerScreen": 0.05,
+        "personalizationBoost": 0.3,
+        "defaultPlanBias": 0.8,
+        "priceSensitivity": 1.0,
+        "referenceMonthlyPrice": 4.99,
+        "featureUtility": 0.08
+      },
+      "population": {
+        "segments": [
+          { "id": "enthusiast", "weight": 0.3, "intent": { "mean": 0.8, "sd": 0.8 } },
+          { "id": "casual", "weight": 0.7, "intent": { "mean": -0.35, "sd": 1.0 } }
+        ]
+      },
+      "flow": {
+        "screens": [
+          {
+            "id": "welcome", "kind": "info", "title": "Welcome to Klick",
+            "dwell": { "medianSeconds": 4 },
+            "actions": {
+              "continue": 0.86,
+              "skip": { "to": "proUpsell", "probability": 0.08, "label": "Skip" },
+              "quit": 0.06
+            }
+          },
+          {
+            "id": "composition", "kind": "info", "title": "Frame every shot",
+            "dwell": { "medianSeconds": 5 },
+            "actions": {
+              "continue": 0.87,
+              "skip": { "to": "proUpsell", "probability": 0.06 },
+              "back": 0.03,
+              "quit": 0.04
+            }
+          },
+          {
+            "id": "posing", "kind": "info", "title": "Pose like a pro",
+            "dwell": { "medianSeconds": 5 },
+            "actions": {
+              "continue": 0.88,
+              "skip": { "to": "proUpsell", "probability": 0.05 },
+              "back": 0.03,
+              "quit": 0.04
+            }
+          },
+          {
+            "id": "editing", "kind": "info", "title": "Edit in one tap",
+            "dwell": { "medianSeconds": 5 },
+            "actions": {
+              "continue": 0.89,
+              "skip": { "to": "proUpsell", "probability": 0.05 },
+              "back": 0.02,
+              "quit": 0.04
+            }
+          },
+          {
+            "id": "achievement", "kind": "info", "title": "Join 2 million photographers",
+            "dwell": { "medianSeconds": 4 },
+            "actions": {
+              "continue": 0.9,
+              "skip": { "to": "proUpsell", "probability": 0.04 },
+              "back": 0.02,
+              "quit": 0.04
+            }
+          },
+          {
+            "id": "proUpsell", "kind": "paywall", "title": "Upgrade to Pro",
+            "dwell": { "medianSeconds": 9 },
+            "features": 4,
+            "plans": [
+              { "id": "monthly", "label": "Pro Monthly", "price": 4.99, "period": "month" },
+              { "id": "yearly", "label": "Pro Yearly", "price": 29.99, "period": "year", "trialDays": 7, "badge": "Best value" },
+              { "id": "lifetime", "label": "Pro Lifetime", "price": 79.99, "period": "lifetime" }
+            ],
+            "defaultPlan": "yearly",
+            "actions": {
+              "purchase": { "probability": 0.008, "label": "Upgrade to Pro" },
+              "dismiss": { "probability": 0.902, "label": "Maybe later" },
+              "back": 0.03,
+              "quit": 0.06
+            }
+          },
+          {
+            "id": "personalization", "kind": "choice", "title": "What do you want to get better at?",
+            "dwell": { "medianSeconds": 7 },
+            "required": true,
+            "personalizes": true,
+            "options": [
+              { "id": "portraits", "weight": 0.35 },
+              { "id": "landscapes", "weight": 0.25 },
+              { "id": "street", "weight": 0.2 },
+              { "id": "products", "weight": 0.2 }
+            ],
+            "actions": {
+              "select": { "probability": 0.92, "label": "Continue" },
+              "back": 0.03,
+              "quit": 0.05
+            }
+          }
+        ]
+      },
+      "variants": [
+        { "id": "control", "description": "As designed: upsell after the five slides, goal required, 4 Pro features." },
+        {
+          "id": "upsellAfter3",
+          "description": "The Pro upsell right after the third slide; Skip on slides 4-5 then goes to the goal question.",
+          "patches": [
+            { "op": "moveScreen", "screen": "proUpsell", "after": "posing" },
+            { "op": "setAction", "screen": "editing", "action": "skip", "to": "personalization" },
+            { "op": "setAction", "screen": "achievement", "action": "skip", "to": "personalization" }
+          ]
+        },
+        {
+          "id": "goalOptional",
+          "description": "The goal question can be skipped (Continue enabled without an answer).",
+          "patches": [ { "op": "setRequired", "screen": "personalization", "required": false } ]
+        },
+        {
+          "id": "features3",
+          "description": "The upsell lists 3 Pro features instead of 4.",
+          "patches": [ { "op": "setFeatures", "screen": "proUpsell", "count": 3 } ]
+        },
+        {
+          "id": "features5",
+          "description": "The upsell lists 5 Pro features instead of 4.",
+          "patches": [ { "op": "setFeatures", "screen": "proUpsell", "count": 5 } ]
+        }
+      ],
+      "metrics": {
+        "primary": "purchaseConversion",
+        "guardrails": [
+          { "metric": "completionRate", "margin": 0.02 },
+          { "metric": "timeToFinish", "margin": 10 }
+        ],
+        "alpha": 0.05,
+        "correction": "holm"
+      },
+      "design": { "salt": "klick-onboarding-2026" },
+      "grid": {
+        "factors": [
+          {
+            "id": "upsell",
+            "levels": [
+              {
+                "id": "after1",
+                "patches": [
+                  { "op": "moveScreen", "screen": "proUpsell", "after": "welcome" },
+                  { "op": "setAction", "screen": "composition", "action": "skip", "to": "personalization" },
+                  { "op": "setAction", "screen": "posing", "action": "skip", "to": "personalization" },
+                  { "op": "setAction", "screen": "editing", "action": "skip", "to": "personalization" },
+                  { "op": "setAction", "screen": "achievement", "action": "skip", "to": "personalization" }
+                ]
+              },
+              {
+                "id": "after3",
+                "patches": [
+                  { "op": "moveScreen", "screen": "proUpsell", "after": "posing" },
+                  { "op": "setAction", "screen": "editing", "action": "skip", "to": "personalization" },
+                  { "op": "setAction", "screen": "achievement", "action": "skip", "to": "personalization" }
+                ]
+              },
+              { "id": "after5" }
+            ]
+          },
+          {
+            "id": "goal",
+            "levels": [
+              { "id": "required" },
+              { "id": "optional", "patches": [ { "op": "setRequired", "screen": "personalization", "required": false } ] }
+            ]
+          },
+          {
+            "id": "default",
+            "levels": [
+              { "id": "monthly", "patches": [ { "op": "setDefaultPlan", "plan": "monthly" } ] },
+              { "id": "yearly" },
+              { "id": "lifetime", "patches": [ { "op": "setDefaultPlan", "plan": "lifetime" } ] }
+            ]
+          }
+        ]
+      },
+      "expectations": [
+        { "id": "control completes 55-70%", "kind": "range", "variant": "control", "metric": "completionRate", "min": 0.55, "max": 0.7 },
+        { "id": "control converts 3-5%", "kind": "range", "variant": "control", "metric": "purchaseConversion", "min": 0.03, "max": 0.05 },
+        { "id": "optional goal lifts completion", "kind": "lift", "variant": "goalOptional", "metric": "completionRate", "atLeast": 0.02 },
+        { "id": "optional goal costs little conversion", "kind": "lift", "variant": "goalOptional", "metric": "purchaseConversion", "costsAtMost": 0.005 },
+        { "id": "5 features detectable", "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "power": 0.8 },
+        { "id": "5 features sell best", "kind": "best", "variant": "features5", "metric": "purchaseConversion", "probability": 0.9 }
       ]
-    },
-    {
-      "id": "goalOptional",
-      "description": "The goal question can be skipped (Continue enabled without an answer).",
-      "patches": [ { "op": "setRequired", "screen": "personalization", "required": false } ]
-    },
-    {
-      "id": "features3",
-      "description": "The upsell lists 3 Pro features instead of 4.",
-      "patches": [ { "op": "setFeatures", "screen": "proUpsell", "count": 3 } ]
-    },
-    {
-      "id": "features5",
-      "description": "The upsell lists 5 Pro features instead of 4.",
-      "patches": [ { "op": "setFeatures", "screen": "proUpsell", "count": 5 } ]
     }
-  ],
-  "metrics": {
-    "primary": "purchaseConversion",
-    "guardrails": [
-      { "metric": "completionRate", "margin": 0.02 },
-      { "metric": "timeToFinish", "margin": 10 }
-    ],
-    "alpha": 0.05,
-    "correction": "holm"
-  },
-  "design": { "salt": "klick-onboarding-2026" },
-  "grid": {
-    "factors": [
-      {
-        "id": "upsell",
-        "levels": [
-          {
-            "id": "after1",
-            "patches": [
-              { "op": "moveScreen", "screen": "proUpsell", "after": "welcome" },
-              { "op": "setAction", "screen": "composition", "action": "skip", "to": "personalization" },
-              { "op": "setAction", "screen": "posing", "action": "skip", "to": "personalization" },
-              { "op": "setAction", "screen": "editing", "action": "skip", "to": "personalization" },
-              { "op": "setAction", "screen": "achievement", "action": "skip", "to": "personalization" }
-            ]
-          },
-          {
-            "id": "after3",
-            "patches": [
-              { "op": "moveScreen", "screen": "proUpsell", "after": "posing" },
-              { "op": "setAction", "screen": "editing", "action": "skip", "to": "personalization" },
-              { "op": "setAction", "screen": "achievement", "action": "skip", "to": "personalization" }
-            ]
-          },
-          { "id": "after5" }
-        ]
-      },
-      {
-        "id": "goal",
-        "levels": [
-          { "id": "required" },
-          { "id": "optional", "patches": [ { "op": "setRequired", "screen": "personalization", "required": false } ] }
-        ]
-      },
-      {
-        "id": "default",
-        "levels": [
-          { "id": "monthly", "patches": [ { "op": "setDefaultPlan", "plan": "monthly" } ] },
-          { "id": "yearly" },
-          { "id": "lifetime", "patches": [ { "op": "setDefaultPlan", "plan": "lifetime" } ] }
-        ]
-      }
-    ]
-  },
-  "expectations": [
-    { "id": "control completes 55-70%", "kind": "range", "variant": "control", "metric": "completionRate", "min": 0.55, "max": 0.7 },
-    { "id": "control converts 3-5%", "kind": "range", "variant": "control", "metric": "purchaseConversion", "min": 0.03, "max": 0.05 },
-    { "id": "optional goal lifts completion", "kind": "lift", "variant": "goalOptional", "metric": "completionRate", "atLeast": 0.02 },
-    { "id": "optional goal costs little conversion", "kind": "lift", "variant": "goalOptional", "metric": "purchaseConversion", "costsAtMost": 0.005 },
-    { "id": "5 features detectable", "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "power": 0.8 },
-    { "id": "5 features sell best", "kind": "best", "variant": "features5", "metric": "purchaseConversion", "probability": 0.9 }
-  ]
-}
-"""#
+    """#
 }

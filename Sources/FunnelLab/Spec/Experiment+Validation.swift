@@ -155,9 +155,10 @@ extension Experiment {
         ids[expectation.id] = i
       }
     }
-    return errors + expectations.enumerated().flatMap { i, expectation in
-      expectation.validationErrors(at: [.key("expectations"), .index(i)], variants: variantIDs)
-    }
+    return errors
+      + expectations.enumerated().flatMap { i, expectation in
+        expectation.validationErrors(at: [.key("expectations"), .index(i)], variants: variantIDs)
+      }
   }
 
   /// Problems of the flow, population, behavior and settings, ignoring variants.

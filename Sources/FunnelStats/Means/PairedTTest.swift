@@ -54,8 +54,9 @@ public enum PairedTTest {
       }
       let point = ConfidenceInterval(lower: mean, upper: mean, confidenceLevel: confidenceLevel, method: intervalMethodName)
       return Result(
-        test: TestResult(statistic: 0, pValue: p, alternative: alternative, degreesOfFreedom: n - 1, method: methodName,
-                         diagnostic: .zeroVariance),
+        test: TestResult(
+          statistic: 0, pValue: p, alternative: alternative, degreesOfFreedom: n - 1, method: methodName,
+          diagnostic: .zeroVariance),
         difference: IntervalEstimate(estimate: mean, interval: point, diagnostic: .zeroVariance), standardError: 0)
     }
     let dist = StudentT(degreesOfFreedom: n - 1)
@@ -67,7 +68,8 @@ public enum PairedTTest {
       test: TestResult(statistic: t, pValue: p, alternative: alternative, degreesOfFreedom: n - 1, method: methodName),
       difference: IntervalEstimate(
         estimate: mean,
-        interval: ConfidenceInterval(lower: mean - q * se, upper: mean + q * se, confidenceLevel: confidenceLevel, method: intervalMethodName)),
+        interval: ConfidenceInterval(
+          lower: mean - q * se, upper: mean + q * se, confidenceLevel: confidenceLevel, method: intervalMethodName)),
       standardError: se)
   }
 }
