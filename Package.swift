@@ -8,7 +8,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
   name: "FunnelLab",
-  platforms: [.macOS(.v15)],
+  // macOS 15 and iOS 18: the Synchronization module (Mutex, Atomic) of the parallel engine.
+  platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     // MARK: - Public API
     .library(name: "FunnelStats", targets: ["FunnelStats"]),

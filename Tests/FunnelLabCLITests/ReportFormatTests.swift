@@ -1,10 +1,13 @@
 import Foundation
-import FoundationXML
 import FunnelLab
 import FunnelReport
 import Testing
 
 @testable import FunnelLabCLI
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 
 /// Compares `text` with the golden file `Fixtures/reports/<name>`; with
 /// `FUNNELLAB_RECORD=1` in the environment, (re)writes the file instead.

@@ -140,4 +140,14 @@ import Testing
     #expect(abs(mean) < 1e-12)
     #expect(variance > 0.99 && variance < 1)
   }
+
+  /// With no thread count given, the engine uses every processor active for this
+  /// process, on Linux and macOS alike (it used 1 outside Linux).
+  @Test func defaultThreadCountIsTheActiveProcessorCount() {
+    let active = ProcessInfo.processInfo.activeProcessorCount
+    #expect(MonteCarloEngine.defaultThreadCount == max(1, active))
+    #expect(MonteCarloEngine().threads == max(1, active))
+    #expect(MonteCarloEngine(threads: 3).threads == 3)
+    #expect(MonteCarloEngine(threads: 0).threads == 1)
+  }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import FunnelStats
 import Synchronization
 
@@ -22,9 +23,13 @@ public struct MonteCarloEngine: Sendable {
 
   public var threads: Int
 
-  /// - Parameter threads: worker threads (default: all active processors).
+  /// The threads used when none are asked for: the processors active for this process
+  /// (`ProcessInfo.activeProcessorCount`, on every platform), at least 1.
+  public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+  /// - Parameter threads: worker threads (default: ``defaultThreadCount``).
   public init(threads: Int? = nil) {
-    self.threads = max(1, threads ?? ProcessInfoCores.active)
+    self.threads = max(1, threads ?? Self.defaultThreadCount)
   }
 
   /// Simulates users `range` (indices into the seed's user streams) with the
@@ -117,22 +122,6 @@ final class ChunkQueue: Sendable {
 }
 
 /// The number of processors to use by default.
-enum ProcessInfoCores {
-  static var active: Int {
-    #if canImport(Glibc)
-      return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    #else
-      return 1
-    #endif
-  }
-}
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One user's walk: the hot loop. `observer` sees each step as it happens (the
 /// traces of ``UserTrace``); the engine passes ``NoWalkObserver``, whose empty
 /// hooks the optimizer removes.
