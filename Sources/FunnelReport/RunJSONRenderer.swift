@@ -53,28 +53,9 @@ public enum RunJSONRenderer {
   static func variant(_ run: VariantRun, _ s: FunnelSummary) -> JSONValue {
     let a = run.aggregate
     let f = run.flow
-    let countsValue: JSONValue =
-      .object([
-        ("completed", .integer(a.completed)),
-        ("abandoned", .integer(a.abandoned)),
-        ("stepLimitReached", .integer(a.stepLimitReached)),
-        ("usersWhoSkipped", .integer(a.usersWhoSkipped)),
-        ("usersWhoWentBack", .integer(a.usersWhoWentBack)),
-        ("paywallViewers", .integer(a.paywallViewers)),
-        ("purchasers", .integer(a.purchasers)),
-        ("usersPersonalized", .integer(a.usersPersonalized)),
-        ("purchaseTaps", .integer(a.purchaseTaps)),
-        ("purchaseAttempts", .integer(a.purchaseAttempts)),
-        ("purchaseCancels", .integer(a.purchaseCancels)),
-        ("purchaseFailures", .integer(a.purchaseFailures)),
-        ("purchasePendings", .integer(a.purchasePendings)),
-        ("pendingApprovals", .integer(a.pendingApprovals)),
-        ("restoreAttempts", .integer(a.restoreAttempts)),
-        ("restores", .integer(a.restores)),
-        ("trialStarts", .integer(a.trialStarts)),
-        ("trialConversions", .integer(a.trialConversions)),
-        ("refunds", .integer(a.refunds)),
-      ])
+    // Every counter but users (the variant's own field), with abandoned (derived) after completed.
+    let counters = FunnelCounter.allCases.filter { $0 != .users }.map { ($0.name, JSONValue.integer(a[$0])) }
+    let countsValue: JSONValue = .object(counters.prefix(1) + [("abandoned", .integer(a.abandoned))] + counters.dropFirst())
     let timeToFinishValue: JSONValue =
       .object([
         ("completers", .integer(a.completionTime.count)),
@@ -129,7 +110,7 @@ public enum RunJSONRenderer {
     return .object([
       ("id", .string(s.variant)),
       ("description", run.variant.summary.map { .string($0) } ?? .null),
-      ("users", .integer(a.users)),
+      ("users", .integer(a[.users])),
       ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
       ("estimates", .object(s.estimates.map { ($0.metric.rawValue, estimate($0)) })),
       ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),

@@ -54,13 +54,13 @@ public enum RunTableRenderer {
     guard !run.flow.plans.isEmpty else { return out }
     let a = run.aggregate
     let currency = run.flow.plans.first?.plan.currency ?? ""
-    out += "  store: \(NumberText.grouped(a.purchaseTaps)) plan taps · \(NumberText.grouped(a.purchaseCancels)) sheets cancelled"
-    out += " · \(NumberText.grouped(a.purchaseFailures)) failed · \(NumberText.grouped(a.purchasePendings)) pending"
-    out += " (\(NumberText.grouped(a.pendingApprovals)) approved later)"
-    if a.restoreAttempts > 0 { out += " · \(NumberText.grouped(a.restores)) of \(NumberText.grouped(a.restoreAttempts)) restores" }
+    out += "  store: \(NumberText.grouped(a[.purchaseTaps])) plan taps · \(NumberText.grouped(a[.purchaseCancels])) sheets cancelled"
+    out += " · \(NumberText.grouped(a[.purchaseFailures])) failed · \(NumberText.grouped(a[.purchasePendings])) pending"
+    out += " (\(NumberText.grouped(a[.pendingApprovals])) approved later)"
+    if a[.restoreAttempts] > 0 { out += " · \(NumberText.grouped(a[.restores])) of \(NumberText.grouped(a[.restoreAttempts])) restores" }
     out += "\n"
     out += "  purchase \(withCI(s.estimate(.purchaseConversion))) · trial starts \(NumberText.percent(s.value(.trialStartRate)))"
-    out += " · trial→paid \(NumberText.percent(s.value(.trialToPaid))) · refunds \(NumberText.grouped(a.refunds))\n"
+    out += " · trial→paid \(NumberText.percent(s.value(.trialToPaid))) · refunds \(NumberText.grouped(a[.refunds]))\n"
     let horizon = JSONValue.format(run.flow.revenue.horizonMonths)
     out += "  revenue per user (\(horizon) months, net, \(currency)) \(withCI(s.estimate(.revenuePerUser)))"
     out += " · LTV per payer \(withCI(s.estimate(.revenuePerPayingUser)))"

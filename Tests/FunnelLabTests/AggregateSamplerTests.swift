@@ -29,11 +29,11 @@ import Testing
       let sampler = AggregateSampler(exact)
       let arm = sampler.sample(users: UInt64(users), seed: 1, replicate: 0, arm: 0)
       #expect(arm.classCounts.reduce(0, +) == UInt64(users))
-      #expect(arm.completed + arm.abandonedAt.reduce(0, +) + arm.stepLimitReached == UInt64(users))
-      #expect(arm.planPurchases.reduce(0, +) == arm.purchasers)
-      #expect(arm.purchasers <= arm.paywallViewers)
+      #expect(arm[.completed] + arm.abandonedAt.reduce(0, +) + arm[.stepLimitReached] == UInt64(users))
+      #expect(arm.planPurchases.reduce(0, +) == arm[.purchasers])
+      #expect(arm[.purchasers] <= arm[.paywallViewers])
       let completed = zip(sampler.classes, arm.classCounts).filter { $0.0.end == .completed }.reduce(0) { $0 + $1.1 }
-      #expect(completed == arm.completed)
+      #expect(completed == arm[.completed])
     }
   }
 

@@ -209,19 +209,19 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
       let x = ExactEngine.solve(flow)
       let a = MonteCarloEngine().run(flow, users: 100_000, seed: 2026)
       let v = "\(name)/\(flow.variantID)"
-      expectWithin3SE(a.completed, a.users, exact: x.completion, "\(v) completion")
-      expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "\(v) purchase")
-      expectWithin3SE(a.paywallViewers, a.users, exact: x.paywallViewers, "\(v) paywall view")
-      expectWithin3SE(a.usersWhoSkipped, a.users, exact: x.skipped, "\(v) skip")
-      expectWithin3SE(a.usersWhoWentBack, a.users, exact: x.wentBack, "\(v) went back")
-      expectWithin3SE(a.usersPersonalized, a.users, exact: x.personalized, "\(v) personalized")
-      expectWithin3SE(a.trialStarts, a.users, exact: x.trialStarts, "\(v) trial starts")
-      expectWithin3SE(a.pendingApprovals, a.users, exact: x.store.pendingApprovals, "\(v) approved pending purchases")
+      expectWithin3SE(a[.completed], a[.users], exact: x.completion, "\(v) completion")
+      expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "\(v) purchase")
+      expectWithin3SE(a[.paywallViewers], a[.users], exact: x.paywallViewers, "\(v) paywall view")
+      expectWithin3SE(a[.usersWhoSkipped], a[.users], exact: x.skipped, "\(v) skip")
+      expectWithin3SE(a[.usersWhoWentBack], a[.users], exact: x.wentBack, "\(v) went back")
+      expectWithin3SE(a[.usersPersonalized], a[.users], exact: x.personalized, "\(v) personalized")
+      expectWithin3SE(a[.trialStarts], a[.users], exact: x.trialStarts, "\(v) trial starts")
+      expectWithin3SE(a[.pendingApprovals], a[.users], exact: x.store.pendingApprovals, "\(v) approved pending purchases")
       for j in x.planPurchases.indices {
-        expectWithin3SE(a.planPurchases[j], a.users, exact: x.planPurchases[j], "\(v) plan \(j)")
+        expectWithin3SE(a.planPurchases[j], a[.users], exact: x.planPurchases[j], "\(v) plan \(j)")
       }
-      expectMeanWithin3SE(a.revenue.statistic(users: a.users), exact: x.revenuePerUser, "\(v) revenue per user")
-      expectMeanWithin3SE(a.realizedRevenue.statistic(users: a.users), exact: x.realizedRevenuePerUser, "\(v) realized revenue")
+      expectMeanWithin3SE(a.revenue.statistic(users: a[.users]), exact: x.revenuePerUser, "\(v) revenue per user")
+      expectMeanWithin3SE(a.realizedRevenue.statistic(users: a[.users]), exact: x.realizedRevenuePerUser, "\(v) realized revenue")
       if let mean = a.completionTime.meanSeconds, let exactMean = x.meanSecondsToFinish,
         let sd = x.standardDeviationSecondsToFinish
       {
@@ -229,7 +229,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
         #expect(abs(mean - exactMean) <= 3 * se, "\(v) time to finish: simulated \(mean), exact \(exactMean), SE \(se)")
       }
       for screen in 0..<flow.screenCount {
-        expectWithin3SE(a.reach[screen], a.users, exact: x.reach[screen], "\(v) reach of \(flow.screenIDs[screen])")
+        expectWithin3SE(a.reach[screen], a[.users], exact: x.reach[screen], "\(v) reach of \(flow.screenIDs[screen])")
       }
     }
   }
@@ -244,12 +244,12 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     let x = ExactEngine.solve(flow)
     #expect(x.stepLimitReached > 0.1, "the limit must bite: \(x.stepLimitReached)")
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 8)
-    expectWithin3SE(a.stepLimitReached, a.users, exact: x.stepLimitReached, "step limit")
-    expectWithin3SE(a.completed, a.users, exact: x.completion, "completion")
-    expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "purchase")
-    expectWithin3SE(a.paywallViewers, a.users, exact: x.paywallViewers, "paywall view")
+    expectWithin3SE(a[.stepLimitReached], a[.users], exact: x.stepLimitReached, "step limit")
+    expectWithin3SE(a[.completed], a[.users], exact: x.completion, "completion")
+    expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "purchase")
+    expectWithin3SE(a[.paywallViewers], a[.users], exact: x.paywallViewers, "paywall view")
     for screen in 0..<flow.screenCount {
-      expectWithin3SE(a.reach[screen], a.users, exact: x.reach[screen], "reach of \(flow.screenIDs[screen])")
+      expectWithin3SE(a.reach[screen], a[.users], exact: x.reach[screen], "reach of \(flow.screenIDs[screen])")
     }
   }
 }

@@ -169,9 +169,9 @@ import Testing
     expectClose(try #require(x.value(of: .revenuePerPayingUser)), 10, "LTV per payer", tolerance: 1e-9)
     // And the Monte Carlo agrees.
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 21)
-    expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "simulated purchase")
-    expectWithin3SE(a.pendingApprovals, a.users, exact: x.store.pendingApprovals, "simulated approvals")
-    expectMeanWithin3SE(a.realizedRevenue.statistic(users: a.users), exact: x.realizedRevenuePerUser, "simulated realized")
+    expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "simulated purchase")
+    expectWithin3SE(a[.pendingApprovals], a[.users], exact: x.store.pendingApprovals, "simulated approvals")
+    expectMeanWithin3SE(a.realizedRevenue.statistic(users: a[.users]), exact: x.realizedRevenuePerUser, "simulated realized")
   }
 
   /// A restore that fails keeps the user on the paywall; once restored (entitled), a
@@ -192,8 +192,8 @@ import Testing
     expectClose(x.store.restores, 0.2 / 0.7, "restores")
     expectClose(x.views[0], 1 / 0.7, "views")
     let a = MonteCarloEngine().run(flow, users: 50_000, seed: 4)
-    expectWithin3SE(a.purchasers, a.users, exact: x.purchase, "simulated purchase")
-    expectWithin3SE(a.restores, a.users, exact: x.store.restores, "simulated restores")
+    expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "simulated purchase")
+    expectWithin3SE(a[.restores], a[.users], exact: x.store.restores, "simulated restores")
   }
 
   /// The sampler's trial starts and conversions have means `n·P(trial)` and
@@ -209,9 +209,9 @@ import Testing
     var conversions = 0.0
     for r in 0..<replicates {
       let arm = sampler.sample(users: UInt64(n), seed: 12, replicate: UInt64(r), arm: 0)
-      starts += Double(arm.trialStarts)
-      conversions += Double(arm.trialConversions)
-      #expect(arm.trialConversions <= arm.trialStarts)
+      starts += Double(arm[.trialStarts])
+      conversions += Double(arm[.trialConversions])
+      #expect(arm[.trialConversions] <= arm[.trialStarts])
     }
     let rCount = Double(replicates)
     let p = exact.trialStarts

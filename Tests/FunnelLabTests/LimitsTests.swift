@@ -69,13 +69,44 @@ import Testing
     #expect(FunnelAggregate.checkedSum(a, b) == nil)
   }
 
+  /// One overflow policy for every counter, scalar or per screen: `+` wraps (as the
+  /// engines' `&+=`, which the limits keep far from 2⁶⁴), `checkedSum` refuses.
+  @Test(arguments: FunnelCounter.allCases) func everyScalarCounterWrapsAndIsCheckedAlike(_ counter: FunnelCounter) throws {
+    var a = FunnelAggregate(screens: 1, actions: 1, plans: 0, options: 0, segments: 1)
+    a[counter] = UInt64.max - 1
+    var b = FunnelAggregate(screens: 1, actions: 1, plans: 0, options: 0, segments: 1)
+    b[counter] = 1
+    #expect(FunnelAggregate.checkedSum(a, b)?[counter] == UInt64.max)
+    b[counter] = 2
+    #expect(FunnelAggregate.checkedSum(a, b) == nil)
+    #expect((a + b)[counter] == 0)
+    #expect(FunnelCounter.allCases.filter { $0 != counter }.allSatisfy { (a + b)[$0] == 0 }, "one counter moves alone")
+  }
+
+  /// The counter list is the shard file's list: every counter is written and read back.
+  @Test func everyCounterRoundTripsThroughTheShardJSON() throws {
+    let e = try load(tinySpec)
+    let result = try ExperimentRunner.run(e, options: RunOptions(users: 50))
+    let run = try #require(result.variants.first)
+    var a = run.aggregate
+    for counter in FunnelCounter.allCases { a[counter] = UInt64(1000 + counter.rawValue) }
+    let back = try FunnelAggregate(json: a.json, for: run.flow, at: .root)
+    #expect(back == a)
+    guard case .object(let members) = a.json.kind else {
+      Issue.record("the aggregate's JSON is not an object")
+      return
+    }
+    let keys = members.map(\.key)
+    #expect(Array(keys.prefix(FunnelCounter.allCases.count)) == FunnelCounter.allCases.map(\.name))
+  }
+
   @Test func theConsistencyOfAnHonestRunHolds() throws {
     let e = try load(tinySpec)
     let result = try ExperimentRunner.run(e, options: RunOptions(users: 3000))
     for run in result.variants { #expect(run.aggregate.consistencyErrors(at: .root).isEmpty) }
     var broken = try #require(result.variants.first).aggregate
-    broken.completed += 1
-    broken.trialConversions = broken.trialStarts + 1
+    broken[.completed] += 1
+    broken[.trialConversions] = broken[.trialStarts] + 1
     let paths = broken.consistencyErrors(at: .root).map(\.path.description)
     #expect(paths.contains("users"))
     #expect(paths.contains("completionCount"))

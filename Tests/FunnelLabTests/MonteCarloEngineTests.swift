@@ -31,12 +31,12 @@ import Testing
     let flow = try FlowCompiler.compile(e, variant: 0)
     let n = 200_000
     let a = MonteCarloEngine(threads: 2).run(flow, users: n, seed: 11)
-    expectWithin3SE(a.completed, a.users, exact: 0.7 * 0.6, "completion")
-    expectWithin3SE(a.purchasers, a.users, exact: 0.7 * 0.6 * 0.25, "purchase")
-    expectWithin3SE(a.reach[1], a.users, exact: 0.7, "reach of goal")
-    #expect(a.completed + a.abandoned == a.users)
+    expectWithin3SE(a[.completed], a[.users], exact: 0.7 * 0.6, "completion")
+    expectWithin3SE(a[.purchasers], a[.users], exact: 0.7 * 0.6 * 0.25, "purchase")
+    expectWithin3SE(a.reach[1], a[.users], exact: 0.7, "reach of goal")
+    #expect(a[.completed] + a.abandoned == a[.users])
     // J plans share the purchase probability; with no price, default or badge effect they split it evenly.
-    expectWithin3SE(a.planPurchases[0], a.purchasers, exact: 0.5, "plan split")
+    expectWithin3SE(a.planPurchases[0], a[.purchasers], exact: 0.5, "plan split")
   }
 
   /// With back navigation a walk can loop; the closed form for the two-screen loop
@@ -60,8 +60,8 @@ import Testing
     e.variants = [Variant(id: "control")]
     let flow = try FlowCompiler.compile(e, variant: 0)
     let a = MonteCarloEngine().run(flow, users: 200_000, seed: 3)
-    expectWithin3SE(a.completed, a.users, exact: c * f / (1 - c * b), "completion with back loop")
-    expectWithin3SE(a.usersWhoWentBack, a.users, exact: c * b, "users who went back at least once")
+    expectWithin3SE(a[.completed], a[.users], exact: c * f / (1 - c * b), "completion with back loop")
+    expectWithin3SE(a[.usersWhoWentBack], a[.users], exact: c * b, "users who went back at least once")
   }
 
   /// With every effect on (intent, fatigue, friction, investment, personalization,
@@ -73,8 +73,8 @@ import Testing
     let flow = try FlowCompiler.compile(e, variant: 0)
     let exact = ExactEngine.solve(flow)
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 17)
-    expectWithin3SE(a.completed, a.users, exact: exact.completion, "\(name) completion")
-    expectWithin3SE(a.purchasers, a.users, exact: exact.purchase, "\(name) purchase")
+    expectWithin3SE(a[.completed], a[.users], exact: exact.completion, "\(name) completion")
+    expectWithin3SE(a[.purchasers], a[.users], exact: exact.purchase, "\(name) purchase")
   }
 
   @Test func resultsDoNotDependOnThreadCount() throws {
@@ -85,7 +85,7 @@ import Testing
     let four = MonteCarloEngine(threads: 4).run(flow, users: users, seed: 5)
     #expect(one == two)
     #expect(one == four)
-    #expect(one.users == UInt64(users))
+    #expect(one[.users] == UInt64(users))
   }
 
   @Test func splittingTheUsersAndAddingGivesTheWholeRun() throws {
@@ -117,8 +117,8 @@ import Testing
     e.variants = [Variant(id: "control")]
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 10_000, seed: 1)
     // Completing needs "continue" on one of the 5 visits to b within 10 steps.
-    expectWithin3SE(a.completed, a.users, exact: 1 - pow(0.99, 5), "completion within the step limit")
-    #expect(a.stepLimitReached == a.users - a.completed)
+    expectWithin3SE(a[.completed], a[.users], exact: 1 - pow(0.99, 5), "completion within the step limit")
+    #expect(a[.stepLimitReached] == a[.users] - a[.completed])
   }
 
   @Test func dwellTimeAddsUpToTimeToFinish() throws {

@@ -44,7 +44,7 @@ func tinyPair() throws -> [CompiledFlow] {
     let control = run.aggregates[0]
     for (aggregate, paired) in zip(run.aggregates, run.paired).dropFirst() {
       let t = try #require(paired)
-      #expect(t.users == control.users)
+      #expect(t.users == control[.users])
       for o in PairedTallies.Outcome.allCases {
         let table = try #require(t.table(o.metric))
         let counts = try #require(o.metric.counts(in: aggregate))

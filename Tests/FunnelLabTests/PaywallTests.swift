@@ -43,14 +43,14 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     let a = MonteCarloEngine().run(flow, users: 200_000, seed: 4)
     let p = MockPaywallManager(settings: e.store).outcomeProbabilities
     #expect(abs(p.success + p.cancelled + p.pending + p.failed - 1) < 1e-12)
-    #expect(within3SE(a.purchaseCancels, of: a.purchaseTaps, p.cancelled))
-    #expect(within3SE(a.purchaseFailures, of: a.purchaseTaps, p.failed))
-    #expect(within3SE(a.purchasePendings, of: a.purchaseTaps, p.pending))
+    #expect(within3SE(a[.purchaseCancels], of: a[.purchaseTaps], p.cancelled))
+    #expect(within3SE(a[.purchaseFailures], of: a[.purchaseTaps], p.failed))
+    #expect(within3SE(a[.purchasePendings], of: a[.purchaseTaps], p.pending))
     // Approved pendings become purchasers too.
-    #expect(within3SE(a.pendingApprovals, of: a.purchasePendings, e.store.approvalProbability))
+    #expect(within3SE(a[.pendingApprovals], of: a[.purchasePendings], e.store.approvalProbability))
     // Attempts per tap: 1 + P(fail and retry) + …
     let extra = 0.1 * 0.5 + 0.1 * 0.5 * 0.1 * 0.5
-    let attemptsPerTap = Double(a.purchaseAttempts) / Double(a.purchaseTaps)
+    let attemptsPerTap = Double(a[.purchaseAttempts]) / Double(a[.purchaseTaps])
     #expect(abs(attemptsPerTap - (1 + extra)) < 0.005)
   }
 
@@ -70,11 +70,11 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     let total = utilities.map(exp).reduce(0, +)
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 200_000, seed: 8)
     for (j, u) in utilities.enumerated() {
-      #expect(within3SE(a.planPurchases[j], of: a.purchasers, exp(u) / total), "plan \(threePlans[j].id)")
+      #expect(within3SE(a.planPurchases[j], of: a[.purchasers], exp(u) / total), "plan \(threePlans[j].id)")
     }
     // And the total purchase probability is 0.3·mean(exp V)/(0.3·mean(exp V) + 0.7).
     let buy = 0.3 * total / 3
-    #expect(within3SE(a.purchasers, of: a.users, buy / (buy + 0.7)))
+    #expect(within3SE(a[.purchasers], of: a[.users], buy / (buy + 0.7)))
   }
 
   @Test func lifetimeAndYearlyRevenueOverTheHorizon() {
@@ -121,7 +121,7 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 100_000, seed: 3)
     // Expected payments within 12 months: Σ_{k<12} 0.8^k.
     let payments = (0..<12).reduce(0.0) { $0 + pow(0.8, Double($1)) }
-    let arppu = Double(a.revenue.totalCents) / 100 / Double(a.purchasers)
+    let arppu = Double(a.revenue.totalCents) / 100 / Double(a[.purchasers])
     #expect(abs(arppu - 10 * payments) / (10 * payments) < 0.01, "ARPPU \(arppu) vs \(10 * payments)")
   }
 
@@ -139,12 +139,12 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     let flow = try FlowCompiler.compile(e, variant: 0)
     let mock = MonteCarloEngine().run(flow, users: 0..<20_000, seed: 1)
     let custom = MonteCarloEngine().run(flow, users: 0..<20_000, seed: 1, paywall: AlwaysBuys())
-    #expect(mock.purchaseCancels > 0)
-    #expect(custom.purchaseCancels == 0)
-    #expect(custom.purchasers == custom.purchaseTaps)
+    #expect(mock[.purchaseCancels] > 0)
+    #expect(custom[.purchaseCancels] == 0)
+    #expect(custom[.purchasers] == custom[.purchaseTaps])
     let viaRunner = try ExperimentRunner.run(e, options: RunOptions(users: 20_000), paywall: AlwaysBuys())
     #expect(viaRunner.variants[0].aggregate == custom)
     // Every custom transaction charges 1.00 once (renewals drawn by the lifecycle): at least 85 cents each.
-    #expect(custom.revenue.totalCents >= Int64(custom.purchasers) * 85)
+    #expect(custom.revenue.totalCents >= Int64(custom[.purchasers]) * 85)
   }
 }

@@ -108,14 +108,14 @@ func export(_ options: Options) throws {
     bareRuns.append(seconds { counts = bare.run(users: 0..<UInt64(users), seed: seed) })
   }
   let identical =
-    counts.completed == aggregate.completed && counts.purchasers == aggregate.purchasers
+    counts.completed == aggregate[.completed] && counts.purchasers == aggregate[.purchasers]
     && counts.planPurchases == aggregate.planPurchases && counts.completionMillis == aggregate.completionTime.sumMillis
   func timing(_ r: [Double]) -> FunnelLabResult.Timing {
     .init(runs: r, medianSeconds: median(r), medianUsersPerSecond: Double(users) / median(r))
   }
   let result = FunnelLabResult(
-    experiment: experiment.name, variant: flow.variantID, seed: seed, users: aggregate.users,
-    completed: aggregate.completed, purchasers: aggregate.purchasers, planPurchases: aggregate.planPurchases,
+    experiment: experiment.name, variant: flow.variantID, seed: seed, users: aggregate[.users],
+    completed: aggregate[.completed], purchasers: aggregate[.purchasers], planPurchases: aggregate.planPurchases,
     plans: chain.plans, completionMeanSeconds: aggregate.completionTime.meanSeconds ?? 0,
     completionStandardDeviationSeconds: aggregate.completionTime.standardDeviationSeconds ?? 0,
     engine: timing(engineRuns), bareWalk: timing(bareRuns), bareWalkIdentical: identical)
@@ -146,11 +146,11 @@ func run(_ options: Options) throws {
   // with dwell) and an outcome, and an option per selection.
   let chain = try ChainTables(experiment, variant: 0)
   let viewDraws = zip(aggregate.views, chain.dwellMillis).reduce(UInt64(0)) { $0 + $1.0 * ($1.1.isEmpty ? 1 : 2) }
-  let draws = 2 + Double(viewDraws + aggregate.optionCounts.reduce(0, +)) / Double(max(aggregate.users, 1))
-  let steps = Double(aggregate.views.reduce(0, +)) / Double(max(aggregate.users, 1))
+  let draws = 2 + Double(viewDraws + aggregate.optionCounts.reduce(0, +)) / Double(max(aggregate[.users], 1))
+  let steps = Double(aggregate.views.reduce(0, +)) / Double(max(aggregate[.users], 1))
   print(
-    "\(name)\(options.flags.contains("--explicit") ? " (explicit)" : "") control, \(threads) thread(s): \(aggregate.users) users,",
-    "\(aggregate.completed) completed,", String(format: "%.3f s, %.2f M users/s;", elapsed, Double(users) / elapsed / 1e6),
+    "\(name)\(options.flags.contains("--explicit") ? " (explicit)" : "") control, \(threads) thread(s): \(aggregate[.users]) users,",
+    "\(aggregate[.completed]) completed,", String(format: "%.3f s, %.2f M users/s;", elapsed, Double(users) / elapsed / 1e6),
     String(format: "%.3f steps and %.3f draws a user;", steps, draws),
     "outcome tables \(chain.probabilities.count * 8 / 1024) KB")
 }

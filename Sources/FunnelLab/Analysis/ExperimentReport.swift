@@ -117,7 +117,7 @@ public struct ExperimentReport: Sendable {
     self.spec = spec
     arms = observed.variants.map(\.variant.id)
     control = arms.first ?? ""
-    armUsers = observed.variants.map(\.aggregate.users)
+    armUsers = observed.variants.map { $0.aggregate[.users] }
     plannedShares = observed.assignment?.shares ?? Array(repeating: 1 / Double(max(arms.count, 1)), count: arms.count)
     sampleRatio = try? SampleRatioMismatch.check(observed: armUsers.map { Int($0) }, weights: plannedShares)
     primary = Self.analyze(spec.primary, observed: observed, spec: spec)

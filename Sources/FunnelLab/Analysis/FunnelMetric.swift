@@ -75,27 +75,38 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     }
   }
 
+  /// The counters of a proportion metric's numerator and denominator; `nil` for the
+  /// means and for abandonment (quits plus step-limit cuts, not one counter).
+  public var counters: (successes: FunnelCounter, trials: FunnelCounter)? {
+    switch self {
+    case .completionRate: (.completed, .users)
+    case .skipRate: (.usersWhoSkipped, .users)
+    case .paywallViewRate: (.paywallViewers, .users)
+    case .purchaseConversion: (.purchasers, .users)
+    case .purchaseConversionOfViewers: (.purchasers, .paywallViewers)
+    case .trialStartRate: (.trialStarts, .users)
+    case .trialToPaid: (.trialConversions, .trialStarts)
+    case .personalizationRate: (.usersPersonalized, .users)
+    case .abandonmentRate, .timeToFinish, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: nil
+    }
+  }
+
   /// The metric's data in an aggregate.
   public func data(in a: FunnelAggregate) -> Data {
     switch self {
-    case .completionRate: .proportion(successes: a.completed, trials: a.users)
-    case .abandonmentRate: .proportion(successes: a.abandoned, trials: a.users)
-    case .skipRate: .proportion(successes: a.usersWhoSkipped, trials: a.users)
-    case .paywallViewRate: .proportion(successes: a.paywallViewers, trials: a.users)
-    case .purchaseConversion: .proportion(successes: a.purchasers, trials: a.users)
-    case .purchaseConversionOfViewers: .proportion(successes: a.purchasers, trials: a.paywallViewers)
-    case .trialStartRate: .proportion(successes: a.trialStarts, trials: a.users)
-    case .trialToPaid: .proportion(successes: a.trialConversions, trials: a.trialStarts)
-    case .personalizationRate: .proportion(successes: a.usersPersonalized, trials: a.users)
+    case .abandonmentRate: .proportion(successes: a.abandoned, trials: a[.users])
+    case .completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .purchaseConversionOfViewers, .trialStartRate, .trialToPaid,
+      .personalizationRate:
+      counters.map { .proportion(successes: a[$0.successes], trials: a[$0.trials]) } ?? .proportion(successes: 0, trials: 0)
     case .timeToFinish:
       .mean(
         SampleMeanStatistic(
           n: Int(a.completionTime.count), sum: Double(a.completionTime.sumMillis) / 1000,
           sumOfSquares: Double(a.completionTime.sumSquaredMillis) / 1_000_000))
-    case .revenuePerUser: .mean(a.revenue.statistic(users: a.users))
-    case .revenuePerPayingUser: .mean(a.revenue.statistic(users: a.purchasers))
-    case .revenuePerPaywallViewer: .mean(a.revenue.statistic(users: a.paywallViewers))
-    case .realizedRevenuePerUser: .mean(a.realizedRevenue.statistic(users: a.users))
+    case .revenuePerUser: .mean(a.revenue.statistic(users: a[.users]))
+    case .revenuePerPayingUser: .mean(a.revenue.statistic(users: a[.purchasers]))
+    case .revenuePerPaywallViewer: .mean(a.revenue.statistic(users: a[.paywallViewers]))
+    case .realizedRevenuePerUser: .mean(a.realizedRevenue.statistic(users: a[.users]))
     }
   }
 

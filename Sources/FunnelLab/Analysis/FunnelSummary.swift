@@ -76,12 +76,12 @@ public struct FunnelSummary: Sendable {
   public init(_ run: VariantRun, control: VariantRun? = nil, alpha: Double = 0.05) {
     let a = run.aggregate
     let f = run.flow
-    let n = Double(max(a.users, 1))
+    let n = Double(max(a[.users], 1))
     self.alpha = alpha
     exact = run.exact
     controlExact = control?.exact
     variant = run.variant.id
-    users = a.users
+    users = a[.users]
     screens = f.screenIDs.indices.map { i in
       let slots = f.actions.indices.filter { f.actions[$0].screen == i }
       return ScreenRow(
@@ -91,7 +91,7 @@ public struct FunnelSummary: Sendable {
         meanSeconds: a.views[i] == 0 ? nil : Double(a.screenMillis[i]) / Double(a.views[i]) / 1000,
         failures: a.failures[i], actions: slots.map { (f.actions[$0].id, a.actionCounts[$0]) })
     }
-    let purchasers = Double(max(a.purchasers, 1))
+    let purchasers = Double(max(a[.purchasers], 1))
     plans = f.plans.indices.map { j in
       PlanRow(
         screen: f.screenIDs[f.plans[j].screen], plan: f.plans[j].plan.id, isDefault: f.plans[j].isDefault,
@@ -107,12 +107,12 @@ public struct FunnelSummary: Sendable {
       comparisons = []
     }
     planShares = a.planPurchases.map { count in
-      let share = a.purchasers == 0 ? nil : Double(count) / Double(a.purchasers)
-      let interval = (try? ProportionCount(successes: Int(count), trials: Int(a.purchasers)))
+      let share = a[.purchasers] == 0 ? nil : Double(count) / Double(a[.purchasers])
+      let interval = (try? ProportionCount(successes: Int(count), trials: Int(a[.purchasers])))
         .flatMap { try? ProportionInterval.wilson($0, confidenceLevel: 1 - alpha) }
-      return MetricEstimate(metric: .purchaseConversion, estimate: share, interval: interval, n: a.purchasers)
+      return MetricEstimate(metric: .purchaseConversion, estimate: share, interval: interval, n: a[.purchasers])
     }
-    stepLimitReached = a.stepLimitReached
+    stepLimitReached = a[.stepLimitReached]
     medianSecondsToFinish = a.completionTime.quantileSeconds(0.5)
     p90SecondsToFinish = a.completionTime.quantileSeconds(0.9)
   }

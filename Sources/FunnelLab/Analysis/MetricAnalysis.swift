@@ -88,7 +88,7 @@ public enum MetricAnalysis {
     guard metric == .revenuePerUser || metric == .realizedRevenuePerUser else { return nil }
     let pick: (FunnelAggregate) -> RevenueDistribution = metric == .revenuePerUser ? { $0.revenue } : { $0.realizedRevenue }
     return try? MannWhitneyUTest.test(
-      treatment: pick(variant).valueCounts(users: variant.users), control: pick(control).valueCounts(users: control.users)
+      treatment: pick(variant).valueCounts(users: variant[.users]), control: pick(control).valueCounts(users: control[.users])
     ).test
   }
 }

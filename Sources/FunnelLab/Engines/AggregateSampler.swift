@@ -119,7 +119,7 @@ public struct AggregateSampler: Sendable {
   /// - Complexity: at most `K + 1` binomial draws, `O(K)` expected time.
   public func sample(users: UInt64, using rng: inout some RandomNumberGenerator) -> SampledArm {
     var arm = SampledArm(classes: classes.count, screens: screens, plans: plans)
-    arm.users = users
+    arm[.users] = users
     var remaining = users
     for k in conditional.indices where remaining > 0 {
       let x =
@@ -129,23 +129,23 @@ public struct AggregateSampler: Sendable {
       remaining -= x
       arm.classCounts[k] = x
       switch classEnd[k] {
-      case -1: arm.completed += x
-      case -2: arm.stepLimitReached += x
+      case -1: arm[.completed] += x
+      case -2: arm[.stepLimitReached] += x
       default: arm.abandonedAt[classEnd[k]] += x
       }
       if classPlan[k] >= 0 {
         arm.planPurchases[classPlan[k]] += x
-        arm.purchasers += x
-        if planHasTrial[classPlan[k]] { arm.trialStarts += x }
+        arm[.purchasers] += x
+        if planHasTrial[classPlan[k]] { arm[.trialStarts] += x }
       }
       let flags = classFlags[k]
-      if flags & 1 != 0 { arm.paywallViewers += x }
-      if flags & 2 != 0 { arm.usersWhoSkipped += x }
-      if flags & 4 != 0 { arm.usersWhoWentBack += x }
-      if flags & 8 != 0 { arm.usersPersonalized += x }
+      if flags & 1 != 0 { arm[.paywallViewers] += x }
+      if flags & 2 != 0 { arm[.usersWhoSkipped] += x }
+      if flags & 4 != 0 { arm[.usersWhoWentBack] += x }
+      if flags & 8 != 0 { arm[.usersPersonalized] += x }
     }
-    if arm.trialStarts > 0 {
-      arm.trialConversions = BinomialSampler.sample(trials: arm.trialStarts, probability: trialConversion, using: &rng)
+    if arm[.trialStarts] > 0 {
+      arm[.trialConversions] = BinomialSampler.sample(trials: arm[.trialStarts], probability: trialConversion, using: &rng)
     }
     return arm
   }

@@ -13,11 +13,13 @@ public struct TimeStatistic: Sendable, Hashable {
 
   public init() {}
 
+  /// Counts one time of `millis` milliseconds; wrapping like every counter of the
+  /// engines (see ``FunnelCounter``: the limits keep the sums far from wrapping).
   public mutating func add(millis: UInt64) {
-    count += 1
-    sumMillis += millis
-    sumSquaredMillis += UInt128(millis) * UInt128(millis)
-    histogram[Int(min(millis / 1000, UInt64(Self.histogramSeconds)))] += 1
+    count &+= 1
+    sumMillis &+= millis
+    sumSquaredMillis &+= UInt128(millis) &* UInt128(millis)
+    histogram[Int(min(millis / 1000, UInt64(Self.histogramSeconds)))] &+= 1
   }
 
   public static func + (a: TimeStatistic, b: TimeStatistic) -> TimeStatistic {
@@ -75,10 +77,8 @@ public struct TimeStatistic: Sendable, Hashable {
 /// spaces are those of the ``CompiledFlow`` the users walked (screens, action
 /// slots, plan slots, option slots, segments).
 public struct FunnelAggregate: Sendable, Hashable {
-  public var users: UInt64 = 0
-  public var completed: UInt64 = 0
-  /// Walks cut off at the step limit (counted as abandoned, not in ``abandonedAt``).
-  public var stepLimitReached: UInt64 = 0
+  /// The scalar counts, one per ``FunnelCounter``; read them as `aggregate[.purchasers]`.
+  public var counts = FunnelCounts()
   /// Users who saw each screen at least once.
   public var reach: [UInt64]
   /// Screen views, revisits included.
@@ -95,36 +95,10 @@ public struct FunnelAggregate: Sendable, Hashable {
   public var optionCounts: [UInt64]
   /// Users of each segment.
   public var segmentUsers: [UInt64]
-  public var usersWhoSkipped: UInt64 = 0
-  public var usersWhoWentBack: UInt64 = 0
-  public var purchasers: UInt64 = 0
-  /// Users who saw at least one paywall.
-  public var paywallViewers: UInt64 = 0
-  /// Taps on a plan that reached the store (retries counted separately in ``purchaseAttempts``).
-  public var purchaseTaps: UInt64 = 0
-  /// Store attempts, retries included.
-  public var purchaseAttempts: UInt64 = 0
-  /// Payment sheets dismissed.
-  public var purchaseCancels: UInt64 = 0
-  /// Purchases that failed after the user's retries.
-  public var purchaseFailures: UInt64 = 0
-  /// Purchases left pending (Ask to Buy).
-  public var purchasePendings: UInt64 = 0
-  /// Pending purchases approved later (their users are purchasers).
-  public var pendingApprovals: UInt64 = 0
-  /// "Restore purchases" taps, and those that restored an entitlement.
-  public var restoreAttempts: UInt64 = 0
-  public var restores: UInt64 = 0
-  /// Purchasers whose purchase started a free trial, and trials that converted to paid.
-  public var trialStarts: UInt64 = 0
-  public var trialConversions: UInt64 = 0
-  /// Purchasers whose first payment was refunded.
-  public var refunds: UInt64 = 0
   /// Net revenue per user over the revenue horizon.
   public var revenue = RevenueDistribution()
   /// Net revenue per user realized by the analysis day.
   public var realizedRevenue = RevenueDistribution()
-  public var usersPersonalized: UInt64 = 0
   /// Time to finish, for users who completed.
   public var completionTime = TimeStatistic()
   /// Total milliseconds spent on each screen (over all views).
@@ -149,8 +123,14 @@ public struct FunnelAggregate: Sendable, Hashable {
       options: flow.options.count, segments: flow.segmentCount)
   }
 
+  /// The count of `counter`.
+  public subscript(counter: FunnelCounter) -> UInt64 {
+    get { counts[counter] }
+    set { counts[counter] = newValue }
+  }
+
   /// Abandoned users: quits plus walks cut at the step limit.
-  public var abandoned: UInt64 { abandonedAt.reduce(0, +) + stepLimitReached }
+  public var abandoned: UInt64 { abandonedAt.reduce(0, +) + self[.stepLimitReached] }
 
   /// Element-wise sum. Exact integer arithmetic: associative and commutative. A count
   /// that would pass 2⁶⁴ wraps, as the engine's own counters do; ``checkedSum(_:_:)``
@@ -181,22 +161,13 @@ public struct FunnelAggregate: Sendable, Hashable {
       return zip(x, y).map { plus($0, $1) }
     }
     var r = a
-    for field in scalarFields { r[keyPath: field] = plus(a[keyPath: field], b[keyPath: field]) }
+    r.counts = FunnelCounts.combine(a.counts, b.counts, overflow: &wrapped)
     for field in arrayFields { r[keyPath: field] = add(a[keyPath: field], b[keyPath: field]) }
     r.revenue = RevenueDistribution.combine(a.revenue, b.revenue, overflow: &wrapped)
     r.realizedRevenue = RevenueDistribution.combine(a.realizedRevenue, b.realizedRevenue, overflow: &wrapped)
     r.completionTime = TimeStatistic.combine(a.completionTime, b.completionTime, overflow: &wrapped)
     if wrapped { overflow = true }
     return r
-  }
-
-  /// Every scalar count, once (the sum iterates it).
-  static var scalarFields: [WritableKeyPath<FunnelAggregate, UInt64>] {
-    [
-      \.users, \.completed, \.stepLimitReached, \.usersWhoSkipped, \.usersWhoWentBack, \.purchasers, \.paywallViewers,
-      \.purchaseTaps, \.purchaseAttempts, \.purchaseCancels, \.purchaseFailures, \.purchasePendings, \.pendingApprovals,
-      \.restoreAttempts, \.restores, \.trialStarts, \.trialConversions, \.refunds, \.usersPersonalized,
-    ]
   }
 
   /// Every array of counts, once.

@@ -184,8 +184,8 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
         if effects & CompiledFlow.Effect.purchase != 0 {
           let slot = t.outcomePlan[o]
           let attempt = paywall.purchase(t.plans[Int(slot)], using: &store)
-          acc.scalars[Scalar.purchaseTaps] &+= 1
-          acc.scalars[Scalar.purchaseAttempts] &+= UInt64(max(attempt.attempts, 1))
+          acc.scalars[FunnelCounter.purchaseTaps.rawValue] &+= 1
+          acc.scalars[FunnelCounter.purchaseAttempts.rawValue] &+= UInt64(max(attempt.attempts, 1))
           observer.purchaseStarted(plan: Int(slot), at: millis)
           // A custom purchase layer's latency that is not finite or too long counts as 0.
           millis &+= UInt64(rounding: max(attempt.latencySeconds, 0) * 1000, .towardZero) ?? 0
@@ -196,19 +196,19 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
             firstPlan = slot
             transaction = tx
           case .userCancelled:
-            acc.scalars[Scalar.purchaseCancels] &+= 1
+            acc.scalars[FunnelCounter.purchaseCancels.rawValue] &+= 1
             target = screen
           case .failed:
-            acc.scalars[Scalar.purchaseFailures] &+= 1
+            acc.scalars[FunnelCounter.purchaseFailures.rawValue] &+= 1
             target = screen
           case .pending:
-            acc.scalars[Scalar.purchasePendings] &+= 1
+            acc.scalars[FunnelCounter.purchasePendings.rawValue] &+= 1
             if pendingPlan < 0 { pendingPlan = slot }
           }
         } else {
-          acc.scalars[Scalar.restoreAttempts] &+= 1
+          acc.scalars[FunnelCounter.restoreAttempts.rawValue] &+= 1
           if paywall.restorePurchases(using: &store) == .restored {
-            acc.scalars[Scalar.restores] &+= 1
+            acc.scalars[FunnelCounter.restores.rawValue] &+= 1
             entitled = true
             observer.restored(at: millis)
           } else {
@@ -228,9 +228,9 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     }
     if target < 0 {
       if target == Int(CompiledFlow.completedTarget) {
-        acc.scalars[Scalar.completed] &+= 1
-        acc.scalars[Scalar.completionCount] &+= 1
-        acc.scalars[Scalar.completionMillis] &+= millis
+        acc.scalars[FunnelCounter.completed.rawValue] &+= 1
+        acc.scalars[Accumulator.completionCount] &+= 1
+        acc.scalars[Accumulator.completionMillis] &+= millis
         acc.completionSquares.pointee &+= UInt128(millis) &* UInt128(millis)
         acc.completionHistogram[Int(min(millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
         result.flags |= PairedTallies.Outcome.completed.bit
@@ -247,14 +247,14 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     if seen < t.maxSeen { seen += 1 }
   }
   if !finished {
-    acc.scalars[Scalar.stepLimitReached] &+= 1
+    acc.scalars[FunnelCounter.stepLimitReached.rawValue] &+= 1
     observer.abandoned(on: screen, stepLimit: true, at: millis)
   }
-  acc.scalars[Scalar.users] &+= 1
+  acc.scalars[FunnelCounter.users.rawValue] &+= 1
   acc.segmentUsers[segment] &+= 1
   if result.flags == 0 { result.flags = PairedTallies.Outcome.abandoned.bit }
   if visited & t.paywallMask != 0 {
-    acc.scalars[Scalar.paywallViewers] &+= 1
+    acc.scalars[FunnelCounter.paywallViewers.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.sawPaywall.bit
   }
   while visited != 0 {
@@ -262,31 +262,31 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     visited &= visited &- 1
   }
   if marks & CompiledFlow.Effect.skip != 0 {
-    acc.scalars[Scalar.usersWhoSkipped] &+= 1
+    acc.scalars[FunnelCounter.usersWhoSkipped.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.skipped.bit
   }
-  if marks & CompiledFlow.Effect.back != 0 { acc.scalars[Scalar.usersWhoWentBack] &+= 1 }
+  if marks & CompiledFlow.Effect.back != 0 { acc.scalars[FunnelCounter.usersWhoWentBack.rawValue] &+= 1 }
   if marks & CompiledFlow.Effect.personalizes != 0 {
-    acc.scalars[Scalar.usersPersonalized] &+= 1
+    acc.scalars[FunnelCounter.usersPersonalized.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.personalized.bit
   }
   if transaction == nil, pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(pendingPlan)], using: &store) {
-    acc.scalars[Scalar.pendingApprovals] &+= 1
+    acc.scalars[FunnelCounter.pendingApprovals.rawValue] &+= 1
     transaction = approved
     firstPlan = pendingPlan
     observer.pendingApproved(plan: Int(pendingPlan), at: millis)
   }
   if let transaction, firstPlan >= 0 {
-    acc.scalars[Scalar.purchasers] &+= 1
+    acc.scalars[FunnelCounter.purchasers.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.purchased.bit
     acc.planPurchases[Int(firstPlan)] &+= 1
     if transaction.isTrial {
-      acc.scalars[Scalar.trialStarts] &+= 1
+      acc.scalars[FunnelCounter.trialStarts.rawValue] &+= 1
       result.flags |= PairedTallies.Outcome.startedTrial.bit
     }
     let outcome = lifecycle.outcome(of: transaction, plan: t.plans[Int(firstPlan)], using: &store)
-    if outcome.convertedFromTrial { acc.scalars[Scalar.trialConversions] &+= 1 }
-    if outcome.refunded { acc.scalars[Scalar.refunds] &+= 1 }
+    if outcome.convertedFromTrial { acc.scalars[FunnelCounter.trialConversions.rawValue] &+= 1 }
+    if outcome.refunded { acc.scalars[FunnelCounter.refunds.rawValue] &+= 1 }
     acc.revenue.add(cents: outcome.horizonCents)
     acc.realizedRevenue.add(cents: outcome.realizedCents)
     result.revenueCents = outcome.horizonCents
@@ -358,8 +358,15 @@ final class EngineTables: @unchecked Sendable {
 /// One thread's running counts, in raw memory for the hot loop.
 final class Accumulator {
   let flow: CompiledFlow
-  /// Scalar counters, indexed by ``Scalar`` (raw memory: no exclusivity checks in the hot loop).
+  /// Scalar counters (raw memory: no exclusivity checks in the hot loop): one per
+  /// ``FunnelCounter`` at its raw value, then ``completionCount`` and ``completionMillis``.
   let scalars: UnsafeMutableBufferPointer<UInt64>
+  /// Index of the completion-time count in ``scalars``.
+  static let completionCount = FunnelCounter.allCases.count
+  /// Index of the completion-time sum in milliseconds in ``scalars``.
+  static let completionMillis = completionCount + 1
+  /// The length of ``scalars``.
+  static let scalarCount = completionMillis + 1
   let completionHistogram: UnsafeMutableBufferPointer<UInt64>
   /// Sum of squared completion milliseconds (raw memory, like the counters).
   let completionSquares: UnsafeMutablePointer<UInt128>
@@ -375,7 +382,7 @@ final class Accumulator {
       b.initialize(repeating: 0)
       return b
     }
-    scalars = zeros(Scalar.count)
+    scalars = zeros(Accumulator.scalarCount)
     completionHistogram = zeros(TimeStatistic.histogramSeconds + 1)
     completionSquares = UnsafeMutablePointer<UInt128>.allocate(capacity: 1)
     completionSquares.initialize(to: 0)
@@ -403,29 +410,11 @@ final class Accumulator {
   func aggregate() -> FunnelAggregate {
     var a = FunnelAggregate(for: flow)
     func take(_ b: UnsafeMutableBufferPointer<UInt64>, _ n: Int) -> [UInt64] { Array(b.prefix(n)) }
-    a.users = scalars[Scalar.users]
-    a.completed = scalars[Scalar.completed]
-    a.stepLimitReached = scalars[Scalar.stepLimitReached]
-    a.usersWhoSkipped = scalars[Scalar.usersWhoSkipped]
-    a.usersWhoWentBack = scalars[Scalar.usersWhoWentBack]
-    a.usersPersonalized = scalars[Scalar.usersPersonalized]
-    a.purchasers = scalars[Scalar.purchasers]
-    a.paywallViewers = scalars[Scalar.paywallViewers]
-    a.purchaseTaps = scalars[Scalar.purchaseTaps]
-    a.purchaseAttempts = scalars[Scalar.purchaseAttempts]
-    a.purchaseCancels = scalars[Scalar.purchaseCancels]
-    a.purchaseFailures = scalars[Scalar.purchaseFailures]
-    a.purchasePendings = scalars[Scalar.purchasePendings]
-    a.pendingApprovals = scalars[Scalar.pendingApprovals]
-    a.restoreAttempts = scalars[Scalar.restoreAttempts]
-    a.restores = scalars[Scalar.restores]
-    a.trialStarts = scalars[Scalar.trialStarts]
-    a.trialConversions = scalars[Scalar.trialConversions]
-    a.refunds = scalars[Scalar.refunds]
+    for counter in FunnelCounter.allCases { a[counter] = scalars[counter.rawValue] }
     a.revenue = revenue
     a.realizedRevenue = realizedRevenue
-    a.completionTime.count = scalars[Scalar.completionCount]
-    a.completionTime.sumMillis = scalars[Scalar.completionMillis]
+    a.completionTime.count = scalars[Accumulator.completionCount]
+    a.completionTime.sumMillis = scalars[Accumulator.completionMillis]
     a.completionTime.sumSquaredMillis = completionSquares.pointee
     a.completionTime.histogram = Array(completionHistogram)
     a.reach = take(reach, flow.screenCount)
@@ -439,30 +428,4 @@ final class Accumulator {
     a.segmentUsers = take(segmentUsers, flow.segmentCount)
     return a
   }
-}
-
-/// Indices of the scalar counters of an ``Accumulator``.
-enum Scalar {
-  static let users = 0
-  static let completed = 1
-  static let stepLimitReached = 2
-  static let usersWhoSkipped = 3
-  static let usersWhoWentBack = 4
-  static let usersPersonalized = 5
-  static let purchasers = 6
-  static let paywallViewers = 7
-  static let purchaseTaps = 8
-  static let purchaseAttempts = 9
-  static let purchaseCancels = 10
-  static let purchaseFailures = 11
-  static let purchasePendings = 12
-  static let pendingApprovals = 13
-  static let restoreAttempts = 14
-  static let restores = 15
-  static let trialStarts = 16
-  static let trialConversions = 17
-  static let refunds = 18
-  static let completionCount = 19
-  static let completionMillis = 20
-  static let count = 21
 }

@@ -13,7 +13,7 @@ public struct RevenueDistribution: Sendable, Hashable {
 
   public mutating func add(cents: Int64) {
     guard cents != 0 else { return }
-    counts[cents, default: 0] += 1
+    counts[cents, default: 0] &+= 1
   }
 
   public static func + (a: RevenueDistribution, b: RevenueDistribution) -> RevenueDistribution {

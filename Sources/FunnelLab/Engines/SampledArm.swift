@@ -9,25 +9,16 @@
 /// screens, views, actions, times and revenue are not sampled; use the
 /// ``MonteCarloEngine`` for those (or ``ExactFunnel`` for their expectations).
 public struct SampledArm: Sendable, Hashable {
-  public var users: UInt64 = 0
+  /// The counts the classes determine (users, completed, stepLimitReached, purchasers,
+  /// paywallViewers, usersWhoSkipped, usersWhoWentBack, usersPersonalized, trialStarts,
+  /// trialConversions); the store's event counts stay 0. Read them as `arm[.purchasers]`.
+  public var counts = FunnelCounts()
   /// Users in each class of the sampler's ``AggregateSampler/classes``.
   public var classCounts: [UInt64]
-  public var completed: UInt64 = 0
   /// Users who quit on each screen.
   public var abandonedAt: [UInt64]
-  /// Walks cut off at the step limit.
-  public var stepLimitReached: UInt64 = 0
   /// Users whose first purchase was each plan slot.
   public var planPurchases: [UInt64]
-  public var purchasers: UInt64 = 0
-  public var paywallViewers: UInt64 = 0
-  public var usersWhoSkipped: UInt64 = 0
-  public var usersWhoWentBack: UInt64 = 0
-  public var usersPersonalized: UInt64 = 0
-  /// Purchasers of a plan with a free trial.
-  public var trialStarts: UInt64 = 0
-  /// Trials that converted to a paid period.
-  public var trialConversions: UInt64 = 0
 
   /// An empty arm with these index spaces.
   public init(classes: Int, screens: Int, plans: Int) {
@@ -36,24 +27,20 @@ public struct SampledArm: Sendable, Hashable {
     planPurchases = Array(repeating: 0, count: plans)
   }
 
+  /// The count of `counter`.
+  public subscript(counter: FunnelCounter) -> UInt64 {
+    get { counts[counter] }
+    set { counts[counter] = newValue }
+  }
+
   /// Abandoned users: quits plus step-limit cuts.
-  public var abandoned: UInt64 { users - completed }
+  public var abandoned: UInt64 { self[.users] - self[.completed] }
 
   /// `(numerator, denominator)` of a proportion metric, as ``FunnelMetric/counts(in:)``
   /// counts it on a Monte Carlo aggregate (`nil` for the means, time and revenue, which
   /// are not sampled).
   public func counts(for metric: FunnelMetric) -> (successes: UInt64, trials: UInt64)? {
-    switch metric {
-    case .completionRate: (completed, users)
-    case .abandonmentRate: (abandoned, users)
-    case .skipRate: (usersWhoSkipped, users)
-    case .paywallViewRate: (paywallViewers, users)
-    case .purchaseConversion: (purchasers, users)
-    case .purchaseConversionOfViewers: (purchasers, paywallViewers)
-    case .personalizationRate: (usersPersonalized, users)
-    case .trialStartRate: (trialStarts, users)
-    case .trialToPaid: (trialConversions, trialStarts)
-    case .timeToFinish, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: nil
-    }
+    if metric == .abandonmentRate { return (abandoned, self[.users]) }
+    return metric.counters.map { (self[$0.successes], self[$0.trials]) }
   }
 }

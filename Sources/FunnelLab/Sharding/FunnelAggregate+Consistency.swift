@@ -27,35 +27,36 @@ extension FunnelAggregate {
       }
       return total
     }
-    let ended = sum([completed, stepLimitReached] + abandonedAt)
+    let ended = sum([self[.completed], self[.stepLimitReached]] + abandonedAt)
     check(
-      ended == users, "users",
-      "\(users) users, but completed + abandoned + cut at the step limit = \(ended.map(String.init) ?? "more than 2^64")")
+      ended == self[.users], "users",
+      "\(self[.users]) users, but completed + abandoned + cut at the step limit = \(ended.map(String.init) ?? "more than 2^64")")
     let inSegments = sum(segmentUsers)
     check(
-      inSegments == users, "segmentUsers", "the segments' users sum to \(inSegments.map(String.init) ?? "more than 2^64"), not \(users)")
+      inSegments == self[.users], "segmentUsers",
+      "the segments' users sum to \(inSegments.map(String.init) ?? "more than 2^64"), not \(self[.users])")
     for s in reach.indices {
-      check(reach[s] <= users, "reach", "screen \(s) reached by \(reach[s]) users of \(users)")
+      check(reach[s] <= self[.users], "reach", "screen \(s) reached by \(reach[s]) users of \(self[.users])")
       check(reach[s] <= views[s], "views", "screen \(s) viewed \(views[s]) times by \(reach[s]) users")
       check(abandonedAt[s] <= reach[s], "abandonedAt", "\(abandonedAt[s]) users quit screen \(s), which \(reach[s]) reached")
     }
-    let parts: [(String, UInt64, String, UInt64)] = [
-      ("usersWhoSkipped", usersWhoSkipped, "users", users), ("usersWhoWentBack", usersWhoWentBack, "users", users),
-      ("usersPersonalized", usersPersonalized, "users", users), ("paywallViewers", paywallViewers, "users", users),
-      ("purchasers", purchasers, "users", users), ("trialStarts", trialStarts, "purchasers", purchasers),
-      ("trialConversions", trialConversions, "trialStarts", trialStarts), ("refunds", refunds, "purchasers", purchasers),
-      ("restores", restores, "restoreAttempts", restoreAttempts),
-      ("pendingApprovals", pendingApprovals, "purchasePendings", purchasePendings),
-      ("revenue", revenue.earners, "purchasers", purchasers), ("realizedRevenue", realizedRevenue.earners, "purchasers", purchasers),
-    ]
-    for (field, count, parent, parentCount) in parts {
-      check(count <= parentCount, field, "\(field) = \(count) is above \(parent) = \(parentCount)")
+    for counter in FunnelCounter.allCases {
+      guard let bound = counter.bound else { continue }
+      check(self[counter] <= self[bound], counter.name, "\(counter.name) = \(self[counter]) is above \(bound.name) = \(self[bound])")
+    }
+    for (field, distribution) in [("revenue", revenue), ("realizedRevenue", realizedRevenue)] {
+      check(
+        distribution.earners <= self[.purchasers], field,
+        "\(field) = \(distribution.earners) is above purchasers = \(self[.purchasers])")
     }
     let bought = sum(planPurchases)
     check(
-      bought == purchasers, "planPurchases", "the plans' purchases sum to \(bought.map(String.init) ?? "more than 2^64"), not \(purchasers)"
+      bought == self[.purchasers], "planPurchases",
+      "the plans' purchases sum to \(bought.map(String.init) ?? "more than 2^64"), not \(self[.purchasers])"
     )
-    check(completionTime.count == completed, "completionCount", "\(completionTime.count) completion times for \(completed) completions")
+    check(
+      completionTime.count == self[.completed], "completionCount",
+      "\(completionTime.count) completion times for \(self[.completed]) completions")
     check(sum(completionTime.histogram) == completionTime.count, "completionHistogram", "the histogram does not sum to completionCount")
     for (field, distribution) in [("revenue", revenue), ("realizedRevenue", realizedRevenue)] {
       let outOfRange = distribution.counts.keys.contains { $0 == Int64.min || abs($0) > Self.maxRevenueCents }

@@ -9,15 +9,10 @@ extension FunnelAggregate {
     let histogram = completionTime.histogram.enumerated().filter { $0.element > 0 }.map {
       JSONValue.array([.integer($0.offset), .integer($0.element)])
     }
-    let scalars: [(String, UInt64)] = [
-      ("users", users), ("completed", completed), ("stepLimitReached", stepLimitReached), ("usersWhoSkipped", usersWhoSkipped),
-      ("usersWhoWentBack", usersWhoWentBack), ("purchasers", purchasers), ("paywallViewers", paywallViewers),
-      ("usersPersonalized", usersPersonalized), ("purchaseTaps", purchaseTaps), ("purchaseAttempts", purchaseAttempts),
-      ("purchaseCancels", purchaseCancels), ("purchaseFailures", purchaseFailures), ("purchasePendings", purchasePendings),
-      ("pendingApprovals", pendingApprovals), ("restoreAttempts", restoreAttempts), ("restores", restores),
-      ("trialStarts", trialStarts), ("trialConversions", trialConversions), ("refunds", refunds),
-      ("completionCount", completionTime.count), ("completionMillis", completionTime.sumMillis),
-    ]
+    let scalars =
+      FunnelCounter.allCases.map { ($0.name, self[$0]) } + [
+        ("completionCount", completionTime.count), ("completionMillis", completionTime.sumMillis),
+      ]
     var members: [(String, JSONValue)] = scalars.map { ($0.0, .integer($0.1)) }
     members += [
       ("completionSquaredMillis", .string(String(completionTime.sumSquaredMillis))),
@@ -72,25 +67,7 @@ extension FunnelAggregate {
       }
       return out
     }
-    users = try scalar("users")
-    completed = try scalar("completed")
-    stepLimitReached = try scalar("stepLimitReached")
-    usersWhoSkipped = try scalar("usersWhoSkipped")
-    usersWhoWentBack = try scalar("usersWhoWentBack")
-    purchasers = try scalar("purchasers")
-    paywallViewers = try scalar("paywallViewers")
-    usersPersonalized = try scalar("usersPersonalized")
-    purchaseTaps = try scalar("purchaseTaps")
-    purchaseAttempts = try scalar("purchaseAttempts")
-    purchaseCancels = try scalar("purchaseCancels")
-    purchaseFailures = try scalar("purchaseFailures")
-    purchasePendings = try scalar("purchasePendings")
-    pendingApprovals = try scalar("pendingApprovals")
-    restoreAttempts = try scalar("restoreAttempts")
-    restores = try scalar("restores")
-    trialStarts = try scalar("trialStarts")
-    trialConversions = try scalar("trialConversions")
-    refunds = try scalar("refunds")
+    for counter in FunnelCounter.allCases { self[counter] = try scalar(counter.name) }
     completionTime.count = try scalar("completionCount")
     completionTime.sumMillis = try scalar("completionMillis")
     guard case .string(let squares) = try field("completionSquaredMillis").kind, let s = UInt128(squares) else {

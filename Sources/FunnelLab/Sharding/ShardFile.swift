@@ -168,18 +168,18 @@ public struct ShardFile: Sendable {
     let population = UInt64(max(users, 0)) * (mode == .truth ? 1 : UInt64(aggregates.count))
     let expected = UInt64(shard.range(of: 0..<population).count)
     if mode == .truth {
-      for (i, aggregate) in aggregates.enumerated() where aggregate.users != expected {
+      for (i, aggregate) in aggregates.enumerated() where aggregate[.users] != expected {
         errors.append(
           SpecError(
             path: [.key("aggregates"), .index(i), .key("users")],
-            message: "\(aggregate.users) users, but shard \(shard) of \(users) users has \(expected)",
+            message: "\(aggregate[.users]) users, but shard \(shard) of \(users) users has \(expected)",
             hint: "the shard file was edited or damaged"))
       }
     } else {
       var total: UInt64 = 0
       var overflow = false
       for aggregate in aggregates {
-        let (sum, o) = total.addingReportingOverflow(aggregate.users)
+        let (sum, o) = total.addingReportingOverflow(aggregate[.users])
         total = sum
         overflow = overflow || o
       }
