@@ -80,21 +80,21 @@ public struct FunnelAggregate: Sendable, Hashable {
   /// The scalar counts, one per ``FunnelCounter``; read them as `aggregate[.purchasers]`.
   public var counts = FunnelCounts()
   /// Users who saw each screen at least once.
-  public var reach: [UInt64]
+  public var reach: [UInt64] = []
   /// Screen views, revisits included.
-  public var views: [UInt64]
+  public var views: [UInt64] = []
   /// Users who quit on each screen.
-  public var abandonedAt: [UInt64]
+  public var abandonedAt: [UInt64] = []
   /// Validation or task failures on each screen.
-  public var failures: [UInt64]
+  public var failures: [UInt64] = []
   /// Times each action slot was taken.
-  public var actionCounts: [UInt64]
+  public var actionCounts: [UInt64] = []
   /// Users whose first purchase was each plan slot.
-  public var planPurchases: [UInt64]
+  public var planPurchases: [UInt64] = []
   /// Times each option slot was selected.
-  public var optionCounts: [UInt64]
+  public var optionCounts: [UInt64] = []
   /// Users of each segment.
-  public var segmentUsers: [UInt64]
+  public var segmentUsers: [UInt64] = []
   /// Net revenue per user over the revenue horizon.
   public var revenue = RevenueDistribution()
   /// Net revenue per user realized by the analysis day.
@@ -102,18 +102,21 @@ public struct FunnelAggregate: Sendable, Hashable {
   /// Time to finish, for users who completed.
   public var completionTime = TimeStatistic()
   /// Total milliseconds spent on each screen (over all views).
-  public var screenMillis: [UInt64]
+  public var screenMillis: [UInt64] = []
 
+  /// An empty aggregate with these index spaces.
   public init(screens: Int, actions: Int, plans: Int, options: Int, segments: Int) {
-    reach = Array(repeating: 0, count: screens)
-    views = Array(repeating: 0, count: screens)
-    abandonedAt = Array(repeating: 0, count: screens)
-    failures = Array(repeating: 0, count: screens)
-    screenMillis = Array(repeating: 0, count: screens)
-    actionCounts = Array(repeating: 0, count: actions)
-    planPurchases = Array(repeating: 0, count: plans)
-    optionCounts = Array(repeating: 0, count: options)
-    segmentUsers = Array(repeating: 0, count: segments)
+    for counter in Self.indexedCounters {
+      let size =
+        switch counter.space {
+        case .screens: screens
+        case .actions: actions
+        case .plans: plans
+        case .options: options
+        case .segments: segments
+        }
+      self[keyPath: counter.field] = Array(repeating: 0, count: size)
+    }
   }
 
   /// An empty aggregate shaped for `flow`.
@@ -162,7 +165,7 @@ public struct FunnelAggregate: Sendable, Hashable {
     }
     var r = a
     r.counts = FunnelCounts.combine(a.counts, b.counts, overflow: &wrapped)
-    for field in arrayFields { r[keyPath: field] = add(a[keyPath: field], b[keyPath: field]) }
+    for counter in indexedCounters { r[keyPath: counter.field] = add(a[keyPath: counter.field], b[keyPath: counter.field]) }
     r.revenue = RevenueDistribution.combine(a.revenue, b.revenue, overflow: &wrapped)
     r.realizedRevenue = RevenueDistribution.combine(a.realizedRevenue, b.realizedRevenue, overflow: &wrapped)
     r.completionTime = TimeStatistic.combine(a.completionTime, b.completionTime, overflow: &wrapped)
@@ -170,8 +173,34 @@ public struct FunnelAggregate: Sendable, Hashable {
     return r
   }
 
-  /// Every array of counts, once.
-  static var arrayFields: [WritableKeyPath<FunnelAggregate, [UInt64]>] {
-    [\.reach, \.views, \.abandonedAt, \.failures, \.actionCounts, \.planPurchases, \.optionCounts, \.segmentUsers, \.screenMillis]
+  /// The index space of a per-index counter.
+  public enum IndexSpace: Sendable, Hashable {
+    case screens, actions, plans, options, segments
+  }
+
+  /// A per-index counter: its name in shard files, its field and its index space.
+  public struct IndexedCounter: Sendable {
+    /// The name in shard files (the field's name).
+    public var name: String
+    /// The field of ``FunnelAggregate`` that holds the counts.
+    public nonisolated(unsafe) var field: WritableKeyPath<FunnelAggregate, [UInt64]>
+    /// What the counts are indexed by.
+    public var space: IndexSpace
+  }
+
+  /// Every per-index counter, once, in shard-file order: the initializer, the sum and
+  /// the shard JSON iterate it (the scalar counts are ``FunnelCounter``).
+  public static var indexedCounters: [IndexedCounter] {
+    [
+      IndexedCounter(name: "reach", field: \.reach, space: .screens),
+      IndexedCounter(name: "views", field: \.views, space: .screens),
+      IndexedCounter(name: "abandonedAt", field: \.abandonedAt, space: .screens),
+      IndexedCounter(name: "failures", field: \.failures, space: .screens),
+      IndexedCounter(name: "actionCounts", field: \.actionCounts, space: .actions),
+      IndexedCounter(name: "planPurchases", field: \.planPurchases, space: .plans),
+      IndexedCounter(name: "optionCounts", field: \.optionCounts, space: .options),
+      IndexedCounter(name: "segmentUsers", field: \.segmentUsers, space: .segments),
+      IndexedCounter(name: "screenMillis", field: \.screenMillis, space: .screens),
+    ]
   }
 }

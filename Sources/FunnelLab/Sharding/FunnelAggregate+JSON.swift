@@ -17,11 +17,9 @@ extension FunnelAggregate {
     members += [
       ("completionSquaredMillis", .string(String(completionTime.sumSquaredMillis))),
       ("completionHistogram", .array(histogram)),
-      ("reach", ints(reach)), ("views", ints(views)), ("abandonedAt", ints(abandonedAt)), ("failures", ints(failures)),
-      ("actionCounts", ints(actionCounts)), ("planPurchases", ints(planPurchases)), ("optionCounts", ints(optionCounts)),
-      ("segmentUsers", ints(segmentUsers)), ("screenMillis", ints(screenMillis)),
-      ("revenue", pairs(revenue)), ("realizedRevenue", pairs(realizedRevenue)),
     ]
+    members += Self.indexedCounters.map { ($0.name, ints(self[keyPath: $0.field])) }
+    members += [("revenue", pairs(revenue)), ("realizedRevenue", pairs(realizedRevenue))]
     return .object(members)
   }
 
@@ -79,16 +77,9 @@ extension FunnelAggregate {
       guard i < UInt64(completionTime.histogram.count) else { throw SpecError(path: p, message: "second out of range", hint: nil) }
       completionTime.histogram[Int(i)] = try integer(count, p.index(1))
     }
-    let screens = flow.screenCount
-    reach = try array("reach", count: screens)
-    views = try array("views", count: screens)
-    abandonedAt = try array("abandonedAt", count: screens)
-    failures = try array("failures", count: screens)
-    screenMillis = try array("screenMillis", count: screens)
-    actionCounts = try array("actionCounts", count: flow.actions.count)
-    planPurchases = try array("planPurchases", count: flow.plans.count)
-    optionCounts = try array("optionCounts", count: flow.options.count)
-    segmentUsers = try array("segmentUsers", count: flow.segmentCount)
+    for counter in Self.indexedCounters {
+      self[keyPath: counter.field] = try array(counter.name, count: self[keyPath: counter.field].count)
+    }
     for (cents, count, p) in try pairs("revenue") { revenue.counts[try signed(cents, p.index(0))] = try integer(count, p.index(1)) }
     for (cents, count, p) in try pairs("realizedRevenue") {
       realizedRevenue.counts[try signed(cents, p.index(0))] = try integer(count, p.index(1))
