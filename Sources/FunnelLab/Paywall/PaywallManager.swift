@@ -11,6 +11,7 @@ public struct StoreTransaction: Sendable, Hashable {
   /// Days after the tap when the transaction happened (an approved Ask to Buy comes later).
   public var delayDays: Double
 
+  /// A transaction; `delayDays` 0 means at the tap.
   public init(productID: String, price: Double, isTrial: Bool, delayDays: Double = 0) {
     self.productID = productID
     self.price = price
@@ -49,10 +50,14 @@ public enum RestoreResult: Sendable, Hashable {
 /// A purchase attempt as the simulator sees it: the result, the simulated seconds it
 /// took, and how many times the user tried.
 public struct PurchaseAttempt: Sendable, Hashable {
+  /// How the purchase ended.
   public var result: PurchaseResult
+  /// Simulated seconds the purchase took, added to the user's simulated clock (a negative value counts as 0).
   public var latencySeconds: Double
+  /// Store attempts made, retries included (at least 1 is counted).
   public var attempts: Int
 
+  /// An attempt; by default instantaneous and first-time.
   public init(result: PurchaseResult, latencySeconds: Double = 0, attempts: Int = 1) {
     self.result = result
     self.latencySeconds = latencySeconds
