@@ -36,13 +36,18 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
 
 /// A guardrail's state for one arm (see ``Guardrail``).
 public enum GuardrailStatus: String, Sendable, Hashable {
+  /// `ok`: the interval's worst case stays within the margin; `violated`: the estimate itself is worse by more
+  /// than the margin; `inconclusive`: neither, or no interval.
   case ok, violated, inconclusive
 }
 
 /// What the decision rule of ``MetricsSpec`` says about an arm.
 public enum Decision: String, Sendable, Hashable {
+  /// The primary metric is significantly better and every guardrail is `ok`.
   case ship = "ship"
+  /// The primary metric is significantly worse, or a guardrail is violated.
   case doNotShip = "do not ship"
+  /// Neither: not significant, or significant with a guardrail inconclusive.
   case noDecision = "no decision"
   /// The sample-ratio check flagged a mismatch: the split is broken, so no decision of the
   /// experiment can be trusted.

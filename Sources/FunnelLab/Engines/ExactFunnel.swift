@@ -12,6 +12,7 @@
 public struct ExactFunnel: Sendable, Hashable {
   /// How a user's walk ends.
   public enum End: Sendable, Hashable {
+    /// Reached the flow's `completed` target.
     case completed
     /// Quit on this screen (an index into ``CompiledFlow/screenIDs``).
     case abandoned(screen: Int)

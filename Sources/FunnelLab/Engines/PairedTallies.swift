@@ -13,6 +13,8 @@ public import FunnelStats
 public struct PairedTallies: Sendable, Hashable {
   /// A per-user binary outcome with every user in its denominator.
   public enum Outcome: Int, Sendable, Hashable, CaseIterable {
+    /// Each counts the users of its metric's numerator (``metric``): completed, abandoned (quits and step-limit
+    /// cuts), took a skip, saw a paywall, bought, started a trial, answered a personalizing question.
     case completed, abandoned, skipped, sawPaywall, purchased, startedTrial, personalized
 
     /// The metric whose numerator the outcome counts.

@@ -106,21 +106,37 @@ public struct BehaviorParameters: Sendable, Hashable {
 
 /// The name of one behavior parameter, with its documentation.
 public enum BehaviorParameter: String, Sendable, Hashable, CaseIterable, Comparable {
+  /// ``BehaviorParameters/fatiguePerScreen``; the spec key `fatiguePerScreen`.
   case fatiguePerScreen
+  /// ``BehaviorParameters/screensSeenCap``; the spec key `screensSeenCap`.
   case screensSeenCap
+  /// ``BehaviorParameters/requiredInputFriction``; the spec key `requiredInputFriction`.
   case requiredInputFriction
+  /// ``BehaviorParameters/optionalSkipShare``; the spec key `optionalSkipShare`.
   case optionalSkipShare
+  /// ``BehaviorParameters/intentOnQuit``; the spec key `intentOnQuit`.
   case intentOnQuit
+  /// ``BehaviorParameters/intentOnPurchase``; the spec key `intentOnPurchase`.
   case intentOnPurchase
+  /// ``BehaviorParameters/investmentPerScreen``; the spec key `investmentPerScreen`.
   case investmentPerScreen
+  /// ``BehaviorParameters/personalizationBoost``; the spec key `personalizationBoost`.
   case personalizationBoost
+  /// ``BehaviorParameters/defaultPlanBias``; the spec key `defaultPlanBias`.
   case defaultPlanBias
+  /// ``BehaviorParameters/badgeBoost``; the spec key `badgeBoost`.
   case badgeBoost
+  /// ``BehaviorParameters/priceSensitivity``; the spec key `priceSensitivity`.
   case priceSensitivity
+  /// ``BehaviorParameters/referenceMonthlyPrice``; the spec key `referenceMonthlyPrice`.
   case referenceMonthlyPrice
+  /// ``BehaviorParameters/lifetimeMonths``; the spec key `lifetimeMonths`.
   case lifetimeMonths
+  /// ``BehaviorParameters/featureUtility``; the spec key `featureUtility`.
   case featureUtility
+  /// ``BehaviorParameters/secondsPerFeature``; the spec key `secondsPerFeature`.
   case secondsPerFeature
+  /// ``BehaviorParameters/dwellSigma``; the spec key `dwellSigma`.
   case dwellSigma
 
   /// Declaration order (that of `allCases`), not alphabetical: reports list parameters in this order.

@@ -21,6 +21,7 @@
 public struct FunnelExpectation: Sendable, Hashable, Decodable {
   /// What is expected: `range`, `lift`, `beats` or `best` (see the type's description for each rule).
   public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The four rules, each described in ``FunnelExpectation``; the raw value is the spec's `kind`.
     case range, lift, beats, best
   }
 

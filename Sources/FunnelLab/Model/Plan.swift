@@ -1,5 +1,6 @@
 /// How often a plan bills.
 public enum BillingPeriod: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Billed every week (12/52 of a month), month, year, or once (`lifetime`, never renewed).
   case week, month, year, lifetime
 
   /// Months in one period; `nil` for a one-time (lifetime) purchase.

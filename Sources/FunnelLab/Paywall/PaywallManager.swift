@@ -22,8 +22,11 @@ public struct StoreTransaction: Sendable, Hashable {
 
 /// Why a purchase failed.
 public enum PurchaseFailure: String, Sendable, Hashable, CaseIterable {
+  /// The connection failed; the only failure ``MockPaywallManager`` produces.
   case network
+  /// The payment method was refused (for custom purchase layers).
   case paymentDeclined
+  /// The store could not be reached or is not available in the region (for custom purchase layers).
   case storeUnavailable
 }
 
@@ -31,6 +34,7 @@ public enum PurchaseFailure: String, Sendable, Hashable, CaseIterable {
 /// (`.success`, `.userCancelled`, `.pending`) with failures as a case instead of a
 /// thrown `StoreKitError`.
 public enum PurchaseResult: Sendable, Hashable {
+  /// Bought: the transaction starts a paid period or a free trial.
   case success(StoreTransaction)
   /// The payment sheet was dismissed; the user is back on the paywall.
   case userCancelled
@@ -42,8 +46,11 @@ public enum PurchaseResult: Sendable, Hashable {
 
 /// The outcome of "Restore purchases".
 public enum RestoreResult: Sendable, Hashable {
+  /// A previous purchase was found: the user is entitled.
   case restored
+  /// The store has no purchase to restore for this user.
   case nothingToRestore
+  /// The restore could not complete.
   case failed(PurchaseFailure)
 }
 

@@ -7,12 +7,17 @@ import FunnelStats
 public struct JSONValue: Sendable, Hashable {
   /// The shape of a JSON value.
   public enum Kind: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, with its literal text kept so integers survive exactly.
     case number(Double, literal: String)
+    /// A string, unescaped.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members in the order they appear.
     case object([Member])
   }
 

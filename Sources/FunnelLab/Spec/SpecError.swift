@@ -1,6 +1,8 @@
 /// One step of a path into a spec document: an object key or an array index.
 public enum SpecPathComponent: Sendable, Hashable {
+  /// An object member's key, e.g. `screens`.
   case key(String)
+  /// A 0-based array index, e.g. `3`.
   case index(Int)
 }
 
