@@ -12,7 +12,9 @@ import Synchronization
 /// Where a command writes: results to `out`, messages and progress to `err`.
 /// Tests pass a ``CapturingConsole``.
 public protocol Console: Sendable {
+  /// Writes `text` as it is to the results stream (standard output); no newline is added.
   func out(_ text: String)
+  /// Writes `text` as it is to the messages stream (standard error): errors, warnings, progress.
   func err(_ text: String)
   /// Whether stderr is an interactive terminal (progress bars, colour).
   var errIsTerminal: Bool { get }
@@ -25,9 +27,12 @@ public protocol Console: Sendable {
 
 /// The process's standard streams.
 public struct StandardConsole: Console {
+  /// The process's file descriptors 1 and 2 and its environment; nothing is opened or buffered.
   public init() {}
 
+  /// Writes all of `text` to file descriptor 1 unbuffered, retrying short writes; a failed write drops the rest.
   public func out(_ text: String) { Self.write(text, to: 1) }
+  /// Writes all of `text` to file descriptor 2 unbuffered, retrying short writes; a failed write drops the rest.
   public func err(_ text: String) { Self.write(text, to: 2) }
 
   /// Writes all of `text` to a file descriptor, retrying short writes.
@@ -44,12 +49,15 @@ public struct StandardConsole: Console {
     }
   }
 
+  /// `isatty(2)`: true when standard error is a terminal, false in a pipe, a file or CI.
   public var errIsTerminal: Bool { isatty(2) != 0 }
 
+  /// The process environment's value of `name` (`getenv`); `nil` when unset.
   public func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
   }
 
+  /// Reads file descriptor 0 to its end; `nil` when the read fails.
   public func readStandardInput() -> [UInt8]? { try? TextInput.bytes(descriptor: 0) }
 }
 
@@ -77,12 +85,18 @@ public final class CapturingConsole: Console {
     }
   }
 
+  /// Appends `text` to ``stdout``; safe from any thread.
   public func out(_ text: String) { state.withLock { $0.out += text } }
+  /// Appends `text` to ``stderr``; safe from any thread.
   public func err(_ text: String) { state.withLock { $0.err += text } }
+  /// The `terminal` given to the initializer (false by default, so no progress output).
   public var errIsTerminal: Bool { terminal }
+  /// `name` in the `environment` given to the initializer; the process environment is never read.
   public func environment(_ name: String) -> String? { env[name] }
 
+  /// Everything written with ``out(_:)`` so far, in order.
   public var stdout: String { state.withLock { $0.out } }
+  /// Everything written with ``err(_:)`` so far, in order.
   public var stderr: String { state.withLock { $0.err } }
 }
 

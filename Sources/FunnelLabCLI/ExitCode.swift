@@ -16,6 +16,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   /// The output file cannot be written.
   case cannotCreateOutput = 73
 
+  /// One line for the `EXIT CODES` section of `funnellab --help`, lower case, no final period.
   public var meaning: String {
     switch self {
     case .success: "success"

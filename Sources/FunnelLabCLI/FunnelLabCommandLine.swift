@@ -4,6 +4,7 @@ import FunnelLab
 /// The `funnellab` command line: parses, calls the library, renders, and returns
 /// an exit code. Everything is in this library target so tests drive it in-process.
 public enum FunnelLabCommandLine {
+  /// The version `funnellab --version` prints (`funnellab 0.1.0`); not derived from a git tag.
   public static let version = "0.1.0"
 
   static let commands: [CommandEntry] = [

@@ -3,6 +3,7 @@ public import FunnelStats
 
 /// CSV, Markdown and HTML of an analysis of observed counts.
 extension AnalysisRenderer {
+  /// The columns of ``csv(_:)``, in order; interval bounds and lifts are fractions, not percent.
   public static let csvHeader = [
     "arm", "metric", "users", "conversions", "estimate", "lower", "upper", "difference", "difference_lower", "difference_upper",
     "relative_lift", "relative_lift_lower", "relative_lift_upper", "test", "p_value", "adjusted_p_value", "significant",
@@ -59,6 +60,8 @@ extension AnalysisRenderer {
     ]
   }
 
+  /// The arms table (rates and lifts in percent, with the comparison's verdict), the sample-ratio check and
+  /// the methods, as GitHub-flavoured Markdown.
   public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
     var out = "## Experiment analysis\n\n"
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
@@ -73,6 +76,8 @@ extension AnalysisRenderer {
     return out
   }
 
+  /// A standalone page: the arms table, a forest plot of each arm's absolute lift in conversion (percentage
+  /// points, with its confidence interval and adjusted p-value), the sample-ratio check and the methods.
   public static func html(_ r: ExperimentAnalysis.Report) -> String {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
@@ -134,12 +139,17 @@ extension PowerRenderer {
     return rows
   }
 
+  /// Columns `quantity,value,solved`: each quantity's exact value (shortest round-trip text) and whether it
+  /// is the one solved for. `usersPerDay` and `days` add their rows when given; `isMeans` names the effect row
+  /// `meanDifference` instead of `treatmentRate`.
   public static func csv(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
     var csv = CSVWriter(header: ["quantity", "value", "solved"])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) { csv.add([row.0, row.1, row.3 ? "true" : "false"]) }
     return csv.text
   }
 
+  /// The quantities as a Markdown table with readable values (percent, grouped user counts rounded up),
+  /// the solved one marked `← solved`.
   public static func markdown(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
     var out = "## Power analysis\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {

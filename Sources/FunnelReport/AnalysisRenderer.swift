@@ -38,6 +38,10 @@ public enum AnalysisRenderer {
     return NumberText.fixed(p, 4)
   }
 
+  /// The terminal report: the arms (rate with its Wilson interval, P(best)), each arm against the control
+  /// (lifts, intervals named after the proportion test's method, raw and adjusted p-values, P(beat), expected
+  /// loss in percentage points, verdict), revenue per user when given (Welch), the sample-ratio check, any
+  /// diagnostics and the methods. Confidence level `1 − α`, in whole percent.
   public static func table(_ r: ExperimentAnalysis.Report) -> String {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
     var out = "Experiment analysis · control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
@@ -123,6 +127,8 @@ public enum AnalysisRenderer {
 
   static func optional(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
 
+  /// The report as pretty-printed JSON (`schemaVersion` 1, `command` `"analyze"`): rates and lifts as
+  /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
   public static func json(_ r: ExperimentAnalysis.Report) -> String {
     JSONWriter.write(
       .object([

@@ -3,10 +3,14 @@ import FunnelLab
 /// Writes CSV by RFC 4180: fields with a comma, quote, CR or LF are quoted and
 /// their quotes doubled; lines end with CRLF.
 public struct CSVWriter {
+  /// The document so far: the header and every added row, each ended by CRLF.
   public private(set) var text = ""
 
+  /// A document whose first line is `header`, escaped like any row.
   public init(header: [String]) { add(header) }
 
+  /// Appends one row: each field through ``field(_:)``, separated by commas, ended by CRLF. Rows are not
+  /// checked against the header's width.
   public mutating func add(_ fields: [String]) {
     text += fields.map(Self.field).joined(separator: ",") + "\r\n"
   }

@@ -3,14 +3,19 @@ public import FunnelLab
 /// Renders the results of `funnellab check` as a pass/fail table, as JSON (schema
 /// version ``schemaVersion``) and as JUnit XML for CI systems.
 public enum CheckRenderer {
+  /// The `schemaVersion` written by ``json(_:)``; raised when a field changes meaning or goes away.
   public static let schemaVersion = 1
 
   /// The checked expectations of one spec file.
   public struct File: Sendable {
+    /// The spec file as the user named it (shown in the table, the JSON and the JUnit failure text).
     public var path: String
+    /// The experiment's name: the table's block title and the JUnit test suite's name.
     public var experiment: String
+    /// One result per expectation, in the spec's order; empty when the spec declares none.
     public var results: [ExpectationResult]
 
+    /// A file's results as ``ExpectationChecker/check(_:)`` returned them.
     public init(path: String, experiment: String, results: [ExpectationResult]) {
       self.path = path
       self.experiment = experiment
@@ -66,6 +71,9 @@ public enum CheckRenderer {
 
   // MARK: - JSON
 
+  /// Pretty-printed JSON (`command` `"check"`): overall `passed` (true when every expectation of every file
+  /// passed), the number of `failures`, then per file each expectation's id, kind, variant, metric, measured
+  /// value and interval (`null` when exact), basis and words.
   public static func json(_ files: [File]) -> String {
     let all = files.flatMap(\.results)
     let document = JSONValue.object([

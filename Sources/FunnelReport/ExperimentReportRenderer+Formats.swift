@@ -7,6 +7,8 @@ extension ExperimentReportRenderer {
     [("primary", r.primary)] + r.guardrails.map { ("guardrail", $0.result) } + r.secondary.map { ("secondary", $0) }
   }
 
+  /// The columns of ``csv(_:)``, in order; `true_difference` is the exact difference the verdict is graded
+  /// against, `role` is `primary`, `guardrail` or `secondary`.
   public static let csvHeader = [
     "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "difference", "difference_lower",
     "difference_upper", "relative_lift", "test", "p_value", "adjusted_p_value", "significant", "probability_to_beat_control",

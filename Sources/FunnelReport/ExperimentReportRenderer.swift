@@ -41,6 +41,9 @@ public enum ExperimentReportRenderer {
     return t.render()
   }
 
+  /// The terminal report: the sample-ratio check (when computed), the primary metric's table per arm with the
+  /// exact true difference beside the estimate, each guardrail with its margin and status, the secondary
+  /// metrics, and each arm's ship decision with the rule that made it.
   public static func table(_ r: ExperimentReport) -> String {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
     out +=
@@ -106,6 +109,9 @@ public enum ExperimentReportRenderer {
     ])
   }
 
+  /// The report as pretty-printed JSON (`command` `"run"`, `mode` `"experiment"`): the arms' users and planned
+  /// shares, the sample-ratio check (`null` when not computed), each metric per arm with its interval,
+  /// adjusted p-value, true value and verdict, the guardrails' status and the decisions by arm.
   public static func json(_ r: ExperimentReport) -> String {
     let srm: JSONValue =
       r.sampleRatio.map { s in

@@ -59,6 +59,8 @@ extension GridRenderer {
     return (headers, rows)
   }
 
+  /// The factors and their levels, then every cell ranked by the exact primary metric, as a Markdown table
+  /// with the same columns as ``table(_:top:)``.
   public static func markdown(_ r: GridReport) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
     out += r.factors.map {

@@ -3,6 +3,10 @@ import FunnelStats
 
 /// Renders a ``GridReport``: the cells ranked by the primary metric.
 public enum GridRenderer {
+  /// The terminal report: the cells ranked by the exact primary metric, each with its simulated estimate,
+  /// Δ against the control (paired when the metric allows it) and p-values adjusted across cells by Holm and
+  /// by Benjamini–Hochberg. `top` keeps the control and the `top` best cells and says how many were left out;
+  /// `nil` shows every cell.
   public static func table(_ r: GridReport, top: Int? = nil) -> String {
     let metric = r.spec.primary
     var out = "\(r.experiment) · grid of \(r.cells.count - 1) cells"
@@ -23,6 +27,9 @@ public enum GridRenderer {
     return out
   }
 
+  /// Every cell (the control first, `control` true) as pretty-printed JSON (`command` `"grid"`, `mode`
+  /// `"truth"`): its rank, factor levels, exact value and difference, simulated estimate with interval,
+  /// raw, Holm and Benjamini–Hochberg p-values, guardrail status and every metric's value.
   public static func json(_ r: GridReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     return JSONWriter.write(

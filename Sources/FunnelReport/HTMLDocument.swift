@@ -4,10 +4,12 @@
 /// Coordinates and numbers go through ``NumberText``: the same report gives the
 /// same bytes.
 public struct HTMLDocument {
+  /// The page's content so far, without the `<html>`, `<head>` and `<style>` that ``html`` wraps around it.
   public private(set) var body = ""
   var title: String
   private var nextID = 0
 
+  /// An empty page; `title` becomes its `<title>` (escaped), not a heading: add one with ``heading(_:_:)``.
   public init(title: String) { self.title = title }
 
   /// `text` with `&`, `<`, `>`, `"` and `'` escaped.
@@ -29,10 +31,13 @@ public struct HTMLDocument {
   /// A coordinate with one decimal.
   static func n(_ value: Double) -> String { NumberText.fixed(value, 1) }
 
+  /// Appends markup as it is, unescaped: the caller keeps the page well-formed.
   public mutating func append(_ html: String) { body += html }
 
+  /// Appends `<h level>` with `text` escaped; `level` is not checked (1 to 6 make valid HTML).
   public mutating func heading(_ level: Int, _ text: String) { body += "<h\(level)>\(Self.escape(text))</h\(level)>\n" }
 
+  /// Appends a `<p>` with `text` escaped; `cssClass` becomes its `class` (the stylesheet greys out `"note"`).
   public mutating func paragraph(_ text: String, cssClass: String? = nil) {
     body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
   }
@@ -93,6 +98,7 @@ public struct HTMLDocument {
   /// Starts a responsive grid of charts: two columns on a laptop, one on a phone.
   public mutating func beginCharts() { body += "<div class=\"charts\">\n" }
 
+  /// Closes the grid opened by ``beginCharts()``.
   public mutating func endCharts() { body += "</div>\n" }
 
   /// The whole page.

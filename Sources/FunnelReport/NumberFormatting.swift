@@ -84,6 +84,7 @@ public enum NumberText {
     return (value >= 0 && !text.hasPrefix("-") ? "+" : "") + text + " pp"
   }
 
+  /// A duration in seconds through ``fixed(_:_:)`` with an ` s` suffix, e.g. `12.3 s`; `n/a` when `nil`.
   public static func seconds(_ value: Double?, decimals: Int = 1) -> String {
     guard let value else { return "n/a" }
     return fixed(value, decimals) + " s"
@@ -92,18 +93,26 @@ public enum NumberText {
 
 /// A plain-text table with aligned columns.
 public struct TextTable {
+  /// How a column's cells are padded: `left` for names and words, `right` for numbers.
   public enum Alignment { case left, right }
+  /// The column titles; their count fixes the number of columns (a row may not have more cells).
   public var headers: [String]
+  /// One alignment per column, in column order; the header row is aligned like the cells below it.
   public var alignments: [Alignment]
+  /// The body rows, in display order.
   public var rows: [[String]] = []
 
+  /// A table without rows; `alignments` needs one entry per header.
   public init(_ headers: [String], alignments: [Alignment]) {
     self.headers = headers
     self.alignments = alignments
   }
 
+  /// Appends a row: cells in column order, already formatted (see ``NumberText``).
   public mutating func add(_ row: [String]) { rows.append(row) }
 
+  /// The header, a `─` rule and the rows, each line prefixed by `indent`, columns as wide as their widest cell
+  /// (in characters) and two spaces apart, trailing spaces trimmed; every line ends with a newline.
   public func render(indent: String = "  ") -> String {
     let all = [headers] + rows
     let widths = headers.indices.map { c in all.map { $0.indices.contains(c) ? $0[c].count : 0 }.max() ?? 0 }

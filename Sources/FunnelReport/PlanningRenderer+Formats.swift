@@ -2,6 +2,8 @@ public import FunnelLab
 
 /// CSV, Markdown and HTML of planning by simulation (`funnellab power <spec>`).
 extension PlanningRenderer {
+  /// The columns of ``csv(_:)``, in order; rates, power and error rates are fractions, `type_m` a ratio of
+  /// magnitudes, `duration_days` empty without a traffic figure.
   public static let csvHeader = [
     "experiment", "variant", "metric", "rule", "control_rate", "variant_rate", "users_per_arm", "replicates", "alpha", "power",
     "analytic_power", "false_positive_rate", "coverage", "type_s", "type_m", "analytic_users_per_arm", "simulated_users_per_arm",
@@ -53,6 +55,8 @@ extension PlanningRenderer {
     ]
   }
 
+  /// The design table (one row per variant: rates, users per arm used, simulated and formula power, A/A
+  /// false positives, interval coverage, users per arm for the target power, duration) as Markdown.
   public static func markdown(_ r: PlanningReport) -> String {
     var out = "## Planning \(RunMarkdownRenderer.cell(r.experiment)) by simulation\n\n"
     out +=

@@ -23,6 +23,10 @@ public enum PlanningRenderer {
       + " ± one Monte Carlo standard error."
   }
 
+  /// The terminal report: per variant the exact rates and true difference, users per arm by the formula and
+  /// by simulation (`± one Monte Carlo standard error`), the simulated power, false-positive rate, coverage,
+  /// type S and M errors and the duration; then, when daily looks were simulated, each peeking rule's
+  /// false-positive rate, power and mean stopping day.
   public static func table(_ r: PlanningReport) -> String {
     var out = "\(r.experiment) · planning \(r.metric.label) · α = \(JSONValue.format(r.alpha)) two-sided"
     out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n"
@@ -68,6 +72,9 @@ public enum PlanningRenderer {
     return out
   }
 
+  /// The report as pretty-printed JSON (`command` `"power"`): per variant every number of ``table(_:)`` at
+  /// full precision, the p-value histogram, the size search's outcome and the peeking rules; absent values
+  /// (no effect, no traffic, no daily looks) are `null`.
   public static func json(_ r: PlanningReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     func optInt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }

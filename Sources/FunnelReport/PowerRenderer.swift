@@ -3,6 +3,9 @@ public import FunnelStats
 
 /// Renders a solved power problem.
 public enum PowerRenderer {
+  /// The terminal summary: baseline, effect (a mean difference with Cohen's d when `isMeans`, otherwise a
+  /// treatment rate with its absolute and relative lift), α, power, users per arm rounded up and in total,
+  /// the solved quantity marked `← solved`; the duration line only when both `usersPerDay` and `days` are given.
   public static func table(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
     var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n"
@@ -27,6 +30,8 @@ public enum PowerRenderer {
     return out
   }
 
+  /// The solved design as pretty-printed JSON (`schemaVersion` 1, `command` `"power"`): exact values, user
+  /// counts per arm unrounded (`treatmentUsers`, `controlUsers`), `usersPerDay` and `days` `null` when not given.
   public static func json(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
     JSONWriter.write(
       .object([

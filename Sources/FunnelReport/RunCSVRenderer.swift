@@ -6,11 +6,15 @@ import FunnelStats
 /// (method in `interval_method`), test and p-value. Numbers are written exactly as in the JSON output; absent values
 /// are empty cells.
 public enum RunCSVRenderer {
+  /// The columns of ``render(_:summaries:)``, in order; `kind` is `proportion` or `mean`, `exact` and
+  /// `exact_difference` come from the exact engine (no sampling noise), `confidence_level` is `1 − α`.
   public static let header = [
     "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "difference", "difference_lower",
     "difference_upper", "test", "p_value", "rank_test", "rank_p_value", "interval_method", "confidence_level", "exact", "exact_difference",
   ]
 
+  /// The CSV document: one row per variant × metric, the control's difference columns empty.
+  /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var csv = CSVWriter(header: header)
     for s in summaries {
@@ -101,6 +105,9 @@ public enum RunMarkdownRenderer {
     return (text, interval, p)
   }
 
+  /// The Markdown document: when there are several variants, every metric of each against the control (Δ,
+  /// its interval, p-value, exact Δ); then per variant the screens, the estimates with the exact values and
+  /// the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var out = "## \(cell(result.experiment))\n\n"
     out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"

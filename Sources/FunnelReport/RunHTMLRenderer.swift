@@ -6,6 +6,8 @@ import FunnelStats
 /// control (``FunnelSummary/comparisons``), plan-mix bars and revenue per user with
 /// intervals. No script, no external URL; the same result gives the same bytes.
 public enum RunHTMLRenderer {
+  /// The whole page (see the type's description); intervals at the level of the first summary's α.
+  /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)

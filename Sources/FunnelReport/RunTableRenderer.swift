@@ -5,6 +5,8 @@ import FunnelStats
 /// screen by screen and the purchase layer's outcomes, then a comparison of every
 /// variant with the control (paired on the same users; see ``FunnelSummary/comparisons``).
 public enum RunTableRenderer {
+  /// The terminal report: per variant its funnel, purchase outcomes and estimates, then the comparison of
+  /// every variant with the control. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
     out += " · truth mode (the same users walk every variant)\n"

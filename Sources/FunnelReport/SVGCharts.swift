@@ -4,6 +4,7 @@ public import FunnelLab
 /// Pure layout of numbers the models computed; every number is labelled in text,
 /// so no chart relies on colour alone.
 public enum SVGCharts {
+  /// The width of every chart's view box, in SVG user units; heights vary with the number of rows.
   public static let width = 400.0
 
   static func n(_ v: Double) -> String { HTMLDocument.n(v) }
@@ -51,14 +52,22 @@ public enum SVGCharts {
 
   /// One row of a forest plot: a label, a point estimate with its interval, and text.
   public struct ForestRow: Sendable {
+    /// The row's name (an arm, a plan, a metric), written at the left above the interval.
     public var label: String
+    /// The point estimate, in the chart's unit (the callers pass percentage points for lifts); placed on
+    /// the axis, not printed: ``text`` carries the numbers.
     public var estimate: Double
+    /// The interval's lower bound, in the unit of ``estimate``.
     public var lower: Double
+    /// The interval's upper bound, in the unit of ``estimate``; a bar chart draws no whisker when it does not
+    /// exceed ``lower``.
     public var upper: Double
+    /// The numbers in words, right-aligned above the row, so the chart never relies on position or colour alone.
     public var text: String
     /// A reference value drawn as a diamond (the true effect in experiment mode).
     public var reference: Double?
 
+    /// A row; `reference`, when given, is drawn as a diamond (forest plots only).
     public init(label: String, estimate: Double, lower: Double, upper: Double, text: String, reference: Double? = nil) {
       self.label = label
       self.estimate = estimate

@@ -3,6 +3,7 @@ public import FunnelLab
 /// Renders a ``Sensitivity`` analysis as a table (one row per point, flips marked)
 /// or as JSON chart data (schema version ``schemaVersion``).
 public enum SensitivityRenderer {
+  /// The `schemaVersion` written by ``json(_:)``.
   public static let schemaVersion = 1
 
   static func f(_ x: Double?) -> String { x.map(ExpectationChecker.format) ?? "n/a" }
@@ -11,6 +12,8 @@ public enum SensitivityRenderer {
     s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
   }
 
+  /// One row per grid point (the axes' values, each variant's exact metric value, the winner), `← flip` where
+  /// the winner changes along the last axis, then each flip with its bisected tie point, or `No flip`.
   public static func table(_ s: Sensitivity) -> String {
     var out = "\(s.experiment) · sensitivity of the winner on \(s.metric.rawValue) (exact engine, no sampling noise)\n\n"
     let columns = s.axes.map(\.parameter.rawValue) + s.variants + ["winner"]
@@ -37,6 +40,8 @@ public enum SensitivityRenderer {
     return out
   }
 
+  /// Chart data as pretty-printed JSON (`command` `"sensitivity"`): the axes and their values, every point's
+  /// metric per variant (`null` when undefined) and winner, and the flips with their bracket and tie point.
   public static func json(_ s: Sensitivity) -> String {
     let document = JSONValue.object([
       ("schemaVersion", .integer(schemaVersion)),

@@ -4,6 +4,7 @@ public import FunnelLab
 /// `{"user_id":…,"timestamp_ms":…,"event":…,"properties":{…}}`, keys in that order
 /// (documented in docs/json-output.md).
 public enum TraceRenderer {
+  /// Every user's events of `trace`, user by user in the order they happened, one JSON object per line.
   public static func ndjson(_ trace: UserTrace) -> String { ndjson(trace.events) }
 
   /// Events as NDJSON lines (one user's, when streaming).

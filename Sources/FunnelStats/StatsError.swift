@@ -36,6 +36,7 @@ public struct StatsError: Error, Sendable, Hashable, CustomStringConvertible {
     self.hint = hint
   }
 
+  /// `field: message`, followed by ` (hint)` when there is a hint.
   public var description: String {
     var text = "\(field): \(message)"
     if let hint { text += " (\(hint))" }

@@ -3,7 +3,9 @@ public import FunnelStats
 
 /// The outcome of checking one ``FunnelExpectation``.
 public struct ExpectationResult: Sendable, Hashable {
+  /// The expectation as the spec states it.
   public var expectation: FunnelExpectation
+  /// Whether the measurement meets the expectation's threshold (see ``FunnelExpectation`` for each kind's rule).
   public var passed: Bool
   /// The quantity compared with the threshold: the metric value (range), the
   /// improvement over the control (lift, beats), or the probability to be best.

@@ -36,13 +36,18 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
 
 /// A guardrail's state for one arm (see ``Guardrail``).
 public enum GuardrailStatus: String, Sendable, Hashable {
+  /// `ok`: the interval's worst case stays within the margin; `violated`: the estimate itself is worse by more
+  /// than the margin; `inconclusive`: neither, or no interval.
   case ok, violated, inconclusive
 }
 
 /// What the decision rule of ``MetricsSpec`` says about an arm.
 public enum Decision: String, Sendable, Hashable {
+  /// The primary metric is significantly better and every guardrail is `ok`.
   case ship = "ship"
+  /// The primary metric is significantly worse, or a guardrail is violated.
   case doNotShip = "do not ship"
+  /// Neither: not significant, or significant with a guardrail inconclusive.
   case noDecision = "no decision"
   /// The sample-ratio check flagged a mismatch: the split is broken, so no decision of the
   /// experiment can be trusted.
@@ -51,12 +56,16 @@ public enum Decision: String, Sendable, Hashable {
 
 /// One arm's result on one metric, next to the truth.
 public struct ArmMetricResult: Sendable, Hashable {
+  /// The arm's variant id.
   public var arm: String
+  /// The arm's own value of the metric with its `1 − α` interval, from the observed users.
   public var estimate: MetricEstimate
   /// Against the control; `nil` for the control.
   public var comparison: MetricComparison?
   /// Relative lift with the score interval of the ratio (proportions).
   public var relativeLift: IntervalEstimate?
+  /// The p-value after the spec's multiple-testing correction across the non-control arms; `nil` for the
+  /// control or when the test is undefined.
   public var adjustedPValue: Double?
   /// FunnelStats' rule (``ControlComparison``): adjusted p ≤ α and the intervals at 1 − α
   /// exclude zero.
@@ -72,6 +81,8 @@ public struct ArmMetricResult: Sendable, Hashable {
   public var trueDifference: Double?
   /// The practical-equivalence margin the verdict used, in the metric's unit.
   public var equivalenceMargin: Double?
+  /// How the conclusion compares with ``trueDifference``; `nil` for the control or when either the observed
+  /// or the exact difference is missing.
   public var verdict: Verdict?
 
   /// An arm's result with only its estimate; the rest is filled in by the analysis.
@@ -84,9 +95,12 @@ public struct ArmMetricResult: Sendable, Hashable {
 
 /// A metric across all arms.
 public struct MetricResult: Sendable, Hashable {
+  /// The metric every row is about.
   public var metric: FunnelMetric
+  /// One result per arm in the run's order, the control first (its comparison fields are `nil`).
   public var arms: [ArmMetricResult]
 
+  /// The result of the arm with variant id `id`; `nil` when there is none.
   public func arm(_ id: String) -> ArmMetricResult? { arms.first { $0.arm == id } }
 }
 
@@ -94,18 +108,33 @@ public struct MetricResult: Sendable, Hashable {
 /// it: every arm against the control on the primary metric and the guardrails, the
 /// sample-ratio check, the decision rule — and, beside it, the truth.
 public struct ExperimentReport: Sendable {
+  /// The experiment's name.
   public var experiment: String
+  /// The run's seed: the same seed and spec give the same report.
   public var seed: UInt64
+  /// The control's variant id: the first variant (empty only for a run without variants).
   public var control: String
+  /// Every arm's variant id, in the spec's order, the control first.
   public var arms: [String]
+  /// Users the hash assignment put in each arm, indexed like ``arms``.
   public var armUsers: [UInt64]
+  /// Each arm's planned share of traffic (from the assignment weights, equal shares without them), summing to 1.
   public var plannedShares: [Double]
+  /// The χ² check of ``armUsers`` against ``plannedShares``; `nil` when it could not be computed (e.g. no users).
   public var sampleRatio: SampleRatioMismatch.Result?
+  /// The spec's metrics section: primary metric, guardrails, α, correction, equivalence margins.
   public var spec: MetricsSpec
+  /// Every arm against the control on the spec's primary metric.
   public var primary: MetricResult
+  /// Each guardrail in spec order, with its metric's results and each non-control arm's status: `ok` when the
+  /// interval's worst case stays within the margin, `violated` when the estimate itself is worse by more than
+  /// the margin, otherwise (or without an interval) `inconclusive`.
   public var guardrails: [(guardrail: Guardrail, result: MetricResult, status: [String: GuardrailStatus])]
   /// Other metrics reported for context.
   public var secondary: [MetricResult]
+  /// Each non-control arm's decision, in arm order: `do not ship` on a violated guardrail or a significant
+  /// worsening, `ship` on a significant improvement with every guardrail `ok`, otherwise `no decision`; every
+  /// arm `sampleRatioMismatch` when the sample-ratio check flags a mismatch.
   public var decisions: [(arm: String, decision: Decision)]
 
   /// Analyses `observed` (an experiment-mode run) under `spec`, beside the truth:

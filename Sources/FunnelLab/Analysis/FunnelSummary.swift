@@ -5,11 +5,15 @@ import FunnelStats
 public struct FunnelSummary: Sendable {
   /// One row of the funnel.
   public struct ScreenRow: Sendable, Hashable {
+    /// The screen's id in the spec.
     public var id: String
+    /// The screen's kind (info, choice, paywall, …).
     public var kind: ScreenKind
     /// Users who saw the screen at least once.
     public var reached: UInt64
+    /// `reached / users` of the variant, a fraction in [0, 1].
     public var reachRate: Double
+    /// Times the screen was shown, counting repeat views after `back` or a failure.
     public var views: UInt64
     /// Users who quit on this screen.
     public var droppedOff: UInt64
@@ -22,11 +26,14 @@ public struct FunnelSummary: Sendable {
     /// Times each action was taken here, in the compiled order.
     public var actions: [(id: String, count: UInt64)]
 
+    /// Compares the counts (id, reached, views, dropped off, failures, actions); `kind` and the rates and
+    /// seconds derived from those counts are not compared.
     public static func == (a: ScreenRow, b: ScreenRow) -> Bool {
       a.id == b.id && a.reached == b.reached && a.views == b.views && a.droppedOff == b.droppedOff
         && a.failures == b.failures && a.actions.map(\.id) == b.actions.map(\.id) && a.actions.map(\.count) == b.actions.map(\.count)
     }
 
+    /// Hashes `id`, `reached` and `views`: a subset of what ``==(_:_:)`` compares, as hashing requires.
     public func hash(into h: inout Hasher) {
       h.combine(id)
       h.combine(reached)
@@ -36,18 +43,28 @@ public struct FunnelSummary: Sendable {
 
   /// One plan's share of purchases.
   public struct PlanRow: Sendable, Hashable {
+    /// The id of the paywall that offers the plan.
     public var screen: String
+    /// The plan's id.
     public var plan: String
+    /// Whether the paywall pre-selects this plan.
     public var isDefault: Bool
+    /// Users whose first purchase was this plan.
     public var purchases: UInt64
     /// Share of purchasers whose first purchase was this plan.
     public var share: Double
   }
 
+  /// The variant's id.
   public var variant: String
+  /// Users who walked the variant's flow: the denominator of every per-user rate.
   public var users: UInt64
+  /// One row per screen, in the spec's order.
   public var screens: [ScreenRow]
+  /// One row per plan of every paywall, in compiled order (screen by screen); empty without a paywall.
   public var plans: [PlanRow]
+  /// Every ``FunnelMetric`` in declaration order with its value from the counts; `nil` when its denominator
+  /// is zero (e.g. purchase conversion of paywall viewers when nobody saw a paywall).
   public var metrics: [(metric: FunnelMetric, value: Double?)]
   /// Every metric with its confidence interval.
   public var estimates: [MetricEstimate]
@@ -59,11 +76,13 @@ public struct FunnelSummary: Sendable {
   public var comparisons: [MetricComparison]
   /// Each plan's share of purchasers with a Wilson interval, in plan order.
   public var planShares: [MetricEstimate]
+  /// Users whose walk hit the step limit and was counted as abandoned (a sign of a loop in the flow).
   public var stepLimitReached: UInt64
   /// Median and 90th percentile of the time to finish: Monte Carlo estimates (from
   /// the completion-time histogram); the exact engine solves the mean and the
   /// standard deviation only.
   public var medianSecondsToFinish: Double?
+  /// The 90th percentile of the time to finish, in seconds (1-second histogram bins); `nil` when nobody finished.
   public var p90SecondsToFinish: Double?
   /// The significance level the intervals and tests use (`1 − alpha` intervals).
   public var alpha: Double
@@ -117,10 +136,13 @@ public struct FunnelSummary: Sendable {
     p90SecondsToFinish = a.completionTime.quantileSeconds(0.9)
   }
 
+  /// The value of `metric` in ``metrics``; `nil` when undefined.
   public func value(_ metric: FunnelMetric) -> Double? { metrics.first { $0.metric == metric }?.value ?? nil }
 
+  /// The estimate of `metric` with its `1 − alpha` interval, from ``estimates``.
   public func estimate(_ metric: FunnelMetric) -> MetricEstimate? { estimates.first { $0.metric == metric } }
 
+  /// The comparison of `metric` with the control; `nil` for the control itself.
   public func comparison(_ metric: FunnelMetric) -> MetricComparison? { comparisons.first { $0.metric == metric } }
 
   /// The exact value of `metric` (no sampling noise), when solved.

@@ -2,7 +2,10 @@ public import FunnelStats
 
 /// A metric's estimate with its confidence interval.
 public struct MetricEstimate: Sendable, Hashable {
+  /// The metric estimated.
   public var metric: FunnelMetric
+  /// The observed value: a fraction for a proportion, the mean in the metric's unit for a mean; `nil` when
+  /// the denominator is empty.
   public var estimate: Double?
   /// Wilson score interval for proportions; Student-t interval for means.
   public var interval: ConfidenceInterval?
@@ -12,6 +15,7 @@ public struct MetricEstimate: Sendable, Hashable {
 
 /// A variant's metric against the control's.
 public struct MetricComparison: Sendable, Hashable {
+  /// The metric compared.
   public var metric: FunnelMetric
   /// Difference variant − control: Miettinen–Nurminen score interval for proportions,
   /// Welch interval for means (each the inversion of its test).
@@ -22,6 +26,7 @@ public struct MetricComparison: Sendable, Hashable {
   /// (a shift in the distribution, robust to a few large payers).
   public var rankTest: TestResult?
 
+  /// A comparison; `nil` parts mean the method could not be applied (e.g. an empty arm).
   public init(metric: FunnelMetric, difference: IntervalEstimate?, test: TestResult?, rankTest: TestResult? = nil) {
     self.metric = metric
     self.difference = difference

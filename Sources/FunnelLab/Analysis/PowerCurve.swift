@@ -6,9 +6,12 @@ public struct PowerCurve: Sendable, Hashable {
   public struct Point: Sendable, Hashable {
     /// Users in the treatment arm (the control has `ratio` times as many).
     public var usersPerArm: Double
+    /// The power at that size, a probability.
     public var power: Double
   }
 
+  /// One point per positive multiple, in the order of `multiples` (ascending by default); a multiple whose solve
+  /// fails is left out.
   public var points: [Point]
   /// The design's own sample size and power.
   public var design: Point

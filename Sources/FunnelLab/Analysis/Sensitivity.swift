@@ -14,9 +14,12 @@ import FunnelStats
 public struct Sensitivity: Sendable {
   /// One varied behavior parameter and its values.
   public struct Axis: Sendable, Hashable {
+    /// The parameter set (in the experiment's `behavior`, under any segment override) to each value.
     public var parameter: BehaviorParameter
+    /// The values, in the order the points visit them; checked against the parameter's range when run.
     public var values: [Double]
 
+    /// An axis through exactly `values` (no count limit here: ``Sensitivity/pointCount(_:)`` checks the product).
     public init(parameter: BehaviorParameter, values: [Double]) {
       self.parameter = parameter
       self.values = values
@@ -54,6 +57,7 @@ public struct Sensitivity: Sendable {
     public var values: [Double]
     /// Per variant (in spec order); `nil` when undefined.
     public var metricValues: [Double?]
+    /// The variant with the best exact value (the earlier one on a tie); `—` when no variant's value is defined.
     public var winner: String
   }
 
@@ -61,19 +65,30 @@ public struct Sensitivity: Sendable {
   public struct Flip: Sendable, Hashable {
     /// The other axes' values (all but the last).
     public var fixed: [Double]
+    /// The last axis's parameter, along which the winner changes.
     public var parameter: BehaviorParameter
+    /// The two neighbouring grid values of that parameter whose winners differ.
     public var between: ClosedRange<Double>
     /// The bisected point where the two variants tie.
     public var at: Double
+    /// The winner at the lower end of ``between``.
     public var from: String
+    /// The winner at the upper end of ``between``.
     public var to: String
   }
 
+  /// The experiment's name.
   public var experiment: String
+  /// The metric the winner is chosen on (the spec's primary metric unless another was asked for).
   public var metric: FunnelMetric
+  /// Every variant id, in the spec's order: the order of each point's ``Point/metricValues``.
   public var variants: [String]
+  /// The varied parameters, in the order given; the last one varies fastest.
   public var axes: [Axis]
+  /// Every combination of the axes' values, the last axis varying fastest.
   public var points: [Point]
+  /// Every change of winner between neighbours along the last axis, in point order; empty when one variant
+  /// wins everywhere.
   public var flips: [Flip]
 
   /// Runs the analysis.

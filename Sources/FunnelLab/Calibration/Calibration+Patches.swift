@@ -4,10 +4,13 @@ extension Calibration {
   public struct PatchRebalance: Sendable, Hashable {
     /// The patch in the spec document, e.g. `variants[1].patches[1]`.
     public var path: SpecPath
+    /// The id of the screen the patch changes.
     public var screen: String
+    /// The id of the action whose probability the patch sets.
     public var action: String
     /// The probability the patch set, and the one it sets now.
     public var from: Double
+    /// The probability the patch sets now, rounded to 4 decimals, in [0, 1].
     public var to: Double
   }
 

@@ -26,9 +26,14 @@ public import FunnelStats
 public struct Calibration: Sendable {
   /// One action's observed rate against the spec.
   public struct ActionFit: Sendable, Hashable {
+    /// The screen's id.
     public var screen: String
+    /// The action's id (an action of the spec with an explicit probability).
     public var action: String
+    /// `n_a`: times the action was observed; 0 when the export has no row for it, and for `quit` without a
+    /// row the views no logged action accounts for.
     public var count: UInt64
+    /// `N_s`: users who viewed the screen (the export's `views` row, else the sum of its action counts).
     public var views: UInt64
     /// `n_a / N_s`.
     public var observedRate: Double
@@ -46,18 +51,25 @@ public struct Calibration: Sendable {
 
   /// One screen's goodness of fit.
   public struct ScreenFit: Sendable, Hashable {
+    /// The screen's id.
     public var screen: String
+    /// `N_s`: users who viewed the screen.
     public var views: UInt64
+    /// `k − 1` for the screen's `k` fitted actions (0 for a single action, whose p-values are then 1).
     public var degreesOfFreedom: Int
     /// G of the spec's assumptions and its p-value.
     public var assumedG: Double
+    /// The upper-tail χ² p-value of ``assumedG``: small when the data contradict the spec.
     public var assumedP: Double
     /// G after the fit and its p-value.
     public var fittedG: Double
+    /// The upper-tail χ² p-value of ``fittedG``.
     public var fittedP: Double
   }
 
+  /// Every fitted action, screen by screen in flow order, each screen's actions in the spec's order.
   public var actions: [ActionFit]
+  /// Every screen with observed data, in flow order.
   public var screens: [ScreenFit]
   /// Iterations the fit took.
   public var iterations: Int

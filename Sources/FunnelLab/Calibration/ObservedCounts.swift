@@ -15,6 +15,7 @@ public struct ObservedCounts: Sendable, Hashable {
   /// Counts per screen id and action id.
   public var actions: [String: [String: UInt64]]
 
+  /// Counts given directly rather than parsed from CSV; no count is checked until the calibration uses it.
   public init(views: [String: UInt64] = [:], actions: [String: [String: UInt64]] = [:]) {
     self.views = views
     self.actions = actions

@@ -15,9 +15,13 @@ import FunnelStats
 public struct CompiledFlow: Sendable {
   /// One action a screen offers, as counted in results.
   public struct ActionSlot: Sendable, Hashable {
+    /// Index into ``CompiledFlow/screenIDs`` of the screen that offers the action.
     public var screen: Int
+    /// The action's id in the spec (`skip` for the implicit skip).
     public var id: String
+    /// What the action does (continue, skip, back, purchase, …).
     public var kind: ActionKind
+    /// The button text from the spec; `nil` when it gives none (always for an implicit skip). The engines ignore it.
     public var label: String?
     /// Added by the compiler (the skip of an optional input).
     public var implicit: Bool
@@ -25,14 +29,19 @@ public struct CompiledFlow: Sendable {
 
   /// One plan on a paywall, as counted in results.
   public struct PlanSlot: Sendable, Hashable {
+    /// Index into ``CompiledFlow/screenIDs`` of the paywall that shows the plan.
     public var screen: Int
+    /// The plan as the spec defines it (price, trial, period, utility, badge).
     public var plan: Plan
+    /// Whether the paywall pre-selects this plan (its `defaultPlan`): the choice model adds `defaultPlanBias`.
     public var isDefault: Bool
   }
 
   /// One option of a choice screen, as counted in results.
   public struct OptionSlot: Sendable, Hashable {
+    /// Index into ``CompiledFlow/screenIDs`` of the choice screen that offers the option.
     public var screen: Int
+    /// The option's id in the spec.
     public var id: String
   }
 
@@ -52,12 +61,20 @@ public struct CompiledFlow: Sendable {
   /// The scale of thresholds: probabilities are multiples of 2⁻⁵³.
   public static let thresholdScale: UInt64 = 1 << 53
 
+  /// The variant this flow was compiled for.
   public let variantID: String
+  /// Screen ids in the spec's order; a screen's position here is its index everywhere in the results.
   public let screenIDs: [String]
+  /// Each screen's kind, indexed like ``screenIDs``.
   public let screenKinds: [ScreenKind]
+  /// Population segment ids in the spec's order (a segment's index in the results).
   public let segmentIDs: [String]
+  /// Every action of every screen, screen by screen, each screen's actions by kind then id, an implicit skip
+  /// last: the order of the results' action counters.
   public let actions: [ActionSlot]
+  /// Every plan of every paywall, screen by screen in the spec's order: the order of the plan counters.
   public let plans: [PlanSlot]
+  /// Every option of every choice screen, screen by screen in the spec's order: the order of the option counters.
   public let options: [OptionSlot]
 
   /// The purchase layer's settings (for the built-in ``MockPaywallManager``).
@@ -65,8 +82,11 @@ public struct CompiledFlow: Sendable {
   /// How purchases turn into revenue.
   public let revenue: RevenueSettings
 
+  /// Index of the first screen: the flow's `start`, or 0 when the spec names none.
   public let start: Int
+  /// Steps after which a walk is cut off and counted as abandoned (`stepLimitReached`); from the simulation settings.
   public let stepLimit: Int
+  /// Equiprobable bins of the normal intent trait (each bin holds its conditional mean).
   public let traitBins: Int
   /// Levels of the "screens seen" counter: 0…cap.
   public let seenLevels: Int
@@ -88,7 +108,9 @@ public struct CompiledFlow: Sendable {
   let dwellMillis: [UInt32]
   let hasDwell: [Bool]
 
+  /// `screenIDs.count`.
   public var screenCount: Int { screenIDs.count }
+  /// `segmentIDs.count`: at least 1, since validation rejects a population without segments.
   public var segmentCount: Int { segmentIDs.count }
 
   /// Index of the threshold row of a state.

@@ -12,6 +12,7 @@
 public struct ExactFunnel: Sendable, Hashable {
   /// How a user's walk ends.
   public enum End: Sendable, Hashable {
+    /// Reached the flow's `completed` target.
     case completed
     /// Quit on this screen (an index into ``CompiledFlow/screenIDs``).
     case abandoned(screen: Int)
@@ -25,15 +26,21 @@ public struct ExactFunnel: Sendable, Hashable {
   /// exclusive and exhaustive, so a multinomial over them reproduces the joint
   /// distribution of these per-user facts.
   public struct OutcomeClass: Sendable, Hashable {
+    /// How the walks of this class ended.
     public var end: End
     /// The plan slot of the user's purchase: the first that succeeded, or the
     /// pending one approved at the end of the walk (`nil`: never bought).
     public var firstPlan: Int?
+    /// Whether the user saw at least one paywall.
     public var sawPaywall: Bool
+    /// Whether the user took at least one skip action.
     public var skipped: Bool
+    /// Whether the user went back at least once.
     public var wentBack: Bool
+    /// Whether the user answered a personalizing question.
     public var personalized: Bool
 
+    /// A class from its defining facts (no check that any walk can produce it).
     public init(end: End, firstPlan: Int?, sawPaywall: Bool, skipped: Bool, wentBack: Bool, personalized: Bool) {
       self.end = end
       self.firstPlan = firstPlan
@@ -44,6 +51,7 @@ public struct ExactFunnel: Sendable, Hashable {
     }
   }
 
+  /// The variant the flow was compiled for (``CompiledFlow/variantID``).
   public var variantID: String
   /// Probability of each segment.
   public var segmentProbabilities: [Double]
@@ -91,12 +99,17 @@ public struct ExactFunnel: Sendable, Hashable {
     public var purchaseTaps: Double
     /// Store attempts, retries included.
     public var purchaseAttempts: Double
+    /// Purchase taps that ended with the user cancelling the payment sheet.
     public var purchaseCancels: Double
+    /// Purchase taps that ended in a failure once the retries were used up or declined.
     public var purchaseFailures: Double
+    /// Purchase taps that ended pending (e.g. Ask to Buy), whether approved later or not.
     public var purchasePendings: Double
     /// Pending purchases approved at the end of the walk (each such user is a purchaser).
     public var pendingApprovals: Double
+    /// Times a restore action was taken.
     public var restoreAttempts: Double
+    /// Restore attempts that found a purchase and entitled the user.
     public var restores: Double
   }
 

@@ -13,6 +13,8 @@ public import FunnelStats
 public struct PairedTallies: Sendable, Hashable {
   /// A per-user binary outcome with every user in its denominator.
   public enum Outcome: Int, Sendable, Hashable, CaseIterable {
+    /// Each counts the users of its metric's numerator (``metric``): completed, abandoned (quits and step-limit
+    /// cuts), took a skip, saw a paywall, bought, started a trial, answered a personalizing question.
     case completed, abandoned, skipped, sawPaywall, purchased, startedTrial, personalized
 
     /// The metric whose numerator the outcome counts.
@@ -37,11 +39,16 @@ public struct PairedTallies: Sendable, Hashable {
 
   /// One outcome's table: users by (control outcome, variant outcome).
   public struct Table: Sendable, Hashable {
+    /// Users with the outcome in neither walk.
     public var neither: UInt64 = 0
+    /// Users with the outcome in the variant's walk only (a discordant pair).
     public var variantOnly: UInt64 = 0
+    /// Users with the outcome in the control's walk only (the other discordant pair).
     public var controlOnly: UInt64 = 0
+    /// Users with the outcome in both walks.
     public var both: UInt64 = 0
 
+    /// An empty table: every cell 0.
     public init() {}
 
     /// The table as FunnelStats counts (`nil` when a cell exceeds `Int.max`).
@@ -55,9 +62,12 @@ public struct PairedTallies: Sendable, Hashable {
 
   /// `Σd` and `Σd²` of per-user differences in whole cents.
   public struct DifferenceSums: Sendable, Hashable {
+    /// `Σd` in whole cents, signed (the variant earns less when negative).
     public var sum: Int128 = 0
+    /// `Σd²` in cents², exact in 128 bits.
     public var sumOfSquares: UInt128 = 0
 
+    /// No users: both sums 0.
     public init() {}
 
     /// The differences' statistic in currency units over `users` users.
@@ -78,6 +88,7 @@ public struct PairedTallies: Sendable, Hashable {
   /// Revenue realized by the analysis day, variant − control.
   public var realizedRevenue = DifferenceSums()
 
+  /// No users: the identity of `+`.
   public init() {}
 
   /// Whether `metric` has a paired tally.

@@ -7,15 +7,21 @@ public import FunnelStats
 ///
 /// Integer keys and counts: `+` is exact, associative and commutative.
 public struct RevenueDistribution: Sendable, Hashable {
+  /// Users per non-zero revenue in whole cents; users with 0 are not stored (the total number of users is
+  /// known elsewhere).
   public var counts: [Int64: UInt64] = [:]
 
+  /// No users with revenue: the identity of `+`.
   public init() {}
 
+  /// Counts one user who earned `cents`; 0 is ignored, negative values are counted like any other.
   public mutating func add(cents: Int64) {
     guard cents != 0 else { return }
     counts[cents, default: 0] &+= 1
   }
 
+  /// Adds the counts value by value; a count that would pass 2⁶⁴ wraps (``FunnelAggregate/checkedSum(_:_:)``
+  /// refuses that instead).
   public static func + (a: RevenueDistribution, b: RevenueDistribution) -> RevenueDistribution {
     var overflow = false
     return combine(a, b, overflow: &overflow)

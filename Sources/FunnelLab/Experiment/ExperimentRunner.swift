@@ -3,8 +3,12 @@ import Synchronization
 
 /// One variant's simulated users.
 public struct VariantRun: Sendable {
+  /// The spec's variant that was run.
   public var variant: Variant
+  /// The variant's compiled flow: its indices (screens, actions, plans) label the aggregate's counters.
   public var flow: CompiledFlow
+  /// The Monte Carlo engine's counts over the users this variant walked (all of them in truth mode, its
+  /// arm's in experiment mode).
   public var aggregate: FunnelAggregate
   /// Truth mode: this variant's per-user outcomes tallied against the control's for the
   /// same users (paired inference). `nil` for the control and in experiment mode.
@@ -42,11 +46,15 @@ public enum RunMode: String, Sendable, Hashable, CaseIterable {
 /// among the arms by hashing; each walks only their own arm, with the same stream
 /// they would have in truth mode.
 public struct RunResult: Sendable {
+  /// The experiment's name.
   public var experiment: String
+  /// The seed the users' random streams came from (the options', else the spec's): same seed, same result.
   public var seed: UInt64
+  /// Whether every user walked every variant (truth) or one arm each (experiment).
   public var mode: RunMode
   /// Truth mode: users per variant. Experiment mode: the average per arm (total / arms).
   public var usersPerVariant: Int
+  /// One run per variant selected, in the spec's order, the control first.
   public var variants: [VariantRun]
   /// Experiment mode: the assignment used.
   public var assignment: HashAssignment?
@@ -59,11 +67,16 @@ public struct RunResult: Sendable {
 
 /// Options of a run that override the spec's own values.
 public struct RunOptions: Sendable {
+  /// Users per variant (truth mode) or per arm on average (experiment mode); `nil`: the spec's `users`.
+  /// 1 to ``Limits/users``.
   public var users: Int?
+  /// The seed; `nil`: the spec's `seed`.
   public var seed: UInt64?
+  /// Worker threads; `nil`: ``MonteCarloEngine/defaultThreadCount``. Results do not depend on it.
   public var threads: Int?
   /// Only these variant ids (in spec order); `nil` runs all. The control always runs.
   public var variants: [String]?
+  /// Truth (every user walks every variant, paired) or experiment (users split by hash); default truth.
   public var mode: RunMode
   /// Only this shard of the users (for runs split across machines; see ``Shard``).
   public var shard: Shard?
@@ -72,6 +85,7 @@ public struct RunOptions: Sendable {
   /// shards never solve (their merge does), nor do runs with a custom purchase layer.
   public var solveExact: Bool = true
 
+  /// Options that override the spec's values where given; ``shard`` `nil` and ``solveExact`` `true`.
   public init(users: Int? = nil, seed: UInt64? = nil, threads: Int? = nil, variants: [String]? = nil, mode: RunMode = .truth) {
     self.users = users
     self.seed = seed

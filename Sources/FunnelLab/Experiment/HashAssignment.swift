@@ -8,6 +8,7 @@ import FunnelStats
 /// same arm for a salt, independent of the experiment's seed (the seed drives
 /// behavior; the salt drives assignment), and a new salt reshuffles everyone.
 public struct HashAssignment: Sendable, Hashable {
+  /// The arms' variant ids in assignment order; ``arm(of:)`` returns an index into this list.
   public let arms: [String]
   /// Cumulative shares, the last exactly 1.
   let cumulative: [Double]

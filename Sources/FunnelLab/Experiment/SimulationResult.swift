@@ -7,6 +7,7 @@ public struct SimulationResult: Sendable {
   /// The raw run: aggregates per variant.
   public var run: RunResult
 
+  /// Pairs a run with the spec it ran; `run` is expected to come from `experiment` (not checked).
   public init(experiment: Experiment, run: RunResult) {
     self.experiment = experiment
     self.run = run
@@ -14,6 +15,7 @@ public struct SimulationResult: Sendable {
 
   /// One variant's results.
   public struct Arm: Sendable {
+    /// The variant's id.
     public var id: String
     /// The variant's counters.
     public var aggregate: FunnelAggregate

@@ -38,16 +38,19 @@ public enum ActionKind: String, Sendable, Hashable, CaseIterable, Codable {
 /// "actions": { "continue": 0.86, "skip": { "to": "proUpsell", "probability": 0.08 }, "quit": 0.06 }
 /// ```
 public struct Action: Sendable, Hashable {
+  /// The action's id: its key in the screen's `actions` object, unique on the screen.
   public var id: String
+  /// What taking the action does; in a spec it defaults to the id when the id names a kind.
   public var kind: ActionKind
   /// The target screen id, `completed` or `abandoned`; `nil` means the default target
   /// (the next screen for forward actions, the previous one for `back`).
   public var to: String?
   /// Probability at reference conditions (intent 0, first screen, no friction).
   public var probability: Double?
-  /// The text on the button, for reports.
+  /// The text on the button, from the spec; carried into ``CompiledFlow/ActionSlot/label``, unused by the engines.
   public var label: String?
 
+  /// An action; `probability` `nil` leaves it to the model (an implicit skip) or to a segment override.
   public init(id: String, kind: ActionKind, to: String? = nil, probability: Double?, label: String? = nil) {
     self.id = id
     self.kind = kind

@@ -7,25 +7,50 @@
 /// `U(a) = ln p(a) + effects`, `p(a)` being the action's probability in the spec.
 /// With every effect at zero the spec's probabilities are reproduced exactly.
 public struct BehaviorParameters: Sendable, Hashable {
+  /// Added to the utility of quitting per screen already seen (saturating at ``screensSeenCap``); utility
+  /// per screen, −20…20.
   public var fatiguePerScreen = 0.04
+  /// Screens seen beyond this count add no more fatigue or investment; bounds the compiled state. A whole
+  /// number, 1…64.
   public var screensSeenCap = 20.0
+  /// Added to the utility of quitting on a required choice or input screen; utility, −20…20.
   public var requiredInputFriction = 0.4
+  /// Share of users who skip an optional choice or input screen without an explicit skip action, at
+  /// reference conditions; a probability, 0…0.99.
   public var optionalSkipShare = 0.2
+  /// Times the user's intent trait, subtracted from the utility of quitting (motivated users quit less);
+  /// utility per unit of intent, −20…20.
   public var intentOnQuit = 0.5
+  /// Times the user's intent trait, added to the utility of every purchase; utility per unit of intent, −20…20.
   public var intentOnPurchase = 0.8
+  /// Added to the utility of every purchase per screen seen before the paywall (saturating); utility per
+  /// screen, −20…20.
   public var investmentPerScreen = 0.05
+  /// Added to the utility of every purchase when the user answered a personalizing question first; utility, −20…20.
   public var personalizationBoost = 0.3
+  /// Added to the utility of the paywall's pre-selected plan (the default effect); utility, −20…20.
   public var defaultPlanBias = 0.8
+  /// Added to the utility of a plan with a badge ("Popular", "Best value"); utility, −20…20.
   public var badgeBoost = 0.3
+  /// Subtracted from a plan's utility per unit of `ln(monthly-equivalent price / referenceMonthlyPrice)`; −20…20.
   public var priceSensitivity = 1.0
+  /// The monthly-equivalent price at which price has no effect: a paywall's purchase probability is stated
+  /// at this price. Currency per month, 0.01…10⁶.
   public var referenceMonthlyPrice = 9.99
+  /// Months a lifetime (one-time) purchase is taken to cover when turned into a monthly-equivalent price; 1…1200.
   public var lifetimeMonths = 24.0
+  /// Added to the utility of every purchase per Pro feature the paywall lists; utility per feature, −20…20.
   public var featureUtility = 0.08
+  /// Added to a paywall's median dwell time per Pro feature it lists; seconds per feature, 0…3600.
   public var secondsPerFeature = 1.5
+  /// The σ of the lognormal dwell time of a screen that states none; in ln-seconds, 0…5.
   public var dwellSigma = 0.6
 
+  /// The defaults, also listed by ``BehaviorParameter/defaultValue``.
   public init() {}
 
+  /// The value of `parameter`, read or written by name (no range check: validation checks
+  /// ``BehaviorParameter/range``).
   public subscript(parameter: BehaviorParameter) -> Double {
     get {
       switch parameter {
@@ -81,23 +106,40 @@ public struct BehaviorParameters: Sendable, Hashable {
 
 /// The name of one behavior parameter, with its documentation.
 public enum BehaviorParameter: String, Sendable, Hashable, CaseIterable, Comparable {
+  /// ``BehaviorParameters/fatiguePerScreen``; the spec key `fatiguePerScreen`.
   case fatiguePerScreen
+  /// ``BehaviorParameters/screensSeenCap``; the spec key `screensSeenCap`.
   case screensSeenCap
+  /// ``BehaviorParameters/requiredInputFriction``; the spec key `requiredInputFriction`.
   case requiredInputFriction
+  /// ``BehaviorParameters/optionalSkipShare``; the spec key `optionalSkipShare`.
   case optionalSkipShare
+  /// ``BehaviorParameters/intentOnQuit``; the spec key `intentOnQuit`.
   case intentOnQuit
+  /// ``BehaviorParameters/intentOnPurchase``; the spec key `intentOnPurchase`.
   case intentOnPurchase
+  /// ``BehaviorParameters/investmentPerScreen``; the spec key `investmentPerScreen`.
   case investmentPerScreen
+  /// ``BehaviorParameters/personalizationBoost``; the spec key `personalizationBoost`.
   case personalizationBoost
+  /// ``BehaviorParameters/defaultPlanBias``; the spec key `defaultPlanBias`.
   case defaultPlanBias
+  /// ``BehaviorParameters/badgeBoost``; the spec key `badgeBoost`.
   case badgeBoost
+  /// ``BehaviorParameters/priceSensitivity``; the spec key `priceSensitivity`.
   case priceSensitivity
+  /// ``BehaviorParameters/referenceMonthlyPrice``; the spec key `referenceMonthlyPrice`.
   case referenceMonthlyPrice
+  /// ``BehaviorParameters/lifetimeMonths``; the spec key `lifetimeMonths`.
   case lifetimeMonths
+  /// ``BehaviorParameters/featureUtility``; the spec key `featureUtility`.
   case featureUtility
+  /// ``BehaviorParameters/secondsPerFeature``; the spec key `secondsPerFeature`.
   case secondsPerFeature
+  /// ``BehaviorParameters/dwellSigma``; the spec key `dwellSigma`.
   case dwellSigma
 
+  /// Declaration order (that of `allCases`), not alphabetical: reports list parameters in this order.
   public static func < (a: Self, b: Self) -> Bool {
     allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
   }

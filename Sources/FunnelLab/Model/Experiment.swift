@@ -3,17 +3,25 @@
 ///
 /// The first variant is the control; every other variant is compared with it.
 public struct Experiment: Sendable, Hashable {
+  /// The experiment's name: the title of every report and the `source` of its errors when no file is named.
   public var name: String
+  /// What the experiment is about, in words (the spec's `description`).
   public var summary: String?
   /// Where the flow comes from (a design document).
   public var source: String?
+  /// The seed of every random stream (users, replicates); the same spec and seed give the same bytes. Default 1.
   public var seed: UInt64
   /// Users simulated per variant by default.
   public var users: Int
+  /// The behavior model's parameters: the defaults with the spec's `behavior` overrides applied.
   public var behavior: BehaviorParameters
+  /// Who walks the flow: segments by weight, each with its intent and overrides.
   public var population: Population
+  /// The base flow every variant patches.
   public var flow: Flow
+  /// The variants, the control first; required in a spec (at least the control).
   public var variants: [Variant]
+  /// The simulator's own settings: step limit and intent bins.
   public var simulation: SimulationSettings
   /// How the mock purchase layer behaves.
   public var store: StoreSettings
@@ -28,6 +36,8 @@ public struct Experiment: Sendable, Hashable {
   /// Assumptions checked by `funnellab check` (see ``FunnelExpectation``).
   public var expectations: [FunnelExpectation]
 
+  /// An experiment built in code; ``metrics``, ``design``, ``grid`` and ``expectations`` start at their
+  /// defaults (set them afterwards).
   public init(
     name: String, summary: String? = nil, source: String? = nil, seed: UInt64 = 1, users: Int = 100_000,
     behavior: BehaviorParameters = BehaviorParameters(), population: Population = Population(), flow: Flow,
@@ -60,6 +70,9 @@ extension Experiment: Decodable {
       expectations
   }
 
+  /// Decodes a spec: `name`, `flow` and `variants` are required, every other key defaults as in the
+  /// memberwise initializer; `$schema` is accepted and ignored.
+  /// - Throws: ``SpecError`` for a missing or mistyped key or an unknown behavior parameter.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     _ = c.contains(.schema)

@@ -11,22 +11,28 @@ public struct Flow: Sendable, Hashable {
 
   /// The first screen's id (default: the first listed).
   public var start: String?
+  /// The screens in display order: "next" and "previous" are neighbours in this list.
   public var screens: [Screen]
 
+  /// A flow; `start` `nil` begins at the first screen listed.
   public init(start: String? = nil, screens: [Screen]) {
     self.start = start
     self.screens = screens
   }
 
+  /// The id of the screen users begin on: ``start``, else the first screen's id; `nil` for an empty flow.
   public var startID: String? { start ?? screens.first?.id }
 
+  /// The position of the screen with id `id` in ``screens`` (the first when ids repeat); `nil` when none has it.
   public func index(of id: String) -> Int? { screens.firstIndex(where: { $0.id == id }) }
+  /// The screen with id `id` (the first when ids repeat); `nil` when none has it.
   public func screen(_ id: String) -> Screen? { screens.first(where: { $0.id == id }) }
 }
 
 extension Flow: Decodable {
   enum CodingKeys: String, CodingKey { case start, screens }
 
+  /// Decodes a spec's `flow`: `screens` is required, `start` may be omitted.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     start = try c.decodeIfPresent(String.self, forKey: .start)
@@ -42,6 +48,8 @@ public struct SimulationSettings: Sendable, Hashable, Decodable {
   /// Equiprobable bins the continuous intent trait is discretised into.
   public var traitBins: Int
 
+  /// Settings; the defaults are those of a spec that omits them. Validation allows ``Limits/stepLimit`` and
+  /// ``Limits/traitBins``.
   public init(stepLimit: Int = 500, traitBins: Int = 32) {
     self.stepLimit = stepLimit
     self.traitBins = traitBins
@@ -49,6 +57,7 @@ public struct SimulationSettings: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case stepLimit, traitBins }
 
+  /// Decodes a spec's `simulation` object; either key may be omitted (500 steps, 32 bins).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     stepLimit = try c.decodeIfPresent(Int.self, forKey: .stepLimit) ?? 500

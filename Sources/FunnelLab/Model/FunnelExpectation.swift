@@ -19,17 +19,23 @@
 ///   or, with `users`, the Bayesian probability to be best after an
 ///   experiment-mode run of that size (seeded by the spec: deterministic).
 public struct FunnelExpectation: Sendable, Hashable, Decodable {
+  /// What is expected: `range`, `lift`, `beats` or `best` (see the type's description for each rule).
   public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The four rules, each described in ``FunnelExpectation``; the raw value is the spec's `kind`.
     case range, lift, beats, best
   }
 
   /// A name for reports; by default built from the kind, variant and metric.
   public var id: String
+  /// The rule this expectation is checked by.
   public var kind: Kind
+  /// The variant the expectation is about; not the control for `lift` and `beats`.
   public var variant: String
+  /// The metric measured; `beats` needs a proportion metric (its power is a two-proportion z-test's).
   public var metric: FunnelMetric
   /// ``Kind/range`` bounds (at least one).
   public var min: Double?
+  /// ``Kind/range``: the largest acceptable value, in the metric's unit (inclusive).
   public var max: Double?
   /// ``Kind/lift``: the smallest acceptable improvement over the control.
   public var atLeast: Double?
@@ -46,6 +52,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   /// ``Kind/best``: the least acceptable probability to be best.
   public var probability: Double?
 
+  /// An expectation built in code; `id` `nil` gives `"<kind> <variant> <metric>"`. Validation checks that
+  /// the fields the kind needs are present.
   public init(
     id: String? = nil, kind: Kind, variant: String, metric: FunnelMetric, min: Double? = nil, max: Double? = nil,
     atLeast: Double? = nil, costsAtMost: Double? = nil, users: Int? = nil, power: Double? = nil, alpha: Double? = nil,
@@ -70,6 +78,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     case id, kind, variant, metric, min, max, atLeast, costsAtMost, users, power, alpha, simulate, probability
   }
 
+  /// Decodes one item of a spec's `expectations`: `kind`, `variant` and `metric` are required, the rest
+  /// optional; `id` defaults as in the initializer.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     kind = try c.decodeEnum(Kind.self, forKey: .kind)

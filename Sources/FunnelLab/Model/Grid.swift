@@ -1,8 +1,11 @@
 /// A level of a grid factor: a name and the patches that make it.
 public struct GridLevel: Sendable, Hashable, Decodable {
+  /// The level's name: the `level` in a cell's `factor=level` id; unique within its factor.
   public var id: String
+  /// The changes to the base flow this level makes, applied in order; empty: the base flow as it is.
   public var patches: [Patch]
 
+  /// A level; without patches it stands for the base flow.
   public init(id: String, patches: [Patch] = []) {
     self.id = id
     self.patches = patches
@@ -10,6 +13,7 @@ public struct GridLevel: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case id, patches }
 
+  /// Decodes `{"id": …, "patches": […]}`; `patches` may be omitted.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -19,9 +23,12 @@ public struct GridLevel: Sendable, Hashable, Decodable {
 
 /// A factor of a grid: alternatives for one aspect of the flow.
 public struct GridFactor: Sendable, Hashable, Decodable {
+  /// The factor's name: the `factor` in a cell's `factor=level` id; unique within the grid.
   public var id: String
+  /// The alternatives, in the order cells enumerate them; at least one.
   public var levels: [GridLevel]
 
+  /// A factor with these levels (validation requires at least one, with unique ids).
   public init(id: String, levels: [GridLevel]) {
     self.id = id
     self.levels = levels
@@ -29,6 +36,7 @@ public struct GridFactor: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case id, levels }
 
+  /// Decodes `{"id": …, "levels": […]}`; both are required.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -42,12 +50,15 @@ public struct GridFactor: Sendable, Hashable, Decodable {
 /// (`upsell=after3,goal=optional,default=monthly`); its patches are its levels'
 /// patches in factor order. A level with no patches is the base flow's own.
 public struct Grid: Sendable, Hashable, Decodable {
+  /// The factors crossed, in order: the first varies slowest in ``variants()`` and comes first in cell ids.
   public var factors: [GridFactor]
 
+  /// A grid of these factors (validation requires at least one, and at most ``Limits/gridCells`` cells).
   public init(factors: [GridFactor]) { self.factors = factors }
 
   enum CodingKeys: String, CodingKey { case factors }
 
+  /// Decodes `{"factors": […]}`.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     factors = try c.decode([GridFactor].self, forKey: .factors)

@@ -7,10 +7,12 @@ public import FunnelStats
 /// `1 − α` interval lies above `−margin`, **violated** when the point estimate is
 /// below `−margin`, **inconclusive** otherwise.
 public struct Guardrail: Sendable, Hashable, Decodable {
+  /// The metric guarded; its direction (``FunnelMetric/higherIsBetter``) says what "worse" means.
   public var metric: FunnelMetric
   /// The largest acceptable worsening, in the metric's unit (0.02 = 2 points of a rate; seconds for time).
   public var margin: Double
 
+  /// A guardrail on `metric`; validation requires `margin` finite and ≥ 0.
   public init(metric: FunnelMetric, margin: Double) {
     self.metric = metric
     self.margin = margin
@@ -18,6 +20,8 @@ public struct Guardrail: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case metric, margin }
 
+  /// Decodes `{"metric": …, "margin": …}`; both are required.
+  /// - Throws: ``SpecError`` for an unknown metric name (with the closest name as a hint).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     metric = try c.decodeEnum(FunnelMetric.self, forKey: .metric)
@@ -43,9 +47,13 @@ public struct Guardrail: Sendable, Hashable, Decodable {
 /// would act on. Override it for all metrics (`equivalenceMargin`) or per metric
 /// (`equivalenceMargins: {"timeToFinish": 0.05}`); 0 grades against the exact sign.
 public struct MetricsSpec: Sendable, Hashable, Decodable {
+  /// The metric the decision rule ships on; default `purchaseConversion`.
   public var primary: FunnelMetric
+  /// Metrics that must not worsen beyond their margins, in the spec's order; none by default.
   public var guardrails: [Guardrail]
+  /// The significance level of every test, in (0, 0.5); intervals are at `1 − alpha`. Default 0.05.
   public var alpha: Double
+  /// How p-values are adjusted across the non-control arms; default Holm.
   public var correction: MultipleTestingCorrection
   /// The relative practical-equivalence margin of every metric not listed in
   /// ``equivalenceMargins``. Default ``defaultEquivalenceMargin`` (0.01 = 1 %).
@@ -78,6 +86,8 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case primary, guardrails, alpha, correction, equivalenceMargin, equivalenceMargins }
 
+  /// Decodes a spec's `metrics` object; every key may be omitted and defaults as in the initializer.
+  /// `equivalenceMargins` is keyed by metric name.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     primary = try c.decodeEnumIfPresent(FunnelMetric.self, forKey: .primary) ?? .purchaseConversion
@@ -144,6 +154,7 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
   /// Relative weight of each arm by variant id (e.g. `{"control": 90, "b": 10}`); missing arms get 1.
   public var allocation: [String: Double]
 
+  /// A design; by default salt `funnellab` and equal weights for every arm.
   public init(salt: String = "funnellab", allocation: [String: Double] = [:]) {
     self.salt = salt
     self.allocation = allocation
@@ -151,6 +162,7 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case salt, allocation }
 
+  /// Decodes a spec's `design` object: `salt` and `allocation` (keyed by variant id) may be omitted.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     salt = try c.decodeIfPresent(String.self, forKey: .salt) ?? "funnellab"

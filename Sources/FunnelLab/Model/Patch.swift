@@ -37,6 +37,8 @@ extension Patch: Decodable {
     case parameter, value, segment
   }
 
+  /// Decodes `{"op": …, …}`: `op` names the case (one of ``operations``) and the other keys its fields.
+  /// - Throws: ``SpecError`` for an unknown `op` (with the closest name as a hint) or a missing field.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let op = try c.decode(String.self, forKey: .op)
@@ -94,10 +96,14 @@ extension Patch: Decodable {
 
 /// A named change to the flow, population or behavior: one arm of an experiment.
 public struct Variant: Sendable, Hashable, Decodable {
+  /// The variant's id: unique among the variants, the arm's name in every report.
   public var id: String
+  /// What the variant changes, in words (the spec's `description`); shown beside the id in reports.
   public var summary: String?
+  /// The changes to the base experiment, applied in order; none for the control.
   public var patches: [Patch]
 
+  /// A variant; without patches it is the base experiment itself (a control).
   public init(id: String, summary: String? = nil, patches: [Patch] = []) {
     self.id = id
     self.summary = summary
@@ -106,6 +112,7 @@ public struct Variant: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case id, description, patches }
 
+  /// Decodes `{"id": …, "description": …, "patches": […]}`; only `id` is required.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)

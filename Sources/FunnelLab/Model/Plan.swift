@@ -1,5 +1,6 @@
 /// How often a plan bills.
 public enum BillingPeriod: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Billed every week (12/52 of a month), month, year, or once (`lifetime`, never renewed).
   case week, month, year, lifetime
 
   /// Months in one period; `nil` for a one-time (lifetime) purchase.
@@ -15,11 +16,16 @@ public enum BillingPeriod: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// A product offered on a paywall.
 public struct Plan: Sendable, Hashable, Decodable {
+  /// The plan's id (the store's product id): unique on its paywall, the key of its purchase counts.
   public var id: String
+  /// The name shown to users, from the spec; the simulation and the reports do not use it.
   public var label: String?
   /// Price per period (or once, for lifetime), in `currency`.
   public var price: Double
+  /// An ISO 4217 code, `USD` by default; revenue is summed across plans without conversion, and reports
+  /// label it with the first plan's currency, so a flow's plans should share one.
   public var currency: String
+  /// How often the plan bills; a lifetime plan is paid once.
   public var period: BillingPeriod
   /// Length of the free trial in days (0: none).
   public var trialDays: Int
@@ -34,6 +40,7 @@ public struct Plan: Sendable, Hashable, Decodable {
   /// This plan's renewal probability per period (default: the revenue settings' for its period).
   public var renewalProbability: Double?
 
+  /// A plan; the defaults are those of a spec that omits the field (USD, no trial, badge or intro offer).
   public init(
     id: String, label: String? = nil, price: Double, currency: String = "USD", period: BillingPeriod,
     trialDays: Int = 0, badge: String? = nil, utility: Double = 0, introPrice: Double? = nil, introPeriods: Int = 0,
@@ -56,6 +63,8 @@ public struct Plan: Sendable, Hashable, Decodable {
     case id, label, price, currency, period, trialDays, badge, utility, introPrice, introPeriods, renewalProbability
   }
 
+  /// Decodes one item of a paywall's `plans`: `id`, `price` and `period` are required.
+  /// - Throws: ``SpecError`` for an unknown period or a missing or mistyped field.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)

@@ -4,9 +4,12 @@
 /// parameters `intentOnQuit` and `intentOnPurchase` say how much one unit moves
 /// quitting and buying.
 public struct IntentDistribution: Sendable, Hashable, Decodable {
+  /// The mean intent, in utility units; 0 by default, at most 20 in absolute value.
   public var mean: Double
+  /// The standard deviation of intent, in utility units, 0 to 20; 0 makes every user of the segment alike.
   public var sd: Double
 
+  /// A normal intent; the default is standard normal (mean 0, the reference intent of the spec's probabilities).
   public init(mean: Double = 0, sd: Double = 1) {
     self.mean = mean
     self.sd = sd
@@ -14,6 +17,7 @@ public struct IntentDistribution: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case mean, sd }
 
+  /// Decodes `{"mean": …, "sd": …}`; either may be omitted (0 and 1).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     mean = try c.decodeIfPresent(Double.self, forKey: .mean) ?? 0
@@ -24,15 +28,18 @@ public struct IntentDistribution: Sendable, Hashable, Decodable {
 /// A group of users who share a weight in the population, an intent distribution,
 /// behavior parameter overrides and, optionally, their own action probabilities.
 public struct Segment: Sendable, Hashable {
+  /// The segment's id: unique in the population, the key of its results.
   public var id: String
   /// Relative weight in the population (weights need not sum to 1).
   public var weight: Double
+  /// The distribution of this segment's intent trait (discretised into ``SimulationSettings/traitBins`` bins).
   public var intent: IntentDistribution
   /// Behavior parameters that differ for this segment.
   public var behavior: [BehaviorParameter: Double]
   /// Per screen id, per action id: the probability this segment uses instead of the screen's.
   public var screens: [String: [String: Double]]
 
+  /// A segment; the defaults are those of a spec that omits the field (weight 1, standard normal intent, no overrides).
   public init(
     id: String, weight: Double = 1, intent: IntentDistribution = IntentDistribution(),
     behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:]
@@ -48,6 +55,9 @@ public struct Segment: Sendable, Hashable {
 extension Segment: Decodable {
   enum CodingKeys: String, CodingKey { case id, weight, intent, behavior, screens }
 
+  /// Decodes a segment of a spec: `id` is required; `behavior` names must be behavior parameters, and
+  /// `screens` maps screen ids to `{action id: probability}` objects.
+  /// - Throws: ``SpecError`` for an unknown behavior parameter or a value of the wrong type.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -82,12 +92,15 @@ extension Segment: Decodable {
 
 /// A mixture of segments.
 public struct Population: Sendable, Hashable, Decodable {
+  /// The segments, in the spec's order; each user belongs to one, drawn by weight. At least one.
   public var segments: [Segment]
 
+  /// A population; by default one segment, `everyone`, with weight 1 and standard normal intent.
   public init(segments: [Segment] = [Segment(id: "everyone")]) { self.segments = segments }
 
   enum CodingKeys: String, CodingKey { case segments }
 
+  /// Decodes `{"segments": […]}`; `segments` is required.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     segments = try c.decode([Segment].self, forKey: .segments)

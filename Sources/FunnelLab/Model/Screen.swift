@@ -44,10 +44,12 @@ public enum ScreenKind: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// An option of a choice screen. In a spec: an id string, or `{"id": …, "weight": …}`.
 public struct ChoiceOption: Sendable, Hashable, Decodable {
+  /// The option's id, as counted in the results' option tallies.
   public var id: String
   /// Relative weight with which users pick it (need not sum to 1).
   public var weight: Double
 
+  /// An option picked with relative weight `weight` (1: as likely as any other unweighted option).
   public init(id: String, weight: Double = 1) {
     self.id = id
     self.weight = weight
@@ -55,6 +57,7 @@ public struct ChoiceOption: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case id, weight }
 
+  /// Decodes either form: a bare id string (weight 1) or an object with `id` and an optional `weight`.
   public init(from decoder: any Decoder) throws {
     if let single = try? decoder.singleValueContainer(), let id = try? single.decode(String.self) {
       self.init(id: id)
@@ -67,10 +70,12 @@ public struct ChoiceOption: Sendable, Hashable, Decodable {
 
 /// Time spent on a screen: lognormal with the given median and σ of ln-seconds.
 public struct Dwell: Sendable, Hashable, Decodable {
+  /// The median time on the screen per view, in seconds (the lognormal's `exp(μ)`).
   public var medianSeconds: Double
   /// `nil`: the behavior parameter `dwellSigma`.
   public var sigma: Double?
 
+  /// A dwell time with median `medianSeconds`; `sigma` `nil` takes the behavior parameter `dwellSigma`.
   public init(medianSeconds: Double, sigma: Double? = nil) {
     self.medianSeconds = medianSeconds
     self.sigma = sigma
@@ -78,6 +83,7 @@ public struct Dwell: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey { case medianSeconds, sigma }
 
+  /// Decodes `{"medianSeconds": …, "sigma": …}`; `sigma` may be omitted.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     medianSeconds = try c.decode(Double.self, forKey: .medianSeconds)
@@ -88,11 +94,15 @@ public struct Dwell: Sendable, Hashable, Decodable {
 /// One screen of a flow. Fields that belong to one kind only are ignored by the
 /// others, and validation reports them when set on the wrong kind.
 public struct Screen: Sendable, Hashable {
+  /// The screen's id: unique in the flow, the target of actions' `to`, the key of its results.
   public var id: String
+  /// What the screen is (info, choice, input, slider, task, permission, paywall); decides which fields apply.
   public var kind: ScreenKind
+  /// A heading for people reading the spec; the simulation and the reports do not use it.
   public var title: String?
   /// Actions in the order of the spec.
   public var actions: [Action]
+  /// Time spent per view; `nil`: the kind's default median with the `dwellSigma` behavior parameter.
   public var dwell: Dwell?
 
   /// choice, input: whether the user must answer to go on (default: true).
@@ -118,6 +128,7 @@ public struct Screen: Sendable, Hashable {
   /// permission: what is asked for.
   public var permission: String?
 
+  /// A screen; each default is what a spec that omits the field gets.
   public init(
     id: String, kind: ScreenKind, title: String? = nil, actions: [Action], dwell: Dwell? = nil,
     required: Bool = true, options: [ChoiceOption] = [], multiSelect: Bool = false, personalizes: Bool = false,
@@ -152,6 +163,9 @@ extension Screen: Decodable {
     case validationFailureProbability, range, failureProbability, plans, defaultPlan, features, permission
   }
 
+  /// Decodes a screen of a spec: `id`, `kind` and `actions` are required, every other field takes the
+  /// default of the memberwise initializer.
+  /// - Throws: ``SpecError`` for an unknown kind or action kind, or a `range` that is not `[min, max]` with `min ≤ max`.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)

@@ -18,6 +18,7 @@ extension MockPaywallManager {
   public struct TapDistribution: Sendable, Hashable {
     /// A tap's final result.
     public enum Result: Int, Sendable, Hashable, CaseIterable {
+      /// The four ends of a tap, matching ``PurchaseResult``'s cases; the raw value indexes ``probabilities``.
       case success, cancelled, pending, failed
     }
 

@@ -9,10 +9,14 @@ public import FunnelStats
 /// has one. A pending purchase is approved later with `approvalProbability`, after
 /// `approvalDelayDays`. Every attempt takes `latencySeconds`.
 public struct MockPaywallManager: PaywallManager, Hashable {
+  /// The store's probabilities, retries and latency (the spec's `store`).
   public var settings: StoreSettings
 
+  /// A mock store; the default settings are those of a spec without `store`.
   public init(settings: StoreSettings = StoreSettings()) { self.settings = settings }
 
+  /// Draws attempts until one ends: cancelled, pending, a success, or a failure (`network`) the user does
+  /// not retry or that exhausts `maximumAttempts`. The latency is `latencySeconds` × attempts.
   public func purchase(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> PurchaseAttempt {
     var attempts = 0
     while true {
@@ -34,11 +38,13 @@ public struct MockPaywallManager: PaywallManager, Hashable {
     }
   }
 
+  /// Approves a pending purchase with `approvalProbability`, the transaction `approvalDelayDays` later; `nil` otherwise.
   public func resolvePending(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> StoreTransaction? {
     guard rng.nextUnitDouble() < settings.approvalProbability else { return nil }
     return StoreTransaction(productID: plan.id, price: plan.price, isTrial: plan.trialDays > 0, delayDays: settings.approvalDelayDays)
   }
 
+  /// `restored` with `restoreSuccessProbability`, otherwise `nothingToRestore` (never `failed`).
   public func restorePurchases(using rng: inout Xoshiro256StarStar) -> RestoreResult {
     rng.nextUnitDouble() < settings.restoreSuccessProbability ? .restored : .nothingToRestore
   }

@@ -11,6 +11,7 @@ public struct StoreTransaction: Sendable, Hashable {
   /// Days after the tap when the transaction happened (an approved Ask to Buy comes later).
   public var delayDays: Double
 
+  /// A transaction; `delayDays` 0 means at the tap.
   public init(productID: String, price: Double, isTrial: Bool, delayDays: Double = 0) {
     self.productID = productID
     self.price = price
@@ -21,8 +22,11 @@ public struct StoreTransaction: Sendable, Hashable {
 
 /// Why a purchase failed.
 public enum PurchaseFailure: String, Sendable, Hashable, CaseIterable {
+  /// The connection failed; the only failure ``MockPaywallManager`` produces.
   case network
+  /// The payment method was refused (for custom purchase layers).
   case paymentDeclined
+  /// The store could not be reached or is not available in the region (for custom purchase layers).
   case storeUnavailable
 }
 
@@ -30,6 +34,7 @@ public enum PurchaseFailure: String, Sendable, Hashable, CaseIterable {
 /// (`.success`, `.userCancelled`, `.pending`) with failures as a case instead of a
 /// thrown `StoreKitError`.
 public enum PurchaseResult: Sendable, Hashable {
+  /// Bought: the transaction starts a paid period or a free trial.
   case success(StoreTransaction)
   /// The payment sheet was dismissed; the user is back on the paywall.
   case userCancelled
@@ -41,18 +46,25 @@ public enum PurchaseResult: Sendable, Hashable {
 
 /// The outcome of "Restore purchases".
 public enum RestoreResult: Sendable, Hashable {
+  /// A previous purchase was found: the user is entitled.
   case restored
+  /// The store has no purchase to restore for this user.
   case nothingToRestore
+  /// The restore could not complete.
   case failed(PurchaseFailure)
 }
 
 /// A purchase attempt as the simulator sees it: the result, the simulated seconds it
 /// took, and how many times the user tried.
 public struct PurchaseAttempt: Sendable, Hashable {
+  /// How the purchase ended.
   public var result: PurchaseResult
+  /// Simulated seconds the purchase took, added to the user's simulated clock (a negative value counts as 0).
   public var latencySeconds: Double
+  /// Store attempts made, retries included (at least 1 is counted).
   public var attempts: Int
 
+  /// An attempt; by default instantaneous and first-time.
   public init(result: PurchaseResult, latencySeconds: Double = 0, attempts: Int = 1) {
     self.result = result
     self.latencySeconds = latencySeconds

@@ -21,6 +21,7 @@ public struct StoreSettings: Sendable, Hashable, Decodable {
   /// Seconds the payment sheet and the store take per attempt (added to time metrics).
   public var latencySeconds = 2.0
 
+  /// The defaults listed with each field.
   public init() {}
 
   enum CodingKeys: String, CodingKey {
@@ -28,6 +29,7 @@ public struct StoreSettings: Sendable, Hashable, Decodable {
     case approvalProbability, approvalDelayDays, restoreSuccessProbability, latencySeconds
   }
 
+  /// Decodes a spec's `store` object; every key may be omitted and keeps its default.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let d = StoreSettings()
@@ -93,12 +95,14 @@ public struct RevenueSettings: Sendable, Hashable, Decodable {
   /// The first payment is refunded.
   public var refundProbability = 0.02
 
+  /// The defaults listed with each field.
   public init() {}
 
   enum CodingKeys: String, CodingKey {
     case horizonMonths, analysisDay, storeFee, trialConversion, weeklyRenewal, monthlyRenewal, yearlyRenewal, refundProbability
   }
 
+  /// Decodes a spec's `revenue` object; every key may be omitted and keeps its default.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let d = RevenueSettings()

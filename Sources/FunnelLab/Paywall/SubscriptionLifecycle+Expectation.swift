@@ -14,6 +14,7 @@ extension SubscriptionLifecycle {
     /// `P(refunded)`.
     public var refund = 0.0
 
+    /// All zero: the expectation of a transaction that earns nothing.
     public init() {}
   }
 

@@ -12,18 +12,26 @@ public import FunnelStats
 /// periods. The first payment is refunded with `refundProbability`. Each payment is
 /// `round(100 · price · (1 − storeFee))` cents.
 public struct SubscriptionLifecycle: Sendable, Hashable {
+  /// What one transaction turned out to earn; all zero for a trial that did not convert.
   public struct Outcome: Sendable, Hashable {
+    /// Net revenue within the horizon, in whole cents of the plan's currency (a refunded first payment counts 0).
     public var horizonCents: Int64 = 0
+    /// The part of ``horizonCents`` paid before the analysis day, in cents.
     public var realizedCents: Int64 = 0
+    /// Payments charged within the horizon, the refunded first one included.
     public var payments = 0
+    /// Whether the transaction was a trial that converted to a paid period.
     public var convertedFromTrial = false
+    /// Whether the first payment was refunded.
     public var refunded = false
   }
 
   static let daysPerMonth = 365.25 / 12
 
+  /// Trial conversion, renewals, refunds, store fee, horizon and analysis day.
   public var settings: RevenueSettings
 
+  /// A lifecycle under `settings` (a plan's own renewal probability still overrides the settings').
   public init(settings: RevenueSettings) { self.settings = settings }
 
   /// The revenue of `transaction` for `plan`, drawing renewals from `rng`.

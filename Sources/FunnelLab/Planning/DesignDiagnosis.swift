@@ -9,13 +9,19 @@ public import FunnelStats
 /// walking every user. Per replicate: the pooled z-test (two-sided, level α), the
 /// Newcombe interval for `p₁ − p₀`, and an A/A pair drawn from `p₀` twice.
 public struct DesignDiagnosis: Sendable, Hashable {
+  /// The variant's id, compared with the control.
   public var variant: String
+  /// The proportion metric whose exact rates the replicates draw from.
   public var metric: FunnelMetric
   /// Exact rates of the control and the variant.
   public var controlRate: Double
+  /// The variant's exact rate (``controlRate`` is the control's), a probability in [0, 1].
   public var variantRate: Double
+  /// Users in each arm of every replicate (the arms are equal).
   public var usersPerArm: Int
+  /// Replicate experiments simulated; every share below has this denominator.
   public var replicates: Int
+  /// The two-sided significance level of the replicates' tests; the intervals are at `1 − alpha`.
   public var alpha: Double
   /// Share of replicates significant in either direction (two-sided power).
   public var power: Double
@@ -32,6 +38,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
   /// Histogram of the replicates' p-values in ten bins of width 0.1.
   public var pValueHistogram: [Int]
 
+  /// `variantRate − controlRate`: the exact effect the replicates try to detect.
   public var trueDifference: Double { variantRate - controlRate }
 
   /// Monte Carlo standard error of a simulated rate.
@@ -42,17 +49,26 @@ public struct DesignDiagnosis: Sendable, Hashable {
   /// The integer tallies a diagnosis is made of: `+` adds the tallies of disjoint
   /// replicate ranges exactly (shards merge in any order).
   public struct Counts: Sendable, Hashable {
+    /// Replicates tallied.
     public var replicates = 0
+    /// Replicates whose pooled z-test had `p < alpha` (either direction).
     public var significant = 0
+    /// A/A pairs whose pooled z-test had `p < alpha`.
     public var falsePositives = 0
+    /// Replicates whose Newcombe interval contains the true difference.
     public var covered = 0
+    /// Significant replicates whose observed difference has the opposite sign of the true one (0 when the
+    /// true difference is 0).
     public var wrongSign = 0
     /// Σ |x₁ − x₀| over significant replicates (type M = this / n / |Δ| / significant).
     public var absoluteDifferenceSum: UInt64 = 0
+    /// Replicates per p-value decile: bin `k` holds `k/10 ≤ p < (k+1)/10`, `p = 1` in the last bin.
     public var pValueHistogram = [Int](repeating: 0, count: 10)
 
+    /// No replicates: the identity of `+`.
     public init() {}
 
+    /// Adds every tally; exact and order-independent for disjoint replicate ranges.
     public static func + (a: Counts, b: Counts) -> Counts {
       var r = a
       r.replicates += b.replicates
@@ -150,7 +166,9 @@ public struct DesignDiagnosis: Sendable, Hashable {
 /// planned looks) and **always valid** (the mSPRT of FunnelStats). Under A/A both
 /// arms convert at the control's rate; under the alternative at the variant's.
 public struct PeekingDiagnosis: Sendable, Hashable {
+  /// One stopping rule's operating characteristics under daily looks.
   public struct Rule: Sendable, Hashable {
+    /// The rule in words: `naive daily z-test`, `group-sequential (O'Brien-Fleming)` or `always-valid mSPRT`.
     public var name: String
     /// Share of A/A replicates that ever reject.
     public var falsePositiveRate: Double
@@ -160,22 +178,34 @@ public struct PeekingDiagnosis: Sendable, Hashable {
     public var expectedStoppingDay: Double?
   }
 
+  /// The variant's id, compared with the control.
   public var variant: String
+  /// Looks per replicate, one a day; also the planned looks of the group-sequential boundaries.
   public var days: Int
+  /// New users per arm each day; a look on day `d` sees `d × usersPerDayPerArm` users per arm.
   public var usersPerDayPerArm: Int
+  /// Replicates per scenario (A/A and true effect); the rates' denominator.
   public var replicates: Int
+  /// The overall significance level every rule is meant to hold.
   public var alpha: Double
+  /// The three rules, always in the order naive, group-sequential, always-valid.
   public var rules: [Rule]
 
   /// Integer tallies over a replicate range (`+` merges shards exactly).
   public struct Counts: Sendable, Hashable {
+    /// Replicates tallied per scenario.
     public var replicates = 0
+    /// Per rule (naive, group-sequential, always-valid): A/A replicates that rejected at some look.
     public var falsePositives = [0, 0, 0]
+    /// Per rule: replicates under the true effect that rejected at some look.
     public var rejections = [0, 0, 0]
+    /// Per rule: the sum of the first rejection's day (1-based) over the rejecting replicates under the true effect.
     public var stoppingDays = [0, 0, 0]
 
+    /// No replicates: the identity of `+`.
     public init() {}
 
+    /// Adds every tally rule by rule; exact and order-independent for disjoint replicate ranges.
     public static func + (a: Counts, b: Counts) -> Counts {
       var r = a
       r.replicates += b.replicates

@@ -17,8 +17,10 @@ public struct PlanningOptions: Sendable {
   public var alpha: Double?
   /// Only these variants (the control is the reference).
   public var variants: [String]?
+  /// Seed of the replicates (the spec's `seed`); each variant's stream is derived from it and the variant's index.
   public var seed: UInt64?
 
+  /// The defaults above: analytic size, power 0.8, 10,000 replicates, no traffic figure, every variant.
   public init() {}
 
   /// Replicates of the sample-size search: 4 × ``replicates`` (40,000 by default, which
@@ -28,6 +30,8 @@ public struct PlanningOptions: Sendable {
 
 /// The plan of one variant against the control.
 public struct VariantPlan: Sendable {
+  /// The replicate experiments at ``PlanningOptions/usersPerArm``, else at the analytic size, else (zero
+  /// effect) at 10,000 users per arm.
   public var diagnosis: DesignDiagnosis
   /// Users per arm the pooled z-test formula needs for the target power (nil for a zero effect).
   public var analyticUsersPerArm: Int?
@@ -38,31 +42,44 @@ public struct VariantPlan: Sendable {
   public var simulatedUsersPerArm: Int? { simulatedSize.flatMap { $0.position == .found ? $0.usersPerArm : nil } }
   /// Days to reach `usersPerArm` in both arms at the given daily traffic.
   public var durationDays: Int?
+  /// The daily-look simulation; `nil` without ``PlanningOptions/usersPerDay`` (or fewer than 2 users a day).
   public var peeking: PeekingDiagnosis?
 }
 
 /// Planning before launch for every variant against the control.
 public struct PlanningReport: Sendable {
+  /// The experiment's name.
   public var experiment: String
+  /// The primary metric planned for: always a proportion.
   public var metric: FunnelMetric
+  /// The two-sided significance level used (the options' `alpha`, else the spec's `metrics.alpha`).
   public var alpha: Double
+  /// The power the sizes are solved for, a probability.
   public var targetPower: Double
+  /// The seed the replicates were drawn with: the same seed, spec and options give the same report.
   public var seed: UInt64
+  /// Eligible users per day over both arms, when given; durations and peeking need it.
   public var usersPerDay: Int?
+  /// One plan per variant other than the control, in the spec's order (only those asked for, when filtered).
   public var plans: [VariantPlan]
 }
 
 /// The integer tallies of a plan, per variant: what a shard computes and `merge` adds.
 public struct PlanningCounts: Sendable, Hashable {
+  /// One variant's tallies: each part adds separately across shards.
   public struct Variant: Sendable, Hashable {
+    /// The fixed-size replicate experiments.
     public var diagnosis = DesignDiagnosis.Counts()
     /// The tallies of the simulated size search (nil for a zero effect).
     public var sizeSearch: SampleSizeSearch.Counts?
+    /// The daily-look replicates; `nil` without a traffic figure.
     public var peeking: PeekingDiagnosis.Counts?
   }
 
+  /// One entry per planned variant, in the order of ``PlanningReport/plans``.
   public var variants: [Variant]
 
+  /// Adds two shards' tallies variant by variant; an optional part stays only when both shards have it.
   public static func + (a: PlanningCounts, b: PlanningCounts) -> PlanningCounts {
     PlanningCounts(
       variants: zip(a.variants, b.variants).map { x, y in
@@ -202,6 +219,10 @@ public enum ExperimentPlanner {
       usersPerDay: options.usersPerDay, plans: plans)
   }
 
+  /// Tallies every replicate in this process and reports: ``tally(_:options:shard:progress:)`` then
+  /// ``report(_:options:counts:)``. `progress` is called with (variants done, variants) after each variant.
+  /// - Throws: ``SpecErrors`` when the spec is invalid, its primary metric is a mean, or an asked-for
+  /// variant does not exist.
   public static func plan(
     _ e: Experiment, options: PlanningOptions = PlanningOptions(), progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(SpecErrors) -> PlanningReport {

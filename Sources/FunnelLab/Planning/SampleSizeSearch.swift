@@ -14,6 +14,7 @@ public struct SimulatedSampleSize: Sendable, Hashable {
     case aboveSearchedSizes
   }
 
+  /// Whether the target was crossed inside the searched sizes, or lies below or above them.
   public var position: Position
   /// The smallest users per arm at which the simulated power curve reaches the target
   /// (for ``Position/found``); otherwise the end of the searched range.
@@ -57,12 +58,15 @@ public enum SampleSizeSearch {
 
   /// Significant replicates at every size of a search (`+` merges disjoint replicate ranges).
   public struct Counts: Sendable, Hashable {
+    /// Replicates tallied (each read at every size).
     public var replicates = 0
     /// Per size, the replicates whose pooled z-test is significant at α (either direction).
     public var significant: [Int]
 
+    /// No replicates yet, for a search over `sizes` sizes.
     public init(sizes: Int) { significant = Array(repeating: 0, count: sizes) }
 
+    /// Adds the tallies size by size; both must come from the same ladder of sizes (a shorter list truncates).
     public static func + (a: Counts, b: Counts) -> Counts {
       var r = a
       r.replicates += b.replicates

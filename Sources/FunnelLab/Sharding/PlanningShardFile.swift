@@ -1,11 +1,16 @@
 /// The partial result of one shard of `funnellab power <spec>`: the tallies of its
 /// replicates, with the spec and the planning settings.
 public struct PlanningShardFile: Sendable {
+  /// Which part of the replicates this file tallied (index and count).
   public var shard: Shard
+  /// The spec's text, byte for byte, so the merge needs nothing but the shard files.
   public var specText: String
+  /// The planning settings the shard ran with; every shard of one plan must have the same.
   public var options: PlanningOptions
+  /// The tallies of this shard's replicates, summed with the other shards' on merge.
   public var counts: PlanningCounts
 
+  /// A shard's partial plan, as ``ExperimentPlanner/tally(_:options:shard:progress:)`` returned it.
   public init(shard: Shard, specText: String, options: PlanningOptions, counts: PlanningCounts) {
     self.shard = shard
     self.specText = specText

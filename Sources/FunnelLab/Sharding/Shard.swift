@@ -5,15 +5,19 @@
 /// every sufficient statistic is an integer, so the merge of all shards equals the
 /// single run exactly, in any order.
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
+  /// The shard's 0-based position, `0 ..< count`.
   public var index: Int
+  /// How many shards the run is split into, 1 to 100,000.
   public var count: Int
 
+  /// Shard `index` of `count`; `nil` unless `1 ≤ count ≤ 100,000` and `0 ≤ index < count`.
   public init?(index: Int, count: Int) {
     guard count >= 1, count <= 100_000, index >= 0, index < count else { return nil }
     self.index = index
     self.count = count
   }
 
+  /// `index/count`, the form ``init(parsing:)`` reads (e.g. `0/4`).
   public var description: String { "\(index)/\(count)" }
 
   /// Parses `i/n` (0-based `i`).

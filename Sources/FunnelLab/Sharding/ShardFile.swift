@@ -11,19 +11,25 @@ public struct ShardFile: Sendable {
 
   /// `run` or `grid`.
   public var command: String
+  /// Which part of the users this file simulated (index and count).
   public var shard: Shard
   /// The spec's text, so the merge needs nothing but the shard files.
   public var specText: String
+  /// The seed the run used (the command line's, else the spec's); all shards must agree.
   public var seed: UInt64
+  /// Users per variant of the whole run (not of this shard); all shards must agree.
   public var users: Int
+  /// Truth or experiment mode; all shards must agree.
   public var mode: RunMode
   /// The variants the run selected (`nil`: all).
   public var variants: [String]?
+  /// One aggregate per selected variant, the control first: the counts over this shard's users only.
   public var aggregates: [FunnelAggregate]
   /// Per variant, its paired tallies with the control (``VariantRun/paired``); empty in
   /// experiment mode.
   public var paired: [PairedTallies?]
 
+  /// A shard's partial result; `paired` empty in experiment mode.
   public init(
     command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
     aggregates: [FunnelAggregate], paired: [PairedTallies?] = []

@@ -5,9 +5,13 @@
 public struct JSONParser {
   /// Parse failure with its position in the text.
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based line of the offending character.
     public var line: Int
+    /// The 1-based column of the offending byte on its line, counted in UTF-8 bytes.
     public var column: Int
+    /// What was expected or found, e.g. `expected ',' or '}' in an object`.
     public var message: String
+    /// `line L, column C: message`.
     public var description: String { "line \(line), column \(column): \(message)" }
   }
 

@@ -7,22 +7,30 @@ import FunnelStats
 public struct JSONValue: Sendable, Hashable {
   /// The shape of a JSON value.
   public enum Kind: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, with its literal text kept so integers survive exactly.
     case number(Double, literal: String)
+    /// A string, unescaped.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members in the order they appear.
     case object([Member])
   }
 
   /// One `"key": value` member of an object.
   public struct Member: Sendable, Hashable {
+    /// The member's name, unescaped; unique in a parsed object (the parser rejects a duplicate key).
     public var key: String
+    /// The member's value.
     public var value: JSONValue
     /// The 1-based line of the key in the source.
     public var line: Int
 
+    /// A member; `line` 0 for one built in code.
     public init(key: String, value: JSONValue, line: Int = 0) {
       self.key = key
       self.value = value
@@ -30,10 +38,13 @@ public struct JSONValue: Sendable, Hashable {
     }
   }
 
+  /// What the value is, with its contents.
   public var kind: Kind
   /// The 1-based line where the value starts (0 when built in code).
   public var line: Int
 
+  /// A value; `line` 0 for one built in code. `line` takes part in `==`, so a parsed value and the same
+  /// value built in code compare unequal.
   public init(_ kind: Kind, line: Int = 0) {
     self.kind = kind
     self.line = line
@@ -64,13 +75,19 @@ extension JSONValue {
     JSONValue(.number(value, literal: JSONValue.format(value)))
   }
 
+  /// A whole number written with all its digits (the literal is `String(value)`, exact beyond 2⁵³ where
+  /// the `Double` beside it is not).
   public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue {
     JSONValue(.number(Double(value), literal: String(value)))
   }
 
+  /// A string; the writer escapes quotes, backslashes and control characters.
   public static func string(_ value: String) -> JSONValue { JSONValue(.string(value)) }
+  /// `true` or `false`.
   public static func bool(_ value: Bool) -> JSONValue { JSONValue(.bool(value)) }
+  /// JSON `null`: what the reports write for an absent or undefined number.
   public static let null = JSONValue(.null)
+  /// An array of `values`, in order.
   public static func array(_ values: [JSONValue]) -> JSONValue { JSONValue(.array(values)) }
 
   /// An object whose members appear in the given order.
@@ -78,6 +95,7 @@ extension JSONValue {
     JSONValue(.object(pairs.map { Member(key: $0.key, value: $0.value) }))
   }
 
+  /// An object whose members appear in the given order (duplicate keys are kept, not merged).
   public static func object(_ members: [(String, JSONValue)]) -> JSONValue {
     JSONValue(.object(members.map { Member(key: $0.0, value: $0.1) }))
   }

@@ -8,6 +8,7 @@ public struct SpecDecoder {
   /// A label for the source in error messages (usually the file name).
   public var source: String
 
+  /// A decoder whose errors name `source` (`spec` when not told).
   public init(source: String = "spec") { self.source = source }
 
   /// Parses `text` and decodes a `T` from it.
@@ -69,13 +70,18 @@ public struct SpecDecoder {
 
 /// A coding key built from any string or index.
 public struct AnyCodingKey: CodingKey, Hashable, Sendable {
+  /// The key's text (the decimal digits of ``intValue`` for an index key).
   public var stringValue: String
+  /// The array index; `nil` for an object key.
   public var intValue: Int?
+  /// An object key; never fails, so every key of an object can be enumerated.
   public init(stringValue: String) { self.stringValue = stringValue }
+  /// An index key, also usable as the key `"\(intValue)"`.
   public init(intValue: Int) {
     stringValue = String(intValue)
     self.intValue = intValue
   }
+  /// An object key (the unlabelled spelling of ``init(stringValue:)``).
   public init(_ string: String) { stringValue = string }
 }
 

@@ -1,22 +1,33 @@
 /// One step of a path into a spec document: an object key or an array index.
 public enum SpecPathComponent: Sendable, Hashable {
+  /// An object member's key, e.g. `screens`.
   case key(String)
+  /// A 0-based array index, e.g. `3`.
   case index(Int)
 }
 
 /// Where in a spec a value lives, written as `flow.screens[3].actions.skip.to`.
 public struct SpecPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+  /// The steps from the document's root, outermost first; empty for the document itself.
   public var components: [SpecPathComponent]
 
+  /// The path through `components`; no argument gives ``root``.
   public init(_ components: [SpecPathComponent] = []) { self.components = components }
+  /// A path written as a list: `[.key("flow"), .key("screens"), .index(3)]`.
   public init(arrayLiteral elements: SpecPathComponent...) { components = elements }
 
+  /// The document itself, described as `(document)`.
   public static let root = SpecPath()
 
+  /// This path extended by the object key `key`.
   public func key(_ key: String) -> SpecPath { SpecPath(components + [.key(key)]) }
+  /// This path extended by the 0-based array index `index`.
   public func index(_ index: Int) -> SpecPath { SpecPath(components + [.index(index)]) }
+  /// `rhs` appended to `lhs`: a relative path resolved under a parent.
   public static func + (lhs: SpecPath, rhs: SpecPath) -> SpecPath { SpecPath(lhs.components + rhs.components) }
 
+  /// Keys joined by `.`, indices as `[3]`; a key that is not letters, digits, `_` or `-` as `["key"]` with
+  /// control characters escaped; `(document)` for the root.
   public var description: String {
     var out = ""
     for component in components {
@@ -43,12 +54,16 @@ public struct SpecPath: Sendable, Hashable, CustomStringConvertible, Expressible
 /// flow.screens[3].actions.skip.to (line 42): unknown screen 'pro'; did you mean 'proUpsell'?
 /// ```
 public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Where the problem is in the spec, e.g. `flow.screens[3].actions.skip.to`.
   public var path: SpecPath
   /// The 1-based line in the source text, when known.
   public var line: Int?
+  /// What is wrong, lower case, without a final period (`unknown screen 'pro'`).
   public var message: String
+  /// What to do about it (`did you mean 'proUpsell'?`), when there is something to suggest.
   public var hint: String?
 
+  /// A problem at `path`; `line` is the 1-based line in the source text, when the decoder knows it.
   public init(path: SpecPath, line: Int? = nil, message: String, hint: String? = nil) {
     self.path = path
     self.line = line
@@ -72,13 +87,16 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
 public struct SpecErrors: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file (or other origin) the spec was read from.
   public var source: String
+  /// Every problem found, in the order found.
   public var errors: [SpecError]
 
+  /// The problems `errors` of the spec read from `source`.
   public init(source: String, errors: [SpecError]) {
     self.source = source
     self.errors = errors
   }
 
+  /// Every problem on its own line, prefixed by the source: `experiments/x.json: flow.start: …`.
   public var description: String {
     errors.map { "\(source): \($0)" }.joined(separator: "\n")
   }
@@ -129,6 +147,8 @@ extension JSONValue {
 /// Suggests the closest known name to a misspelt one (Levenshtein distance), for
 /// "did you mean …?" hints.
 public enum NameSuggestion {
+  /// The candidate nearest to `name` by case-insensitive Levenshtein distance (the first one on a tie),
+  /// or `nil` when even that one is more than `max(2, name.count / 3)` edits away or there is no candidate.
   public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
     let target = Array(name.lowercased())
     var best: (String, Int)?
@@ -141,6 +161,7 @@ public enum NameSuggestion {
     return d <= limit ? candidate : nil
   }
 
+  /// `did you mean 'x'?` for the ``closest(to:in:)`` candidate `x`; `nil` when there is none.
   public static func hint(for name: String, in candidates: some Sequence<String>) -> String? {
     closest(to: name, in: candidates).map { "did you mean '\($0)'?" }
   }

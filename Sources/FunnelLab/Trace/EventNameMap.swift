@@ -8,8 +8,10 @@ import Foundation
 /// { "onboarding_started": "Onboarding Started", "purchase_succeeded": "Subscription Purchased" }
 /// ```
 public struct EventNameMap: Sendable, Hashable {
+  /// FunnelLab event name → the name to emit; names not listed are kept.
   public var renames: [String: String]
 
+  /// A map with these renames, unchecked (``init(parsing:source:)`` checks a file's); the default keeps every name.
   public init(_ renames: [String: String] = [:]) { self.renames = renames }
 
   /// The name to emit for FunnelLab's `name`.

@@ -9,6 +9,7 @@ public struct TraceEvent: Sendable, Hashable {
   /// Properties in a fixed order.
   public var properties: [(String, JSONValue)]
 
+  /// An event; `properties` keep the order given.
   public init(user: UInt64, millis: UInt64, name: String, properties: [(String, JSONValue)] = []) {
     self.user = user
     self.millis = millis
@@ -16,11 +17,13 @@ public struct TraceEvent: Sendable, Hashable {
     self.properties = properties
   }
 
+  /// Equal when user, time, name and every property (key and value, in order) are equal.
   public static func == (a: TraceEvent, b: TraceEvent) -> Bool {
     a.user == b.user && a.millis == b.millis && a.name == b.name && a.properties.map(\.0) == b.properties.map(\.0)
       && a.properties.map(\.1) == b.properties.map(\.1)
   }
 
+  /// Hashes user, time and name: a subset of what ``==(_:_:)`` compares.
   public func hash(into h: inout Hasher) {
     h.combine(user)
     h.combine(millis)

@@ -5,9 +5,13 @@
 /// with seed `s` is user `u` of a run with seed `s`. Summing a trace's events over
 /// users therefore gives the counts of the run's ``aggregate``.
 public struct UserTrace: Sendable {
+  /// The experiment's name, as given to the initializer (empty by default).
   public var experiment: String
+  /// The id of the variant whose flow was walked.
   public var variant: String
+  /// The seed of the users' random streams: the same seed as a run reproduces the same users.
   public var seed: UInt64
+  /// The user indices traced, e.g. `0..<10` for the first ten users of a run.
   public var users: Range<UInt64>
   /// Every user's events, user by user, in the order they happened.
   public var events: [TraceEvent]

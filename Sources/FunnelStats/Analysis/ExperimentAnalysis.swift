@@ -158,6 +158,7 @@ public enum ExperimentAnalysis {
   public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Each problem with its location.
     public var problems: [StatsError]
+    /// Each problem's ``StatsError/description``, one per line, in the order found.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
   }
 

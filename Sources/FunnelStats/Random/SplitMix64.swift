@@ -3,8 +3,10 @@
 /// finalised by a bijective mixer. FunnelLab uses it to turn seeds into the state
 /// of ``Xoshiro256StarStar`` generators, never to draw results directly.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+  /// The counter: advanced by ``increment`` (wrapping) before each output is mixed.
   public var state: UInt64
 
+  /// A generator with this exact state; its first output is `mix(state + increment)`.
   public init(state: UInt64) { self.state = state }
 
   /// A generator whose first output is `mix(seed + increment)`.
@@ -13,6 +15,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
   /// The golden-ratio increment `⌊2⁶⁴/φ⌋`, odd.
   public static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 
+  /// Adds ``increment`` to ``state`` (wrapping) and returns ``mix(_:)`` of the new state.
   @inlinable
   public mutating func next() -> UInt64 {
     state &+= SplitMix64.increment

@@ -34,6 +34,8 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
     self.init(seed: SplitMix64.mix(SplitMix64.mix(seed) ^ stream))
   }
 
+  /// The next 64 bits: the `**` scrambler `rotl(s1 · 5, 7) · 9` of the current state, then
+  /// one step of the xoshiro256 linear engine.
   @inlinable
   public mutating func next() -> UInt64 {
     let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
