@@ -5,12 +5,16 @@ import FunnelStats
 /// (documented in docs/json-output.md). Key order and number text are fixed, so
 /// the same result always gives the same bytes.
 public enum RunJSONRenderer {
+  /// The `schemaVersion` field of the document (docs/json-output.md); raised when a field changes meaning.
   public static let schemaVersion = 1
 
+  /// The JSON document of a run as text, one key per line, ending in a newline.
   public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     JSONWriter.write(document(result, summaries: summaries))
   }
 
+  /// The JSON document of a run: settings, then every variant's counts, rates with intervals, screens,
+  /// plans and revenue (`summaries` in the order of `result.variants`).
   public static func document(_ result: RunResult, summaries: [FunnelSummary]) -> JSONValue {
     .object([
       ("schemaVersion", .integer(schemaVersion)),

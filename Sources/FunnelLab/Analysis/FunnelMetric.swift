@@ -40,6 +40,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     case mean(SampleMeanStatistic)
   }
 
+  /// Whether the metric is a rate of users (a proportion with a Wilson interval), not a mean.
   public var isProportion: Bool {
     switch self {
     case .timeToFinish, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: false

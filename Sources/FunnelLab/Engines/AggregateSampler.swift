@@ -53,6 +53,7 @@ public struct AggregateSampler: Sendable {
   /// Separates the sampler's streams from the users' under one seed (ASCII "AGGREGAT").
   public static let streamDomain: UInt64 = 0x4147_4752_4547_4154
 
+  /// The variant whose compiled flow the classes were solved for.
   public let variantID: String
   /// The outcome classes, in drawing order (decreasing probability).
   public let classes: [ExactFunnel.OutcomeClass]

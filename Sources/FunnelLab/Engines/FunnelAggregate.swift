@@ -5,12 +5,19 @@
 /// Every field is an integer, so `+` is exactly associative and commutative: the
 /// merge of per-thread or per-shard parts gives the same bytes in any order.
 public struct TimeStatistic: Sendable, Hashable {
+  /// Seconds covered by the histogram's 1-second bins; one more bin collects the rest.
   public static let histogramSeconds = 3600
+  /// Times counted.
   public var count: UInt64 = 0
+  /// Their sum, in milliseconds.
   public var sumMillis: UInt64 = 0
+  /// The sum of their squares, in milliseconds² (128 bits: a square of an hour is 1.3·10¹³).
   public var sumSquaredMillis: UInt128 = 0
+  /// Times per whole second: bin `k` counts times in [k, k + 1) s, the last bin those of
+  /// ``histogramSeconds`` s and more.
   public var histogram = [UInt64](repeating: 0, count: histogramSeconds + 1)
 
+  /// No times.
   public init() {}
 
   /// Counts one time of `millis` milliseconds; wrapping like every counter of the
@@ -22,6 +29,7 @@ public struct TimeStatistic: Sendable, Hashable {
     histogram[Int(min(millis / 1000, UInt64(Self.histogramSeconds)))] &+= 1
   }
 
+  /// The field-wise sum, wrapping like the engines' counters.
   public static func + (a: TimeStatistic, b: TimeStatistic) -> TimeStatistic {
     var overflow = false
     return combine(a, b, overflow: &overflow)

@@ -21,6 +21,7 @@ public struct MonteCarloEngine: Sendable {
   /// Users per unit of work handed to a thread.
   public static let chunkSize = 1 << 14
 
+  /// Worker threads (at least 1); the result is byte-identical for any count.
   public var threads: Int
 
   /// The threads used when none are asked for: the processors active for this process
