@@ -20,6 +20,9 @@ What counts as a public declaration (read from the text of Sources/<Module>/**/*
     enums (unless `--cases`), and members that are public only through a `public extension`.
   Members written `public` inside a non-public type count too (the text says public; the script does not
   resolve effective access).
+  - not counted as the public API: declarations marked `@_spi(...)`, and everything inside a type so
+    marked: they are visible only to an `@_spi(...) import` (the benchmarks' access to engine internals).
+    They are counted in the `spi` column, and their doc comments are not required.
 
 Documented means: the nearest non-attribute line above the declaration ends a `///` run or a `/** */`
 block. Between them may stand attribute lines and `#if`/`#elseif`/`#else`/`#endif` lines; a blank line or
@@ -231,9 +234,9 @@ def scan(path):
     """[(line number, text, documented)] for the public declarations in one file, and the enum cases."""
     with open(path, encoding="utf-8") as f:
         lines = lex(f.read())
-    declarations, cases = [], []
+    declarations, cases, spis = [], [], []
     depth = 0
-    types = []  # (body depth, keyword, is public)
+    types = []  # (body depth, keyword, is public, is SPI)
     pending_doc = False
     i = 0
     while i < len(lines):
@@ -255,6 +258,7 @@ def scan(path):
             depth += line.code.count("{") - line.code.count("}")
             continue
         rest, i = strip_attributes(lines, i)
+        spi = any("@_spi(" in lines[k].code for k in range(start, i + 1)) or any(t[3] for t in types)
         if not rest:  # attribute-only line(s): the doc comment still applies
             for k in range(start, i + 1):
                 depth += lines[k].code.count("{") - lines[k].code.count("}")
@@ -273,6 +277,9 @@ def scan(path):
             text = lines[i].text.strip()
             if keyword in ("extension", "import"):
                 pass
+            elif spi:
+                if "public" in modifiers or "open" in modifiers:
+                    spis.append((i + 1, text, documented))
             elif "public" in modifiers or "open" in modifiers:
                 if keyword == "case":
                     if inside and inside[1] == "enum" and inside[2]:
@@ -284,9 +291,9 @@ def scan(path):
             elif keyword == "case" and inside and inside[1] == "enum" and inside[2]:
                 cases.append((i + 1, text, documented))
             if keyword in TYPE_KEYWORDS:
-                types.append((line_depth + 1, keyword, "public" in modifiers or "open" in modifiers))
+                types.append((line_depth + 1, keyword, "public" in modifiers or "open" in modifiers, spi))
         i += 1
-    return declarations, cases
+    return declarations, cases, spis
 
 
 def module_files(module):
@@ -310,9 +317,10 @@ def main():
     for module in args.modules:
         if not os.path.isdir(os.path.join(ROOT, "Sources", module)):
             parser.error(f"no module Sources/{module}")
-        total = documented = 0
+        total = documented = spi = 0
         for path in module_files(module):
-            declarations, cases = scan(path)
+            declarations, cases, spis = scan(path)
+            spi += len(spis)
             if args.cases:
                 declarations = sorted(declarations + cases)
             rel = os.path.relpath(path, ROOT)
@@ -321,7 +329,7 @@ def main():
                 documented += ok
                 if not ok:
                     missing.append(f"{rel}:{number}: {text}")
-        rows.append((module, total, documented))
+        rows.append((module, total, documented, spi))
 
     if args.list:
         for entry in missing:
@@ -329,14 +337,15 @@ def main():
         if missing:
             print()
     percent = lambda t, d: 100.0 * d / t if t else 100.0
-    print(f"{'module':<14} {'public':>7} {'documented':>11} {'percent':>8}")
-    for module, total, documented in rows:
-        print(f"{module:<14} {total:>7} {documented:>11} {percent(total, documented):>7.1f}%")
+    print(f"{'module':<14} {'public':>7} {'documented':>11} {'percent':>8} {'spi':>5}")
+    for module, total, documented, spi in rows:
+        print(f"{module:<14} {total:>7} {documented:>11} {percent(total, documented):>7.1f}% {spi:>5}")
     all_total, all_documented = sum(r[1] for r in rows), sum(r[2] for r in rows)
-    print(f"{'total':<14} {all_total:>7} {all_documented:>11} {percent(all_total, all_documented):>7.1f}%")
+    all_spi = sum(r[3] for r in rows)
+    print(f"{'total':<14} {all_total:>7} {all_documented:>11} {percent(all_total, all_documented):>7.1f}% {all_spi:>5}")
 
     if args.min is not None:
-        below = [(m, t, d) for m, t, d in rows if d * 100.0 < args.min * t]
+        below = [(m, t, d) for m, t, d, _ in rows if d * 100.0 < args.min * t]
         for module, total, documented in below:
             print(f"doc-coverage: {module} is at {percent(total, documented):.1f}% "
                   f"({total - documented} undocumented), below {args.min:g}%", file=sys.stderr)

@@ -11,7 +11,7 @@ import Synchronization
 
 /// Where a command writes: results to `out`, messages and progress to `err`.
 /// Tests pass a ``CapturingConsole``.
-public protocol Console: Sendable {
+package protocol Console: Sendable {
   /// Writes `text` as it is to the results stream (standard output); no newline is added.
   func out(_ text: String)
   /// Writes `text` as it is to the messages stream (standard error): errors, warnings, progress.
@@ -26,14 +26,14 @@ public protocol Console: Sendable {
 }
 
 /// The process's standard streams.
-public struct StandardConsole: Console {
+package struct StandardConsole: Console {
   /// The process's file descriptors 1 and 2 and its environment; nothing is opened or buffered.
-  public init() {}
+  package init() {}
 
   /// Writes all of `text` to file descriptor 1 unbuffered, retrying short writes; a failed write drops the rest.
-  public func out(_ text: String) { Self.write(text, to: 1) }
+  package func out(_ text: String) { Self.write(text, to: 1) }
   /// Writes all of `text` to file descriptor 2 unbuffered, retrying short writes; a failed write drops the rest.
-  public func err(_ text: String) { Self.write(text, to: 2) }
+  package func err(_ text: String) { Self.write(text, to: 2) }
 
   /// Writes all of `text` to a file descriptor, retrying short writes.
   static func write(_ text: String, to fd: Int32) {
@@ -50,19 +50,19 @@ public struct StandardConsole: Console {
   }
 
   /// `isatty(2)`: true when standard error is a terminal, false in a pipe, a file or CI.
-  public var errIsTerminal: Bool { isatty(2) != 0 }
+  package var errIsTerminal: Bool { isatty(2) != 0 }
 
   /// The process environment's value of `name` (`getenv`); `nil` when unset.
-  public func environment(_ name: String) -> String? {
+  package func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
   }
 
   /// Reads file descriptor 0 to its end; `nil` when the read fails.
-  public func readStandardInput() -> [UInt8]? { try? TextInput.bytes(descriptor: 0) }
+  package func readStandardInput() -> [UInt8]? { try? TextInput.bytes(descriptor: 0) }
 }
 
 /// A console that keeps what is written, for tests.
-public final class CapturingConsole: Console {
+package final class CapturingConsole: Console {
   private let state = Mutex<(out: String, err: String)>(("", ""))
   private let env: [String: String]
   private let terminal: Bool
@@ -71,14 +71,14 @@ public final class CapturingConsole: Console {
   /// - Parameters:
   ///   - terminal: pretend stderr is a terminal (to test progress output).
   ///   - standardInput: what `-` reads (once); `nil` for an unreadable standard input.
-  public init(environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = []) {
+  package init(environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = []) {
     env = environment
     self.terminal = terminal
     input = Mutex(standardInput)
   }
 
   /// The bytes of `standardInput`, then nothing: standard input is read once.
-  public func readStandardInput() -> [UInt8]? {
+  package func readStandardInput() -> [UInt8]? {
     input.withLock { bytes in
       defer { if bytes != nil { bytes = [] } }
       return bytes
@@ -86,18 +86,18 @@ public final class CapturingConsole: Console {
   }
 
   /// Appends `text` to ``stdout``; safe from any thread.
-  public func out(_ text: String) { state.withLock { $0.out += text } }
+  package func out(_ text: String) { state.withLock { $0.out += text } }
   /// Appends `text` to ``stderr``; safe from any thread.
-  public func err(_ text: String) { state.withLock { $0.err += text } }
+  package func err(_ text: String) { state.withLock { $0.err += text } }
   /// The `terminal` given to the initializer (false by default, so no progress output).
-  public var errIsTerminal: Bool { terminal }
+  package var errIsTerminal: Bool { terminal }
   /// `name` in the `environment` given to the initializer; the process environment is never read.
-  public func environment(_ name: String) -> String? { env[name] }
+  package func environment(_ name: String) -> String? { env[name] }
 
   /// Everything written with ``out(_:)`` so far, in order.
-  public var stdout: String { state.withLock { $0.out } }
+  package var stdout: String { state.withLock { $0.out } }
   /// Everything written with ``err(_:)`` so far, in order.
-  public var stderr: String { state.withLock { $0.err } }
+  package var stderr: String { state.withLock { $0.err } }
 }
 
 /// A progress line on stderr, redrawn at most every 0.2 s: percentage, rate, ETA.

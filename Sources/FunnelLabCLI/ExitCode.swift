@@ -1,5 +1,5 @@
 /// The exit codes of `funnellab`, after BSD sysexits where one fits.
-public enum ExitCode: Int32, Sendable, CaseIterable {
+package enum ExitCode: Int32, Sendable, CaseIterable {
   /// Success.
   case success = 0
   /// The command ran, and an assumption check it evaluated failed (`check`), or `analyze
@@ -17,7 +17,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   case cannotCreateOutput = 73
 
   /// One line for the `EXIT CODES` section of `funnellab --help`, lower case, no final period.
-  public var meaning: String {
+  package var meaning: String {
     switch self {
     case .success: "success"
     case .checkFailed: "an expectation checked by the command failed, or analyze --fail-on-srm found a sample ratio mismatch"

@@ -3,9 +3,9 @@ import FunnelLab
 
 /// The `funnellab` command line: parses, calls the library, renders, and returns
 /// an exit code. Everything is in this library target so tests drive it in-process.
-public enum FunnelLabCommandLine {
+package enum FunnelLabCommandLine {
   /// The version `funnellab --version` prints (`funnellab 0.1.0`); not derived from a git tag.
-  public static let version = "0.1.0"
+  package static let version = "0.1.0"
 
   static let commands: [CommandEntry] = [
     CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
@@ -45,7 +45,7 @@ public enum FunnelLabCommandLine {
   }
 
   /// Runs the command line `arguments` (without the program name).
-  public static func run(_ arguments: [String], console: any Console = StandardConsole()) -> Int32 {
+  package static func run(_ arguments: [String], console: any Console = StandardConsole()) -> Int32 {
     guard let first = arguments.first else {
       console.out(overview)
       return ExitCode.success.rawValue

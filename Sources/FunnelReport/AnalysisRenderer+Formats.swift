@@ -4,7 +4,7 @@ public import FunnelStats
 /// CSV, Markdown and HTML of an analysis of observed counts.
 extension AnalysisRenderer {
   /// The columns of ``csv(_:)``, in order; interval bounds and lifts are fractions, not percent.
-  public static let csvHeader = [
+  package static let csvHeader = [
     "arm", "metric", "users", "conversions", "estimate", "lower", "upper", "difference", "difference_lower", "difference_upper",
     "relative_lift", "relative_lift_lower", "relative_lift_upper", "test", "p_value", "adjusted_p_value", "significant",
     "probability_to_beat_control", "probability_to_be_best", "expected_loss", "confidence_level", "verdict",

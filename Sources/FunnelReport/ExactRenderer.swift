@@ -1,4 +1,4 @@
-public import FunnelLab
+@_spi(Internals) public import FunnelLab
 
 /// Renders exact funnels (``ExactEngine``) as a terminal report or JSON of schema
 /// version ``schemaVersion``: per variant the exact probabilities and expectations

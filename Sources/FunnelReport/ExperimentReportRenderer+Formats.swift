@@ -9,7 +9,7 @@ extension ExperimentReportRenderer {
 
   /// The columns of ``csv(_:)``, in order; `true_difference` is the exact difference the verdict is graded
   /// against, `role` is `primary`, `guardrail` or `secondary`.
-  public static let csvHeader = [
+  package static let csvHeader = [
     "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "difference", "difference_lower",
     "difference_upper", "relative_lift", "test", "p_value", "adjusted_p_value", "significant", "probability_to_beat_control",
     "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",

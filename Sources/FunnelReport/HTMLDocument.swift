@@ -3,17 +3,17 @@
 /// self-closed, only the five XML entities are used), so tests can parse it.
 /// Coordinates and numbers go through ``NumberText``: the same report gives the
 /// same bytes.
-public struct HTMLDocument {
+package struct HTMLDocument {
   /// The page's content so far, without the `<html>`, `<head>` and `<style>` that ``html`` wraps around it.
-  public private(set) var body = ""
+  package private(set) var body = ""
   var title: String
   private var nextID = 0
 
   /// An empty page; `title` becomes its `<title>` (escaped), not a heading: add one with ``heading(_:_:)``.
-  public init(title: String) { self.title = title }
+  package init(title: String) { self.title = title }
 
   /// `text` with `&`, `<`, `>`, `"` and `'` escaped.
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var out = ""
     for c in text {
       switch c {
@@ -32,19 +32,19 @@ public struct HTMLDocument {
   static func n(_ value: Double) -> String { NumberText.fixed(value, 1) }
 
   /// Appends markup as it is, unescaped: the caller keeps the page well-formed.
-  public mutating func append(_ html: String) { body += html }
+  package mutating func append(_ html: String) { body += html }
 
   /// Appends `<h level>` with `text` escaped; `level` is not checked (1 to 6 make valid HTML).
-  public mutating func heading(_ level: Int, _ text: String) { body += "<h\(level)>\(Self.escape(text))</h\(level)>\n" }
+  package mutating func heading(_ level: Int, _ text: String) { body += "<h\(level)>\(Self.escape(text))</h\(level)>\n" }
 
   /// Appends a `<p>` with `text` escaped; `cssClass` becomes its `class` (the stylesheet greys out `"note"`).
-  public mutating func paragraph(_ text: String, cssClass: String? = nil) {
+  package mutating func paragraph(_ text: String, cssClass: String? = nil) {
     body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
   }
 
   /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text
   /// columns whose cells may break into lines (a long verdict) instead of widening the table.
-  public mutating func table(
+  package mutating func table(
     _ headers: [String], _ rows: [[String]], right: Set<Int> = [], wrap: Set<Int> = [], caption: String? = nil
   ) {
     body += "<div class=\"scroll\"><table>"
@@ -71,7 +71,7 @@ public struct HTMLDocument {
   /// - Parameters:
   ///   - kind: a class naming the chart type (`funnel`, `forest`, …), for styling and tests.
   ///   - content: the SVG elements, in a 0…`width` × 0…`height` view box.
-  public mutating func chart(kind: String, title: String, description: String, width: Double, height: Double, content: String) {
+  package mutating func chart(kind: String, title: String, description: String, width: Double, height: Double, content: String) {
     nextID += 1
     let id = "chart\(nextID)"
     body += "<figure class=\"chart \(kind)\">\n<figcaption>\(Self.escape(title))</figcaption>\n"
@@ -96,13 +96,13 @@ public struct HTMLDocument {
     """
 
   /// Starts a responsive grid of charts: two columns on a laptop, one on a phone.
-  public mutating func beginCharts() { body += "<div class=\"charts\">\n" }
+  package mutating func beginCharts() { body += "<div class=\"charts\">\n" }
 
   /// Closes the grid opened by ``beginCharts()``.
-  public mutating func endCharts() { body += "</div>\n" }
+  package mutating func endCharts() { body += "</div>\n" }
 
   /// The whole page.
-  public var html: String {
+  package var html: String {
     """
     <!DOCTYPE html>
     <html lang="en">

@@ -4,9 +4,9 @@ import FunnelStats
 /// Number formatting shared by the text renderers: fixed decimals, thousands
 /// separators, percentages. Pure functions of their input, identical on every
 /// platform (no locale).
-public enum NumberText {
+package enum NumberText {
   /// `value` with `decimals` digits after the point, rounded half away from zero.
-  public static func fixed(_ value: Double, _ decimals: Int) -> String {
+  package static func fixed(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "∞" : "-∞") }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
@@ -27,14 +27,14 @@ public enum NumberText {
 
   /// A count held in a `Double` (a sample size), rounded by `rule`, with `,` between
   /// thousands; the shortest decimal form when it does not fit an `Int`.
-  public static func grouped(_ value: Double, rounding rule: FloatingPointRoundingRule) -> String {
+  package static func grouped(_ value: Double, rounding rule: FloatingPointRoundingRule) -> String {
     Int(rounding: value, rule).map { grouped($0) } ?? JSONValue.format(value)
   }
 
   /// An interval bound: `value` with `decimals` digits, or more when fewer would print a
   /// non-zero bound as zero (so that an interval never looks as if it touched or crossed 0
   /// when it does not); at most 12 decimals, then scientific notation.
-  public static func bound(_ value: Double, _ decimals: Int) -> String {
+  package static func bound(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite, value != 0 else { return fixed(value, decimals) }
     var digits = decimals
     while digits < 12 {
@@ -52,7 +52,7 @@ public enum NumberText {
   }
 
   /// A whole number with `,` between thousands.
-  public static func grouped<T: BinaryInteger>(_ value: T) -> String {
+  package static func grouped<T: BinaryInteger>(_ value: T) -> String {
     let digits = String(value.magnitude)
     var out = ""
     for (i, c) in digits.enumerated() {
@@ -64,7 +64,7 @@ public enum NumberText {
 
   /// The confidence level `1 − alpha` as a label, e.g. `0.05` → `95%`, `0.1` → `90%`,
   /// `0.025` → `97.5%` (up to three decimals, trailing zeros dropped).
-  public static func level(alpha: Double) -> String {
+  package static func level(alpha: Double) -> String {
     var text = fixed((1 - alpha) * 100, 3)
     while text.contains("."), text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
@@ -72,48 +72,48 @@ public enum NumberText {
   }
 
   /// A proportion as a percentage, e.g. `0.1234` → `12.3%`.
-  public static func percent(_ value: Double?, decimals: Int = 1) -> String {
+  package static func percent(_ value: Double?, decimals: Int = 1) -> String {
     guard let value else { return "n/a" }
     return fixed(value * 100, decimals) + "%"
   }
 
   /// A difference of proportions in percentage points with a sign, e.g. `+1.2 pp`.
-  public static func points(_ value: Double?, decimals: Int = 1) -> String {
+  package static func points(_ value: Double?, decimals: Int = 1) -> String {
     guard let value else { return "n/a" }
     let text = fixed(value * 100, decimals)
     return (value >= 0 && !text.hasPrefix("-") ? "+" : "") + text + " pp"
   }
 
   /// A duration in seconds through ``fixed(_:_:)`` with an ` s` suffix, e.g. `12.3 s`; `n/a` when `nil`.
-  public static func seconds(_ value: Double?, decimals: Int = 1) -> String {
+  package static func seconds(_ value: Double?, decimals: Int = 1) -> String {
     guard let value else { return "n/a" }
     return fixed(value, decimals) + " s"
   }
 }
 
 /// A plain-text table with aligned columns.
-public struct TextTable {
+package struct TextTable {
   /// How a column's cells are padded: `left` for names and words, `right` for numbers.
-  public enum Alignment { case left, right }
+  package enum Alignment { case left, right }
   /// The column titles; their count fixes the number of columns (a row may not have more cells).
-  public var headers: [String]
+  package var headers: [String]
   /// One alignment per column, in column order; the header row is aligned like the cells below it.
-  public var alignments: [Alignment]
+  package var alignments: [Alignment]
   /// The body rows, in display order.
-  public var rows: [[String]] = []
+  package var rows: [[String]] = []
 
   /// A table without rows; `alignments` needs one entry per header.
-  public init(_ headers: [String], alignments: [Alignment]) {
+  package init(_ headers: [String], alignments: [Alignment]) {
     self.headers = headers
     self.alignments = alignments
   }
 
   /// Appends a row: cells in column order, already formatted (see ``NumberText``).
-  public mutating func add(_ row: [String]) { rows.append(row) }
+  package mutating func add(_ row: [String]) { rows.append(row) }
 
   /// The header, a `─` rule and the rows, each line prefixed by `indent`, columns as wide as their widest cell
   /// (in characters) and two spaces apart, trailing spaces trimmed; every line ends with a newline.
-  public func render(indent: String = "  ") -> String {
+  package func render(indent: String = "  ") -> String {
     let all = [headers] + rows
     let widths = headers.indices.map { c in all.map { $0.indices.contains(c) ? $0[c].count : 0 }.max() ?? 0 }
     func line(_ cells: [String]) -> String {

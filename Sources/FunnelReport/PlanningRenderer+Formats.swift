@@ -4,7 +4,7 @@ public import FunnelLab
 extension PlanningRenderer {
   /// The columns of ``csv(_:)``, in order; rates, power and error rates are fractions, `type_m` a ratio of
   /// magnitudes, `duration_days` empty without a traffic figure.
-  public static let csvHeader = [
+  package static let csvHeader = [
     "experiment", "variant", "metric", "rule", "control_rate", "variant_rate", "users_per_arm", "replicates", "alpha", "power",
     "analytic_power", "false_positive_rate", "coverage", "type_s", "type_m", "analytic_users_per_arm", "simulated_users_per_arm",
     "simulated_users_per_arm_se", "duration_days", "expected_stopping_day",

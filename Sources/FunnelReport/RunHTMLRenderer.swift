@@ -1,4 +1,4 @@
-public import FunnelLab
+@_spi(Internals) public import FunnelLab
 import FunnelStats
 
 /// Renders a ``RunResult`` as one self-contained HTML page: a summary table, a

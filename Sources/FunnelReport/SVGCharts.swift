@@ -1,11 +1,11 @@
-public import FunnelLab
+package import FunnelLab
 
 /// The SVG charts of the HTML reports, as element strings in a fixed-width view box.
 /// Pure layout of numbers the models computed; every number is labelled in text,
 /// so no chart relies on colour alone.
-public enum SVGCharts {
+package enum SVGCharts {
   /// The width of every chart's view box, in SVG user units; heights vary with the number of rows.
-  public static let width = 400.0
+  package static let width = 400.0
 
   static func n(_ v: Double) -> String { HTMLDocument.n(v) }
   static func e(_ s: String) -> String { HTMLDocument.escape(s) }
@@ -27,7 +27,7 @@ public enum SVGCharts {
   /// A funnel: users who reached each screen, as bars relative to all users, each
   /// annotated with the users who quit there.
   /// - Returns: the elements and the view box height.
-  public static func funnel(_ s: FunnelSummary) -> (content: String, height: Double) {
+  package static func funnel(_ s: FunnelSummary) -> (content: String, height: Double) {
     var out = ""
     var y = 4.0
     for (i, row) in s.screens.enumerated() {
@@ -51,24 +51,24 @@ public enum SVGCharts {
   }
 
   /// One row of a forest plot: a label, a point estimate with its interval, and text.
-  public struct ForestRow: Sendable {
+  package struct ForestRow: Sendable {
     /// The row's name (an arm, a plan, a metric), written at the left above the interval.
-    public var label: String
+    package var label: String
     /// The point estimate, in the chart's unit (the callers pass percentage points for lifts); placed on
     /// the axis, not printed: ``text`` carries the numbers.
-    public var estimate: Double
+    package var estimate: Double
     /// The interval's lower bound, in the unit of ``estimate``.
-    public var lower: Double
+    package var lower: Double
     /// The interval's upper bound, in the unit of ``estimate``; a bar chart draws no whisker when it does not
     /// exceed ``lower``.
-    public var upper: Double
+    package var upper: Double
     /// The numbers in words, right-aligned above the row, so the chart never relies on position or colour alone.
-    public var text: String
+    package var text: String
     /// A reference value drawn as a diamond (the true effect in experiment mode).
-    public var reference: Double?
+    package var reference: Double?
 
     /// A row; `reference`, when given, is drawn as a diamond (forest plots only).
-    public init(label: String, estimate: Double, lower: Double, upper: Double, text: String, reference: Double? = nil) {
+    package init(label: String, estimate: Double, lower: Double, upper: Double, text: String, reference: Double? = nil) {
       self.label = label
       self.estimate = estimate
       self.lower = lower
@@ -81,7 +81,7 @@ public enum SVGCharts {
   /// A forest plot around zero, one row per estimate: the label and the numbers on a
   /// line, the interval below across the full width. Filled points have intervals
   /// that exclude zero, open squares include it (the text gives the numbers too).
-  public static func forest(_ rows: [ForestRow]) -> (content: String, height: Double) {
+  package static func forest(_ rows: [ForestRow]) -> (content: String, height: Double) {
     let pad = 8.0
     let span =
       max(
@@ -117,7 +117,7 @@ public enum SVGCharts {
   /// numbers on a line above; bar `i` is filled with pattern `i mod 4` when `patterned`.
   /// - Parameter maximum: the value at the right edge (default: a little above the largest).
   ///   - marker: a value drawn as a dashed vertical line with its label (a threshold such as α).
-  public static func bars(
+  package static func bars(
     _ rows: [ForestRow], patterned: Bool, maximum: Double? = nil, marker: (value: Double, label: String)? = nil
   ) -> (content: String, height: Double) {
     let top = maximum ?? max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.02
@@ -147,7 +147,7 @@ public enum SVGCharts {
 
   /// A heatmap of `values[row][column]` with every cell's value written in it; the
   /// shades span `scale` (default: the values' own range), so several heatmaps can share one.
-  public static func heatmap(
+  package static func heatmap(
     rows: [String], columns: [String], values: [[Double?]], scale: ClosedRange<Double>? = nil, text: (Double) -> String
   ) -> (content: String, height: Double) {
     let left = 100.0
@@ -181,7 +181,7 @@ public enum SVGCharts {
 
   /// A curve through `points` (x, y) with y in 0…1, a dashed line at `target`, and
   /// the point `marked` (the design) ringed and labelled `markedLabel`.
-  public static func curve(
+  package static func curve(
     _ points: [(x: Double, y: Double)], marked: (x: Double, y: Double)?, markedLabel: String, target: Double?,
     xLabel: String, xText: (Double) -> String
   ) -> (content: String, height: Double) {

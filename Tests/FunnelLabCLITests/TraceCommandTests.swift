@@ -1,5 +1,5 @@
 import Foundation
-import FunnelLab
+@_spi(Internals) import FunnelLab
 import Testing
 
 @testable import FunnelLabCLI

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// Calibration recovers the probabilities that generated the counts.
 @Suite struct CalibrationTests {

@@ -2,7 +2,7 @@ import Foundation
 import FunnelStats
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// `|a − b| ≤ tolerance`, with both values in the message.
 func expectClose(

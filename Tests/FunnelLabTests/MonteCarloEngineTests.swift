@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 @Suite struct MonteCarloEngineTests {
   /// |simulated − exact| ≤ 3 standard errors of a proportion over `n` users.

@@ -14,7 +14,7 @@ import FunnelStats
 /// success and failure, a paywall's `purchase` into one outcome per plan.
 public struct CompiledFlow: Sendable {
   /// One action a screen offers, as counted in results.
-  public struct ActionSlot: Sendable, Hashable {
+  @_spi(Internals) public struct ActionSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the screen that offers the action.
     public var screen: Int
     /// The action's id in the spec (`skip` for the implicit skip).
@@ -28,7 +28,7 @@ public struct CompiledFlow: Sendable {
   }
 
   /// One plan on a paywall, as counted in results.
-  public struct PlanSlot: Sendable, Hashable {
+  @_spi(Internals) public struct PlanSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the paywall that shows the plan.
     public var screen: Int
     /// The plan as the spec defines it (price, trial, period, utility, badge).
@@ -38,7 +38,7 @@ public struct CompiledFlow: Sendable {
   }
 
   /// One option of a choice screen, as counted in results.
-  public struct OptionSlot: Sendable, Hashable {
+  @_spi(Internals) public struct OptionSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the choice screen that offers the option.
     public var screen: Int
     /// The option's id in the spec.
@@ -59,7 +59,7 @@ public struct CompiledFlow: Sendable {
   @usableFromInline static let completedTarget: Int32 = -1
   @usableFromInline static let abandonedTarget: Int32 = -2
   /// The scale of thresholds: probabilities are multiples of 2⁻⁵³.
-  public static let thresholdScale: UInt64 = 1 << 53
+  @_spi(Internals) public static let thresholdScale: UInt64 = 1 << 53
 
   /// The variant this flow was compiled for.
   public let variantID: String
@@ -71,11 +71,11 @@ public struct CompiledFlow: Sendable {
   public let segmentIDs: [String]
   /// Every action of every screen, screen by screen, each screen's actions by kind then id, an implicit skip
   /// last: the order of the results' action counters.
-  public let actions: [ActionSlot]
+  @_spi(Internals) public let actions: [ActionSlot]
   /// Every plan of every paywall, screen by screen in the spec's order: the order of the plan counters.
-  public let plans: [PlanSlot]
+  @_spi(Internals) public let plans: [PlanSlot]
   /// Every option of every choice screen, screen by screen in the spec's order: the order of the option counters.
-  public let options: [OptionSlot]
+  @_spi(Internals) public let options: [OptionSlot]
 
   /// The purchase layer's settings (for the built-in ``MockPaywallManager``).
   public let store: StoreSettings
@@ -83,13 +83,13 @@ public struct CompiledFlow: Sendable {
   public let revenue: RevenueSettings
 
   /// Index of the first screen: the flow's `start`, or 0 when the spec names none.
-  public let start: Int
+  @_spi(Internals) public let start: Int
   /// Steps after which a walk is cut off and counted as abandoned (`stepLimitReached`); from the simulation settings.
   public let stepLimit: Int
   /// Equiprobable bins of the normal intent trait (each bin holds its conditional mean).
-  public let traitBins: Int
+  @_spi(Internals) public let traitBins: Int
   /// Levels of the "screens seen" counter: 0…cap.
-  public let seenLevels: Int
+  @_spi(Internals) public let seenLevels: Int
 
   let segmentThresholds: [UInt64]
   /// Outcomes per state (the largest screen's count); rows are padded.
@@ -119,17 +119,17 @@ public struct CompiledFlow: Sendable {
   }
 
   /// Probability of each segment.
-  public var segmentProbabilities: [Double] { Self.widths(segmentThresholds) }
+  @_spi(Internals) public var segmentProbabilities: [Double] { Self.widths(segmentThresholds) }
 
   /// Probabilities of the outcomes of `screen` in a state (for the exact engine and tests).
-  public func outcomeProbabilities(segment: Int, bin: Int, seen: Int, personalized: Bool, screen: Int) -> [Double] {
+  @_spi(Internals) public func outcomeProbabilities(segment: Int, bin: Int, seen: Int, personalized: Bool, screen: Int) -> [Double] {
     let base = row(segment: segment, bin: bin, seen: seen, personalized: personalized ? 1 : 0, screen: screen)
     let count = Int(outcomeCount[screen])
     return Self.widths(Array(thresholds[base..<(base + count)]))
   }
 
   /// Global outcome indices of `screen`.
-  public func outcomes(of screen: Int) -> Range<Int> {
+  @_spi(Internals) public func outcomes(of screen: Int) -> Range<Int> {
     Int(outcomeStart[screen])..<Int(outcomeStart[screen] + outcomeCount[screen])
   }
 

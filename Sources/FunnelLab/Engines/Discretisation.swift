@@ -15,13 +15,13 @@ import FunnelStats
 /// **Dwell times.** A lognormal with median `m` and σ is replaced by the 1024
 /// equiprobable quantiles `m·exp(σ·Φ⁻¹((q + ½)/1024))`, in whole milliseconds.
 /// Their mean differs from `m·exp(σ²/2)` by well under 1 % for σ ≤ 1.
-public enum Discretisation {
+@_spi(Internals) public enum Discretisation {
   /// Entries of a dwell-time quantile table (a power of two: indexed by the top bits of a draw).
-  public static let dwellTableSize = 1024
+  @_spi(Internals) public static let dwellTableSize = 1024
   static let dwellTableShift: UInt64 = 54
 
   /// Conditional means of the standard normal over `bins` equiprobable bins.
-  public static func normalBinMeans(_ bins: Int) -> [Double] {
+  @_spi(Internals) public static func normalBinMeans(_ bins: Int) -> [Double] {
     guard bins > 1 else { return [0] }
     let b = Double(bins)
     var edges = [Double](repeating: 0, count: bins + 1)
@@ -35,7 +35,7 @@ public enum Discretisation {
   }
 
   /// Equiprobable quantiles of a lognormal dwell time, in milliseconds.
-  public static func dwellTable(medianSeconds: Double, sigma: Double) -> [UInt32] {
+  @_spi(Internals) public static func dwellTable(medianSeconds: Double, sigma: Double) -> [UInt32] {
     (0..<dwellTableSize).map { q in
       let z = standardNormalQuantile((Double(q) + 0.5) / Double(dwellTableSize))
       let millis = (medianSeconds * exp(sigma * z) * 1000).rounded()

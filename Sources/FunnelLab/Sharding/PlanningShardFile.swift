@@ -1,17 +1,17 @@
 /// The partial result of one shard of `funnellab power <spec>`: the tallies of its
 /// replicates, with the spec and the planning settings.
-public struct PlanningShardFile: Sendable {
+package struct PlanningShardFile: Sendable {
   /// Which part of the replicates this file tallied (index and count).
-  public var shard: Shard
+  package var shard: Shard
   /// The spec's text, byte for byte, so the merge needs nothing but the shard files.
-  public var specText: String
+  package var specText: String
   /// The planning settings the shard ran with; every shard of one plan must have the same.
-  public var options: PlanningOptions
+  package var options: PlanningOptions
   /// The tallies of this shard's replicates, summed with the other shards' on merge.
-  public var counts: PlanningCounts
+  package var counts: PlanningCounts
 
   /// A shard's partial plan, as ``ExperimentPlanner/tally(_:options:shard:progress:)`` returned it.
-  public init(shard: Shard, specText: String, options: PlanningOptions, counts: PlanningCounts) {
+  package init(shard: Shard, specText: String, options: PlanningOptions, counts: PlanningCounts) {
     self.shard = shard
     self.specText = specText
     self.options = options
@@ -41,7 +41,7 @@ public struct PlanningShardFile: Sendable {
   }
 
   /// The file's content, sealed with its checksum (``ShardChecksum``).
-  public var json: JSONValue {
+  package var json: JSONValue {
     ShardChecksum.sealing(
       .object([
         ("funnellabShard", .integer(ShardFile.formatVersion)),
@@ -69,7 +69,7 @@ public struct PlanningShardFile: Sendable {
   }
 
   /// Reads a planning shard written by ``json``.
-  public static func read(_ document: JSONValue, source: String) throws(SpecErrors) -> PlanningShardFile {
+  package static func read(_ document: JSONValue, source: String) throws(SpecErrors) -> PlanningShardFile {
     func fail(_ path: SpecPath, _ message: String) -> SpecErrors {
       SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: "the shard file is damaged")])
     }
@@ -211,7 +211,7 @@ public struct PlanningShardFile: Sendable {
   }
 
   /// Merges planning shards into the plan of the single run.
-  public static func merge(_ files: [(source: String, file: PlanningShardFile)]) throws(SpecErrors) -> PlanningReport {
+  package static func merge(_ files: [(source: String, file: PlanningShardFile)]) throws(SpecErrors) -> PlanningReport {
     guard let first = files.first else { throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files")]) }
     var errors: [SpecError] = []
     let key = JSONWriter.write(first.file.settings) + first.file.specText

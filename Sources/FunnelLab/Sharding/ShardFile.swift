@@ -5,32 +5,32 @@
 /// `funnellab merge` sums the aggregates of all `count` shards — exact integer sums, so
 /// the order of the files does not matter — and renders the same bytes a single run
 /// would.
-public struct ShardFile: Sendable {
+package struct ShardFile: Sendable {
   /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ShardChecksum``).
-  public static let formatVersion = 2
+  package static let formatVersion = 2
 
   /// `run` or `grid`.
-  public var command: String
+  package var command: String
   /// Which part of the users this file simulated (index and count).
-  public var shard: Shard
+  package var shard: Shard
   /// The spec's text, so the merge needs nothing but the shard files.
-  public var specText: String
+  package var specText: String
   /// The seed the run used (the command line's, else the spec's); all shards must agree.
-  public var seed: UInt64
+  package var seed: UInt64
   /// Users per variant of the whole run (not of this shard); all shards must agree.
-  public var users: Int
+  package var users: Int
   /// Truth or experiment mode; all shards must agree.
-  public var mode: RunMode
+  package var mode: RunMode
   /// The variants the run selected (`nil`: all).
-  public var variants: [String]?
+  package var variants: [String]?
   /// One aggregate per selected variant, the control first: the counts over this shard's users only.
-  public var aggregates: [FunnelAggregate]
+  package var aggregates: [FunnelAggregate]
   /// Per variant, its paired tallies with the control (``VariantRun/paired``); empty in
   /// experiment mode.
-  public var paired: [PairedTallies?]
+  package var paired: [PairedTallies?]
 
   /// A shard's partial result; `paired` empty in experiment mode.
-  public init(
+  package init(
     command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
     aggregates: [FunnelAggregate], paired: [PairedTallies?] = []
   ) {
@@ -46,7 +46,7 @@ public struct ShardFile: Sendable {
   }
 
   /// FNV-1a 64 of the spec text, in hex: identifies the spec in refusals.
-  public var specHash: String { ShardChecksum.hex(HashAssignment.fnv1a64(specText)) }
+  package var specHash: String { ShardChecksum.hex(HashAssignment.fnv1a64(specText)) }
 
   /// The settings every shard of one run shares (compared before merging).
   var runKey: String {
@@ -54,7 +54,7 @@ public struct ShardFile: Sendable {
   }
 
   /// The file's content, sealed with its checksum (``ShardChecksum``).
-  public var json: JSONValue {
+  package var json: JSONValue {
     ShardChecksum.sealing(
       .object([
         ("funnellabShard", .integer(Self.formatVersion)),
@@ -72,7 +72,7 @@ public struct ShardFile: Sendable {
   }
 
   /// Reads a shard file; aggregates are checked against the spec's compiled flows.
-  public static func read(text: String, source: String) throws(SpecErrors) -> ShardFile {
+  package static func read(text: String, source: String) throws(SpecErrors) -> ShardFile {
     func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil) -> SpecErrors {
       SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: hint)])
     }
@@ -201,7 +201,7 @@ public struct ShardFile: Sendable {
   }
 
   /// The experiment the shard ran (the grid expanded for `grid`).
-  public func experiment(source: String = "shard") throws(SpecErrors) -> Experiment {
+  package func experiment(source: String = "shard") throws(SpecErrors) -> Experiment {
     let e = try ExperimentLoader.load(text: specText, source: source)
     guard command == "grid" else { return e }
     guard let gridded = e.gridExperiment() else {
@@ -211,14 +211,14 @@ public struct ShardFile: Sendable {
   }
 
   /// The run options the shard used (without the shard itself).
-  public var runOptions: RunOptions {
+  package var runOptions: RunOptions {
     RunOptions(users: users, seed: seed, variants: variants, mode: mode)
   }
 
   /// Merges the shards of one run into its result.
   /// - Throws: ``SpecErrors`` when the files come from different runs (spec, seed,
   ///   settings or shard count), a shard appears twice, or shards are missing.
-  public static func merge(_ files: [(source: String, file: ShardFile)]) throws(SpecErrors) -> (Experiment, RunResult, ShardFile) {
+  package static func merge(_ files: [(source: String, file: ShardFile)]) throws(SpecErrors) -> (Experiment, RunResult, ShardFile) {
     guard let first = files.first else {
       throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files", hint: "pass parts/*.json")])
     }

@@ -1,7 +1,7 @@
 import FunnelStats
 
 /// Tolerance within which a screen's action probabilities must sum to 1.
-public let probabilitySumTolerance = 1e-6
+package let probabilitySumTolerance = 1e-6
 
 extension Experiment {
   /// Every problem of the base experiment and of each variant once its patches are

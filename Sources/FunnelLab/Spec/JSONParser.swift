@@ -2,17 +2,17 @@
 ///
 /// Written here because the root package takes no dependencies and Foundation's
 /// parser forgets positions. Errors name the line and column and what was expected.
-public struct JSONParser {
+package struct JSONParser {
   /// Parse failure with its position in the text.
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line of the offending character.
-    public var line: Int
+    package var line: Int
     /// The 1-based column of the offending byte on its line, counted in UTF-8 bytes.
-    public var column: Int
+    package var column: Int
     /// What was expected or found, e.g. `expected ',' or '}' in an object`.
-    public var message: String
+    package var message: String
     /// `line L, column C: message`.
-    public var description: String { "line \(line), column \(column): \(message)" }
+    package var description: String { "line \(line), column \(column): \(message)" }
   }
 
   private let bytes: [UInt8]
@@ -27,7 +27,7 @@ public struct JSONParser {
 
   /// Parses a complete JSON document.
   /// - Throws: ``Failure`` naming the line and column of the first syntax error.
-  public static func parse(_ text: String) throws(Failure) -> JSONValue {
+  package static func parse(_ text: String) throws(Failure) -> JSONValue {
     var parser = JSONParser(text)
     parser.skipWhitespace()
     let value = try parser.parseValue()

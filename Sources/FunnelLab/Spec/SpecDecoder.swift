@@ -4,21 +4,21 @@
 ///
 /// Decoding throws ``SpecErrors`` holding the first structural problem (a wrong
 /// type or a missing key) together with every unknown key found until then.
-public struct SpecDecoder {
+package struct SpecDecoder {
   /// A label for the source in error messages (usually the file name).
-  public var source: String
+  package var source: String
 
   /// A decoder whose errors name `source` (`spec` when not told).
-  public init(source: String = "spec") { self.source = source }
+  package init(source: String = "spec") { self.source = source }
 
   /// Parses `text` and decodes a `T` from it.
-  public func decode<T: Decodable>(_ type: T.Type, from text: String) throws(SpecErrors) -> (T, JSONValue) {
+  package func decode<T: Decodable>(_ type: T.Type, from text: String) throws(SpecErrors) -> (T, JSONValue) {
     let document = try parse(text)
     return (try decode(type, from: document), document)
   }
 
   /// Parses `text` as JSON, reporting a syntax error as a ``SpecErrors`` with its line.
-  public func parse(_ text: String) throws(SpecErrors) -> JSONValue {
+  package func parse(_ text: String) throws(SpecErrors) -> JSONValue {
     do {
       return try JSONParser.parse(text)
     } catch {
@@ -33,7 +33,7 @@ public struct SpecDecoder {
   }
 
   /// Decodes a `T` from an already parsed document.
-  public func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws(SpecErrors) -> T {
+  package func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws(SpecErrors) -> T {
     let (result, errors) = decodeCollecting(type, from: document)
     guard let result, errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
     return result
@@ -42,7 +42,7 @@ public struct SpecDecoder {
   /// Decodes what can be decoded and returns it with every problem found: the
   /// structural one that stopped decoding (if any, the value is then `nil`) and
   /// every unknown key.
-  public func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> (T?, [SpecError]) {
+  package func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> (T?, [SpecError]) {
     let state = DecodingState(document: document)
     let decoder = ValueDecoder(value: document, path: .root, state: state)
     var result: T?
@@ -69,20 +69,20 @@ public struct SpecDecoder {
 }
 
 /// A coding key built from any string or index.
-public struct AnyCodingKey: CodingKey, Hashable, Sendable {
+package struct AnyCodingKey: CodingKey, Hashable, Sendable {
   /// The key's text (the decimal digits of ``intValue`` for an index key).
-  public var stringValue: String
+  package var stringValue: String
   /// The array index; `nil` for an object key.
-  public var intValue: Int?
+  package var intValue: Int?
   /// An object key; never fails, so every key of an object can be enumerated.
-  public init(stringValue: String) { self.stringValue = stringValue }
+  package init(stringValue: String) { self.stringValue = stringValue }
   /// An index key, also usable as the key `"\(intValue)"`.
-  public init(intValue: Int) {
+  package init(intValue: Int) {
     stringValue = String(intValue)
     self.intValue = intValue
   }
   /// An object key (the unlabelled spelling of ``init(stringValue:)``).
-  public init(_ string: String) { stringValue = string }
+  package init(_ string: String) { stringValue = string }
 }
 
 extension SpecPath {

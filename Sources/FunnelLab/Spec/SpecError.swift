@@ -146,10 +146,10 @@ extension JSONValue {
 
 /// Suggests the closest known name to a misspelt one (Levenshtein distance), for
 /// "did you mean …?" hints.
-public enum NameSuggestion {
+package enum NameSuggestion {
   /// The candidate nearest to `name` by case-insensitive Levenshtein distance (the first one on a tie),
   /// or `nil` when even that one is more than `max(2, name.count / 3)` edits away or there is no candidate.
-  public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+  package static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
     let target = Array(name.lowercased())
     var best: (String, Int)?
     for candidate in candidates {
@@ -162,7 +162,7 @@ public enum NameSuggestion {
   }
 
   /// `did you mean 'x'?` for the ``closest(to:in:)`` candidate `x`; `nil` when there is none.
-  public static func hint(for name: String, in candidates: some Sequence<String>) -> String? {
+  package static func hint(for name: String, in candidates: some Sequence<String>) -> String? {
     closest(to: name, in: candidates).map { "did you mean '\($0)'?" }
   }
 
