@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable @_spi(Internals) import FunnelLab
+
+/// The behavior model's utility, term by term, against the formula in its documentation.
+@Suite struct BehaviorModelTests {
+  let b = BehaviorParameters()
+  let state = BehaviorModel.State(intent: 0.5, screensSeen: 3, personalized: true)
+
+  func screen(kind: ScreenKind, required: Bool = true, plans: [Plan] = [], features: Int = 0) -> Screen {
+    Screen(id: "s", kind: kind, actions: [], required: required, plans: plans, defaultPlan: plans.first?.id, features: features)
+  }
+
+  @Test func anActionIsTheLogOfItsProbability() {
+    let action = Action(id: "next", kind: .continue, probability: 0.7)
+    let u = BehaviorModel.utility(of: action, plan: nil, on: screen(kind: .info), overrides: nil, behavior: b, state: state)
+    #expect(u == log(0.7))
+    let overridden = BehaviorModel.utility(
+      of: action, plan: nil, on: screen(kind: .info), overrides: ["next": 0.2], behavior: b, state: state)
+    #expect(overridden == log(0.2), "a segment's override replaces the spec's probability")
+    let never = Action(id: "never", kind: .continue, probability: 0)
+    #expect(BehaviorModel.utility(of: never, plan: nil, on: screen(kind: .info), overrides: nil, behavior: b, state: state) == -.infinity)
+  }
+
+  @Test func quittingGrowsWithFatigueAndRequiredInputAndFallsWithIntent() {
+    let quit = Action(id: "quit", kind: .quit, probability: 0.1)
+    let info = BehaviorModel.utility(of: quit, plan: nil, on: screen(kind: .info), overrides: nil, behavior: b, state: state)
+    #expect(abs(info - (log(0.1) + 0.04 * 3 - 0.5 * 0.5)) < 1e-15)
+    let required = BehaviorModel.utility(of: quit, plan: nil, on: screen(kind: .input), overrides: nil, behavior: b, state: state)
+    #expect(abs(required - info - 0.4) < 1e-15, "requiredInputFriction on a required input")
+    let optional = BehaviorModel.utility(
+      of: quit, plan: nil, on: screen(kind: .input, required: false), overrides: nil, behavior: b, state: state)
+    #expect(optional == info)
+  }
+
+  @Test func theImplicitSkipTakesItsShareAtReferenceConditions() {
+    let u = BehaviorModel.utility(of: nil, plan: nil, on: screen(kind: .choice, required: false), overrides: nil, behavior: b, state: state)
+    #expect(abs(u - log(0.2 / 0.8)) < 1e-15)
+    // Against one other outcome of utility 0 the skip takes q = optionalSkipShare.
+    let t = BehaviorModel.thresholds(utilities: [u, 0][...])
+    #expect(abs(Double(t[0]) / Double(CompiledFlow.thresholdScale) - 0.2) < 1e-12)
+  }
+
+  @Test func aPlanAddsPriceDefaultBadgeIntentInvestmentPersonalizationAndFeatures() {
+    let yearly = Plan(id: "y", price: 59.99, period: .year, badge: "best", utility: 0.1)
+    let monthly = Plan(id: "m", price: 9.99, period: .month)
+    let paywall = screen(kind: .paywall, plans: [yearly, monthly], features: 5)
+    let buy = Action(id: "buy", kind: .purchase, probability: 0.3)
+    let slot = CompiledFlow.PlanSlot(screen: 0, plan: yearly, isDefault: true)
+    let u = BehaviorModel.utility(of: buy, plan: slot, on: paywall, overrides: nil, behavior: b, state: state)
+    let v = 0.1 - 1.0 * log((59.99 / 12) / 9.99) + 0.8 + 0.3
+    let expected = log(0.3) + v - log(2.0) + 0.8 * 0.5 + 0.05 * 3 + 0.3 * 1 + 0.08 * 5
+    #expect(abs(u - expected) < 1e-12)
+    let plain = CompiledFlow.PlanSlot(screen: 0, plan: monthly, isDefault: false)
+    let unpersonalized = BehaviorModel.State(intent: 0.5, screensSeen: 3, personalized: false)
+    let w = BehaviorModel.utility(of: buy, plan: plain, on: paywall, overrides: nil, behavior: b, state: unpersonalized)
+    #expect(abs(w - (log(0.3) - log(2.0) + 0.8 * 0.5 + 0.05 * 3 + 0.08 * 5)) < 1e-12, "at the reference price: no price term")
+  }
+
+  @Test func thresholdsAreTheSoftmaxAndGiveNothingToMinusInfinity() {
+    let t = BehaviorModel.thresholds(utilities: [log(0.25), -.infinity, log(0.75)][...])
+    let scale = Double(CompiledFlow.thresholdScale)
+    #expect(abs(Double(t[0]) / scale - 0.25) < 1e-12)
+    #expect(t[1] == t[0], "an impossible outcome has an empty interval")
+    #expect(t[2] == CompiledFlow.thresholdScale)
+  }
+}
