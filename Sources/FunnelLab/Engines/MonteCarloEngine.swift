@@ -122,7 +122,28 @@ final class ChunkQueue: Sendable {
   }
 }
 
-/// The number of processors to use by default.
+/// What one user's walk has done so far: where it is, what it has seen and bought.
+struct WalkState {
+  var screen: Int
+  /// Screens seen before this one, saturated at the compiled flow's cap.
+  var seen = 0
+  /// 1 once the user answered a personalization question.
+  var personalized = 0
+  /// Bit `s` set once screen `s` was shown.
+  var visited: UInt64 = 0
+  /// The effects of every outcome taken (``CompiledFlow/Effect`` bits).
+  var marks: UInt8 = 0
+  var millis: UInt64 = 0
+  /// The plan slot of the first purchase, or of the first pending one; -1 for none.
+  var firstPlan: Int32 = -1
+  var pendingPlan: Int32 = -1
+  var transaction: StoreTransaction?
+  var entitled = false
+  /// The user's store stream, seeded at the first store action only.
+  var store = Xoshiro256StarStar(seed: 0)
+  var storeReady = false
+}
+
 /// One user's walk: the hot loop. `observer` sees each step as it happens (the
 /// traces of ``UserTrace``); the engine passes ``NoWalkObserver``, whose empty
 /// hooks the optimizer removes.
@@ -140,31 +161,21 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
   let bin = Int(rng.next().multipliedFullWidth(by: UInt64(t.bins)).high)
   let cellBase = (segment * t.bins + bin) * t.seenLevels
   observer.started(user: user, segment: segment)
-  var screen = t.start
-  var seen = 0
-  var personalized = 0
-  var visited: UInt64 = 0
-  var marks: UInt8 = 0
-  var millis: UInt64 = 0
-  var firstPlan: Int32 = -1
-  var pendingPlan: Int32 = -1
-  var transaction: StoreTransaction?
-  var entitled = false
-  var store = Xoshiro256StarStar(seed: 0)
-  var storeReady = false
+  var w = WalkState(screen: t.start)
   var finished = false
   var steps = 0
   while steps < t.stepLimit {
     steps += 1
-    visited |= 1 &<< UInt64(screen)
+    let screen = w.screen
+    w.visited |= 1 &<< UInt64(screen)
     acc.views[screen] &+= 1
-    observer.viewed(screen: screen, at: millis)
+    observer.viewed(screen: screen, at: w.millis)
     if t.hasDwell[screen] {
-      let d = UInt64(t.dwell[screen << 10 | Int(rng.next() >> 54)])
-      millis &+= d
+      let d = UInt64(t.dwell[screen << Discretisation.dwellTableBits | Int(rng.next() >> Discretisation.dwellTableShift)])
+      w.millis &+= d
       acc.screenMillis[screen] &+= d
     }
-    let base = (((cellBase + seen) << 1 | personalized) * t.screens + screen) * t.stride
+    let base = (((cellBase + w.seen) << 1 | w.personalized) * t.screens + screen) * t.stride
     let r = rng.next() >> 11
     var k = 0
     while r >= t.thresholds[base + k] { k += 1 }
@@ -172,50 +183,16 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     acc.actionCounts[Int(t.outcomeAction[o])] &+= 1
     let effects = t.outcomeEffects[o]
     var target = Int(t.outcomeTarget[o])
-    observer.took(outcome: o, on: screen, at: millis)
+    observer.took(outcome: o, on: screen, at: w.millis)
     if effects != 0 {
-      marks |= effects
-      if effects & CompiledFlow.Effect.personalizes != 0 { personalized = 1 }
+      w.marks |= effects
+      if effects & CompiledFlow.Effect.personalizes != 0 { w.personalized = 1 }
       if effects & CompiledFlow.Effect.failure != 0 { acc.failures[screen] &+= 1 }
-      if effects & (CompiledFlow.Effect.purchase | CompiledFlow.Effect.restore) != 0, !entitled {
-        if !storeReady {
-          store = Xoshiro256StarStar(seed: MonteCarloEngine.storeSeed(seed), stream: user)
-          storeReady = true
-        }
-        if effects & CompiledFlow.Effect.purchase != 0 {
-          let slot = t.outcomePlan[o]
-          let attempt = paywall.purchase(t.plans[Int(slot)], using: &store)
-          acc.scalars[FunnelCounter.purchaseTaps.rawValue] &+= 1
-          acc.scalars[FunnelCounter.purchaseAttempts.rawValue] &+= UInt64(max(attempt.attempts, 1))
-          observer.purchaseStarted(plan: Int(slot), at: millis)
-          // A custom purchase layer's latency that is not finite or too long counts as 0.
-          millis &+= UInt64(rounding: max(attempt.latencySeconds, 0) * 1000, .towardZero) ?? 0
-          observer.purchaseEnded(plan: Int(slot), result: attempt.result, at: millis)
-          switch attempt.result {
-          case .success(let tx):
-            entitled = true
-            firstPlan = slot
-            transaction = tx
-          case .userCancelled:
-            acc.scalars[FunnelCounter.purchaseCancels.rawValue] &+= 1
-            target = screen
-          case .failed:
-            acc.scalars[FunnelCounter.purchaseFailures.rawValue] &+= 1
-            target = screen
-          case .pending:
-            acc.scalars[FunnelCounter.purchasePendings.rawValue] &+= 1
-            if pendingPlan < 0 { pendingPlan = slot }
-          }
-        } else {
-          acc.scalars[FunnelCounter.restoreAttempts.rawValue] &+= 1
-          if paywall.restorePurchases(using: &store) == .restored {
-            acc.scalars[FunnelCounter.restores.rawValue] &+= 1
-            entitled = true
-            observer.restored(at: millis)
-          } else {
-            target = screen
-          }
-        }
+      if effects & (CompiledFlow.Effect.purchase | CompiledFlow.Effect.restore) != 0, !w.entitled {
+        let stays = storeStep(
+          outcome: o, purchase: effects & CompiledFlow.Effect.purchase != 0, user: user, seed: seed, tables: t, paywall: paywall,
+          state: &w, into: acc, observer: &observer)
+        if stays { target = screen }
       }
     }
     let table = Int(t.outcomeOptionTable[o])
@@ -225,75 +202,140 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
       var j = 0
       while r2 >= t.optionThresholds[start + j] { j += 1 }
       acc.optionCounts[start + j] &+= 1
-      observer.selected(option: start + j, outcome: o, at: millis)
+      observer.selected(option: start + j, outcome: o, at: w.millis)
     }
     if target < 0 {
-      if target == Int(CompiledFlow.completedTarget) {
-        acc.scalars[FunnelCounter.completed.rawValue] &+= 1
-        acc.scalars[Accumulator.completionCount] &+= 1
-        acc.scalars[Accumulator.completionMillis] &+= millis
-        acc.completionSquares.pointee &+= UInt128(millis) &* UInt128(millis)
-        acc.completionHistogram[Int(min(millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
-        result.flags |= PairedTallies.Outcome.completed.bit
-        observer.completed(on: screen, skipped: marks & CompiledFlow.Effect.skip != 0, at: millis)
-      } else {
-        acc.abandonedAt[screen] &+= 1
-        observer.abandoned(on: screen, stepLimit: false, at: millis)
-      }
+      end(on: screen, completed: target == Int(CompiledFlow.completedTarget), state: w, into: acc, result: &result, observer: &observer)
       finished = true
       break
     }
-    observer.moved(from: screen, to: target, outcome: o, at: millis)
-    screen = target
-    if seen < t.maxSeen { seen += 1 }
+    observer.moved(from: screen, to: target, outcome: o, at: w.millis)
+    w.screen = target
+    if w.seen < t.maxSeen { w.seen += 1 }
   }
   if !finished {
     acc.scalars[FunnelCounter.stepLimitReached.rawValue] &+= 1
-    observer.abandoned(on: screen, stepLimit: true, at: millis)
+    observer.abandoned(on: w.screen, stepLimit: true, at: w.millis)
   }
+  tallyUser(segment: segment, tables: t, paywall: paywall, lifecycle: lifecycle, state: &w, into: acc, result: &result, observer: &observer)
+  return result
+}
+
+/// A purchase or restore tap of a user not yet entitled: asks the purchase layer
+/// (seeding the user's store stream on first use), counts the store's events.
+/// - Returns: whether the user stays on the screen (cancelled, failed, nothing restored).
+@inline(__always)
+func storeStep<Manager: PaywallManager, Observer: WalkObserver>(
+  outcome o: Int, purchase: Bool, user: UInt64, seed: UInt64, tables t: EngineTables, paywall: Manager,
+  state w: inout WalkState, into acc: Accumulator, observer: inout Observer
+) -> Bool {
+  if !w.storeReady {
+    w.store = Xoshiro256StarStar(seed: MonteCarloEngine.storeSeed(seed), stream: user)
+    w.storeReady = true
+  }
+  guard purchase else {
+    acc.scalars[FunnelCounter.restoreAttempts.rawValue] &+= 1
+    guard paywall.restorePurchases(using: &w.store) == .restored else { return true }
+    acc.scalars[FunnelCounter.restores.rawValue] &+= 1
+    w.entitled = true
+    observer.restored(at: w.millis)
+    return false
+  }
+  let slot = t.outcomePlan[o]
+  let attempt = paywall.purchase(t.plans[Int(slot)], using: &w.store)
+  acc.scalars[FunnelCounter.purchaseTaps.rawValue] &+= 1
+  acc.scalars[FunnelCounter.purchaseAttempts.rawValue] &+= UInt64(max(attempt.attempts, 1))
+  observer.purchaseStarted(plan: Int(slot), at: w.millis)
+  // A custom purchase layer's latency that is not finite or too long counts as 0.
+  w.millis &+= UInt64(rounding: max(attempt.latencySeconds, 0) * 1000, .towardZero) ?? 0
+  observer.purchaseEnded(plan: Int(slot), result: attempt.result, at: w.millis)
+  switch attempt.result {
+  case .success(let tx):
+    w.entitled = true
+    w.firstPlan = slot
+    w.transaction = tx
+    return false
+  case .userCancelled:
+    acc.scalars[FunnelCounter.purchaseCancels.rawValue] &+= 1
+    return true
+  case .failed:
+    acc.scalars[FunnelCounter.purchaseFailures.rawValue] &+= 1
+    return true
+  case .pending:
+    acc.scalars[FunnelCounter.purchasePendings.rawValue] &+= 1
+    if w.pendingPlan < 0 { w.pendingPlan = slot }
+    return false
+  }
+}
+
+/// The walk ends on `screen`: completed (with its time to finish) or abandoned there.
+@inline(__always)
+func end<Observer: WalkObserver>(
+  on screen: Int, completed: Bool, state w: WalkState, into acc: Accumulator, result: inout UserOutcome, observer: inout Observer
+) {
+  guard completed else {
+    acc.abandonedAt[screen] &+= 1
+    observer.abandoned(on: screen, stepLimit: false, at: w.millis)
+    return
+  }
+  acc.scalars[FunnelCounter.completed.rawValue] &+= 1
+  acc.scalars[Accumulator.completionCount] &+= 1
+  acc.scalars[Accumulator.completionMillis] &+= w.millis
+  acc.completionSquares.pointee &+= UInt128(w.millis) &* UInt128(w.millis)
+  acc.completionHistogram[Int(min(w.millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
+  result.flags |= PairedTallies.Outcome.completed.bit
+  observer.completed(on: screen, skipped: w.marks & CompiledFlow.Effect.skip != 0, at: w.millis)
+}
+
+/// The user's tallies once the walk is over: segment, reach, skips, back, personalization,
+/// a pending purchase approved later, and the purchase's lifecycle and revenue.
+@inline(__always)
+func tallyUser<Manager: PaywallManager, Observer: WalkObserver>(
+  segment: Int, tables t: EngineTables, paywall: Manager, lifecycle: SubscriptionLifecycle, state w: inout WalkState,
+  into acc: Accumulator, result: inout UserOutcome, observer: inout Observer
+) {
   acc.scalars[FunnelCounter.users.rawValue] &+= 1
   acc.segmentUsers[segment] &+= 1
   if result.flags == 0 { result.flags = PairedTallies.Outcome.abandoned.bit }
-  if visited & t.paywallMask != 0 {
+  if w.visited & t.paywallMask != 0 {
     acc.scalars[FunnelCounter.paywallViewers.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.sawPaywall.bit
   }
+  var visited = w.visited
   while visited != 0 {
     acc.reach[visited.trailingZeroBitCount] &+= 1
     visited &= visited &- 1
   }
-  if marks & CompiledFlow.Effect.skip != 0 {
+  if w.marks & CompiledFlow.Effect.skip != 0 {
     acc.scalars[FunnelCounter.usersWhoSkipped.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.skipped.bit
   }
-  if marks & CompiledFlow.Effect.back != 0 { acc.scalars[FunnelCounter.usersWhoWentBack.rawValue] &+= 1 }
-  if marks & CompiledFlow.Effect.personalizes != 0 {
+  if w.marks & CompiledFlow.Effect.back != 0 { acc.scalars[FunnelCounter.usersWhoWentBack.rawValue] &+= 1 }
+  if w.marks & CompiledFlow.Effect.personalizes != 0 {
     acc.scalars[FunnelCounter.usersPersonalized.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.personalized.bit
   }
-  if transaction == nil, pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(pendingPlan)], using: &store) {
+  if w.transaction == nil, w.pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(w.pendingPlan)], using: &w.store) {
     acc.scalars[FunnelCounter.pendingApprovals.rawValue] &+= 1
-    transaction = approved
-    firstPlan = pendingPlan
-    observer.pendingApproved(plan: Int(pendingPlan), at: millis)
+    w.transaction = approved
+    w.firstPlan = w.pendingPlan
+    observer.pendingApproved(plan: Int(w.pendingPlan), at: w.millis)
   }
-  if let transaction, firstPlan >= 0 {
-    acc.scalars[FunnelCounter.purchasers.rawValue] &+= 1
-    result.flags |= PairedTallies.Outcome.purchased.bit
-    acc.planPurchases[Int(firstPlan)] &+= 1
-    if transaction.isTrial {
-      acc.scalars[FunnelCounter.trialStarts.rawValue] &+= 1
-      result.flags |= PairedTallies.Outcome.startedTrial.bit
-    }
-    let outcome = lifecycle.outcome(of: transaction, plan: t.plans[Int(firstPlan)], using: &store)
-    if outcome.convertedFromTrial { acc.scalars[FunnelCounter.trialConversions.rawValue] &+= 1 }
-    if outcome.refunded { acc.scalars[FunnelCounter.refunds.rawValue] &+= 1 }
-    acc.revenue.add(cents: outcome.horizonCents)
-    acc.realizedRevenue.add(cents: outcome.realizedCents)
-    result.revenueCents = outcome.horizonCents
-    result.realizedCents = outcome.realizedCents
+  guard let transaction = w.transaction, w.firstPlan >= 0 else { return }
+  acc.scalars[FunnelCounter.purchasers.rawValue] &+= 1
+  result.flags |= PairedTallies.Outcome.purchased.bit
+  acc.planPurchases[Int(w.firstPlan)] &+= 1
+  if transaction.isTrial {
+    acc.scalars[FunnelCounter.trialStarts.rawValue] &+= 1
+    result.flags |= PairedTallies.Outcome.startedTrial.bit
   }
-  return result
+  let outcome = lifecycle.outcome(of: transaction, plan: t.plans[Int(w.firstPlan)], using: &w.store)
+  if outcome.convertedFromTrial { acc.scalars[FunnelCounter.trialConversions.rawValue] &+= 1 }
+  if outcome.refunded { acc.scalars[FunnelCounter.refunds.rawValue] &+= 1 }
+  acc.revenue.add(cents: outcome.horizonCents)
+  acc.realizedRevenue.add(cents: outcome.realizedCents)
+  result.revenueCents = outcome.horizonCents
+  result.realizedCents = outcome.realizedCents
 }
 
 /// The compiled tables copied into raw memory for the hot loop. Immutable after
