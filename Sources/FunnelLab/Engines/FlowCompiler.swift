@@ -197,13 +197,15 @@ public enum FlowCompiler {
             for (i, screen) in screens.enumerated() {
               let first = Int(table.outcomeStart[i])
               let count = Int(table.outcomeCount[i])
+              let overrides = segment.screens[screen.id]
+              let sources = table.screenActions[i]
               for k in 0..<count {
                 let outcome = table.outcomes[first + k]
                 let plan = outcome.plan >= 0 ? table.planSlots[Int(outcome.plan)] : nil
                 utilities[k] =
                   BehaviorModel.utility(
-                    of: table.screenActions[i][k], plan: plan, on: screen, overrides: segment.screens[screen.id],
-                    behavior: behaviors[s], state: state) + outcome.logShare
+                    of: sources[k], plan: plan, on: screen, overrides: overrides, behavior: behaviors[s], state: state)
+                  + outcome.logShare
               }
               let cumulative = BehaviorModel.thresholds(utilities: utilities[0..<count])
               for k in 0..<count { thresholds[row * stride + k] = cumulative[k] }

@@ -122,7 +122,9 @@ final class ChunkQueue: Sendable {
   }
 }
 
-/// What one user's walk has done so far: where it is, what it has seen and bought.
+/// What one user's walk has done so far: where it is, what it has seen and bought
+/// (its transaction, which holds a product id, is kept apart so that this stays a
+/// trivial value the optimizer keeps in registers).
 struct WalkState {
   var screen: Int
   /// Screens seen before this one, saturated at the compiled flow's cap.
@@ -137,7 +139,6 @@ struct WalkState {
   /// The plan slot of the first purchase, or of the first pending one; -1 for none.
   var firstPlan: Int32 = -1
   var pendingPlan: Int32 = -1
-  var transaction: StoreTransaction?
   var entitled = false
   /// The user's store stream, seeded at the first store action only.
   var store = Xoshiro256StarStar(seed: 0)
@@ -162,6 +163,7 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
   let cellBase = (segment * t.bins + bin) * t.seenLevels
   observer.started(user: user, segment: segment)
   var w = WalkState(screen: t.start)
+  var transaction: StoreTransaction?
   var finished = false
   var steps = 0
   while steps < t.stepLimit {
@@ -191,7 +193,7 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
       if effects & (CompiledFlow.Effect.purchase | CompiledFlow.Effect.restore) != 0, !w.entitled {
         let stays = storeStep(
           outcome: o, purchase: effects & CompiledFlow.Effect.purchase != 0, user: user, seed: seed, tables: t, paywall: paywall,
-          state: &w, into: acc, observer: &observer)
+          state: &w, transaction: &transaction, into: acc, observer: &observer)
         if stays { target = screen }
       }
     }
@@ -205,7 +207,9 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
       observer.selected(option: start + j, outcome: o, at: w.millis)
     }
     if target < 0 {
-      end(on: screen, completed: target == Int(CompiledFlow.completedTarget), state: w, into: acc, result: &result, observer: &observer)
+      end(
+        on: screen, completed: target == Int(CompiledFlow.completedTarget), at: w.millis,
+        skipped: w.marks & CompiledFlow.Effect.skip != 0, into: acc, result: &result, observer: &observer)
       finished = true
       break
     }
@@ -217,7 +221,9 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     acc.scalars[FunnelCounter.stepLimitReached.rawValue] &+= 1
     observer.abandoned(on: w.screen, stepLimit: true, at: w.millis)
   }
-  tallyUser(segment: segment, tables: t, paywall: paywall, lifecycle: lifecycle, state: &w, into: acc, result: &result, observer: &observer)
+  tallyUser(
+    segment: segment, tables: t, paywall: paywall, lifecycle: lifecycle, state: &w, transaction: transaction, into: acc,
+    result: &result, observer: &observer)
   return result
 }
 
@@ -227,7 +233,7 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
 @inline(__always)
 func storeStep<Manager: PaywallManager, Observer: WalkObserver>(
   outcome o: Int, purchase: Bool, user: UInt64, seed: UInt64, tables t: EngineTables, paywall: Manager,
-  state w: inout WalkState, into acc: Accumulator, observer: inout Observer
+  state w: inout WalkState, transaction: inout StoreTransaction?, into acc: Accumulator, observer: inout Observer
 ) -> Bool {
   if !w.storeReady {
     w.store = Xoshiro256StarStar(seed: MonteCarloEngine.storeSeed(seed), stream: user)
@@ -253,7 +259,7 @@ func storeStep<Manager: PaywallManager, Observer: WalkObserver>(
   case .success(let tx):
     w.entitled = true
     w.firstPlan = slot
-    w.transaction = tx
+    transaction = tx
     return false
   case .userCancelled:
     acc.scalars[FunnelCounter.purchaseCancels.rawValue] &+= 1
@@ -268,23 +274,25 @@ func storeStep<Manager: PaywallManager, Observer: WalkObserver>(
   }
 }
 
-/// The walk ends on `screen`: completed (with its time to finish) or abandoned there.
+/// The walk ends on `screen` after `millis`: completed (with its time to finish) or
+/// abandoned there.
 @inline(__always)
 func end<Observer: WalkObserver>(
-  on screen: Int, completed: Bool, state w: WalkState, into acc: Accumulator, result: inout UserOutcome, observer: inout Observer
+  on screen: Int, completed: Bool, at millis: UInt64, skipped: Bool, into acc: Accumulator, result: inout UserOutcome,
+  observer: inout Observer
 ) {
   guard completed else {
     acc.abandonedAt[screen] &+= 1
-    observer.abandoned(on: screen, stepLimit: false, at: w.millis)
+    observer.abandoned(on: screen, stepLimit: false, at: millis)
     return
   }
   acc.scalars[FunnelCounter.completed.rawValue] &+= 1
   acc.scalars[Accumulator.completionCount] &+= 1
-  acc.scalars[Accumulator.completionMillis] &+= w.millis
-  acc.completionSquares.pointee &+= UInt128(w.millis) &* UInt128(w.millis)
-  acc.completionHistogram[Int(min(w.millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
+  acc.scalars[Accumulator.completionMillis] &+= millis
+  acc.completionSquares.pointee &+= UInt128(millis) &* UInt128(millis)
+  acc.completionHistogram[Int(min(millis / 1000, UInt64(TimeStatistic.histogramSeconds)))] &+= 1
   result.flags |= PairedTallies.Outcome.completed.bit
-  observer.completed(on: screen, skipped: w.marks & CompiledFlow.Effect.skip != 0, at: w.millis)
+  observer.completed(on: screen, skipped: skipped, at: millis)
 }
 
 /// The user's tallies once the walk is over: segment, reach, skips, back, personalization,
@@ -292,7 +300,7 @@ func end<Observer: WalkObserver>(
 @inline(__always)
 func tallyUser<Manager: PaywallManager, Observer: WalkObserver>(
   segment: Int, tables t: EngineTables, paywall: Manager, lifecycle: SubscriptionLifecycle, state w: inout WalkState,
-  into acc: Accumulator, result: inout UserOutcome, observer: inout Observer
+  transaction: StoreTransaction?, into acc: Accumulator, result: inout UserOutcome, observer: inout Observer
 ) {
   acc.scalars[FunnelCounter.users.rawValue] &+= 1
   acc.segmentUsers[segment] &+= 1
@@ -315,13 +323,14 @@ func tallyUser<Manager: PaywallManager, Observer: WalkObserver>(
     acc.scalars[FunnelCounter.usersPersonalized.rawValue] &+= 1
     result.flags |= PairedTallies.Outcome.personalized.bit
   }
-  if w.transaction == nil, w.pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(w.pendingPlan)], using: &w.store) {
+  var transaction = transaction
+  if transaction == nil, w.pendingPlan >= 0, let approved = paywall.resolvePending(t.plans[Int(w.pendingPlan)], using: &w.store) {
     acc.scalars[FunnelCounter.pendingApprovals.rawValue] &+= 1
-    w.transaction = approved
+    transaction = approved
     w.firstPlan = w.pendingPlan
     observer.pendingApproved(plan: Int(w.pendingPlan), at: w.millis)
   }
-  guard let transaction = w.transaction, w.firstPlan >= 0 else { return }
+  guard let transaction, w.firstPlan >= 0 else { return }
   acc.scalars[FunnelCounter.purchasers.rawValue] &+= 1
   result.flags |= PairedTallies.Outcome.purchased.bit
   acc.planPurchases[Int(w.firstPlan)] &+= 1
