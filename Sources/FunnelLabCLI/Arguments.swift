@@ -173,47 +173,9 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
       onlyPositionals = true
       continue
     }
-    var name: String
-    var inlineValue: String?
-    let option: OptionSpec?
-    if arg.hasPrefix("--") {
-      let body = arg.dropFirst(2)
-      if let eq = body.firstIndex(of: "=") {
-        name = String(body[..<eq])
-        inlineValue = String(body[body.index(after: eq)...])
-      } else {
-        name = String(body)
-      }
-      option = options.first { $0.name == name }
-      if option == nil {
-        throw UsageError(
-          message: "unknown option '--\(name)'",
-          hint: closest(name, options.map(\.name)).map { "did you mean '--\($0)'?" } ?? "see 'funnellab \(spec.name) --help'")
-      }
-    } else {
-      let body = arg.dropFirst()
-      guard body.count == 1, let c = body.first else {
-        throw UsageError(message: "unknown option '\(arg)'", hint: "long options take two dashes, e.g. '-\(arg)'")
-      }
-      option = options.first { $0.short == c }
-      if option == nil { throw UsageError(message: "unknown option '\(arg)'", hint: "see 'funnellab \(spec.name) --help'") }
-      name = option?.name ?? ""
-    }
-    guard let option else { continue }
+    let (option, inlineValue) = try namedOption(arg, options: options, spec: spec)
     if let valueName = option.valueName {
-      let value: String
-      if let inlineValue {
-        value = inlineValue
-      } else {
-        guard i < arguments.count, !(arguments[i].hasPrefix("--") && arguments[i].count > 2) else {
-          throw UsageError(message: "--\(option.name) needs a value <\(valueName)>", hint: "e.g. --\(option.name) <\(valueName)>")
-        }
-        value = arguments[i]
-        i += 1
-      }
-      if value.isEmpty, valueName.hasPrefix("file") {
-        throw UsageError(message: "--\(option.name) needs a file name, got ''", hint: "e.g. --\(option.name) <\(valueName)>")
-      }
+      let value = try optionValue(option, valueName: valueName, inlineValue: inlineValue, arguments: arguments, next: &i)
       if !option.repeatable, parsed.values[option.name] != nil {
         throw UsageError(message: "--\(option.name) was given more than once", hint: "give it once")
       }
@@ -223,6 +185,63 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
       parsed.flags.insert(option.name)
     }
   }
+  try checkPositionalCount(parsed, spec: spec)
+  return parsed
+}
+
+/// The option that `arg` names (`--name`, `--name=value` or `-c`), with its inline value.
+private func namedOption(_ arg: String, options: [OptionSpec], spec: CommandSpec) throws(UsageError)
+  -> (option: OptionSpec, inlineValue: String?)
+{
+  if arg.hasPrefix("--") {
+    let body = arg.dropFirst(2)
+    let name: String
+    var inlineValue: String?
+    if let eq = body.firstIndex(of: "=") {
+      name = String(body[..<eq])
+      inlineValue = String(body[body.index(after: eq)...])
+    } else {
+      name = String(body)
+    }
+    guard let option = options.first(where: { $0.name == name }) else {
+      throw UsageError(
+        message: "unknown option '--\(name)'",
+        hint: closest(name, options.map(\.name)).map { "did you mean '--\($0)'?" } ?? "see 'funnellab \(spec.name) --help'")
+    }
+    return (option, inlineValue)
+  }
+  let body = arg.dropFirst()
+  guard body.count == 1, let c = body.first else {
+    throw UsageError(message: "unknown option '\(arg)'", hint: "long options take two dashes, e.g. '-\(arg)'")
+  }
+  guard let option = options.first(where: { $0.short == c }) else {
+    throw UsageError(message: "unknown option '\(arg)'", hint: "see 'funnellab \(spec.name) --help'")
+  }
+  return (option, nil)
+}
+
+/// The value of `option`: its inline `=value`, else the next argument (advancing `next`).
+private func optionValue(
+  _ option: OptionSpec, valueName: String, inlineValue: String?, arguments: [String], next i: inout Int
+) throws(UsageError) -> String {
+  let value: String
+  if let inlineValue {
+    value = inlineValue
+  } else {
+    guard i < arguments.count, !(arguments[i].hasPrefix("--") && arguments[i].count > 2) else {
+      throw UsageError(message: "--\(option.name) needs a value <\(valueName)>", hint: "e.g. --\(option.name) <\(valueName)>")
+    }
+    value = arguments[i]
+    i += 1
+  }
+  if value.isEmpty, valueName.hasPrefix("file") {
+    throw UsageError(message: "--\(option.name) needs a file name, got ''", hint: "e.g. --\(option.name) <\(valueName)>")
+  }
+  return value
+}
+
+/// Refuses more positional arguments than `spec` takes, or fewer than it requires (unless `--help`).
+private func checkPositionalCount(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
   let maxPositionals = spec.positionals.contains(where: \.variadic) ? Int.max : spec.positionals.count
   if parsed.positionals.count > maxPositionals, !parsed.flag("help") {
     throw UsageError(
@@ -235,5 +254,4 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
     throw UsageError(
       message: "missing argument <\(spec.positionals[parsed.positionals.count].name)>", hint: "see 'funnellab \(spec.name) --help'")
   }
-  return parsed
 }

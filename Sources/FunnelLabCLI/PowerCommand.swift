@@ -70,6 +70,43 @@ enum PowerCommand: Command {
     let methodName = try arguments.choice("method", ["pooled", "unpooled", "arcsine", "means"]) ?? "pooled"
     let method = methods[methodName] ?? .pooledNormal
     let isMeans = method == .means
+    let (baseline, mde) = try baselineAndEffect(arguments, isMeans: isMeans)
+    try refuseSpecOptions(arguments)
+    let users = try arguments.number("users-per-arm", in: 2...1e12)
+    let power = try arguments.number("power", in: 0.0001...0.9999)
+    let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
+    let ratio = try arguments.number("ratio", in: 1e-6...1e6) ?? 1
+    let sd = try arguments.number("sd", in: 1e-300...1e300)
+    let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
+    let alternative = Alternative(rawValue: sideName) ?? .twoSided
+    let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
+    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
+    if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
+
+    var problem = PowerAnalysis.Problem(
+      method: method, baseline: baseline, effect: mde.map { isMeans ? $0 : baseline + $0 },
+      standardDeviation: sd ?? 1, sampleSize: users, power: nil, alpha: alpha, ratio: ratio, alternative: alternative)
+    try chooseUnknown(&problem, mde: mde, users: users, power: power, solveAlpha: solveAlpha)
+    let result: PowerAnalysis.Result
+    do {
+      result = try PowerAnalysis.solve(problem)
+    } catch {
+      throw usageError(error, problem: problem)
+    }
+    let days = perDay.flatMap { result.durationDays(usersPerDay: Double($0)) }
+    let text = render(result, problem: problem, format: format, isMeans: isMeans, usersPerDay: perDay, days: days)
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
+  }
+}
+
+extension PowerCommand {
+  /// Reads `--baseline` and the effect (`--mde` or `--relative-mde`, as an absolute difference),
+  /// refusing a treatment rate outside (0, 1) for the proportion methods.
+  private static func baselineAndEffect(_ arguments: ParsedArguments, isMeans: Bool) throws(UsageError)
+    -> (baseline: Double, mde: Double?)
+  {
     guard let baseline = try arguments.number("baseline", in: isMeans ? -1e300...1e300 : 0...1) else {
       throw UsageError(message: "missing --baseline", hint: "e.g. --baseline 0.10 for a 10% conversion rate")
     }
@@ -92,29 +129,21 @@ enum PowerCommand: Command {
           "--mde is the difference in rate, e.g. --mde 0.01 for \(JSONValue.format(baseline)) → \(JSONValue.format(baseline + 0.01)); --relative-mde a fraction of the baseline"
       )
     }
-    try refuseSpecOptions(arguments)
-    let users = try arguments.number("users-per-arm", in: 2...1e12)
-    var power = try arguments.number("power", in: 0.0001...0.9999)
-    var alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
-    let ratio = try arguments.number("ratio", in: 1e-6...1e6) ?? 1
-    let sd = try arguments.number("sd", in: 1e-300...1e300)
-    let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
-    let alternative = Alternative(rawValue: sideName) ?? .twoSided
-    let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
-    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
-    let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
-    if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
+    return (baseline, mde)
+  }
 
-    var problem = PowerAnalysis.Problem(
-      method: method, baseline: baseline, effect: mde.map { isMeans ? $0 : baseline + $0 },
-      standardDeviation: sd ?? 1, sampleSize: users, power: nil, alpha: alpha, ratio: ratio, alternative: alternative)
+  /// Leaves the one quantity to solve for unset in `problem`: α with `--solve alpha`, else the
+  /// power, effect or size not given (power defaults to 0.8 when it is not the unknown).
+  private static func chooseUnknown(
+    _ problem: inout PowerAnalysis.Problem, mde: Double?, users: Double?, power: Double?, solveAlpha: Bool
+  ) throws(UsageError) {
+    var power = power
     switch (mde, users, solveAlpha) {
     case (_, _, true):
       guard mde != nil, users != nil, power != nil else {
         throw UsageError(message: "--solve alpha needs --mde, --users-per-arm and --power", hint: nil)
       }
       problem.alpha = nil
-      alpha = .nan
     case (.some, .some, false):
       if power != nil {
         throw UsageError(
@@ -127,29 +156,24 @@ enum PowerCommand: Command {
       throw UsageError(message: "give --mde (or --relative-mde) or --users-per-arm", hint: "see 'funnellab power --help'")
     }
     problem.power = power
-    let result: PowerAnalysis.Result
-    do {
-      result = try PowerAnalysis.solve(problem)
-    } catch {
-      throw usageError(error, problem: problem)
-    }
-    let days = perDay.flatMap { result.durationDays(usersPerDay: Double($0)) }
-    let text =
-      switch format {
-      case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-      case "csv": PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-      case "markdown": PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-      case "html":
-        PowerRenderer.html(
-          result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
-      default: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days))
-      }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
-    return .success
   }
-}
 
-extension PowerCommand {
+  /// The solved problem in `format` (table, json, csv, markdown or html).
+  private static func render(
+    _ result: PowerAnalysis.Result, problem: PowerAnalysis.Problem, format: String, isMeans: Bool, usersPerDay perDay: Int?,
+    days: Int?
+  ) -> String {
+    switch format {
+    case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case "csv": PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case "markdown": PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case "html":
+      PowerRenderer.html(
+        result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
+    default: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days))
+    }
+  }
+
   /// The formula mode plans from numbers, not a spec: the options of planning by
   /// simulation are refused rather than ignored.
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {

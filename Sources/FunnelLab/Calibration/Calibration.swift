@@ -110,6 +110,33 @@ public struct Calibration: Sendable {
   ) throws(SpecErrors) -> Calibration {
     let targets = try targets(experiment, observed: observed, source: source)
     let initial = try rates(experiment, targets)
+    let solution = try fixedPoint(experiment, targets: targets, initial: initial, maxIterations: maxIterations)
+    var current = solution.current
+    let actionCount = targets.reduce(0) { $0 + $1.counts.count }
+    let level = 1 - 0.05 / Double(max(actionCount, 1))
+    var actions: [ActionFit] = []
+    var screens: [ScreenFit] = []
+    var out = document
+    for t in targets {
+      let (screenActions, screen) = goodnessOfFit(
+        t, experiment: experiment, current: current, initial: initial, fitted: solution.fitted, level: level)
+      actions += screenActions
+      screens.append(screen)
+      writeRounded(t.screen, of: &current, into: &out)
+    }
+    let fittedScreens = targets.map { experiment.flow.screens[$0.screen].id }
+    let (document, calibrated, rebalanced) = rebalancingPatches(
+      document: out, original: experiment, calibrated: current, screens: fittedScreens)
+    return Calibration(
+      actions: actions, screens: screens, iterations: solution.iterations, calibrated: calibrated, document: document,
+      rebalanced: rebalanced)
+  }
+
+  /// The fixed-point iteration `p_a ← p_a · r_a / e_a(p)`, renormalised per screen, until every
+  /// expected rate is within 1e-9 of the observed one or after `maxIterations`.
+  private static func fixedPoint(
+    _ experiment: Experiment, targets: [Target], initial: [Int: [String: Double]], maxIterations: Int
+  ) throws(SpecErrors) -> (current: Experiment, fitted: [Int: [String: Double]], iterations: Int) {
     var current = experiment
     var iterations = 0
     var fitted = initial
@@ -133,57 +160,58 @@ public struct Calibration: Sendable {
       iterations += 1
       fitted = try rates(current, targets)
     }
-    let actionCount = targets.reduce(0) { $0 + $1.counts.count }
-    let level = 1 - 0.05 / Double(max(actionCount, 1))
+    return (current, fitted, iterations)
+  }
+
+  /// One screen's fit: each action's observed rate against the spec, and the screen's G before
+  /// and after the fit.
+  private static func goodnessOfFit(
+    _ t: Target, experiment: Experiment, current: Experiment, initial: [Int: [String: Double]],
+    fitted: [Int: [String: Double]], level: Double
+  ) -> (actions: [ActionFit], screen: ScreenFit) {
+    let id = experiment.flow.screens[t.screen].id
     var actions: [ActionFit] = []
-    var screens: [ScreenFit] = []
-    var out = document
-    for t in targets {
-      let id = experiment.flow.screens[t.screen].id
-      var gAssumed = 0.0
-      var gFitted = 0.0
-      for (action, n) in t.counts {
-        let assumed = initial[t.screen]?[action] ?? 0
-        let after = fitted[t.screen]?[action] ?? 0
-        gAssumed += deviance(Double(n), Double(t.views) * assumed)
-        gFitted += deviance(Double(n), Double(t.views) * after)
-        let interval = (try? ProportionCount(successes: Int(clamping: n), trials: Int(clamping: t.views))).flatMap {
-          try? ProportionInterval.wilson($0, confidenceLevel: level)
-        }
-        let p0 = experiment.flow.screens[t.screen].action(action)?.probability ?? 0
-        let p1 = current.flow.screens[t.screen].action(action)?.probability ?? 0
-        actions.append(
-          ActionFit(
-            screen: id, action: action, count: n, views: t.views, observedRate: t.views > 0 ? Double(n) / Double(t.views) : 0,
-            interval: interval, assumedRate: assumed, assumedProbability: p0, fittedProbability: p1,
-            contradicted: interval.map { !$0.contains(assumed) } ?? false))
+    var gAssumed = 0.0
+    var gFitted = 0.0
+    for (action, n) in t.counts {
+      let assumed = initial[t.screen]?[action] ?? 0
+      let after = fitted[t.screen]?[action] ?? 0
+      gAssumed += deviance(Double(n), Double(t.views) * assumed)
+      gFitted += deviance(Double(n), Double(t.views) * after)
+      let interval = (try? ProportionCount(successes: Int(clamping: n), trials: Int(clamping: t.views))).flatMap {
+        try? ProportionInterval.wilson($0, confidenceLevel: level)
       }
-      let df = max(t.counts.count - 1, 0)
-      let chi = ChiSquared(degreesOfFreedom: Double(max(df, 1)))
-      screens.append(
-        ScreenFit(
-          screen: id, views: t.views, degreesOfFreedom: df, assumedG: gAssumed, assumedP: df > 0 ? chi.sf(gAssumed) : 1,
-          fittedG: gFitted, fittedP: df > 0 ? chi.sf(gFitted) : 1))
-      // The calibrated document: 4 decimals, the rounding residue on the largest action.
-      var rounded = current.flow.screens[t.screen].actions.compactMap { a in a.probability.map { (a.id, ($0 * 10_000).rounded() / 10_000) }
-      }
-      let residue = 1 - rounded.reduce(0) { $0 + $1.1 }
-      if let k = rounded.indices.max(by: { rounded[$0].1 < rounded[$1].1 }) {
-        rounded[k].1 = ((rounded[k].1 + residue) * 10_000).rounded() / 10_000
-      }
-      for (action, p) in rounded {
-        let path: SpecPath = [.key("flow"), .key("screens"), .index(t.screen), .key("actions"), .key(action)]
-        out = out.settingProbability(at: path, to: p)
-        if let j = current.flow.screens[t.screen].actions.firstIndex(where: { $0.id == action }) {
-          current.flow.screens[t.screen].actions[j].probability = p
-        }
+      let p0 = experiment.flow.screens[t.screen].action(action)?.probability ?? 0
+      let p1 = current.flow.screens[t.screen].action(action)?.probability ?? 0
+      actions.append(
+        ActionFit(
+          screen: id, action: action, count: n, views: t.views, observedRate: t.views > 0 ? Double(n) / Double(t.views) : 0,
+          interval: interval, assumedRate: assumed, assumedProbability: p0, fittedProbability: p1,
+          contradicted: interval.map { !$0.contains(assumed) } ?? false))
+    }
+    let df = max(t.counts.count - 1, 0)
+    let chi = ChiSquared(degreesOfFreedom: Double(max(df, 1)))
+    let screen = ScreenFit(
+      screen: id, views: t.views, degreesOfFreedom: df, assumedG: gAssumed, assumedP: df > 0 ? chi.sf(gAssumed) : 1,
+      fittedG: gFitted, fittedP: df > 0 ? chi.sf(gFitted) : 1)
+    return (actions, screen)
+  }
+
+  /// Rounds screen `index`'s fitted probabilities to 4 decimals (the rounding residue on the
+  /// largest action) in both the calibrated experiment and the document.
+  private static func writeRounded(_ index: Int, of current: inout Experiment, into out: inout JSONValue) {
+    var rounded = current.flow.screens[index].actions.compactMap { a in a.probability.map { (a.id, ($0 * 10_000).rounded() / 10_000) } }
+    let residue = 1 - rounded.reduce(0) { $0 + $1.1 }
+    if let k = rounded.indices.max(by: { rounded[$0].1 < rounded[$1].1 }) {
+      rounded[k].1 = ((rounded[k].1 + residue) * 10_000).rounded() / 10_000
+    }
+    for (action, p) in rounded {
+      let path: SpecPath = [.key("flow"), .key("screens"), .index(index), .key("actions"), .key(action)]
+      out = out.settingProbability(at: path, to: p)
+      if let j = current.flow.screens[index].actions.firstIndex(where: { $0.id == action }) {
+        current.flow.screens[index].actions[j].probability = p
       }
     }
-    let fittedScreens = targets.map { experiment.flow.screens[$0.screen].id }
-    let (document, calibrated, rebalanced) = rebalancingPatches(
-      document: out, original: experiment, calibrated: current, screens: fittedScreens)
-    return Calibration(
-      actions: actions, screens: screens, iterations: iterations, calibrated: calibrated, document: document, rebalanced: rebalanced)
   }
 
   /// `2 [n ln(n/E) − (n − E)]`, the Poisson deviance of one cell.

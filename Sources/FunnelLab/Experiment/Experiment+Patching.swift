@@ -45,68 +45,20 @@ extension Experiment {
         let insertion = try anchorIndex(after: after, before: before, at: path)
         flow.screens.insert(screen, at: insertion)
       case .setRequired(let id, let required):
-        let i = try screenIndex(id, path.key("screen")).get()
-        guard flow.screens[i].kind == .choice || flow.screens[i].kind == .input else {
-          throw SpecError(
-            path: path.key("screen"),
-            message: "'\(id)' is a \(flow.screens[i].kind.rawValue) screen; only choice and input screens can be required",
-            hint: "name a choice or input screen")
-        }
-        flow.screens[i].required = required
+        try setRequired(screen: id, required, at: path)
       case .setDefaultPlan(let id, let plan):
-        let i = try paywallIndex(id, path).get()
-        guard flow.screens[i].plans.contains(where: { $0.id == plan }) else {
-          throw SpecError(
-            path: path.key("plan"), message: "unknown plan '\(plan)'",
-            hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
-        }
-        flow.screens[i].defaultPlan = plan
+        try setDefaultPlan(paywall: id, plan, at: path)
       case .setAction(let id, let actionID, let kind, let probability, let to):
-        let i = try screenIndex(id, path.key("screen")).get()
-        if let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) {
-          if let kind { flow.screens[i].actions[a].kind = kind }
-          if let probability { flow.screens[i].actions[a].probability = probability }
-          if let to { flow.screens[i].actions[a].to = to }
-        } else {
-          guard let actionKind = kind ?? ActionKind(rawValue: actionID) else {
-            throw SpecError(
-              path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
-              hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)) ?? "add \"kind\"")
-          }
-          flow.screens[i].actions.append(Action(id: actionID, kind: actionKind, to: to, probability: probability))
-        }
+        try setAction(screen: id, actionID, kind: kind, probability: probability, to: to, at: path)
       case .removeAction(let id, let actionID):
-        let i = try screenIndex(id, path.key("screen")).get()
-        guard let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) else {
-          throw SpecError(
-            path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
-            hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)))
-        }
-        flow.screens[i].actions.remove(at: a)
+        try removeAction(screen: id, actionID, at: path)
       case .setFeatures(let id, let count):
         let i = try paywallIndex(id, path).get()
         flow.screens[i].features = count
       case .setPlan(let id, let planID, let price, let badge, let trialDays):
-        let i = try paywallIndex(id, path).get()
-        guard let p = flow.screens[i].plans.firstIndex(where: { $0.id == planID }) else {
-          throw SpecError(
-            path: path.key("plan"), message: "unknown plan '\(planID)'",
-            hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
-        }
-        if let price { flow.screens[i].plans[p].price = price }
-        if let badge { flow.screens[i].plans[p].badge = badge.isEmpty ? nil : badge }
-        if let trialDays { flow.screens[i].plans[p].trialDays = trialDays }
+        try setPlan(paywall: id, planID, price: price, badge: badge, trialDays: trialDays, at: path)
       case .setBehavior(let parameter, let value, let segmentID):
-        if let segmentID {
-          guard let s = population.segments.firstIndex(where: { $0.id == segmentID }) else {
-            throw SpecError(
-              path: path.key("segment"), message: "unknown segment '\(segmentID)'",
-              hint: NameSuggestion.hint(for: segmentID, in: population.segments.map(\.id)))
-          }
-          population.segments[s].behavior[parameter] = value
-        } else {
-          behavior[parameter] = value
-        }
+        try setBehavior(parameter, value, segment: segmentID, at: path)
       case .insertScreen(let screen, let after, let before):
         flow.screens.insert(screen, at: try anchorIndex(after: after, before: before, at: path))
       case .removeScreen(let id):
@@ -118,6 +70,90 @@ extension Experiment {
       return error
     } catch {
       return SpecError(path: path, message: "\(error)")
+    }
+  }
+
+  /// Marks a choice or input screen required (or not).
+  private mutating func setRequired(screen id: String, _ required: Bool, at path: SpecPath) throws {
+    let i = try screenIndex(id, path.key("screen")).get()
+    guard flow.screens[i].kind == .choice || flow.screens[i].kind == .input else {
+      throw SpecError(
+        path: path.key("screen"),
+        message: "'\(id)' is a \(flow.screens[i].kind.rawValue) screen; only choice and input screens can be required",
+        hint: "name a choice or input screen")
+    }
+    flow.screens[i].required = required
+  }
+
+  /// Preselects one of a paywall's plans.
+  private mutating func setDefaultPlan(paywall id: String?, _ plan: String, at path: SpecPath) throws {
+    let i = try paywallIndex(id, path).get()
+    guard flow.screens[i].plans.contains(where: { $0.id == plan }) else {
+      throw SpecError(
+        path: path.key("plan"), message: "unknown plan '\(plan)'",
+        hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
+    }
+    flow.screens[i].defaultPlan = plan
+  }
+
+  /// Changes the given fields of a screen's action, or adds the action when the screen has none of that id.
+  private mutating func setAction(
+    screen id: String, _ actionID: String, kind: ActionKind?, probability: Double?, to: String?, at path: SpecPath
+  ) throws {
+    let i = try screenIndex(id, path.key("screen")).get()
+    if let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) {
+      if let kind { flow.screens[i].actions[a].kind = kind }
+      if let probability { flow.screens[i].actions[a].probability = probability }
+      if let to { flow.screens[i].actions[a].to = to }
+    } else {
+      guard let actionKind = kind ?? ActionKind(rawValue: actionID) else {
+        throw SpecError(
+          path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
+          hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)) ?? "add \"kind\"")
+      }
+      flow.screens[i].actions.append(Action(id: actionID, kind: actionKind, to: to, probability: probability))
+    }
+  }
+
+  /// Removes an action from a screen.
+  private mutating func removeAction(screen id: String, _ actionID: String, at path: SpecPath) throws {
+    let i = try screenIndex(id, path.key("screen")).get()
+    guard let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) else {
+      throw SpecError(
+        path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
+        hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)))
+    }
+    flow.screens[i].actions.remove(at: a)
+  }
+
+  /// Changes the given fields of a paywall's plan (an empty badge removes it).
+  private mutating func setPlan(
+    paywall id: String?, _ planID: String, price: Double?, badge: String?, trialDays: Int?, at path: SpecPath
+  ) throws {
+    let i = try paywallIndex(id, path).get()
+    guard let p = flow.screens[i].plans.firstIndex(where: { $0.id == planID }) else {
+      throw SpecError(
+        path: path.key("plan"), message: "unknown plan '\(planID)'",
+        hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
+    }
+    if let price { flow.screens[i].plans[p].price = price }
+    if let badge { flow.screens[i].plans[p].badge = badge.isEmpty ? nil : badge }
+    if let trialDays { flow.screens[i].plans[p].trialDays = trialDays }
+  }
+
+  /// Sets a behavior parameter for everyone, or for one segment.
+  private mutating func setBehavior(_ parameter: BehaviorParameter, _ value: Double, segment segmentID: String?, at path: SpecPath)
+    throws
+  {
+    if let segmentID {
+      guard let s = population.segments.firstIndex(where: { $0.id == segmentID }) else {
+        throw SpecError(
+          path: path.key("segment"), message: "unknown segment '\(segmentID)'",
+          hint: NameSuggestion.hint(for: segmentID, in: population.segments.map(\.id)))
+      }
+      population.segments[s].behavior[parameter] = value
+    } else {
+      behavior[parameter] = value
     }
   }
 

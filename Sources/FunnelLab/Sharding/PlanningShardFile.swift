@@ -70,26 +70,6 @@ package struct PlanningShardFile: Sendable {
 
   /// Reads a planning shard written by ``json``.
   package static func read(_ document: JSONValue, source: String) throws(SpecErrors) -> PlanningShardFile {
-    func fail(_ path: SpecPath, _ message: String) -> SpecErrors {
-      SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: "the shard file is damaged")])
-    }
-    func ints(_ v: JSONValue?, _ count: Int, _ path: SpecPath) throws(SpecErrors) -> [Int] {
-      guard case .array(let xs)? = v?.kind, xs.count == count else { throw fail(path, "expected \(count) whole numbers") }
-      var out: [Int] = []
-      for x in xs {
-        guard case .number(_, let literal) = x.kind, let i = Int(literal), i >= 0 else { throw fail(path, "expected whole numbers ≥ 0") }
-        out.append(i)
-      }
-      return out
-    }
-    func tally(_ v: JSONValue?, _ path: SpecPath) throws(SpecErrors) -> DesignDiagnosis.Counts {
-      let x = try ints(v, 16, path)
-      var c = DesignDiagnosis.Counts()
-      (c.replicates, c.significant, c.falsePositives, c.covered, c.wrongSign) = (x[0], x[1], x[2], x[3], x[4])
-      c.absoluteDifferenceSum = UInt64(x[5])
-      c.pValueHistogram = Array(x[6..<16])
-      return c
-    }
     guard case .number(_, let version)? = document["funnellabShard"]?.kind, version == String(ShardFile.formatVersion) else {
       throw SpecErrors(
         source: source,
@@ -101,9 +81,52 @@ package struct PlanningShardFile: Sendable {
     if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
       let index = Int(i), let count = Int(n), let shard = Shard(index: index, count: count)
-    else { throw fail([.key("shard")], "expected {\"index\": i, \"count\": n}") }
-    guard case .string(let specText)? = document["spec"]?.kind else { throw fail([.key("spec")], "missing the spec") }
-    let s = document["settings"]
+    else { throw damaged([.key("shard")], "expected {\"index\": i, \"count\": n}", source: source) }
+    guard case .string(let specText)? = document["spec"]?.kind else { throw damaged([.key("spec")], "missing the spec", source: source) }
+    let options = readOptions(document["settings"])
+    guard case .array(let vs)? = document["variants"]?.kind else {
+      throw damaged([.key("variants")], "expected the variants' tallies", source: source)
+    }
+    var variants: [PlanningCounts.Variant] = []
+    for (k, v) in vs.enumerated() {
+      variants.append(try readVariant(v, at: SpecPath([.key("variants"), .index(k)]), source: source))
+    }
+    let file = PlanningShardFile(shard: shard, specText: specText, options: options, counts: PlanningCounts(variants: variants))
+    let errors = file.consistencyErrors()
+    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    return file
+  }
+
+  /// The error of a damaged shard file at `path`.
+  private static func damaged(_ path: SpecPath, _ message: String, source: String) -> SpecErrors {
+    SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: "the shard file is damaged")])
+  }
+
+  /// Exactly `count` whole numbers ≥ 0 from a JSON array.
+  private static func wholeNumbers(_ v: JSONValue?, _ count: Int, _ path: SpecPath, source: String) throws(SpecErrors) -> [Int] {
+    guard case .array(let xs)? = v?.kind, xs.count == count else { throw damaged(path, "expected \(count) whole numbers", source: source) }
+    var out: [Int] = []
+    for x in xs {
+      guard case .number(_, let literal) = x.kind, let i = Int(literal), i >= 0 else {
+        throw damaged(path, "expected whole numbers ≥ 0", source: source)
+      }
+      out.append(i)
+    }
+    return out
+  }
+
+  /// A design diagnosis's tallies, as `tally(_:)` wrote them.
+  private static func readTally(_ v: JSONValue?, _ path: SpecPath, source: String) throws(SpecErrors) -> DesignDiagnosis.Counts {
+    let x = try wholeNumbers(v, 16, path, source: source)
+    var c = DesignDiagnosis.Counts()
+    (c.replicates, c.significant, c.falsePositives, c.covered, c.wrongSign) = (x[0], x[1], x[2], x[3], x[4])
+    c.absoluteDifferenceSum = UInt64(x[5])
+    c.pValueHistogram = Array(x[6..<16])
+    return c
+  }
+
+  /// The planning settings, as `settings` wrote them (defaults for missing members; checked later).
+  private static func readOptions(_ s: JSONValue?) -> PlanningOptions {
     func int(_ key: String) -> Int? {
       if case .number(_, let literal)? = s?[key]?.kind { return Int(literal) }
       return nil
@@ -123,34 +146,30 @@ package struct PlanningShardFile: Sendable {
     if case .array(let xs)? = s?["variants"]?.kind {
       options.variants = xs.compactMap { if case .string(let v) = $0.kind { v } else { nil } }
     }
-    guard case .array(let vs)? = document["variants"]?.kind else { throw fail([.key("variants")], "expected the variants' tallies") }
-    var variants: [PlanningCounts.Variant] = []
-    for (k, v) in vs.enumerated() {
-      let path = SpecPath([.key("variants"), .index(k)])
-      var out = PlanningCounts.Variant()
-      out.diagnosis = try tally(v["diagnosis"], path.key("diagnosis"))
-      if let search = v["sizeSearch"], search.kind != .null {
-        let x = try ints(search, 1 + SampleSizeSearch.sizesPerSearch, path.key("sizeSearch"))
-        var c = SampleSizeSearch.Counts(sizes: SampleSizeSearch.sizesPerSearch)
-        c.replicates = x[0]
-        c.significant = Array(x[1...])
-        out.sizeSearch = c
-      }
-      if let p = v["peeking"], p.kind != .null {
-        let x = try ints(p, 10, path.key("peeking"))
-        var c = PeekingDiagnosis.Counts()
-        c.replicates = x[0]
-        c.falsePositives = Array(x[1..<4])
-        c.rejections = Array(x[4..<7])
-        c.stoppingDays = Array(x[7..<10])
-        out.peeking = c
-      }
-      variants.append(out)
+    return options
+  }
+
+  /// One variant's tallies: the diagnosis, and the size search and peeking when present.
+  private static func readVariant(_ v: JSONValue, at path: SpecPath, source: String) throws(SpecErrors) -> PlanningCounts.Variant {
+    var out = PlanningCounts.Variant()
+    out.diagnosis = try readTally(v["diagnosis"], path.key("diagnosis"), source: source)
+    if let search = v["sizeSearch"], search.kind != .null {
+      let x = try wholeNumbers(search, 1 + SampleSizeSearch.sizesPerSearch, path.key("sizeSearch"), source: source)
+      var c = SampleSizeSearch.Counts(sizes: SampleSizeSearch.sizesPerSearch)
+      c.replicates = x[0]
+      c.significant = Array(x[1...])
+      out.sizeSearch = c
     }
-    let file = PlanningShardFile(shard: shard, specText: specText, options: options, counts: PlanningCounts(variants: variants))
-    let errors = file.consistencyErrors()
-    guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
-    return file
+    if let p = v["peeking"], p.kind != .null {
+      let x = try wholeNumbers(p, 10, path.key("peeking"), source: source)
+      var c = PeekingDiagnosis.Counts()
+      c.replicates = x[0]
+      c.falsePositives = Array(x[1..<4])
+      c.rejections = Array(x[4..<7])
+      c.stoppingDays = Array(x[7..<10])
+      out.peeking = c
+    }
+    return out
   }
 
   /// Problems of the settings (outside ``Limits/Planning``'s ranges) and of the

@@ -175,6 +175,38 @@ public enum ExperimentAnalysis {
   public static func analyze(arms: [ArmData], control: String, settings: Settings = Settings())
     throws(InputError) -> Report
   {
+    let input = try validatedInput(arms: arms, control: control, settings: settings)
+    let c = input.control
+    let level = 1 - settings.alpha
+    let (srm, conversion) = try runTests(input, settings: settings)
+    let summaries = armSummaries(
+      arms, input, probabilityToBeBest: conversion.probabilityToBeBest, level: level)
+    var comparisons: [ArmComparison] = []
+    for row in conversion.rows {
+      var comparison = compare(
+        row, control: c, arms: arms, counts: input.counts, revenues: input.revenues, settings: settings)
+      if srm.mismatch { comparison.conclusion = .sampleRatioMismatch }
+      comparisons.append(comparison)
+    }
+    let methods = methodNames(
+      conversion.methods, settings: settings, hasRevenue: input.revenues.contains(where: { $0 != nil }))
+    return Report(
+      control: control, arms: summaries, comparisons: comparisons, sampleRatioMismatch: srm,
+      settings: settings, methods: methods)
+  }
+
+  /// The checked input: each arm's counts and revenue, the allocation weights and the control's index.
+  private struct ValidatedInput {
+    var counts: [ProportionCount]
+    var revenues: [SampleMeanStatistic?]
+    var weights: [Double]
+    var control: Int
+  }
+
+  /// Checks the arms, the control and the settings, collecting every problem before throwing.
+  private static func validatedInput(arms: [ArmData], control: String, settings: Settings)
+    throws(InputError) -> ValidatedInput
+  {
     var problems: [StatsError] = []
     if arms.count < 2 {
       problems.append(StatsError(.dimensionMismatch, field: "arms", message: "needs at least two arms"))
@@ -188,6 +220,26 @@ public enum ExperimentAnalysis {
       problems.append(
         StatsError(.invalidParameter, field: "settings.alpha", message: "must be in (0, 1), got \(settings.alpha)"))
     }
+    let (counts, revenues, invalid) = armCounts(arms, problems: &problems)
+    let controlIndex = arms.firstIndex { $0.name == control }
+    if controlIndex == nil {
+      problems.append(
+        StatsError(
+          .unknownName, field: "control", message: "no arm named '\(control)'",
+          hint: "arms are: \(arms.map(\.name).joined(separator: ", "))"))
+    }
+    let weights = allocationWeights(arms, planned: settings.plannedAllocation, problems: &problems)
+    if let c = controlIndex, !invalid.contains(c), counts[c].trials == 0 {
+      problems.append(StatsError(.emptyArm, field: "arms[\(c)].users", message: "the control has no users"))
+    }
+    guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }
+    return ValidatedInput(counts: counts, revenues: revenues, weights: weights, control: c)
+  }
+
+  /// Reads each arm's counts and revenue, recording duplicate names and invalid arms in `problems`.
+  private static func armCounts(_ arms: [ArmData], problems: inout [StatsError])
+    -> (counts: [ProportionCount], revenues: [SampleMeanStatistic?], invalid: Set<Int>)
+  {
     var seen: Set<String> = []
     var counts: [ProportionCount] = []
     var revenues: [SampleMeanStatistic?] = []
@@ -208,15 +260,15 @@ public enum ExperimentAnalysis {
         revenues.append(nil)
       }
     }
-    let controlIndex = arms.firstIndex { $0.name == control }
-    if controlIndex == nil {
-      problems.append(
-        StatsError(
-          .unknownName, field: "control", message: "no arm named '\(control)'",
-          hint: "arms are: \(arms.map(\.name).joined(separator: ", "))"))
-    }
+    return (counts, revenues, invalid)
+  }
+
+  /// The planned allocation weight of each arm (1 each without a plan), recording unknown or missing names.
+  private static func allocationWeights(_ arms: [ArmData], planned: [String: Double]?, problems: inout [StatsError])
+    -> [Double]
+  {
     var weights: [Double] = arms.map { _ in 1 }
-    if let planned = settings.plannedAllocation {
+    if let planned {
       for name in planned.keys.sorted() where !arms.contains(where: { $0.name == name }) {
         problems.append(
           StatsError(.unknownName, field: "settings.plannedAllocation[\(name)]", message: "no arm named '\(name)'"))
@@ -232,52 +284,57 @@ public enum ExperimentAnalysis {
         }
       }
     }
-    if let c = controlIndex, !invalid.contains(c), counts[c].trials == 0 {
-      problems.append(StatsError(.emptyArm, field: "arms[\(c)].users", message: "the control has no users"))
-    }
-    guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }
+    return weights
+  }
 
-    let level = 1 - settings.alpha
+  /// The sample-ratio check, then the conversion comparison of every arm against the control.
+  private static func runTests(_ input: ValidatedInput, settings: Settings)
+    throws(InputError) -> (SampleRatioMismatch.Result, ControlComparison.Result)
+  {
     let srm: SampleRatioMismatch.Result
     let conversion: ControlComparison.Result
     do {
       srm = try SampleRatioMismatch.check(
-        observed: counts.map(\.trials), weights: weights, settings: settings.sampleRatio)
+        observed: input.counts.map(\.trials), weights: input.weights, settings: settings.sampleRatio)
       conversion = try ControlComparison.compare(
-        .proportions(counts), control: c,
+        .proportions(input.counts), control: input.control,
         settings: ControlComparison.Settings(
           alpha: settings.alpha, alternative: settings.alternative, correction: settings.correction,
           proportionTest: settings.proportionTest, prior: settings.prior))
     } catch {
       throw InputError(problems: [error])
     }
+    return (srm, conversion)
+  }
+
+  /// Each arm on its own: its rate with a Wilson interval at `level`, chance to be best and revenue.
+  private static func armSummaries(
+    _ arms: [ArmData], _ input: ValidatedInput, probabilityToBeBest: [Double?], level: Double
+  ) -> [ArmSummary] {
     var summaries: [ArmSummary] = []
     for (i, arm) in arms.enumerated() {
       let interval =
-        (try? ProportionInterval.wilson(counts[i], confidenceLevel: level))
+        (try? ProportionInterval.wilson(input.counts[i], confidenceLevel: level))
         ?? ConfidenceInterval(lower: 0, upper: 1, confidenceLevel: level, method: "wilson")
       summaries.append(
         ArmSummary(
-          name: arm.name, users: arm.users, conversions: arm.conversions, rate: counts[i].rate,
-          rateInterval: interval, probabilityToBeBest: conversion.probabilityToBeBest[i], revenue: revenues[i]))
+          name: arm.name, users: arm.users, conversions: arm.conversions, rate: input.counts[i].rate,
+          rateInterval: interval, probabilityToBeBest: probabilityToBeBest[i], revenue: input.revenues[i]))
     }
-    var comparisons: [ArmComparison] = []
-    for row in conversion.rows {
-      var comparison = compare(row, control: c, arms: arms, counts: counts, revenues: revenues, settings: settings)
-      if srm.mismatch { comparison.conclusion = .sampleRatioMismatch }
-      comparisons.append(comparison)
-    }
-    var methods = ["rates: Wilson score interval"] + conversion.methods
+    return summaries
+  }
+
+  /// The methods used, for the report's footer.
+  private static func methodNames(_ conversionMethods: [String], settings: Settings, hasRevenue: Bool) -> [String] {
+    var methods = ["rates: Wilson score interval"] + conversionMethods
     methods += [
       "Fisher's exact test beside any 2×2 table with a cell below 5",
       "SRM: chi-square goodness of fit, flagged at p < \(settings.sampleRatio.pValueThreshold); a mismatch means do not trust",
     ]
-    if revenues.contains(where: { $0 != nil }) {
+    if hasRevenue {
       methods.append("revenue: \(WelchTTest.methodName); normal posterior; \(MannWhitneyUTest.methodName)")
     }
-    return Report(
-      control: control, arms: summaries, comparisons: comparisons, sampleRatioMismatch: srm,
-      settings: settings, methods: methods)
+    return methods
   }
 
   /// One arm's conversion row from the pipeline, with Fisher's test and revenue beside it.

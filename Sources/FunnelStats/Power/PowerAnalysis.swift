@@ -196,6 +196,29 @@ public enum PowerAnalysis {
   /// - Throws: ``StatsError`` when not exactly one quantity is missing, a parameter is out of
   ///   its domain, or no solution exists (e.g. the requested power is unreachable).
   public static func solve(_ problem: Problem) throws(StatsError) -> Result {
+    try validate(problem)
+    var effect = problem.effect ?? .nan
+    var n = problem.sampleSize ?? .nan
+    var alpha = problem.alpha ?? .nan
+    let pw = problem.power ?? .nan
+    let unknown: Unknown
+    if problem.power == nil {
+      unknown = .power
+    } else if problem.sampleSize == nil {
+      unknown = .sampleSize
+      n = try solveSampleSize(problem, effect: effect, alpha: alpha, power: pw)
+    } else if problem.alpha == nil {
+      unknown = .alpha
+      alpha = try solveAlpha(problem, effect: effect, n: n, power: pw)
+    } else {
+      unknown = .effect
+      effect = try solveEffect(problem, n: n, alpha: alpha, power: pw)
+    }
+    return try result(problem, solvedFor: unknown, effect: effect, n: n, alpha: alpha)
+  }
+
+  /// Checks that exactly one quantity is missing and every given one is in its domain.
+  private static func validate(_ problem: Problem) throws(StatsError) {
     let missing = [
       problem.effect == nil, problem.sampleSize == nil, problem.power == nil, problem.alpha == nil,
     ].filter { $0 }.count
@@ -204,8 +227,7 @@ public enum PowerAnalysis {
         .invalidParameter, field: "problem",
         message: "exactly one of effect, sampleSize, power, alpha must be nil (\(missing) are)")
     }
-    let isProportion = problem.method != .means
-    if isProportion {
+    if problem.method != .means {
       guard problem.baseline > 0, problem.baseline < 1 else {
         throw StatsError(.invalidParameter, field: "baseline", message: "must be in (0, 1), got \(problem.baseline)")
       }
@@ -237,85 +259,94 @@ public enum PowerAnalysis {
         .invalidParameter, field: "sampleSize",
         message: "must be positive and at most \(Int64(StatsLimits.maxSampleSize)), got \(n)")
     }
+  }
 
-    var effect = problem.effect ?? .nan
-    var n = problem.sampleSize ?? .nan
-    var alpha = problem.alpha ?? .nan
-    var pw = problem.power ?? .nan
-    let unknown: Unknown
-    let unreachable = StatsError(
+  /// The error of a solve whose requested power no value of the unknown reaches.
+  private static var unreachable: StatsError {
+    StatsError(
       .invalidParameter, field: "problem", message: "no solution: the requested power is unreachable",
       hint: "increase the sample size, effect or alpha")
-    if problem.power == nil {
-      unknown = .power
-    } else if problem.sampleSize == nil {
-      unknown = .sampleSize
-      if problem.method == .pooledNormal || problem.method == .unpooledNormal {
-        // The classic closed form (Fleiss; statsmodels `samplesize_proportions_2indep_onetail`,
-        // Evan Miller's calculator): n₁ = ((z_{α'}σ₀ + z_β σ₁)/d)², far tail ignored.
-        let prm = parameters(
-          problem.method, baseline: problem.baseline, effect: effect, sd: problem.standardDeviation,
-          ratio: problem.ratio)
-        if (problem.alternative == .greater && prm.d <= 0) || (problem.alternative == .less && prm.d >= 0) {
-          throw StatsError(
-            .invalidParameter, field: "effect",
-            message: "the effect points away from the \(problem.alternative.rawValue) alternative",
-            hint: "use a treatment rate on the alternative's side of the baseline")
-        }
-        let a = problem.alternative == .twoSided ? alpha / 2 : alpha
-        let c = -Normal.standardQuantile(p: a, q: 1 - a)
-        let zBeta = Normal.standardQuantile(p: pw, q: 1 - pw)
-        let root = max(c * prm.sigmaNull + zBeta * prm.sigmaAlt, 0) / prm.d
-        n = root * root
-        guard n > 0 else { throw unreachable }
-      } else {
-        guard
-          let root = _MonotoneRoot.solve(
-            lower: 1e-10, upper: 1e18,
-            { nn in
-              evaluate(problem, effect: effect, n: nn, alpha: alpha) - pw
-            })
-        else { throw unreachable }
-        n = root
+  }
+
+  /// Solves for the treatment group size n₁: closed form for pooled and unpooled, bisection otherwise.
+  private static func solveSampleSize(_ problem: Problem, effect: Double, alpha: Double, power pw: Double) throws(StatsError)
+    -> Double
+  {
+    if problem.method == .pooledNormal || problem.method == .unpooledNormal {
+      // The classic closed form (Fleiss; statsmodels `samplesize_proportions_2indep_onetail`,
+      // Evan Miller's calculator): n₁ = ((z_{α'}σ₀ + z_β σ₁)/d)², far tail ignored.
+      let prm = parameters(
+        problem.method, baseline: problem.baseline, effect: effect, sd: problem.standardDeviation,
+        ratio: problem.ratio)
+      if (problem.alternative == .greater && prm.d <= 0) || (problem.alternative == .less && prm.d >= 0) {
+        throw StatsError(
+          .invalidParameter, field: "effect",
+          message: "the effect points away from the \(problem.alternative.rawValue) alternative",
+          hint: "use a treatment rate on the alternative's side of the baseline")
       }
-    } else if problem.alpha == nil {
-      unknown = .alpha
-      guard
-        let root = _MonotoneRoot.solve(
-          lower: 1e-300, upper: 1 - 1e-16,
-          { a in
-            evaluate(problem, effect: effect, n: n, alpha: a) - pw
-          })
-      else { throw unreachable }
-      alpha = root
-    } else {
-      unknown = .effect
-      let up = problem.alternative != .less
-      let lower: Double
-      let upper: Double
-      if isProportion {
-        lower = up ? problem.baseline : 0
-        upper = up ? 1 : problem.baseline
-      } else {
-        lower = up ? 0 : -1e12 * problem.standardDeviation
-        upper = up ? 1e12 * problem.standardDeviation : 0
-      }
-      guard
-        let root = _MonotoneRoot.solve(
-          lower: lower, upper: upper,
-          { e in
-            let v = evaluate(problem, effect: e, n: n, alpha: alpha) - pw
-            return up ? v : -v
-          })
-      else { throw unreachable }
-      effect = root
+      let a = problem.alternative == .twoSided ? alpha / 2 : alpha
+      let c = -Normal.standardQuantile(p: a, q: 1 - a)
+      let zBeta = Normal.standardQuantile(p: pw, q: 1 - pw)
+      let root = max(c * prm.sigmaNull + zBeta * prm.sigmaAlt, 0) / prm.d
+      let n = root * root
+      guard n > 0 else { throw unreachable }
+      return n
     }
-    pw = evaluate(problem, effect: effect, n: n, alpha: alpha)
+    guard
+      let root = _MonotoneRoot.solve(
+        lower: 1e-10, upper: 1e18,
+        { nn in
+          evaluate(problem, effect: effect, n: nn, alpha: alpha) - pw
+        })
+    else { throw unreachable }
+    return root
+  }
+
+  /// Solves for the significance level α by bisection.
+  private static func solveAlpha(_ problem: Problem, effect: Double, n: Double, power pw: Double) throws(StatsError) -> Double {
+    guard
+      let root = _MonotoneRoot.solve(
+        lower: 1e-300, upper: 1 - 1e-16,
+        { a in
+          evaluate(problem, effect: effect, n: n, alpha: a) - pw
+        })
+    else { throw unreachable }
+    return root
+  }
+
+  /// Solves for the effect by bisection, on the side of the baseline the alternative points to.
+  private static func solveEffect(_ problem: Problem, n: Double, alpha: Double, power pw: Double) throws(StatsError) -> Double {
+    let up = problem.alternative != .less
+    let lower: Double
+    let upper: Double
+    if problem.method != .means {
+      lower = up ? problem.baseline : 0
+      upper = up ? 1 : problem.baseline
+    } else {
+      lower = up ? 0 : -1e12 * problem.standardDeviation
+      upper = up ? 1e12 * problem.standardDeviation : 0
+    }
+    guard
+      let root = _MonotoneRoot.solve(
+        lower: lower, upper: upper,
+        { e in
+          let v = evaluate(problem, effect: e, n: n, alpha: alpha) - pw
+          return up ? v : -v
+        })
+    else { throw unreachable }
+    return root
+  }
+
+  /// The solved problem with every quantity filled in; refuses a design beyond the sample-size limit.
+  private static func result(_ problem: Problem, solvedFor unknown: Unknown, effect: Double, n: Double, alpha: Double)
+    throws(StatsError) -> Result
+  {
+    var pw = evaluate(problem, effect: effect, n: n, alpha: alpha)
     if let given = problem.power { pw = unknown == .power ? pw : given }
     let prm = parameters(
       problem.method, baseline: problem.baseline, effect: effect, sd: problem.standardDeviation,
       ratio: problem.ratio)
-    let absolute = isProportion ? effect - problem.baseline : effect
+    let absolute = problem.method != .means ? effect - problem.baseline : effect
     let n0 = n * problem.ratio
     // Both arms are bounded, so the total always fits an Int.
     guard let treatment = Int(rounding: n - 1e-9 * n, .up), let control = Int(rounding: n0 - 1e-9 * n0, .up),

@@ -102,24 +102,8 @@ public enum BinomialSampler {
       }
       let k = abs(y - m)
       if !(k > 20 && k < nrq / 2 - 1) {
-        // Step 5.1: f(y)/f(M) by the recurrence f(i)/f(i−1) = (n − i + 1)·r/(i·q).
-        let s = r / q
-        let sa = s * (n + 1)
-        var f = 1.0
-        if m < y {
-          var i = m + 1
-          while i <= y {
-            f *= sa / i - s
-            i += 1
-          }
-        } else if m > y {
-          var i = y + 1
-          while i <= m {
-            f /= sa / i - s
-            i += 1
-          }
-        }
-        if v > f { continue }
+        // Step 5.1: f(y)/f(M) by the recurrence.
+        if v > recurrenceRatio(n: n, r: r, q: q, m: m, y: y) { continue }
         return y
       }
       // Step 5.2: squeeze on ln v, then the Stirling bound of step 5.3.
@@ -128,16 +112,40 @@ public enum BinomialSampler {
       let logV = log(v)
       if logV < t - rho { return y }
       if logV > t + rho { continue }
-      let x1 = y + 1
-      let f1 = m + 1
-      let z = n + 1 - m
-      let w = n - y + 1
-      let bound =
-        xm * log(f1 / x1) + (n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q))
-        + stirlingTail(f1) + stirlingTail(z) + stirlingTail(x1) + stirlingTail(w)
-      if logV > bound { continue }
+      if logV > stirlingBound(n: n, r: r, q: q, m: m, xm: xm, y: y) { continue }
       return y
     }
+  }
+
+  /// BTPE step 5.1: `f(y)/f(M)` by the recurrence `f(i)/f(i−1) = (n − i + 1)·r/(i·q)`.
+  @inline(__always) private static func recurrenceRatio(n: Double, r: Double, q: Double, m: Double, y: Double) -> Double {
+    let s = r / q
+    let sa = s * (n + 1)
+    var f = 1.0
+    if m < y {
+      var i = m + 1
+      while i <= y {
+        f *= sa / i - s
+        i += 1
+      }
+    } else if m > y {
+      var i = y + 1
+      while i <= m {
+        f /= sa / i - s
+        i += 1
+      }
+    }
+    return f
+  }
+
+  /// BTPE step 5.3: the Stirling-series upper bound on `ln f(y)/f(M)`.
+  @inline(__always) private static func stirlingBound(n: Double, r: Double, q: Double, m: Double, xm: Double, y: Double) -> Double {
+    let x1 = y + 1
+    let f1 = m + 1
+    let z = n + 1 - m
+    let w = n - y + 1
+    return xm * log(f1 / x1) + (n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q))
+      + stirlingTail(f1) + stirlingTail(z) + stirlingTail(x1) + stirlingTail(w)
   }
 
   /// The Stirling-series correction `1/(12a) − 1/(360a³) + 1/(1260a⁵) − …` as BTPE writes it.
