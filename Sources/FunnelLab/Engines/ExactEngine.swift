@@ -120,112 +120,159 @@ public enum ExactEngine {
     return acc.funnel(layout)
   }
 
+  /// The buffers of one cell's labelled pass: mass over (personalized, label, screen) and
+  /// the time moments over (personalized, entitled, screen), now and after one more step.
+  private struct LabelledPassState {
+    var mass: [Double]
+    var next: [Double]
+    /// Time moments per (personalized, entitled, screen): the only parts of the state
+    /// the clock's increments depend on.
+    var timeD: [Double]
+    var timeE: [Double]
+    var nextD: [Double]
+    var nextE: [Double]
+    /// Per label: its label after viewing the current screen.
+    var viewedLabel: [Int]
+
+    init(_ g: _ExactLayout) {
+      mass = [Double](repeating: 0, count: 2 * g.labels * g.screens)
+      next = mass
+      timeD = [Double](repeating: 0, count: 4 * g.screens)
+      timeE = timeD
+      nextD = timeD
+      nextE = timeD
+      viewedLabel = [Int](repeating: 0, count: g.labels)
+      mass[g.start] = 1
+    }
+  }
+
   /// Propagates one cell's mass over (personalized, label, screen) to the end.
   private static func labelledPass(
     _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, into acc: inout _ExactAccumulators
   ) {
-    let s = g.screens
-    let labels = g.labels
-    var mass = [Double](repeating: 0, count: 2 * labels * s)
-    var next = mass
-    // Time moments per (personalized, entitled, screen): the only parts of the state
-    // the clock's increments depend on.
-    var timeD = [Double](repeating: 0, count: 4 * s)
-    var timeE = timeD
-    var nextD = timeD
-    var nextE = timeD
-    var viewedLabel = [Int](repeating: 0, count: labels)
-    mass[g.start] = 1
+    var state = LabelledPassState(g)
     for t in 1...g.stepLimit {
       let seen = min(t - 1, g.maxSeen)
-      for i in next.indices { next[i] = 0 }
-      for i in nextD.indices {
-        nextD[i] = 0
-        nextE[i] = 0
+      for i in state.next.indices { state.next[i] = 0 }
+      for i in state.nextD.indices {
+        state.nextD[i] = 0
+        state.nextE[i] = 0
       }
       for pers in 0..<2 {
-        for screen in 0..<s {
-          var totals = (0.0, 0.0)
-          for label in 0..<labels {
-            let m = mass[(pers * labels + label) * s + screen]
-            if g.labelEntitled[label] { totals.1 += m } else { totals.0 += m }
-          }
-          if totals.0 + totals.1 == 0 { continue }
-          for label in 0..<labels { viewedLabel[label] = g.viewed(label, screen: screen) }
-          acc.views[screen] += w * (totals.0 + totals.1)
-          let mu = g.dwellMean[screen]
-          let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-          let first = g.outcomeStart[screen]
-          for entitled in 0..<2 {
-            let total = entitled == 0 ? totals.0 : totals.1
-            if total == 0 { continue }
-            let group = g.labelsByEntitlement[entitled]
-            let d0 = timeD[(pers * 2 + entitled) * s + screen]
-            let d = d0 + total * mu
-            let e = timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
-            for k in 0..<g.outcomeCount[screen] {
-              let p = probabilities[probabilityBase + k]
-              if p == 0 { continue }
-              let o = first + k
-              acc.outcomeFlow[o] += w * total * p
-              if entitled == 0 {
-                if g.purchases[o] {
-                  acc.purchaseTaps += w * total * p
-                } else if g.restores[o] {
-                  acc.restoreAttempts += w * total * p
-                }
-              }
-              let newPers = g.personalizes[o] ? 1 : pers
-              for b in g.branches(outcome: o, entitled: entitled) {
-                let branch = g.branch[b]
-                let pq = p * branch.probability
-                if pq == 0 { continue }
-                let dd = d * pq + total * p * branch.latency
-                let ee = e * pq + 2 * d * p * branch.latency + total * p * branch.latencySquared
-                let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
-                if target >= 0 {
-                  let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
-                  nextD[to] += dd
-                  nextE[to] += ee
-                  for label in group {
-                    let m = mass[(pers * labels + label) * s + screen]
-                    if m == 0 { continue }
-                    next[(newPers * labels + g.after(viewedLabel[label], outcome: o, branch: branch)) * s + target] += m * pq
-                  }
-                } else {
-                  let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
-                  if end == 0 {
-                    acc.timeSum += w * dd
-                    acc.timeSquaredSum += w * ee
-                  }
-                  for label in group {
-                    let m = mass[(pers * labels + label) * s + screen]
-                    if m == 0 { continue }
-                    acc.end(
-                      g, label: g.after(viewedLabel[label], outcome: o, branch: branch), end: end, personalized: newPers, mass: w * m * pq)
-                  }
-                }
-              }
-            }
-          }
+        for screen in 0..<g.screens {
+          step(g, probabilities, weight: w, from: screen, personalized: pers, seen: seen, state: &state, into: &acc)
         }
       }
-      swap(&mass, &next)
-      swap(&timeD, &nextD)
-      swap(&timeE, &nextE)
-      let remaining = mass.reduce(0, +)
+      swap(&state.mass, &state.next)
+      swap(&state.timeD, &state.nextD)
+      swap(&state.timeE, &state.nextE)
+      let remaining = state.mass.reduce(0, +)
       if t == g.stepLimit {
-        let end = s + 1
-        for pers in 0..<2 {
-          for label in 0..<labels {
-            var m = 0.0
-            for screen in 0..<s { m += mass[(pers * labels + label) * s + screen] }
-            if m > 0 { acc.end(g, label: label, end: end, personalized: pers, mass: w * m) }
-          }
-        }
+        endAtTheStepLimit(g, mass: state.mass, weight: w, into: &acc)
       } else if remaining <= tolerance {
         acc.truncated += w * remaining
         break
+      }
+    }
+  }
+
+  /// One step of the mass on `screen` (with personalized flag `pers`), for the
+  /// not-entitled and the entitled labels in turn.
+  @inline(__always)
+  private static func step(
+    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, from screen: Int, personalized pers: Int, seen: Int,
+    state: inout LabelledPassState, into acc: inout _ExactAccumulators
+  ) {
+    let s = g.screens
+    let labels = g.labels
+    var totals = (0.0, 0.0)
+    for label in 0..<labels {
+      let m = state.mass[(pers * labels + label) * s + screen]
+      if g.labelEntitled[label] { totals.1 += m } else { totals.0 += m }
+    }
+    if totals.0 + totals.1 == 0 { return }
+    for label in 0..<labels { state.viewedLabel[label] = g.viewed(label, screen: screen) }
+    acc.views[screen] += w * (totals.0 + totals.1)
+    let mu = g.dwellMean[screen]
+    for entitled in 0..<2 {
+      let total = entitled == 0 ? totals.0 : totals.1
+      if total == 0 { continue }
+      let d0 = state.timeD[(pers * 2 + entitled) * s + screen]
+      let d = d0 + total * mu
+      let e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
+      let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
+      let group = g.labelsByEntitlement[entitled]
+      for k in 0..<g.outcomeCount[screen] {
+        let p = probabilities[probabilityBase + k]
+        if p == 0 { continue }
+        let o = g.outcomeStart[screen] + k
+        acc.outcomeFlow[o] += w * total * p
+        if entitled == 0 {
+          if g.purchases[o] {
+            acc.purchaseTaps += w * total * p
+          } else if g.restores[o] {
+            acc.restoreAttempts += w * total * p
+          }
+        }
+        for b in g.branches(outcome: o, entitled: entitled) {
+          let moments = (total: total, d: d, e: e, p: p)
+          follow(
+            g, branch: b, of: o, from: screen, personalized: pers, entitled: entitled, labels: group, moments, weight: w, state: &state,
+            into: &acc)
+        }
+      }
+    }
+  }
+
+  /// Moves the mass of the labels of entitlement `entitled` on `screen` along branch `b`
+  /// of outcome `o`: to the next screen (mass and time moments), or to an end.
+  @inline(__always)
+  private static func follow(
+    _ g: _ExactLayout, branch b: Int, of o: Int, from screen: Int, personalized pers: Int, entitled: Int, labels group: [Int],
+    _ m: (total: Double, d: Double, e: Double, p: Double), weight w: Double, state: inout LabelledPassState,
+    into acc: inout _ExactAccumulators
+  ) {
+    let s = g.screens
+    let labels = g.labels
+    let branch = g.branch[b]
+    let pq = m.p * branch.probability
+    if pq == 0 { return }
+    let newPers = g.personalizes[o] ? 1 : pers
+    let dd = m.d * pq + m.total * m.p * branch.latency
+    let ee = m.e * pq + 2 * m.d * m.p * branch.latency + m.total * m.p * branch.latencySquared
+    let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
+    if target >= 0 {
+      let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
+      state.nextD[to] += dd
+      state.nextE[to] += ee
+      for label in group {
+        let mass = state.mass[(pers * labels + label) * s + screen]
+        if mass == 0 { continue }
+        state.next[(newPers * labels + g.after(state.viewedLabel[label], outcome: o, branch: branch)) * s + target] += mass * pq
+      }
+    } else {
+      let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
+      if end == 0 {
+        acc.timeSum += w * dd
+        acc.timeSquaredSum += w * ee
+      }
+      for label in group {
+        let mass = state.mass[(pers * labels + label) * s + screen]
+        if mass == 0 { continue }
+        acc.end(
+          g, label: g.after(state.viewedLabel[label], outcome: o, branch: branch), end: end, personalized: newPers, mass: w * mass * pq)
+      }
+    }
+  }
+
+  /// The mass still walking at the step limit ends there (end `screens + 1`).
+  private static func endAtTheStepLimit(_ g: _ExactLayout, mass: [Double], weight w: Double, into acc: inout _ExactAccumulators) {
+    let s = g.screens
+    for pers in 0..<2 {
+      for label in 0..<g.labels {
+        var m = 0.0
+        for screen in 0..<s { m += mass[(pers * g.labels + label) * s + screen] }
+        if m > 0 { acc.end(g, label: label, end: s + 1, personalized: pers, mass: w * m) }
       }
     }
   }
