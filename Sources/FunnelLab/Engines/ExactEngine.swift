@@ -336,6 +336,8 @@ struct _ExactLayout {
   static let paywallFlag = 1
   static let skipFlag = 2
   static let backFlag = 4
+  /// The combinations of the three flags above: a label's flag part is `0..<flagCombinations`.
+  static let flagCombinations = 8
   /// A branch target meaning "the screen the outcome was taken on".
   static let stayTarget = Int.min
 
@@ -374,7 +376,7 @@ struct _ExactLayout {
     plans = flow.plans.count
     planCodes = plans + 1
     storeStates = 3 * plans + 2
-    labels = 8 * storeStates
+    labels = Self.flagCombinations * storeStates
     maxSeen = flow.seenLevels - 1
     start = flow.start
     stepLimit = max(1, flow.stepLimit)
@@ -390,6 +392,22 @@ struct _ExactLayout {
     skips = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.skip != 0 }
     backs = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.back != 0 }
     isPaywall = flow.screenKinds.map { $0 == .paywall }
+    (dwellMean, dwellSecondMoment) = Self.dwellMoments(flow)
+    let store = MockPaywallManager(settings: flow.store)
+    tap = store.tapDistribution
+    approval = store.approvalProbability
+    (branch, branchStart) = Self.branches(
+      targets: target, purchases: purchases, restores: restores, tap: store.tapDistribution, restore: store.restoreProbability)
+    let states = storeStates
+    let planCount = plans
+    let all = 0..<labels
+    let entitledLabels = all.map { $0 % states > planCount }
+    labelEntitled = entitledLabels
+    labelsByEntitlement = [all.filter { !entitledLabels[$0] }, all.filter { entitledLabels[$0] }]
+  }
+
+  /// First and second moments of each screen's dwell table, in ms and ms² (0 without one).
+  private static func dwellMoments(_ flow: CompiledFlow) -> ([Double], [Double]) {
     let size = Discretisation.dwellTableSize
     var mean = [Double](repeating: 0, count: flow.screenCount)
     var second = mean
@@ -404,14 +422,15 @@ struct _ExactLayout {
       mean[i] = sum / Double(size)
       second[i] = sumSquares / Double(size)
     }
-    dwellMean = mean
-    dwellSecondMoment = second
+    return (mean, second)
+  }
 
-    let store = MockPaywallManager(settings: flow.store)
-    let tap = store.tapDistribution
-    self.tap = tap
-    approval = store.approvalProbability
-    let restore = store.restoreProbability
+  /// Every (outcome, entitled)'s branches, and where each one's start in the list: a
+  /// purchase by a user not entitled branches into bought, stay (cancelled or failed) and
+  /// pending; a restore into restored and stay; anything else goes on plainly.
+  private static func branches(
+    targets target: [Int], purchases: [Bool], restores: [Bool], tap: MockPaywallManager.TapDistribution, restore: Double
+  ) -> ([Branch], [Int]) {
     func tapBranch(_ kind: Branch.Kind, _ results: [MockPaywallManager.TapDistribution.Result], target: Int) -> Branch {
       var p = 0.0
       var l1 = 0.0
@@ -433,24 +452,17 @@ struct _ExactLayout {
           branches.append(plain)
         } else if purchases[o] {
           branches.append(tapBranch(.bought, [.success], target: target[o]))
-          branches.append(tapBranch(.stay, [.cancelled, .failed], target: Self.stayTarget))
+          branches.append(tapBranch(.stay, [.cancelled, .failed], target: stayTarget))
           branches.append(tapBranch(.pending, [.pending], target: target[o]))
         } else {
           branches.append(Branch(kind: .restored, probability: restore, target: target[o], entitles: true, latency: 0, latencySquared: 0))
           branches.append(
-            Branch(kind: .stay, probability: 1 - restore, target: Self.stayTarget, entitles: false, latency: 0, latencySquared: 0))
+            Branch(kind: .stay, probability: 1 - restore, target: stayTarget, entitles: false, latency: 0, latencySquared: 0))
         }
         starts.append(branches.count)
       }
     }
-    branch = branches
-    branchStart = starts
-    let states = storeStates
-    let planCount = plans
-    let all = 0..<labels
-    let entitledLabels = all.map { $0 % states > planCount }
-    labelEntitled = entitledLabels
-    labelsByEntitlement = [all.filter { !entitledLabels[$0] }, all.filter { entitledLabels[$0] }]
+    return (branches, starts)
   }
 
   /// The indices into ``branch`` of outcome `o` for a user who is (1) or is not (0) entitled.
@@ -519,7 +531,7 @@ struct _ExactAccumulators {
     reach = views
     reachTruncated = views
     outcomeFlow = Array(repeating: 0, count: g.target.count)
-    classMass = Array(repeating: 0, count: (g.screens + 2) * 2 * 8 * g.planCodes)
+    classMass = Array(repeating: 0, count: (g.screens + 2) * 2 * _ExactLayout.flagCombinations * g.planCodes)
     planImmediate = Array(repeating: 0, count: g.plans)
     planApproved = planImmediate
   }
@@ -530,7 +542,7 @@ struct _ExactAccumulators {
   mutating func end(_ g: _ExactLayout, label: Int, end: Int, personalized: Int, mass m: Double) {
     let state = label % g.storeStates
     let flags = label / g.storeStates
-    let base = ((end * 2 + personalized) * 8 + flags) * g.planCodes
+    let base = ((end * 2 + personalized) * _ExactLayout.flagCombinations + flags) * g.planCodes
     if state > g.plans && state <= 2 * g.plans {
       let j = state - g.plans - 1
       classMass[base + j + 1] += m
@@ -548,22 +560,29 @@ struct _ExactAccumulators {
     classMass[base] += m * (1 - g.approval)
   }
 
-  func funnel(_ g: _ExactLayout) -> ExactFunnel {
-    let flow = g.flow
+  /// The outcome classes with positive probability, and the funnel's totals over them.
+  private struct ClassTotals {
     var classes: [ExactFunnel.OutcomeClass] = []
     var classP: [Double] = []
-    var abandonedAt = [Double](repeating: 0, count: g.screens)
-    var planPurchases = [Double](repeating: 0, count: flow.plans.count)
+    var abandonedAt: [Double]
+    var planPurchases: [Double]
     var completion = 0.0
     var stepLimit = 0.0
     var paywall = 0.0
     var skipped = 0.0
     var wentBack = 0.0
     var personalized = 0.0
+  }
+
+  /// Reads the class masses back as outcome classes (end, first plan, flags).
+  private func classTotals(_ g: _ExactLayout) -> ClassTotals {
+    var t = ClassTotals(
+      abandonedAt: [Double](repeating: 0, count: g.screens), planPurchases: [Double](repeating: 0, count: g.flow.plans.count))
+    let labels = _ExactLayout.flagCombinations * g.planCodes
     for end in 0..<(g.screens + 2) {
       for pers in 0..<2 {
-        for label in 0..<(8 * g.planCodes) {
-          let p = classMass[(end * 2 + pers) * 8 * g.planCodes + label]
+        for label in 0..<labels {
+          let p = classMass[(end * 2 + pers) * labels + label]
           guard p > 0 else { continue }
           let code = label % g.planCodes
           let flags = label / g.planCodes
@@ -571,27 +590,34 @@ struct _ExactAccumulators {
           switch end {
           case 0:
             e = .completed
-            completion += p
+            t.completion += p
           case g.screens + 1:
             e = .stepLimit
-            stepLimit += p
+            t.stepLimit += p
           default:
             e = .abandoned(screen: end - 1)
-            abandonedAt[end - 1] += p
+            t.abandonedAt[end - 1] += p
           }
           let c = ExactFunnel.OutcomeClass(
             end: e, firstPlan: code == 0 ? nil : code - 1, sawPaywall: flags & _ExactLayout.paywallFlag != 0,
             skipped: flags & _ExactLayout.skipFlag != 0, wentBack: flags & _ExactLayout.backFlag != 0, personalized: pers == 1)
-          if let j = c.firstPlan { planPurchases[j] += p }
-          if c.sawPaywall { paywall += p }
-          if c.skipped { skipped += p }
-          if c.wentBack { wentBack += p }
-          if c.personalized { personalized += p }
-          classes.append(c)
-          classP.append(p)
+          if let j = c.firstPlan { t.planPurchases[j] += p }
+          if c.sawPaywall { t.paywall += p }
+          if c.skipped { t.skipped += p }
+          if c.wentBack { t.wentBack += p }
+          if c.personalized { t.personalized += p }
+          t.classes.append(c)
+          t.classP.append(p)
         }
       }
     }
+    return t
+  }
+
+  /// Expected action counts, failures per screen and option selections, from the flow
+  /// through each outcome.
+  private func outcomeCounts(_ g: _ExactLayout) -> (actions: [Double], failures: [Double], options: [Double]) {
+    let flow = g.flow
     var actionCounts = [Double](repeating: 0, count: flow.actions.count)
     var failures = [Double](repeating: 0, count: g.screens)
     var optionCounts = [Double](repeating: 0, count: flow.options.count)
@@ -606,14 +632,13 @@ struct _ExactAccumulators {
         for j in 0..<count { optionCounts[start + j] += outcomeFlow[o] * widths[j] }
       }
     }
-    var mean: Double? = nil
-    var sd: Double? = nil
-    if completion > 0 {
-      let m = timeSum / completion
-      mean = m / 1000
-      sd = max(timeSquaredSum / completion - m * m, 0).squareRoot() / 1000
-    }
-    // Revenue: the lifecycle's expectation per plan, at once and after an approval delay.
+    return (actionCounts, failures, optionCounts)
+  }
+
+  /// Revenue: the lifecycle's expectation per plan, at once and after an approval delay;
+  /// returns revenue and realized revenue per user, trial starts and each plan's revenue.
+  private func revenue(_ g: _ExactLayout, planPurchases: [Double]) -> (Double, Double, Double, [Double]) {
+    let flow = g.flow
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     var revenue = 0.0
     var realized = 0.0
@@ -632,6 +657,22 @@ struct _ExactAccumulators {
       realized += (planImmediate[j] * now.realizedCents + planApproved[j] * later.realizedCents) / 100
       if isTrial { trialStarts += planPurchases[j] }
     }
+    return (revenue, realized, trialStarts, planRevenue)
+  }
+
+  /// The solved funnel: classes, counts, time to finish, store events and revenue.
+  func funnel(_ g: _ExactLayout) -> ExactFunnel {
+    let flow = g.flow
+    let t = classTotals(g)
+    let counts = outcomeCounts(g)
+    var mean: Double? = nil
+    var sd: Double? = nil
+    if t.completion > 0 {
+      let m = timeSum / t.completion
+      mean = m / 1000
+      sd = max(timeSquaredSum / t.completion - m * m, 0).squareRoot() / 1000
+    }
+    let (revenue, realized, trialStarts, planRevenue) = revenue(g, planPurchases: t.planPurchases)
     let storeCounts = ExactFunnel.StoreCounts(
       purchaseTaps: purchaseTaps, purchaseAttempts: purchaseTaps * g.tap.meanAttempts,
       purchaseCancels: purchaseTaps * g.tap.probability(of: .cancelled),
@@ -639,15 +680,15 @@ struct _ExactAccumulators {
       purchasePendings: purchaseTaps * g.tap.probability(of: .pending), pendingApprovals: pendingAtEnd * g.approval,
       restoreAttempts: restoreAttempts, restores: restoreAttempts * MockPaywallManager(settings: flow.store).restoreProbability)
     return ExactFunnel(
-      variantID: flow.variantID, segmentProbabilities: flow.segmentProbabilities, completion: completion,
-      abandonedAt: abandonedAt, stepLimitReached: stepLimit, planPurchases: planPurchases, planApprovals: planApproved,
-      purchase: planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: paywall, skipped: skipped,
-      wentBack: wentBack, personalized: personalized, trialStarts: trialStarts,
+      variantID: flow.variantID, segmentProbabilities: flow.segmentProbabilities, completion: t.completion,
+      abandonedAt: t.abandonedAt, stepLimitReached: t.stepLimit, planPurchases: t.planPurchases, planApprovals: planApproved,
+      purchase: t.planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: t.paywall, skipped: t.skipped,
+      wentBack: t.wentBack, personalized: t.personalized, trialStarts: trialStarts,
       trialConversion: UnitDraw.probabilityBelow(flow.revenue.trialConversion),
       planHasTrial: flow.plans.map { $0.plan.trialDays > 0 }, revenuePerUser: revenue, realizedRevenuePerUser: realized,
-      planRevenue: planRevenue, store: storeCounts, views: views, actionCounts: actionCounts, failures: failures,
-      optionCounts: optionCounts, screenMillis: zip(views, g.dwellMean).map { $0 * $1 }, expectedScreens: views.reduce(0, +),
-      meanSecondsToFinish: mean, standardDeviationSecondsToFinish: sd, outcomeClasses: classes,
-      outcomeClassProbabilities: classP, truncatedMass: max(truncated, reachTruncated.max() ?? 0))
+      planRevenue: planRevenue, store: storeCounts, views: views, actionCounts: counts.actions, failures: counts.failures,
+      optionCounts: counts.options, screenMillis: zip(views, g.dwellMean).map { $0 * $1 }, expectedScreens: views.reduce(0, +),
+      meanSecondsToFinish: mean, standardDeviationSecondsToFinish: sd, outcomeClasses: t.classes,
+      outcomeClassProbabilities: t.classP, truncatedMass: max(truncated, reachTruncated.max() ?? 0))
   }
 }
