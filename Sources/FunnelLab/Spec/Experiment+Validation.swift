@@ -317,8 +317,26 @@ private struct Validator {
     checkReachability(flow, at: base)
   }
 
+  /// Problems of one screen: its actions, dwell, fields given on the wrong kind, and the fields of its kind.
   mutating func checkScreen(_ screen: Screen, index: Int, in flow: Flow, targets: Set<String>, at path: SpecPath) {
-    let kind = screen.kind
+    checkActions(of: screen, index: index, targets: targets, at: path)
+    checkDwell(of: screen, at: path)
+    checkMisplacedFields(of: screen, at: path)
+    switch screen.kind {
+    case .choice: checkChoiceFields(of: screen, at: path)
+    case .input: checkInputFields(of: screen, at: path)
+    case .task: checkTaskFields(of: screen, at: path)
+    case .paywall: checkPaywallFields(of: screen, at: path)
+    case .slider: checkSliderFields(of: screen, at: path)
+    case .info, .permission: break
+    }
+  }
+
+  /// Whether `screen` offers an action of kind `kind`.
+  private func offers(_ screen: Screen, _ kind: ActionKind) -> Bool { screen.actions.contains { $0.kind == kind } }
+
+  /// The screen's action list: its size, each action, and that the probabilities sum to 1.
+  private mutating func checkActions(of screen: Screen, index: Int, targets: Set<String>, at path: SpecPath) {
     if screen.actions.isEmpty {
       fail(path.key("actions"), "screen '\(screen.id)' has no actions", "add at least continue and quit")
     }
@@ -332,44 +350,56 @@ private struct Validator {
     for action in screen.actions {
       let ap = path.key("actions").key(action.id)
       if !actionIDs.insert(action.id).inserted { fail(ap, "duplicate action id '\(action.id)'", nil) }
-      if !kind.allowedActions.contains(action.kind) {
-        fail(
-          ap, "a \(kind.rawValue) screen cannot offer '\(action.kind.rawValue)'",
-          "allowed here: " + ActionKind.allCases.filter { kind.allowedActions.contains($0) }.map(\.rawValue).joined(separator: ", "))
-      }
-      if let p = action.probability {
-        checkProbability(p, ap.key("probability"))
-        if p.isFinite { sum += p }
-      } else {
-        fail(ap, "action '\(action.id)' has no probability", "add \"probability\": a number from 0 to 1")
-      }
-      if let to = action.to {
-        if !targets.contains(to) {
-          fail(
-            ap.key("to"), "unknown screen '\(to)'",
-            NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"")
-        }
-        if action.kind == .quit { fail(ap.key("to"), "quit always leads to abandonment; it takes no target", "remove \"to\"") }
-      } else if action.kind == .skip || action.kind == .jump {
-        fail(ap, "a \(action.kind.rawValue) action needs a target", "add \"to\": the id of the screen it leads to")
-      } else if action.kind == .back, index == 0 {
-        fail(ap, "back on the first screen has no previous screen", "remove it, or add \"to\"")
-      }
+      checkAction(action, on: screen.kind, index: index, targets: targets, at: ap)
+      if let p = action.probability, p.isFinite { sum += p }
     }
     if !screen.actions.isEmpty, screen.actions.allSatisfy({ $0.probability != nil }), abs(sum - 1) > probabilitySumTolerance {
       fail(
         path.key("actions"), "probabilities of screen '\(screen.id)' sum to \(JSONValue.format((sum * 1e9).rounded() / 1e9)), not 1",
         "adjust them so they sum to 1 (tolerance \(probabilitySumTolerance))")
     }
-    if let dwell = screen.dwell {
-      if !dwell.medianSeconds.isFinite || dwell.medianSeconds < 0 || dwell.medianSeconds > 86_400 {
-        fail(path.key("dwell").key("medianSeconds"), "medianSeconds must be from 0 to 86400", "seconds a typical user spends here")
-      }
-      if let sigma = dwell.sigma, !sigma.isFinite || sigma < 0 || sigma > 5 {
-        fail(path.key("dwell").key("sigma"), "sigma must be from 0 to 5", "the default is the behavior parameter dwellSigma")
-      }
+  }
+
+  /// One action: allowed on this kind of screen, its probability, and its target.
+  private mutating func checkAction(_ action: Action, on kind: ScreenKind, index: Int, targets: Set<String>, at ap: SpecPath) {
+    if !kind.allowedActions.contains(action.kind) {
+      fail(
+        ap, "a \(kind.rawValue) screen cannot offer '\(action.kind.rawValue)'",
+        "allowed here: " + ActionKind.allCases.filter { kind.allowedActions.contains($0) }.map(\.rawValue).joined(separator: ", "))
     }
-    func has(_ k: ActionKind) -> Bool { screen.actions.contains { $0.kind == k } }
+    if let p = action.probability {
+      checkProbability(p, ap.key("probability"))
+    } else {
+      fail(ap, "action '\(action.id)' has no probability", "add \"probability\": a number from 0 to 1")
+    }
+    if let to = action.to {
+      if !targets.contains(to) {
+        fail(
+          ap.key("to"), "unknown screen '\(to)'",
+          NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"")
+      }
+      if action.kind == .quit { fail(ap.key("to"), "quit always leads to abandonment; it takes no target", "remove \"to\"") }
+    } else if action.kind == .skip || action.kind == .jump {
+      fail(ap, "a \(action.kind.rawValue) action needs a target", "add \"to\": the id of the screen it leads to")
+    } else if action.kind == .back, index == 0 {
+      fail(ap, "back on the first screen has no previous screen", "remove it, or add \"to\"")
+    }
+  }
+
+  /// The screen's dwell time: median and sigma in range.
+  private mutating func checkDwell(of screen: Screen, at path: SpecPath) {
+    guard let dwell = screen.dwell else { return }
+    if !dwell.medianSeconds.isFinite || dwell.medianSeconds < 0 || dwell.medianSeconds > 86_400 {
+      fail(path.key("dwell").key("medianSeconds"), "medianSeconds must be from 0 to 86400", "seconds a typical user spends here")
+    }
+    if let sigma = dwell.sigma, !sigma.isFinite || sigma < 0 || sigma > 5 {
+      fail(path.key("dwell").key("sigma"), "sigma must be from 0 to 5", "the default is the behavior parameter dwellSigma")
+    }
+  }
+
+  /// Fields set on a screen whose kind does not use them.
+  private mutating func checkMisplacedFields(of screen: Screen, at path: SpecPath) {
+    let kind = screen.kind
     func misplaced(_ field: String, _ isSet: Bool, _ kinds: String) {
       if isSet { fail(path.key(field), "\(field) is only for \(kinds) screens", "remove it or change the kind") }
     }
@@ -384,74 +414,90 @@ private struct Validator {
     misplaced("features", screen.features != 0 && kind != .paywall, "paywall")
     misplaced("permission", screen.permission != nil && kind != .permission, "permission")
     misplaced("required", !screen.required && kind != .choice && kind != .input, "choice and input")
-    switch kind {
-    case .choice:
-      if screen.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
-      if screen.options.count > Limits.optionsPerChoice {
-        fail(path.key("options"), "\(screen.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil)
-      }
-      if !has(.select) { fail(path.key("actions"), "a choice screen needs a select action", "add \"select\": probability") }
-      var optionIDs = Set<String>()
-      for (j, option) in screen.options.enumerated() {
-        if !optionIDs.insert(option.id).inserted { fail(path.key("options").index(j), "duplicate option '\(option.id)'", nil) }
-        if !option.weight.isFinite || option.weight <= 0 || option.weight > Limits.weight {
-          fail(
-            path.key("options").index(j).key("weight"),
-            "an option weight must be a finite number > 0 and at most \(JSONValue.format(Limits.weight))", "weights are relative")
-        }
-      }
-      if screen.required, has(.skip) || has(.continue) {
+  }
+
+  /// A choice screen: its options and their weights, a select action, and whether it may be left unanswered.
+  private mutating func checkChoiceFields(of screen: Screen, at path: SpecPath) {
+    if screen.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
+    if screen.options.count > Limits.optionsPerChoice {
+      fail(path.key("options"), "\(screen.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil)
+    }
+    if !offers(screen, .select) { fail(path.key("actions"), "a choice screen needs a select action", "add \"select\": probability") }
+    var optionIDs = Set<String>()
+    for (j, option) in screen.options.enumerated() {
+      if !optionIDs.insert(option.id).inserted { fail(path.key("options").index(j), "duplicate option '\(option.id)'", nil) }
+      if !option.weight.isFinite || option.weight <= 0 || option.weight > Limits.weight {
         fail(
-          path.key("required"), "a required choice cannot be skipped or continued without an answer",
-          "set \"required\": false, or remove the skip/continue action")
+          path.key("options").index(j).key("weight"),
+          "an option weight must be a finite number > 0 and at most \(JSONValue.format(Limits.weight))", "weights are relative")
       }
-    case .input:
-      if !has(.type) { fail(path.key("actions"), "an input screen needs a type action", "add \"type\": probability") }
-      checkProbability(screen.validationFailureProbability, path.key("validationFailureProbability"))
-      if screen.validationFailureProbability >= 1 {
-        fail(path.key("validationFailureProbability"), "validation that always fails traps the user", "use a value below 1")
-      }
-      if screen.required, has(.skip) {
-        fail(path.key("required"), "a required input cannot be skipped", "set \"required\": false, or remove the skip action")
-      }
-    case .task:
-      checkProbability(screen.failureProbability, path.key("failureProbability"))
-      if screen.failureProbability >= 1 {
-        fail(path.key("failureProbability"), "a task that always fails traps the user", "use a value below 1")
-      }
-    case .paywall:
-      if screen.plans.isEmpty {
-        fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}")
-      }
-      if !has(.purchase) { fail(path.key("actions"), "a paywall needs a purchase action", "add \"purchase\": probability") }
-      if screen.actions.filter({ $0.kind == .purchase }).count > 1 {
-        fail(path.key("actions"), "a paywall has one purchase action; plans share it", "remove the extra purchase actions")
-      }
-      var planIDs = Set<String>()
-      for (j, plan) in screen.plans.enumerated() {
-        let pp = path.key("plans").index(j)
-        if !planIDs.insert(plan.id).inserted { fail(pp.key("id"), "duplicate plan '\(plan.id)'", nil) }
-        if !plan.price.isFinite || plan.price <= 0 || plan.price > 1e6 {
-          fail(pp.key("price"), "price must be a number > 0 and at most 1000000", "e.g. 9.99")
-        }
-        if let intro = plan.introPrice, !intro.isFinite || intro < 0 || intro > 1e6 {
-          fail(pp.key("introPrice"), "introPrice must be from 0 to 1000000", nil)
-        }
-        if plan.introPeriods < 0 || plan.introPeriods > 1000 { fail(pp.key("introPeriods"), "introPeriods must be from 0 to 1000", nil) }
-        if let r = plan.renewalProbability { checkProbability(r, pp.key("renewalProbability")) }
-        if plan.trialDays < 0 || plan.trialDays > 3650 { fail(pp.key("trialDays"), "trialDays must be from 0 to 3650", nil) }
-        if !plan.utility.isFinite || abs(plan.utility) > 20 { fail(pp.key("utility"), "utility must be within ±20", nil) }
-      }
-      if let d = screen.defaultPlan, !planIDs.contains(d) {
-        fail(path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: screen.plans.map(\.id)))
-      }
-      if screen.features < 0 || screen.features > 100 { fail(path.key("features"), "features must be from 0 to 100", nil) }
-    case .slider:
-      if let r = screen.range, !r.lowerBound.isFinite || !r.upperBound.isFinite {
-        fail(path.key("range"), "range bounds must be finite", nil)
-      }
-    case .info, .permission:
-      break
+    }
+    if screen.required, offers(screen, .skip) || offers(screen, .continue) {
+      fail(
+        path.key("required"), "a required choice cannot be skipped or continued without an answer",
+        "set \"required\": false, or remove the skip/continue action")
+    }
+  }
+
+  /// An input screen: a type action, a validation failure below certainty, and whether it may be skipped.
+  private mutating func checkInputFields(of screen: Screen, at path: SpecPath) {
+    if !offers(screen, .type) { fail(path.key("actions"), "an input screen needs a type action", "add \"type\": probability") }
+    checkProbability(screen.validationFailureProbability, path.key("validationFailureProbability"))
+    if screen.validationFailureProbability >= 1 {
+      fail(path.key("validationFailureProbability"), "validation that always fails traps the user", "use a value below 1")
+    }
+    if screen.required, offers(screen, .skip) {
+      fail(path.key("required"), "a required input cannot be skipped", "set \"required\": false, or remove the skip action")
+    }
+  }
+
+  /// A task screen: a failure probability below certainty.
+  private mutating func checkTaskFields(of screen: Screen, at path: SpecPath) {
+    checkProbability(screen.failureProbability, path.key("failureProbability"))
+    if screen.failureProbability >= 1 {
+      fail(path.key("failureProbability"), "a task that always fails traps the user", "use a value below 1")
+    }
+  }
+
+  /// A paywall: its plans, one purchase action, a known default plan, and the feature count.
+  private mutating func checkPaywallFields(of screen: Screen, at path: SpecPath) {
+    if screen.plans.isEmpty {
+      fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}")
+    }
+    if !offers(screen, .purchase) { fail(path.key("actions"), "a paywall needs a purchase action", "add \"purchase\": probability") }
+    if screen.actions.filter({ $0.kind == .purchase }).count > 1 {
+      fail(path.key("actions"), "a paywall has one purchase action; plans share it", "remove the extra purchase actions")
+    }
+    var planIDs = Set<String>()
+    for (j, plan) in screen.plans.enumerated() {
+      let pp = path.key("plans").index(j)
+      if !planIDs.insert(plan.id).inserted { fail(pp.key("id"), "duplicate plan '\(plan.id)'", nil) }
+      checkPlan(plan, at: pp)
+    }
+    if let d = screen.defaultPlan, !planIDs.contains(d) {
+      fail(path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: screen.plans.map(\.id)))
+    }
+    if screen.features < 0 || screen.features > 100 { fail(path.key("features"), "features must be from 0 to 100", nil) }
+  }
+
+  /// One paywall plan: price, intro offer, renewal, trial and utility in range.
+  private mutating func checkPlan(_ plan: Plan, at pp: SpecPath) {
+    if !plan.price.isFinite || plan.price <= 0 || plan.price > 1e6 {
+      fail(pp.key("price"), "price must be a number > 0 and at most 1000000", "e.g. 9.99")
+    }
+    if let intro = plan.introPrice, !intro.isFinite || intro < 0 || intro > 1e6 {
+      fail(pp.key("introPrice"), "introPrice must be from 0 to 1000000", nil)
+    }
+    if plan.introPeriods < 0 || plan.introPeriods > 1000 { fail(pp.key("introPeriods"), "introPeriods must be from 0 to 1000", nil) }
+    if let r = plan.renewalProbability { checkProbability(r, pp.key("renewalProbability")) }
+    if plan.trialDays < 0 || plan.trialDays > 3650 { fail(pp.key("trialDays"), "trialDays must be from 0 to 3650", nil) }
+    if !plan.utility.isFinite || abs(plan.utility) > 20 { fail(pp.key("utility"), "utility must be within ±20", nil) }
+  }
+
+  /// A slider: finite range bounds.
+  private mutating func checkSliderFields(of screen: Screen, at path: SpecPath) {
+    if let r = screen.range, !r.lowerBound.isFinite || !r.upperBound.isFinite {
+      fail(path.key("range"), "range bounds must be finite", nil)
     }
   }
 
