@@ -10,11 +10,17 @@ import Testing
 #endif
 
 /// Compares `text` with the golden file `Fixtures/reports/<name>`; with
-/// `FUNNELLAB_RECORD=1` in the environment, (re)writes the file instead.
+/// `FUNNELLAB_RECORD=1` in the environment, (re)writes the file instead and fails.
 func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
   let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/reports/\(name)")
   if ProcessInfo.processInfo.environment["FUNNELLAB_RECORD"] == "1" {
+    // A recording run fails, so that recording can never pass for a green test run:
+    // review the new files with `git diff`, then run again without FUNNELLAB_RECORD.
+    let old = try? String(contentsOf: url, encoding: .utf8)
     try text.write(to: url, atomically: true, encoding: .utf8)
+    Issue.record(
+      "\(old == text ? "re-recorded (unchanged)" : "recorded") golden file \(name); run again without FUNNELLAB_RECORD=1",
+      sourceLocation: sourceLocation)
     return
   }
   guard let golden = try? String(contentsOf: url, encoding: .utf8) else {
