@@ -34,6 +34,17 @@ public struct FuzzCase: Sendable, Hashable {
     rawArguments.map { $0.replacingOccurrences(of: Self.folderToken, with: folder) }
   }
 
+  /// The output format a command line asks for, as the CLI reads it: the last `-f x`,
+  /// `--format x` or `--format=x`; `table` when none.
+  public static func format(of arguments: [String]) -> String {
+    var format = "table"
+    for (i, a) in arguments.enumerated() {
+      if a == "-f" || a == "--format", i + 1 < arguments.count { format = arguments[i + 1] }
+      if a.hasPrefix("--format=") { format = String(a.dropFirst("--format=".count)) }
+    }
+    return format
+  }
+
   /// The command line as one shell-quoted line, for reports.
   public var shellLine: String {
     (["funnellab"] + rawArguments).map { a in

@@ -66,9 +66,7 @@ public struct FuzzGenerator: Sendable {
     case .hostileIDs: c = hostileIDs(&rng)
     }
     c.index = index
-    if let i = c.rawArguments.firstIndex(where: { $0 == "-f" || $0 == "--format" }), i + 1 < c.rawArguments.count {
-      c.format = c.rawArguments[i + 1]
-    }
+    c.format = FuzzCase.format(of: c.rawArguments)
     addOutput(&c, &rng)
     return c
   }

@@ -44,6 +44,27 @@ package enum FunnelLabCommandLine {
     return out
   }
 
+  /// `funnellab help [command]` (or `--help`, `-h`): the overview, or one command's
+  /// help. Anything else after it is refused (exit 64), not ignored.
+  static func help(_ rest: [String], console: any Console) -> Int32 {
+    guard let topic = rest.first else {
+      console.out(overview)
+      return ExitCode.success.rawValue
+    }
+    let names = commands.map(\.spec.name)
+    if rest.count == 1, let command = commands.first(where: { $0.spec.name == topic }) {
+      console.out(command.spec.help)
+      return ExitCode.success.rawValue
+    }
+    let problem =
+      names.contains(topic)
+      ? "help takes one command, not '\(rest.dropFirst().joined(separator: " ").escapingControlCharacters)'"
+      : "no command '\(topic.escapingControlCharacters)' to show help for"
+    let hint = closest(topic, names).map { "did you mean '\($0)'?" } ?? "commands: " + names.joined(separator: ", ")
+    console.err("Error: \(problem); \(hint)\nUsage: funnellab help [command]; see 'funnellab --help'.\n")
+    return ExitCode.usage.rawValue
+  }
+
   /// Runs the command line `arguments` (without the program name).
   package static func run(_ arguments: [String], console: any Console = StandardConsole()) -> Int32 {
     guard let first = arguments.first else {
@@ -51,12 +72,7 @@ package enum FunnelLabCommandLine {
       return ExitCode.success.rawValue
     }
     if first == "-h" || first == "--help" || first == "help" {
-      if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
-        console.out(command.spec.help)
-      } else {
-        console.out(overview)
-      }
-      return ExitCode.success.rawValue
+      return help(Array(arguments.dropFirst()), console: console)
     }
     if first == "--version" {
       console.out("funnellab \(version)\n")

@@ -27,6 +27,22 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
 }
 
 @Suite struct CommandLineTests {
+  /// `help` shows the overview or one command's help, and refuses anything else
+  /// (found by the long fuzz run: `help --o x --bogus=nan` printed the overview, exit 0).
+  @Test func helpTakesAtMostOneCommand() {
+    #expect(funnellab("help").code == 0)
+    #expect(funnellab("--help").out.contains("COMMANDS:"))
+    let run = funnellab("help", "run")
+    #expect(run.code == 0 && run.out.contains("funnellab run"))
+    let typo = funnellab("help", "rnu")
+    #expect(typo.code == 64 && typo.out.isEmpty)
+    #expect(typo.err.contains("no command 'rnu' to show help for; did you mean 'run'?"))
+    let extra = funnellab("help", "run", "--bogus=nan")
+    #expect(extra.code == 64 && extra.err.contains("help takes one command, not '--bogus=nan'"))
+    #expect(funnellab("help", "--o", "x", "--format", "markdown").code == 64)
+    #expect(funnellab("-h", "nosuch").code == 64)
+  }
+
   @Test func runWithoutArgumentsUsesTheBuiltInExperiment() {
     let r = funnellab("run", "--users", "5000")
     #expect(r.code == 0, "\(r.err)")

@@ -77,4 +77,13 @@ import Testing
     }
     #expect(Self.generator.generate(1) != Self.generator.generate(2))
   }
+
+  /// The judge reads the format as the CLI does (`--format=csv` was taken for a table,
+  /// and CSV's CRLF line ends for raw control characters, in the long run).
+  @Test func theJudgeReadsTheFormatAsTheCommandLineDoes() {
+    #expect(FuzzCase.format(of: ["run", "--format=csv"]) == "csv")
+    #expect(FuzzCase.format(of: ["run", "-f", "json", "--format", "markdown"]) == "markdown")
+    #expect(FuzzCase.format(of: ["run", "--users", "10"]) == "table")
+    #expect(FuzzCase.format(of: ["run", "-f"]) == "table")
+  }
 }
