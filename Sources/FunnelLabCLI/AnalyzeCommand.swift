@@ -42,7 +42,7 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
       OptionSpec(name: "test", valueName: "name", help: "score or pooled-z (default score)."),
       OptionSpec(name: "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written)."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
+      OutputFormat.option(OutputFormat.all),
       OutputDestination.option,
     ],
     examples: [
@@ -70,7 +70,7 @@ enum AnalyzeCommand: Command {
     let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
     let side = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
     let correctionName = try arguments.choice("correction", ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"]) ?? "holm"
-    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let format = try arguments.format(OutputFormat.all)
     let test = try arguments.choice("test", ControlComparison.ProportionTest.allCases.map(\.rawValue)) ?? "score"
     let control = arguments.value("control") ?? arms[0].name
     var allocation: [String: Double]?
@@ -87,11 +87,11 @@ enum AnalyzeCommand: Command {
     }
     let out =
       switch format {
-      case "json": AnalysisRenderer.json(report)
-      case "csv": AnalysisRenderer.csv(report)
-      case "markdown": AnalysisRenderer.markdown(report)
-      case "html": AnalysisRenderer.html(report)
-      default: terminal(AnalysisRenderer.table(report))
+      case .json: AnalysisRenderer.json(report)
+      case .csv: AnalysisRenderer.csv(report)
+      case .markdown: AnalysisRenderer.markdown(report)
+      case .html: AnalysisRenderer.html(report)
+      case .table: terminal(AnalysisRenderer.table(report))
       }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
     if arguments.flag("fail-on-srm"), report.sampleRatioMismatch.mismatch {

@@ -19,7 +19,7 @@ enum CheckCommand: Command {
     positionals: [PositionalSpec(name: "spec", help: "Experiment specs (JSON) to check.", optional: false, variadic: true)],
     options: [
       OptionSpec(name: "junit", valueName: "file", help: "Also write JUnit XML (testsuites/testsuite/testcase/failure) to this file."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputFormat.option(OutputFormat.tableOrJSON),
       OutputDestination.option,
     ],
     examples: [
@@ -28,7 +28,7 @@ enum CheckCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.format(OutputFormat.tableOrJSON)
     let output = OutputDestination(path: arguments.value("output"))
     guard !arguments.positionals.isEmpty else {
       throw UsageError(message: "no spec given", hint: "e.g. funnellab check experiments/*.json")
@@ -56,7 +56,7 @@ enum CheckCommand: Command {
     if let junit = arguments.value("junit") {
       try OutputDestination(path: junit).write(CheckRenderer.junit(files), console: console)
     }
-    try output.write(format == "json" ? CheckRenderer.json(files) : terminal(CheckRenderer.table(files)), console: console)
+    try output.write(format == .json ? CheckRenderer.json(files) : terminal(CheckRenderer.table(files)), console: console)
     return files.allSatisfy { $0.results.allSatisfy(\.passed) } ? .success : .checkFailed
   }
 

@@ -19,7 +19,7 @@ enum ExactCommand: Command {
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
       OptionSpec(name: "variant", valueName: "id", help: "Solve only this variant (and the control).", repeatable: true),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputFormat.option(OutputFormat.tableOrJSON),
       OutputDestination.option,
     ],
     examples: [
@@ -29,7 +29,7 @@ enum ExactCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.format(OutputFormat.tableOrJSON)
     let output = OutputDestination(path: arguments.value("output"))
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
@@ -44,7 +44,7 @@ enum ExactCommand: Command {
       ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: ExactEngine.solve(flows[i]))
     }
     let text =
-      format == "json"
+      format == .json
       ? ExactRenderer.json(experiment: experiment.name, variants: variants)
       : terminal(ExactRenderer.table(experiment: experiment.name, variants: variants))
     try output.write(text, console: console)

@@ -21,7 +21,7 @@ enum GridCommand: Command {
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "threads", short: "j", valueName: "n", help: "Worker threads (default: all cores)."),
       OptionSpec(name: "top", valueName: "k", help: "Show only the k best cells (table)."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
+      OutputFormat.option(OutputFormat.all),
       alphaOption,
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
@@ -36,7 +36,7 @@ enum GridCommand: Command {
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
     let top = try arguments.integer("top", in: 1...10_000)
-    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let format = try arguments.format(OutputFormat.all)
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
@@ -68,11 +68,11 @@ enum GridCommand: Command {
     let report = GridReport(result: result, grid: grid, spec: experiment.metrics)
     let text =
       switch format {
-      case "json": GridRenderer.json(report)
-      case "csv": GridRenderer.csv(report)
-      case "markdown": GridRenderer.markdown(report)
-      case "html": GridRenderer.html(report)
-      default: terminal(GridRenderer.table(report, top: top))
+      case .json: GridRenderer.json(report)
+      case .csv: GridRenderer.csv(report)
+      case .markdown: GridRenderer.markdown(report)
+      case .html: GridRenderer.html(report)
+      case .table: terminal(GridRenderer.table(report, top: top))
       }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

@@ -16,7 +16,7 @@ enum MergeCommand: Command {
       """,
     positionals: [PositionalSpec(name: "shard-file", help: "Shard files, in any order.", optional: false, variadic: true)],
     options: [
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputFormat.option(OutputFormat.tableOrJSON),
       OptionSpec(name: "top", valueName: "k", help: "For a grid: show only the k best cells (table)."),
       OutputDestination.option,
     ],
@@ -26,7 +26,7 @@ enum MergeCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.format(OutputFormat.tableOrJSON)
     let top = try arguments.integer("top", in: 1...10_000)
     var files: [(source: String, file: ShardFile)] = []
     var plans: [(source: String, file: PlanningShardFile)] = []
@@ -51,7 +51,7 @@ enum MergeCommand: Command {
       do { report = try PlanningShardFile.merge(plans) } catch {
         throw CommandFailure(code: .invalidInput, text: error.errors.map(mergeErrorLine).joined())
       }
-      let text = format == "json" ? PlanningRenderer.json(report) : terminal(PlanningRenderer.table(report))
+      let text = format == .json ? PlanningRenderer.json(report) : terminal(PlanningRenderer.table(report))
       try OutputDestination(path: arguments.value("output")).write(text, console: console)
       return .success
     }
@@ -67,11 +67,11 @@ enum MergeCommand: Command {
       let original = try ExperimentLoader.load(text: first.specText, source: files[0].source)
       guard let grid = original.grid else { return .software }
       let report = GridReport(result: result, grid: grid, spec: original.metrics)
-      text = format == "json" ? GridRenderer.json(report) : terminal(GridRenderer.table(report, top: top))
+      text = format == .json ? GridRenderer.json(report) : terminal(GridRenderer.table(report, top: top))
     } else {
       let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
       text =
-        format == "json"
+        format == .json
         ? RunJSONRenderer.render(result, summaries: summaries) : terminal(RunTableRenderer.render(result, summaries: summaries))
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)

@@ -54,7 +54,7 @@ enum PowerCommand: Command {
       OptionSpec(name: "sd", valueName: "sigma", help: "Standard deviation, for --method means."),
       OptionSpec(name: "solve", valueName: "what", help: "alpha: solve for α when the rest is given."),
       OptionSpec(name: "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
+      OutputFormat.option(OutputFormat.all),
       OutputDestination.option,
     ],
     examples: [
@@ -80,7 +80,7 @@ enum PowerCommand: Command {
     let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
     let alternative = Alternative(rawValue: sideName) ?? .twoSided
     let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
-    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let format = try arguments.format(OutputFormat.all)
     let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
     if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
 
@@ -160,17 +160,17 @@ extension PowerCommand {
 
   /// The solved problem in `format` (table, json, csv, markdown or html).
   private static func render(
-    _ result: PowerAnalysis.Result, problem: PowerAnalysis.Problem, format: String, isMeans: Bool, usersPerDay perDay: Int?,
+    _ result: PowerAnalysis.Result, problem: PowerAnalysis.Problem, format: OutputFormat, isMeans: Bool, usersPerDay perDay: Int?,
     days: Int?
   ) -> String {
     switch format {
-    case "json": PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-    case "csv": PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-    case "markdown": PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-    case "html":
+    case .json: PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case .csv: PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case .markdown: PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case .html:
       PowerRenderer.html(
         result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
-    default: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days))
+    case .table: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days))
     }
   }
 
@@ -223,7 +223,7 @@ extension PowerCommand {
     options.replicates = try arguments.integer("replicates", in: Limits.Planning.replicates) ?? 10_000
     options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
     options.seed = try arguments.unsigned("seed")
-    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let format = try arguments.format(OutputFormat.all)
     let spec = try LoadedSpec.load(arguments, console: console)
     let experiment = spec.experiment
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
@@ -248,11 +248,11 @@ extension PowerCommand {
     bar.finish()
     let text =
       switch format {
-      case "json": PlanningRenderer.json(report)
-      case "csv": PlanningRenderer.csv(report)
-      case "markdown": PlanningRenderer.markdown(report)
-      case "html": PlanningRenderer.html(report)
-      default: terminal(PlanningRenderer.table(report))
+      case .json: PlanningRenderer.json(report)
+      case .csv: PlanningRenderer.csv(report)
+      case .markdown: PlanningRenderer.markdown(report)
+      case .html: PlanningRenderer.html(report)
+      case .table: terminal(PlanningRenderer.table(report))
       }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

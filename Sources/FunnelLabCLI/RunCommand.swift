@@ -31,7 +31,7 @@ enum RunCommand: Command {
         help:
           "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth)."
       ),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table, json, csv, markdown or html (default: table)."),
+      OutputFormat.option(OutputFormat.all),
       alphaOption,
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
@@ -47,7 +47,7 @@ enum RunCommand: Command {
     let users = try arguments.integer("users", in: Limits.users)
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
-    let format = try arguments.choice("format", ["table", "json", "csv", "markdown", "html"]) ?? "table"
+    let format = try arguments.format(OutputFormat.all)
     let mode = RunMode(rawValue: try arguments.choice("mode", RunMode.allCases.map(\.rawValue)) ?? "truth") ?? .truth
     let output = OutputDestination(path: arguments.value("output"))
     let spec = try LoadedSpec.load(arguments, console: console)
@@ -73,11 +73,11 @@ enum RunCommand: Command {
       let report = ExperimentReport(observed: result, spec: experiment.metrics)
       let text =
         switch format {
-        case "json": ExperimentReportRenderer.json(report)
-        case "csv": ExperimentReportRenderer.csv(report)
-        case "markdown": ExperimentReportRenderer.markdown(report)
-        case "html": ExperimentReportRenderer.html(report, observed: result)
-        default: terminal(ExperimentReportRenderer.table(report))
+        case .json: ExperimentReportRenderer.json(report)
+        case .csv: ExperimentReportRenderer.csv(report)
+        case .markdown: ExperimentReportRenderer.markdown(report)
+        case .html: ExperimentReportRenderer.html(report, observed: result)
+        case .table: terminal(ExperimentReportRenderer.table(report))
         }
       try output.write(text, console: console)
       return .success
@@ -92,11 +92,11 @@ enum RunCommand: Command {
     let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
     let text =
       switch format {
-      case "json": RunJSONRenderer.render(result, summaries: summaries)
-      case "csv": RunCSVRenderer.render(result, summaries: summaries)
-      case "markdown": RunMarkdownRenderer.render(result, summaries: summaries)
-      case "html": RunHTMLRenderer.render(result, summaries: summaries)
-      default: terminal(RunTableRenderer.render(result, summaries: summaries))
+      case .json: RunJSONRenderer.render(result, summaries: summaries)
+      case .csv: RunCSVRenderer.render(result, summaries: summaries)
+      case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
+      case .html: RunHTMLRenderer.render(result, summaries: summaries)
+      case .table: terminal(RunTableRenderer.render(result, summaries: summaries))
       }
     try output.write(text, console: console)
     return .success

@@ -16,7 +16,7 @@ enum SensitivityCommand: Command {
     options: [
       OptionSpec(name: "vary", valueName: "parameter=from:to:step", help: "A behavior parameter and its values.", repeatable: true),
       OptionSpec(name: "metric", valueName: "metric", help: "The metric whose winner is tracked (default: metrics.primary)."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "table or json (default: table)."),
+      OutputFormat.option(OutputFormat.tableOrJSON),
       OutputDestination.option,
     ],
     examples: [
@@ -25,7 +25,7 @@ enum SensitivityCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.choice("format", ["table", "json"]) ?? "table"
+    let format = try arguments.format(OutputFormat.tableOrJSON)
     var metric: FunnelMetric?
     if let name = arguments.value("metric") {
       guard let m = FunnelMetric(rawValue: name) else {
@@ -82,7 +82,7 @@ enum SensitivityCommand: Command {
       throw CommandFailure.invalid(error)
     }
     let output = OutputDestination(path: arguments.value("output"))
-    try output.write(format == "json" ? SensitivityRenderer.json(result) : terminal(SensitivityRenderer.table(result)), console: console)
+    try output.write(format == .json ? SensitivityRenderer.json(result) : terminal(SensitivityRenderer.table(result)), console: console)
     return .success
   }
 }

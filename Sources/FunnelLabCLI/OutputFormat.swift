@@ -1,0 +1,37 @@
+/// A report format of `--format`, parsed once when a command starts; renderers are
+/// chosen by switching over it, never by comparing text.
+enum OutputFormat: String, CaseIterable, Sendable {
+  /// Aligned columns for a terminal (the default), control characters escaped.
+  case table
+  /// One JSON document.
+  case json
+  /// RFC 4180 comma-separated values.
+  case csv
+  /// GitHub-flavoured Markdown tables.
+  case markdown
+  /// One self-contained HTML page.
+  case html
+
+  /// The formats of a command that writes every kind of report.
+  static let all: [OutputFormat] = allCases
+  /// The formats of a command that writes a terminal table or JSON only.
+  static let tableOrJSON: [OutputFormat] = [.table, .json]
+
+  /// The `--format` option of a command that writes `formats`, the first one by default:
+  /// `table, json, csv, markdown or html (default: table).`
+  static func option(_ formats: [OutputFormat]) -> OptionSpec {
+    let names = formats.map(\.rawValue)
+    let list = names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    return OptionSpec(name: "format", short: "f", valueName: "format", help: "\(list) (default: \(names.first ?? "")).")
+  }
+}
+
+extension ParsedArguments {
+  /// The `--format` given, one of `allowed`, or the first of `allowed` when none is.
+  /// - Throws: ``UsageError`` naming the allowed formats and the nearest one.
+  func format(_ allowed: [OutputFormat]) throws(UsageError) -> OutputFormat {
+    let fallback = allowed.first ?? .table
+    guard let text = try choice("format", allowed.map(\.rawValue)) else { return fallback }
+    return OutputFormat(rawValue: text) ?? fallback
+  }
+}
