@@ -85,6 +85,25 @@ import Testing
     #expect(try ExperimentRunner.run(e, options: sharded).variants.allSatisfy { $0.exact == nil })
   }
 
+  /// An arm of a run that did not solve the flow solves it on the first ``exact`` and
+  /// the result keeps it for every arm read later; the value equals a direct solve.
+  @Test func armsSolveTheExactFunnelOnce() throws {
+    let e = try load(Self.nearZeroSpec)
+    var options = RunOptions(users: 1000)
+    options.solveExact = false
+    let result = SimulationResult(experiment: e, run: try ExperimentRunner.run(e, options: options))
+    let arm = try result.control()
+    let copy = arm
+    #expect(!arm.solution.isSolved)
+    let direct = ExactEngine.solve(arm.flow)
+    #expect(arm.exact(.completionRate) == direct.value(of: .completionRate))
+    #expect(copy.solution.isSolved)
+    #expect(copy.exact(.purchaseConversion) == direct.value(of: .purchaseConversion))
+    #expect(try result.control().solution.isSolved)
+    #expect(try !result.variant(result.variantIDs[1]).solution.isSolved)
+    #expect(try Simulation.run(e, users: 1000).control().solution.isSolved)
+  }
+
   /// A margin outside [0, 1) or for an unknown metric is refused with its path.
   @Test func equivalenceMarginsAreValidated() {
     let bad = Self.nearZeroSpec.replacingOccurrences(

@@ -1,16 +1,27 @@
 import FunnelStats
+import Synchronization
 
 /// A simulated experiment, read by variant and metric (see ``Simulation``).
 public struct SimulationResult: Sendable {
   /// The spec that was run.
   public var experiment: Experiment
   /// The raw run: aggregates per variant.
-  public var run: RunResult
+  public var run: RunResult {
+    didSet { solutions = Self.solutions(of: run) }
+  }
+  /// Each variant's exact solution, in the order of `run.variants`, solved once for
+  /// every ``Arm`` read from this result.
+  private var solutions: [ExactSolution]
 
   /// Pairs a run with the spec it ran; `run` is expected to come from `experiment` (not checked).
   public init(experiment: Experiment, run: RunResult) {
     self.experiment = experiment
     self.run = run
+    solutions = Self.solutions(of: run)
+  }
+
+  private static func solutions(of run: RunResult) -> [ExactSolution] {
+    run.variants.map { ExactSolution(flow: $0.flow, solved: $0.exact) }
   }
 
   /// One variant's results.
@@ -21,8 +32,9 @@ public struct SimulationResult: Sendable {
     public var aggregate: FunnelAggregate
     /// The compiled flow the users walked.
     public var flow: CompiledFlow
-    /// The exact solution solved with the run (``VariantRun/exact``).
-    let solution: ExactFunnel?
+    /// The exact solution: the one solved with the run (``VariantRun/exact``), else
+    /// solved on the first call of ``exact(_:)`` and kept by the result.
+    let solution: ExactSolution
     /// Truth mode: this variant's tallies against the control over the same users.
     public var paired: PairedTallies?
     let control: FunnelAggregate?
@@ -43,10 +55,10 @@ public struct SimulationResult: Sendable {
 
     /// The exact value of `metric` (``ExactEngine``): what ``metric(_:)`` converges
     /// to as users grow, with no sampling noise.
-    /// - Complexity: O(1): the solution was computed once with the run (a run
-    ///   without one solves the flow on each call).
+    /// - Complexity: O(1) after the first call on a run without a solution, which
+    ///   solves the flow once for every arm read from the same result.
     public func exact(_ metric: FunnelMetric) -> Double? {
-      (solution ?? ExactEngine.solve(flow)).value(of: metric)
+      solution.funnel.value(of: metric)
     }
   }
 
@@ -56,7 +68,7 @@ public struct SimulationResult: Sendable {
   /// The variant with this id.
   /// - Throws: ``SpecErrors`` naming the closest id when there is no such variant.
   public func variant(_ id: String) throws(SpecErrors) -> Arm {
-    guard let v = run.variant(id) else {
+    guard let index = run.variants.firstIndex(where: { $0.variant.id == id }) else {
       throw SpecErrors(
         source: experiment.name,
         errors: [
@@ -65,14 +77,41 @@ public struct SimulationResult: Sendable {
             hint: NameSuggestion.hint(for: id, in: variantIDs) ?? "variants: " + variantIDs.joined(separator: ", "))
         ])
     }
+    let v = run.variants[index]
     let isControl = v.variant.id == run.control?.variant.id
     return Arm(
-      id: id, aggregate: v.aggregate, flow: v.flow, solution: v.exact, paired: v.paired,
+      id: id, aggregate: v.aggregate, flow: v.flow, solution: solutions[index], paired: v.paired,
       control: isControl ? nil : run.control?.aggregate, alpha: experiment.metrics.alpha)
   }
 
   /// The control (the first variant).
   public func control() throws(SpecErrors) -> Arm {
     try variant(run.control?.variant.id ?? "control")
+  }
+}
+
+/// One flow's exact solution, solved at most once and shared by the copies of an
+/// ``SimulationResult/Arm`` (which is a value type): the first reader solves it.
+final class ExactSolution: Sendable {
+  private let flow: CompiledFlow
+  private let solved: Mutex<ExactFunnel?>
+
+  /// The solution of `flow`, already `solved` when the run solved it.
+  init(flow: CompiledFlow, solved: ExactFunnel?) {
+    self.flow = flow
+    self.solved = Mutex(solved)
+  }
+
+  /// Whether the funnel has been solved (by the run or by a reader).
+  var isSolved: Bool { solved.withLock { $0 != nil } }
+
+  /// The exact funnel of the flow, solved now if no one has yet.
+  var funnel: ExactFunnel {
+    solved.withLock { solution in
+      if let solution { return solution }
+      let funnel = ExactEngine.solve(flow)
+      solution = funnel
+      return funnel
+    }
   }
 }
