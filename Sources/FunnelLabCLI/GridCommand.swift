@@ -50,9 +50,9 @@ enum GridCommand: Command {
     var options = RunOptions(users: users, seed: seed, threads: threads)
     options.shard = try shard(arguments, console: console)
     do {
-      result = try ExperimentRunner.run(gridded, options: options) { done, total in
+      result = try Simulation.run(gridded, options: options) { done, total in
         bar.update(done: done, total: total)
-      }
+      }.run
     } catch {
       bar.finish()
       throw CommandFailure.invalid(error)

@@ -63,7 +63,7 @@ enum RunCommand: Command {
     options.mode = mode
     let result: RunResult
     do {
-      result = try ExperimentRunner.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }
+      result = try Simulation.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }.run
     } catch {
       bar.finish()
       throw CommandFailure.invalid(error)

@@ -2,7 +2,7 @@ import Foundation
 import FunnelStats
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 @Suite struct AggregateSamplerTests {
   static let replicates = 2000

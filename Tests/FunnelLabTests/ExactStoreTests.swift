@@ -2,7 +2,7 @@ import Foundation
 import FunnelStats
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// The exact engine's purchase layer and revenue: the store's tap law, the
 /// lifecycle's expectation, and closed forms of small flows.

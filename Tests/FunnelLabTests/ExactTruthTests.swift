@@ -1,7 +1,7 @@
 import FunnelStats
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// Every "true" value is the exact engine's, and verdicts are graded against it.
 @Suite struct ExactTruthTests {

@@ -2,7 +2,7 @@ import Foundation
 import FunnelStats
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// The bounds of ``Limits`` and the checks built on them.
 @Suite struct LimitsTests {

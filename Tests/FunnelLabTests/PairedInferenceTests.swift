@@ -4,7 +4,7 @@ import FunnelStats
 import Synchronization
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// The tiny spec's two variants, compiled: the control and `optional` (the goal question
 /// becomes skippable, which changes completion, skips, paywall views, purchases and revenue).

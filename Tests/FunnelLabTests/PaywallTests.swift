@@ -2,7 +2,7 @@ import Foundation
 import FunnelStats
 import Testing
 
-@testable import FunnelLab
+@_spi(Internals) @testable import FunnelLab
 
 /// A one-screen paywall: plans, a purchase probability, a way out.
 func paywallExperiment(plans: [Plan], defaultPlan: String?, purchase: Double = 0.3) throws -> Experiment {
@@ -144,6 +144,9 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     #expect(custom[.purchasers] == custom[.purchaseTaps])
     let viaRunner = try ExperimentRunner.run(e, options: RunOptions(users: 20_000), paywall: AlwaysBuys())
     #expect(viaRunner.variants[0].aggregate == custom)
+    let viaSimulation = try Simulation.run(e, options: RunOptions(users: 20_000), paywall: AlwaysBuys())
+    #expect(try viaSimulation.control().aggregate == custom)
+    #expect(viaSimulation.run.variants.allSatisfy { $0.exact == nil })
     // Every custom transaction charges 1.00 once (renewals drawn by the lifecycle): at least 85 cents each.
     #expect(custom.revenue.totalCents >= Int64(custom[.purchasers]) * 85)
   }

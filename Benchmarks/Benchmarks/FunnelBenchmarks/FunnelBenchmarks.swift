@@ -1,6 +1,6 @@
 import Benchmark
 import BenchmarkFlows
-import FunnelLab
+@_spi(Internals) import FunnelLab
 import FunnelStats
 
 // FunnelLab's throughput, allocation and memory benchmarks (issue 9). Run from

@@ -15,7 +15,7 @@
 //     completions and the seconds. Run under `/usr/bin/time -f %M` for peak RSS.
 import BenchmarkFlows
 import Foundation
-import FunnelLab
+@_spi(Internals) import FunnelLab
 
 struct Options {
   var values: [String: String] = [:]

@@ -10,6 +10,10 @@
 /// Runs are deterministic for a spec, `users` and `seed`; ``SimulationResult/Arm/exact(_:)``
 /// gives the noise-free value the estimate converges to. See the article
 /// `docs/TestingYourAssumptions.md`.
+///
+/// `Simulation` is the one way to run a spec from Swift: ``run(_:options:progress:)``
+/// takes every option of `funnellab run` and ``run(_:options:paywall:progress:)`` a
+/// purchase layer of your own. The engines beneath it are not public API.
 public enum Simulation {
   /// Loads, validates and simulates the spec at `path`.
   /// - Parameters:
@@ -29,6 +33,29 @@ public enum Simulation {
     -> SimulationResult
   {
     let run = try ExperimentRunner.run(experiment, options: RunOptions(users: users, seed: seed, mode: mode))
+    return SimulationResult(experiment: experiment, run: run)
+  }
+
+  /// Simulates `experiment` with every option the command line has: threads, a subset
+  /// of variants, the mode, a shard of the users; `progress` is called from worker
+  /// threads with the users finished so far and the users in total.
+  /// - Throws: ``SpecErrors`` when the experiment or the options are invalid; nothing
+  ///   is simulated then.
+  public static func run(
+    _ experiment: Experiment, options: RunOptions, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> SimulationResult {
+    SimulationResult(experiment: experiment, run: try ExperimentRunner.run(experiment, options: options, progress: progress))
+  }
+
+  /// Simulates `experiment` with a purchase layer of your own (``PaywallManager``) in
+  /// place of the mock store each variant's `store` settings configure. The exact
+  /// engine knows only the mock store, so the result carries no exact solution
+  /// from the run; ``SimulationResult/Arm/exact(_:)`` gives the mock store's truth.
+  public static func run<Manager: PaywallManager>(
+    _ experiment: Experiment, options: RunOptions = RunOptions(), paywall: Manager,
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> SimulationResult {
+    let run = try ExperimentRunner.run(experiment, options: options, paywall: paywall, progress: progress)
     return SimulationResult(experiment: experiment, run: run)
   }
 

@@ -85,7 +85,7 @@ public struct PurchaseAttempt: Sendable, Hashable {
 ///   }
 ///   func restorePurchases(using rng: inout Xoshiro256StarStar) -> RestoreResult { .nothingToRestore }
 /// }
-/// let result = try ExperimentRunner.run(experiment, paywall: AlwaysBuys())  // or MonteCarloEngine().run(…, paywall:)
+/// let result = try Simulation.run(experiment, paywall: AlwaysBuys())
 /// ```
 public protocol PaywallManager: Sendable {
   /// Buys `plan`: the payment sheet, the store's answer, retries.
