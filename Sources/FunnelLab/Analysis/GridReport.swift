@@ -65,16 +65,11 @@ public struct GridReport: Sendable {
       cells = []
       return
     }
+    let levelsByVariant = Dictionary(grid.cells().map { ($0.variant.id, $0.levels) }, uniquingKeysWith: { first, _ in first })
     var built: [Cell] = []
     for (run, summary) in zip(result.variants, summaries) {
       let isControl = run.variant.id == control.variant.id
-      let levels: [(String, String)] =
-        isControl
-        ? []
-        : run.variant.id.split(separator: ",").map { part in
-          let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
-          return (pair.first ?? "", pair.count > 1 ? pair[1] : "")
-        }
+      let levels = isControl ? [] : levelsByVariant[run.variant.id] ?? []
       let guardrails = spec.guardrails.map { g -> (Guardrail, Double?, GuardrailStatus) in
         guard !isControl else { return (g, nil, .ok) }
         let c = MetricAnalysis.compare(g.metric, variant: run.aggregate, control: control.aggregate, paired: run.paired, alpha: spec.alpha)

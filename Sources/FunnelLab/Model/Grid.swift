@@ -69,14 +69,21 @@ public struct Grid: Sendable, Hashable, Decodable {
   public var cellCount: Int { Limits.product(factors.map(\.levels.count)) ?? Int.max }
 
   /// The cells as variants, in lexicographic order of level indices (first factor slowest).
-  public func variants() -> [Variant] {
-    var cells: [Variant] = [Variant(id: "", patches: [])]
+  public func variants() -> [Variant] { cells().map(\.variant) }
+
+  /// The cells, in the order of ``variants()``, each with the level it takes of every
+  /// factor: reports read a cell's levels here, never out of its id.
+  public func cells() -> [GridCell] {
+    var cells = [GridCell(variant: Variant(id: "", patches: []), levels: [])]
     for factor in factors {
-      var next: [Variant] = []
+      var next: [GridCell] = []
       for cell in cells {
         for level in factor.levels {
-          let id = (cell.id.isEmpty ? "" : cell.id + ",") + "\(factor.id)=\(level.id)"
-          next.append(Variant(id: id, summary: nil, patches: cell.patches + level.patches))
+          let id = (cell.variant.id.isEmpty ? "" : cell.variant.id + ",") + "\(factor.id)=\(level.id)"
+          next.append(
+            GridCell(
+              variant: Variant(id: id, summary: nil, patches: cell.variant.patches + level.patches),
+              levels: cell.levels + [(factor.id, level.id)]))
         }
       }
       cells = next
@@ -108,5 +115,19 @@ public struct Grid: Sendable, Hashable, Decodable {
           path: path, message: "the grid has \(count) cells; at most \(Limits.gridCells) are supported", hint: "use fewer levels"))
     }
     return errors
+  }
+}
+
+/// One cell of a ``Grid``: the variant it runs and the level it takes of each factor.
+public struct GridCell: Sendable {
+  /// The cell as a variant: id `factor=level,factor=level`, the levels' patches in factor order.
+  public var variant: Variant
+  /// `(factor, level)` ids, in factor order.
+  public var levels: [(factor: String, level: String)]
+
+  /// A cell running `variant`, at `levels`.
+  public init(variant: Variant, levels: [(factor: String, level: String)]) {
+    self.variant = variant
+    self.levels = levels
   }
 }
