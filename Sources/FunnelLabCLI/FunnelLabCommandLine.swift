@@ -115,14 +115,16 @@ struct CommandFailure: Error {
   var code: ExitCode
   var text: String
 
-  /// The report of an invalid spec: one line per problem, then a summary line.
+  /// The report of an invalid spec: one line per problem, then a summary line. The exit
+  /// code comes from the problems' kinds, never their text: 66 when every problem is that
+  /// the input cannot be read (``SpecErrors/isUnreadable``), else 65.
   static func invalid(_ errors: SpecErrors) -> CommandFailure {
     let source = errors.source.escapingControlCharacters
     var text = ""
     for e in errors.errors { text += "\(source): \(e)\n" }
     let n = errors.errors.count
     text += "Error: \(n) problem\(n == 1 ? "" : "s") in \(source); nothing was run.\n"
-    return CommandFailure(code: .invalidInput, text: text)
+    return CommandFailure(code: errors.isUnreadable ? .noInput : .invalidInput, text: text)
   }
 }
 

@@ -55,7 +55,8 @@ public enum ExpectationChecker {
     mutating func exactFunnel(_ id: String) throws(SpecErrors) -> ExactFunnel {
       if let cached = exact[id] { return cached }
       guard let index = experiment.variants.firstIndex(where: { $0.id == id }) else {
-        throw SpecErrors(source: experiment.name, errors: [SpecError(path: [.key("variants")], message: "no variant '\(id)'")])
+        throw SpecErrors(
+          source: experiment.name, errors: [SpecError(.unknownReference, path: [.key("variants")], message: "no variant '\(id)'")])
       }
       let solved = ExactEngine.solve(try FlowCompiler.compile(experiment, variant: index))
       exact[id] = solved

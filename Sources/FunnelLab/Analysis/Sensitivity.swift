@@ -101,7 +101,8 @@ public struct Sensitivity: Sendable {
         source: experiment.name,
         errors: [
           SpecError(
-            path: .root, message: "the axes give more than \(Limits.sensitivityPoints) points", hint: "use larger steps or fewer axes")
+            .limit, path: .root, message: "the axes give more than \(Limits.sensitivityPoints) points",
+            hint: "use larger steps or fewer axes")
         ])
     }
     let ids = experiment.variants.map(\.id)

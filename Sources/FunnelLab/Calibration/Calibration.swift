@@ -226,7 +226,9 @@ public struct Calibration: Sendable {
     var targets: [Target] = []
     let screenIDs = experiment.flow.screens.map(\.id)
     for id in Set(observed.views.keys).union(observed.actions.keys).sorted() where !screenIDs.contains(id) {
-      errors.append(SpecError(path: .root, message: "no screen '\(id)' in the spec", hint: NameSuggestion.hint(for: id, in: screenIDs)))
+      errors.append(
+        SpecError(
+          .unknownReference, path: .root, message: "no screen '\(id)' in the spec", hint: NameSuggestion.hint(for: id, in: screenIDs)))
     }
     for (i, screen) in experiment.flow.screens.enumerated() {
       let counts = observed.actions[screen.id] ?? [:]
@@ -235,7 +237,7 @@ public struct Calibration: Sendable {
       for action in counts.keys.sorted() where !ids.contains(action) {
         errors.append(
           SpecError(
-            path: .root, message: "screen '\(screen.id)' has no action '\(action)'",
+            .unknownReference, path: .root, message: "screen '\(screen.id)' has no action '\(action)'",
             hint: NameSuggestion.hint(for: action, in: ids) ?? "its actions: " + ids.joined(separator: ", ")))
       }
       // Each count is at most 10¹⁵ (``ObservedCounts``); stop adding past that: no overflow.
@@ -243,7 +245,8 @@ public struct Calibration: Sendable {
       let taken = counts.values.reduce(UInt64(0)) { $0 <= limit ? $0 + $1 : $0 }
       if taken > limit {
         errors.append(
-          SpecError(path: .root, message: "screen '\(screen.id)': its actions add up to more than \(limit)", hint: "check the export"))
+          SpecError(
+            .limit, path: .root, message: "screen '\(screen.id)': its actions add up to more than \(limit)", hint: "check the export"))
         continue
       }
       let views = observed.views[screen.id] ?? taken

@@ -32,7 +32,7 @@ public struct ObservedCounts: Sendable, Hashable {
     do {
       records = try CSVReader.records(text)
     } catch {
-      throw SpecErrors(source: source, errors: [SpecError(path: .root, line: error.line, message: error.message)])
+      throw SpecErrors(source: source, errors: [SpecError(.syntax, path: .root, line: error.line, message: error.message)])
     }
     var columns: [String: Int] = [:]
     var headerSeen = false
@@ -49,7 +49,7 @@ public struct ObservedCounts: Sendable, Hashable {
         if !missing.isEmpty {
           errors.append(
             SpecError(
-              path: .root, line: line, message: "the header lacks \(missing.joined(separator: ", "))",
+              .missingKey, path: .root, line: line, message: "the header lacks \(missing.joined(separator: ", "))",
               hint: "the first line must name the columns: screen,action,count[,variant]"))
           break
         }
@@ -58,7 +58,8 @@ public struct ObservedCounts: Sendable, Hashable {
       guard fields.count == columns.count else {
         errors.append(
           SpecError(
-            path: .root, line: line, message: "expected \(columns.count) fields, found \(fields.count)", hint: "screen,action,count"))
+            .syntax, path: .root, line: line, message: "expected \(columns.count) fields, found \(fields.count)",
+            hint: "screen,action,count"))
         continue
       }
       let screen = fields[columns["screen", default: 0]]
@@ -73,13 +74,16 @@ public struct ObservedCounts: Sendable, Hashable {
         continue
       }
       guard let count = UInt64(countText) else {
-        errors.append(SpecError(path: .root, line: line, message: "count '\(countText)' is not a whole number ≥ 0", hint: "e.g. 1250"))
+        errors.append(
+          SpecError(.type, path: .root, line: line, message: "count '\(countText)' is not a whole number ≥ 0", hint: "e.g. 1250"))
         continue
       }
       rows += 1
       if let error = result.add(count, screen: screen, action: action, line: line) { errors.append(error) }
     }
-    if !headerSeen { errors.append(SpecError(path: .root, line: 1, message: "the file has no header", hint: "screen,action,count")) }
+    if !headerSeen {
+      errors.append(SpecError(.syntax, path: .root, line: 1, message: "the file has no header", hint: "screen,action,count"))
+    }
     if headerSeen, errors.isEmpty { errors += emptinessErrors(rows: rows, kept: result, variant: variant, otherVariants: otherVariants) }
     guard errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
     return result
@@ -97,7 +101,7 @@ extension ObservedCounts {
     let total = (isViews ? views[screen] : actions[screen]?[action]) ?? 0
     guard count <= limit, total <= limit - count else {
       return SpecError(
-        path: .root, line: line, message: "the count of \(screen) \(isViews ? "views" : action) passes the limit of \(limit)",
+        .limit, path: .root, line: line, message: "the count of \(screen) \(isViews ? "views" : action) passes the limit of \(limit)",
         hint: "counts are whole numbers up to 10^15")
     }
     if isViews {

@@ -21,7 +21,7 @@ extension Experiment {
     if let i = flow.index(of: id) { return .success(i) }
     return .failure(
       SpecError(
-        path: path, message: "unknown screen '\(id)'",
+        .unknownReference, path: path, message: "unknown screen '\(id)'",
         hint: NameSuggestion.hint(for: id, in: flow.screens.map(\.id))))
   }
 
@@ -90,7 +90,7 @@ extension Experiment {
     let i = try paywallIndex(id, path).get()
     guard flow.screens[i].plans.contains(where: { $0.id == plan }) else {
       throw SpecError(
-        path: path.key("plan"), message: "unknown plan '\(plan)'",
+        .unknownReference, path: path.key("plan"), message: "unknown plan '\(plan)'",
         hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
     }
     flow.screens[i].defaultPlan = plan
@@ -108,7 +108,7 @@ extension Experiment {
     } else {
       guard let actionKind = kind ?? ActionKind(rawValue: actionID) else {
         throw SpecError(
-          path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
+          .unknownReference, path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)' and no kind is given to add it",
           hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)) ?? "add \"kind\"")
       }
       flow.screens[i].actions.append(Action(id: actionID, kind: actionKind, to: to, probability: probability))
@@ -120,7 +120,7 @@ extension Experiment {
     let i = try screenIndex(id, path.key("screen")).get()
     guard let a = flow.screens[i].actions.firstIndex(where: { $0.id == actionID }) else {
       throw SpecError(
-        path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
+        .unknownReference, path: path.key("action"), message: "screen '\(id)' has no action '\(actionID)'",
         hint: NameSuggestion.hint(for: actionID, in: flow.screens[i].actions.map(\.id)))
     }
     flow.screens[i].actions.remove(at: a)
@@ -133,7 +133,7 @@ extension Experiment {
     let i = try paywallIndex(id, path).get()
     guard let p = flow.screens[i].plans.firstIndex(where: { $0.id == planID }) else {
       throw SpecError(
-        path: path.key("plan"), message: "unknown plan '\(planID)'",
+        .unknownReference, path: path.key("plan"), message: "unknown plan '\(planID)'",
         hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
     }
     if let price { flow.screens[i].plans[p].price = price }
@@ -148,7 +148,7 @@ extension Experiment {
     if let segmentID {
       guard let s = population.segments.firstIndex(where: { $0.id == segmentID }) else {
         throw SpecError(
-          path: path.key("segment"), message: "unknown segment '\(segmentID)'",
+          .unknownReference, path: path.key("segment"), message: "unknown segment '\(segmentID)'",
           hint: NameSuggestion.hint(for: segmentID, in: population.segments.map(\.id)))
       }
       population.segments[s].behavior[parameter] = value

@@ -209,6 +209,7 @@ extension ExperimentRunner {
           source: experiment.name,
           errors: [
             SpecError(
+              users > Limits.users.upperBound ? .limit : .invalidValue,
               path: [.key("users")], message: "users must be from 1 to \(Limits.users.upperBound), got \(users)", hint: "use e.g. 100000")
           ])
       }
@@ -217,7 +218,7 @@ extension ExperimentRunner {
         for id in wanted where !experiment.variants.contains(where: { $0.id == id }) {
           errors.append(
             SpecError(
-              path: [.key("variants")], message: "no variant '\(id)'",
+              .unknownReference, path: [.key("variants")], message: "no variant '\(id)'",
               hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id))))
         }
         guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
@@ -251,7 +252,7 @@ extension ExperimentRunner {
         source: experiment.name,
         errors: [
           SpecError(
-            path: .root, message: "\(aggregates.count) aggregates for \(plan.selected.count) variants",
+            .mismatch, path: .root, message: "\(aggregates.count) aggregates for \(plan.selected.count) variants",
             hint: "the shard belongs to another run")
         ])
     }

@@ -73,7 +73,7 @@ public struct SimulationResult: Sendable {
         source: experiment.name,
         errors: [
           SpecError(
-            path: [.key("variants")], message: "no variant '\(id)'",
+            .unknownReference, path: [.key("variants")], message: "no variant '\(id)'",
             hint: NameSuggestion.hint(for: id, in: variantIDs) ?? "variants: " + variantIDs.joined(separator: ", "))
         ])
     }

@@ -30,6 +30,16 @@ package enum TextInputError: Error, Sendable, Hashable {
     }
   }
 
+  /// The kind of the ``SpecError`` reporting it: ``SpecError/Kind/unreadable`` when
+  /// ``isUnreadable``, ``SpecError/Kind/limit`` when too large, else ``SpecError/Kind/syntax``.
+  package var specErrorKind: SpecError.Kind {
+    switch self {
+    case .missing, .folder, .unreadable: .unreadable
+    case .notUTF8: .syntax
+    case .tooLarge: .limit
+    }
+  }
+
   /// The problem in a few words, then what to do.
   package var messageAndHint: (message: String, hint: String) {
     switch self {
@@ -86,7 +96,7 @@ package enum TextInput {
     return bytes
   }
 
-  /// `bytes` as text; a leading byte order mark is kept (the readers skip it).
+  /// `bytes` as text; a leading byte order mark is kept (the CSV reader skips it; the JSON parser reports it).
   package static func text(_ bytes: [UInt8]) throws(TextInputError) -> String {
     var iterator = bytes.makeIterator()
     var decoder = UTF8()

@@ -90,7 +90,7 @@ extension Action {
     } else {
       guard let kind = ActionKind(rawValue: id) else {
         throw decoder.specError(
-          "action '\(id)' needs a \"kind\"",
+          "action '\(id)' needs a \"kind\"", kind: .missingKey,
           hint: NameSuggestion.hint(for: id, in: ActionKind.allCases.map(\.rawValue))
             ?? "use one of: " + ActionKind.allCases.map(\.rawValue).joined(separator: ", "))
       }

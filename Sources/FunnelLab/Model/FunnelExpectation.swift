@@ -100,13 +100,13 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   /// Problems of this expectation against the experiment it belongs to.
   func validationErrors(at path: SpecPath, variants: [String]) -> [SpecError] {
     var errors: [SpecError] = []
-    func fail(_ key: String?, _ message: String, _ hint: String? = nil) {
-      errors.append(SpecError(path: key.map { path.key($0) } ?? path, message: message, hint: hint))
+    func fail(_ key: String?, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) {
+      errors.append(SpecError(kind, path: key.map { path.key($0) } ?? path, message: message, hint: hint))
     }
     if !variants.contains(variant) {
       fail(
         "variant", "no variant '\(variant)'",
-        NameSuggestion.hint(for: variant, in: variants) ?? "use one of: " + variants.joined(separator: ", "))
+        NameSuggestion.hint(for: variant, in: variants) ?? "use one of: " + variants.joined(separator: ", "), kind: .unknownReference)
     } else if kind != .range, kind != .best, variant == variants.first {
       fail(
         "variant", "a \(kind.rawValue) expectation compares a variant with the control, and '\(variant)' is the control",
@@ -127,7 +127,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     for (key, isSet) in set where isSet && !allowed.contains(key) {
       fail(
         key, "\(key) is not used by a \(kind.rawValue) expectation",
-        "a \(kind.rawValue) expectation takes: " + allowed.sorted().joined(separator: ", "))
+        "a \(kind.rawValue) expectation takes: " + allowed.sorted().joined(separator: ", "), kind: .unknownKey)
     }
     for (key, value) in [("min", min), ("max", max), ("atLeast", atLeast), ("costsAtMost", costsAtMost)] {
       if let value, !value.isFinite { fail(key, "\(key) must be a finite number") }

@@ -112,7 +112,7 @@ public struct Grid: Sendable, Hashable, Decodable {
       let count = cellCount == Int.max ? "more than 2^63" : "\(cellCount)"
       errors.append(
         SpecError(
-          path: path, message: "the grid has \(count) cells; at most \(Limits.gridCells) are supported", hint: "use fewer levels"))
+          .limit, path: path, message: "the grid has \(count) cells; at most \(Limits.gridCells) are supported", hint: "use fewer levels"))
     }
     return errors
   }

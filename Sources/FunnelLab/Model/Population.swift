@@ -116,7 +116,7 @@ extension BehaviorParameters {
     for key in c.allKeys {
       guard let parameter = BehaviorParameter(rawValue: key.stringValue) else {
         throw SpecError(
-          path: decoder.specPath.key(key.stringValue), message: "unknown behavior parameter '\(key.stringValue)'",
+          .unknownKey, path: decoder.specPath.key(key.stringValue), message: "unknown behavior parameter '\(key.stringValue)'",
           hint: NameSuggestion.hint(for: key.stringValue, in: BehaviorParameter.allCases.map(\.rawValue))
             ?? "see the README's table of behavior parameters")
       }

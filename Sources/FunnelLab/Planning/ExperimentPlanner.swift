@@ -133,7 +133,9 @@ public enum ExperimentPlanner {
         throw SpecErrors(
           source: e.name,
           errors: unknown.map { id in
-            SpecError(path: [.key("variants")], message: "no variant '\(id)'", hint: NameSuggestion.hint(for: id, in: e.variants.map(\.id)))
+            SpecError(
+              .unknownReference, path: [.key("variants")], message: "no variant '\(id)'",
+              hint: NameSuggestion.hint(for: id, in: e.variants.map(\.id)))
           })
       }
       indices = indices.filter { wanted.contains(e.variants[$0].id) }
@@ -189,7 +191,8 @@ public enum ExperimentPlanner {
   public static func report(_ e: Experiment, options: PlanningOptions, counts: PlanningCounts) throws(SpecErrors) -> PlanningReport {
     let f = try frame(e, options: options)
     guard counts.variants.count == f.ids.count else {
-      throw SpecErrors(source: e.name, errors: [SpecError(path: .root, message: "the tallies do not match the variants", hint: nil)])
+      throw SpecErrors(
+        source: e.name, errors: [SpecError(.mismatch, path: .root, message: "the tallies do not match the variants", hint: nil)])
     }
     var plans: [VariantPlan] = []
     for k in f.ids.indices {

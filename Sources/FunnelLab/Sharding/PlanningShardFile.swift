@@ -237,7 +237,7 @@ package struct PlanningShardFile: Sendable {
     for (source, file) in files where JSONWriter.write(file.settings) + file.specText != key || file.shard.count != first.file.shard.count {
       errors.append(
         SpecError(
-          path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
+          .mismatch, path: .root, message: "\(source) is from another plan than \(first.source) (spec, settings or shard count differ)",
           hint: "merge only the shards of one run"))
     }
     errors += Shard.completenessErrors(

@@ -60,7 +60,8 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     var seen: [Int: String] = [:]
     for (shard, source) in shards {
       if let other = seen[shard.index] {
-        errors.append(SpecError(path: .root, message: "shard \(shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
+        errors.append(
+          SpecError(.mismatch, path: .root, message: "shard \(shard) appears twice: \(other) and \(source)", hint: "pass each shard once"))
       }
       seen[shard.index] = source
     }
@@ -68,7 +69,8 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     if !otherErrors, errors.isEmpty, !missing.isEmpty {
       errors.append(
         SpecError(
-          path: .root, message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", "),
+          .mismatch, path: .root,
+          message: "missing shard\(missing.count == 1 ? "" : "s") " + missing.map { "\($0)/\(count)" }.joined(separator: ", "),
           hint: "wait for every shard to finish, then merge all of them"))
     }
     return errors

@@ -73,12 +73,13 @@ package struct ShardFile: Sendable {
 
   /// Reads a shard file; aggregates are checked against the spec's compiled flows.
   package static func read(text: String, source: String) throws(SpecErrors) -> ShardFile {
-    func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil) -> SpecErrors {
-      SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: hint)])
+    func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) -> SpecErrors {
+      SpecErrors(source: source, errors: [SpecError(kind, path: path, message: message, hint: hint)])
     }
     let document: JSONValue
     do { document = try JSONParser.parse(text) } catch {
-      throw fail(.root, "not valid JSON: line \(error.line), column \(error.column): \(error.message)", "is this a shard file?")
+      throw fail(
+        .root, "not valid JSON: line \(error.line), column \(error.column): \(error.message)", "is this a shard file?", kind: .syntax)
     }
     guard case .number(_, let version)? = document["funnellabShard"]?.kind else {
       throw fail(.root, "not a FunnelLab shard file (no \"funnellabShard\")", "pass files written by --shard")
@@ -88,11 +89,13 @@ package struct ShardFile: Sendable {
     }
     if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     func string(_ key: String) throws(SpecErrors) -> String {
-      guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string") }
+      guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string", kind: .type) }
       return s
     }
     func number(_ v: JSONValue?, _ path: SpecPath) throws(SpecErrors) -> UInt64 {
-      guard case .number(_, let literal)? = v?.kind, let x = UInt64(literal) else { throw fail(path, "expected a whole number") }
+      guard case .number(_, let literal)? = v?.kind, let x = UInt64(literal) else {
+        throw fail(path, "expected a whole number", kind: .type)
+      }
       return x
     }
     let command = try string("command")
@@ -235,7 +238,7 @@ package struct ShardFile: Sendable {
         }
         errors.append(
           SpecError(
-            path: .root, message: "\(source) is from another run than \(first.source): " + what.joined(separator: ", "),
+            .mismatch, path: .root, message: "\(source) is from another run than \(first.source): " + what.joined(separator: ", "),
             hint: "merge only the shards of one run"))
       }
     }
@@ -252,7 +255,7 @@ package struct ShardFile: Sendable {
             source: "merge",
             errors: [
               SpecError(
-                path: [.key("aggregates"), .index(i)], message: "adding \(source) makes a count pass 2^64",
+                .limit, path: [.key("aggregates"), .index(i)], message: "adding \(source) makes a count pass 2^64",
                 hint: "a shard file was edited or damaged")
             ])
         }

@@ -17,7 +17,7 @@ extension Experiment {
     if variants.count > Limits.variants {
       errors.append(
         SpecError(
-          path: [.key("variants")], message: "\(variants.count) variants; at most \(Limits.variants) are supported",
+          .limit, path: [.key("variants")], message: "\(variants.count) variants; at most \(Limits.variants) are supported",
           hint: "split the comparison, or use a grid"))
     }
     errors += metrics.validationErrors(at: [.key("metrics")])
@@ -34,7 +34,8 @@ extension Experiment {
             let patched = try applying(Variant(id: level.id, patches: level.patches), at: levelPath)
             let baseMessages = Set(errors.map(\.description))
             for error in patched.validateBase() where !baseMessages.contains(error.description) {
-              errors.append(SpecError(path: levelPath, message: "after its patches, \(error.path): \(error.message)", hint: error.hint))
+              errors.append(
+                SpecError(error.kind, path: levelPath, message: "after its patches, \(error.path): \(error.message)", hint: error.hint))
             }
           } catch {
             errors.append(contentsOf: error.errors)
@@ -58,7 +59,7 @@ extension Experiment {
         // Problems the base already has are reported once, at the base.
         let baseMessages = Set(errors.map(\.description))
         for error in patched.validateBase() where !baseMessages.contains(error.description) {
-          errors.append(SpecError(path: path, message: "after its patches, \(error.path): \(error.message)", hint: error.hint))
+          errors.append(SpecError(error.kind, path: path, message: "after its patches, \(error.path): \(error.message)", hint: error.hint))
         }
       } catch {
         errors.append(contentsOf: error.errors)
@@ -78,7 +79,7 @@ extension Experiment {
       if !allIDs.contains(id) {
         errors.append(
           SpecError(
-            path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
+            .unknownReference, path: [.key("design"), .key("allocation"), .key(id)], message: "no variant '\(id)'",
             hint: NameSuggestion.hint(for: id, in: allIDs.sorted())))
       }
       if !(weight.isFinite && weight >= 0 && weight <= Limits.weight) {
@@ -116,7 +117,7 @@ extension Experiment {
     let mebibytes = { (bytes: Int) in bytes == Int.max ? "more than 2^63 bytes" : "\(bytes / (1 << 20)) MiB" }
     return [
       SpecError(
-        path: [.key("simulation"), .key("traitBins")],
+        .limit, path: [.key("simulation"), .key("traitBins")],
         message: "the compiled tables of \(allVariants.count) variant\(allVariants.count == 1 ? "" : "s") would take "
           + "\(mebibytes(total)) (segments × traitBins × (screensSeenCap + 1) × 2 × screens × outcomes per screen × 8 bytes each; "
           + "'\(largest.variant)' \(mebibytes(largest.bytes))), more than the limit of \(Limits.compiledTableBytes >> 20) MiB",
@@ -172,8 +173,13 @@ extension Experiment {
 private struct Validator {
   var errors: [SpecError] = []
 
-  mutating func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil) {
-    errors.append(SpecError(path: path, message: message, hint: hint))
+  mutating func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) {
+    errors.append(SpecError(kind, path: path, message: message, hint: hint))
+  }
+
+  /// ``SpecError/Kind/limit`` for a value above `range` (past a documented limit), else ``SpecError/Kind/invalidValue``.
+  func rangeKind<T: Comparable>(_ value: T, _ range: ClosedRange<T>) -> SpecError.Kind {
+    value > range.upperBound ? .limit : .invalidValue
   }
 
   mutating func checkProbability(_ p: Double, _ path: SpecPath) {
@@ -185,17 +191,21 @@ private struct Validator {
   mutating func checkExperiment(_ e: Experiment) {
     if e.name.isEmpty { fail([.key("name")], "the name is empty", "name the experiment") }
     if !Limits.users.contains(e.users) {
-      fail([.key("users")], "users must be at least 1 and at most \(Limits.users.upperBound), got \(e.users)", "use e.g. 100000")
+      fail(
+        [.key("users")], "users must be at least 1 and at most \(Limits.users.upperBound), got \(e.users)", "use e.g. 100000",
+        kind: rangeKind(e.users, Limits.users))
     }
     if !Limits.stepLimit.contains(e.simulation.stepLimit) {
       fail(
         [.key("simulation"), .key("stepLimit")],
-        "stepLimit must be from 1 to \(Limits.stepLimit.upperBound), got \(e.simulation.stepLimit)", "the default is 500")
+        "stepLimit must be from 1 to \(Limits.stepLimit.upperBound), got \(e.simulation.stepLimit)", "the default is 500",
+        kind: rangeKind(e.simulation.stepLimit, Limits.stepLimit))
     }
     if !Limits.traitBins.contains(e.simulation.traitBins) {
       fail(
         [.key("simulation"), .key("traitBins")],
-        "traitBins must be from 1 to \(Limits.traitBins.upperBound), got \(e.simulation.traitBins)", "the default is 32")
+        "traitBins must be from 1 to \(Limits.traitBins.upperBound), got \(e.simulation.traitBins)", "the default is 32",
+        kind: rangeKind(e.simulation.traitBins, Limits.traitBins))
     }
     checkBehavior(e.behavior, at: [.key("behavior")])
     errors += e.store.validationErrors(at: [.key("store")])
@@ -225,7 +235,7 @@ private struct Validator {
     let base = SpecPath([.key("population"), .key("segments")])
     if population.segments.isEmpty { fail(base, "the population has no segment", "add {\"id\": \"everyone\"}") }
     if population.segments.count > Limits.segments {
-      fail(base, "\(population.segments.count) segments; at most \(Limits.segments) are supported", "merge similar segments")
+      fail(base, "\(population.segments.count) segments; at most \(Limits.segments) are supported", "merge similar segments", kind: .limit)
     }
     var ids = Set<String>()
     var total = 0.0
@@ -256,7 +266,9 @@ private struct Validator {
       for screenID in segment.screens.keys.sorted() {
         let screenPath = path.key("screens").key(screenID)
         guard let screen = flow.screen(screenID) else {
-          fail(screenPath, "unknown screen '\(screenID)'", NameSuggestion.hint(for: screenID, in: flow.screens.map(\.id)))
+          fail(
+            screenPath, "unknown screen '\(screenID)'", NameSuggestion.hint(for: screenID, in: flow.screens.map(\.id)),
+            kind: .unknownReference)
           continue
         }
         let overrides = segment.screens[screenID] ?? [:]
@@ -264,7 +276,7 @@ private struct Validator {
           if screen.action(actionID) == nil {
             fail(
               screenPath.key(actionID), "screen '\(screenID)' has no action '\(actionID)'",
-              NameSuggestion.hint(for: actionID, in: screen.actions.map(\.id)))
+              NameSuggestion.hint(for: actionID, in: screen.actions.map(\.id)), kind: .unknownReference)
           }
           checkProbability(overrides[actionID] ?? 0, screenPath.key(actionID))
         }
@@ -291,11 +303,12 @@ private struct Validator {
       return
     }
     if flow.screens.count > Limits.screens {
-      fail(screensPath, "the flow has \(flow.screens.count) screens; at most \(Limits.screens) are supported", "split the flow")
+      fail(
+        screensPath, "the flow has \(flow.screens.count) screens; at most \(Limits.screens) are supported", "split the flow", kind: .limit)
     }
     let plans = flow.screens.reduce(0) { $0 + $1.plans.count }
     if plans > Limits.plans {
-      fail(screensPath, "the flow's paywalls have \(plans) plans; at most \(Limits.plans) are supported", "offer fewer plans")
+      fail(screensPath, "the flow's paywalls have \(plans) plans; at most \(Limits.plans) are supported", "offer fewer plans", kind: .limit)
     }
     var ids = Set<String>()
     for (i, screen) in flow.screens.enumerated() {
@@ -309,7 +322,9 @@ private struct Validator {
     }
     let targets = ids.union([Flow.completed, Flow.abandoned])
     if let start = flow.start, !ids.contains(start) {
-      fail(base.key("start"), "unknown screen '\(start)'", NameSuggestion.hint(for: start, in: flow.screens.map(\.id)))
+      fail(
+        base.key("start"), "unknown screen '\(start)'", NameSuggestion.hint(for: start, in: flow.screens.map(\.id)), kind: .unknownReference
+      )
     }
     for (i, screen) in flow.screens.enumerated() {
       checkScreen(screen, index: i, in: flow, targets: targets, at: screensPath.index(i))
@@ -343,7 +358,7 @@ private struct Validator {
     if screen.actions.count > Limits.actionsPerScreen {
       fail(
         path.key("actions"), "screen '\(screen.id)' has \(screen.actions.count) actions; at most \(Limits.actionsPerScreen) are supported",
-        nil)
+        nil, kind: .limit)
     }
     var actionIDs = Set<String>()
     var sum = 0.0
@@ -376,7 +391,8 @@ private struct Validator {
       if !targets.contains(to) {
         fail(
           ap.key("to"), "unknown screen '\(to)'",
-          NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"")
+          NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"",
+          kind: .unknownReference)
       }
       if action.kind == .quit { fail(ap.key("to"), "quit always leads to abandonment; it takes no target", "remove \"to\"") }
     } else if action.kind == .skip || action.kind == .jump {
@@ -420,7 +436,7 @@ private struct Validator {
   private mutating func checkChoiceFields(of screen: Screen, at path: SpecPath) {
     if screen.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
     if screen.options.count > Limits.optionsPerChoice {
-      fail(path.key("options"), "\(screen.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil)
+      fail(path.key("options"), "\(screen.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil, kind: .limit)
     }
     if !offers(screen, .select) { fail(path.key("actions"), "a choice screen needs a select action", "add \"select\": probability") }
     var optionIDs = Set<String>()
@@ -475,7 +491,7 @@ private struct Validator {
       checkPlan(plan, at: pp)
     }
     if let d = screen.defaultPlan, !planIDs.contains(d) {
-      fail(path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: screen.plans.map(\.id)))
+      fail(path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: screen.plans.map(\.id)), kind: .unknownReference)
     }
     if screen.features < 0 || screen.features > 100 { fail(path.key("features"), "features must be from 0 to 100", nil) }
   }

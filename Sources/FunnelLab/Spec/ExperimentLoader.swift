@@ -18,16 +18,24 @@ public enum ExperimentLoader {
       return try TextInput.read(path)
     } catch {
       let (message, hint) = error.messageAndHint
-      throw SpecErrors(source: path, errors: [SpecError(path: .root, message: message, hint: error == .missing ? missingHint : hint)])
+      throw SpecErrors(
+        source: path, errors: [SpecError(error.specErrorKind, path: .root, message: message, hint: error == .missing ? missingHint : hint)])
     }
   }
 
   /// Decodes and validates a spec from JSON text.
+  ///
+  /// Decoding goes on after a wrong type (see ``SpecDecoder/decodeCollecting(_:from:)``);
+  /// when the spec then decodes with defaults in place of the wrong values, its semantic
+  /// problems are reported too, except those at, above or below a value set aside (they
+  /// may come from the default).
   public static func load(text: String, source: String) throws(SpecErrors) -> Experiment {
     let decoder = SpecDecoder(source: source)
     let document = try decoder.parse(text)
-    let (decoded, decodeErrors) = decoder.decodeCollecting(Experiment.self, from: document)
-    let problems = decodeErrors + (decoded.map { $0.validationErrors() + $0.expectationErrors() } ?? [])
+    let outcome = decoder.decodeCollecting(Experiment.self, from: document)
+    let semantic = outcome.value.map { $0.validationErrors() + $0.expectationErrors() } ?? []
+    let problems = outcome.errors + semantic.filter { !outcome.isAffected($0.path) }
+    let decoded = outcome.value
     let errors = problems.map { error in
       var located = error
       if located.line == nil { located.line = document.line(at: error.path) }

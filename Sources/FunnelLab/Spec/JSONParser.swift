@@ -7,7 +7,9 @@ package struct JSONParser {
   package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line of the offending character.
     package var line: Int
-    /// The 1-based column of the offending byte on its line, counted in UTF-8 bytes.
+    /// The 1-based column of the offending character on its line, counted in
+    /// `Character`s (grapheme clusters, what an editor shows as one character): `é` and
+    /// `👍🏽` count 1 each, whatever their UTF-8 bytes or Unicode scalars. A tab counts 1.
     package var column: Int
     /// What was expected or found, e.g. `expected ',' or '}' in an object`.
     package var message: String
@@ -38,8 +40,19 @@ package struct JSONParser {
     return value
   }
 
+  /// A failure at the current position; its column counts the `Character`s before it on its line.
   private func failure(_ message: String) -> Failure {
-    Failure(line: line, column: index - lineStart + 1, message: message)
+    let before = String(decoding: bytes[lineStart..<min(index, bytes.count)], as: UTF8.self)
+    return Failure(line: line, column: before.count + 1, message: message)
+  }
+
+  /// The whole character that starts at the current byte (not just its first byte), for messages.
+  private var currentCharacter: String { character(at: index) }
+
+  /// The Unicode scalar whose UTF-8 encoding starts at byte `start`, as text.
+  private func character(at start: Int) -> String {
+    let end = bytes[start...].dropFirst().firstIndex { $0 & 0xC0 != 0x80 } ?? bytes.count
+    return String(decoding: bytes[start..<end], as: UTF8.self)
   }
 
   private mutating func skipWhitespace() {
@@ -66,8 +79,10 @@ package struct JSONParser {
     case UInt8(ascii: "f"): try expectWord("false"); return JSONValue(.bool(false), line: startLine)
     case UInt8(ascii: "n"): try expectWord("null"); return JSONValue(.null, line: startLine)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+    case 0xEF where index == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]):
+      throw failure("a byte order mark (U+FEFF) before the document; save the file as UTF-8 without a BOM")
     default:
-      throw failure("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'; a value was expected")
+      throw failure("unexpected character '\(currentCharacter)'; a value was expected")
     }
   }
 
@@ -192,7 +207,7 @@ package struct JSONParser {
         guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
         scalars.append(scalar)
       default:
-        throw failure("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
+        throw failure("invalid escape '\\\(character(at: index - 1))'")
       }
     }
     flush(&run, into: &scalars)

@@ -2,11 +2,16 @@
 /// spec author needs them: with the JSON path and line, and with every key the
 /// types never asked for reported as unknown (typos are not ignored silently).
 ///
-/// Decoding throws ``SpecErrors`` holding the first structural problem (a wrong
-/// type or a missing key) together with every unknown key found until then.
+/// Decoding does not stop at the first wrong type: the offending value is set aside and
+/// decoding starts again (see ``decodeCollecting(_:from:)``), so one run reports every
+/// wrong type it can reach, and every unknown key.
 package struct SpecDecoder {
   /// A label for the source in error messages (usually the file name).
   package var source: String
+
+  /// The most decoding passes ``decodeCollecting(_:from:)`` makes, so at most this many
+  /// decoding problems are reported however many the document has.
+  package static let maximumPasses = 64
 
   /// A decoder whose errors name `source` (`spec` when not told).
   package init(source: String = "spec") { self.source = source }
@@ -26,7 +31,7 @@ package struct SpecDecoder {
         source: source,
         errors: [
           SpecError(
-            path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
+            .syntax, path: .root, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)",
             hint: "fix the syntax at that position")
         ])
     }
@@ -34,37 +39,118 @@ package struct SpecDecoder {
 
   /// Decodes a `T` from an already parsed document.
   package func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws(SpecErrors) -> T {
-    let (result, errors) = decodeCollecting(type, from: document)
-    guard let result, errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
+    let outcome = decodeCollecting(type, from: document)
+    guard let result = outcome.value, outcome.errors.isEmpty else { throw SpecErrors(source: source, errors: outcome.errors) }
     return result
   }
 
-  /// Decodes what can be decoded and returns it with every problem found: the
-  /// structural one that stopped decoding (if any, the value is then `nil`) and
-  /// every unknown key.
-  package func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> (T?, [SpecError]) {
-    let state = DecodingState(document: document)
-    let decoder = ValueDecoder(value: document, path: .root, state: state)
-    var result: T?
-    var errors: [SpecError] = []
-    do {
-      result = try T(from: decoder)
-    } catch let error as SpecError {
-      errors.append(error)
-    } catch let error as SpecErrors {
-      errors.append(contentsOf: error.errors)
-    } catch {
-      errors.append(SpecError(path: .root, line: document.line, message: "\(error)"))
-    }
-    // An object whose decoding was interrupted by the error never asked for its
-    // remaining keys: only objects off the error's path can report unknown keys.
-    let interrupted = errors.map(\.path.components)
-    errors.append(
-      contentsOf: state.unknownKeyErrors().filter { error in
+  /// Decodes what can be decoded and returns it with every decoding problem found.
+  ///
+  /// Decoding is repeated: after a problem at path `P` (a wrong type, an unknown
+  /// enumeration value), the value at `P` is set aside (an object member is removed, so an
+  /// optional field takes its default; an array element becomes `null`) and the document
+  /// is decoded again. It stops when a pass succeeds (the value is then returned, decoded
+  /// with the defaults at the set-aside paths), at a missing key, at a problem that is a
+  /// consequence of setting a value aside (at a set-aside path or one of its ancestors:
+  /// the field was required; it is not reported), or after ``maximumPasses`` passes.
+  ///
+  /// Unknown keys are those of the last pass, left out for the objects whose decoding
+  /// its problem interrupted (they never asked for their remaining keys).
+  ///
+  /// - Complexity: O(*p* × *n*) for *p* ≤ ``maximumPasses`` passes over a document of *n* values.
+  package func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> SpecDecodingOutcome<T> {
+    var current = document
+    var outcome = SpecDecodingOutcome<T>(value: nil, errors: [], setAside: [])
+    for pass in 1...SpecDecoder.maximumPasses {
+      let state = DecodingState(document: current)
+      let problems: [SpecError]
+      do {
+        outcome.value = try T(from: ValueDecoder(value: current, path: .root, state: state))
+        outcome.errors += state.unknownKeyErrors()
+        return outcome
+      } catch let error as SpecError {
+        problems = [error]
+      } catch let error as SpecErrors {
+        problems = error.errors
+      } catch {
+        problems = [SpecError(path: .root, line: current.line, message: "\(error)")]
+      }
+      let consequence = problems.contains { problem in outcome.setAside.contains { outcome.isAffected($0, by: problem.path) } }
+      if !consequence { outcome.errors += problems }
+      let last = pass == SpecDecoder.maximumPasses || consequence || problems.count != 1
+      if !last, let problem = problems.first, problem.kind != .missingKey, current.setAside(problem.path) {
+        outcome.setAside.append(problem.path)
+        continue
+      }
+      // An object whose decoding was interrupted by the problem never asked for its
+      // remaining keys: only objects off the problem's path can report unknown keys.
+      let interrupted = problems.map(\.path.components)
+      outcome.errors += state.unknownKeyErrors().filter { error in
         let object = error.path.components.dropLast()
         return !interrupted.contains { $0.starts(with: object) }
-      })
-    return (result, errors)
+      }
+      break
+    }
+    outcome.value = nil
+    return outcome
+  }
+}
+
+/// What ``SpecDecoder/decodeCollecting(_:from:)`` made of a document.
+package struct SpecDecodingOutcome<T> {
+  /// The decoded value: `nil` when a problem stopped decoding; when ``setAside`` is not
+  /// empty, decoded with the defaults at those paths (use it for more diagnostics, never
+  /// as the spec).
+  package var value: T?
+  /// The decoding problems (wrong types, missing and unknown keys), in the order found.
+  package var errors: [SpecError]
+  /// The paths whose values were set aside after a problem, in the order set aside.
+  package var setAside: [SpecPath]
+
+  /// Whether a problem at `path` may be a consequence of setting `aside` aside: `path` is
+  /// `aside`, one of its ancestors or one of its descendants.
+  package func isAffected(_ aside: SpecPath, by path: SpecPath) -> Bool {
+    aside.components.starts(with: path.components) || path.components.starts(with: aside.components)
+  }
+
+  /// Whether a problem at `path` may be a consequence of a set-aside value (see
+  /// ``isAffected(_:by:)``): semantic problems there are not reported.
+  package func isAffected(_ path: SpecPath) -> Bool {
+    setAside.contains { isAffected($0, by: path) }
+  }
+}
+
+extension JSONValue {
+  /// Sets the value at `path` aside for another decoding pass: an object member is
+  /// removed, an array element becomes `null`.
+  /// - Returns: whether the document changed (`false` for the root, a path that names
+  ///   nothing, or an element that is already `null`).
+  mutating func setAside(_ path: SpecPath) -> Bool {
+    guard let first = path.components.first else { return false }
+    let rest = SpecPath(Array(path.components.dropFirst()))
+    switch (first, kind) {
+    case (.key(let key), .object(var members)):
+      guard let i = members.firstIndex(where: { $0.key == key }) else { return false }
+      if rest.components.isEmpty {
+        members.remove(at: i)
+      } else if !members[i].value.setAside(rest) {
+        return false
+      }
+      kind = .object(members)
+      return true
+    case (.index(let i), .array(var elements)):
+      guard elements.indices.contains(i) else { return false }
+      if rest.components.isEmpty {
+        if case .null = elements[i].kind { return false }
+        elements[i] = JSONValue(.null, line: elements[i].line)
+      } else if !elements[i].setAside(rest) {
+        return false
+      }
+      kind = .array(elements)
+      return true
+    default:
+      return false
+    }
   }
 }
 
@@ -134,7 +220,7 @@ final class DecodingState {
       for member in members where !entry.asked.contains(member.key) {
         errors.append(
           SpecError(
-            path: path.key(member.key), line: member.line > 0 ? member.line : nil,
+            .unknownKey, path: path.key(member.key), line: member.line > 0 ? member.line : nil,
             message: "unknown key '\(member.key)'",
             hint: NameSuggestion.hint(for: member.key, in: entry.asked.sorted())
               ?? "remove it, or see experiments/schema.json for the keys allowed here"))
@@ -144,7 +230,7 @@ final class DecodingState {
   }
 }
 
-struct ValueDecoder: Decoder {
+struct ValueDecoder: SpecValueDecoding {
   let value: JSONValue
   let path: SpecPath
   let state: DecodingState
@@ -152,8 +238,8 @@ struct ValueDecoder: Decoder {
   var codingPath: [any CodingKey] { path.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  func error(_ message: String, hint: String? = nil) -> SpecError {
-    SpecError(path: path, line: value.line > 0 ? value.line : nil, message: message, hint: hint)
+  func error(_ message: String, kind: SpecError.Kind = .type, hint: String? = nil) -> SpecError {
+    SpecError(kind, path: path, line: value.line > 0 ? value.line : nil, message: message, hint: hint)
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -174,7 +260,14 @@ struct ValueDecoder: Decoder {
   func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleContainer(decoder: self) }
 
   /// Declares that every key of this object is data (a map), not a field name.
-  func acceptAllKeys() { state.acceptAllKeys(path) }
+  func markAllKeysAccepted() { state.acceptAllKeys(path) }
+
+  var isNumber: Bool {
+    if case .number = value.kind { return true }
+    return false
+  }
+
+  func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError { error(message, kind: kind, hint: hint) }
 
   func child(_ value: JSONValue, _ component: SpecPathComponent) -> ValueDecoder {
     ValueDecoder(value: value, path: SpecPath(path.components + [component]), state: state)
@@ -191,7 +284,7 @@ struct ValueDecoder: Decoder {
       return r
     case is Double.Type:
       guard case .number(let d, _) = value.kind else { throw mismatch("a number") }
-      guard d.isFinite else { throw error("number out of range", hint: "use a finite number") }
+      guard d.isFinite else { throw error("number out of range", kind: .invalidValue, hint: "use a finite number") }
       guard let r = d as? T else { throw mismatch("a number") }
       return r
     case is Int.Type, is UInt64.Type, is Int64.Type, is UInt32.Type, is Int32.Type, is UInt.Type:
@@ -206,7 +299,7 @@ struct ValueDecoder: Decoder {
       default: parsed = (UInt(literal) ?? exactInteger(d).flatMap { UInt(exactly: $0) }) as? T
       }
       guard let parsed else {
-        throw error("expected a whole number in range, found \(literal)", hint: "use an integer such as 42")
+        throw error("expected a whole number in range, found \(literal)", kind: .invalidValue, hint: "use an integer such as 42")
       }
       return parsed
     default:
@@ -242,7 +335,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     guard let m = member(key) else {
       let typo = NameSuggestion.closest(to: key.stringValue, in: members.map(\.key))
       throw SpecError(
-        path: decoder.path.key(key.stringValue), line: decoder.value.line > 0 ? decoder.value.line : nil,
+        .missingKey, path: decoder.path.key(key.stringValue), line: decoder.value.line > 0 ? decoder.value.line : nil,
         message: "missing required key '\(key.stringValue)'",
         hint: typo.map { "found '\($0)': did you mean '\(key.stringValue)'?" } ?? "add \"\(key.stringValue)\" to this object")
     }
@@ -294,7 +387,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   var isAtEnd: Bool { currentIndex >= elements.count }
 
   private mutating func next() throws -> ValueDecoder {
-    guard !isAtEnd else { throw decoder.error("array has too few elements") }
+    guard !isAtEnd else { throw decoder.error("array has too few elements", kind: .invalidValue) }
     defer { currentIndex += 1 }
     return decoder.child(elements[currentIndex], .index(currentIndex))
   }
@@ -328,28 +421,58 @@ private struct SingleContainer: SingleValueDecodingContainer {
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodePrimitive(type) }
 }
 
+/// What the spec types' `init(from:)` ask of a decoder beyond `Decoder`: the spec
+/// decoder answers from the JSON it holds; ``ForeignDecoder`` answers for any other.
+protocol SpecValueDecoding: Decoder {
+  /// Declares that this object's keys are data (a map keyed by ids), so none of them is
+  /// reported as unknown.
+  func markAllKeysAccepted()
+  /// Whether the value being decoded is a JSON number (for shorthand forms).
+  var isNumber: Bool { get }
+  /// A problem of kind `kind` at this decoder's path (with the value's line when known).
+  func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError
+}
+
+/// Another decoder (`JSONDecoder`, a property-list decoder) decoding the spec types:
+/// it does not report unknown keys, so ``markAllKeysAccepted()`` has nothing to record; a
+/// number is whatever decodes as a `Double`; errors carry the path without a line.
+struct ForeignDecoder: SpecValueDecoding {
+  /// The decoder wrapped.
+  let base: any Decoder
+
+  var codingPath: [any CodingKey] { base.codingPath }
+  var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { try base.container(keyedBy: type) }
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
+
+  /// Nothing to record: this decoder never reports unknown keys.
+  func markAllKeysAccepted() {}
+
+  var isNumber: Bool { (try? base.singleValueContainer().decode(Double.self)) != nil }
+
+  func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError {
+    SpecError(kind, path: SpecPath(codingPath: codingPath), message: message, hint: hint)
+  }
+}
+
 extension Decoder {
   /// The spec path of this decoder (for errors raised by `init(from:)`).
   var specPath: SpecPath { SpecPath(codingPath: codingPath) }
 
+  /// This decoder as a ``SpecValueDecoding``: itself when it is one (the spec decoder),
+  /// else a ``ForeignDecoder`` around it.
+  var spec: any SpecValueDecoding { self as? any SpecValueDecoding ?? ForeignDecoder(base: self) }
+
   /// Declares that this object's keys are data (a map keyed by ids), so none of
-  /// them is reported as unknown.
-  func acceptAllKeys() {
-    (self as? ValueDecoder)?.acceptAllKeys()
-  }
+  /// them is reported as unknown (see ``SpecValueDecoding/markAllKeysAccepted()``).
+  func acceptAllKeys() { spec.markAllKeysAccepted() }
 
   /// Whether the value being decoded is a JSON number (for shorthand forms).
-  var holdsNumber: Bool {
-    if let decoder = self as? ValueDecoder {
-      if case .number = decoder.value.kind { return true }
-      return false
-    }
-    return (try? singleValueContainer().decode(Double.self)) != nil
-  }
+  var holdsNumber: Bool { spec.isNumber }
 
-  /// An error at this decoder's path.
-  func specError(_ message: String, hint: String? = nil) -> SpecError {
-    if let decoder = self as? ValueDecoder { return decoder.error(message, hint: hint) }
-    return SpecError(path: specPath, message: message, hint: hint)
+  /// A problem of kind `kind` (an ``SpecError/Kind/invalidValue`` when not told) at this decoder's path.
+  func specError(_ message: String, kind: SpecError.Kind = .invalidValue, hint: String? = nil) -> SpecError {
+    spec.problem(message, kind: kind, hint: hint)
   }
 }

@@ -53,7 +53,37 @@ public struct SpecPath: Sendable, Hashable, CustomStringConvertible, Expressible
 /// ```
 /// flow.screens[3].actions.skip.to (line 42): unknown screen 'pro'; did you mean 'proUpsell'?
 /// ```
+///
+/// Its ``kind`` says what sort of problem it is, so a caller can act on it (choose an
+/// exit code, decide whether decoding can go on) without reading ``message``, which is
+/// for people. The kind is not part of ``description``.
 public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What sort of problem a ``SpecError`` is.
+  public enum Kind: Sendable, Hashable, CaseIterable {
+    /// The input cannot be read at all: no such file, a folder, no permission
+    /// (what `funnellab` reports with exit 66).
+    case unreadable
+    /// The text is not a JSON document (or not UTF-8 text).
+    case syntax
+    /// A value has the wrong JSON type (a string where a number belongs).
+    case type
+    /// A required key is absent.
+    case missingKey
+    /// A key the spec does not define (usually a typo).
+    case unknownKey
+    /// A value of the right type that is not allowed: out of range, probabilities that do
+    /// not sum to 1, a duplicate id, an unknown enumeration value, a damaged shard.
+    case invalidValue
+    /// An id that names nothing: an unknown screen, action, plan or variant.
+    case unknownReference
+    /// Inputs that do not belong together (shard files of different runs).
+    case mismatch
+    /// A size past the documented limits (`Limits`): too many screens, variants, cells, bytes.
+    case limit
+  }
+
+  /// What sort of problem this is; not printed.
+  public var kind: Kind
   /// Where the problem is in the spec, e.g. `flow.screens[3].actions.skip.to`.
   public var path: SpecPath
   /// The 1-based line in the source text, when known.
@@ -63,8 +93,10 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What to do about it (`did you mean 'proUpsell'?`), when there is something to suggest.
   public var hint: String?
 
-  /// A problem at `path`; `line` is the 1-based line in the source text, when the decoder knows it.
-  public init(path: SpecPath, line: Int? = nil, message: String, hint: String? = nil) {
+  /// A problem of kind `kind` at `path`; `line` is the 1-based line in the source text, when the
+  /// decoder knows it. Without a kind, the problem is an ``Kind/invalidValue``.
+  public init(_ kind: Kind = .invalidValue, path: SpecPath, line: Int? = nil, message: String, hint: String? = nil) {
+    self.kind = kind
     self.path = path
     self.line = line
     self.message = message
@@ -95,6 +127,10 @@ public struct SpecErrors: Error, Sendable, Hashable, CustomStringConvertible {
     self.source = source
     self.errors = errors
   }
+
+  /// Whether there are problems and every one is ``SpecError/Kind/unreadable``: the input
+  /// could not be read at all, as opposed to read and found wrong.
+  public var isUnreadable: Bool { !errors.isEmpty && errors.allSatisfy { $0.kind == .unreadable } }
 
   /// Every problem on its own line, prefixed by the source: `experiments/x.json: flow.start: …`.
   public var description: String {

@@ -26,14 +26,14 @@ public struct EventNameMap: Sendable, Hashable {
     do {
       root = try JSONParser.parse(text)
     } catch {
-      throw SpecErrors(source: source, errors: [SpecError(path: .root, line: error.line, message: error.message)])
+      throw SpecErrors(source: source, errors: [SpecError(.syntax, path: .root, line: error.line, message: error.message)])
     }
     guard case .object(let members) = root.kind else {
       throw SpecErrors(
         source: source,
         errors: [
           SpecError(
-            path: .root, line: root.line, message: "expected an object of event names",
+            .type, path: .root, line: root.line, message: "expected an object of event names",
             hint: "write {\"onboarding_started\": \"your_name\", …}")
         ])
     }
@@ -44,11 +44,12 @@ public struct EventNameMap: Sendable, Hashable {
       if !TraceEvent.names.contains(member.key) {
         errors.append(
           SpecError(
-            path: path, line: member.line, message: "unknown event '\(member.key)'",
+            .unknownKey, path: path, line: member.line, message: "unknown event '\(member.key)'",
             hint: NameSuggestion.hint(for: member.key, in: TraceEvent.names)))
       }
       guard case .string(let name) = member.value.kind, !name.isEmpty else {
-        errors.append(SpecError(path: path, line: member.line, message: "expected a non-empty string (the event's new name)"))
+        let kind: SpecError.Kind = if case .string = member.value.kind { .invalidValue } else { .type }
+        errors.append(SpecError(kind, path: path, line: member.line, message: "expected a non-empty string (the event's new name)"))
         continue
       }
       renames[member.key] = name

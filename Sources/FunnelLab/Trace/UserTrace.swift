@@ -63,12 +63,16 @@ public struct UserTrace: Sendable {
         source: experiment.name,
         errors: [
           SpecError(
-            path: [.key("variants")], message: "no variant '\(id)'",
+            .unknownReference, path: [.key("variants")], message: "no variant '\(id)'",
             hint: NameSuggestion.hint(for: id, in: experiment.variants.map(\.id)))
         ])
     }
     let flows = try FlowCompiler.compileAll(experiment)
-    guard flows.indices.contains(index) else { throw SpecErrors(source: experiment.name, errors: []) }
+    guard flows.indices.contains(index) else {
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [SpecError(.unknownReference, path: [.key("variants"), .index(index)], message: "variant '\(id)' has no compiled flow")])
+    }
     return flows[index]
   }
 
