@@ -63,7 +63,7 @@ enum CalibrateCommand: Command {
         text += InputFile.displayName(error.source) + (e.line.map { ":\($0)" } ?? "") + ": \(e.message.escapingControlCharacters)"
         text += (e.hint.map { "; \($0.escapingControlCharacters)" } ?? "") + "\n"
       }
-      throw CommandFailure(code: .invalidInput, text: text)
+      throw CommandFailure(code: ExitCode(error), text: text)
     }
     let output = arguments.value("output")
     if let output {
@@ -75,7 +75,7 @@ enum CalibrateCommand: Command {
         for e in error.errors { text += "\(output): \(e.description.escapingControlCharacters)\n" }
         text +=
           "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
-        throw CommandFailure(code: .invalidInput, text: text)
+        throw CommandFailure(code: ExitCode(error), text: text)
       }
     }
     console.out(terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))

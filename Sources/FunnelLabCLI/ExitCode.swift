@@ -1,3 +1,5 @@
+import FunnelLab
+
 /// The exit codes of `funnellab`, after BSD sysexits where one fits.
 package enum ExitCode: Int32, Sendable, CaseIterable {
   /// Success.
@@ -27,5 +29,13 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
     case .software: "internal error (a bug: please report it)"
     case .cannotCreateOutput: "the output file cannot be written"
     }
+  }
+}
+
+extension ExitCode {
+  /// The exit code of a spec or data file's problems, chosen by their kind: 66 when
+  /// every one is ``SpecError/Kind/unreadable``, else 65.
+  init(_ errors: SpecErrors) {
+    self = errors.isUnreadable ? .noInput : .invalidInput
   }
 }

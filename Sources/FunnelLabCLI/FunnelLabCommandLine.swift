@@ -124,7 +124,7 @@ struct CommandFailure: Error {
     for e in errors.errors { text += "\(source): \(e)\n" }
     let n = errors.errors.count
     text += "Error: \(n) problem\(n == 1 ? "" : "s") in \(source); nothing was run.\n"
-    return CommandFailure(code: errors.isUnreadable ? .noInput : .invalidInput, text: text)
+    return CommandFailure(code: ExitCode(errors), text: text)
   }
 }
 

@@ -49,7 +49,7 @@ enum MergeCommand: Command {
       }
       let report: PlanningReport
       do { report = try PlanningShardFile.merge(plans) } catch {
-        throw CommandFailure(code: .invalidInput, text: error.errors.map(mergeErrorLine).joined())
+        throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
       }
       let text = format == .json ? PlanningRenderer.json(report) : terminal(PlanningRenderer.table(report))
       try OutputDestination(path: arguments.value("output")).write(text, console: console)
@@ -59,7 +59,7 @@ enum MergeCommand: Command {
     do {
       merged = try ShardFile.merge(files)
     } catch {
-      throw CommandFailure(code: .invalidInput, text: error.errors.map(mergeErrorLine).joined())
+      throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
     }
     let (experiment, result, first) = merged
     let text: String

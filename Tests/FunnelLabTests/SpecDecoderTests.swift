@@ -39,6 +39,28 @@ import Testing
     #expect(errors.map(\.description) == ["flow.screens[0].actions.skip.to (line 7): expected a string, found a number"])
   }
 
+  /// Reachability depends on every action: with a wrong probability set aside, the
+  /// screen only that action reaches would look unreachable. Graph problems
+  /// (``SpecError/Kind/unreachable``) are not reported after a value was set aside,
+  /// and are reported when nothing was.
+  @Test func noGraphProblemAfterAValueWasSetAside() {
+    let spec = """
+      { "name": "graph", "seed": 1, "users": 1000,
+        "flow": { "screens": [
+          { "id": "intro", "kind": "info", "actions": { "continue": 0.8, "skip": { "to": "bonus", "probability": 0.1 }, "quit": 0.1 } },
+          { "id": "goal", "kind": "info", "actions": { "continue": 0.9, "jump": { "to": "completed", "probability": 0.05 }, "quit": 0.05 } },
+          { "id": "last", "kind": "info", "actions": { "jump": { "to": "completed", "probability": 0.95 }, "quit": 0.05 } },
+          { "id": "bonus", "kind": "info", "actions": { "continue": 1 } }
+        ] },
+        "variants": [ { "id": "control" } ] }
+      """
+    #expect(problems(spec).isEmpty)
+    let wrongType = problems(replacing("\"probability\": 0.1", "\"probability\": \"0.1\"", in: spec))
+    #expect(wrongType.map(\.description) == ["flow.screens[0].actions.skip.probability (line 3): expected a number, found a string"])
+    let unreachable = problems(replacing("\"probability\": 0.1", "\"probability\": 0", in: spec))
+    #expect(unreachable.map(\.kind).contains(.unreachable))
+  }
+
   /// A required value of the wrong type stops decoding: no "missing key" for it, no semantics.
   @Test func wrongTypeOfRequiredValueStopsAfterReportingIt() {
     let text = replacing("\"select\": 0.9", "\"select\": 1.3", in: replacing("\"price\": 9.99", "\"price\": \"cheap\""))

@@ -540,12 +540,12 @@ private struct Validator {
     for (i, screen) in flow.screens.enumerated() where !reached.contains(i) {
       fail(
         base.key("screens").index(i), "screen '\(screen.id)' is unreachable from '\(start)'",
-        "link to it from another screen, or remove it")
+        "link to it from another screen, or remove it", kind: .unreachable)
     }
     if !completes {
       fail(
         base.key("screens"), "no path from '\(start)' reaches completion",
-        "the last screen's continue, or an action with \"to\": \"completed\", must be reachable")
+        "the last screen's continue, or an action with \"to\": \"completed\", must be reachable", kind: .unreachable)
     }
   }
 }

@@ -27,14 +27,15 @@ public enum ExperimentLoader {
   ///
   /// Decoding goes on after a wrong type (see ``SpecDecoder/decodeCollecting(_:from:)``);
   /// when the spec then decodes with defaults in place of the wrong values, its semantic
-  /// problems are reported too, except those at, above or below a value set aside (they
-  /// may come from the default).
+  /// problems are reported too, except those at, above or below a value set aside and
+  /// those of the whole flow graph (``SpecError/Kind/unreachable``): they may come from the default.
   public static func load(text: String, source: String) throws(SpecErrors) -> Experiment {
     let decoder = SpecDecoder(source: source)
     let document = try decoder.parse(text)
     let outcome = decoder.decodeCollecting(Experiment.self, from: document)
     let semantic = outcome.value.map { $0.validationErrors() + $0.expectationErrors() } ?? []
-    let problems = outcome.errors + semantic.filter { !outcome.isAffected($0.path) }
+    let problems =
+      outcome.errors + semantic.filter { !outcome.isAffected($0.path) && (outcome.setAside.isEmpty || $0.kind != .unreachable) }
     let decoded = outcome.value
     let errors = problems.map { error in
       var located = error

@@ -76,6 +76,10 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValue
     /// An id that names nothing: an unknown screen, action, plan or variant.
     case unknownReference
+    /// A property of the whole flow graph: a screen no path reaches, or no path to
+    /// completion. It depends on every action's target and probability, so it is not
+    /// reported when a wrong value was set aside to keep decoding (its default may be the cause).
+    case unreachable
     /// Inputs that do not belong together (shard files of different runs).
     case mismatch
     /// A size past the documented limits (`Limits`): too many screens, variants, cells, bytes.
