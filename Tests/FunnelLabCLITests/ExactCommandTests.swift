@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -36,7 +37,7 @@ import Testing
   }
 
   @Test func jsonHasASchemaVersionAndEveryMetric() throws {
-    let r = funnellab("exact", experiment("betfree-onboarding"), "--format", "json")
+    let r = funnellab("exact", experimentPath("betfree-onboarding"), "--format", "json")
     #expect(r.code == 0, "\(r.err)")
     #expect(r.out.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"command\": \"exact\","))
     let all = try variants(r.out)
@@ -49,9 +50,9 @@ import Testing
       #expect(screens.count == 5)
     }
     // The same bytes again, and to a file with -o.
-    #expect(funnellab("exact", experiment("betfree-onboarding"), "--format", "json").out == r.out)
+    #expect(funnellab("exact", experimentPath("betfree-onboarding"), "--format", "json").out == r.out)
     let path = try temporaryFile("exact.json")
-    let written = funnellab("exact", experiment("betfree-onboarding"), "--format", "json", "-o", path)
+    let written = funnellab("exact", experimentPath("betfree-onboarding"), "--format", "json", "-o", path)
     #expect(written.code == 0)
     #expect(written.out.isEmpty)
     #expect(try String(contentsOfFile: path, encoding: .utf8) == r.out)
@@ -60,7 +61,7 @@ import Testing
   /// The exact completion, purchase and revenue per user agree with a 200,000-user
   /// simulation of the same spec within 3.5 standard errors of the simulation.
   @Test func exactNumbersAgreeWithTheSimulation() throws {
-    let path = experiment("betfree-onboarding")
+    let path = experimentPath("betfree-onboarding")
     let exact = try variants(funnellab("exact", path, "--format", "json").out)
     let run = funnellab("run", path, "--users", "200000", "--format", "json", "--quiet")
     #expect(run.code == 0, "\(run.err)")
@@ -84,7 +85,7 @@ import Testing
   }
 
   @Test func variantSelectionKeepsTheControl() throws {
-    let r = funnellab("exact", experiment("betfree-onboarding"), "--variant", "defaultMonthly", "--format", "json")
+    let r = funnellab("exact", experimentPath("betfree-onboarding"), "--variant", "defaultMonthly", "--format", "json")
     #expect(r.code == 0, "\(r.err)")
     #expect(try variants(r.out).map(\.id) == ["control", "defaultMonthly"])
   }

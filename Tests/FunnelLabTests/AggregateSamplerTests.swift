@@ -1,5 +1,6 @@
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLab
