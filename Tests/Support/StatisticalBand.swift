@@ -40,6 +40,10 @@ package struct StatisticalBand: Sendable, Hashable {
     z = Normal.standard.isf(familyFalseAlarm / (2 * Double(checks)))
   }
 
+  /// The false-alarm rate each comparison is allowed, `familyFalseAlarm / checks`: the level for a
+  /// check that is not a z-band (a χ² variance test takes `perCheckFalseAlarm / 2` in each tail).
+  package var perCheckFalseAlarm: Double { familyFalseAlarm / Double(checks) }
+
   /// `|estimate − exact| ≤ z · standardError`: the pure predicate every check uses.
   package func contains(_ estimate: Double, exact: Double, standardError: Double) -> Bool {
     abs(estimate - exact) <= z * standardError
