@@ -38,6 +38,8 @@ let package = Package(
     .target(name: "FunnelTestSupport", dependencies: ["FunnelStats"], path: "Tests/Support", swiftSettings: strict),
     .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats", "FunnelTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab", "FunnelTestSupport"]),
+    // Direct unit tests of the renderers' building blocks (numbers, CSV, HTML, tables, SVG charts).
+    .testTarget(name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats"]),
     .testTarget(
       name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelFuzz", "FunnelTestSupport"], exclude: ["Fixtures"]),
   ]
