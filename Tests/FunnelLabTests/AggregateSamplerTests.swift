@@ -46,7 +46,7 @@ import Testing
   /// `1 − α/n` of χ²_{R−1}); each plan's count has mean `n·p_j`; completions and
   /// purchases covary as `n·(P(C ∧ B) − P(C)·P(B))`. The tolerance is set for the
   /// number of checks (``StatisticalBand``): per arm 6 means, 6 variances, one per
-  /// plan and the covariance, over both arms as one family (n = 32, z ≈ 4.17; each
+  /// plan and the covariance, over both arms as one family (n = 32, z ≈ 4.16; each
   /// variance test at level α/n).
   @Test(arguments: Self.momentArms)
   func sampledCountsHaveTheMultinomialMeanVarianceAndCovariance(arm index: Int) throws {

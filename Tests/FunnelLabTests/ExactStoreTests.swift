@@ -95,7 +95,7 @@ import Testing
 
   /// The tap law's margins are ``MockPaywallManager/outcomeProbabilities`` (to the
   /// 2⁻⁵³ resolution of the draws), and simulated taps follow it: 4 results × 3
-  /// attempts = 12 checks in a ``StatisticalBand`` (z ≈ 3.94).
+  /// attempts = 12 checks in a ``StatisticalBand`` (z ≈ 3.93).
   @Test func tapDistributionMatchesTheMockStore() {
     var settings = StoreSettings()
     settings.cancelProbability = 0.2

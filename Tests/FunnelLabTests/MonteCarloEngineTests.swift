@@ -59,7 +59,7 @@ import Testing
   /// With every effect on (intent, fatigue, friction, investment, personalization,
   /// default bias, badges, features) and the spec's store, Monte Carlo agrees with
   /// the exact chain: 2 checks per experiment, 8 over the four (one family, a
-  /// ``StatisticalBand``: z ≈ 3.83).
+  /// ``StatisticalBand``: z ≈ 3.84).
   @Test(arguments: seedExperiments)
   func fullModelMatchesTheExactChain(name: String) throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))

@@ -54,7 +54,7 @@ let threePlans = [
 
   /// With only the default bias, badge and price at work, the plan mix is the exact softmax:
   /// 3 plan shares and the purchase rate per default plan, 12 checks over the three arguments
-  /// (one family, a ``StatisticalBand``: z ≈ 3.94).
+  /// (one family, a ``StatisticalBand``: z ≈ 3.93).
   @Test(arguments: ["monthly", "yearly", "lifetime"])
   func defaultBiasMovesThePlanMixAsTheSoftmaxImplies(defaultPlan: String) throws {
     var e = try paywallExperiment(plans: threePlans, defaultPlan: defaultPlan)
