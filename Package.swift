@@ -34,8 +34,13 @@ let package = Package(
     // funnellab-fuzz, which runs the cases as subprocesses of the built binary.
     .target(name: "FunnelFuzz", dependencies: ["FunnelLab"], swiftSettings: strict),
     .executableTarget(name: "funnellab-fuzz", dependencies: ["FunnelFuzz"], swiftSettings: strict),
-    .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats"], exclude: ["Fixtures"]),
-    .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab"]),
-    .testTarget(name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelFuzz"], exclude: ["Fixtures"]),
+    // Helpers the test targets share (statistical bands set for the number of checks, repository paths); not a product.
+    .target(name: "FunnelTestSupport", dependencies: ["FunnelStats"], path: "Tests/Support", swiftSettings: strict),
+    .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats", "FunnelTestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab", "FunnelTestSupport"]),
+    // Direct unit tests of the renderers' building blocks (numbers, CSV, HTML, tables, SVG charts).
+    .testTarget(name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats"]),
+    .testTarget(
+      name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelFuzz", "FunnelTestSupport"], exclude: ["Fixtures"]),
   ]
 )

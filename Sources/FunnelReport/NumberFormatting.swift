@@ -33,7 +33,8 @@ package enum NumberText {
 
   /// An interval bound: `value` with `decimals` digits, or more when fewer would print a
   /// non-zero bound as zero (so that an interval never looks as if it touched or crossed 0
-  /// when it does not); at most 12 decimals, then scientific notation.
+  /// when it does not); at most 12 decimals, then scientific notation with one digit before
+  /// the point (`1.00e-13`).
   package static func bound(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite, value != 0 else { return fixed(value, decimals) }
     var digits = decimals
@@ -48,7 +49,13 @@ package enum NumberText {
       mantissa *= 10
       exponent -= 1
     }
-    return (value < 0 ? "-" : "") + fixed(mantissa, 2) + "e" + String(exponent)
+    var significand = fixed(mantissa, 2)
+    if significand == "10.00" {
+      // 9.995 and above (or a product that fell just short of 1) round up to the next power of ten.
+      significand = "1.00"
+      exponent += 1
+    }
+    return (value < 0 ? "-" : "") + significand + "e" + String(exponent)
   }
 
   /// A whole number with `,` between thousands.

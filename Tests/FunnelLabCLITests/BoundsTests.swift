@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLab
@@ -264,7 +265,7 @@ import Testing
   }
 
   @Test func planningShardsWithAnEditedSeedOrTalliesAreRefused() throws {
-    let base = ["power", experiment("klick-onboarding"), "--variant", "features5", "--replicates", "200"]
+    let base = ["power", experimentPath("klick-onboarding"), "--variant", "features5", "--replicates", "200"]
     let parts = try shards(base, count: 2)
     #expect(funnellab(["merge"] + parts.map(\.path)).code == 0)
     let seed = setting(parts[0].document, [.key("settings"), .key("seed")], "7")
@@ -278,7 +279,7 @@ import Testing
   }
 
   @Test func calibrateRefusesFilesWithNothingToFit() throws {
-    let spec = experiment("urbannest-onboarding")
+    let spec = experimentPath("urbannest-onboarding")
     let cases: [(String, String)] = [
       ("screen,action,count\n", "the file has no counts after its header"),
       ("screen,action,count\nslide1,,0\nslide1,continue,0\n", "every count is 0"),
@@ -306,7 +307,7 @@ import Testing
   @Test func theCalibratedCommittedExampleValidates() throws {
     let output = try temporaryFile("calibrated.json")
     let observed = repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path
-    let r = funnellab("calibrate", experiment("urbannest-onboarding"), observed, "-o", output)
+    let r = funnellab("calibrate", experimentPath("urbannest-onboarding"), observed, "-o", output)
     #expect(r.code == 0, "\(r.err)")
     #expect(r.err.contains("note: variants[1].patches[1]: slide1.continue 0.92 → 0.9176"), "\(r.err)")
     let v = funnellab("validate", output)
@@ -316,7 +317,7 @@ import Testing
   @Test func aCalibratedSpecThatWouldBeInvalidIsNotWritten() throws {
     // A variant raising continue to 0.9 and lowering skip to 0.02: once quitting is
     // fitted to 0.86, no skip probability rebalances slide1 (it would be -0.78).
-    let text = try String(contentsOfFile: experiment("urbannest-onboarding"), encoding: .utf8)
+    let text = try String(contentsOfFile: experimentPath("urbannest-onboarding"), encoding: .utf8)
     var spec = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     var variants = try #require(spec["variants"] as? [[String: Any]])
     variants[1]["patches"] = [

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -12,7 +13,7 @@ import Testing
 @Suite struct CheckCommandTests {
   /// UrbanNest with its expectations replaced by `expectations` (JSON array items).
   func spec(_ expectations: String) throws -> String {
-    let text = try String(contentsOfFile: experiment("urbannest-onboarding"), encoding: .utf8)
+    let text = try String(contentsOfFile: experimentPath("urbannest-onboarding"), encoding: .utf8)
     guard let start = text.range(of: "\"expectations\": [") else { throw CommandFailure(code: .software, text: "no expectations") }
     return try temporaryFile("spec.json", contents: String(text[..<start.upperBound]) + "\n" + expectations + "\n  ]\n}\n")
   }
@@ -23,7 +24,7 @@ import Testing
     """
 
   @Test func passingExpectationsExitZero() throws {
-    let r = funnellab("check", experiment("urbannest-onboarding"), experiment("ncdb-first-launch"))
+    let r = funnellab("check", experimentPath("urbannest-onboarding"), experimentPath("ncdb-first-launch"))
     #expect(r.code == 0, "\(r.out)\(r.err)")
     #expect(r.out.contains("PASS    control completes 60-70%"))
     #expect(r.out.hasSuffix("7 of 7 expectations passed.\n"), "\(r.out)")
@@ -50,7 +51,7 @@ import Testing
   }
 
   @Test func theSchemaFileIsSkipped() {
-    let r = funnellab("check", experiment("schema"), experiment("urbannest-onboarding"))
+    let r = funnellab("check", experimentPath("schema"), experimentPath("urbannest-onboarding"))
     #expect(r.code == 0)
     #expect(r.err.contains("skipping"))
   }
@@ -103,7 +104,7 @@ final class ElementCounter: NSObject, XMLParserDelegate {
   @Test func theCommittedExampleFindsTheContradictedAssumptions() throws {
     let out = try temporaryFile("calibrated.json")
     let r = funnellab(
-      "calibrate", experiment("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path,
+      "calibrate", experimentPath("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path,
       "-o", out)
     #expect(r.code == 0, "\(r.err)")
     #expect(r.out.contains("slide1.skip: observed 0.1427 per view"))
@@ -119,11 +120,11 @@ final class ElementCounter: NSObject, XMLParserDelegate {
 
   @Test func aBadCSVLineExits65WithFileAndLine() throws {
     let csv = try temporaryFile("observed.csv", contents: "screen,action,count\nslide1,,100\nslide1,continue,eighty\nslide9,quit,3\n")
-    let r = funnellab("calibrate", experiment("urbannest-onboarding"), csv)
+    let r = funnellab("calibrate", experimentPath("urbannest-onboarding"), csv)
     #expect(r.code == 65)
     #expect(r.err.hasPrefix("\(csv):3: count 'eighty' is not a whole number ≥ 0"), "\(r.err)")
     let unknown = try temporaryFile("observed.csv", contents: "screen,action,count\nslide1,,100\nslide1,contine,80\n")
-    let u = funnellab("calibrate", experiment("urbannest-onboarding"), unknown)
+    let u = funnellab("calibrate", experimentPath("urbannest-onboarding"), unknown)
     #expect(u.code == 65)
     #expect(u.err.contains("screen 'slide1' has no action 'contine'; did you mean 'continue'?"), "\(u.err)")
   }
@@ -132,7 +133,7 @@ final class ElementCounter: NSObject, XMLParserDelegate {
 /// `funnellab sensitivity`: the table, JSON chart data and usage errors.
 @Suite struct SensitivityCommandTests {
   @Test func reportsTheFlipAsTableAndJSON() throws {
-    let spec = experiment("urbannest-onboarding")
+    let spec = experimentPath("urbannest-onboarding")
     let r = funnellab("sensitivity", spec, "--vary", "fatiguePerScreen=0:0.1:0.05", "--metric", "completionRate")
     #expect(r.code == 0, "\(r.err)")
     #expect(r.out.contains("sensitivity of the winner on completionRate"))
@@ -147,9 +148,9 @@ final class ElementCounter: NSObject, XMLParserDelegate {
   }
 
   @Test func badVaryIsAUsageError() {
-    #expect(funnellab("sensitivity", experiment("urbannest-onboarding"), "--vary", "fatigue=0:1:0.1").code == 64)
-    #expect(funnellab("sensitivity", experiment("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:1").code == 64)
-    #expect(funnellab("sensitivity", experiment("urbannest-onboarding")).code == 64)
-    #expect(funnellab("sensitivity", experiment("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:40:20").code == 64)
+    #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding"), "--vary", "fatigue=0:1:0.1").code == 64)
+    #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:1").code == 64)
+    #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding")).code == 64)
+    #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:40:20").code == 64)
   }
 }

@@ -1,12 +1,9 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
-
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-func experiment(_ name: String) -> String { repositoryRoot.appendingPathComponent("experiments/\(name).json").path }
 
 /// Runs the command line in-process and returns (exit code, stdout, stderr).
 func funnellab(_ arguments: String...) -> (code: Int32, out: String, err: String) { funnellab(arguments) }
@@ -55,7 +52,7 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
   }
 
   @Test func jsonIsByteIdenticalForOneAndTwoThreadsAndAcrossRuns() {
-    let path = experiment("klick-onboarding")
+    let path = experimentPath("klick-onboarding")
     let one = funnellab("run", path, "--format", "json", "--threads", "1", "--users", "40000")
     let two = funnellab("run", path, "--format=json", "--threads=2", "--users", "40000")
     let again = funnellab("run", path, "--format", "json", "--threads", "2", "--users", "40000")
@@ -67,13 +64,13 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
 
   @Test(arguments: ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"])
   func everySeedExperimentRuns(name: String) {
-    let r = funnellab("run", experiment(name), "--users", "3000")
+    let r = funnellab("run", experimentPath(name), "--users", "3000")
     #expect(r.code == 0, "\(r.err)")
     #expect(r.out.contains("Variant control"))
   }
 
   @Test func validateAcceptsTheSeedsAndRejectsABadSpec() throws {
-    let ok = funnellab("validate", experiment("klick-onboarding"), experiment("betfree-onboarding"))
+    let ok = funnellab("validate", experimentPath("klick-onboarding"), experimentPath("betfree-onboarding"))
     #expect(ok.code == 0)
     #expect(ok.out.contains("klick-onboarding.json: valid"))
     let bad = try temporaryFile("bad.json", contents: #"{"name": "x", "flow": {"screens": []}, "variants": []}"#)
@@ -85,7 +82,7 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
   }
 
   @Test func anInvalidSpecProducesNoResult() throws {
-    let text = try String(contentsOfFile: experiment("klick-onboarding"), encoding: .utf8)
+    let text = try String(contentsOfFile: experimentPath("klick-onboarding"), encoding: .utf8)
       .replacingOccurrences(of: "\"continue\": 0.86", with: "\"continue\": 1.3")
     let path = try temporaryFile("broken.json", contents: text)
     let output = try temporaryFile("out.json")
@@ -242,7 +239,7 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
   }
 
   @Test func gridNeedsAGrid() throws {
-    let r = funnellab("grid", experiment("betfree-onboarding"))
+    let r = funnellab("grid", experimentPath("betfree-onboarding"))
     #expect(r.code == 65)
     #expect(r.err.hasPrefix("Error: betfree-onboarding has no \"grid\""))
   }

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelFuzz
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -20,7 +21,9 @@ import Testing
     func read(_ path: String) -> String {
       (try? String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)) ?? ""
     }
-    let sets = FuzzSeeds.shardCommands(klick: experiment("klick-onboarding"), urbannest: experiment("urbannest-onboarding")).prefix(1).map {
+    let sets = FuzzSeeds.shardCommands(klick: experimentPath("klick-onboarding"), urbannest: experimentPath("urbannest-onboarding")).prefix(
+      1
+    ).map {
       set in
       set.map { funnellab($0).out }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI

@@ -1,12 +1,13 @@
 import Foundation
 import FunnelFuzz
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
 
 /// The text of a committed experiment.
-func experimentText(_ name: String) throws -> String { try String(contentsOfFile: experiment(name), encoding: .utf8) }
+func experimentText(_ name: String) throws -> String { try String(contentsOfFile: experimentPath(name), encoding: .utf8) }
 
 /// Runs the command line in-process with `input` as standard input.
 func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int32, out: String, err: String) {
@@ -126,8 +127,8 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
       contentsOfFile: repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, encoding: .utf8)
     let path = try temporaryFile("observed.csv", contents: "\u{FEFF}" + original.replacingOccurrences(of: "\n", with: "\r\n"))
     let lf = funnellab(
-      "calibrate", experiment("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path)
-    let crlf = funnellab("calibrate", experiment("urbannest-onboarding"), path)
+      "calibrate", experimentPath("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path)
+    let crlf = funnellab("calibrate", experimentPath("urbannest-onboarding"), path)
     #expect(crlf.code == 0, "\(crlf.err)")
     #expect(crlf.out.split(separator: "\n").dropFirst() == lf.out.split(separator: "\n").dropFirst())
   }
@@ -238,7 +239,7 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
   @Test func outputAndJUnitCreateMissingFolders() throws {
     let base = try temporaryFile("unused")
     let out = URL(fileURLWithPath: base).deletingLastPathComponent().appendingPathComponent("a/b/c/out.json").path
-    #expect(funnellab("exact", experiment("urbannest-onboarding"), "-f", "json", "-o", out).code == 0)
+    #expect(funnellab("exact", experimentPath("urbannest-onboarding"), "-f", "json", "-o", out).code == 0)
     #expect(FileManager.default.fileExists(atPath: out))
     let junit = URL(fileURLWithPath: base).deletingLastPathComponent().appendingPathComponent("build/reports/check.xml").path
     let report = URL(fileURLWithPath: base).deletingLastPathComponent().appendingPathComponent("build/reports/check.txt").path

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -75,18 +76,19 @@ import Testing
 
 @Suite struct PowerPlanningCommandTests {
   @Test func plansASpecByWithSimulation() {
-    let r = funnellab("power", experiment("klick-onboarding"), "--variant", "features5", "--replicates", "500", "--users-per-day", "20000")
+    let r = funnellab(
+      "power", experimentPath("klick-onboarding"), "--variant", "features5", "--replicates", "500", "--users-per-day", "20000")
     #expect(r.code == 0, "\(r.err)")
     #expect(r.out.contains("planning purchase conversion"))
     #expect(r.out.contains("Peeking: a look every day"))
-    let json = funnellab("power", experiment("klick-onboarding"), "--variant", "features5", "--replicates", "500", "--format", "json")
-    let again = funnellab("power", experiment("klick-onboarding"), "--variant", "features5", "--replicates", "500", "--format", "json")
+    let json = funnellab("power", experimentPath("klick-onboarding"), "--variant", "features5", "--replicates", "500", "--format", "json")
+    let again = funnellab("power", experimentPath("klick-onboarding"), "--variant", "features5", "--replicates", "500", "--format", "json")
     #expect(json.out == again.out)
     #expect(json.out.contains("\"analyticUsersPerArm\""))
   }
 
   @Test func formulaFlagsAreRefusedWithASpec() {
-    let r = funnellab("power", experiment("klick-onboarding"), "--baseline", "0.1")
+    let r = funnellab("power", experimentPath("klick-onboarding"), "--baseline", "0.1")
     #expect(r.code == 64)
     #expect(r.err.hasPrefix("Error: --baseline is for the formula mode, not with a spec"))
   }

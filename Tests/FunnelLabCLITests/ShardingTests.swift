@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -20,7 +21,7 @@ import Testing
   @Test(arguments: [
     ["run", "--users", "9000"],
     ["grid", "--users", "3000"],
-    ["power", experiment("klick-onboarding"), "--variant", "features5", "--replicates", "400", "--users-per-day", "20000"],
+    ["power", experimentPath("klick-onboarding"), "--variant", "features5", "--replicates", "400", "--users-per-day", "20000"],
   ])
   func fourShardsMergeToTheSingleRunInAnyOrder(base: [String]) throws {
     let single = funnellab(base + ["--format", "json"])
@@ -63,7 +64,7 @@ import Testing
     let a = try writeShards(["run", "--users", "4000"], count: 3, order: [0, 1, 2])
     let otherSeed = try writeShards(["run", "--users", "4000", "--seed", "7"], count: 3, order: [1])
     let otherCount = try writeShards(["run", "--users", "4000"], count: 4, order: [1])
-    let otherSpec = try writeShards(["run", experiment("betfree-onboarding"), "--users", "4000"], count: 3, order: [1])
+    let otherSpec = try writeShards(["run", experimentPath("betfree-onboarding"), "--users", "4000"], count: 3, order: [1])
     let cases: [([String], String)] = [
       ([a[0], otherSeed[0], a[2]], "is from another run than"),
       ([a[0], otherCount[0], a[2]], "shard count 4 vs 3"),

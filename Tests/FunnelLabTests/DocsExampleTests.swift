@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 /// The example in docs/TestingYourAssumptions.md is exactly the compiled example test.

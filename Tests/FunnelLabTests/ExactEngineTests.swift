@@ -1,5 +1,6 @@
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
@@ -9,28 +10,6 @@ func expectClose(
   _ a: Double, _ b: Double, _ what: String, tolerance: Double = 1e-12, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   #expect(abs(a - b) <= tolerance, "\(what): \(a) vs \(b)", sourceLocation: sourceLocation)
-}
-
-/// |simulated − exact| ≤ 3 standard errors of a proportion over `n` users.
-func expectWithin3SE(
-  _ observed: UInt64, _ n: UInt64, exact p: Double, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
-) {
-  let rate = Double(observed) / Double(n)
-  let se = max(p * (1 - p) / Double(n), 0).squareRoot()
-  #expect(
-    abs(rate - p) <= 3 * max(se, 1 / Double(n)), "\(what): simulated \(rate), exact \(p), SE \(se)",
-    sourceLocation: sourceLocation)
-}
-
-/// |sample mean − exact| ≤ 3 standard errors of the mean, the SE from the sample's own standard deviation.
-func expectMeanWithin3SE(
-  _ statistic: SampleMeanStatistic, exact: Double, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
-) {
-  let mean = statistic.mean ?? 0
-  let se = ((statistic.variance ?? 0) / Double(max(statistic.n, 1))).squareRoot()
-  #expect(
-    abs(mean - exact) <= 3 * max(se, 1e-12), "\(what): simulated \(mean), exact \(exact), SE \(se)",
-    sourceLocation: sourceLocation)
 }
 
 /// A flow of info screens with these (continue, back, quit) probabilities, no effects.
@@ -194,62 +173,87 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     }
   }
 
-  /// Monte Carlo and the exact engine agree within 3 standard errors on every
-  /// variant of every seed experiment, with the spec's store (cancelled sheets,
-  /// failures and retries, pending purchases, restores, latency): completion,
-  /// purchase conversion, each plan's share, trial starts, approved pending
-  /// purchases, paywall view rate, skip rate, the reach of every screen, going back,
-  /// personalizing, the mean time to finish (SE from the exact standard deviation)
-  /// and revenue per user, horizon and realized (SE from the simulated revenue's
-  /// sample standard deviation).
+  /// Monte Carlo and the exact engine agree on every variant of every seed
+  /// experiment, with the spec's store (cancelled sheets, failures and retries,
+  /// pending purchases, restores, latency): completion, purchase conversion, each
+  /// plan's share, trial starts, approved pending purchases, paywall view rate, skip
+  /// rate, the reach of every screen, going back, personalizing, the mean time to
+  /// finish (SE from the exact standard deviation) and revenue per user, horizon and
+  /// realized (SE from the simulated revenue's sample standard deviation).
+  ///
+  /// The tolerance is set for the number of checks (``StatisticalBand``): per variant
+  /// 8 proportions, one per plan, one per screen, 2 revenue means and the time to
+  /// finish, summed over every variant of the four experiments (the test function's
+  /// arguments are one family): n = 290, z = Φ⁻¹(1 − 0.001 / 2n) ≈ 4.64, so the
+  /// whole test fails by chance with probability at most 0.001 (at 3 SE it was about 0.54).
   @Test(arguments: seedExperiments)
   func monteCarloAgreesWithExactOnEveryVariant(name: String) throws {
+    let band = StatisticalBand(checks: try Self.everyVariantChecks())
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     for flow in try FlowCompiler.compileAll(e) {
       let x = ExactEngine.solve(flow)
       let a = MonteCarloEngine().run(flow, users: 100_000, seed: 2026)
       let v = "\(name)/\(flow.variantID)"
-      expectWithin3SE(a[.completed], a[.users], exact: x.completion, "\(v) completion")
-      expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "\(v) purchase")
-      expectWithin3SE(a[.paywallViewers], a[.users], exact: x.paywallViewers, "\(v) paywall view")
-      expectWithin3SE(a[.usersWhoSkipped], a[.users], exact: x.skipped, "\(v) skip")
-      expectWithin3SE(a[.usersWhoWentBack], a[.users], exact: x.wentBack, "\(v) went back")
-      expectWithin3SE(a[.usersPersonalized], a[.users], exact: x.personalized, "\(v) personalized")
-      expectWithin3SE(a[.trialStarts], a[.users], exact: x.trialStarts, "\(v) trial starts")
-      expectWithin3SE(a[.pendingApprovals], a[.users], exact: x.store.pendingApprovals, "\(v) approved pending purchases")
+      let users = a[.users]
+      band.expectProportion(a[.completed], of: users, exact: x.completion, "\(v) completion")
+      band.expectProportion(a[.purchasers], of: users, exact: x.purchase, "\(v) purchase")
+      band.expectProportion(a[.paywallViewers], of: users, exact: x.paywallViewers, "\(v) paywall view")
+      band.expectProportion(a[.usersWhoSkipped], of: users, exact: x.skipped, "\(v) skip")
+      band.expectProportion(a[.usersWhoWentBack], of: users, exact: x.wentBack, "\(v) went back")
+      band.expectProportion(a[.usersPersonalized], of: users, exact: x.personalized, "\(v) personalized")
+      band.expectProportion(a[.trialStarts], of: users, exact: x.trialStarts, "\(v) trial starts")
+      band.expectProportion(a[.pendingApprovals], of: users, exact: x.store.pendingApprovals, "\(v) approved pending purchases")
       for j in x.planPurchases.indices {
-        expectWithin3SE(a.planPurchases[j], a[.users], exact: x.planPurchases[j], "\(v) plan \(j)")
+        band.expectProportion(a.planPurchases[j], of: users, exact: x.planPurchases[j], "\(v) plan \(j)")
       }
-      expectMeanWithin3SE(a.revenue.statistic(users: a[.users]), exact: x.revenuePerUser, "\(v) revenue per user")
-      expectMeanWithin3SE(a.realizedRevenue.statistic(users: a[.users]), exact: x.realizedRevenuePerUser, "\(v) realized revenue")
+      band.expectMean(a.revenue.statistic(users: users), exact: x.revenuePerUser, "\(v) revenue per user")
+      band.expectMean(a.realizedRevenue.statistic(users: users), exact: x.realizedRevenuePerUser, "\(v) realized revenue")
       if let mean = a.completionTime.meanSeconds, let exactMean = x.meanSecondsToFinish,
         let sd = x.standardDeviationSecondsToFinish
       {
         let se = sd / Double(a.completionTime.count).squareRoot()
-        #expect(abs(mean - exactMean) <= 3 * se, "\(v) time to finish: simulated \(mean), exact \(exactMean), SE \(se)")
+        band.expect(mean, exact: exactMean, standardError: se, "\(v) time to finish")
       }
       for screen in 0..<flow.screenCount {
-        expectWithin3SE(a.reach[screen], a[.users], exact: x.reach[screen], "\(v) reach of \(flow.screenIDs[screen])")
+        band.expectProportion(a.reach[screen], of: users, exact: x.reach[screen], "\(v) reach of \(flow.screenIDs[screen])")
       }
     }
   }
 
+  /// The comparisons ``monteCarloAgreesWithExactOnEveryVariant(name:)`` makes over all of its arguments:
+  /// per variant 8 proportions, one per plan, one per screen, 2 revenue means and the time to finish
+  /// (counted even when a variant has no finisher, so the count is an upper bound: a conservative band).
+  static func everyVariantChecks() throws -> Int {
+    try seedExperiments.reduce(0) { total, name in
+      let flows = try FlowCompiler.compileAll(ExperimentLoader.load(contentsOf: experimentPath(name)))
+      return total + flows.reduce(0) { $0 + 8 + $1.plans.count + $1.screenCount + 3 }
+    }
+  }
+
+  /// The total of ``everyVariantChecks()`` stated in the test's documentation.
+  @Test func everyVariantCheckCountIsTheDocumentedOne() throws {
+    let checks = try Self.everyVariantChecks()
+    #expect(checks == 290)
+  }
+
   /// With a step limit shorter than the flow, many walks are cut off: the exact
-  /// engine models the cut exactly, so Monte Carlo still agrees within 3 SE on the
-  /// step-limit share, completion, purchase and reach.
+  /// engine models the cut exactly, so Monte Carlo still agrees on the step-limit
+  /// share, completion, purchase, paywall view and the reach of each screen: 4 + 7
+  /// screens = 11 checks, z = Φ⁻¹(1 − 0.001 / 22) ≈ 3.91 (``StatisticalBand``).
   @Test func monteCarloAgreesWithExactUnderATightStepLimit() throws {
     var e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     e.simulation.stepLimit = 6
     let flow = try FlowCompiler.compile(e, variant: 0)
+    let band = StatisticalBand(checks: 4 + flow.screenCount)
     let x = ExactEngine.solve(flow)
     #expect(x.stepLimitReached > 0.1, "the limit must bite: \(x.stepLimitReached)")
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 8)
-    expectWithin3SE(a[.stepLimitReached], a[.users], exact: x.stepLimitReached, "step limit")
-    expectWithin3SE(a[.completed], a[.users], exact: x.completion, "completion")
-    expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "purchase")
-    expectWithin3SE(a[.paywallViewers], a[.users], exact: x.paywallViewers, "paywall view")
+    band.expectProportion(a[.stepLimitReached], of: a[.users], exact: x.stepLimitReached, "step limit")
+    band.expectProportion(a[.completed], of: a[.users], exact: x.completion, "completion")
+    band.expectProportion(a[.purchasers], of: a[.users], exact: x.purchase, "purchase")
+    band.expectProportion(a[.paywallViewers], of: a[.users], exact: x.paywallViewers, "paywall view")
     for screen in 0..<flow.screenCount {
-      expectWithin3SE(a.reach[screen], a[.users], exact: x.reach[screen], "reach of \(flow.screenIDs[screen])")
+      band.expectProportion(a.reach[screen], of: a[.users], exact: x.reach[screen], "reach of \(flow.screenIDs[screen])")
     }
   }
 }

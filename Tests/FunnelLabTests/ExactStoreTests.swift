@@ -1,5 +1,6 @@
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
@@ -36,8 +37,10 @@ import Testing
     ]
   }()
 
-  /// The closed form equals the average of 200,000 simulated outcomes within 3
-  /// standard errors (horizon and realized cents, trial conversions, refunds).
+  /// The closed form equals the average of 200,000 simulated outcomes (horizon and
+  /// realized cents, payments, trial conversions, refunds): at most 5 checks per case,
+  /// counted over every case as one family in a ``StatisticalBand`` (6 cases: 30
+  /// checks, z ≈ 4.15).
   @Test(arguments: lifecycleCases)
   func lifecycleExpectationMatchesTheAverageOfManyDraws(_ c: LifecycleCase) {
     let lifecycle = SubscriptionLifecycle(settings: c.settings)
@@ -60,16 +63,17 @@ import Testing
       if o.convertedFromTrial { conversions += 1 }
       if o.refunded { refunds += 1 }
     }
+    let band = StatisticalBand(checks: 5 * Self.lifecycleCases.count)
     for (what, sample, value) in [
       ("horizon", horizon, exact.horizonCents), ("realized", realized, exact.realizedCents),
       ("payments", payments, exact.payments),
     ] {
-      expectMeanWithin3SE(SampleMeanStatistic(values: sample), exact: value, "\(c.name) \(what)")
+      band.expectMean(SampleMeanStatistic(values: sample), exact: value, "\(c.name) \(what)")
     }
     if transaction.isTrial {
-      expectWithin3SE(conversions, UInt64(n), exact: exact.trialConversion, "\(c.name) trial conversion")
+      band.expectProportion(conversions, of: UInt64(n), exact: exact.trialConversion, "\(c.name) trial conversion")
     }
-    expectWithin3SE(refunds, UInt64(n), exact: exact.refund, "\(c.name) refunds")
+    band.expectProportion(refunds, of: UInt64(n), exact: exact.refund, "\(c.name) refunds")
   }
 
   /// With renewal 1, no refund and no trial the lifecycle is deterministic: the
@@ -90,7 +94,8 @@ import Testing
   }
 
   /// The tap law's margins are ``MockPaywallManager/outcomeProbabilities`` (to the
-  /// 2⁻⁵³ resolution of the draws), and simulated taps follow it.
+  /// 2⁻⁵³ resolution of the draws), and simulated taps follow it: 4 results × 3
+  /// attempts = 12 checks in a ``StatisticalBand`` (z ≈ 3.93).
   @Test func tapDistributionMatchesTheMockStore() {
     var settings = StoreSettings()
     settings.cancelProbability = 0.2
@@ -124,9 +129,10 @@ import Testing
       counts[result.rawValue][attempt.attempts - 1] += 1
       latency += attempt.latencySeconds * 1000
     }
+    let band = StatisticalBand(checks: MockPaywallManager.TapDistribution.Result.allCases.count * 3)
     for r in MockPaywallManager.TapDistribution.Result.allCases {
       for a in 0..<3 {
-        expectWithin3SE(counts[r.rawValue][a], UInt64(n), exact: law.probabilities[r.rawValue][a], "\(r) after \(a + 1)")
+        band.expectProportion(counts[r.rawValue][a], of: UInt64(n), exact: law.probabilities[r.rawValue][a], "\(r) after \(a + 1)")
       }
     }
     let meanLatency = MockPaywallManager.TapDistribution.Result.allCases.reduce(0.0) { $0 + law.latencyMoments(of: $1).first }
@@ -167,11 +173,12 @@ import Testing
     expectClose(x.revenuePerUser, 10 * (bought + 0.5 * pending), "revenue per user", tolerance: 1e-9)
     expectClose(x.realizedRevenuePerUser, 10 * bought, "realized revenue", tolerance: 1e-9)
     expectClose(try #require(x.value(of: .revenuePerPayingUser)), 10, "LTV per payer", tolerance: 1e-9)
-    // And the Monte Carlo agrees.
+    // And the Monte Carlo agrees: 3 checks in a ``StatisticalBand`` (z ≈ 3.59).
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 21)
-    expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "simulated purchase")
-    expectWithin3SE(a[.pendingApprovals], a[.users], exact: x.store.pendingApprovals, "simulated approvals")
-    expectMeanWithin3SE(a.realizedRevenue.statistic(users: a[.users]), exact: x.realizedRevenuePerUser, "simulated realized")
+    let band = StatisticalBand(checks: 3)
+    band.expectProportion(a[.purchasers], of: a[.users], exact: x.purchase, "simulated purchase")
+    band.expectProportion(a[.pendingApprovals], of: a[.users], exact: x.store.pendingApprovals, "simulated approvals")
+    band.expectMean(a.realizedRevenue.statistic(users: a[.users]), exact: x.realizedRevenuePerUser, "simulated realized")
   }
 
   /// A restore that fails keeps the user on the paywall; once restored (entitled), a
@@ -191,13 +198,15 @@ import Testing
     expectClose(x.purchase, 0.5 / 0.7, "purchase")
     expectClose(x.store.restores, 0.2 / 0.7, "restores")
     expectClose(x.views[0], 1 / 0.7, "views")
+    // 2 checks in a ``StatisticalBand`` (z ≈ 3.48).
     let a = MonteCarloEngine().run(flow, users: 50_000, seed: 4)
-    expectWithin3SE(a[.purchasers], a[.users], exact: x.purchase, "simulated purchase")
-    expectWithin3SE(a[.restores], a[.users], exact: x.store.restores, "simulated restores")
+    let band = StatisticalBand(checks: 2)
+    band.expectProportion(a[.purchasers], of: a[.users], exact: x.purchase, "simulated purchase")
+    band.expectProportion(a[.restores], of: a[.users], exact: x.store.restores, "simulated restores")
   }
 
   /// The sampler's trial starts and conversions have means `n·P(trial)` and
-  /// `n·P(trial)·q` over replicates.
+  /// `n·P(trial)·q` over replicates (2 checks in a ``StatisticalBand``: z ≈ 3.48).
   @Test func sampledTrialsHaveTheExactMeans() throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     let exact = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))
@@ -216,7 +225,8 @@ import Testing
     let rCount = Double(replicates)
     let p = exact.trialStarts
     let pc = p * exact.trialConversion
-    #expect(abs(starts / rCount - n * p) <= 3 * (n * p * (1 - p) / rCount).squareRoot())
-    #expect(abs(conversions / rCount - n * pc) <= 3 * (n * pc * (1 - pc) / rCount).squareRoot())
+    let band = StatisticalBand(checks: 2)
+    band.expect(starts / rCount, exact: n * p, standardError: (n * p * (1 - p) / rCount).squareRoot(), "trial starts")
+    band.expect(conversions / rCount, exact: n * pc, standardError: (n * pc * (1 - pc) / rCount).squareRoot(), "conversions")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
@@ -32,8 +33,7 @@ import Testing
       if arm == 1 { inB += 1 }
       if arm != other.arm(of: user) { differ += 1 }
     }
-    let se = (0.1 * 0.9 / Double(n)).squareRoot()
-    #expect(abs(Double(inB) / Double(n) - 0.1) < 3 * se)
+    StatisticalBand(checks: 1).expectProportion(UInt64(inB), of: UInt64(n), exact: 0.1, "share of users in b")
     // A new salt reshuffles: about 2·0.9·0.1 of users change arm.
     #expect(abs(Double(differ) / Double(n) - 0.18) < 0.01)
     #expect(zip(a.shares, [0.9, 0.1]).allSatisfy { abs($0 - $1) < 1e-15 })

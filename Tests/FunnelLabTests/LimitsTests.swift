@@ -1,5 +1,6 @@
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab

@@ -1,22 +1,12 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
 
 @Suite struct MonteCarloEngineTests {
-  /// |simulated − exact| ≤ 3 standard errors of a proportion over `n` users.
-  func expectWithin3SE(
-    _ observed: UInt64, _ n: UInt64, exact p: Double, _ what: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let rate = Double(observed) / Double(n)
-    let se = (p * (1 - p) / Double(n)).squareRoot()
-    #expect(
-      abs(rate - p) <= 3 * max(se, 1 / Double(n)), "\(what): simulated \(rate), exact \(p), SE \(se)",
-      sourceLocation: sourceLocation)
-  }
-
-  /// A linear flow with no effects: completion is the product of the continue probabilities.
+  /// A linear flow with no effects: completion is the product of the continue probabilities
+  /// (4 checks in a ``StatisticalBand``: z ≈ 3.66).
   @Test func linearFlowMatchesTheProductOfProbabilities() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
@@ -31,17 +21,18 @@ import Testing
     let flow = try FlowCompiler.compile(e, variant: 0)
     let n = 200_000
     let a = MonteCarloEngine(threads: 2).run(flow, users: n, seed: 11)
-    expectWithin3SE(a[.completed], a[.users], exact: 0.7 * 0.6, "completion")
-    expectWithin3SE(a[.purchasers], a[.users], exact: 0.7 * 0.6 * 0.25, "purchase")
-    expectWithin3SE(a.reach[1], a[.users], exact: 0.7, "reach of goal")
+    let band = StatisticalBand(checks: 4)
+    band.expectProportion(a[.completed], of: a[.users], exact: 0.7 * 0.6, "completion")
+    band.expectProportion(a[.purchasers], of: a[.users], exact: 0.7 * 0.6 * 0.25, "purchase")
+    band.expectProportion(a.reach[1], of: a[.users], exact: 0.7, "reach of goal")
     #expect(a[.completed] + a.abandoned == a[.users])
     // J plans share the purchase probability; with no price, default or badge effect they split it evenly.
-    expectWithin3SE(a.planPurchases[0], a[.purchasers], exact: 0.5, "plan split")
+    band.expectProportion(a.planPurchases[0], of: a[.purchasers], exact: 0.5, "plan split")
   }
 
   /// With back navigation a walk can loop; the closed form for the two-screen loop
   /// A ⇄ B (A: continue c, quit 1−c; B: finish f, back b, quit 1−f−b) is
-  /// P(complete) = c·f / (1 − c·b).
+  /// P(complete) = c·f / (1 − c·b) (2 checks in a ``StatisticalBand``: z ≈ 3.48).
   @Test func backLoopMatchesTheClosedForm() throws {
     let c = 0.8, f = 0.5, b = 0.3
     var e = try load(tinySpec)
@@ -60,21 +51,24 @@ import Testing
     e.variants = [Variant(id: "control")]
     let flow = try FlowCompiler.compile(e, variant: 0)
     let a = MonteCarloEngine().run(flow, users: 200_000, seed: 3)
-    expectWithin3SE(a[.completed], a[.users], exact: c * f / (1 - c * b), "completion with back loop")
-    expectWithin3SE(a[.usersWhoWentBack], a[.users], exact: c * b, "users who went back at least once")
+    let band = StatisticalBand(checks: 2)
+    band.expectProportion(a[.completed], of: a[.users], exact: c * f / (1 - c * b), "completion with back loop")
+    band.expectProportion(a[.usersWhoWentBack], of: a[.users], exact: c * b, "users who went back at least once")
   }
 
   /// With every effect on (intent, fatigue, friction, investment, personalization,
   /// default bias, badges, features) and the spec's store, Monte Carlo agrees with
-  /// the exact chain.
+  /// the exact chain: 2 checks per experiment, 8 over the four (one family, a
+  /// ``StatisticalBand``: z ≈ 3.84).
   @Test(arguments: seedExperiments)
   func fullModelMatchesTheExactChain(name: String) throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     let flow = try FlowCompiler.compile(e, variant: 0)
     let exact = ExactEngine.solve(flow)
     let a = MonteCarloEngine().run(flow, users: 100_000, seed: 17)
-    expectWithin3SE(a[.completed], a[.users], exact: exact.completion, "\(name) completion")
-    expectWithin3SE(a[.purchasers], a[.users], exact: exact.purchase, "\(name) purchase")
+    let band = StatisticalBand(checks: 2 * seedExperiments.count)
+    band.expectProportion(a[.completed], of: a[.users], exact: exact.completion, "\(name) completion")
+    band.expectProportion(a[.purchasers], of: a[.users], exact: exact.purchase, "\(name) purchase")
   }
 
   @Test func resultsDoNotDependOnThreadCount() throws {
@@ -104,6 +98,8 @@ import Testing
     #expect(result.variants[0].aggregate == result.variants[1].aggregate)
   }
 
+  /// A back loop that would never end is cut at the step limit; completion
+  /// matches the exact probability (1 check in a ``StatisticalBand``: z ≈ 3.29).
   @Test func stepLimitEndsEndlessLoops() throws {
     var e = try load(tinySpec)
     e.behavior = neutralBehavior()
@@ -117,7 +113,8 @@ import Testing
     e.variants = [Variant(id: "control")]
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 10_000, seed: 1)
     // Completing needs "continue" on one of the 5 visits to b within 10 steps.
-    expectWithin3SE(a[.completed], a[.users], exact: 1 - pow(0.99, 5), "completion within the step limit")
+    let band = StatisticalBand(checks: 1)
+    band.expectProportion(a[.completed], of: a[.users], exact: 1 - pow(0.99, 5), "completion within the step limit")
     #expect(a[.stepLimitReached] == a[.users] - a[.completed])
   }
 

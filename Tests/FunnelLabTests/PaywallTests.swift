@@ -1,5 +1,6 @@
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
@@ -26,13 +27,9 @@ let threePlans = [
   Plan(id: "lifetime", price: 149.99, period: .lifetime),
 ]
 
-func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
-  let se = (p * (1 - p) / Double(n)).squareRoot()
-  return abs(Double(observed) / Double(n) - p) <= 3 * max(se, 1 / Double(n))
-}
-
 @Suite struct PaywallTests {
-  /// Store outcomes per tap follow the mock's settings (retries folded in).
+  /// Store outcomes per tap follow the mock's settings (retries folded in): 4 checks
+  /// in a ``StatisticalBand`` (z ≈ 3.66).
   @Test func purchaseOutcomesMatchTheConfiguredProbabilities() throws {
     var e = try paywallExperiment(plans: threePlans, defaultPlan: "yearly", purchase: 0.5)
     e.store.cancelProbability = 0.2
@@ -42,19 +39,22 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     let flow = try FlowCompiler.compile(e, variant: 0)
     let a = MonteCarloEngine().run(flow, users: 200_000, seed: 4)
     let p = MockPaywallManager(settings: e.store).outcomeProbabilities
+    let band = StatisticalBand(checks: 4)
     #expect(abs(p.success + p.cancelled + p.pending + p.failed - 1) < 1e-12)
-    #expect(within3SE(a[.purchaseCancels], of: a[.purchaseTaps], p.cancelled))
-    #expect(within3SE(a[.purchaseFailures], of: a[.purchaseTaps], p.failed))
-    #expect(within3SE(a[.purchasePendings], of: a[.purchaseTaps], p.pending))
+    band.expectProportion(a[.purchaseCancels], of: a[.purchaseTaps], exact: p.cancelled, "cancels per tap")
+    band.expectProportion(a[.purchaseFailures], of: a[.purchaseTaps], exact: p.failed, "failures per tap")
+    band.expectProportion(a[.purchasePendings], of: a[.purchaseTaps], exact: p.pending, "pendings per tap")
     // Approved pendings become purchasers too.
-    #expect(within3SE(a[.pendingApprovals], of: a[.purchasePendings], e.store.approvalProbability))
+    band.expectProportion(a[.pendingApprovals], of: a[.purchasePendings], exact: e.store.approvalProbability, "approvals per pending")
     // Attempts per tap: 1 + P(fail and retry) + …
     let extra = 0.1 * 0.5 + 0.1 * 0.5 * 0.1 * 0.5
     let attemptsPerTap = Double(a[.purchaseAttempts]) / Double(a[.purchaseTaps])
     #expect(abs(attemptsPerTap - (1 + extra)) < 0.005)
   }
 
-  /// With only the default bias, badge and price at work, the plan mix is the exact softmax.
+  /// With only the default bias, badge and price at work, the plan mix is the exact softmax:
+  /// 3 plan shares and the purchase rate per default plan, 12 checks over the three arguments
+  /// (one family, a ``StatisticalBand``: z ≈ 3.93).
   @Test(arguments: ["monthly", "yearly", "lifetime"])
   func defaultBiasMovesThePlanMixAsTheSoftmaxImplies(defaultPlan: String) throws {
     var e = try paywallExperiment(plans: threePlans, defaultPlan: defaultPlan)
@@ -69,12 +69,13 @@ func within3SE(_ observed: UInt64, of n: UInt64, _ p: Double) -> Bool {
     }
     let total = utilities.map(exp).reduce(0, +)
     let a = MonteCarloEngine().run(try FlowCompiler.compile(e, variant: 0), users: 200_000, seed: 8)
+    let band = StatisticalBand(checks: 4 * threePlans.count)
     for (j, u) in utilities.enumerated() {
-      #expect(within3SE(a.planPurchases[j], of: a[.purchasers], exp(u) / total), "plan \(threePlans[j].id)")
+      band.expectProportion(a.planPurchases[j], of: a[.purchasers], exact: exp(u) / total, "plan \(threePlans[j].id)")
     }
     // And the total purchase probability is 0.3·mean(exp V)/(0.3·mean(exp V) + 0.7).
     let buy = 0.3 * total / 3
-    #expect(within3SE(a[.purchasers], of: a[.users], buy / (buy + 0.7)))
+    band.expectProportion(a[.purchasers], of: a[.users], exact: buy / (buy + 0.7), "purchase")
   }
 
   @Test func lifetimeAndYearlyRevenueOverTheHorizon() {

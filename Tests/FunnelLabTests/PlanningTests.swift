@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FunnelStats
+import FunnelTestSupport
 import Synchronization
 import Testing
 
@@ -13,16 +14,25 @@ import Testing
     return try #require(ExactEngine.solve(flow).value(of: .purchaseConversion))
   }
 
+  /// Over 10,000 A/A replicates the false-positive rate (and "power", the same thing
+  /// with no effect) is α, each tenth of the p-value histogram holds a tenth, and the
+  /// intervals cover 95 %: 13 binomial checks in a ``StatisticalBand`` (z ≈ 3.95).
   @Test func aaFalsePositiveRateStaysAtAlphaOver10000Replicates() throws {
     let p0 = try klickControlRate()
+    let replicates: UInt64 = 10_000
     let d = DesignDiagnosis.simulate(
-      variant: "aa", metric: .purchaseConversion, controlRate: p0, variantRate: p0, usersPerArm: 20_000, replicates: 10_000,
+      variant: "aa", metric: .purchaseConversion, controlRate: p0, variantRate: p0, usersPerArm: 20_000, replicates: Int(replicates),
       alpha: 0.05, seed: 11)
-    #expect(d.falsePositiveRate >= 0.045 && d.falsePositiveRate <= 0.055, "A/A false positives \(d.falsePositiveRate)")
-    // With no effect, "power" is the false-positive rate too, and the p-values are uniform.
-    #expect(d.power >= 0.045 && d.power <= 0.055)
-    for count in d.pValueHistogram { #expect(abs(Double(count) / 10_000 - 0.1) < 0.012, "\(d.pValueHistogram)") }
-    #expect(d.coverage >= 0.94 && d.coverage <= 0.96)
+    let band = StatisticalBand(checks: 3 + d.pValueHistogram.count)
+    func rate(_ r: Double, exact p: Double, _ what: String) {
+      band.expect(r, exact: p, standardError: (p * (1 - p) / Double(replicates)).squareRoot(), what)
+    }
+    rate(d.falsePositiveRate, exact: 0.05, "A/A false positives")
+    rate(d.power, exact: 0.05, "A/A power")
+    for (i, count) in d.pValueHistogram.enumerated() {
+      band.expectProportion(UInt64(count), of: replicates, exact: 0.1, "p-values in tenth \(i + 1)")
+    }
+    rate(d.coverage, exact: 0.95, "coverage")
   }
 
   @Test func naivePeekingInflatesFalsePositivesAndSequentialMethodsDoNot() throws {
@@ -31,10 +41,12 @@ import Testing
       variant: "b", controlRate: p0, variantRate: p0 * 1.1, usersPerDayPerArm: 1_000, days: 28, replicates: 10_000, alpha: 0.05,
       seed: 5)
     let se = (0.05 * 0.95 / 10_000).squareRoot()
+    // Two one-sided checks of the false-positive rate, in a StatisticalBand (z ≈ 3.48).
+    let z = StatisticalBand(checks: 2).z
     let naive = peek.rules[0], sequential = peek.rules[1], alwaysValid = peek.rules[2]
     #expect(naive.falsePositiveRate > 0.15, "naive daily looks: \(naive.falsePositiveRate)")
-    #expect(sequential.falsePositiveRate <= 0.05 + 3 * se, "group-sequential: \(sequential.falsePositiveRate)")
-    #expect(alwaysValid.falsePositiveRate <= 0.05 + 3 * se, "mSPRT: \(alwaysValid.falsePositiveRate)")
+    #expect(sequential.falsePositiveRate <= 0.05 + z * se, "group-sequential: \(sequential.falsePositiveRate)")
+    #expect(alwaysValid.falsePositiveRate <= 0.05 + z * se, "mSPRT: \(alwaysValid.falsePositiveRate)")
     #expect(sequential.power > 0.2)
     #expect(sequential.expectedStoppingDay.map { $0 > 1 && $0 <= 28 } == true)
   }

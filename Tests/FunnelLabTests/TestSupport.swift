@@ -2,15 +2,6 @@ import Foundation
 
 @testable import FunnelLab
 
-/// The repository's root folder (tests read committed files from it).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-func experimentPath(_ name: String) -> String {
-  repositoryRoot.appendingPathComponent("experiments/\(name).json").path
-}
-
-let seedExperiments = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
-
 /// A store whose every purchase attempt succeeds at once.
 func instantStore() -> StoreSettings {
   var store = StoreSettings()

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelStats
@@ -18,10 +19,13 @@ import Testing
 
   /// Pearson's goodness of fit of 50,000 draws against the exact pmf, with adjacent
   /// values pooled until each bin expects at least 5 draws; the statistic must lie
-  /// below the χ² 0.999 quantile (a false alarm once in 1000 seeds per case).
+  /// below the χ² `1 − α/n` quantile, and the mean within the band. The tolerances are
+  /// set for the 2 checks per case over the 8 cases (``StatisticalBand``: n = 16,
+  /// z ≈ 4.00, α = 0.001 for the whole test).
   @Test(arguments: cases)
   func drawsFollowTheBinomialPMF(_ c: Case) {
     let draws = 50_000
+    let band = StatisticalBand(checks: 2 * Self.cases.count)
     let distribution = Binomial(trials: Int(c.n), probability: c.p)
     let mean = Double(c.n) * c.p
     let sd = (mean * (1 - c.p)).squareRoot()
@@ -56,10 +60,10 @@ import Testing
     }
     let chi2 = zip(observed, expected).reduce(0.0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) / $1.1 }
     let df = Double(expected.count - 1)
-    let critical = ChiSquared(degreesOfFreedom: df).isf(0.001)
+    let critical = ChiSquared(degreesOfFreedom: df).isf(band.perCheckFalseAlarm)
     #expect(chi2 < critical, "χ² = \(chi2) on \(df) df, critical \(critical)")
     let se = sd / Double(draws).squareRoot()
-    #expect(abs(sum / Double(draws) - mean) < 4 * se, "mean \(sum / Double(draws)) vs \(mean)")
+    band.expect(sum / Double(draws), exact: mean, standardError: se, "mean of the draws")
   }
 
   @Test func degenerateProbabilitiesAndEmptyTrials() {

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelStats
@@ -122,16 +123,19 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
     var g = Xoshiro256StarStar(seed: 7)
     var counts = [Int](repeating: 0, count: 6)
     for _ in 0..<60_000 { counts[Int(g.nextBounded(6))] += 1 }
-    // Each cell ~ Binomial(60000, 1/6): sd ≈ 91; 5 sd band.
-    #expect(counts.allSatisfy { abs($0 - 10_000) < 460 })
+    // Each cell ~ Binomial(60000, 1/6), in a band set for the 6 cells (StatisticalBand: z ≈ 3.72).
+    let band = StatisticalBand(checks: counts.count)
+    for (face, count) in counts.enumerated() {
+      band.expectProportion(UInt64(count), of: 60_000, exact: 1.0 / 6, "face \(face)")
+    }
     let u = (0..<1000).map { _ in g.nextUnitDouble() }
     #expect(u.allSatisfy { $0 >= 0 && $0 < 1 })
   }
 }
 
 @Suite struct BinomialSamplerMomentTests {
-  /// Sample mean and variance of 20 000 seeded draws of ``BinomialSampler`` agree with np and npq (5-sigma bands),
-  /// and the draws stay in 0...n.
+  /// Sample mean and variance of 20 000 seeded draws of ``BinomialSampler`` agree with np (a band set for the
+  /// 5 cases' means, ``StatisticalBand``: z ≈ 3.72) and npq (within 10 %), and the draws stay in 0...n.
   @Test(arguments: [(10.0, 0.3), (1000.0, 0.01), (1e6, 0.5), (1e9, 1e-7), (50.0, 0.999)])
   func momentsMatch(_ n: Double, _ p: Double) {
     var rng = Xoshiro256StarStar(seed: 5)
@@ -147,7 +151,7 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
     let mean = sum / Double(draws)
     let variance = (sumSq - sum * sum / Double(draws)) / Double(draws - 1)
     let expectedVariance = n * p * (1 - p)
-    #expect(abs(mean - n * p) < 5 * (expectedVariance / Double(draws)).squareRoot(), "mean \(mean)")
+    StatisticalBand(checks: 5).expect(mean, exact: n * p, standardError: (expectedVariance / Double(draws)).squareRoot(), "mean")
     // Var of the sample variance ≈ 2σ⁴/(N−1) for near-normal draws; allow 10 %.
     #expect(abs(variance / expectedVariance - 1) < 0.1, "variance \(variance)")
   }

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelStats
@@ -14,7 +15,8 @@ import Testing
   }
 
   /// A/A: the pooled z-test rejects at α = 0.05 about 5 % of the time
-  /// (1000 experiments, 4-sigma binomial band).
+  /// (1000 experiments; a binomial band set for the 2 checks of the two seeds,
+  /// ``StatisticalBand``: z ≈ 3.48).
   @Test(arguments: [UInt64(11), 12])
   func zTestFalsePositiveRateIsAlpha(_ seed: UInt64) throws {
     var rng = Xoshiro256StarStar(seed: seed)
@@ -26,8 +28,8 @@ import Testing
       if try TwoProportionZTest.test(treatment: b, control: a).pValue < 0.05 { rejections += 1 }
     }
     let rate = Double(rejections) / Double(experiments)
-    let band = 4 * (0.05 * 0.95 / Double(experiments)).squareRoot()
-    #expect(abs(rate - 0.05) < band, "seed \(seed): A/A rejection rate \(rate)")
+    let band = StatisticalBand(checks: 2)
+    band.expect(rate, exact: 0.05, standardError: (0.05 * 0.95 / Double(experiments)).squareRoot(), "seed \(seed): A/A rejection rate")
   }
 
   /// Wilson 95 % intervals cover the true rate 93–97 % of the time at n = 60, p = 0.1
@@ -48,7 +50,8 @@ import Testing
     #expect(Double(waldCovered) / Double(trials) < rate, "seed \(seed): Wald should cover less")
   }
 
-  /// A/A on zero-heavy revenue: Welch's test holds its level (600 experiments).
+  /// A/A on zero-heavy revenue: Welch's test holds its level (600 experiments; one
+  /// check in a ``StatisticalBand``: z ≈ 3.29).
   @Test func welchFalsePositiveRateOnRevenue() throws {
     var rng = Xoshiro256StarStar(seed: 31)
     let experiments = 600
@@ -68,6 +71,7 @@ import Testing
       if try WelchTTest.test(treatment: b, control: a).test.pValue < 0.05 { rejections += 1 }
     }
     let rate = Double(rejections) / Double(experiments)
-    #expect(abs(rate - 0.05) < 4 * (0.05 * 0.95 / Double(experiments)).squareRoot(), "rate \(rate)")
+    StatisticalBand(checks: 1).expect(
+      rate, exact: 0.05, standardError: (0.05 * 0.95 / Double(experiments)).squareRoot(), "Welch A/A rejection rate")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelStats
@@ -51,7 +52,8 @@ import Testing
   }
 
   /// Seeded simulation of Brownian motion under H₀: the overall crossing rate is α within a
-  /// 4-sigma binomial band (20 000 paths: σ ≈ 0.0015).
+  /// binomial band set for one check per spending function (20 000 paths: σ ≈ 0.0015;
+  /// ``StatisticalBand``).
   @Test(arguments: GroupSequentialDesign.Spending.allCases)
   func simulatedTypeIErrorIsAlpha(_ spending: GroupSequentialDesign.Spending) throws {
     let design = try GroupSequentialDesign(looks: 5, alpha: 0.05, spending: spending)
@@ -73,7 +75,8 @@ import Testing
       }
     }
     let rate = Double(rejections) / Double(paths)
-    #expect(abs(rate - 0.05) < 4 * (0.05 * 0.95 / Double(paths)).squareRoot(), "rate \(rate)")
+    StatisticalBand(checks: GroupSequentialDesign.Spending.allCases.count).expect(
+      rate, exact: 0.05, standardError: (0.05 * 0.95 / Double(paths)).squareRoot(), "\(spending) crossing rate")
   }
 
   @Test func invalidDesignsThrow() {
@@ -101,7 +104,8 @@ import Testing
   }
 
   /// A/A experiments monitored every 200 users per arm up to 4000: the rate of ever
-  /// rejecting stays below α (plus a 4-sigma band for 400 seeded experiments).
+  /// rejecting stays below α (plus a one-check ``StatisticalBand``, z ≈ 3.29, of the binomial
+  /// SE for 400 seeded experiments).
   @Test func continuousMonitoringKeepsAlpha() throws {
     var rng = Xoshiro256StarStar(seed: 99)
     let experiments = 400
@@ -126,7 +130,7 @@ import Testing
       if rejected { everRejected += 1 }
     }
     let rate = Double(everRejected) / Double(experiments)
-    #expect(rate <= 0.05 + 4 * (0.05 * 0.95 / Double(experiments)).squareRoot(), "rate \(rate)")
+    #expect(rate <= 0.05 + StatisticalBand(checks: 1).z * (0.05 * 0.95 / Double(experiments)).squareRoot(), "rate \(rate)")
   }
 
   @Test func pValueNeverIncreases() throws {
