@@ -2,7 +2,7 @@ public import FunnelLab
 
 /// Renders a ``Calibration`` as a terminal report.
 public enum CalibrationRenderer {
-  static func f(_ x: Double) -> String { ExpectationChecker.format(x) }
+  static func f(_ x: Double) -> String { CheckRenderer.format(x) }
 
   static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
     if s.count >= width { return s }

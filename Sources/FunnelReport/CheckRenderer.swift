@@ -1,3 +1,4 @@
+import Foundation
 public import FunnelLab
 
 /// Renders the results of `funnellab check` as a pass/fail table, as JSON (schema
@@ -28,11 +29,18 @@ public enum CheckRenderer {
   }
 
   static func interval(_ r: ExpectationResult) -> String {
-    guard let i = r.interval else { return r.basis == "exact" ? "exact" : "—" }
+    guard let i = r.interval else { return r.basis == .exact ? "exact" : "—" }
     return "[\(format(i.lower)), \(format(i.upper))]"
   }
 
-  static func format(_ x: Double) -> String { ExpectationChecker.format(x) }
+  /// Four significant digits (integers whole, `∞` for an infinite bound), as every
+  /// check report shows numbers.
+  public static func format(_ x: Double) -> String {
+    guard x.isFinite else { return x > 0 ? "∞" : "-∞" }
+    if x == 0 { return "0" }
+    if x == x.rounded(), abs(x) < 1e9 { return String(Int64(x)) }
+    return String(format: "%.4g", x)
+  }
 
   // MARK: - Table
 
@@ -54,7 +62,7 @@ public enum CheckRenderer {
         if r.passed { passed += 1 }
         out +=
           "  " + (r.passed ? "PASS  " : "FAIL  ") + "  " + pad(r.expectation.id, idWidth) + "  " + pad(measured(r), 10) + "  "
-          + pad(interval(r), 20) + "  " + r.basis + "\n"
+          + pad(interval(r), 20) + "  " + r.basisDescription + "\n"
         out += "          " + r.statement + " · " + r.detail + "\n"
         if let why = r.explanation { out += "          ✗ " + why + "\n" }
       }
@@ -103,7 +111,7 @@ public enum CheckRenderer {
       ("passed", .bool(r.passed)),
       ("measured", r.measured.map { .number($0) } ?? .null),
       ("interval", r.interval.map { .array([.number($0.lower), .number($0.upper)]) } ?? .null),
-      ("basis", .string(r.basis)),
+      ("basis", .string(r.basisDescription)),
       ("statement", .string(r.statement)),
       ("detail", .string(r.detail)),
       ("explanation", r.explanation.map { .string($0) } ?? .null),
@@ -130,7 +138,7 @@ public enum CheckRenderer {
         }
         out += "    <testcase \(attributes)>\n"
         out += "      <failure message=\"\(xml(why))\" type=\"\(r.expectation.kind.rawValue)\">"
-        out += xml("\(r.statement)\nmeasured \(measured(r)) \(interval(r)) (\(r.basis)): \(r.detail)\n\(why)\nin \(f.path)")
+        out += xml("\(r.statement)\nmeasured \(measured(r)) \(interval(r)) (\(r.basisDescription)): \(r.detail)\n\(why)\nin \(f.path)")
         out += "</failure>\n"
         out += "    </testcase>\n"
       }

@@ -6,7 +6,7 @@ public enum SensitivityRenderer {
   /// The `schemaVersion` written by ``json(_:)``.
   public static let schemaVersion = 1
 
-  static func f(_ x: Double?) -> String { x.map(ExpectationChecker.format) ?? "n/a" }
+  static func f(_ x: Double?) -> String { x.map(CheckRenderer.format) ?? "n/a" }
 
   static func pad(_ s: String, _ width: Int) -> String {
     s.count >= width ? s : s + String(repeating: " ", count: width - s.count)

@@ -131,6 +131,25 @@ final class ReportStructure: NSObject, XMLParserDelegate {
       output(["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--arm", "c,\"x\"=1000:90", "--format", format]), file)
   }
 
+  /// Every reason a check can fail (out of range on either side, undefined for each
+  /// kind, a lift short and too costly, not better, underpowered, not significant in a
+  /// simulation, a rival better, a probability too low), worded by FunnelReport from the
+  /// library's values: table, JSON and JUnit against goldens recorded before the words
+  /// moved out of the library.
+  @Test func checkFailuresGolden() throws {
+    let spec = "Tests/FunnelLabCLITests/Fixtures/check-failures.json"
+    let junit = FileManager.default.temporaryDirectory.appendingPathComponent("check-failures-\(UUID().uuidString).xml")
+    defer { try? FileManager.default.removeItem(at: junit) }
+    for (arguments, golden) in [([String](), "check-failures.txt"), (["--format", "json"], "check-failures.json")] {
+      let console = CapturingConsole()
+      let code = FunnelLabCommandLine.run(["check", spec] + arguments, console: console)
+      #expect(code == 1, "\(console.stderr)")
+      try expectGolden(console.stdout, golden)
+    }
+    #expect(FunnelLabCommandLine.run(["check", spec, "--junit", junit.path], console: CapturingConsole()) == 1)
+    try expectGolden(try String(contentsOf: junit, encoding: .utf8), "check-failures.xml")
+  }
+
   @Test func csvQuotesByRFC4180() {
     #expect(CSVWriter.field("plain") == "plain")
     #expect(CSVWriter.field("a,b") == "\"a,b\"")

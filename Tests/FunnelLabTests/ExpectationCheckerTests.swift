@@ -39,9 +39,9 @@ import Testing
   @Test(arguments: cases)
   func exactKindsPassAndFailAsTheTruthSays(expectation: FunnelExpectation, passes: Bool) throws {
     let result = try check(expectation)
-    #expect(result.passed == passes, "\(result.statement): \(result.detail)")
-    #expect(result.basis == "exact")
-    #expect((result.explanation == nil) == passes)
+    #expect(result.passed == passes, "\(result.expectation.id): \(result.evidence)")
+    #expect(result.basis == .exact)
+    #expect(result.failures.isEmpty == passes)
   }
 
   /// Exact-valued checks are the same whatever the seed.
@@ -54,24 +54,41 @@ import Testing
 
   @Test func simulatedBestAndBeatsUseASeededExperiment() throws {
     let best = try check(FunnelExpectation(kind: .best, variant: "twoSlides", metric: .completionRate, users: 5_000, probability: 0.9))
-    #expect(best.passed, "\(best.detail)")
-    #expect(best.basis.hasPrefix("experiment 5000/arm"))
+    #expect(best.passed, "\(best.evidence)")
+    #expect(best.basis == .experiment(usersPerArm: 5_000, seed: 20_261_123))
     #expect(best.interval != nil)
     let wrong = try check(
       FunnelExpectation(kind: .best, variant: "noSkipOnSlide1", metric: .completionRate, users: 5_000, probability: 0.5))
     #expect(!wrong.passed)
-    #expect(wrong.explanation?.contains("the likeliest best is twoSlides") == true, "\(wrong.explanation ?? "")")
+    guard case .probabilityTooLow(let p, let leader)? = wrong.failures.first else {
+      Issue.record("\(wrong.failures)")
+      return
+    }
+    #expect(p < 0.5 && leader?.id == "twoSlides" && (leader?.value ?? 0) > 0.5, "\(wrong.failures)")
     let beats = try check(
       FunnelExpectation(kind: .beats, variant: "twoSlides", metric: .completionRate, users: 20_000, power: 0.5, simulate: true))
-    #expect(beats.passed, "\(beats.detail)")
-    #expect(beats.detail.contains("adj. p"))
+    #expect(beats.passed, "\(beats.evidence)")
+    guard case .power(let power) = beats.evidence, let simulated = power.simulated else {
+      Issue.record("\(beats.evidence)")
+      return
+    }
+    #expect(simulated.adjustedPValue < 0.05 && simulated.difference > 0)
+    #expect(beats.expectation.alpha == 0.05 && beats.expectation.users == 20_000 && beats.expectation.power == 0.5)
   }
 
   @Test func failuresExplainThemselves() throws {
     let r = try check(FunnelExpectation(kind: .range, variant: "control", metric: .completionRate, min: 0.7, max: 0.8))
-    #expect(r.explanation?.contains("below the minimum 0.7 by") == true, "\(r.explanation ?? "")")
+    guard case .outOfRange(let value, 0.7, 0.8)? = r.failures.first, r.failures.count == 1 else {
+      Issue.record("\(r.failures)")
+      return
+    }
+    #expect(value < 0.7 && r.evidence == .exactValue(value) && r.measured == value)
     let l = try check(FunnelExpectation(kind: .lift, variant: "noSkipOnSlide1", metric: .completionRate, costsAtMost: 0.005))
-    #expect(l.explanation?.contains("more than the 0.005 allowed") == true, "\(l.explanation ?? "")")
+    guard case .costsTooMuch(let cost, 0.005)? = l.failures.first, l.failures.count == 1 else {
+      Issue.record("\(l.failures)")
+      return
+    }
+    #expect(cost > 0.005 && l.measured == -cost)
   }
 
   @Test func invalidExpectationsAreReportedWithTheirPath() throws {

@@ -1,3 +1,4 @@
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab

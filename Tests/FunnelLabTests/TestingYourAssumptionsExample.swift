@@ -34,7 +34,7 @@ func spec(_ name: String) -> String {
 
   @Test func theSpecsOwnExpectationsHold() throws {
     for result in try Simulation.check(contentsOf: spec("urbannest-onboarding")) {
-      #expect(result.passed, "\(result.statement): \(result.explanation ?? "")")
+      #expect(result.passed, "\(result.expectation.id): \(result.failures)")
     }
   }
 }

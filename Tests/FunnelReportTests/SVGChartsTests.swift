@@ -82,7 +82,7 @@ import Testing
 
   /// A funnel whose screens nobody reached (all counts zero) draws empty bars.
   @Test func funnelIsFiniteWhenNobodyReachesAScreen() throws {
-    let result = try ExperimentRunner.run(try ExperimentLoader.defaultExperiment(), options: RunOptions(users: 20))
+    let result = try Simulation.run(try ExperimentLoader.defaultExperiment(), options: RunOptions(users: 20)).run
     var summary = FunnelSummary(result.variants[0])
     let real = SVGCharts.funnel(summary)
     Self.expectWellFormedAndFinite(real)

@@ -1,27 +1,6 @@
 import Foundation
 public import FunnelStats
 
-/// The outcome of checking one ``FunnelExpectation``.
-public struct ExpectationResult: Sendable, Hashable {
-  /// The expectation as the spec states it.
-  public var expectation: FunnelExpectation
-  /// Whether the measurement meets the expectation's threshold (see ``FunnelExpectation`` for each kind's rule).
-  public var passed: Bool
-  /// The quantity compared with the threshold: the metric value (range), the
-  /// improvement over the control (lift, beats), or the probability to be best.
-  public var measured: Double?
-  /// The measured quantity's interval when it comes from a simulation; `nil` when exact.
-  public var interval: ConfidenceInterval?
-  /// Where the measurement comes from: `exact` or `experiment N/arm seed S`.
-  public var basis: String
-  /// The expectation in words, e.g. `control completionRate in [0.55, 0.7]`.
-  public var statement: String
-  /// What was measured, in words (power, adjusted p, …).
-  public var detail: String
-  /// Why it failed, in words; `nil` when it passed.
-  public var explanation: String?
-}
-
 /// Evaluates the ``Experiment/expectations`` of a spec (see ``FunnelExpectation`` for the
 /// rule of each kind). Exact values come from ``ExactEngine`` (no sampling noise),
 /// so checks on them are the same on every run; simulations are seeded by the spec.
@@ -84,40 +63,22 @@ public enum ExpectationChecker {
     }
 
     func result(
-      _ e: FunnelExpectation, _ statement: String, passed: Bool, measured: Double?, basis: String = "exact",
-      interval: ConfidenceInterval? = nil, detail: String, explanation: String?
+      _ e: FunnelExpectation, passed: Bool, measured: Double?, basis: ExpectationResult.Basis = .exact,
+      interval: ConfidenceInterval? = nil, evidence: ExpectationResult.Evidence, failures: [ExpectationResult.Failure]
     ) -> ExpectationResult {
       ExpectationResult(
-        expectation: e, passed: passed, measured: measured, interval: interval, basis: basis, statement: statement, detail: detail,
-        explanation: passed ? nil : explanation)
+        expectation: e, control: controlID, passed: passed, measured: measured, interval: interval, basis: basis, evidence: evidence,
+        failures: failures)
     }
 
     mutating func range(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       let lo = e.min ?? -Double.infinity
       let hi = e.max ?? Double.infinity
-      let bounds =
-        switch (e.min, e.max) {
-        case (let a?, let b?): "in [\(Self.format(a)), \(Self.format(b))]"
-        case (let a?, nil): "≥ \(Self.format(a))"
-        case (nil, let b?): "≤ \(Self.format(b))"
-        default: "(no bounds)"
-        }
-      let statement = "\(e.variant) \(e.metric.rawValue) \(bounds)"
       guard let v = try exactValue(e.metric, e.variant) else {
-        return result(
-          e, statement, passed: false, measured: nil, detail: "undefined",
-          explanation: "\(e.metric.rawValue) is undefined for \(e.variant): its denominator is 0")
+        return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
-      let passed = v >= lo && v <= hi
-      let side =
-        v < lo
-        ? "below the minimum \(Self.format(lo)) by \(Self.format(lo - v))"
-        : "above the maximum \(Self.format(hi)) by \(Self.format(v - hi))"
       return result(
-        e, statement, passed: passed, measured: v, detail: "\(e.metric.rawValue) = \(Self.format(v))",
-        explanation:
-          "the exact \(e.metric.rawValue) of \(e.variant) is \(Self.format(v)), \(side); the flow or its assumptions changed, or the range is wrong"
-      )
+        e, passed: v >= lo && v <= hi, measured: v, evidence: .exactValue(v), failures: [.outOfRange(value: v, minimum: lo, maximum: hi)])
     }
 
     /// The oriented improvement of `id` over the control (positive = better).
@@ -128,26 +89,14 @@ public enum ExpectationChecker {
     }
 
     mutating func lift(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
-      var parts: [String] = []
-      if let a = e.atLeast { parts.append("lifts \(e.metric.rawValue) by ≥ \(Self.format(a))") }
-      if let c = e.costsAtMost { parts.append("costs ≤ \(Self.format(c)) of \(e.metric.rawValue)") }
-      let statement = "\(e.variant) " + parts.joined(separator: " and ")
       guard let d = try improvement(e.metric, e.variant) else {
-        return result(
-          e, statement, passed: false, measured: nil, detail: "undefined",
-          explanation: "\(e.metric.rawValue) is undefined for \(e.variant) or the control")
+        return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
-      var problems: [String] = []
-      if let a = e.atLeast, d.value < a {
-        problems.append("the improvement is \(Self.format(d.value)), short of \(Self.format(a)) by \(Self.format(a - d.value))")
-      }
-      if let c = e.costsAtMost, d.value < -c {
-        problems.append("it costs \(Self.format(-d.value)), more than the \(Self.format(c)) allowed")
-      }
-      let detail = "\(e.variant) \(Self.format(d.variant)) vs \(controlID) \(Self.format(d.control))"
+      var failures: [ExpectationResult.Failure] = []
+      if let a = e.atLeast, d.value < a { failures.append(.liftShort(improvement: d.value, wanted: a)) }
+      if let c = e.costsAtMost, d.value < -c { failures.append(.costsTooMuch(cost: -d.value, allowed: c)) }
       return result(
-        e, statement, passed: problems.isEmpty, measured: d.value, detail: detail,
-        explanation: "exact \(e.metric.rawValue): \(detail); " + problems.joined(separator: "; "))
+        e, passed: failures.isEmpty, measured: d.value, evidence: .exactValues(variant: d.variant, control: d.control), failures: failures)
     }
 
     /// Users in the metric's denominator per user of the arm (1 for rates over all users).
@@ -160,16 +109,21 @@ public enum ExpectationChecker {
       }
     }
 
-    mutating func beats(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+    /// A `beats` expectation with its defaults filled in: the spec's users and α, power 0.8.
+    func resolvedBeats(_ e: FunnelExpectation) -> FunnelExpectation {
+      var resolved = e
+      resolved.users = e.users ?? experiment.users
+      resolved.alpha = e.alpha ?? experiment.metrics.alpha
+      resolved.power = e.power ?? 0.8
+      return resolved
+    }
+
+    mutating func beats(_ stated: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+      let e = resolvedBeats(stated)
       let users = e.users ?? experiment.users
       let alpha = e.alpha ?? experiment.metrics.alpha
-      let wanted = e.power ?? 0.8
-      let statement =
-        "\(e.variant) beats \(controlID) on \(e.metric.rawValue) (adj. p < \(Self.format(alpha))) at \(users)/arm, power ≥ \(Self.format(wanted))"
       guard let d = try improvement(e.metric, e.variant) else {
-        return result(
-          e, statement, passed: false, measured: nil, detail: "undefined",
-          explanation: "\(e.metric.rawValue) is undefined for \(e.variant) or the control")
+        return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
       let comparisons = Swift.max(experiment.variants.count - 1, 1)
       let level = alpha / Double(comparisons)
@@ -181,84 +135,68 @@ public enum ExpectationChecker {
           method: .pooledNormal, baseline: d.control, effect: d.variant, sampleSize: n1, power: nil, alpha: level, ratio: n0 / n1)
         power = (try? PowerAnalysis.solve(problem).power) ?? 0
       }
-      var detail = "Δ \(Self.format(d.value)) exact, power \(Self.format(power)) at α/\(comparisons) = \(Self.format(level))"
-      var problems: [String] = []
+      var evidence = ExpectationResult.PowerEvidence(difference: d.value, power: power, comparisons: comparisons, level: level)
+      var failures: [ExpectationResult.Failure] = []
       if d.value <= 0 {
-        problems.append(
-          "the exact \(e.metric.rawValue) of \(e.variant) (\(Self.format(d.variant))) is not better than \(controlID)'s (\(Self.format(d.control)))"
-        )
-      } else if power < wanted {
-        problems.append(
-          "at \(users) users per arm the power is only \(Self.format(power)) (< \(Self.format(wanted))) for a true difference of \(Self.format(d.value)); more users are needed"
-        )
+        failures.append(.notBetter(variant: d.variant, control: d.control))
+      } else if power < e.power ?? 0.8 {
+        failures.append(.underpowered(power: power, difference: d.value))
       }
-      var basis = "exact"
+      var basis = ExpectationResult.Basis.exact
       var interval: ConfidenceInterval?
       if e.simulate {
         let run = try run(users: users)
-        basis = "exact + experiment \(users)/arm seed \(run.seed)"
+        basis = .exactAndExperiment(usersPerArm: users, seed: run.seed)
         let spec = MetricsSpec(primary: e.metric, alpha: alpha, correction: experiment.metrics.correction)
         let analysed = ExperimentReport.analyze(e.metric, observed: run, spec: spec)
         if let arm = analysed.arm(e.variant) {
           let p = arm.adjustedPValue ?? 1
           let observed = (arm.comparison?.difference?.estimate ?? 0) * (e.metric.higherIsBetter ? 1 : -1)
           interval = arm.comparison?.difference?.interval
-          detail += "; simulated Δ \(Self.format(observed)), adj. p \(Self.format(p))"
-          if !(arm.significant && observed > 0) {
-            problems.append(
-              "the simulated experiment (seed \(run.seed)) did not reach adjusted p < \(Self.format(alpha)) in favour of \(e.variant) (adj. p \(Self.format(p)))"
-            )
-          }
+          evidence.simulated = ExpectationResult.SimulatedComparison(difference: observed, adjustedPValue: p)
+          if !(arm.significant && observed > 0) { failures.append(.notSignificantInSimulation(adjustedPValue: p)) }
         }
       }
       return result(
-        e, statement, passed: problems.isEmpty, measured: d.value, basis: basis, interval: interval, detail: detail,
-        explanation: problems.joined(separator: "; "))
+        e, passed: failures.isEmpty, measured: d.value, basis: basis, interval: interval, evidence: .power(evidence), failures: failures)
     }
 
-    mutating func best(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+    mutating func best(_ stated: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+      var e = stated
+      e.probability = stated.probability ?? 0.9
       let wanted = e.probability ?? 0.9
-      let statement = "\(e.variant) has the best \(e.metric.rawValue) with P ≥ \(Self.format(wanted))"
       let sign = e.metric.higherIsBetter ? 1.0 : -1.0
       guard let users = e.users else {
         var values: [(String, Double)] = []
         for id in ids { if let v = try exactValue(e.metric, id) { values.append((id, v * sign)) } }
         guard let mine = values.first(where: { $0.0 == e.variant })?.1 else {
-          return result(
-            e, statement, passed: false, measured: nil, detail: "undefined",
-            explanation: "\(e.metric.rawValue) is undefined for \(e.variant)")
+          return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
         }
-        let rival = values.filter { $0.0 != e.variant }.max { $0.1 < $1.1 }
-        let isBest = rival.map { mine > $0.1 } ?? true
+        let rival = values.filter { $0.0 != e.variant }.max { $0.1 < $1.1 }.map {
+          ExpectationResult.RankedArm(id: $0.0, value: $0.1 * sign)
+        }
+        let isBest = rival.map { mine > $0.value * sign } ?? true
         let p = isBest ? 1.0 : 0.0
-        let detail = rival.map { "exact: \(e.variant) \(Self.format(mine * sign)), next \($0.0) \(Self.format($0.1 * sign))" } ?? "only arm"
         return result(
-          e, statement, passed: p >= wanted, measured: p, detail: detail,
-          explanation: rival.map {
-            "\($0.0) has a better exact \(e.metric.rawValue) (\(Self.format($0.1 * sign))) than \(e.variant) (\(Self.format(mine * sign)))"
-          })
+          e, passed: p >= wanted, measured: p, evidence: .exactRanking(value: mine * sign, runnerUp: rival),
+          failures: rival.map { [.rivalIsBetter($0, value: mine * sign)] } ?? [])
       }
       let run = try run(users: users)
       let probabilities = Self.probabilityToBeBest(e.metric, run: run)
       let index = run.variants.firstIndex { $0.variant.id == e.variant }
       let p = index.flatMap { probabilities?[$0] }
       let estimate = run.variant(e.variant).map { MetricAnalysis.estimate(e.metric, in: $0.aggregate, alpha: experiment.metrics.alpha) }
-      let basis = "experiment \(users)/arm seed \(run.seed)"
+      let basis = ExpectationResult.Basis.experiment(usersPerArm: users, seed: run.seed)
       guard let p else {
-        return result(
-          e, statement, passed: false, measured: nil, basis: basis, detail: "undefined",
-          explanation: "no arm has data on \(e.metric.rawValue)")
+        return result(e, passed: false, measured: nil, basis: basis, evidence: .undefined, failures: [.undefined])
       }
-      var leader = ""
+      var leader: ExpectationResult.RankedArm?
       if let probabilities, let top = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }) {
-        leader = "; the likeliest best is \(run.variants[top].variant.id) (P \(Self.format(probabilities[top])))"
+        leader = ExpectationResult.RankedArm(id: run.variants[top].variant.id, value: probabilities[top])
       }
-      let detail = "P(best) \(Self.format(p)); \(e.variant) \(e.metric.rawValue) \(estimate?.estimate.map(Self.format) ?? "n/a")"
       return result(
-        e, statement, passed: p >= wanted, measured: p, basis: basis, interval: estimate?.interval, detail: detail,
-        explanation:
-          "after an experiment of \(users) users per arm (seed \(run.seed)), P(\(e.variant) best) = \(Self.format(p)) < \(Self.format(wanted))\(leader)"
-      )
+        e, passed: p >= wanted, measured: p, basis: basis, interval: estimate?.interval,
+        evidence: .probabilityToBeBest(p, estimate: estimate?.estimate), failures: [.probabilityTooLow(p, leader: leader)])
     }
 
     /// The Bayesian probability that each arm is best, from FunnelStats' pipeline
@@ -273,14 +211,5 @@ public enum ExpectationChecker {
       return values.count == run.variants.count ? values : nil
     }
 
-    static func format(_ x: Double) -> String { ExpectationChecker.format(x) }
-  }
-
-  /// Four significant digits (integers whole), as every check report shows numbers.
-  public static func format(_ x: Double) -> String {
-    guard x.isFinite else { return x > 0 ? "∞" : "-∞" }
-    if x == 0 { return "0" }
-    if x == x.rounded(), abs(x) < 1e9 { return String(Int64(x)) }
-    return String(format: "%.4g", x)
   }
 }

@@ -1,0 +1,117 @@
+public import FunnelLab
+
+/// The words of a check's result, as `funnellab check` prints them: the library gives
+/// values (``ExpectationResult/evidence``, ``ExpectationResult/failures``), this puts
+/// them in sentences with numbers at four significant digits (``CheckRenderer/format(_:)``).
+extension ExpectationResult {
+  /// The expectation in words, e.g. `control completionRate in [0.55, 0.7]`.
+  public var statement: String {
+    let e = expectation
+    let metric = e.metric.rawValue
+    switch e.kind {
+    case .range:
+      let bounds =
+        switch (e.min, e.max) {
+        case (let a?, let b?): "in [\(f(a)), \(f(b))]"
+        case (let a?, nil): "≥ \(f(a))"
+        case (nil, let b?): "≤ \(f(b))"
+        default: "(no bounds)"
+        }
+      return "\(e.variant) \(metric) \(bounds)"
+    case .lift:
+      var parts: [String] = []
+      if let a = e.atLeast { parts.append("lifts \(metric) by ≥ \(f(a))") }
+      if let c = e.costsAtMost { parts.append("costs ≤ \(f(c)) of \(metric)") }
+      return "\(e.variant) " + parts.joined(separator: " and ")
+    case .beats:
+      let users = e.users.map { "\($0)" } ?? "?"
+      return "\(e.variant) beats \(control) on \(metric) (adj. p < \(f(e.alpha ?? 0.05))) at \(users)/arm, power ≥ \(f(e.power ?? 0.8))"
+    case .best:
+      return "\(e.variant) has the best \(metric) with P ≥ \(f(e.probability ?? 0.9))"
+    }
+  }
+
+  /// Where the measurement comes from: `exact`, `experiment 5000/arm seed 7` or
+  /// `exact + experiment 5000/arm seed 7`.
+  public var basisDescription: String {
+    switch basis {
+    case .exact: "exact"
+    case .experiment(let users, let seed): "experiment \(users)/arm seed \(seed)"
+    case .exactAndExperiment(let users, let seed): "exact + experiment \(users)/arm seed \(seed)"
+    }
+  }
+
+  /// What was measured, in words (the value, the power, the adjusted p, P(best)).
+  public var detail: String {
+    let e = expectation
+    switch evidence {
+    case .undefined:
+      return "undefined"
+    case .exactValue(let v):
+      return "\(e.metric.rawValue) = \(f(v))"
+    case .exactValues(let variant, let controlValue):
+      return "\(e.variant) \(f(variant)) vs \(control) \(f(controlValue))"
+    case .power(let p):
+      var text = "Δ \(f(p.difference)) exact, power \(f(p.power)) at α/\(p.comparisons) = \(f(p.level))"
+      if let s = p.simulated { text += "; simulated Δ \(f(s.difference)), adj. p \(f(s.adjustedPValue))" }
+      return text
+    case .exactRanking(let value, let runnerUp):
+      return runnerUp.map { "exact: \(e.variant) \(f(value)), next \($0.id) \(f($0.value))" } ?? "only arm"
+    case .probabilityToBeBest(let p, let estimate):
+      return "P(best) \(f(p)); \(e.variant) \(e.metric.rawValue) \(estimate.map(f) ?? "n/a")"
+    }
+  }
+
+  /// Why it failed, in words; `nil` when it passed (or failed with no reason to give).
+  public var explanation: String? {
+    guard !passed, !failures.isEmpty else { return nil }
+    let reasons = failures.map(words).joined(separator: "; ")
+    return expectation.kind == .lift && failures != [.undefined] ? "exact \(expectation.metric.rawValue): \(detail); " + reasons : reasons
+  }
+
+  private func words(_ failure: Failure) -> String {
+    let e = expectation
+    let metric = e.metric.rawValue
+    switch failure {
+    case .undefined:
+      return switch (e.kind, basis) {
+      case (.range, _): "\(metric) is undefined for \(e.variant): its denominator is 0"
+      case (.lift, _), (.beats, _): "\(metric) is undefined for \(e.variant) or the control"
+      case (.best, .exact): "\(metric) is undefined for \(e.variant)"
+      case (.best, _): "no arm has data on \(metric)"
+      }
+    case .outOfRange(let v, let lo, let hi):
+      let side = v < lo ? "below the minimum \(f(lo)) by \(f(lo - v))" : "above the maximum \(f(hi)) by \(f(v - hi))"
+      return "the exact \(metric) of \(e.variant) is \(f(v)), \(side); the flow or its assumptions changed, or the range is wrong"
+    case .liftShort(let improvement, let wanted):
+      return "the improvement is \(f(improvement)), short of \(f(wanted)) by \(f(wanted - improvement))"
+    case .costsTooMuch(let cost, let allowed):
+      return "it costs \(f(cost)), more than the \(f(allowed)) allowed"
+    case .notBetter(let variant, let controlValue):
+      return "the exact \(metric) of \(e.variant) (\(f(variant))) is not better than \(control)'s (\(f(controlValue)))"
+    case .underpowered(let power, let difference):
+      let users = e.users.map { "\($0)" } ?? "?"
+      return
+        "at \(users) users per arm the power is only \(f(power)) (< \(f(e.power ?? 0.8))) for a true difference of \(f(difference)); more users are needed"
+    case .notSignificantInSimulation(let p):
+      return
+        "the simulated experiment (seed \(seed)) did not reach adjusted p < \(f(e.alpha ?? 0.05)) in favour of \(e.variant) (adj. p \(f(p)))"
+    case .rivalIsBetter(let rival, let value):
+      return "\(rival.id) has a better exact \(metric) (\(f(rival.value))) than \(e.variant) (\(f(value)))"
+    case .probabilityTooLow(let p, let leader):
+      let users = e.users.map { "\($0)" } ?? "?"
+      let lead = leader.map { "; the likeliest best is \($0.id) (P \(f($0.value)))" } ?? ""
+      return
+        "after an experiment of \(users) users per arm (seed \(seed)), P(\(e.variant) best) = \(f(p)) < \(f(e.probability ?? 0.9))\(lead)"
+    }
+  }
+
+  private var seed: String {
+    switch basis {
+    case .exact: "?"
+    case .experiment(_, let seed), .exactAndExperiment(_, let seed): "\(seed)"
+    }
+  }
+
+  private func f(_ x: Double) -> String { CheckRenderer.format(x) }
+}
