@@ -71,6 +71,24 @@ import Testing
     band.expectProportion(a[.purchasers], of: a[.users], exact: exact.purchase, "\(name) purchase")
   }
 
+  /// Every user completes or abandons: the metric's definition of abandonment (users
+  /// who did not complete) equals the aggregate's count of quits and step-limit cuts,
+  /// and every proportion metric's data are its definition's counters.
+  @Test(arguments: seedExperiments)
+  func metricDefinitionsMatchTheCounters(name: String) throws {
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+    for flow in try FlowCompiler.compileAll(e) {
+      let a = MonteCarloEngine().run(flow, users: 5_000, seed: 11)
+      #expect(FunnelMetric.abandonmentRate.counts(in: a)?.successes == a.abandoned)
+      #expect(a[.completed] + a.abandoned == a[.users])
+      for metric in FunnelMetric.allCases {
+        guard case .proportion(.count(let successes, let trials)) = metric.definition else { continue }
+        let counts = try #require(metric.counts(in: a))
+        #expect(counts == (a[successes], a[trials]), "\(metric)")
+      }
+    }
+  }
+
   @Test func resultsDoNotDependOnThreadCount() throws {
     let flow = try FlowCompiler.compile(try ExperimentLoader.defaultExperiment(), variant: 0)
     let users = 3 * MonteCarloEngine.chunkSize + 123

@@ -76,38 +76,80 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     }
   }
 
-  /// The counters of a proportion metric's numerator and denominator; `nil` for the
-  /// means and for abandonment (quits plus step-limit cuts, not one counter).
-  public var counters: (successes: FunnelCounter, trials: FunnelCounter)? {
-    switch self {
-    case .completionRate: (.completed, .users)
-    case .skipRate: (.usersWhoSkipped, .users)
-    case .paywallViewRate: (.paywallViewers, .users)
-    case .purchaseConversion: (.purchasers, .users)
-    case .purchaseConversionOfViewers: (.purchasers, .paywallViewers)
-    case .trialStartRate: (.trialStarts, .users)
-    case .trialToPaid: (.trialConversions, .trialStarts)
-    case .personalizationRate: (.usersPersonalized, .users)
-    case .abandonmentRate, .timeToFinish, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser: nil
+  /// How a proportion metric counts its users, from the aggregate's counters.
+  public enum Proportion: Sendable, Hashable {
+    /// `successes` of `trials`.
+    case count(FunnelCounter, of: FunnelCounter)
+    /// The `trials` who are not among `successes` (abandonment: users who did not complete).
+    case complement(FunnelCounter, of: FunnelCounter)
+
+    /// `(numerator, denominator)` from the counter values `count`.
+    public func counts(_ count: (FunnelCounter) -> UInt64) -> (successes: UInt64, trials: UInt64) {
+      switch self {
+      case .count(let successes, let trials): (count(successes), count(trials))
+      case .complement(let others, let trials):
+        (count(trials) >= count(others) ? count(trials) - count(others) : 0, count(trials))
+      }
     }
+  }
+
+  /// Where a mean metric's per-user values come from.
+  public enum MeanSource: Sendable, Hashable {
+    /// Seconds to finish, over completers.
+    case timeToFinish
+    /// Net revenue to the horizon, per user counted by the counter.
+    case revenue(per: FunnelCounter)
+    /// Revenue realized by the analysis day, per user counted by the counter.
+    case realizedRevenue(per: FunnelCounter)
+  }
+
+  /// What the metric is made of: a proportion of counted users, or a mean.
+  public enum Definition: Sendable, Hashable {
+    /// A proportion of users.
+    case proportion(Proportion)
+    /// A mean of a per-user quantity.
+    case mean(MeanSource)
+  }
+
+  /// The metric's definition: the one place that says which counters make each metric.
+  public var definition: Definition {
+    switch self {
+    case .completionRate: .proportion(.count(.completed, of: .users))
+    case .abandonmentRate: .proportion(.complement(.completed, of: .users))
+    case .skipRate: .proportion(.count(.usersWhoSkipped, of: .users))
+    case .paywallViewRate: .proportion(.count(.paywallViewers, of: .users))
+    case .purchaseConversion: .proportion(.count(.purchasers, of: .users))
+    case .purchaseConversionOfViewers: .proportion(.count(.purchasers, of: .paywallViewers))
+    case .trialStartRate: .proportion(.count(.trialStarts, of: .users))
+    case .trialToPaid: .proportion(.count(.trialConversions, of: .trialStarts))
+    case .personalizationRate: .proportion(.count(.usersPersonalized, of: .users))
+    case .timeToFinish: .mean(.timeToFinish)
+    case .revenuePerUser: .mean(.revenue(per: .users))
+    case .revenuePerPayingUser: .mean(.revenue(per: .purchasers))
+    case .revenuePerPaywallViewer: .mean(.revenue(per: .paywallViewers))
+    case .realizedRevenuePerUser: .mean(.realizedRevenue(per: .users))
+    }
+  }
+
+  /// How a proportion metric counts; `nil` for the means.
+  public var proportion: Proportion? {
+    if case .proportion(let p) = definition { return p }
+    return nil
   }
 
   /// The metric's data in an aggregate.
   public func data(in a: FunnelAggregate) -> Data {
-    switch self {
-    case .abandonmentRate: .proportion(successes: a.abandoned, trials: a[.users])
-    case .completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .purchaseConversionOfViewers, .trialStartRate, .trialToPaid,
-      .personalizationRate:
-      counters.map { .proportion(successes: a[$0.successes], trials: a[$0.trials]) } ?? .proportion(successes: 0, trials: 0)
-    case .timeToFinish:
-      .mean(
+    switch definition {
+    case .proportion(let p):
+      let (successes, trials) = p.counts { a[$0] }
+      return .proportion(successes: successes, trials: trials)
+    case .mean(.timeToFinish):
+      return .mean(
         SampleMeanStatistic(
           n: Int(a.completionTime.count), sum: Double(a.completionTime.sumMillis) / 1000,
           sumOfSquares: Double(a.completionTime.sumSquaredMillis) / 1_000_000))
-    case .revenuePerUser: .mean(a.revenue.statistic(users: a[.users]))
-    case .revenuePerPayingUser: .mean(a.revenue.statistic(users: a[.purchasers]))
-    case .revenuePerPaywallViewer: .mean(a.revenue.statistic(users: a[.paywallViewers]))
-    case .realizedRevenuePerUser: .mean(a.realizedRevenue.statistic(users: a[.users]))
+    case .mean(.revenue(let per)): return .mean(a.revenue.statistic(users: a[per]))
+    case .mean(.realizedRevenue(let per)): return .mean(a.realizedRevenue.statistic(users: a[per]))
     }
   }
 

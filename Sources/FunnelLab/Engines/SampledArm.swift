@@ -40,7 +40,6 @@ public struct SampledArm: Sendable, Hashable {
   /// counts it on a Monte Carlo aggregate (`nil` for the means, time and revenue, which
   /// are not sampled).
   public func counts(for metric: FunnelMetric) -> (successes: UInt64, trials: UInt64)? {
-    if metric == .abandonmentRate { return (abandoned, self[.users]) }
-    return metric.counters.map { (self[$0.successes], self[$0.trials]) }
+    metric.proportion.map { $0.counts { self[$0] } }
   }
 }
