@@ -66,15 +66,19 @@ enum GridCommand: Command {
       return .success
     }
     let report = GridReport(result: result, grid: grid, spec: experiment.metrics)
-    let text =
-      switch format {
-      case .json: GridRenderer.json(report)
-      case .csv: GridRenderer.csv(report)
-      case .markdown: GridRenderer.markdown(report)
-      case .html: GridRenderer.html(report)
-      case .table: terminal(GridRenderer.table(report, top: top))
-      }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    try OutputDestination(path: arguments.value("output")).write(render(report, format: format, top: top), console: console)
     return .success
+  }
+
+  /// The grid report in `format` (`top` cells in the table): what `grid` and `merge` of
+  /// its shards write.
+  static func render(_ report: GridReport, format: OutputFormat, top: Int?) -> String {
+    switch format {
+    case .json: GridRenderer.json(report)
+    case .csv: GridRenderer.csv(report)
+    case .markdown: GridRenderer.markdown(report)
+    case .html: GridRenderer.html(report)
+    case .table: terminal(GridRenderer.table(report, top: top))
+    }
   }
 }

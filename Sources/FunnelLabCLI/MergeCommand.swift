@@ -16,7 +16,7 @@ enum MergeCommand: Command {
       """,
     positionals: [PositionalSpec(name: "shard-file", help: "Shard files, in any order.", optional: false, variadic: true)],
     options: [
-      OutputFormat.option(OutputFormat.tableOrJSON),
+      OutputFormat.option(OutputFormat.all),
       OptionSpec(name: "top", valueName: "k", help: "For a grid: show only the k best cells (table)."),
       OutputDestination.option,
     ],
@@ -26,7 +26,7 @@ enum MergeCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format(OutputFormat.tableOrJSON)
+    let format = try arguments.format(OutputFormat.all)
     let top = try arguments.integer("top", in: 1...10_000)
     var files: [(source: String, file: ShardFile)] = []
     var plans: [(source: String, file: PlanningShardFile)] = []
@@ -51,8 +51,7 @@ enum MergeCommand: Command {
       do { report = try PlanningShardFile.merge(plans) } catch {
         throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
       }
-      let text = format == .json ? PlanningRenderer.json(report) : terminal(PlanningRenderer.table(report))
-      try OutputDestination(path: arguments.value("output")).write(text, console: console)
+      try OutputDestination(path: arguments.value("output")).write(PowerCommand.render(report, format: format), console: console)
       return .success
     }
     let merged: (Experiment, RunResult, ShardFile)
@@ -67,12 +66,9 @@ enum MergeCommand: Command {
       let original = try ExperimentLoader.load(text: first.specText, source: files[0].source)
       guard let grid = original.grid else { return .software }
       let report = GridReport(result: result, grid: grid, spec: original.metrics)
-      text = format == .json ? GridRenderer.json(report) : terminal(GridRenderer.table(report, top: top))
+      text = GridCommand.render(report, format: format, top: top)
     } else {
-      let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
-      text =
-        format == .json
-        ? RunJSONRenderer.render(result, summaries: summaries) : terminal(RunTableRenderer.render(result, summaries: summaries))
+      text = RunCommand.render(result, alpha: experiment.metrics.alpha, format: format)
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

@@ -246,15 +246,18 @@ extension PowerCommand {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let text =
-      switch format {
-      case .json: PlanningRenderer.json(report)
-      case .csv: PlanningRenderer.csv(report)
-      case .markdown: PlanningRenderer.markdown(report)
-      case .html: PlanningRenderer.html(report)
-      case .table: terminal(PlanningRenderer.table(report))
-      }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    try OutputDestination(path: arguments.value("output")).write(render(report, format: format), console: console)
     return .success
+  }
+
+  /// The planning report in `format`: what `power <spec>` and `merge` of its shards write.
+  static func render(_ report: PlanningReport, format: OutputFormat) -> String {
+    switch format {
+    case .json: PlanningRenderer.json(report)
+    case .csv: PlanningRenderer.csv(report)
+    case .markdown: PlanningRenderer.markdown(report)
+    case .html: PlanningRenderer.html(report)
+    case .table: terminal(PlanningRenderer.table(report))
+    }
   }
 }

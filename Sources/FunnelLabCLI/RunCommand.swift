@@ -89,17 +89,21 @@ enum RunCommand: Command {
       try output.write(JSONWriter.write(file.json), console: console)
       return .success
     }
-    let summaries = FunnelSummary.all(result, alpha: experiment.metrics.alpha)
-    let text =
-      switch format {
-      case .json: RunJSONRenderer.render(result, summaries: summaries)
-      case .csv: RunCSVRenderer.render(result, summaries: summaries)
-      case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
-      case .html: RunHTMLRenderer.render(result, summaries: summaries)
-      case .table: terminal(RunTableRenderer.render(result, summaries: summaries))
-      }
-    try output.write(text, console: console)
+    try output.write(render(result, alpha: experiment.metrics.alpha, format: format), console: console)
     return .success
+  }
+
+  /// A truth-mode run in `format`, intervals at `1 − alpha`: what `run` and `merge` of
+  /// its shards write.
+  static func render(_ result: RunResult, alpha: Double, format: OutputFormat) -> String {
+    let summaries = FunnelSummary.all(result, alpha: alpha)
+    return switch format {
+    case .json: RunJSONRenderer.render(result, summaries: summaries)
+    case .csv: RunCSVRenderer.render(result, summaries: summaries)
+    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
+    case .html: RunHTMLRenderer.render(result, summaries: summaries)
+    case .table: terminal(RunTableRenderer.render(result, summaries: summaries))
+    }
   }
 }
 

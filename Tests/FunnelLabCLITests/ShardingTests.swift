@@ -32,9 +32,13 @@ import Testing
       #expect(merged.code == 0, "\(merged.err)")
       #expect(merged.out == single.out, "\(base[0]) shards \(order)")
     }
-    // The table too.
+    // Every other format of the single run too, byte for byte (HTML, CSV, Markdown, the table).
     let parts = try writeShards(base, count: 4, order: [2, 0, 3, 1])
-    #expect(funnellab(["merge"] + parts).out == funnellab(base).out)
+    for format in ["table", "csv", "markdown", "html"] {
+      let merged = funnellab(["merge"] + parts + ["--format", format])
+      #expect(merged.code == 0, "\(merged.err)")
+      #expect(merged.out == funnellab(base + ["--format", format]).out, "\(base[0]) --format \(format)")
+    }
   }
 
   @Test func shardsAsSeparateProcessesMergeToTheSingleRun() throws {
