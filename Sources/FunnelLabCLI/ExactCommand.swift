@@ -19,7 +19,7 @@ enum ExactCommand: Command {
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
       OptionSpec(name: "variant", valueName: "id", help: "Solve only this variant (and the control).", repeatable: true),
-      OutputFormat.option(OutputFormat.tableOrJSON),
+      OutputFormat.option(OutputFormat.all),
       OutputDestination.option,
     ],
     examples: [
@@ -29,7 +29,7 @@ enum ExactCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format(OutputFormat.tableOrJSON)
+    let format = try arguments.format(OutputFormat.all)
     let output = OutputDestination(path: arguments.value("output"))
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
@@ -43,10 +43,15 @@ enum ExactCommand: Command {
     let variants = selected.map { i in
       ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: ExactEngine.solve(flows[i]))
     }
+    let name = experiment.name
     let text =
-      format == .json
-      ? ExactRenderer.json(experiment: experiment.name, variants: variants)
-      : terminal(ExactRenderer.table(experiment: experiment.name, variants: variants))
+      switch format {
+      case .json: ExactRenderer.json(experiment: name, variants: variants)
+      case .csv: ExactRenderer.csv(experiment: name, variants: variants)
+      case .markdown: ExactRenderer.markdown(experiment: name, variants: variants)
+      case .html: ExactRenderer.html(experiment: name, variants: variants)
+      case .table: terminal(ExactRenderer.table(experiment: name, variants: variants))
+      }
     try output.write(text, console: console)
     return .success
   }

@@ -48,18 +48,9 @@ public enum ExactRenderer {
     var out = "Variant \(v.variant.id)"
     if let summary = v.variant.summary { out += " — \(summary)" }
     out += "\n"
-    var screens = TextTable(
-      ["screen", "kind", "reach", "quit here", "drop-off", "views/user", "s/view"],
-      alignments: [.left, .left, .right, .right, .right, .right, .right])
-    for s in 0..<f.screenCount {
-      let views = x.views[s]
-      screens.add([
-        f.screenIDs[s], f.screenKinds[s].rawValue, NumberText.percent(x.reach[s], decimals: 2),
-        NumberText.percent(x.abandonedAt[s], decimals: 2),
-        NumberText.percent(x.reach[s] > 0 ? x.abandonedAt[s] / x.reach[s] : nil, decimals: 1),
-        NumberText.fixed(views, 3), views > 0 ? NumberText.fixed(x.screenMillis[s] / views / 1000, 1) : "n/a",
-      ])
-    }
+    let (headers, rows) = screenRows(v)
+    var screens = TextTable(headers, alignments: [.left, .left, .right, .right, .right, .right, .right])
+    for row in rows { screens.add(row) }
     out += screens.render()
     func rate(_ m: FunnelMetric) -> String { NumberText.percent(x.value(of: m), decimals: 2) }
     out += "  completion \(rate(.completionRate)) · abandonment \(rate(.abandonmentRate)) · skip \(rate(.skipRate))"

@@ -131,6 +131,16 @@ final class ReportStructure: NSObject, XMLParserDelegate {
       output(["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--arm", "c,\"x\"=1000:90", "--format", format]), file)
   }
 
+  /// `exact` in CSV and Markdown (BetFree sells plans; NCDB has no paywall, so its
+  /// Markdown shows no purchase, trial or revenue rows).
+  @Test(arguments: [
+    ("betfree-onboarding", "csv", "exact.csv"), ("betfree-onboarding", "markdown", "exact.md"),
+    ("ncdb-first-launch", "markdown", "exact-no-paywall.md"),
+  ])
+  func exactGolden(experiment: String, format: String, file: String) throws {
+    try expectGolden(output(["exact", "experiments/\(experiment).json", "--format", format]), file)
+  }
+
   /// Every reason a check can fail (out of range on either side, undefined for each
   /// kind, a lift short and too costly, not better, underpowered, not significant in a
   /// simulation, a rival better, a probability too low), worded by FunnelReport from the
@@ -171,6 +181,20 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(!s.elements.contains("script"))
     #expect(!html.contains("href=") && !html.contains("src=") && !html.contains("url(http"))
     #expect(html == output(Self.run + ["--format", "html"]), "the same run gives the same bytes")
+  }
+
+  /// `exact --format html`: well-formed, self-contained, a metrics table and one
+  /// screens table per variant (and a plan-mix table where the flow sells plans).
+  @Test func exactHTMLIsWellFormedWithATablePerVariant() throws {
+    let html = output(["exact", "experiments/betfree-onboarding.json", "--format", "html"])
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "not well-formed XML: \(String(describing: s.error))")
+    #expect(html.components(separatedBy: "<table>").count - 1 == 1 + 4 * 2)
+    #expect(!s.elements.contains("script"))
+    #expect(!html.contains("href=") && !html.contains("src="))
+    let ncdb = output(["exact", "experiments/ncdb-first-launch.json", "--format", "html"])
+    #expect(ncdb.components(separatedBy: "<table>").count - 1 == 1 + 3)
+    #expect(!ncdb.contains("revenue") && !ncdb.contains("purchase"))
   }
 
   @Test func gridHTMLHasAHeatmap() throws {

@@ -1,0 +1,167 @@
+@_spi(Internals) public import FunnelLab
+
+/// CSV, Markdown and HTML of exact funnels: the metrics of every variant side by side,
+/// then each variant's screens and plans. Rates and revenue that the flow cannot have
+/// (no paywall, no plans) are left out rather than shown as zeros.
+extension ExactRenderer {
+  // MARK: - Shared rows
+
+  /// The metrics shown, in order: the funnel rates, the time to finish, and (when a
+  /// variant sells plans) purchases, trials (when a plan has one) and revenue; a metric
+  /// no variant has a value of is left out.
+  static func shownMetrics(_ variants: [Variant]) -> [FunnelMetric] {
+    let sells = variants.contains { !$0.flow.plans.isEmpty }
+    let funnel: [FunnelMetric] = [.completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish]
+    let paywall: [FunnelMetric] = [
+      .paywallViewRate, .purchaseConversion, .purchaseConversionOfViewers, .trialStartRate, .trialToPaid, .revenuePerUser,
+      .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser,
+    ]
+    let trials = variants.contains { $0.exact.planHasTrial.contains(true) }
+    return (funnel + (sells ? paywall : [])).filter { metric in
+      let isTrial = metric == .trialStartRate || metric == .trialToPaid
+      return (trials || !isTrial) && variants.contains { $0.exact.value(of: metric) != nil }
+    }
+  }
+
+  /// A metric's exact value as text: percentages for rates, seconds for time, money for revenue.
+  static func text(_ metric: FunnelMetric, _ value: Double?) -> String {
+    switch metric.definition {
+    case .proportion: NumberText.percent(value, decimals: 2)
+    case .mean(.timeToFinish): NumberText.seconds(value)
+    case .mean: money(value, 3)
+    }
+  }
+
+  /// One row per shown metric, one column per variant.
+  static func metricRows(_ variants: [Variant]) -> (headers: [String], rows: [[String]]) {
+    let currency = variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first
+    let rows = shownMetrics(variants).map { metric in
+      var label = metric.label
+      if case .mean(.revenue) = metric.definition, let currency { label += " (\(currency))" }
+      if case .mean(.realizedRevenue) = metric.definition, let currency { label += " (\(currency))" }
+      return [label] + variants.map { text(metric, $0.exact.value(of: metric)) }
+    }
+    return (["metric"] + variants.map(\.variant.id), rows)
+  }
+
+  /// The screen table of one variant, as in the terminal report.
+  static func screenRows(_ v: Variant) -> (headers: [String], rows: [[String]]) {
+    let x = v.exact
+    let f = v.flow
+    let rows = (0..<f.screenCount).map { s in
+      let views = x.views[s]
+      return [
+        f.screenIDs[s], f.screenKinds[s].rawValue, NumberText.percent(x.reach[s], decimals: 2),
+        NumberText.percent(x.abandonedAt[s], decimals: 2),
+        NumberText.percent(x.reach[s] > 0 ? x.abandonedAt[s] / x.reach[s] : nil, decimals: 1),
+        NumberText.fixed(views, 3), views > 0 ? NumberText.fixed(x.screenMillis[s] / views / 1000, 1) : "n/a",
+      ]
+    }
+    return (["screen", "kind", "reach", "quit here", "drop-off", "views/user", "s/view"], rows)
+  }
+
+  /// The plan mix of one variant: share of purchases, of users, revenue per purchase.
+  static func planRows(_ v: Variant) -> (headers: [String], rows: [[String]]) {
+    let x = v.exact
+    let rows = v.flow.plans.indices.map { j in
+      let p = v.flow.plans[j]
+      return [
+        p.plan.id + (p.isDefault ? " (pre-selected)" : ""), NumberText.percent(x.purchase > 0 ? x.planPurchases[j] / x.purchase : nil),
+        NumberText.percent(x.planPurchases[j], decimals: 3), money(x.planRevenue[j]),
+      ]
+    }
+    let currency = v.flow.plans.first.map { " (\($0.plan.currency))" } ?? ""
+    return (["plan", "share of purchases", "of users", "revenue per purchase\(currency)"], rows)
+  }
+
+  static func title(_ v: Variant) -> String {
+    "Variant \(v.variant.id)" + (v.variant.summary.map { " — \($0)" } ?? "")
+  }
+
+  /// What the numbers are; the store and revenue only for flows that sell plans.
+  static func note(_ variants: [Variant]) -> String {
+    let sells = variants.contains { !$0.flow.plans.isEmpty }
+    return "Exact solution: probabilities and expectations per user, with no sampling noise"
+      + (sells ? "; store and revenue from the spec." : ".")
+  }
+
+  // MARK: - CSV
+
+  /// One row per variant × item × measure, numbers at full precision: `section` is
+  /// `metric` (item empty), `screen` (item the screen id), `plan` (item the plan id) or `store`.
+  public static func csv(experiment: String, variants: [Variant]) -> String {
+    var csv = CSVWriter(header: ["experiment", "variant", "section", "item", "measure", "value"])
+    for v in variants {
+      let x = v.exact
+      let f = v.flow
+      func add(_ section: String, _ item: String, _ measure: String, _ value: Double?) {
+        csv.add([experiment, v.variant.id, section, item, measure, CSVWriter.number(value)])
+      }
+      for metric in FunnelMetric.allCases { add("metric", "", metric.rawValue, x.value(of: metric)) }
+      for s in 0..<f.screenCount {
+        add("screen", f.screenIDs[s], "reach", x.reach[s])
+        add("screen", f.screenIDs[s], "abandoned", x.abandonedAt[s])
+        add("screen", f.screenIDs[s], "views", x.views[s])
+        add("screen", f.screenIDs[s], "failures", x.failures[s])
+        add("screen", f.screenIDs[s], "mean_seconds_per_view", x.views[s] > 0 ? x.screenMillis[s] / x.views[s] / 1000 : nil)
+      }
+      for j in f.plans.indices {
+        let id = f.plans[j].plan.id
+        add("plan", id, "purchase", x.planPurchases[j])
+        add("plan", id, "share", x.purchase > 0 ? x.planPurchases[j] / x.purchase : nil)
+        add("plan", id, "approved_after_pending", x.planApprovals[j])
+        add("plan", id, "revenue_per_purchase", x.planRevenue[j])
+      }
+      let s = x.store
+      let store: [(String, Double)] = [
+        ("purchase_taps", s.purchaseTaps), ("purchase_attempts", s.purchaseAttempts), ("purchase_cancels", s.purchaseCancels),
+        ("purchase_failures", s.purchaseFailures), ("purchase_pendings", s.purchasePendings), ("pending_approvals", s.pendingApprovals),
+        ("restore_attempts", s.restoreAttempts), ("restores", s.restores),
+      ]
+      for (measure, value) in store { add("store", "", measure, value) }
+      add("solution", "", "truncated_mass", x.truncatedMass)
+    }
+    return csv.text
+  }
+
+  // MARK: - Markdown
+
+  /// The metrics of every variant side by side, then each variant's screens and plan mix.
+  public static func markdown(experiment: String, variants: [Variant]) -> String {
+    var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n\(note(variants))\n\n"
+    func table(_ t: (headers: [String], rows: [[String]]), right: Set<Int>) {
+      out += RunMarkdownRenderer.header(t.headers, right: right)
+      for row in t.rows { out += RunMarkdownRenderer.row(row) }
+      out += "\n"
+    }
+    let metrics = metricRows(variants)
+    table(metrics, right: Set(1..<metrics.headers.count))
+    for v in variants {
+      out += "### \(RunMarkdownRenderer.cell(title(v)))\n\n"
+      table(screenRows(v), right: Set(2..<7))
+      if !v.flow.plans.isEmpty { table(planRows(v), right: Set(1..<4)) }
+    }
+    return out
+  }
+
+  // MARK: - HTML
+
+  /// One self-contained page: the metrics side by side, then each variant's screens and plan mix.
+  public static func html(experiment: String, variants: [Variant]) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
+    doc.heading(1, "\(experiment): exact solution")
+    doc.paragraph(note(variants), cssClass: "note")
+    let metrics = metricRows(variants)
+    doc.table(metrics.headers, metrics.rows, right: Set(1..<metrics.headers.count), caption: "Metrics by variant")
+    for v in variants {
+      doc.heading(2, title(v))
+      let screens = screenRows(v)
+      doc.table(screens.headers, screens.rows, right: Set(2..<7), caption: "Screens")
+      if !v.flow.plans.isEmpty {
+        let plans = planRows(v)
+        doc.table(plans.headers, plans.rows, right: Set(1..<4), caption: "Plan mix")
+      }
+    }
+    return doc.html
+  }
+}
