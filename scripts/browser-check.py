@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Renders FunnelLab's HTML reports in headless Chromium and checks what a person sees.
+
+    scripts/browser-check.py [--binary .build/debug/funnellab] [--out .build/browser-check]
+                             [--only NAME ...] [--self-test]
+
+For each report (run of every seed flow, experiment mode, grid, power, analyze,
+exact) and each width (1280 px, a laptop; 390 px, a phone) it loads the report,
+unchanged, in an <iframe> of that width inside a wrapper page (the headless window is
+never narrower than 500 px, an iframe is, and the report's media queries see its
+width). A script in the wrapper, not in the report, measures the report's layout and
+this script fails when:
+
+- the page scrolls sideways (its content is wider than the viewport);
+- at 1280 px, a table is wider than its box (it would need sideways scrolling);
+- at 390 px, a table is wider than its box and the box does not scroll on its own;
+- two texts of a chart overlap, or a dashed line (the zero line) crosses a text.
+
+Screenshots of every report at both widths are written to OUT/screenshots for a person
+to look at. --self-test breaks a copy of a report on purpose (a table and the page too
+wide, overlapping chart labels, a zero line through a label) and fails unless the
+checker reports each of those problems. Chromium comes from Debian's `chromium`
+package; the script installs it with apt-get when it is missing.
+
+Exit codes: 0 all reports pass, 1 a problem was found, 69 no Chromium and it could
+not be installed, 70 a report could not be produced.
+"""
+
+import argparse
+import html
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+WIDTHS = [1280, 390]
+
+# Measures the report in the iframe and writes the problems as JSON into #result.
+MEASURE = r"""
+<script>
+function measure(frame) {
+  var d = frame.contentDocument, w = frame.contentWindow, problems = [];
+  var width = w.innerWidth;
+  if (d.documentElement.scrollWidth > width + 1) {
+    problems.push({kind: "page", detail: "content " + d.documentElement.scrollWidth + " px wide in a " + width + " px viewport"});
+  }
+  var tables = d.querySelectorAll("table");
+  for (var i = 0; i < tables.length; i++) {
+    var t = tables[i], box = t.parentElement, caption = t.caption ? t.caption.textContent : "table " + (i + 1);
+    var scrolls = /(auto|scroll)/.test(w.getComputedStyle(box).overflowX);
+    if (t.scrollWidth > box.clientWidth + 1) {
+      if (width >= 1000) {
+        problems.push({kind: "table-scroll", detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box"});
+      } else if (!scrolls) {
+        problems.push({kind: "table-overflow", detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box that does not scroll"});
+      }
+    }
+  }
+  var svgs = d.querySelectorAll("svg");
+  function overlap(a, b, margin) {
+    var x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    var y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return x > margin && y > margin;
+  }
+  for (var s = 0; s < svgs.length; s++) {
+    var title = svgs[s].querySelector("title"), name = title ? title.textContent : "chart " + (s + 1);
+    var texts = [].slice.call(svgs[s].querySelectorAll("text")).filter(function (e) { return e.textContent.trim() !== ""; });
+    var boxes = texts.map(function (e) { return e.getBoundingClientRect(); });
+    for (var a = 0; a < texts.length; a++) {
+      for (var b = a + 1; b < texts.length; b++) {
+        if (overlap(boxes[a], boxes[b], 1)) {
+          problems.push({kind: "text-overlap", detail: name + ": '" + texts[a].textContent + "' and '" + texts[b].textContent + "'"});
+        }
+      }
+    }
+    var lines = svgs[s].querySelectorAll("line");
+    for (var l = 0; l < lines.length; l++) {
+      var dash = w.getComputedStyle(lines[l]).strokeDasharray;
+      if (!dash || dash === "none") continue;
+      var r = lines[l].getBoundingClientRect();
+      var box = {left: r.left - 0.5, right: r.right + 0.5, top: r.top - 0.5, bottom: r.bottom + 0.5};
+      for (var k = 0; k < texts.length; k++) {
+        if (overlap(box, boxes[k], 0)) {
+          problems.push({kind: "line-through-text", detail: name + ": a dashed line crosses '" + texts[k].textContent + "'"});
+        }
+      }
+    }
+  }
+  return {width: width, problems: problems};
+}
+var frame = document.getElementById("report");
+frame.addEventListener("load", function () {
+  document.getElementById("result").textContent = JSON.stringify(measure(frame));
+});
+</script>
+"""
+
+
+def wrapper(report, width, measure):
+    """A page holding `report` in an iframe `width` px wide (and the measuring script)."""
+    src = html.escape("file://" + os.path.abspath(report), quote=True)
+    page = (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"/></head><body style="margin:0">'
+        f'<iframe id="report" src="{src}" width="{width}" height="7000" style="border:0;display:block"></iframe>'
+        '<pre id="result">not measured</pre>'
+    )
+    return page + (MEASURE if measure else "") + "</body></html>"
+
+
+def chromium():
+    """The Chromium executable, installed from Debian when missing; None if impossible."""
+    for name in ["chromium", "chromium-browser", "google-chrome"]:
+        path = shutil.which(name)
+        if path:
+            return path
+    print("browser-check: chromium is missing; installing Debian's chromium package", file=sys.stderr)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in [["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]]:
+        if subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+            return None
+    return shutil.which("chromium")
+
+
+BROWSER_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--allow-file-access-from-files",
+    "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+]
+
+
+def measure(browser, page_path, width):
+    """The problems the wrapper at `page_path` measured, as a list of dicts."""
+    result = subprocess.run(
+        [browser] + BROWSER_FLAGS + [f"--window-size={width + 40},900", "--virtual-time-budget=10000", "--dump-dom",
+                                     "file://" + os.path.abspath(page_path)],
+        capture_output=True, text=True, timeout=180)
+    start = result.stdout.find('<pre id="result">')
+    end = result.stdout.find("</pre>", start)
+    if start < 0 or end < 0:
+        return [{"kind": "no-measurement", "detail": "Chromium printed no result (exit %d)" % result.returncode}]
+    text = html.unescape(result.stdout[start + len('<pre id="result">'):end])
+    try:
+        return json.loads(text)["problems"]
+    except (ValueError, KeyError):
+        return [{"kind": "no-measurement", "detail": text[:200]}]
+
+
+def screenshot(browser, page_path, width, png):
+    subprocess.run(
+        [browser] + BROWSER_FLAGS + [f"--window-size={max(width, 500)},7000", "--screenshot=" + os.path.abspath(png),
+                                     "file://" + os.path.abspath(page_path)],
+        capture_output=True, timeout=180)
+
+
+def reports(binary, folder, only=None):
+    """Writes the HTML reports the README mentions (those named in `only`, else all) into
+    `folder`; returns (name, path)."""
+    specs = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
+    commands = [(f"run-{s}", ["run", f"experiments/{s}.json", "--users", "20000"]) for s in specs]
+    commands += [
+        ("experiment-betfree", ["run", "experiments/betfree-onboarding.json", "--mode", "experiment", "--users", "20000"]),
+        ("experiment-klick", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users", "20000"]),
+        ("grid-klick", ["grid", "experiments/klick-onboarding.json", "--users", "5000"]),
+        ("power-formula", ["power", "--baseline", "0.1", "--mde", "0.02"]),
+        ("power-klick", ["power", "experiments/klick-onboarding.json", "--replicates", "200", "--users-per-day", "5000"]),
+        ("analyze-klick", ["analyze", "--data", "experiments/data/klick-results.csv"]),
+        ("exact-betfree", ["exact", "experiments/betfree-onboarding.json"]),
+        ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
+    ]
+    made = []
+    for name, arguments in commands:
+        if only and name not in only:
+            continue
+        path = os.path.join(folder, name + ".html")
+        run = subprocess.run([binary] + arguments + ["--format", "html", "--quiet", "-o", path], capture_output=True, text=True)
+        if run.returncode != 0:
+            # power and analyze have no progress bar to silence.
+            run = subprocess.run([binary] + arguments + ["--format", "html", "-o", path], capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"browser-check: {name}: funnellab {' '.join(arguments)} failed: {run.stderr.strip()}", file=sys.stderr)
+            sys.exit(70)
+        made.append((name, path))
+    return made
+
+
+def check(browser, named_reports, out, shots=True):
+    """Measures every report at every width; returns {(name, width): problems}."""
+    found = {}
+    os.makedirs(os.path.join(out, "screenshots"), exist_ok=True)
+    for name, path in named_reports:
+        for width in WIDTHS:
+            page = os.path.join(out, f"wrap-{name}-{width}.html")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(wrapper(path, width, measure=True))
+            found[(name, width)] = measure(browser, page, width)
+            if shots:
+                plain = os.path.join(out, f"shot-{name}-{width}.html")
+                with open(plain, "w", encoding="utf-8") as f:
+                    f.write(wrapper(path, width, measure=False))
+                screenshot(browser, plain, width, os.path.join(out, "screenshots", f"{name}-{width}.png"))
+    return found
+
+
+BREAKAGE = """<style>table { min-width: 1500px; } body { min-width: 1400px; }</style>
+<svg viewBox="0 0 200 60" width="200" height="60"><title>broken chart</title>
+<text x="10" y="30">overlapping label</text><text x="14" y="32">another label</text>
+<line x1="0" y1="27" x2="200" y2="27" stroke="#000" stroke-dasharray="4 3"/></svg>
+"""
+
+
+def self_test(browser, named_reports, out):
+    """Breaks a copy of a report on purpose; the checker must report every breakage."""
+    name, path = named_reports[0]
+    broken = os.path.join(out, "broken.html")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(broken, "w", encoding="utf-8") as f:
+        f.write(text.replace("</main>", BREAKAGE + "</main>", 1))
+    found = check(browser, [("broken", broken)], out, shots=False)
+    kinds = {width: {p["kind"] for p in problems} for (_, width), problems in found.items()}
+    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text"},
+                390: {"page", "text-overlap", "line-through-text"}}
+    ok = True
+    for width, wanted in expected.items():
+        missing = wanted - kinds.get(width, set())
+        if missing:
+            ok = False
+            print(f"browser-check self-test: at {width} px the broken copy was not flagged for {sorted(missing)}")
+    print("browser-check self-test: " + ("the broken copy is flagged for every breakage" if ok else "FAILED"))
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=".build/debug/funnellab")
+    parser.add_argument("--out", default=".build/browser-check")
+    parser.add_argument("--only", nargs="*", help="report names to check (default: all)")
+    parser.add_argument("--self-test", action="store_true", help="only check that a broken copy is flagged")
+    args = parser.parse_args()
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    browser = chromium()
+    if browser is None:
+        print("browser-check: no Chromium, and apt-get install -y chromium failed", file=sys.stderr)
+        return 69
+    folder = os.path.join(args.out, "reports")
+    os.makedirs(folder, exist_ok=True)
+    if args.self_test and not args.only:
+        args.only = ["run-klick-onboarding"]
+    named = reports(args.binary, folder, args.only)
+    if args.self_test:
+        return 0 if self_test(browser, named, args.out) else 1
+    found = check(browser, named, args.out)
+    failures = 0
+    for (name, width), problems in sorted(found.items()):
+        status = "ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        print(f"{name:24} {width:5} px  {status}")
+        for p in problems:
+            print(f"    {p['kind']}: {p['detail']}")
+        failures += len(problems)
+    print(f"screenshots: {os.path.join(args.out, 'screenshots')}/<report>-<width>.png")
+    print("browser-check: " + ("every report passes at 1280 and 390 px" if failures == 0 else f"{failures} problems"))
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
