@@ -9,7 +9,14 @@ import Testing
   let state = BehaviorModel.State(intent: 0.5, screensSeen: 3, personalized: true)
 
   func screen(kind: ScreenKind, required: Bool = true, plans: [Plan] = [], features: Int = 0) -> Screen {
-    Screen(id: "s", kind: kind, actions: [], required: required, plans: plans, defaultPlan: plans.first?.id, features: features)
+    let content: Screen.Content =
+      switch kind {
+      case .choice: .choice(Screen.Choice(options: [], required: required))
+      case .input: .input(Screen.Input(required: required))
+      case .paywall: .paywall(Screen.Paywall(plans: plans, defaultPlan: plans.first?.id, features: features))
+      default: .info
+      }
+    return Screen(id: "s", content: content, actions: [])
   }
 
   @Test func anActionIsTheLogOfItsProbability() {

@@ -17,7 +17,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   var e = try load(tinySpec)
   e.behavior = neutralBehavior()
   e.simulation.stepLimit = stepLimit
-  e.flow.screens = screens.map { Screen(id: $0.id, kind: .info, actions: $0.actions) }
+  e.flow.screens = screens.map { Screen(id: $0.id, content: .info, actions: $0.actions) }
   e.variants = [Variant(id: "control")]
   return try FlowCompiler.compile(e, variant: 0)
 }
@@ -112,7 +112,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     e.behavior.fatiguePerScreen = 0.5
     e.behavior.screensSeenCap = 2
     let actions = [Action(id: "continue", kind: .continue, probability: 0.9), Action(id: "quit", kind: .quit, probability: 0.1)]
-    e.flow.screens = (0..<4).map { Screen(id: "s\($0)", kind: .info, actions: actions) }
+    e.flow.screens = (0..<4).map { Screen(id: "s\($0)", content: .info, actions: actions) }
     e.variants = [Variant(id: "control")]
     let x = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))
     let expected = (0..<4).reduce(1.0) { p, i in p * 0.9 / (0.9 + 0.1 * exp(0.5 * Double(min(i, 2)))) }

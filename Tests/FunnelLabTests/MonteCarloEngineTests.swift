@@ -39,10 +39,10 @@ import Testing
     e.behavior = neutralBehavior()
     e.flow.screens = [
       Screen(
-        id: "a", kind: .info,
+        id: "a", content: .info,
         actions: [Action(id: "continue", kind: .continue, probability: c), Action(id: "quit", kind: .quit, probability: 1 - c)]),
       Screen(
-        id: "b", kind: .info,
+        id: "b", content: .info,
         actions: [
           Action(id: "continue", kind: .continue, probability: f), Action(id: "back", kind: .back, probability: b),
           Action(id: "quit", kind: .quit, probability: 1 - f - b),
@@ -123,9 +123,9 @@ import Testing
     e.behavior = neutralBehavior()
     e.simulation.stepLimit = 10
     e.flow.screens = [
-      Screen(id: "a", kind: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)]),
+      Screen(id: "a", content: .info, actions: [Action(id: "continue", kind: .continue, probability: 1)]),
       Screen(
-        id: "b", kind: .info,
+        id: "b", content: .info,
         actions: [Action(id: "back", kind: .back, probability: 0.99), Action(id: "continue", kind: .continue, probability: 0.01)]),
     ]
     e.variants = [Variant(id: "control")]

@@ -11,11 +11,11 @@ func paywallExperiment(plans: [Plan], defaultPlan: String?, purchase: Double = 0
   e.behavior = neutralBehavior()
   e.flow.screens = [
     Screen(
-      id: "paywall", kind: .paywall,
+      id: "paywall", content: .paywall(Screen.Paywall(plans: plans, defaultPlan: defaultPlan)),
       actions: [
         Action(id: "purchase", kind: .purchase, probability: purchase),
         Action(id: "dismiss", kind: .dismiss, probability: 1 - purchase),
-      ], plans: plans, defaultPlan: defaultPlan)
+      ])
   ]
   e.variants = [Variant(id: "control")]
   return e

@@ -39,7 +39,7 @@ func problems(_ json: String) -> [SpecError] {
 func twoScreensWithDwell() -> [Screen] {
   let go = [Action(id: "continue", kind: .continue, probability: 1)]
   return [
-    Screen(id: "a", kind: .info, actions: go, dwell: Dwell(medianSeconds: 10, sigma: 0)),
-    Screen(id: "b", kind: .info, actions: go, dwell: Dwell(medianSeconds: 5, sigma: 0.5)),
+    Screen(id: "a", content: .info, actions: go, dwell: Dwell(medianSeconds: 10, sigma: 0)),
+    Screen(id: "b", content: .info, actions: go, dwell: Dwell(medianSeconds: 5, sigma: 0.5)),
   ]
 }

@@ -79,7 +79,13 @@ public struct ChainTables: Sendable, Codable {
           screen.action(slot.id) ?? Action(id: slot.id, kind: slot.kind, to: Self.next(after: i, in: e.flow), probability: nil)
         let target = Self.code(of: Self.target(of: action, at: i, in: e.flow), in: e.flow)
         let sets = screen.personalizes && (action.kind == .select || (screen.kind == .slider && action.kind == .continue))
-        switch (screen.kind, action.kind) {
+        let failure: Double =
+          switch (screen.content, action.kind) {
+          case (.input(let input), .type): input.validationFailureProbability
+          case (.task(let task), .continue): task.failureProbability
+          default: 0
+          }
+        switch (screen.content, action.kind) {
         case (.paywall, .purchase):
           for (slotIndex, plan) in flow.plans.enumerated() where plan.screen == i {
             t.append(target)
@@ -87,8 +93,7 @@ public struct ChainTables: Sendable, Codable {
             f.append(sets)
             o.append(false)
           }
-        case (.input, .type) where screen.validationFailureProbability > 0,
-          (.task, .continue) where screen.failureProbability > 0:
+        case _ where failure > 0:
           t += [target, i]
           p += [-1, -1]
           f += [sets, false]
@@ -131,7 +136,7 @@ public struct ChainTables: Sendable, Codable {
 
     dwellMillis = e.flow.screens.map { screen in
       var median = screen.dwell?.medianSeconds ?? screen.kind.defaultMedianSeconds
-      if screen.kind == .paywall { median += e.behavior.secondsPerFeature * Double(screen.features) }
+      if let paywall = screen.paywall { median += e.behavior.secondsPerFeature * Double(paywall.features) }
       guard median > 0 else { return [] }
       return Discretisation.dwellTable(medianSeconds: median, sigma: screen.dwell?.sigma ?? e.behavior.dwellSigma)
     }

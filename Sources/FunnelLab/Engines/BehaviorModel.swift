@@ -47,7 +47,7 @@ package enum BehaviorModel {
       u = p > 0 ? log(p) : -.infinity
       if action.kind == .quit {
         u += b.fatiguePerScreen * n - b.intentOnQuit * theta
-        if screen.required, screen.kind == .choice || screen.kind == .input { u += b.requiredInputFriction }
+        if screen.required == true { u += b.requiredInputFriction }
       }
     } else {
       let q = b.optionalSkipShare
@@ -56,11 +56,11 @@ package enum BehaviorModel {
     if let slot = plan {
       let monthly = slot.plan.monthlyEquivalentPrice(lifetimeMonths: b.lifetimeMonths)
       u += slot.plan.utility - b.priceSensitivity * log(monthly / b.referenceMonthlyPrice)
-      u -= log(Double(screen.plans.count))
+      u -= log(Double(screen.paywall?.plans.count ?? 1))
       if slot.isDefault { u += b.defaultPlanBias }
       if slot.plan.badge != nil { u += b.badgeBoost }
       u += b.intentOnPurchase * theta + b.investmentPerScreen * n
-      u += b.personalizationBoost * (state.personalized ? 1 : 0) + b.featureUtility * Double(screen.features)
+      u += b.personalizationBoost * (state.personalized ? 1 : 0) + b.featureUtility * Double(screen.paywall?.features ?? 0)
     }
     return u
   }

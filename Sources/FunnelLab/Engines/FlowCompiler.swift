@@ -29,16 +29,24 @@ public enum FlowCompiler {
   static func outcomeCount(_ screen: Screen) -> Int {
     var count = 0
     for action in screen.actions {
-      switch (screen.kind, action.kind) {
-      case (.paywall, .purchase): count += screen.plans.count
-      case (.input, .type) where screen.validationFailureProbability > 0, (.task, .continue) where screen.failureProbability > 0:
-        count += 2
+      switch (screen.content, action.kind) {
+      case (.paywall(let paywall), .purchase): count += paywall.plans.count
+      case _ where failureProbability(of: action.kind, on: screen) > 0: count += 2
       default: count += 1
       }
     }
-    let implicitSkip =
-      !screen.required && (screen.kind == .choice || screen.kind == .input) && !screen.actions.contains { $0.kind == .skip }
+    let implicitSkip = screen.required == false && !screen.actions.contains { $0.kind == .skip }
     return count + (implicitSkip ? 1 : 0)
+  }
+
+  /// The probability that an action of kind `kind` fails and leaves the user on `screen`:
+  /// an input's `type` (validation) and a task's `continue` (the work); 0 for any other.
+  static func failureProbability(of kind: ActionKind, on screen: Screen) -> Double {
+    switch (screen.content, kind) {
+    case (.input(let input), .type): input.validationFailureProbability
+    case (.task(let task), .continue): task.failureProbability
+    default: 0
+    }
   }
 
   private struct Outcome {
@@ -102,9 +110,7 @@ public enum FlowCompiler {
     for (i, screen) in flow.screens.enumerated() {
       table.outcomeStart.append(Int32(table.outcomes.count))
       var ordered = screen.actions.sorted { ($0.kind.canonicalRank, $0.id) < ($1.kind.canonicalRank, $1.id) }
-      let needsImplicitSkip =
-        !screen.required && (screen.kind == .choice || screen.kind == .input)
-        && !screen.actions.contains { $0.kind == .skip }
+      let needsImplicitSkip = screen.required == false && !screen.actions.contains { $0.kind == .skip }
       if needsImplicitSkip {
         ordered.append(Action(id: "skip", kind: .skip, to: FlowTargets.next(after: i, in: flow), probability: nil))
       }
@@ -145,26 +151,25 @@ public enum FlowCompiler {
     if screen.personalizes, action.kind == .select || (screen.kind == .slider && action.kind == .continue) {
       effects |= CompiledFlow.Effect.personalizes
     }
-    switch (screen.kind, action.kind) {
-    case (.paywall, .purchase):
-      for plan in screen.plans {
+    let failure = failureProbability(of: action.kind, on: screen)
+    switch (screen.content, action.kind) {
+    case (.paywall(let paywall), .purchase):
+      for plan in paywall.plans {
         table.outcomes.append(
           Outcome(action: slot, target: target, effects: effects | CompiledFlow.Effect.purchase, plan: Int32(table.planSlots.count)))
-        table.planSlots.append(.init(screen: i, plan: plan, isDefault: plan.id == screen.defaultPlan))
+        table.planSlots.append(.init(screen: i, plan: plan, isDefault: plan.id == paywall.defaultPlan))
         sources.append(action)
       }
-    case (.input, .type) where screen.validationFailureProbability > 0,
-      (.task, .continue) where screen.failureProbability > 0:
-      let failure = screen.kind == .input ? screen.validationFailureProbability : screen.failureProbability
+    case _ where failure > 0:
       table.outcomes.append(Outcome(action: slot, target: target, effects: effects, logShare: log1p(-failure)))
       table.outcomes.append(Outcome(action: slot, target: Int32(i), effects: CompiledFlow.Effect.failure, logShare: log(failure)))
       sources.append(contentsOf: [action, action])
-    case (.choice, .select):
+    case (.choice(let choice), .select):
       let optionTable = Int32(table.optionTableStart.count)
       table.optionTableStart.append(Int32(table.optionSlots.count))
-      table.optionTableCount.append(Int32(screen.options.count))
-      table.optionThresholds.append(contentsOf: CompiledFlow.thresholds(of: screen.options.map(\.weight)))
-      for option in screen.options { table.optionSlots.append(.init(screen: i, id: option.id)) }
+      table.optionTableCount.append(Int32(choice.options.count))
+      table.optionThresholds.append(contentsOf: CompiledFlow.thresholds(of: choice.options.map(\.weight)))
+      for option in choice.options { table.optionSlots.append(.init(screen: i, id: option.id)) }
       table.outcomes.append(Outcome(action: slot, target: target, effects: effects, optionTable: optionTable))
       sources.append(action)
     default:
@@ -226,7 +231,7 @@ public enum FlowCompiler {
     var hasDwell = [Bool](repeating: false, count: screens.count)
     for (i, screen) in screens.enumerated() {
       var median = screen.dwell?.medianSeconds ?? screen.kind.defaultMedianSeconds
-      if screen.kind == .paywall { median += e.behavior.secondsPerFeature * Double(screen.features) }
+      if let paywall = screen.paywall { median += e.behavior.secondsPerFeature * Double(paywall.features) }
       let sigma = screen.dwell?.sigma ?? e.behavior.dwellSigma
       guard median > 0 else { continue }
       hasDwell[i] = true

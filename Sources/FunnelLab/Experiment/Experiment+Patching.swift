@@ -53,8 +53,7 @@ extension Experiment {
       case .removeAction(let id, let actionID):
         try removeAction(screen: id, actionID, at: path)
       case .setFeatures(let id, let count):
-        let i = try paywallIndex(id, path).get()
-        flow.screens[i].features = count
+        try setFeatures(paywall: id, count, at: path)
       case .setPlan(let id, let planID, let price, let badge, let trialDays):
         try setPlan(paywall: id, planID, price: price, badge: badge, trialDays: trialDays, at: path)
       case .setBehavior(let parameter, let value, let segmentID):
@@ -76,24 +75,51 @@ extension Experiment {
   /// Marks a choice or input screen required (or not).
   private mutating func setRequired(screen id: String, _ required: Bool, at path: SpecPath) throws {
     let i = try screenIndex(id, path.key("screen")).get()
-    guard flow.screens[i].kind == .choice || flow.screens[i].kind == .input else {
+    switch flow.screens[i].content {
+    case .choice(var choice):
+      choice.required = required
+      flow.screens[i].content = .choice(choice)
+    case .input(var input):
+      input.required = required
+      flow.screens[i].content = .input(input)
+    default:
       throw SpecError(
         path: path.key("screen"),
         message: "'\(id)' is a \(flow.screens[i].kind.rawValue) screen; only choice and input screens can be required",
         hint: "name a choice or input screen")
     }
-    flow.screens[i].required = required
+  }
+
+  /// Changes how many Pro features a paywall lists. Another kind of screen lists none: 0
+  /// leaves it as it is (as `"features": 0` on it would), any other count is a problem.
+  private mutating func setFeatures(paywall id: String?, _ count: Int, at path: SpecPath) throws {
+    let i = try paywallIndex(id, path).get()
+    guard case .paywall(var paywall) = flow.screens[i].content else {
+      if count == 0 { return }
+      throw SpecError(
+        path: path.key("screen"),
+        message: "'\(flow.screens[i].id)' is a \(flow.screens[i].kind.rawValue) screen; only paywalls list features",
+        hint: "name a paywall")
+    }
+    paywall.features = count
+    flow.screens[i].content = .paywall(paywall)
   }
 
   /// Preselects one of a paywall's plans.
   private mutating func setDefaultPlan(paywall id: String?, _ plan: String, at path: SpecPath) throws {
     let i = try paywallIndex(id, path).get()
-    guard flow.screens[i].plans.contains(where: { $0.id == plan }) else {
-      throw SpecError(
-        .unknownReference, path: path.key("plan"), message: "unknown plan '\(plan)'",
-        hint: NameSuggestion.hint(for: plan, in: flow.screens[i].plans.map(\.id)))
+    guard case .paywall(var paywall) = flow.screens[i].content, paywall.plans.contains(where: { $0.id == plan }) else {
+      throw unknownPlan(plan, on: flow.screens[i], at: path)
     }
-    flow.screens[i].defaultPlan = plan
+    paywall.defaultPlan = plan
+    flow.screens[i].content = .paywall(paywall)
+  }
+
+  /// A patch names a plan that the screen does not offer (a screen that is not a paywall offers none).
+  private func unknownPlan(_ plan: String, on screen: Screen, at path: SpecPath) -> SpecError {
+    SpecError(
+      .unknownReference, path: path.key("plan"), message: "unknown plan '\(plan)'",
+      hint: NameSuggestion.hint(for: plan, in: (screen.paywall?.plans ?? []).map(\.id)))
   }
 
   /// Changes the given fields of a screen's action, or adds the action when the screen has none of that id.
@@ -131,14 +157,13 @@ extension Experiment {
     paywall id: String?, _ planID: String, price: Double?, badge: String?, trialDays: Int?, at path: SpecPath
   ) throws {
     let i = try paywallIndex(id, path).get()
-    guard let p = flow.screens[i].plans.firstIndex(where: { $0.id == planID }) else {
-      throw SpecError(
-        .unknownReference, path: path.key("plan"), message: "unknown plan '\(planID)'",
-        hint: NameSuggestion.hint(for: planID, in: flow.screens[i].plans.map(\.id)))
+    guard case .paywall(var paywall) = flow.screens[i].content, let p = paywall.plans.firstIndex(where: { $0.id == planID }) else {
+      throw unknownPlan(planID, on: flow.screens[i], at: path)
     }
-    if let price { flow.screens[i].plans[p].price = price }
-    if let badge { flow.screens[i].plans[p].badge = badge.isEmpty ? nil : badge }
-    if let trialDays { flow.screens[i].plans[p].trialDays = trialDays }
+    if let price { paywall.plans[p].price = price }
+    if let badge { paywall.plans[p].badge = badge.isEmpty ? nil : badge }
+    if let trialDays { paywall.plans[p].trialDays = trialDays }
+    flow.screens[i].content = .paywall(paywall)
   }
 
   /// Sets a behavior parameter for everyone, or for one segment.

@@ -13,7 +13,7 @@ public enum Patch: Sendable, Hashable {
   case setAction(screen: String, action: String, kind: ActionKind?, probability: Double?, to: String?)
   /// Remove an action from a screen.
   case removeAction(screen: String, action: String)
-  /// Change how many Pro features a paywall lists.
+  /// Change how many Pro features a paywall lists (a count other than 0 on another kind of screen is a problem).
   case setFeatures(screen: String?, count: Int)
   /// Change a plan's price, badge or trial.
   case setPlan(screen: String?, plan: String, price: Double?, badge: String?, trialDays: Int?)

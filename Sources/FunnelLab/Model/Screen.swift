@@ -91,107 +91,192 @@ public struct Dwell: Sendable, Hashable, Decodable {
   }
 }
 
-/// One screen of a flow. Fields that belong to one kind only are ignored by the
-/// others, and validation reports them when set on the wrong kind.
+/// One screen of a flow: what every screen has (an id, actions, a dwell time) and, in
+/// ``content``, the kind with the fields of that kind only, so a screen cannot hold
+/// another kind's fields.
 public struct Screen: Sendable, Hashable {
   /// The screen's id: unique in the flow, the target of actions' `to`, the key of its results.
   public var id: String
-  /// What the screen is (info, choice, input, slider, task, permission, paywall); decides which fields apply.
-  public var kind: ScreenKind
   /// A heading for people reading the spec; the simulation and the reports do not use it.
   public var title: String?
   /// Actions in the order of the spec.
   public var actions: [Action]
   /// Time spent per view; `nil`: the kind's default median with the `dwellSigma` behavior parameter.
   public var dwell: Dwell?
+  /// The screen's kind and the fields of that kind.
+  public var content: Content
 
-  /// choice, input: whether the user must answer to go on (default: true).
-  public var required: Bool
-  /// choice: the options offered.
-  public var options: [ChoiceOption]
-  /// choice: several options may be selected.
-  public var multiSelect: Bool
-  /// choice, slider: answering sets the "personalized" state (a goal), which raises purchase utility.
-  public var personalizes: Bool
-  /// input: probability that a submitted value fails validation (the user stays on the screen).
-  public var validationFailureProbability: Double
-  /// slider: the range of values.
-  public var range: ClosedRange<Double>?
-  /// task: probability that the work fails (the user sees the screen again: retry or quit).
-  public var failureProbability: Double
-  /// paywall: plans in display order.
-  public var plans: [Plan]
-  /// paywall: the pre-selected plan's id.
-  public var defaultPlan: String?
-  /// paywall: how many Pro features it lists.
-  public var features: Int
-  /// permission: what is asked for.
-  public var permission: String?
-
-  /// A screen; each default is what a spec that omits the field gets.
-  public init(
-    id: String, kind: ScreenKind, title: String? = nil, actions: [Action], dwell: Dwell? = nil,
-    required: Bool = true, options: [ChoiceOption] = [], multiSelect: Bool = false, personalizes: Bool = false,
-    validationFailureProbability: Double = 0, range: ClosedRange<Double>? = nil, failureProbability: Double = 0,
-    plans: [Plan] = [], defaultPlan: String? = nil, features: Int = 0, permission: String? = nil
-  ) {
+  /// A screen of the kind `content` gives.
+  public init(id: String, title: String? = nil, content: Content, actions: [Action], dwell: Dwell? = nil) {
     self.id = id
-    self.kind = kind
     self.title = title
+    self.content = content
     self.actions = actions
     self.dwell = dwell
-    self.required = required
-    self.options = options
-    self.multiSelect = multiSelect
-    self.personalizes = personalizes
-    self.validationFailureProbability = validationFailureProbability
-    self.range = range
-    self.failureProbability = failureProbability
-    self.plans = plans
-    self.defaultPlan = defaultPlan
-    self.features = features
-    self.permission = permission
   }
+
+  /// What the screen is (info, choice, input, slider, task, permission, paywall): the case of ``content``.
+  public var kind: ScreenKind { content.kind }
 
   /// The action with this id.
   public func action(_ id: String) -> Action? { actions.first(where: { $0.id == id }) }
 }
 
-extension Screen: Decodable {
-  enum CodingKeys: String, CodingKey {
-    case id, kind, title, actions, dwell, required, options, multiSelect, personalizes
-    case validationFailureProbability, range, failureProbability, plans, defaultPlan, features, permission
+extension Screen {
+  /// A screen's kind with the fields that belong to it.
+  public enum Content: Sendable, Hashable {
+    /// A slide of text and pictures; it has no fields of its own.
+    case info
+    /// A question with options.
+    case choice(Choice)
+    /// A text field whose validation can fail.
+    case input(Input)
+    /// A value picked on a slider.
+    case slider(Slider)
+    /// Plans to buy.
+    case paywall(Paywall)
+    /// A system permission prompt.
+    case permission(Permission)
+    /// Work the app does while the user waits.
+    case task(Work)
+
+    /// The kind this content is for.
+    public var kind: ScreenKind {
+      switch self {
+      case .info: .info
+      case .choice: .choice
+      case .input: .input
+      case .slider: .slider
+      case .paywall: .paywall
+      case .permission: .permission
+      case .task: .task
+      }
+    }
   }
 
-  /// Decodes a screen of a spec: `id`, `kind` and `actions` are required, every other field takes the
-  /// default of the memberwise initializer.
-  /// - Throws: ``SpecError`` for an unknown kind or action kind, or a `range` that is not `[min, max]` with `min ≤ max`.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    id = try c.decode(String.self, forKey: .id)
-    kind = try c.decodeEnum(ScreenKind.self, forKey: .kind)
-    title = try c.decodeIfPresent(String.self, forKey: .title)
-    actions = try Action.decodeList(from: c.superDecoder(forKey: .actions))
-    dwell = try c.decodeIfPresent(Dwell.self, forKey: .dwell)
-    required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? true
-    options = try c.decodeIfPresent([ChoiceOption].self, forKey: .options) ?? []
-    multiSelect = try c.decodeIfPresent(Bool.self, forKey: .multiSelect) ?? false
-    personalizes = try c.decodeIfPresent(Bool.self, forKey: .personalizes) ?? false
-    validationFailureProbability = try c.decodeIfPresent(Double.self, forKey: .validationFailureProbability) ?? 0
-    if let bounds = try c.decodeIfPresent([Double].self, forKey: .range) {
-      guard bounds.count == 2, bounds[0] <= bounds[1] else {
-        throw SpecError(
-          path: decoder.specPath.key("range"), message: "a range is two numbers [min, max] with min ≤ max",
-          hint: "for example [1, 20]")
-      }
-      range = bounds[0]...bounds[1]
-    } else {
-      range = nil
+  /// The fields of a choice screen.
+  public struct Choice: Sendable, Hashable {
+    /// The options offered.
+    public var options: [ChoiceOption]
+    /// Several options may be selected.
+    public var multiSelect: Bool
+    /// Answering sets the "personalized" state (a goal), which raises purchase utility.
+    public var personalizes: Bool
+    /// Whether the user must answer to go on.
+    public var required: Bool
+
+    /// A choice; each default is what a spec that omits the field gets.
+    public init(options: [ChoiceOption], multiSelect: Bool = false, personalizes: Bool = false, required: Bool = true) {
+      self.options = options
+      self.multiSelect = multiSelect
+      self.personalizes = personalizes
+      self.required = required
     }
-    failureProbability = try c.decodeIfPresent(Double.self, forKey: .failureProbability) ?? 0
-    plans = try c.decodeIfPresent([Plan].self, forKey: .plans) ?? []
-    defaultPlan = try c.decodeIfPresent(String.self, forKey: .defaultPlan)
-    features = try c.decodeIfPresent(Int.self, forKey: .features) ?? 0
-    permission = try c.decodeIfPresent(String.self, forKey: .permission)
   }
+
+  /// The fields of an input screen.
+  public struct Input: Sendable, Hashable {
+    /// Probability that a submitted value fails validation (the user stays on the screen).
+    public var validationFailureProbability: Double
+    /// Whether the user must answer to go on.
+    public var required: Bool
+
+    /// An input; each default is what a spec that omits the field gets.
+    public init(validationFailureProbability: Double = 0, required: Bool = true) {
+      self.validationFailureProbability = validationFailureProbability
+      self.required = required
+    }
+  }
+
+  /// The fields of a slider screen.
+  public struct Slider: Sendable, Hashable {
+    /// The range of values; `nil` when the spec does not give one.
+    public var range: ClosedRange<Double>?
+    /// Answering sets the "personalized" state (a goal), which raises purchase utility.
+    public var personalizes: Bool
+
+    /// A slider; each default is what a spec that omits the field gets.
+    public init(range: ClosedRange<Double>? = nil, personalizes: Bool = false) {
+      self.range = range
+      self.personalizes = personalizes
+    }
+  }
+
+  /// The fields of a paywall.
+  public struct Paywall: Sendable, Hashable {
+    /// Plans in display order.
+    public var plans: [Plan]
+    /// The pre-selected plan's id.
+    public var defaultPlan: String?
+    /// How many Pro features it lists.
+    public var features: Int
+
+    /// A paywall; each default is what a spec that omits the field gets.
+    public init(plans: [Plan], defaultPlan: String? = nil, features: Int = 0) {
+      self.plans = plans
+      self.defaultPlan = defaultPlan
+      self.features = features
+    }
+  }
+
+  /// The fields of a permission prompt.
+  public struct Permission: Sendable, Hashable {
+    /// What is asked for (the spec's `permission`: `notifications`, `photos`); `nil` when not given.
+    public var name: String?
+
+    /// A permission prompt for `name`.
+    public init(name: String? = nil) { self.name = name }
+  }
+
+  /// The fields of a task screen (work the app does while the user waits).
+  public struct Work: Sendable, Hashable {
+    /// Probability that the work fails (the user sees the screen again: retry or quit).
+    public var failureProbability: Double
+
+    /// A task that fails with probability `failureProbability`.
+    public init(failureProbability: Double = 0) { self.failureProbability = failureProbability }
+  }
+
+  /// The choice fields; `nil` unless this is a choice screen.
+  public var choice: Choice? {
+    if case .choice(let fields) = content { return fields }
+    return nil
+  }
+
+  /// The input fields; `nil` unless this is an input screen.
+  public var input: Input? {
+    if case .input(let fields) = content { return fields }
+    return nil
+  }
+
+  /// The slider fields; `nil` unless this is a slider screen.
+  public var slider: Slider? {
+    if case .slider(let fields) = content { return fields }
+    return nil
+  }
+
+  /// The paywall fields; `nil` unless this is a paywall.
+  public var paywall: Paywall? {
+    if case .paywall(let fields) = content { return fields }
+    return nil
+  }
+
+  /// The permission fields; `nil` unless this is a permission prompt.
+  public var permission: Permission? {
+    if case .permission(let fields) = content { return fields }
+    return nil
+  }
+
+  /// The task fields; `nil` unless this is a task screen.
+  public var task: Work? {
+    if case .task(let fields) = content { return fields }
+    return nil
+  }
+
+  /// Whether the user must answer to go on: a choice's or an input's `required`; `nil` for the
+  /// other kinds, which ask nothing.
+  public var required: Bool? { choice?.required ?? input?.required }
+
+  /// Whether answering sets the "personalized" state: a choice's or a slider's `personalizes`.
+  public var personalizes: Bool { choice?.personalizes ?? slider?.personalizes ?? false }
 }

@@ -6,8 +6,14 @@ package let probabilitySumTolerance = 1e-6
 extension Experiment {
   /// Every problem of the base experiment and of each variant once its patches are
   /// applied. An empty list means the experiment can run.
-  public func validationErrors() -> [SpecError] {
-    var errors = validateBase()
+  public func validationErrors() -> [SpecError] { validationErrors(placing: []) }
+
+  /// ``validationErrors()`` with the problems the decoder reported while decoding the
+  /// base flow's screens (``SpecDecodingOutcome/reported``: fields given on the wrong
+  /// kind) placed among each screen's problems, after its actions and dwell time, where
+  /// a reader of the list looks for them.
+  package func validationErrors(placing decodingProblems: [SpecError]) -> [SpecError] {
+    var errors = validateBase(placing: decodingProblems)
     if variants.isEmpty {
       errors.append(
         SpecError(
@@ -162,16 +168,20 @@ extension Experiment {
       }
   }
 
-  /// Problems of the flow, population, behavior and settings, ignoring variants.
-  func validateBase() -> [SpecError] {
-    var v = Validator()
+  /// Problems of the flow, population, behavior and settings, ignoring variants, with
+  /// `decodingProblems` placed among their screens' problems (see ``validationErrors(placing:)``).
+  func validateBase(placing decodingProblems: [SpecError] = []) -> [SpecError] {
+    var v = Validator(decodingProblems: decodingProblems)
     v.checkExperiment(self)
-    return v.errors
+    // Problems of screens outside the base flow (a variant's inserted screen) follow the base's.
+    return v.errors + v.decodingProblems
   }
 }
 
 private struct Validator {
   var errors: [SpecError] = []
+  /// Problems the decoder reported for the base flow's screens, each listed with its screen's problems.
+  var decodingProblems: [SpecError] = []
 
   mutating func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) {
     errors.append(SpecError(kind, path: path, message: message, hint: hint))
@@ -306,7 +316,7 @@ private struct Validator {
       fail(
         screensPath, "the flow has \(flow.screens.count) screens; at most \(Limits.screens) are supported", "split the flow", kind: .limit)
     }
-    let plans = flow.screens.reduce(0) { $0 + $1.plans.count }
+    let plans = flow.screens.reduce(0) { $0 + ($1.paywall?.plans.count ?? 0) }
     if plans > Limits.plans {
       fail(screensPath, "the flow's paywalls have \(plans) plans; at most \(Limits.plans) are supported", "offer fewer plans", kind: .limit)
     }
@@ -332,19 +342,27 @@ private struct Validator {
     checkReachability(flow, at: base)
   }
 
-  /// Problems of one screen: its actions, dwell, fields given on the wrong kind, and the fields of its kind.
+  /// Problems of one screen: its actions, dwell, fields given on the wrong kind (found by the decoder), and the
+  /// fields of its kind.
   mutating func checkScreen(_ screen: Screen, index: Int, in flow: Flow, targets: Set<String>, at path: SpecPath) {
     checkActions(of: screen, index: index, targets: targets, at: path)
     checkDwell(of: screen, at: path)
-    checkMisplacedFields(of: screen, at: path)
-    switch screen.kind {
-    case .choice: checkChoiceFields(of: screen, at: path)
-    case .input: checkInputFields(of: screen, at: path)
-    case .task: checkTaskFields(of: screen, at: path)
-    case .paywall: checkPaywallFields(of: screen, at: path)
-    case .slider: checkSliderFields(of: screen, at: path)
+    placeDecodingProblems(of: path)
+    switch screen.content {
+    case .choice(let choice): checkChoice(choice, of: screen, at: path)
+    case .input(let input): checkInput(input, of: screen, at: path)
+    case .task(let task): checkTask(task, at: path)
+    case .paywall(let paywall): checkPaywall(paywall, of: screen, at: path)
+    case .slider(let slider): checkSlider(slider, at: path)
     case .info, .permission: break
     }
+  }
+
+  /// Lists the decoder's problems of the screen at `path` (its fields given on the wrong kind).
+  private mutating func placeDecodingProblems(of path: SpecPath) {
+    let isOfScreen = { (problem: SpecError) in problem.path.components.dropLast().elementsEqual(path.components) }
+    errors += decodingProblems.filter(isOfScreen)
+    decodingProblems.removeAll(where: isOfScreen)
   }
 
   /// Whether `screen` offers an action of kind `kind`.
@@ -413,34 +431,15 @@ private struct Validator {
     }
   }
 
-  /// Fields set on a screen whose kind does not use them.
-  private mutating func checkMisplacedFields(of screen: Screen, at path: SpecPath) {
-    let kind = screen.kind
-    func misplaced(_ field: String, _ isSet: Bool, _ kinds: String) {
-      if isSet { fail(path.key(field), "\(field) is only for \(kinds) screens", "remove it or change the kind") }
-    }
-    misplaced("options", !screen.options.isEmpty && kind != .choice, "choice")
-    misplaced("multiSelect", screen.multiSelect && kind != .choice, "choice")
-    misplaced("personalizes", screen.personalizes && kind != .choice && kind != .slider, "choice and slider")
-    misplaced("validationFailureProbability", screen.validationFailureProbability != 0 && kind != .input, "input")
-    misplaced("range", screen.range != nil && kind != .slider, "slider")
-    misplaced("failureProbability", screen.failureProbability != 0 && kind != .task, "task")
-    misplaced("plans", !screen.plans.isEmpty && kind != .paywall, "paywall")
-    misplaced("defaultPlan", screen.defaultPlan != nil && kind != .paywall, "paywall")
-    misplaced("features", screen.features != 0 && kind != .paywall, "paywall")
-    misplaced("permission", screen.permission != nil && kind != .permission, "permission")
-    misplaced("required", !screen.required && kind != .choice && kind != .input, "choice and input")
-  }
-
   /// A choice screen: its options and their weights, a select action, and whether it may be left unanswered.
-  private mutating func checkChoiceFields(of screen: Screen, at path: SpecPath) {
-    if screen.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
-    if screen.options.count > Limits.optionsPerChoice {
-      fail(path.key("options"), "\(screen.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil, kind: .limit)
+  private mutating func checkChoice(_ choice: Screen.Choice, of screen: Screen, at path: SpecPath) {
+    if choice.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
+    if choice.options.count > Limits.optionsPerChoice {
+      fail(path.key("options"), "\(choice.options.count) options; at most \(Limits.optionsPerChoice) are supported", nil, kind: .limit)
     }
     if !offers(screen, .select) { fail(path.key("actions"), "a choice screen needs a select action", "add \"select\": probability") }
     var optionIDs = Set<String>()
-    for (j, option) in screen.options.enumerated() {
+    for (j, option) in choice.options.enumerated() {
       if !optionIDs.insert(option.id).inserted { fail(path.key("options").index(j), "duplicate option '\(option.id)'", nil) }
       if !option.weight.isFinite || option.weight <= 0 || option.weight > Limits.weight {
         fail(
@@ -448,7 +447,7 @@ private struct Validator {
           "an option weight must be a finite number > 0 and at most \(JSONValue.format(Limits.weight))", "weights are relative")
       }
     }
-    if screen.required, offers(screen, .skip) || offers(screen, .continue) {
+    if choice.required, offers(screen, .skip) || offers(screen, .continue) {
       fail(
         path.key("required"), "a required choice cannot be skipped or continued without an answer",
         "set \"required\": false, or remove the skip/continue action")
@@ -456,28 +455,28 @@ private struct Validator {
   }
 
   /// An input screen: a type action, a validation failure below certainty, and whether it may be skipped.
-  private mutating func checkInputFields(of screen: Screen, at path: SpecPath) {
+  private mutating func checkInput(_ input: Screen.Input, of screen: Screen, at path: SpecPath) {
     if !offers(screen, .type) { fail(path.key("actions"), "an input screen needs a type action", "add \"type\": probability") }
-    checkProbability(screen.validationFailureProbability, path.key("validationFailureProbability"))
-    if screen.validationFailureProbability >= 1 {
+    checkProbability(input.validationFailureProbability, path.key("validationFailureProbability"))
+    if input.validationFailureProbability >= 1 {
       fail(path.key("validationFailureProbability"), "validation that always fails traps the user", "use a value below 1")
     }
-    if screen.required, offers(screen, .skip) {
+    if input.required, offers(screen, .skip) {
       fail(path.key("required"), "a required input cannot be skipped", "set \"required\": false, or remove the skip action")
     }
   }
 
   /// A task screen: a failure probability below certainty.
-  private mutating func checkTaskFields(of screen: Screen, at path: SpecPath) {
-    checkProbability(screen.failureProbability, path.key("failureProbability"))
-    if screen.failureProbability >= 1 {
+  private mutating func checkTask(_ task: Screen.Work, at path: SpecPath) {
+    checkProbability(task.failureProbability, path.key("failureProbability"))
+    if task.failureProbability >= 1 {
       fail(path.key("failureProbability"), "a task that always fails traps the user", "use a value below 1")
     }
   }
 
   /// A paywall: its plans, one purchase action, a known default plan, and the feature count.
-  private mutating func checkPaywallFields(of screen: Screen, at path: SpecPath) {
-    if screen.plans.isEmpty {
+  private mutating func checkPaywall(_ paywall: Screen.Paywall, of screen: Screen, at path: SpecPath) {
+    if paywall.plans.isEmpty {
       fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}")
     }
     if !offers(screen, .purchase) { fail(path.key("actions"), "a paywall needs a purchase action", "add \"purchase\": probability") }
@@ -485,15 +484,16 @@ private struct Validator {
       fail(path.key("actions"), "a paywall has one purchase action; plans share it", "remove the extra purchase actions")
     }
     var planIDs = Set<String>()
-    for (j, plan) in screen.plans.enumerated() {
+    for (j, plan) in paywall.plans.enumerated() {
       let pp = path.key("plans").index(j)
       if !planIDs.insert(plan.id).inserted { fail(pp.key("id"), "duplicate plan '\(plan.id)'", nil) }
       checkPlan(plan, at: pp)
     }
-    if let d = screen.defaultPlan, !planIDs.contains(d) {
-      fail(path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: screen.plans.map(\.id)), kind: .unknownReference)
+    if let d = paywall.defaultPlan, !planIDs.contains(d) {
+      fail(
+        path.key("defaultPlan"), "unknown plan '\(d)'", NameSuggestion.hint(for: d, in: paywall.plans.map(\.id)), kind: .unknownReference)
     }
-    if screen.features < 0 || screen.features > 100 { fail(path.key("features"), "features must be from 0 to 100", nil) }
+    if paywall.features < 0 || paywall.features > 100 { fail(path.key("features"), "features must be from 0 to 100", nil) }
   }
 
   /// One paywall plan: price, intro offer, renewal, trial and utility in range.
@@ -511,8 +511,8 @@ private struct Validator {
   }
 
   /// A slider: finite range bounds.
-  private mutating func checkSliderFields(of screen: Screen, at path: SpecPath) {
-    if let r = screen.range, !r.lowerBound.isFinite || !r.upperBound.isFinite {
+  private mutating func checkSlider(_ slider: Screen.Slider, at path: SpecPath) {
+    if let r = slider.range, !r.lowerBound.isFinite || !r.upperBound.isFinite {
       fail(path.key("range"), "range bounds must be finite", nil)
     }
   }
@@ -529,7 +529,7 @@ private struct Validator {
       for action in screen.actions where action.kind != .quit && (action.probability ?? 0) > 0 {
         nexts.append(FlowTargets.target(of: action, at: i, in: flow))
       }
-      if !screen.required, screen.kind == .choice || screen.kind == .input, !screen.actions.contains(where: { $0.kind == .skip }) {
+      if screen.required == false, !screen.actions.contains(where: { $0.kind == .skip }) {
         nexts.append(FlowTargets.next(after: i, in: flow))
       }
       for next in nexts {

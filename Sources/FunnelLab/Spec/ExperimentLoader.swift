@@ -33,7 +33,7 @@ public enum ExperimentLoader {
     let decoder = SpecDecoder(source: source)
     let document = try decoder.parse(text)
     let outcome = decoder.decodeCollecting(Experiment.self, from: document)
-    let semantic = outcome.value.map { $0.validationErrors() + $0.expectationErrors() } ?? []
+    let semantic = outcome.value.map { $0.validationErrors(placing: outcome.reported) + $0.expectationErrors() } ?? []
     let problems =
       outcome.errors + semantic.filter { !outcome.isAffected($0.path) && (outcome.setAside.isEmpty || $0.kind != .unreachable) }
     let decoded = outcome.value

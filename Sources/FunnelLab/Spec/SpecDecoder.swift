@@ -40,7 +40,8 @@ package struct SpecDecoder {
   /// Decodes a `T` from an already parsed document.
   package func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws(SpecErrors) -> T {
     let outcome = decodeCollecting(type, from: document)
-    guard let result = outcome.value, outcome.errors.isEmpty else { throw SpecErrors(source: source, errors: outcome.errors) }
+    let errors = outcome.errors + outcome.reported
+    guard let result = outcome.value, errors.isEmpty else { throw SpecErrors(source: source, errors: errors) }
     return result
   }
 
@@ -60,13 +61,14 @@ package struct SpecDecoder {
   /// - Complexity: O(*p* × *n*) for *p* ≤ ``maximumPasses`` passes over a document of *n* values.
   package func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> SpecDecodingOutcome<T> {
     var current = document
-    var outcome = SpecDecodingOutcome<T>(value: nil, errors: [], setAside: [])
+    var outcome = SpecDecodingOutcome<T>(value: nil, errors: [], setAside: [], reported: [])
     for pass in 1...SpecDecoder.maximumPasses {
       let state = DecodingState(document: current)
       let problems: [SpecError]
       do {
         outcome.value = try T(from: ValueDecoder(value: current, path: .root, state: state))
         outcome.errors += state.unknownKeyErrors()
+        outcome.reported = state.reported
         return outcome
       } catch let error as SpecError {
         problems = [error]
@@ -106,6 +108,11 @@ package struct SpecDecodingOutcome<T> {
   package var errors: [SpecError]
   /// The paths whose values were set aside after a problem, in the order set aside.
   package var setAside: [SpecPath]
+  /// Problems the decoded types reported without stopping (fields given on a kind of
+  /// screen that has no use for them), found by the pass that decoded ``value``; empty
+  /// when it is `nil`. They are semantic problems: report them with validation's (see
+  /// ``Experiment/validationErrors(placing:)``).
+  package var reported: [SpecError]
 
   /// Whether a problem at `path` may be a consequence of setting `aside` aside: `path` is
   /// `aside`, one of its ancestors or one of its descendants.
@@ -198,7 +205,17 @@ final class DecodingState {
   /// Objects whose keys are all accepted (maps with free-form keys).
   private var openObjects: Set<SpecPath> = []
 
+  /// Problems reported with ``SpecValueDecoding/report(_:)``: found while decoding, they did not stop it.
+  private(set) var reported: [SpecError] = []
+
   init(document: JSONValue) { self.document = document }
+
+  /// Records a problem that does not stop decoding, with the line of its path when it has none.
+  func report(_ problem: SpecError) {
+    var located = problem
+    if located.line == nil { located.line = document.line(at: problem.path) }
+    reported.append(located)
+  }
 
   func visit(_ path: SpecPath, _ value: JSONValue) {
     if visited[path] == nil {
@@ -268,6 +285,8 @@ struct ValueDecoder: SpecValueDecoding {
   }
 
   func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError { error(message, kind: kind, hint: hint) }
+
+  func report(_ problem: SpecError) { state.report(problem) }
 
   func child(_ value: JSONValue, _ component: SpecPathComponent) -> ValueDecoder {
     ValueDecoder(value: value, path: SpecPath(path.components + [component]), state: state)
@@ -431,6 +450,10 @@ protocol SpecValueDecoding: Decoder {
   var isNumber: Bool { get }
   /// A problem of kind `kind` at this decoder's path (with the value's line when known).
   func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError
+  /// Reports a problem that need not stop decoding (a field given on a kind of screen
+  /// that has no use for it): the spec decoder collects it and goes on.
+  /// - Throws: `problem`, when the decoder cannot collect it.
+  func report(_ problem: SpecError) throws
 }
 
 /// Another decoder (`JSONDecoder`, a property-list decoder) decoding the spec types:
@@ -454,6 +477,9 @@ struct ForeignDecoder: SpecValueDecoding {
   func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError {
     SpecError(kind, path: SpecPath(codingPath: codingPath), message: message, hint: hint)
   }
+
+  /// Throws `problem`: this decoder has nowhere to collect it.
+  func report(_ problem: SpecError) throws { throw problem }
 }
 
 extension Decoder {
@@ -475,4 +501,8 @@ extension Decoder {
   func specError(_ message: String, kind: SpecError.Kind = .invalidValue, hint: String? = nil) -> SpecError {
     spec.problem(message, kind: kind, hint: hint)
   }
+
+  /// Reports a problem that need not stop decoding (see ``SpecValueDecoding/report(_:)``).
+  /// - Throws: `problem`, when this decoder cannot collect it (any decoder but the spec decoder).
+  func reportProblem(_ problem: SpecError) throws { try spec.report(problem) }
 }
