@@ -125,7 +125,8 @@ package struct HTMLDocument {
 
   static let css = """
     body { margin: 0; font: 15px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1a202c; background: #ffffff; }
-    main { max-width: 880px; margin: 0 auto; padding: 16px; }
+    main { max-width: 1200px; margin: 0 auto; padding: 16px; }
+    main > p { max-width: 880px; }
     h1 { font-size: 1.5em; margin: 0.4em 0; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #cbd5e0; } h3 { font-size: 1.05em; }
     .note { color: #4a5568; }
     .scroll { overflow-x: auto; }

@@ -88,15 +88,17 @@ package enum SVGCharts {
         rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate), abs($0.reference ?? 0)) }.filter(\.isFinite).max() ?? 0, 1e-12)
       * 1.05
     func x(_ v: Double) -> Double { width / 2 + v / span * (width / 2 - pad) }
-    let rowHeight = 38.0
+    let stacked = needsTwoLines(rows)
+    let band = stacked ? 14.0 : 0
+    let rowHeight = 38.0 + band
     let height = Double(rows.count) * rowHeight + 22
-    var out = line(x(0), 16, x(0), height - 18, cssClass: "zero")
-    out += text(x(0), height - 4, "0: no difference", anchor: "middle", cssClass: "small muted")
+    var out = text(x(0), height - 4, "0: no difference", anchor: "middle", cssClass: "small muted")
     for (i, r) in rows.enumerated() {
       let top = Double(i) * rowHeight
-      out += text(0, top + 12, r.label, cssClass: "label")
-      out += text(width, top + 12, r.text, anchor: "end", cssClass: "small")
-      let y = top + 27
+      out += labelLines(r, top: top, stacked: stacked)
+      let y = top + 27 + band
+      // The zero line runs through the interval's band only, never through the texts above it.
+      out += line(x(0), y - 10, x(0), y + 11, cssClass: "zero")
       out += line(x(r.lower), y, x(r.upper), y, cssClass: "ci")
       out += line(x(r.lower), y - 6, x(r.lower), y + 6, cssClass: "ci")
       out += line(x(r.upper), y - 6, x(r.upper), y + 6, cssClass: "ci")
@@ -113,6 +115,19 @@ package enum SVGCharts {
     return (out, height)
   }
 
+  /// Whether a row's label and numbers would collide on one line: widths estimated
+  /// in view-box units from the characters (13 px bold labels, 12 px numbers), with a margin.
+  static func needsTwoLines(_ rows: [ForestRow]) -> Bool {
+    rows.contains { Double($0.label.count) * 8.2 + Double($0.text.count) * 6.8 + 16 > width }
+  }
+
+  /// A row's label and its numbers: on one line (label left, numbers right), or when
+  /// `stacked` the numbers on a line of their own under the label.
+  static func labelLines(_ r: ForestRow, top: Double, stacked: Bool) -> String {
+    text(0, top + 12, r.label, cssClass: "label")
+      + (stacked ? text(0, top + 26, r.text, cssClass: "small") : text(width, top + 12, r.text, anchor: "end", cssClass: "small"))
+  }
+
   /// Horizontal bars from zero with an interval whisker each, the label and the
   /// numbers on a line above; bar `i` is filled with pattern `i mod 4` when `patterned`.
   /// - Parameter maximum: the value at the right edge (default: a little above the largest).
@@ -122,23 +137,26 @@ package enum SVGCharts {
   ) -> (content: String, height: Double) {
     let top = maximum ?? max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.02
     func x(_ v: Double) -> Double { max(v, 0) / top * (width - 4) }
-    let rowHeight = 40.0
+    let stacked = needsTwoLines(rows)
+    let band = stacked ? 14.0 : 0
+    let rowHeight = 40.0 + band
     var out = ""
     for (i, r) in rows.enumerated() {
       let y = Double(i) * rowHeight
-      out += text(0, y + 12, r.label, cssClass: "label")
-      out += text(width, y + 12, r.text, anchor: "end", cssClass: "small")
-      out += rect(0, y + 18, width, 16, cssClass: "track")
-      out += rect(0, y + 18, x(r.estimate), 16, cssClass: patterned ? nil : "bar", fill: patterned ? "url(#p\(i % 4))" : nil)
+      out += labelLines(r, top: y, stacked: stacked)
+      let bar = y + 18 + band
+      out += rect(0, bar, width, 16, cssClass: "track")
+      out += rect(0, bar, x(r.estimate), 16, cssClass: patterned ? nil : "bar", fill: patterned ? "url(#p\(i % 4))" : nil)
       if r.upper > r.lower {
-        out += line(x(r.lower), y + 26, x(r.upper), y + 26, cssClass: "ci whisker")
-        out += line(x(r.lower), y + 20, x(r.lower), y + 32, cssClass: "ci whisker")
-        out += line(x(r.upper), y + 20, x(r.upper), y + 32, cssClass: "ci whisker")
+        out += line(x(r.lower), bar + 8, x(r.upper), bar + 8, cssClass: "ci whisker")
+        out += line(x(r.lower), bar + 2, x(r.lower), bar + 14, cssClass: "ci whisker")
+        out += line(x(r.upper), bar + 2, x(r.upper), bar + 14, cssClass: "ci whisker")
       }
+      // The marker runs through the bars only, never through the texts above them.
+      if let marker { out += line(x(marker.value), bar, x(marker.value), bar + 16, cssClass: "zero") }
     }
     if let marker {
       let height = Double(rows.count) * rowHeight
-      out += line(x(marker.value), 14, x(marker.value), height + 4, cssClass: "zero")
       out += text(x(marker.value) + 4, height + 16, marker.label, cssClass: "small muted")
       return (out, height + 20)
     }
