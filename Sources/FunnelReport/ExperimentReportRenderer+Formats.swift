@@ -128,8 +128,9 @@ extension ExperimentReportRenderer {
     for s in summaries {
       let chart = SVGCharts.funnel(s)
       doc.chart(
-        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen",
-        description: "\(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate))).",
+        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen, and how they end",
+        description: "\(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
+          + RunHTMLRenderer.purchaseSentence(s) + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
     doc.endCharts()

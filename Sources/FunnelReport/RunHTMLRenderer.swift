@@ -14,7 +14,7 @@ public enum RunHTMLRenderer {
     doc.paragraph(
       "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
       cssClass: "note")
-    summary(summaries, into: &doc)
+    summary(summaries, result: result, into: &doc)
     doc.heading(2, "Funnels")
     doc.beginCharts()
     for s in summaries {
@@ -22,14 +22,15 @@ public enum RunHTMLRenderer {
       let last = s.screens.last.map { "\($0.id) is reached by \(NumberText.percent($0.reachRate))" } ?? "no screens"
       let worst = s.screens.max { $0.droppedOff < $1.droppedOff }
       doc.chart(
-        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen",
+        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen, and how they end",
         description:
-          "\(s.screens.count) screens; \(last) of \(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))."
+          "\(s.screens.count) screens; \(last) of \(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
+          + purchaseSentence(s) + "."
           + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? ""),
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
     doc.endCharts()
-    forests(summaries, into: &doc)
+    forests(summaries, result: result, into: &doc)
     planMix(result, summaries, into: &doc)
     revenue(result, summaries, into: &doc)
     return doc.html
@@ -37,15 +38,38 @@ public enum RunHTMLRenderer {
 
   static func value(_ metric: FunnelMetric, _ v: Double?) -> String { RunMarkdownRenderer.value(metric, v) }
 
-  static func summary(_ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
-    let metrics: [FunnelMetric] = [.completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .timeToFinish, .revenuePerUser]
+  /// `; 912 purchased a plan (4.6%)` for a flow that sells plans, else nothing.
+  static func purchaseSentence(_ s: FunnelSummary) -> String {
+    guard let purchasers = s.purchasers else { return "" }
+    return "; \(NumberText.grouped(purchasers)) purchased a plan (\(NumberText.percent(s.value(.purchaseConversion))))"
+  }
+
+  /// Whether `metric` can be non-zero in `result`: paywall views need a paywall screen,
+  /// purchases and revenue plans to sell, trial metrics a plan with a trial. A report
+  /// draws no chart and no column of a metric that cannot be (NCDB has no paywall).
+  static func applies(_ metric: FunnelMetric, to result: RunResult) -> Bool {
+    let flows = result.variants.map(\.flow)
+    switch metric {
+    case .paywallViewRate: return flows.contains { $0.screenKinds.contains(.paywall) }
+    case .purchaseConversion, .purchaseConversionOfViewers, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
+      .realizedRevenuePerUser:
+      return flows.contains { !$0.plans.isEmpty }
+    case .trialStartRate, .trialToPaid: return flows.contains { $0.plans.contains { $0.plan.trialDays > 0 } }
+    case .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish: return true
+    }
+  }
+
+  static func summary(_ summaries: [FunnelSummary], result: RunResult, into doc: inout HTMLDocument) {
+    let metrics = [FunnelMetric.completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .timeToFinish, .revenuePerUser].filter {
+      applies($0, to: result)
+    }
     doc.table(
       ["variant", "users"] + metrics.map(\.label),
       summaries.map { s in [s.variant, NumberText.grouped(s.users)] + metrics.map { value($0, s.value($0)) } },
       right: Set(1...metrics.count + 1), caption: "Key metrics")
   }
 
-  static func forests(_ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+  static func forests(_ summaries: [FunnelSummary], result: RunResult, into doc: inout HTMLDocument) {
     doc.heading(2, "Differences from the control")
     guard let control = summaries.first, summaries.count > 1 else {
       doc.paragraph("Only the control ran: nothing to compare.", cssClass: "note")
@@ -55,7 +79,7 @@ public enum RunHTMLRenderer {
       "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero.",
       cssClass: "note")
     doc.beginCharts()
-    for metric in FunnelMetric.allCases {
+    for metric in FunnelMetric.allCases where applies(metric, to: result) {
       let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
         guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
         let (text, ci, p) = RunMarkdownRenderer.difference(c)

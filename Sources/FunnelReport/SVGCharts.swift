@@ -25,7 +25,8 @@ package enum SVGCharts {
   }
 
   /// A funnel: users who reached each screen, as bars relative to all users, each
-  /// annotated with the users who quit there.
+  /// annotated with the users who quit there, then the outcomes it ends in (completed,
+  /// and purchased when the flow sells plans).
   /// - Returns: the elements and the view box height.
   package static func funnel(_ s: FunnelSummary) -> (content: String, height: Double) {
     var out = ""
@@ -46,6 +47,17 @@ package enum SVGCharts {
       } else {
         y += 36
       }
+    }
+    // The outcomes the funnel ends in: completion, and purchases when the flow sells plans.
+    let outcomes = [("✓ completed", s.completed)] + (s.purchasers.map { [("$ purchased a plan", $0)] } ?? [])
+    for (label, count) in outcomes {
+      let rate = s.users == 0 ? 0 : Double(count) / Double(s.users)
+      out += text(0, y + 12, label, cssClass: "label")
+      out += text(
+        width, y + 12, "\(NumberText.grouped(count)) (\(NumberText.percent(rate)) of all users)", anchor: "end", cssClass: "small")
+      out += rect(0, y + 17, width, 12, cssClass: "track")
+      out += rect(0, y + 17, width * min(max(rate, 0), 1), 12, cssClass: "bar outcome")
+      y += 36
     }
     return (out, y + 4)
   }

@@ -197,6 +197,25 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(!ncdb.contains("revenue") && !ncdb.contains("purchase"))
   }
 
+  /// Funnels end in their outcomes: BetFree's funnels (which differ only at the paywall)
+  /// differ at the purchase step; NCDB, which has no paywall, gets no purchase row and no
+  /// chart or column of a paywall or revenue metric.
+  @Test func funnelsEndInOutcomesAndUndefinedMetricsAreNotDrawn() throws {
+    let betfree = output(["run", "experiments/betfree-onboarding.json", "--users", "3000", "-q", "--format", "html"])
+    let purchased = betfree.components(separatedBy: "$ purchased a plan</text>").dropFirst().map { part in
+      String(part.prefix { $0 != "(" })
+    }
+    #expect(purchased.count == 4)
+    #expect(Set(purchased).count == 4, "the purchase step of each variant: \(purchased)")
+    #expect(betfree.components(separatedBy: "✓ completed</text>").count - 1 == 4)
+    let ncdb = output(["run", "experiments/ncdb-first-launch.json", "--users", "3000", "-q", "--format", "html"])
+    #expect(!ncdb.contains("purchased a plan") && ncdb.contains("✓ completed"))
+    #expect(ncdb.contains(">completion<") && ncdb.contains("completion: difference"))
+    for label in ["paywall view", "purchase conversion", "revenue per user", "trial starts", "realized per user"] {
+      #expect(!ncdb.contains(">\(label)<") && !ncdb.contains("\(label): difference"), "NCDB shows \(label)")
+    }
+  }
+
   @Test func gridHTMLHasAHeatmap() throws {
     let html = output(["grid", "experiments/klick-onboarding.json", "--users", "500", "--seed", "7", "-q", "--format", "html"])
     let s = ReportStructure(html)

@@ -78,6 +78,10 @@ public struct FunnelSummary: Sendable {
   public var planShares: [MetricEstimate]
   /// Users whose walk hit the step limit and was counted as abandoned (a sign of a loop in the flow).
   public var stepLimitReached: UInt64
+  /// Users who completed the flow.
+  public var completed: UInt64 = 0
+  /// Users who bought a plan; `nil` when the flow sells none.
+  public var purchasers: UInt64?
   /// Median and 90th percentile of the time to finish: Monte Carlo estimates (from
   /// the completion-time histogram); the exact engine solves the mean and the
   /// standard deviation only.
@@ -101,6 +105,8 @@ public struct FunnelSummary: Sendable {
     controlExact = control?.exact
     variant = run.variant.id
     users = a[.users]
+    completed = a[.completed]
+    purchasers = f.plans.isEmpty ? nil : a[.purchasers]
     screens = f.screenIDs.indices.map { i in
       let slots = f.actions.indices.filter { f.actions[$0].screen == i }
       return ScreenRow(
