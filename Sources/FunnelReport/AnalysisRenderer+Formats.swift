@@ -139,6 +139,17 @@ extension PowerRenderer {
     return rows
   }
 
+  /// A quantity's name for a reader (Markdown, HTML); CSV and JSON keep the field name.
+  static func label(_ quantity: String) -> String {
+    let labels = [
+      "baseline": "baseline", "treatmentRate": "treatment rate", "meanDifference": "mean difference",
+      "absoluteEffect": "absolute effect", "relativeEffect": "relative effect", "standardizedEffect": "standardized effect",
+      "alpha": "α", "treatmentUsers": "users in treatment", "controlUsers": "users in control", "totalUsers": "users in total",
+      "ratio": "control : treatment", "usersPerDay": "users per day", "days": "duration (days)",
+    ]
+    return labels[quantity] ?? quantity
+  }
+
   /// Columns `quantity,value,solved`: each quantity's exact value (shortest round-trip text) and whether it
   /// is the one solved for. `usersPerDay` and `days` add their rows when given; `isMeans` names the effect row
   /// `meanDifference` instead of `treatmentRate`.
@@ -148,12 +159,12 @@ extension PowerRenderer {
     return csv.text
   }
 
-  /// The quantities as a Markdown table with readable values (percent, grouped user counts rounded up),
-  /// the solved one marked `← solved`.
+  /// The quantities as a Markdown table with readable names and values (percent, grouped user counts
+  /// rounded up), the solved one marked `← solved`.
   public static func markdown(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
     var out = "## Power analysis\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
-      out += RunMarkdownRenderer.row([row.0, row.2, row.3 ? "← solved" : ""])
+      out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
     }
     return out
   }
@@ -165,7 +176,7 @@ extension PowerRenderer {
     doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
     doc.table(
       ["quantity", "value", ""],
-      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [$0.0, $0.2, $0.3 ? "← solved" : ""] },
+      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [label($0.0), $0.2, $0.3 ? "← solved" : ""] },
       right: [1], caption: "Design")
     if let curve, !curve.points.isEmpty {
       doc.heading(2, "Power by sample size")

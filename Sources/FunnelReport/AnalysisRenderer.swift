@@ -44,7 +44,8 @@ public enum AnalysisRenderer {
   /// diagnostics and the methods. Confidence level `1 − α`, in whole percent.
   public static func table(_ r: ExperimentAnalysis.Report) -> String {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
-    var out = "Experiment analysis · control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
+    var out =
+      "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue)\n\n"
     var arms = TextTable(
       ["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],

@@ -90,7 +90,8 @@ public enum RunHTMLRenderer {
       }
       guard !rows.isEmpty else { continue }
       let chart = SVGCharts.forest(rows)
-      let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? "currency units" : "seconds")
+      let currency = result.variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first ?? "currency units"
+      let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? currency : "seconds")
       doc.chart(
         kind: "forest",
         title:
