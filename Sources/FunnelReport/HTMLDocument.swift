@@ -130,6 +130,7 @@ package struct HTMLDocument {
     h1 { font-size: 1.5em; margin: 0.4em 0; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #cbd5e0; } h3 { font-size: 1.05em; }
     .note { color: #4a5568; }
     .scroll { overflow-x: auto; }
+    .scroll th[scope="row"], .scroll thead th:first-child { position: sticky; left: 0; background: #ffffff; z-index: 1; }
     table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
     th, td { padding: 3px 8px; border-bottom: 1px solid #e2e8f0; text-align: left; white-space: nowrap; }
     td.wrap { white-space: normal; min-width: 7em; }
