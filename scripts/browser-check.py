@@ -156,11 +156,11 @@ def reports(binary, folder, only=None):
     """Writes the HTML reports the README mentions (those named in `only`, else all) into
     `folder`; returns (name, path)."""
     specs = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
-    commands = [(f"run-{s}", ["run", f"experiments/{s}.json", "--users", "20000"]) for s in specs]
+    commands = [(f"run-{s}", ["run", f"experiments/{s}.json", "--users", "20000", "--quiet"]) for s in specs]
     commands += [
-        ("experiment-betfree", ["run", "experiments/betfree-onboarding.json", "--mode", "experiment", "--users", "20000"]),
-        ("experiment-klick", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users", "20000"]),
-        ("grid-klick", ["grid", "experiments/klick-onboarding.json", "--users", "5000"]),
+        ("experiment-betfree", ["run", "experiments/betfree-onboarding.json", "--mode", "experiment", "--users", "20000", "--quiet"]),
+        ("experiment-klick", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users", "20000", "--quiet"]),
+        ("grid-klick", ["grid", "experiments/klick-onboarding.json", "--users", "5000", "--quiet"]),
         ("power-formula", ["power", "--baseline", "0.1", "--mde", "0.02"]),
         ("power-klick", ["power", "experiments/klick-onboarding.json", "--replicates", "200", "--users-per-day", "5000"]),
         ("analyze-klick", ["analyze", "--data", "experiments/data/klick-results.csv"]),
@@ -172,10 +172,7 @@ def reports(binary, folder, only=None):
         if only and name not in only:
             continue
         path = os.path.join(folder, name + ".html")
-        run = subprocess.run([binary] + arguments + ["--format", "html", "--quiet", "-o", path], capture_output=True, text=True)
-        if run.returncode != 0:
-            # power and analyze have no progress bar to silence.
-            run = subprocess.run([binary] + arguments + ["--format", "html", "-o", path], capture_output=True, text=True)
+        run = subprocess.run([binary] + arguments + ["--format", "html", "-o", path], capture_output=True, text=True)
         if run.returncode != 0:
             print(f"browser-check: {name}: funnellab {' '.join(arguments)} failed: {run.stderr.strip()}", file=sys.stderr)
             sys.exit(70)

@@ -6,20 +6,18 @@
 extension ExactRenderer {
   // MARK: - Shared rows
 
-  /// The metrics shown, in order: the funnel rates, the time to finish, and (when a
-  /// variant sells plans) purchases, trials (when a plan has one) and revenue; a metric
-  /// no variant has a value of is left out.
+  /// The metrics shown, in order: the funnel rates, the time to finish, then paywall views,
+  /// purchases, trials and revenue where the flows can have them
+  /// (``RunHTMLRenderer/applies(_:to:)``); a metric no variant has a value of is left out.
   static func shownMetrics(_ variants: [Variant]) -> [FunnelMetric] {
-    let sells = variants.contains { !$0.flow.plans.isEmpty }
-    let funnel: [FunnelMetric] = [.completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish]
-    let paywall: [FunnelMetric] = [
-      .paywallViewRate, .purchaseConversion, .purchaseConversionOfViewers, .trialStartRate, .trialToPaid, .revenuePerUser,
-      .revenuePerPayingUser, .revenuePerPaywallViewer, .realizedRevenuePerUser,
+    let order: [FunnelMetric] = [
+      .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish, .paywallViewRate, .purchaseConversion,
+      .purchaseConversionOfViewers, .trialStartRate, .trialToPaid, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
+      .realizedRevenuePerUser,
     ]
-    let trials = variants.contains { $0.exact.planHasTrial.contains(true) }
-    return (funnel + (sells ? paywall : [])).filter { metric in
-      let isTrial = metric == .trialStartRate || metric == .trialToPaid
-      return (trials || !isTrial) && variants.contains { $0.exact.value(of: metric) != nil }
+    let flows = variants.map(\.flow)
+    return order.filter { metric in
+      RunHTMLRenderer.applies(metric, to: flows) && variants.contains { $0.exact.value(of: metric) != nil }
     }
   }
 

@@ -44,11 +44,10 @@ public enum RunHTMLRenderer {
     return "; \(NumberText.grouped(purchasers)) purchased a plan (\(NumberText.percent(s.value(.purchaseConversion))))"
   }
 
-  /// Whether `metric` can be non-zero in `result`: paywall views need a paywall screen,
-  /// purchases and revenue plans to sell, trial metrics a plan with a trial. A report
-  /// draws no chart and no column of a metric that cannot be (NCDB has no paywall).
-  static func applies(_ metric: FunnelMetric, to result: RunResult) -> Bool {
-    let flows = result.variants.map(\.flow)
+  /// Whether `metric` can be non-zero in a run of `flows`: paywall views need a paywall
+  /// screen, purchases and revenue plans to sell, trial metrics a plan with a trial. A
+  /// report draws no chart, column or row of a metric that cannot be (NCDB has no paywall).
+  static func applies(_ metric: FunnelMetric, to flows: [CompiledFlow]) -> Bool {
     switch metric {
     case .paywallViewRate: return flows.contains { $0.screenKinds.contains(.paywall) }
     case .purchaseConversion, .purchaseConversionOfViewers, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
@@ -57,6 +56,11 @@ public enum RunHTMLRenderer {
     case .trialStartRate, .trialToPaid: return flows.contains { $0.plans.contains { $0.plan.trialDays > 0 } }
     case .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish: return true
     }
+  }
+
+  /// ``applies(_:to:)`` for the flows of `result`.
+  static func applies(_ metric: FunnelMetric, to result: RunResult) -> Bool {
+    applies(metric, to: result.variants.map(\.flow))
   }
 
   static func summary(_ summaries: [FunnelSummary], result: RunResult, into doc: inout HTMLDocument) {

@@ -109,19 +109,12 @@ public enum ExpectationChecker {
       }
     }
 
-    /// A `beats` expectation with its defaults filled in: the spec's users and α, power 0.8.
-    func resolvedBeats(_ e: FunnelExpectation) -> FunnelExpectation {
-      var resolved = e
-      resolved.users = e.users ?? experiment.users
-      resolved.alpha = e.alpha ?? experiment.metrics.alpha
-      resolved.power = e.power ?? 0.8
-      return resolved
-    }
-
     mutating func beats(_ stated: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
-      let e = resolvedBeats(stated)
-      let users = e.users ?? experiment.users
-      let alpha = e.alpha ?? experiment.metrics.alpha
+      let users = stated.users ?? experiment.users
+      let alpha = stated.alpha ?? experiment.metrics.alpha
+      let wanted = stated.power ?? 0.8
+      var e = stated
+      (e.users, e.alpha, e.power) = (users, alpha, wanted)
       guard let d = try improvement(e.metric, e.variant) else {
         return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
@@ -139,7 +132,7 @@ public enum ExpectationChecker {
       var failures: [ExpectationResult.Failure] = []
       if d.value <= 0 {
         failures.append(.notBetter(variant: d.variant, control: d.control))
-      } else if power < e.power ?? 0.8 {
+      } else if power < wanted {
         failures.append(.underpowered(power: power, difference: d.value))
       }
       var basis = ExpectationResult.Basis.exact
@@ -162,9 +155,9 @@ public enum ExpectationChecker {
     }
 
     mutating func best(_ stated: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+      let wanted = stated.probability ?? 0.9
       var e = stated
-      e.probability = stated.probability ?? 0.9
-      let wanted = e.probability ?? 0.9
+      e.probability = wanted
       let sign = e.metric.higherIsBetter ? 1.0 : -1.0
       guard let users = e.users else {
         var values: [(String, Double)] = []
