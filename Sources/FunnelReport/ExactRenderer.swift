@@ -62,7 +62,7 @@ public enum ExactRenderer {
     out += "\n"
     guard !f.plans.isEmpty else { return out }
     let currency = f.plans.first?.plan.currency ?? ""
-    out += "  trial starts \(rate(.trialStartRate)) · trial→paid \(rate(.trialToPaid))"
+    out += "  trial starts \(rate(.trialStartRate)) · trial→paid \(rate(.trialToPaid)) · refunds \(rate(.refundRate)) of purchasers"
     out += " · approved after pending \(NumberText.percent(x.store.pendingApprovals, decimals: 3))\n"
     let horizon = JSONValue.format(f.revenue.horizonMonths)
     out += "  revenue per user (\(horizon) months, net, \(currency)) \(money(x.value(of: .revenuePerUser), 3))"

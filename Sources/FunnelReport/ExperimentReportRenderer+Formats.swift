@@ -10,9 +10,10 @@ extension ExperimentReportRenderer {
   /// The columns of ``csv(_:)``, in order; `true_difference` is the exact difference the verdict is graded
   /// against, `role` is `primary`, `guardrail` or `secondary`.
   package static let csvHeader = [
-    "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "difference", "difference_lower",
-    "difference_upper", "relative_lift", "test", "p_value", "adjusted_p_value", "significant", "probability_to_beat_control",
-    "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",
+    "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "relative_lift", "relative_lift_lower",
+    "relative_lift_upper", "difference", "difference_lower", "difference_upper", "test", "p_value", "adjusted_p_value", "significant",
+    "probability_to_beat_control",
+    "true_relative_lift", "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",
   ]
 
   /// One row per arm × metric (primary, guardrails, secondary), RFC 4180.
@@ -23,11 +24,14 @@ extension ExperimentReportRenderer {
         let d = a.comparison?.difference
         csv.add([
           r.experiment, role, m.metric.rawValue, a.arm, String(a.estimate.n), CSVWriter.number(a.estimate.estimate),
-          CSVWriter.number(a.estimate.interval?.lower), CSVWriter.number(a.estimate.interval?.upper), CSVWriter.number(d?.estimate),
-          CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper), CSVWriter.number(a.relativeLift?.estimate),
+          CSVWriter.number(a.estimate.interval?.lower), CSVWriter.number(a.estimate.interval?.upper),
+          CSVWriter.number(a.relativeLift?.estimate), CSVWriter.number(a.relativeLift?.interval?.lower),
+          CSVWriter.number(a.relativeLift?.interval?.upper), CSVWriter.number(d?.estimate),
+          CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper),
           a.comparison?.test?.method ?? "", CSVWriter.number(a.comparison?.test?.pValue), CSVWriter.number(a.adjustedPValue),
           a.comparison == nil ? "" : (a.significant ? "true" : "false"), CSVWriter.number(a.probabilityToBeatControl),
-          CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "", CSVWriter.number(1 - r.spec.alpha),
+          CSVWriter.number(a.trueRelativeLift), CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "",
+          CSVWriter.number(1 - r.spec.alpha),
           CSVWriter.number(a.trueValue), CSVWriter.number(a.equivalenceMargin),
         ])
       }
@@ -38,17 +42,20 @@ extension ExperimentReportRenderer {
   static func markdownTable(_ m: MetricResult, alpha: Double) -> String {
     var out = RunMarkdownRenderer.header(
       [
-        "arm", "n", m.metric.label, "Δ", "\(NumberText.level(alpha: alpha)) CI", "p (adj.)", "P(beat control)", "true Δ (exact)", "verdict",
+        "arm", "n", m.metric.label, "lift [\(NumberText.level(alpha: alpha)) CI]", "Δ", "\(NumberText.level(alpha: alpha)) CI",
+        "p (adj.)", "P(beat control)", "true lift", "true Δ (exact)", "verdict",
       ],
-      right: [1, 2, 3, 4, 5, 6, 7])
+      right: Set(1...9))
     for a in m.arms {
       out += RunMarkdownRenderer.row([
         a.arm, NumberText.grouped(a.estimate.n), value(a.estimate.estimate, m.metric),
+        a.comparison == nil ? "" : NumberText.lift(a.relativeLift),
         a.comparison == nil ? "" : difference(a.comparison?.difference?.estimate, m.metric),
         a.comparison == nil ? "" : interval(a.comparison?.difference?.interval, m.metric),
         a.comparison == nil ? "" : p(a.adjustedPValue) + (a.significant ? " *" : ""),
         a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "",
-        a.trueDifference.map { difference($0, m.metric) } ?? "", a.verdict?.rawValue ?? "",
+        a.comparison == nil ? "" : NumberText.lift(a.trueRelativeLift), a.trueDifference.map { difference($0, m.metric) } ?? "",
+        a.verdict?.rawValue ?? "",
       ])
     }
     return out
@@ -108,8 +115,9 @@ extension ExperimentReportRenderer {
       let rows: [SVGCharts.ForestRow] = m.arms.dropFirst().compactMap { a in
         guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
         let scale = m.metric.isProportion ? 100.0 : 1.0
-        var text = "\(difference(d, m.metric)) \(interval(i, m.metric)) p adj. \(p(a.adjustedPValue))"
-        if let t = a.trueDifference { text += " · true \(difference(t, m.metric))" }
+        var text =
+          "lift \(NumberText.lift(a.relativeLift)) · Δ \(difference(d, m.metric)) \(interval(i, m.metric)) p adj. \(p(a.adjustedPValue))"
+        if let t = a.trueDifference { text += " · true \(NumberText.lift(a.trueRelativeLift)), \(difference(t, m.metric))" }
         return SVGCharts.ForestRow(
           label: a.arm, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: text,
           reference: a.trueDifference.map { $0 * scale })

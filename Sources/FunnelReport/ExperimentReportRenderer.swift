@@ -10,7 +10,7 @@ public enum ExperimentReportRenderer {
 
   static func difference(_ x: Double?, _ metric: FunnelMetric) -> String {
     guard let x else { return "" }
-    return metric.isProportion ? NumberText.points(x, decimals: 2) : (x >= 0 ? "+" : "") + NumberText.fixed(x, 3)
+    return metric.isProportion ? NumberText.points(x, decimals: 2) : NumberText.signed(x, 3)
   }
 
   static func interval(_ i: ConfidenceInterval?, _ metric: FunnelMetric) -> String {
@@ -27,15 +27,21 @@ public enum ExperimentReportRenderer {
   static func metricTable(_ m: MetricResult, alpha: Double) -> String {
     let ci = "\(NumberText.level(alpha: alpha)) CI"
     var t = TextTable(
-      ["arm", "n", m.metric.label, ci, "Δ vs control", ci, "rel. lift", "p", "adj. p", "P(beat)", "P(best)", "true Δ", "verdict"],
-      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+      [
+        "arm", "n", m.metric.label, ci, "lift [\(ci)]", "Δ vs control", ci, "p", "adj. p", "P(beat)", "P(best)", "true lift",
+        "true Δ", "verdict",
+      ],
+      alignments: Array(repeating: .right, count: 13) + [.left])
+    t.alignments[0] = .left
     for a in m.arms {
       t.add([
         a.arm, NumberText.grouped(a.estimate.n), value(a.estimate.estimate, m.metric), interval(a.estimate.interval, m.metric),
+        a.comparison == nil ? "" : NumberText.lift(a.relativeLift),
         difference(a.comparison?.difference?.estimate, m.metric), interval(a.comparison?.difference?.interval, m.metric),
-        a.relativeLift?.estimate.map { NumberText.percent($0) } ?? "", p(a.comparison?.test?.pValue), p(a.adjustedPValue),
+        p(a.comparison?.test?.pValue), p(a.adjustedPValue),
         a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "", a.probabilityToBeBest.map { NumberText.percent($0) } ?? "",
-        difference(a.trueDifference, m.metric), a.verdict?.rawValue ?? "",
+        a.comparison == nil ? "" : NumberText.lift(a.trueRelativeLift), difference(a.trueDifference, m.metric),
+        a.verdict?.rawValue ?? "",
       ])
     }
     return t.render()
@@ -95,13 +101,15 @@ public enum ExperimentReportRenderer {
           m.arms.map { a in
             .object([
               ("arm", .string(a.arm)), ("n", .integer(a.estimate.n)), ("estimate", optional(a.estimate.estimate)),
-              ("interval", json(a.estimate.interval)), ("difference", optional(a.comparison?.difference?.estimate)),
-              ("differenceInterval", json(a.comparison?.difference?.interval)), ("relativeLift", optional(a.relativeLift?.estimate)),
-              ("relativeLiftInterval", json(a.relativeLift?.interval)), ("test", a.comparison?.test.map { .string($0.method) } ?? .null),
+              ("interval", json(a.estimate.interval)), ("relativeLift", optional(a.relativeLift?.estimate)),
+              ("relativeLiftInterval", json(a.relativeLift?.interval)), ("difference", optional(a.comparison?.difference?.estimate)),
+              ("differenceInterval", json(a.comparison?.difference?.interval)),
+              ("test", a.comparison?.test.map { .string($0.method) } ?? .null),
               ("pValue", optional(a.comparison?.test?.pValue)), ("adjustedPValue", optional(a.adjustedPValue)),
               ("significant", .bool(a.significant)), ("probabilityToBeatControl", optional(a.probabilityToBeatControl)),
               ("probabilityToBeBest", optional(a.probabilityToBeBest)), ("trueValue", optional(a.trueValue)),
-              ("trueDifference", optional(a.trueDifference)), ("equivalenceMargin", optional(a.equivalenceMargin)),
+              ("trueRelativeLift", optional(a.trueRelativeLift)), ("trueDifference", optional(a.trueDifference)),
+              ("equivalenceMargin", optional(a.equivalenceMargin)),
               ("verdict", a.verdict.map { .string($0.rawValue) } ?? .null),
             ])
           })

@@ -8,7 +8,8 @@ extension GridRenderer {
   public static func csv(_ r: GridReport) -> String {
     var csv = CSVWriter(
       header: ["experiment", "cell", "control", "rank"] + r.factors.map(\.id) + [
-        "metric", "primary", "exact", "exact_difference", "estimate", "lower", "upper", "n", "difference", "difference_lower",
+        "metric", "primary", "exact", "exact_difference", "estimate", "lower", "upper", "n", "relative_lift", "relative_lift_lower",
+        "relative_lift_upper", "difference", "difference_lower",
         "difference_upper", "p_value", "holm_p_value", "bh_p_value", "confidence_level",
       ])
     let controlSolution = r.cells.first?.solution
@@ -25,7 +26,9 @@ extension GridRenderer {
                 ? nil
                 : c.solution.flatMap { s in controlSolution?.value(of: e.metric).flatMap { b in s.value(of: e.metric).map { $0 - b } } }),
             CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower),
-            CSVWriter.number(e.interval?.upper), String(e.n), CSVWriter.number(k?.difference?.estimate),
+            CSVWriter.number(e.interval?.upper), String(e.n), CSVWriter.number(k?.relativeLift?.estimate),
+            CSVWriter.number(k?.relativeLift?.interval?.lower), CSVWriter.number(k?.relativeLift?.interval?.upper),
+            CSVWriter.number(k?.difference?.estimate),
             CSVWriter.number(k?.difference?.interval?.lower), CSVWriter.number(k?.difference?.interval?.upper),
             CSVWriter.number(k?.test?.pValue), primary ? CSVWriter.number(c.holm) : "",
             primary ? CSVWriter.number(c.benjaminiHochberg) : "", CSVWriter.number(1 - r.spec.alpha),
@@ -38,13 +41,16 @@ extension GridRenderer {
   static func rankedRows(_ r: GridReport) -> (headers: [String], rows: [[String]]) {
     let metric = r.spec.primary
     let headers =
-      ["rank", "cell", "exact", "exact Δ", "simulated", "Δ", "\(NumberText.level(alpha: r.spec.alpha)) CI", "p", "Holm", "BH"]
+      [
+        "rank", "cell", "exact", "exact Δ", "simulated", "lift [\(NumberText.level(alpha: r.spec.alpha)) CI]", "Δ",
+        "\(NumberText.level(alpha: r.spec.alpha)) CI", "p", "Holm", "BH",
+      ]
       + r.spec.guardrails.map { "\($0.metric.label) Δ" }
     let rows = r.cells.map { c in
       [
         c.levels.isEmpty ? "—" : String(c.rank), c.levels.isEmpty ? "control (\(c.variant))" : c.variant,
         ExperimentReportRenderer.value(c.exact, metric), ExperimentReportRenderer.difference(c.exactDifference, metric),
-        ExperimentReportRenderer.value(c.primary.estimate, metric),
+        ExperimentReportRenderer.value(c.primary.estimate, metric), c.comparison == nil ? "" : NumberText.lift(c.comparison?.relativeLift),
         ExperimentReportRenderer.difference(c.comparison?.difference?.estimate, metric),
         ExperimentReportRenderer.interval(c.comparison?.difference?.interval, metric),
         ExperimentReportRenderer.p(c.comparison?.test?.pValue), ExperimentReportRenderer.p(c.holm),

@@ -87,9 +87,28 @@ package enum NumberText {
   /// A difference of proportions in percentage points with a sign, e.g. `+1.2 pp`.
   package static func points(_ value: Double?, decimals: Int = 1) -> String {
     guard let value else { return "n/a" }
-    let text = fixed(value * 100, decimals)
-    return (value >= 0 && !text.hasPrefix("-") ? "+" : "") + text + " pp"
+    return signed(value * 100, decimals) + " pp"
   }
+
+  /// A difference through ``fixed(_:_:)`` with `+` before a positive one; one that rounds
+  /// to zero has no sign (`0.00`, never `+0.00` beside an exact `0.00`).
+  package static func signed(_ value: Double, _ decimals: Int) -> String {
+    let text = fixed(value, decimals)
+    let roundsToZero = !text.contains { "123456789".contains($0) }
+    return value > 0 && !roundsToZero && value.isFinite ? "+" + text : text
+  }
+
+  /// A relative lift in percent with two decimals and its interval, e.g.
+  /// `+4.59% [4.37, 4.80]`; only the lift when it has no interval, `n/a` without one.
+  static func lift(_ lift: IntervalEstimate?) -> String {
+    guard let estimate = lift?.estimate else { return "n/a" }
+    let text = signed(estimate * 100, 2) + "%"
+    guard let i = lift?.interval else { return text }
+    return text + " [\(bound(i.lower * 100, 2)), \(bound(i.upper * 100, 2))]"
+  }
+
+  /// An exact relative lift in percent with two decimals and a sign, e.g. `-2.10%`; `n/a` when `nil`.
+  package static func lift(_ value: Double?) -> String { value.map { signed($0 * 100, 2) + "%" } ?? "n/a" }
 
   /// A duration in seconds through ``fixed(_:_:)`` with an ` s` suffix, e.g. `12.3 s`; `n/a` when `nil`.
   package static func seconds(_ value: Double?, decimals: Int = 1) -> String {

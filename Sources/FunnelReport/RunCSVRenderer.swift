@@ -6,11 +6,12 @@ import FunnelStats
 /// (method in `interval_method`), test and p-value. Numbers are written exactly as in the JSON output; absent values
 /// are empty cells.
 public enum RunCSVRenderer {
-  /// The columns of ``render(_:summaries:)``, in order; `kind` is `proportion` or `mean`, `exact` and
-  /// `exact_difference` come from the exact engine (no sampling noise), `confidence_level` is `1 − α`.
+  /// The columns of ``render(_:summaries:)``, in order; `kind` is `proportion` or `mean`, `exact`,
+  /// `exact_relative_lift` and `exact_difference` come from the exact engine (no sampling noise), `confidence_level` is `1 − α`.
   public static let header = [
-    "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "difference", "difference_lower",
-    "difference_upper", "test", "p_value", "rank_test", "rank_p_value", "interval_method", "confidence_level", "exact", "exact_difference",
+    "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "relative_lift", "relative_lift_lower",
+    "relative_lift_upper", "relative_lift_method", "difference", "difference_lower", "difference_upper", "test", "p_value",
+    "rank_test", "rank_p_value", "interval_method", "confidence_level", "exact", "exact_relative_lift", "exact_difference",
   ]
 
   /// The CSV document: one row per variant × metric, the control's difference columns empty.
@@ -23,11 +24,14 @@ public enum RunCSVRenderer {
         csv.add([
           result.experiment, s.variant, e.metric.rawValue, e.metric.isProportion ? "proportion" : "mean",
           CSVWriter.number(e.estimate), CSVWriter.number(e.interval?.lower), CSVWriter.number(e.interval?.upper), String(e.n),
+          CSVWriter.number(c?.relativeLift?.estimate), CSVWriter.number(c?.relativeLift?.interval?.lower),
+          CSVWriter.number(c?.relativeLift?.interval?.upper), c?.relativeLift?.interval?.method ?? "",
           CSVWriter.number(c?.difference?.estimate), CSVWriter.number(c?.difference?.interval?.lower),
           CSVWriter.number(c?.difference?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
           c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), c?.difference?.interval?.method ?? "",
           CSVWriter.number(1 - s.alpha),
-          CSVWriter.number(s.exactValue(e.metric)), c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)),
+          CSVWriter.number(s.exactValue(e.metric)), c == nil ? "" : CSVWriter.number(s.exactRelativeLift(e.metric)),
+          c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)),
         ])
       }
     }
@@ -91,18 +95,10 @@ public enum RunMarkdownRenderer {
     return metric.isProportion ? NumberText.percent(v) : NumberText.fixed(v, 2)
   }
 
-  static func difference(_ c: MetricComparison?) -> (String, String, String) {
-    guard let c, let d = c.difference?.estimate else { return ("n/a", "n/a", "n/a") }
-    let percent = c.metric.isProportion
-    let text = percent ? NumberText.points(d) : (d >= 0 ? "+" : "") + NumberText.fixed(d, 2)
-    let interval =
-      c.difference?.interval.map { i in
-        percent
-          ? "[\(NumberText.bound(i.lower * 100, 1)), \(NumberText.bound(i.upper * 100, 1))] pp"
-          : "[\(NumberText.bound(i.lower, 2)), \(NumberText.bound(i.upper, 2))]"
-      } ?? "n/a"
-    let p = c.test.map { $0.pValue < 0.0001 ? "<0.0001" : NumberText.fixed($0.pValue, 4) } ?? "n/a"
-    return (text, interval, p)
+  /// Δ, its interval and p as the tables show them (``RunTableRenderer/delta(_:_:)``).
+  static func difference(_ c: MetricComparison) -> (String, String, String) {
+    let cells = RunTableRenderer.delta(c, c.metric)
+    return (cells[0], cells[1], cells[2])
   }
 
   /// The Markdown document: when there are several variants, every metric of each against the control (Δ,
@@ -116,13 +112,15 @@ public enum RunMarkdownRenderer {
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
-      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); exact Δ is the exact engine's difference (no sampling noise).\n\n"
-      out += header(["metric", "variant", control.variant, "value", "Δ", "\(level) CI", "p", "exact Δ"], right: [2, 3, 4, 5, 6, 7])
+      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); lift is variant/control − 1, its interval agrees with"
+      out += " the test; exact lift and exact Δ are the exact engine's (no sampling noise).\n\n"
+      out += header(
+        ["metric", "variant", control.variant, "value"] + RunTableRenderer.comparisonHeaders(level), right: Set(2...9))
       for metric in FunnelMetric.allCases {
         for s in summaries.dropFirst() {
-          let (d, ci, p) = difference(s.comparison(metric))
-          let exact = RunTableRenderer.value(s.exactDifference(metric), metric, signed: true)
-          out += row([metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric)), d, ci, p, exact])
+          out += row(
+            [metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric))]
+              + RunTableRenderer.comparisonCells(s, metric))
         }
       }
       out += "\n"

@@ -45,7 +45,7 @@ public enum RunHTMLRenderer {
   }
 
   /// Whether `metric` can be non-zero in a run of `flows`: paywall views need a paywall
-  /// screen, purchases and revenue plans to sell, trial metrics a plan with a trial. A
+  /// screen, purchases and revenue plans to sell, trial metrics a plan with a trial, refunds a refund probability. A
   /// report draws no chart, column or row of a metric that cannot be (NCDB has no paywall).
   static func applies(_ metric: FunnelMetric, to flows: [CompiledFlow]) -> Bool {
     switch metric {
@@ -54,6 +54,7 @@ public enum RunHTMLRenderer {
       .realizedRevenuePerUser:
       return flows.contains { !$0.plans.isEmpty }
     case .trialStartRate, .trialToPaid: return flows.contains { $0.plans.contains { $0.plan.trialDays > 0 } }
+    case .refundRate: return flows.contains { !$0.plans.isEmpty && $0.revenue.refundProbability > 0 }
     case .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish: return true
     }
   }
@@ -87,10 +88,11 @@ public enum RunHTMLRenderer {
       let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
         guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
         let (text, ci, p) = RunMarkdownRenderer.difference(c)
+        let lift = "lift \(NumberText.lift(c.relativeLift)) (exact \(NumberText.lift(s.exactRelativeLift(metric)))) · Δ"
         let scale = metric.isProportion ? 100.0 : 1.0
         return SVGCharts.ForestRow(
           label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale,
-          text: "\(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
+          text: "\(lift) \(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
       }
       guard !rows.isEmpty else { continue }
       let chart = SVGCharts.forest(rows)

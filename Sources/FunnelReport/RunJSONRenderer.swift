@@ -43,6 +43,7 @@ public enum RunJSONRenderer {
 
   static func comparison(_ c: MetricComparison) -> JSONValue {
     .object([
+      ("relativeLift", optional(c.relativeLift?.estimate)), ("relativeLiftInterval", interval(c.relativeLift?.interval)),
       ("difference", optional(c.difference?.estimate)), ("interval", interval(c.difference?.interval)),
       ("test", c.test.map { .string($0.method) } ?? .null), ("pValue", optional(c.test?.pValue)),
       ("rankTest", c.rankTest.map { .string($0.method) } ?? .null), ("rankPValue", optional(c.rankTest?.pValue)),

@@ -61,8 +61,12 @@ public enum RunTableRenderer {
     out += " (\(NumberText.grouped(a[.pendingApprovals])) approved later)"
     if a[.restoreAttempts] > 0 { out += " · \(NumberText.grouped(a[.restores])) of \(NumberText.grouped(a[.restoreAttempts])) restores" }
     out += "\n"
-    out += "  purchase \(withCI(s.estimate(.purchaseConversion))) · trial starts \(NumberText.percent(s.value(.trialStartRate)))"
-    out += " · trial→paid \(NumberText.percent(s.value(.trialToPaid))) · refunds \(NumberText.grouped(a[.refunds]))\n"
+    out += "  purchase \(withCI(s.estimate(.purchaseConversion)))"
+    if RunHTMLRenderer.applies(.trialStartRate, to: [run.flow]) {
+      out += " · trial starts \(NumberText.percent(s.value(.trialStartRate))) · trial→paid \(withCI(s.estimate(.trialToPaid)))"
+    }
+    out += " · refunds \(withCI(s.estimate(.refundRate)))"
+    out += " (\(NumberText.grouped(a[.refunds])))\n"
     let horizon = JSONValue.format(run.flow.revenue.horizonMonths)
     out += "  revenue per user (\(horizon) months, net, \(currency)) \(withCI(s.estimate(.revenuePerUser)))"
     out += " · LTV per payer \(withCI(s.estimate(.revenuePerPayingUser)))"
@@ -111,12 +115,26 @@ public enum RunTableRenderer {
     return [value(d, metric, signed: true), interval, p]
   }
 
+  /// The comparison columns every truth-mode table shows, relative lift first: lift with
+  /// its interval, Δ, its interval, p, exact lift, exact Δ.
+  static func comparisonCells(_ s: FunnelSummary, _ metric: FunnelMetric) -> [String] {
+    let c = s.comparison(metric)
+    return [c == nil ? "" : NumberText.lift(c?.relativeLift)] + delta(c, metric) + [
+      NumberText.lift(s.exactRelativeLift(metric)), value(s.exactDifference(metric), metric, signed: true),
+    ]
+  }
+
+  /// The headers of ``comparisonCells(_:_:)`` at confidence `level` (e.g. `95%`).
+  static func comparisonHeaders(_ level: String) -> [String] {
+    ["lift [\(level) CI]", "Δ", "\(level) CI", "p", "exact lift", "exact Δ"]
+  }
+
   /// A metric's value (or a signed difference) as the comparison table shows it.
   static func value(_ x: Double?, _ metric: FunnelMetric, signed: Bool = false) -> String {
     guard let x else { return "n/a" }
     if metric.isProportion { return signed ? NumberText.points(x, decimals: 2) : NumberText.percent(x, decimals: 2) }
     let decimals = metric.isRevenue ? 3 : (signed ? 2 : 1)
-    return (signed && x >= 0 ? "+" : "") + NumberText.fixed(x, decimals)
+    return signed ? NumberText.signed(x, decimals) : NumberText.fixed(x, decimals)
   }
 
   /// Every variant against the control, one row per metric and variant: the Monte Carlo
@@ -125,18 +143,19 @@ public enum RunTableRenderer {
     guard let control = summaries.first else { return "" }
     let level = level(summaries)
     var out = "Compared with \(control.variant): Monte Carlo differences over the same users (common random numbers),"
-    out += " with paired \(level) intervals and tests; exact Δ: the exact engine's difference (no sampling noise)\n"
+    out += " with paired \(level) intervals and tests; lift: variant/control − 1 (its interval agrees with the test);"
+    out += " exact lift and exact Δ: the exact engine's (no sampling noise)\n"
     var metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate]
     if hasPlans { metrics += [.purchaseConversion, .revenuePerUser] }
     metrics.append(.timeToFinish)
     var table = TextTable(
-      ["metric", "variant", control.variant, "variant", "Δ", "\(level) CI", "p", "exact Δ"],
-      alignments: [.left, .left] + Array(repeating: .right, count: 6))
+      ["metric", "variant", control.variant, "variant"] + comparisonHeaders(level),
+      alignments: [.left, .left] + Array(repeating: .right, count: 8))
     for metric in metrics {
       for s in summaries.dropFirst() {
         table.add(
           [metric.label, s.variant, value(control.value(metric), metric), value(s.value(metric), metric)]
-            + delta(s.comparison(metric), metric) + [value(s.exactDifference(metric), metric, signed: true)])
+            + comparisonCells(s, metric))
       }
     }
     out += table.render()

@@ -79,6 +79,12 @@ public struct ArmMetricResult: Sendable, Hashable {
   public var trueValue: Double?
   /// The exact difference arm − control (``ExactEngine``), when solved.
   public var trueDifference: Double?
+  /// The exact relative lift arm/control − 1 (``ExactEngine``), when both were solved and
+  /// the control's exact value is not 0.
+  public var trueRelativeLift: Double? {
+    guard let value = trueValue, let difference = trueDifference, value != difference else { return nil }
+    return difference / (value - difference)
+  }
   /// The practical-equivalence margin the verdict used, in the metric's unit.
   public var equivalenceMargin: Double?
   /// How the conclusion compares with ``trueDifference``; `nil` for the control or when either the observed

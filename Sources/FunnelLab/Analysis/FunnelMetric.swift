@@ -21,6 +21,8 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   case trialStartRate
   /// Trials that converted to a paid period, of trials started.
   case trialToPaid
+  /// Purchasers whose first payment was refunded, of purchasers.
+  case refundRate
   /// Users who answered a personalizing question (a goal), of all users.
   case personalizationRate
   /// Mean seconds from the first screen to completion, over completers.
@@ -67,6 +69,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     case .purchaseConversionOfViewers: "conversion of viewers"
     case .trialStartRate: "trial starts"
     case .trialToPaid: "trial to paid"
+    case .refundRate: "refund rate"
     case .personalizationRate: "goal answered"
     case .timeToFinish: "time to finish (s)"
     case .revenuePerUser: "revenue per user"
@@ -122,6 +125,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     case .purchaseConversionOfViewers: .proportion(.count(.purchasers, of: .paywallViewers))
     case .trialStartRate: .proportion(.count(.trialStarts, of: .users))
     case .trialToPaid: .proportion(.count(.trialConversions, of: .trialStarts))
+    case .refundRate: .proportion(.count(.refunds, of: .purchasers))
     case .personalizationRate: .proportion(.count(.usersPersonalized, of: .users))
     case .timeToFinish: .mean(.timeToFinish)
     case .revenuePerUser: .mean(.revenue(per: .users))

@@ -70,7 +70,7 @@ public struct FunnelSummary: Sendable {
   public var estimates: [MetricEstimate]
   /// Every metric against the control (empty for the control itself). In truth mode the
   /// metrics over all users are compared pairwise on the same users
-  /// (``MetricAnalysis/comparePaired(_:tallies:alpha:)``: Tango/McNemar, paired t); the
+  /// (``MetricAnalysis/comparePaired(_:tallies:variant:control:alpha:)``: Tango/McNemar, paired t); the
   /// others, and every metric of a run without paired tallies, as independent samples.
   /// Each result names its method.
   public var comparisons: [MetricComparison]
@@ -158,6 +158,13 @@ public struct FunnelSummary: Sendable {
   public func exactDifference(_ metric: FunnelMetric) -> Double? {
     guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric) else { return nil }
     return v - c
+  }
+
+  /// The exact relative lift `variant/control − 1` of `metric`, when both were solved and
+  /// the control's value is not 0.
+  public func exactRelativeLift(_ metric: FunnelMetric) -> Double? {
+    guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric), c != 0 else { return nil }
+    return (v - c) / c
   }
 
   /// Summaries of every variant of a run, each compared with the control.

@@ -20,6 +20,10 @@ public struct MetricComparison: Sendable, Hashable {
   /// Difference variant − control: Miettinen–Nurminen score interval for proportions,
   /// Welch interval for means (each the inversion of its test).
   public var difference: IntervalEstimate?
+  /// The relative lift variant/control − 1 with an interval that agrees with ``test``
+  /// (it excludes 0 exactly when the test rejects): the score interval of the ratio for
+  /// independent proportions, Fieller's interval otherwise (``RelativeLift``).
+  public var relativeLift: IntervalEstimate?
   /// The Miettinen–Nurminen score test, or Welch's t-test.
   public var test: TestResult?
   /// For revenue: Mann–Whitney U with tie correction on the per-user value→count maps
@@ -27,9 +31,13 @@ public struct MetricComparison: Sendable, Hashable {
   public var rankTest: TestResult?
 
   /// A comparison; `nil` parts mean the method could not be applied (e.g. an empty arm).
-  public init(metric: FunnelMetric, difference: IntervalEstimate?, test: TestResult?, rankTest: TestResult? = nil) {
+  public init(
+    metric: FunnelMetric, difference: IntervalEstimate?, relativeLift: IntervalEstimate? = nil, test: TestResult?,
+    rankTest: TestResult? = nil
+  ) {
     self.metric = metric
     self.difference = difference
+    self.relativeLift = relativeLift
     self.test = test
     self.rankTest = rankTest
   }
@@ -64,7 +72,8 @@ public enum MetricAnalysis {
       let row = (try? ControlComparison.compare(data, control: 0, settings: settings))?.rows.first
     else { return MetricComparison(metric: metric, difference: nil, test: nil) }
     return MetricComparison(
-      metric: metric, difference: row.difference, test: row.test, rankTest: rankTest(metric, variant: variant, control: control))
+      metric: metric, difference: row.difference, relativeLift: row.relativeLift, test: row.test,
+      rankTest: rankTest(metric, variant: variant, control: control))
   }
 
   /// The data of `metric` in every aggregate, in order, as FunnelStats takes it; `nil` when

@@ -636,13 +636,15 @@ struct _ExactAccumulators {
   }
 
   /// Revenue: the lifecycle's expectation per plan, at once and after an approval delay;
-  /// returns revenue and realized revenue per user, trial starts and each plan's revenue.
-  private func revenue(_ g: _ExactLayout, planPurchases: [Double]) -> (Double, Double, Double, [Double]) {
+  /// returns revenue and realized revenue per user, trial starts, refunds per user and each
+  /// plan's revenue.
+  private func revenue(_ g: _ExactLayout, planPurchases: [Double]) -> (Double, Double, Double, Double, [Double]) {
     let flow = g.flow
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     var revenue = 0.0
     var realized = 0.0
     var trialStarts = 0.0
+    var refunds = 0.0
     var planRevenue = [Double](repeating: 0, count: g.plans)
     for (j, slot) in flow.plans.enumerated() {
       let plan = slot.plan
@@ -655,9 +657,10 @@ struct _ExactAccumulators {
       planRevenue[j] = now.horizonCents / 100
       revenue += (planImmediate[j] * now.horizonCents + planApproved[j] * later.horizonCents) / 100
       realized += (planImmediate[j] * now.realizedCents + planApproved[j] * later.realizedCents) / 100
+      refunds += planImmediate[j] * now.refund + planApproved[j] * later.refund
       if isTrial { trialStarts += planPurchases[j] }
     }
-    return (revenue, realized, trialStarts, planRevenue)
+    return (revenue, realized, trialStarts, refunds, planRevenue)
   }
 
   /// The solved funnel: classes, counts, time to finish, store events and revenue.
@@ -672,14 +675,14 @@ struct _ExactAccumulators {
       mean = m / 1000
       sd = max(timeSquaredSum / t.completion - m * m, 0).squareRoot() / 1000
     }
-    let (revenue, realized, trialStarts, planRevenue) = revenue(g, planPurchases: t.planPurchases)
+    let (revenue, realized, trialStarts, refunds, planRevenue) = revenue(g, planPurchases: t.planPurchases)
     let storeCounts = ExactFunnel.StoreCounts(
       purchaseTaps: purchaseTaps, purchaseAttempts: purchaseTaps * g.tap.meanAttempts,
       purchaseCancels: purchaseTaps * g.tap.probability(of: .cancelled),
       purchaseFailures: purchaseTaps * g.tap.probability(of: .failed),
       purchasePendings: purchaseTaps * g.tap.probability(of: .pending), pendingApprovals: pendingAtEnd * g.approval,
       restoreAttempts: restoreAttempts, restores: restoreAttempts * MockPaywallManager(settings: flow.store).restoreProbability)
-    return ExactFunnel(
+    var funnel = ExactFunnel(
       variantID: flow.variantID, segmentProbabilities: flow.segmentProbabilities, completion: t.completion,
       abandonedAt: t.abandonedAt, stepLimitReached: t.stepLimit, planPurchases: t.planPurchases, planApprovals: planApproved,
       purchase: t.planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: t.paywall, skipped: t.skipped,
@@ -690,5 +693,7 @@ struct _ExactAccumulators {
       optionCounts: counts.options, screenMillis: zip(views, g.dwellMean).map { $0 * $1 }, expectedScreens: views.reduce(0, +),
       meanSecondsToFinish: mean, standardDeviationSecondsToFinish: sd, outcomeClasses: t.classes,
       outcomeClassProbabilities: t.classP, truncatedMass: max(truncated, reachTruncated.max() ?? 0))
+    funnel.refunds = refunds
+    return funnel
   }
 }

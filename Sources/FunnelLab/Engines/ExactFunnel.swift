@@ -84,6 +84,8 @@ public struct ExactFunnel: Sendable, Hashable {
   public var trialStarts: Double
   /// P(a trial converts to a paid period | trial), exactly as the lifecycle draws it.
   public var trialConversion: Double
+  /// P(the user bought a plan whose first payment was refunded).
+  public var refunds = 0.0
   /// Whether each plan slot starts with a free trial.
   public var planHasTrial: [Bool]
   /// Expected net revenue per user over the revenue horizon (ARPU), in the plans' currency.
@@ -164,6 +166,7 @@ public struct ExactFunnel: Sendable, Hashable {
     case .timeToFinish: meanSecondsToFinish
     case .trialStartRate: trialStarts
     case .trialToPaid: trialStarts > 0 ? trialConversion : nil
+    case .refundRate: purchase > 0 ? refunds / purchase : nil
     case .revenuePerUser: revenuePerUser
     case .revenuePerPayingUser: purchase > 0 ? revenuePerUser / purchase : nil
     case .revenuePerPaywallViewer: paywallViewers > 0 ? revenuePerUser / paywallViewers : nil

@@ -48,7 +48,7 @@ public struct SimulationResult: Sendable {
 
     /// This variant against the control on `metric` (difference, interval, test);
     /// `nil` for the control itself. Paired on the same users in truth mode for the
-    /// metrics over all users (see ``MetricAnalysis/comparePaired(_:tallies:alpha:)``).
+    /// metrics over all users (see ``MetricAnalysis/comparePaired(_:tallies:variant:control:alpha:)``).
     public func comparison(_ metric: FunnelMetric) -> MetricComparison? {
       control.map { MetricAnalysis.compare(metric, variant: aggregate, control: $0, paired: paired, alpha: alpha) }
     }

@@ -141,7 +141,7 @@ extension FunnelMetric {
   /// Whether a larger value is better (false for abandonment and time).
   public var higherIsBetter: Bool {
     switch self {
-    case .abandonmentRate, .timeToFinish: false
+    case .abandonmentRate, .timeToFinish, .refundRate: false
     default: true
     }
   }

@@ -71,11 +71,14 @@ extension ControlComparison {
       row.diagnostics.append(.emptyArm)
       return
     }
-    let welch = try WelchTTest.test(
-      treatment: t, control: k, alternative: settings.alternative, confidenceLevel: try twoSidedLevel(settings))
+    let level = try twoSidedLevel(settings)
+    let welch = try WelchTTest.test(treatment: t, control: k, alternative: settings.alternative, confidenceLevel: level)
     if let d = welch.test.diagnostic { row.diagnostics.append(d) }
     row.difference = sided(welch.difference, settings, lowerEnd: -.infinity, upperEnd: .infinity)
     guard welch.test.diagnostic != .insufficientData else { return }
+    row.relativeLift = sided(
+      try RelativeLift.welchInterval(treatment: t, control: k, confidenceLevel: level), settings, lowerEnd: -.infinity,
+      upperEnd: .infinity)
     row.test = welch.test
     guard settings.bayesian else { return }
     let posterior = try NormalPosteriorModel.compare(treatment: oriented(t, settings), control: oriented(k, settings))
@@ -136,7 +139,9 @@ extension ControlComparison {
         "relative lift: delta method on the log ratio",
       ]
     case (.means, _):
-      methods = ["test: \(WelchTTest.methodName)", "difference: welch interval"]
+      methods = [
+        "test: \(WelchTTest.methodName)", "difference: welch interval", "relative lift: \(RelativeLift.welchMethod) interval",
+      ]
     }
     methods.append("adjustment: \(settings.correction.rawValue); significant when adjusted p ≤ α and the interval excludes 0")
     if settings.bayesian {

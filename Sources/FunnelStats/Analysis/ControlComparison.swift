@@ -107,7 +107,8 @@ public enum ControlComparison {
     public var arm: Int
     /// Arm − control with its interval at `1 − α` (see the table above).
     public var difference: IntervalEstimate?
-    /// `arm / control − 1` with its interval (proportions only).
+    /// `arm / control − 1` with its interval: the score interval of the ratio (or the delta
+    /// method with the pooled z-test) for proportions, Fieller's with Welch's critical value for means.
     public var relativeLift: IntervalEstimate?
     /// The test, its method name included; `nil` when the arm cannot be tested.
     public var test: TestResult?
