@@ -3,6 +3,9 @@ public import FunnelStats
 
 /// Renders an ``ExperimentAnalysis/Report`` of observed experiment counts.
 public enum AnalysisRenderer {
+  /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
+  public static let schemaVersion = 1
+
   static func interval(_ ci: ConfidenceInterval?, percent: Bool) -> String {
     guard let ci else { return "n/a" }
     func f(_ x: Double) -> String { percent ? NumberText.bound(x * 100, 2) : NumberText.bound(x, 4) }
@@ -132,9 +135,7 @@ public enum AnalysisRenderer {
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
   public static func json(_ r: ExperimentAnalysis.Report) -> String {
     JSONWriter.write(
-      .object([
-        ("schemaVersion", .integer(1)),
-        ("command", .string("analyze")),
+      JSONReportHead(schemaVersion: schemaVersion, command: "analyze").document([
         ("control", .string(r.control)),
         ("alpha", .number(r.settings.alpha)),
         ("alternative", .string(r.settings.alternative.rawValue)),

@@ -84,9 +84,7 @@ public enum CheckRenderer {
   /// value and interval (`null` when exact), basis and words.
   public static func json(_ files: [File]) -> String {
     let all = files.flatMap(\.results)
-    let document = JSONValue.object([
-      ("schemaVersion", .integer(schemaVersion)),
-      ("command", .string("check")),
+    let document = JSONReportHead(schemaVersion: schemaVersion, command: "check").document([
       ("passed", .bool(all.allSatisfy(\.passed))),
       ("failures", .integer(all.filter { !$0.passed }.count)),
       ("files", .array(files.map(file))),

@@ -100,12 +100,9 @@ public enum ExactRenderer {
   /// undefined), the revenue per user over the horizon, the time to finish in seconds, each screen and
   /// plan, the store's expected events per user and `truncatedMass`, the bound on every probability's error.
   public static func document(experiment: String, variants: [Variant]) -> JSONValue {
-    .object([
-      ("schemaVersion", .integer(schemaVersion)),
-      ("command", .string("exact")),
-      ("experiment", .string(experiment)),
-      ("mode", .string("exact")),
-      ("variants", .array(variants.map(variant))),
+    let head = JSONReportHead(schemaVersion: schemaVersion, command: "exact", experiment: experiment, mode: "exact")
+    return head.document([
+      ("variants", .array(variants.map(variant)))
     ])
   }
 

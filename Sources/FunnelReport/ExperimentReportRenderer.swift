@@ -3,6 +3,9 @@ import FunnelStats
 
 /// Renders an ``ExperimentReport``: the observed A/B test beside the truth.
 public enum ExperimentReportRenderer {
+  /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
+  public static let schemaVersion = 1
+
   static func value(_ x: Double?, _ metric: FunnelMetric, decimals: Int = 2) -> String {
     guard let x else { return "n/a" }
     return metric.isProportion ? NumberText.percent(x, decimals: decimals) : NumberText.fixed(x, decimals)
@@ -132,13 +135,9 @@ public enum ExperimentReportRenderer {
           ("status", .object(g.result.arms.dropFirst().map { ($0.arm, .string(g.status[$0.arm]?.rawValue ?? "inconclusive")) })),
         ])
       })
+    let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: r.experiment, mode: "experiment", seed: r.seed)
     return JSONWriter.write(
-      .object([
-        ("schemaVersion", .integer(1)),
-        ("command", .string("run")),
-        ("mode", .string("experiment")),
-        ("experiment", .string(r.experiment)),
-        ("seed", .integer(r.seed)),
+      head.document([
         ("control", .string(r.control)),
         ("alpha", .number(r.spec.alpha)),
         ("confidenceLevel", .number(1 - r.spec.alpha)),

@@ -3,6 +3,9 @@ import FunnelStats
 
 /// Renders a ``GridReport``: the cells ranked by the primary metric.
 public enum GridRenderer {
+  /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
+  public static let schemaVersion = 1
+
   /// The terminal report: the cells ranked by the exact primary metric, each with its simulated estimate,
   /// Δ against the control (paired when the metric allows it) and p-values adjusted across cells by Holm and
   /// by Benjamini–Hochberg. `top` keeps the control and the `top` best cells and says how many were left out;
@@ -32,13 +35,9 @@ public enum GridRenderer {
   /// raw, Holm and Benjamini–Hochberg p-values, guardrail status and every metric's value.
   public static func json(_ r: GridReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+    let head = JSONReportHead(schemaVersion: schemaVersion, command: "grid", experiment: r.experiment, mode: "truth", seed: r.seed)
     return JSONWriter.write(
-      .object([
-        ("schemaVersion", .integer(1)),
-        ("command", .string("grid")),
-        ("experiment", .string(r.experiment)),
-        ("seed", .integer(r.seed)),
-        ("mode", .string("truth")),
+      head.document([
         ("usersPerCell", .integer(r.usersPerVariant)),
         ("primary", .string(r.spec.primary.rawValue)),
         ("confidenceLevel", .number(1 - r.spec.alpha)),

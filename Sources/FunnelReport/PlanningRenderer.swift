@@ -2,6 +2,9 @@ public import FunnelLab
 
 /// Renders a ``PlanningReport``.
 public enum PlanningRenderer {
+  /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
+  public static let schemaVersion = 1
+
   static func pct(_ x: Double?, _ d: Int = 1) -> String { NumberText.percent(x, decimals: d) }
 
   /// The simulated users per arm as `n ± δ` (δ: one Monte Carlo standard error), or where
@@ -72,21 +75,18 @@ public enum PlanningRenderer {
     return out
   }
 
-  /// The report as pretty-printed JSON (`command` `"power"`): per variant every number of ``table(_:)`` at
+  /// The report as pretty-printed JSON (`command` `"power"`, `mode` `"simulation"`): per variant every number of ``table(_:)`` at
   /// full precision, the p-value histogram, the size search's outcome and the peeking rules; absent values
   /// (no effect, no traffic, no daily looks) are `null`.
   public static func json(_ r: PlanningReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     func optInt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }
+    let head = JSONReportHead(schemaVersion: schemaVersion, command: "power", experiment: r.experiment, mode: "simulation", seed: r.seed)
     return JSONWriter.write(
-      .object([
-        ("schemaVersion", .integer(1)),
-        ("command", .string("power")),
-        ("experiment", .string(r.experiment)),
+      head.document([
         ("metric", .string(r.metric.rawValue)),
         ("alpha", .number(r.alpha)),
         ("targetPower", .number(r.targetPower)),
-        ("seed", .integer(r.seed)),
         ("usersPerDay", optInt(r.usersPerDay)),
         (
           "variants",

@@ -3,6 +3,10 @@ public import FunnelStats
 
 /// Renders a solved power problem.
 public enum PowerRenderer {
+  /// The `schemaVersion` written by ``json(_:isMeans:usersPerDay:days:)`` (docs/json-output.md); raised when a
+  /// key is removed or renamed.
+  public static let schemaVersion = 1
+
   /// The terminal summary: baseline, effect (a mean difference with Cohen's d when `isMeans`, otherwise a
   /// treatment rate with its absolute and relative lift), α, power, users per arm rounded up and in total,
   /// the solved quantity marked `← solved`; the duration line only when both `usersPerDay` and `days` are given.
@@ -30,13 +34,11 @@ public enum PowerRenderer {
     return out
   }
 
-  /// The solved design as pretty-printed JSON (`schemaVersion` 1, `command` `"power"`): exact values, user
+  /// The solved design as pretty-printed JSON (`command` `"power"`, `mode` `"formula"`): exact values, user
   /// counts per arm unrounded (`treatmentUsers`, `controlUsers`), `usersPerDay` and `days` `null` when not given.
   public static func json(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
     JSONWriter.write(
-      .object([
-        ("schemaVersion", .integer(1)),
-        ("command", .string("power")),
+      JSONReportHead(schemaVersion: schemaVersion, command: "power", mode: "formula").document([
         ("method", .string(r.method)),
         ("alternative", .string(r.alternative.rawValue)),
         ("solvedFor", .string(r.solvedFor.rawValue)),

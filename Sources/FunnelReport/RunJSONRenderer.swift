@@ -16,12 +16,8 @@ public enum RunJSONRenderer {
   /// The JSON document of a run: settings, then every variant's counts, rates with intervals, screens,
   /// plans and revenue (`summaries` in the order of `result.variants`).
   public static func document(_ result: RunResult, summaries: [FunnelSummary]) -> JSONValue {
-    .object([
-      ("schemaVersion", .integer(schemaVersion)),
-      ("command", .string("run")),
-      ("experiment", .string(result.experiment)),
-      ("mode", .string("truth")),
-      ("seed", .integer(result.seed)),
+    let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: result.experiment, mode: "truth", seed: result.seed)
+    return head.document([
       ("usersPerVariant", .integer(result.usersPerVariant)),
       ("control", .string(result.control?.variant.id ?? "")),
       ("variants", .array(zip(result.variants, summaries).map { variant($0, $1) })),

@@ -43,10 +43,7 @@ public enum SensitivityRenderer {
   /// Chart data as pretty-printed JSON (`command` `"sensitivity"`): the axes and their values, every point's
   /// metric per variant (`null` when undefined) and winner, and the flips with their bracket and tie point.
   public static func json(_ s: Sensitivity) -> String {
-    let document = JSONValue.object([
-      ("schemaVersion", .integer(schemaVersion)),
-      ("command", .string("sensitivity")),
-      ("experiment", .string(s.experiment)),
+    let document = JSONReportHead(schemaVersion: schemaVersion, command: "sensitivity", experiment: s.experiment).document([
       ("metric", .string(s.metric.rawValue)),
       ("variants", .array(s.variants.map { .string($0) })),
       (

@@ -163,11 +163,17 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
     return nil
   }
 
-  /// The metric's point estimate (`nil` when its denominator is empty).
+  /// The metric's point estimate (`nil` when its denominator is empty): a proportion `successes / trials`, a
+  /// mean its exact integer total over its users (``RevenueDistribution/mean(users:)``,
+  /// ``TimeStatistic/meanSeconds``), each one division of exact integers.
   public func value(in a: FunnelAggregate) -> Double? {
-    switch data(in: a) {
-    case .proportion(let s, let n): n == 0 ? nil : Double(s) / Double(n)
-    case .mean(let m): m.mean
+    switch definition {
+    case .proportion(let p):
+      let (successes, trials) = p.counts { a[$0] }
+      return trials == 0 ? nil : Double(successes) / Double(trials)
+    case .mean(.timeToFinish): return a.completionTime.meanSeconds
+    case .mean(.revenue(let per)): return a.revenue.mean(users: a[per])
+    case .mean(.realizedRevenue(let per)): return a.realizedRevenue.mean(users: a[per])
     }
   }
 }

@@ -113,7 +113,7 @@ public struct FunnelSummary: Sendable {
         id: f.screenIDs[i], kind: f.screenKinds[i], reached: a.reach[i], reachRate: Double(a.reach[i]) / n,
         views: a.views[i], droppedOff: a.abandonedAt[i],
         dropOffRate: a.reach[i] == 0 ? 0 : Double(a.abandonedAt[i]) / Double(a.reach[i]),
-        meanSeconds: a.views[i] == 0 ? nil : Double(a.screenMillis[i]) / Double(a.views[i]) / 1000,
+        meanSeconds: a.views[i] == 0 ? nil : Double(a.screenMillis[i]) / (Double(a.views[i]) * 1000),
         failures: a.failures[i], actions: slots.map { (f.actions[$0].id, a.actionCounts[$0]) })
     }
     let purchasers = Double(max(a[.purchasers], 1))

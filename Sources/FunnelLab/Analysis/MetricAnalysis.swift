@@ -55,7 +55,7 @@ public enum MetricAnalysis {
       let wilson = try? ProportionInterval.wilson(count, confidenceLevel: 1 - alpha)
       return MetricEstimate(metric: metric, estimate: Double(s) / Double(n), interval: wilson, n: n)
     case .mean(let m):
-      guard let mean = m.mean else { return MetricEstimate(metric: metric, estimate: nil, interval: nil, n: 0) }
+      guard let mean = metric.value(in: a) else { return MetricEstimate(metric: metric, estimate: nil, interval: nil, n: 0) }
       let interval = (try? m.studentTInterval(confidenceLevel: 1 - alpha)) ?? nil
       return MetricEstimate(metric: metric, estimate: mean, interval: interval, n: UInt64(m.n))
     }

@@ -51,8 +51,9 @@ public struct TimeStatistic: Sendable, Hashable {
     return r
   }
 
-  /// Mean in seconds (`nil` when empty).
-  public var meanSeconds: Double? { count == 0 ? nil : Double(sumMillis) / Double(count) / 1000 }
+  /// Mean in seconds (`nil` when empty): one division of exact integers, `sumMillis / (count · 1000)`, so a
+  /// mean with a short decimal (1.25 s) is written as that decimal.
+  public var meanSeconds: Double? { count == 0 ? nil : Double(sumMillis) / (Double(count) * 1000) }
 
   /// Sample standard deviation in seconds.
   public var standardDeviationSeconds: Double? {

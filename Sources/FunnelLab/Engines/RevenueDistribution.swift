@@ -41,6 +41,14 @@ public struct RevenueDistribution: Sendable, Hashable {
   /// Total cents.
   public var totalCents: Int128 { counts.reduce(0) { $0 + Int128($1.key) * Int128($1.value) } }
 
+  /// The mean over `users` users in currency units, `totalCents / (users · 100)` as one division of exact
+  /// integers (a sum of per-user doubles would write 0.9181876999999999 for 0.9181877); `nil` when `users` is 0.
+  ///
+  /// - Complexity: O(distinct values).
+  public func mean(users: UInt64) -> Double? {
+    users == 0 ? nil : Double(totalCents) / (Double(users) * 100)
+  }
+
   /// Users with non-zero revenue.
   public var earners: UInt64 { counts.values.reduce(0, +) }
 

@@ -10,6 +10,8 @@ import FunnelStats
 public struct HashAssignment: Sendable, Hashable {
   /// The arms' variant ids in assignment order; ``arm(of:)`` returns an index into this list.
   public let arms: [String]
+  /// The planned share of each arm, `weight / total weight` (one division, so five equal arms get 0.2 each).
+  public let shares: [Double]
   /// Cumulative shares, the last exactly 1.
   let cumulative: [Double]
   let saltKey: UInt64
@@ -22,21 +24,13 @@ public struct HashAssignment: Sendable, Hashable {
     var w = arms.map { weights[$0] ?? 1 }
     if w.reduce(0, +) <= 0 { w = arms.map { _ in 1 } }
     let total = w.reduce(0, +)
+    shares = w.map { $0 / total }
     var running = 0.0
     cumulative = w.enumerated().map { k, x in
       running += x
       return k == w.count - 1 ? 1 : running / total
     }
     saltKey = SplitMix64.mix(Self.fnv1a64(salt))
-  }
-
-  /// The planned share of each arm.
-  public var shares: [Double] {
-    var previous = 0.0
-    return cumulative.map { c in
-      defer { previous = c }
-      return c - previous
-    }
   }
 
   /// The arm index of `user`.
