@@ -12,7 +12,8 @@ extension ExactRenderer {
   static func shownMetrics(_ variants: [Variant]) -> [FunnelMetric] {
     let order: [FunnelMetric] = [
       .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish, .paywallViewRate, .purchaseConversion,
-      .purchaseConversionOfViewers, .trialStartRate, .trialToPaid, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
+      .purchaseConversionOfViewers, .trialStartRate, .trialToPaid, .refundRate, .revenuePerUser, .revenuePerPayingUser,
+      .revenuePerPaywallViewer,
       .realizedRevenuePerUser,
     ]
     let flows = variants.map(\.flow)
@@ -39,7 +40,21 @@ extension ExactRenderer {
       if case .mean(.realizedRevenue) = metric.definition, let currency { label += " (\(currency))" }
       return [label] + variants.map { text(metric, $0.exact.value(of: metric)) }
     }
-    return (["metric"] + variants.map(\.variant.id), rows)
+    return (["metric"] + variants.map(\.variant.id), rows + curveRows(variants, currency: currency))
+  }
+
+  /// The realized-revenue curve as rows of the metric table, one per day of the first
+  /// variant's curve (`realized by day 30 (USD)`); none for flows that sell no plan.
+  static func curveRows(_ variants: [Variant], currency: String?) -> [[String]] {
+    guard RunHTMLRenderer.applies(.revenuePerUser, to: variants.map(\.flow)), let days = variants.first?.exact.realizedRevenueCurve
+    else { return [] }
+    return days.indices.map { k in
+      ["realized by day \(NumberText.fixed(days[k].day, 0))\(currency.map { " (\($0))" } ?? "")"]
+        + variants.map { v in
+          let curve = v.exact.realizedRevenueCurve
+          return money(curve.indices.contains(k) ? curve[k].perUser : nil, 3)
+        }
+    }
   }
 
   /// The screen table of one variant, as in the terminal report.
@@ -86,7 +101,8 @@ extension ExactRenderer {
   // MARK: - CSV
 
   /// One row per variant × item × measure, numbers at full precision: `section` is
-  /// `metric` (item empty), `screen` (item the screen id), `plan` (item the plan id) or `store`.
+  /// `metric` (item empty), `screen` (item the screen id), `plan` (item the plan id), `store`, or
+  /// `realized_revenue` (item the day, measure `per_user`: the realized-revenue curve).
   public static func csv(experiment: String, variants: [Variant]) -> String {
     var csv = CSVWriter(header: ["experiment", "variant", "section", "item", "measure", "value"])
     for v in variants {
@@ -96,6 +112,7 @@ extension ExactRenderer {
         csv.add([experiment, v.variant.id, section, item, measure, CSVWriter.number(value)])
       }
       for metric in FunnelMetric.allCases { add("metric", "", metric.rawValue, x.value(of: metric)) }
+      for point in x.realizedRevenueCurve { add("realized_revenue", JSONValue.format(point.day), "per_user", point.perUser) }
       for s in 0..<f.screenCount {
         add("screen", f.screenIDs[s], "reach", x.reach[s])
         add("screen", f.screenIDs[s], "abandoned", x.abandonedAt[s])

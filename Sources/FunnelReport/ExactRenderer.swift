@@ -69,6 +69,8 @@ public enum ExactRenderer {
     out += " · LTV per payer \(money(x.value(of: .revenuePerPayingUser)))"
     out += " · per paywall viewer \(money(x.value(of: .revenuePerPaywallViewer), 3))"
     out += " · realized by day \(JSONValue.format(f.revenue.analysisDay)) \(money(x.value(of: .realizedRevenuePerUser), 3))\n"
+    out += "  realized per user by day — "
+    out += x.realizedRevenueCurve.map { "\(NumberText.fixed($0.day, 0)): \(money($0.perUser, 2))" }.joined(separator: " · ") + "\n"
     out += "  plan mix: "
     out +=
       f.plans.indices.map { j in
@@ -168,6 +170,10 @@ public enum ExactRenderer {
           ("perPayingUser", optional(x.value(of: .revenuePerPayingUser))),
           ("perPaywallViewer", optional(x.value(of: .revenuePerPaywallViewer))),
           ("realizedPerUser", .number(x.realizedRevenuePerUser)),
+          (
+            "realizedCurve",
+            .array(x.realizedRevenueCurve.map { .object([("day", .number($0.day)), ("perUser", .number($0.perUser))]) })
+          ),
         ])
       ),
       (

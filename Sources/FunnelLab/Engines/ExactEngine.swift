@@ -635,30 +635,64 @@ struct _ExactAccumulators {
     return (actionCounts, failures, optionCounts)
   }
 
+  /// The days of ``ExactFunnel/realizedRevenueCurve``: 7, 14, the analysis day and the end
+  /// of every month to the horizon (`k · 365.25/12`), sorted, without repeats.
+  static func curveDays(_ settings: RevenueSettings) -> [Double] {
+    let months = max(Int(settings.horizonMonths.rounded(.down)), 0)
+    let horizon = settings.horizonMonths * SubscriptionLifecycle.daysPerMonth
+    var days = [7, 14, settings.analysisDay] + (1...max(months, 1)).map { Double($0) * SubscriptionLifecycle.daysPerMonth }
+    days.append(horizon)
+    return Array(Set(days.filter { $0 > 0 && $0 <= horizon })).sorted()
+  }
+
+  /// Expected realized revenue per user by each of ``curveDays(_:)``: the lifecycle's
+  /// expectation with that day as the analysis day.
+  private func realizedRevenueCurve(_ g: _ExactLayout) -> [ExactFunnel.RevenuePoint] {
+    Self.curveDays(g.flow.revenue).map { day in
+      var settings = g.flow.revenue
+      settings.analysisDay = day
+      let perUser = zip(g.flow.plans.indices, Self.planExpectations(g.flow, settings)).reduce(0.0) { sum, item in
+        let (j, e) = item
+        return sum + (planImmediate[j] * e.now.realizedCents + planApproved[j] * e.later.realizedCents) / 100
+      }
+      return ExactFunnel.RevenuePoint(day: day, perUser: perUser)
+    }
+  }
+
+  /// The lifecycle's expectation of one purchase of each plan slot under `settings`: bought at
+  /// once, and approved after the store's approval delay.
+  static func planExpectations(_ flow: CompiledFlow, _ settings: RevenueSettings)
+    -> [(now: SubscriptionLifecycle.Expectation, later: SubscriptionLifecycle.Expectation)]
+  {
+    let lifecycle = SubscriptionLifecycle(settings: settings)
+    return flow.plans.map { slot in
+      let plan = slot.plan
+      let isTrial = plan.trialDays > 0
+      return (
+        lifecycle.expectation(of: StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial), plan: plan),
+        lifecycle.expectation(
+          of: StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial, delayDays: flow.store.approvalDelayDays),
+          plan: plan)
+      )
+    }
+  }
+
   /// Revenue: the lifecycle's expectation per plan, at once and after an approval delay;
   /// returns revenue and realized revenue per user, trial starts, refunds per user and each
   /// plan's revenue.
   private func revenue(_ g: _ExactLayout, planPurchases: [Double]) -> (Double, Double, Double, Double, [Double]) {
     let flow = g.flow
-    let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     var revenue = 0.0
     var realized = 0.0
     var trialStarts = 0.0
     var refunds = 0.0
     var planRevenue = [Double](repeating: 0, count: g.plans)
-    for (j, slot) in flow.plans.enumerated() {
-      let plan = slot.plan
-      let isTrial = plan.trialDays > 0
-      let now = lifecycle.expectation(
-        of: StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial), plan: plan)
-      let later = lifecycle.expectation(
-        of: StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial, delayDays: flow.store.approvalDelayDays),
-        plan: plan)
+    for (j, (now, later)) in Self.planExpectations(flow, flow.revenue).enumerated() {
       planRevenue[j] = now.horizonCents / 100
       revenue += (planImmediate[j] * now.horizonCents + planApproved[j] * later.horizonCents) / 100
       realized += (planImmediate[j] * now.realizedCents + planApproved[j] * later.realizedCents) / 100
       refunds += planImmediate[j] * now.refund + planApproved[j] * later.refund
-      if isTrial { trialStarts += planPurchases[j] }
+      if flow.plans[j].plan.trialDays > 0 { trialStarts += planPurchases[j] }
     }
     return (revenue, realized, trialStarts, refunds, planRevenue)
   }
@@ -694,6 +728,7 @@ struct _ExactAccumulators {
       meanSecondsToFinish: mean, standardDeviationSecondsToFinish: sd, outcomeClasses: t.classes,
       outcomeClassProbabilities: t.classP, truncatedMass: max(truncated, reachTruncated.max() ?? 0))
     funnel.refunds = refunds
+    funnel.realizedRevenueCurve = realizedRevenueCurve(g)
     return funnel
   }
 }

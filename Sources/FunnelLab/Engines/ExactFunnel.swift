@@ -94,6 +94,19 @@ public struct ExactFunnel: Sendable, Hashable {
   public var realizedRevenuePerUser: Double
   /// Expected net horizon revenue of one purchase of each plan slot (no approval delay).
   public var planRevenue: [Double]
+  /// Expected net revenue per user realized by each day, the curve from the first week to the
+  /// horizon (RevenueCat's realized LTV): days 7 and 14, the analysis day, then the end of
+  /// every month to the horizon, in order. Its last point is ``revenuePerUser`` and its point
+  /// at the analysis day ``realizedRevenuePerUser``.
+  public var realizedRevenueCurve: [RevenuePoint] = []
+
+  /// One point of ``realizedRevenueCurve``.
+  public struct RevenuePoint: Sendable, Hashable {
+    /// Days since the purchase screen (payments before this day count).
+    public var day: Double
+    /// Expected net revenue per user realized by ``day``, in the plans' currency.
+    public var perUser: Double
+  }
 
   /// Expected store events per user, the counterparts of the Monte Carlo aggregate's store counts.
   public struct StoreCounts: Sendable, Hashable {
