@@ -101,7 +101,8 @@ extension ExperimentReportRenderer {
     }
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ: the exact difference, with no sampling noise.",
+      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ: the exact difference, with no sampling noise. "
+        + SVGCharts.sharedAxisNote(members: "arms"),
       cssClass: "note")
     doc.beginCharts()
     for (role, m) in sections(r) {
@@ -115,7 +116,11 @@ extension ExperimentReportRenderer {
           reference: a.trueDifference.map { $0 * scale })
       }
       guard !rows.isEmpty else { continue }
-      let chart = SVGCharts.forest(rows)
+      let unit = RunHTMLRenderer.units(m.metric, currency: RunHTMLRenderer.currency(observed))
+      let levels = m.arms.map { $0.estimate.estimate.map { $0 * (m.metric.isProportion ? 100 : 1) } }
+      let chart = SVGCharts.forest(
+        rows, scale: SVGCharts.differenceScale(rows, levels: levels, unit: unit.tick, percentagePoints: m.metric.isProportion),
+        axisTitle: "difference from \(r.control) (\(unit.words)); 0 = no difference")
       doc.chart(
         kind: "forest", title: "\(role): \(m.metric.label), difference from \(r.control)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,

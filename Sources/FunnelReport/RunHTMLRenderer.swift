@@ -80,30 +80,64 @@ public enum RunHTMLRenderer {
       return
     }
     doc.paragraph(
-      "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero.",
+      "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero. "
+        + SVGCharts.sharedAxisNote(members: "variants"),
       cssClass: "note")
+    var allZero: [String] = []
     doc.beginCharts()
     for metric in FunnelMetric.allCases where applies(metric, to: result) {
-      let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
-        guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
-        let (text, ci, p) = RunMarkdownRenderer.difference(c)
-        let scale = metric.isProportion ? 100.0 : 1.0
-        return SVGCharts.ForestRow(
-          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale,
-          text: "\(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
+      let levels = summaries.map { $0.value(metric) }
+      // A metric that is 0 in every variant (no goal question: nobody answers one) has nothing to compare.
+      if levels.allSatisfy({ ($0 ?? 0) == 0 }) {
+        allZero.append(metric.label)
+        continue
       }
-      guard !rows.isEmpty else { continue }
-      let chart = SVGCharts.forest(rows)
-      let currency = result.variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first ?? "currency units"
-      let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? currency : "seconds")
-      doc.chart(
-        kind: "forest",
-        title:
-          "\(metric.label): difference from \(control.variant) (\(unit); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
-        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
-        width: SVGCharts.width, height: chart.height, content: chart.content)
+      forest(metric, summaries, levels: levels, currency: currency(result), into: &doc)
     }
     doc.endCharts()
+    if !allZero.isEmpty {
+      doc.paragraph("Not drawn: \(allZero.joined(separator: ", ")) (0 in every variant).", cssClass: "note")
+    }
+  }
+
+  /// The forest of `metric`: each variant's difference from the control (the first summary) on an
+  /// axis shared by all of them that spans at least ±``SVGCharts/minimumRelativeSpan`` × the largest of `levels` (the variants' values).
+  static func forest(
+    _ metric: FunnelMetric, _ summaries: [FunnelSummary], levels: [Double?], currency: String?, into doc: inout HTMLDocument
+  ) {
+    let control = summaries.first?.variant ?? "control"
+    let factor = metric.isProportion ? 100.0 : 1.0
+    let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
+      guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
+      let (text, ci, p) = RunMarkdownRenderer.difference(c)
+      return SVGCharts.ForestRow(
+        label: s.variant, estimate: d * factor, lower: i.lower * factor, upper: i.upper * factor,
+        text: "\(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
+    }
+    guard !rows.isEmpty else { return }
+    let unit = units(metric, currency: currency)
+    let scale = SVGCharts.differenceScale(
+      rows, levels: levels.map { $0.map { $0 * factor } }, unit: unit.tick, percentagePoints: metric.isProportion)
+    let chart = SVGCharts.forest(rows, scale: scale, axisTitle: "difference from \(control) (\(unit.words)); 0 = no difference")
+    doc.chart(
+      kind: "forest",
+      title:
+        "\(metric.label): difference from \(control) (\(unit.words); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
+      description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+      width: SVGCharts.width, height: chart.height, content: chart.content)
+  }
+
+  /// The unit of a difference in `metric` in words (`percentage points`, the currency, `seconds`)
+  /// and on an axis tick (`pp`, the currency, `s`).
+  static func units(_ metric: FunnelMetric, currency: String?) -> (words: String, tick: String) {
+    if metric.isProportion { return ("percentage points", "pp") }
+    if metric.isRevenue { return (currency ?? "currency units", currency ?? "") }
+    return ("seconds", "s")
+  }
+
+  /// The currency of the first plan any variant sells; `nil` when none sells a plan.
+  static func currency(_ result: RunResult) -> String? {
+    result.variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first
   }
 
   static func planMix(_ result: RunResult, _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
@@ -120,7 +154,8 @@ public enum RunHTMLRenderer {
           upper: (share.interval?.upper ?? p.share) * 100,
           text: "\(NumberText.percent(p.share)) \(RunTableRenderer.ci(share.interval, percent: true)) (\(NumberText.grouped(p.purchases)))")
       }
-      let chart = SVGCharts.bars(rows, patterned: true, maximum: 100)
+      let chart = SVGCharts.bars(
+        rows, patterned: true, scale: ChartScale.levels([], atLeast: 100, unit: "%"), axisTitle: "share of purchasers")
       doc.chart(
         kind: "plans", title: "Plan mix of \(s.variant)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
@@ -142,7 +177,9 @@ public enum RunHTMLRenderer {
         text: "\(NumberText.fixed(v, 3)) \(currency) \(ci)")
     }
     guard !rows.isEmpty else { return }
-    let chart = SVGCharts.bars(rows, patterned: false)
+    let chart = SVGCharts.bars(
+      rows, patterned: false, scale: ChartScale.levels(rows.flatMap { [$0.estimate, $0.upper] }, unit: currency),
+      axisTitle: "net revenue per user (\(currency))")
     doc.beginCharts()
     doc.chart(
       kind: "revenue",

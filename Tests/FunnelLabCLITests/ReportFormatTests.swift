@@ -216,6 +216,22 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     }
   }
 
+  /// The false-positive charts of every variant share one axis: the α line at one x, the same ticks.
+  @Test func planningPeekingChartsShareOneAxis() throws {
+    let html = output([
+      "power", "experiments/klick-onboarding.json", "--variant", "features5", "--variant", "features3", "--replicates", "100",
+      "--users-per-day", "20000", "--format", "html",
+    ])
+    let charts = html.components(separatedBy: "<svg ").filter { $0.contains("class=\"peeking\" viewBox") }
+    #expect(charts.count == 2)
+    let alpha = charts.map { chart in
+      Set(chart.components(separatedBy: "<line ").filter { $0.contains("class=\"zero\"") }.map { $0.split(separator: "\"")[1] })
+    }
+    #expect(alpha.allSatisfy { $0.count == 1 } && Set(alpha).count == 1, "α line at \(alpha)")
+    let ticks = charts.map { chart in chart.components(separatedBy: "class=\"tick\">").dropFirst().map { $0.prefix { $0 != "<" } } }
+    #expect(ticks.count == 2 && ticks.first == ticks.last && ticks.first?.count ?? 0 >= 3, "\(ticks)")
+  }
+
   @Test func gridHTMLHasAHeatmap() throws {
     let html = output(["grid", "experiments/klick-onboarding.json", "--users", "500", "--seed", "7", "-q", "--format", "html"])
     let s = ReportStructure(html)
