@@ -128,17 +128,8 @@ extension ExperimentReportRenderer {
     }
     doc.endCharts()
     let summaries = FunnelSummary.all(observed, alpha: r.spec.alpha)
-    doc.heading(2, "Funnels of the observed arms")
-    doc.beginCharts()
-    for s in summaries {
-      let chart = SVGCharts.funnel(s)
-      doc.chart(
-        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen, and how they end",
-        description: "\(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
-          + RunHTMLRenderer.purchaseSentence(s) + ".",
-        width: SVGCharts.width, height: chart.height, content: chart.content)
-    }
-    doc.endCharts()
+    RunHTMLRenderer.funnels(observed.variants, summaries, heading: "Funnels of the observed arms", into: &doc)
+    RunHTMLRenderer.funnelComparisons(observed.variants, summaries, into: &doc)
     RunHTMLRenderer.planMix(observed, summaries, into: &doc)
     RunHTMLRenderer.revenue(observed, summaries, into: &doc)
     return doc.html

@@ -15,10 +15,31 @@ public enum RunHTMLRenderer {
       "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
       cssClass: "note")
     summary(summaries, result: result, into: &doc)
-    doc.heading(2, "Funnels")
+    funnels(result.variants, summaries, heading: "Funnels", into: &doc)
+    funnelComparisons(result.variants, summaries, into: &doc)
+    forests(summaries, result: result, into: &doc)
+    planMix(result, summaries, into: &doc)
+    revenue(result, summaries, into: &doc)
+    return doc.html
+  }
+
+  /// A heading, a note on how to read a funnel, then each variant's funnel (``SVGCharts/funnel(_:jumps:)``),
+  /// its screens entered by a skip or jump marked. `runs` and `summaries` are in the same order.
+  static func funnels(_ runs: [VariantRun], _ summaries: [FunnelSummary], heading: String, into doc: inout HTMLDocument) {
+    let jumps = runs.map { FunnelJump.all(in: $0) }
+    doc.heading(2, heading)
+    doc.paragraph(
+      "Bars: users who reached each screen, of all users. Then how they end: completed or abandoned (together, all users)"
+        + (summaries.contains { $0.purchasers != nil }
+          ? ", and the users who bought a plan, by plan (whether they completed or not; * the pre-selected plan)" : "")
+        + "."
+        + (jumps.contains { !$0.isEmpty }
+          ? " ↪ marks a screen that a skip or jump from an earlier screen also enters: it can be reached by more users than the screen above it."
+          : ""),
+      cssClass: "note")
     doc.beginCharts()
-    for s in summaries {
-      let chart = SVGCharts.funnel(s)
+    for (k, s) in summaries.enumerated() {
+      let chart = SVGCharts.funnel(s, jumps: jumps.indices.contains(k) ? jumps[k] : [])
       let last = s.screens.last.map { "\($0.id) is reached by \(NumberText.percent($0.reachRate))" } ?? "no screens"
       let worst = s.screens.max { $0.droppedOff < $1.droppedOff }
       doc.chart(
@@ -26,14 +47,34 @@ public enum RunHTMLRenderer {
         description:
           "\(s.screens.count) screens; \(last) of \(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
           + purchaseSentence(s) + "."
-          + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? ""),
+          + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? "")
+          + (jumps.indices.contains(k) ? jumps[k].map { " \(s.screens[$0.screen].id): \($0.note)." }.joined() : ""),
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
     doc.endCharts()
-    forests(summaries, result: result, into: &doc)
-    planMix(result, summaries, into: &doc)
-    revenue(result, summaries, into: &doc)
-    return doc.html
+  }
+
+  /// For each variant after the control, the two funnels as paired bars per screen and
+  /// outcome (``SVGCharts/funnelComparison(control:variant:jumps:)``); nothing when only the control ran.
+  static func funnelComparisons(_ runs: [VariantRun], _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+    guard let control = summaries.first, summaries.count > 1 else { return }
+    let entered = zip(runs, summaries).map { run, s in Set(FunnelJump.all(in: run).map { s.screens[$0.screen].id }) }
+    doc.heading(2, "Funnels side by side: \(control.variant) and each variant")
+    doc.paragraph(
+      "For every screen (in the variant's order) and outcome, the share of all users: hatched bar \(control.variant), solid bar the variant; the numbers read \(control.variant) → variant, with the difference in percentage points. A screen the variant removed reads 'removed', one it added 'new'."
+        + (summaries.contains { !$0.plans.isEmpty } ? " * marks the plan the variant pre-selects." : "")
+        + (entered.contains { !$0.isEmpty } ? " ↪ marks a screen that a skip or jump also enters." : ""),
+      cssClass: "note")
+    doc.beginCharts()
+    for (k, s) in summaries.enumerated().dropFirst() {
+      let chart = SVGCharts.funnelComparison(
+        control: control, variant: s, jumps: entered[0].union(entered.indices.contains(k) ? entered[k] : []))
+      doc.chart(
+        kind: "funnel-comparison", title: "\(control.variant) vs \(s.variant): share of all users at each screen and outcome",
+        description: SVGCharts.comparisonRows(control: control, variant: s).map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+        width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
   }
 
   static func value(_ metric: FunnelMetric, _ v: Double?) -> String { RunMarkdownRenderer.value(metric, v) }

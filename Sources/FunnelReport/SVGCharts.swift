@@ -1,5 +1,3 @@
-package import FunnelLab
-
 /// The SVG charts of the HTML reports, as element strings in a fixed-width view box.
 /// Pure layout of numbers the models computed; every number is labelled in text,
 /// so no chart relies on colour alone.
@@ -22,44 +20,6 @@ package enum SVGCharts {
 
   static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, cssClass: String) -> String {
     "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" class=\"\(cssClass)\"/>\n"
-  }
-
-  /// A funnel: users who reached each screen, as bars relative to all users, each
-  /// annotated with the users who quit there, then the outcomes it ends in (completed,
-  /// and purchased when the flow sells plans).
-  /// - Returns: the elements and the view box height.
-  package static func funnel(_ s: FunnelSummary) -> (content: String, height: Double) {
-    var out = ""
-    var y = 4.0
-    for (i, row) in s.screens.enumerated() {
-      out += text(0, y + 12, "\(i + 1). \(row.id)", cssClass: "label")
-      out += text(
-        width, y + 12, "\(NumberText.grouped(row.reached)) reached (\(NumberText.percent(row.reachRate)))", anchor: "end", cssClass: "small"
-      )
-      out += rect(0, y + 17, width, 12, cssClass: "track")
-      out += rect(0, y + 17, width * min(max(row.reachRate, 0), 1), 12, cssClass: "bar")
-      if row.droppedOff > 0 {
-        out += text(
-          width, y + 42,
-          "▼ \(NumberText.grouped(row.droppedOff)) quit here (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
-          anchor: "end", cssClass: "small drop")
-        y += 50
-      } else {
-        y += 36
-      }
-    }
-    // The outcomes the funnel ends in: completion, and purchases when the flow sells plans.
-    let outcomes = [("✓ completed", s.completed)] + (s.purchasers.map { [("$ purchased a plan", $0)] } ?? [])
-    for (label, count) in outcomes {
-      let rate = s.users == 0 ? 0 : Double(count) / Double(s.users)
-      out += text(0, y + 12, label, cssClass: "label")
-      out += text(
-        width, y + 12, "\(NumberText.grouped(count)) (\(NumberText.percent(rate)) of all users)", anchor: "end", cssClass: "small")
-      out += rect(0, y + 17, width, 12, cssClass: "track")
-      out += rect(0, y + 17, width * min(max(rate, 0), 1), 12, cssClass: "bar outcome")
-      y += 36
-    }
-    return (out, y + 4)
   }
 
   /// One row of a forest plot: a label, a point estimate with its interval, and text.

@@ -191,7 +191,7 @@ import Testing
   @Test func funnelIsFiniteWhenNobodyReachesAScreen() throws {
     let result = try Simulation.run(try ExperimentLoader.defaultExperiment(), options: RunOptions(users: 20)).run
     var summary = FunnelSummary(result.variants[0])
-    let real = SVGCharts.funnel(summary)
+    let real = SVGCharts.funnel(summary, jumps: FunnelJump.all(in: result.variants[0]))
     Self.expectWellFormedAndFinite(real)
     for i in summary.screens.indices {
       summary.screens[i].id = "<screen \(i) & co>"
