@@ -39,7 +39,7 @@ let package = Package(
     .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats", "FunnelTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab", "FunnelTestSupport"]),
     // Direct unit tests of the renderers' building blocks (numbers, CSV, HTML, tables, SVG charts).
-    .testTarget(name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats"]),
+    .testTarget(name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats", "FunnelTestSupport"]),
     .testTarget(
       name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelFuzz", "FunnelTestSupport"], exclude: ["Fixtures"]),
   ]

@@ -94,12 +94,19 @@ extension AnalysisRenderer {
     }
     if !rows.isEmpty {
       doc.heading(2, "Lift in conversion")
-      doc.paragraph("A filled circle: the interval excludes zero; an open square: it includes zero.", cssClass: "note")
-      let chart = SVGCharts.forest(rows)
+      doc.paragraph(
+        "A filled circle: the interval excludes zero; an open square: it includes zero. The axis spans at least ±\(NumberText.percent(SVGCharts.minimumRelativeSpan, decimals: 0)) of the arms' conversion (or of its complement, whichever is smaller), so a lift too small to matter is drawn small.",
+        cssClass: "note")
+      let chart = SVGCharts.forest(
+        rows, scale: SVGCharts.differenceScale(rows, levels: r.arms.map { $0.rate.map { $0 * 100 } }, unit: "pp", percentagePoints: true),
+        axisTitle: "difference from \(r.control) (percentage points); 0 = no difference")
+      // In the charts grid, so the chart is as wide as the run report's, not the whole page.
+      doc.beginCharts()
       doc.chart(
         kind: "forest", title: "Absolute lift in conversion vs \(r.control) (percentage points)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
         height: chart.height, content: chart.content)
+      doc.endCharts()
     }
     let srm = r.sampleRatioMismatch
     doc.paragraph(

@@ -108,7 +108,8 @@ extension ExperimentReportRenderer {
     }
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ: the exact difference, with no sampling noise.",
+      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ: the exact difference, with no sampling noise. "
+        + SVGCharts.sharedAxisNote(members: "arms"),
       cssClass: "note")
     doc.beginCharts()
     for (role, m) in sections(r) {
@@ -123,7 +124,11 @@ extension ExperimentReportRenderer {
           reference: a.trueDifference.map { $0 * scale })
       }
       guard !rows.isEmpty else { continue }
-      let chart = SVGCharts.forest(rows)
+      let unit = RunHTMLRenderer.units(m.metric, currency: RunHTMLRenderer.currency(observed))
+      let levels = m.arms.map { $0.estimate.estimate.map { $0 * (m.metric.isProportion ? 100 : 1) } }
+      let chart = SVGCharts.forest(
+        rows, scale: SVGCharts.differenceScale(rows, levels: levels, unit: unit.tick, percentagePoints: m.metric.isProportion),
+        axisTitle: "difference from \(r.control) (\(unit.words)); 0 = no difference")
       doc.chart(
         kind: "forest", title: "\(role): \(m.metric.label), difference from \(r.control)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
@@ -131,17 +136,8 @@ extension ExperimentReportRenderer {
     }
     doc.endCharts()
     let summaries = FunnelSummary.all(observed, alpha: r.spec.alpha)
-    doc.heading(2, "Funnels of the observed arms")
-    doc.beginCharts()
-    for s in summaries {
-      let chart = SVGCharts.funnel(s)
-      doc.chart(
-        kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen, and how they end",
-        description: "\(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
-          + RunHTMLRenderer.purchaseSentence(s) + ".",
-        width: SVGCharts.width, height: chart.height, content: chart.content)
-    }
-    doc.endCharts()
+    RunHTMLRenderer.funnels(observed.variants, summaries, heading: "Funnels of the observed arms", into: &doc)
+    RunHTMLRenderer.funnelComparisons(observed.variants, summaries, into: &doc)
     RunHTMLRenderer.planMix(observed, summaries, into: &doc)
     RunHTMLRenderer.revenue(observed, summaries, into: &doc)
     return doc.html

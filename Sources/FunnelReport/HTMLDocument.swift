@@ -147,6 +147,9 @@ package struct HTMLDocument {
     svg .drop { fill: #9b2c2c; }
     svg .bar { fill: #1f4e8c; }
     svg .bar.outcome { fill: #276749; }
+    svg .bar.abandoned { fill: #9b2c2c; }
+    svg .jump { fill: #5b2a86; }
+    svg .tick { font-size: 11px; fill: #4a5568; }
     svg .track { fill: #edf2f7; }
     svg .axis { stroke: #4a5568; stroke-width: 1; }
     svg .zero { stroke: #1a202c; stroke-width: 1; stroke-dasharray: 4 3; }

@@ -94,10 +94,21 @@ extension PlanningRenderer {
     if let note = searchNote(r) { doc.paragraph(note, cssClass: "note") }
     let peeking = r.plans.compactMap(\.peeking)
     guard !peeking.isEmpty else { return doc.html }
+    peekingCharts(peeking, into: &doc)
+    return doc.html
+  }
+
+  /// The cost of peeking: every variant's A/A false-positive chart on one axis (so the α line
+  /// sits at the same place in each and equal rates have equal bars), then every variant's
+  /// power chart on 0–100%.
+  static func peekingCharts(_ peeking: [PeekingDiagnosis], into doc: inout HTMLDocument) {
     doc.heading(2, "The cost of peeking")
     doc.paragraph(
-      "Looking every day and stopping at the first p < α (naive) inflates false positives; group-sequential boundaries and always-valid tests keep them at α. Bars: share of A/A replicates that ever reject (dashed line: α); then the power of each rule under the true effect.",
+      "Looking every day and stopping at the first p < α (naive) inflates false positives; group-sequential boundaries and always-valid tests keep them at α. Bars: share of A/A replicates that ever reject (dashed line: α), every variant on the same axis; then the power of each rule under the true effect.",
       cssClass: "note")
+    let falsePositives = ChartScale.levels(
+      peeking.flatMap { $0.rules.map { $0.falsePositiveRate * 100 } }, atLeast: (peeking.map(\.alpha).max() ?? 0) * 100 * 4, unit: "%")
+    doc.heading(3, "A/A false positives with daily looks")
     doc.beginCharts()
     for p in peeking {
       let fp = p.rules.map { rule in
@@ -106,24 +117,29 @@ extension PlanningRenderer {
           upper: rule.falsePositiveRate * 100, text: NumberText.percent(rule.falsePositiveRate, decimals: 2))
       }
       let chart = SVGCharts.bars(
-        fp, patterned: true, maximum: max(p.alpha * 100 * 4, (p.rules.map(\.falsePositiveRate).max() ?? 0) * 110),
+        fp, patterned: true, scale: falsePositives, axisTitle: "A/A replicates that ever reject",
         marker: (p.alpha * 100, "α = \(JSONValue.format(p.alpha))"))
       doc.chart(
         kind: "peeking", title: "\(p.variant): A/A false positives with daily looks over \(p.days) days (α = \(JSONValue.format(p.alpha)))",
         description: fp.map { "\($0.label): \($0.text) false positives" }.joined(separator: "; ") + ".", width: SVGCharts.width,
         height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+    doc.heading(3, "Power of each rule under the true effect")
+    doc.beginCharts()
+    for p in peeking {
       let power = p.rules.map { rule in
         SVGCharts.ForestRow(
           label: rule.name, estimate: rule.power * 100, lower: rule.power * 100, upper: rule.power * 100,
           text: NumberText.percent(rule.power) + (rule.expectedStoppingDay.map { " · day \(NumberText.fixed($0, 1))" } ?? ""))
       }
-      let powerChart = SVGCharts.bars(power, patterned: true, maximum: 100)
+      let chart = SVGCharts.bars(
+        power, patterned: true, scale: ChartScale.levels([], atLeast: 100, unit: "%"), axisTitle: "power under the true effect")
       doc.chart(
         kind: "peeking-power", title: "\(p.variant): power of each rule under the true effect (· mean day of stopping)",
         description: power.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
-        height: powerChart.height, content: powerChart.content)
+        height: chart.height, content: chart.content)
     }
     doc.endCharts()
-    return doc.html
   }
 }

@@ -15,10 +15,31 @@ public enum RunHTMLRenderer {
       "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
       cssClass: "note")
     summary(summaries, result: result, into: &doc)
-    doc.heading(2, "Funnels")
+    funnels(result.variants, summaries, heading: "Funnels", into: &doc)
+    funnelComparisons(result.variants, summaries, into: &doc)
+    forests(summaries, result: result, into: &doc)
+    planMix(result, summaries, into: &doc)
+    revenue(result, summaries, into: &doc)
+    return doc.html
+  }
+
+  /// A heading, a note on how to read a funnel, then each variant's funnel (``SVGCharts/funnel(_:jumps:)``),
+  /// its screens entered by a skip or jump marked. `runs` and `summaries` are in the same order.
+  static func funnels(_ runs: [VariantRun], _ summaries: [FunnelSummary], heading: String, into doc: inout HTMLDocument) {
+    let jumps = runs.map { FunnelJump.all(in: $0) }
+    doc.heading(2, heading)
+    doc.paragraph(
+      "Bars: users who reached each screen, of all users. Then how they end: completed or abandoned (together, all users)"
+        + (summaries.contains { $0.purchasers != nil }
+          ? ", and the users who bought a plan, by plan (whether they completed or not; * the pre-selected plan)" : "")
+        + "."
+        + (jumps.contains { !$0.isEmpty }
+          ? " ↪ marks a screen that a skip or jump from an earlier screen also enters: it can be reached by more users than the screen above it."
+          : ""),
+      cssClass: "note")
     doc.beginCharts()
-    for s in summaries {
-      let chart = SVGCharts.funnel(s)
+    for (k, s) in summaries.enumerated() {
+      let chart = SVGCharts.funnel(s, jumps: jumps.indices.contains(k) ? jumps[k] : [])
       let last = s.screens.last.map { "\($0.id) is reached by \(NumberText.percent($0.reachRate))" } ?? "no screens"
       let worst = s.screens.max { $0.droppedOff < $1.droppedOff }
       doc.chart(
@@ -26,14 +47,34 @@ public enum RunHTMLRenderer {
         description:
           "\(s.screens.count) screens; \(last) of \(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
           + purchaseSentence(s) + "."
-          + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? ""),
+          + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? "")
+          + (jumps.indices.contains(k) ? jumps[k].map { " \(s.screens[$0.screen].id): \($0.note)." }.joined() : ""),
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
     doc.endCharts()
-    forests(summaries, result: result, into: &doc)
-    planMix(result, summaries, into: &doc)
-    revenue(result, summaries, into: &doc)
-    return doc.html
+  }
+
+  /// For each variant after the control, the two funnels as paired bars per screen and
+  /// outcome (``SVGCharts/funnelComparison(control:variant:jumps:)``); nothing when only the control ran.
+  static func funnelComparisons(_ runs: [VariantRun], _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
+    guard let control = summaries.first, summaries.count > 1 else { return }
+    let entered = zip(runs, summaries).map { run, s in Set(FunnelJump.all(in: run).map { s.screens[$0.screen].id }) }
+    doc.heading(2, "Funnels side by side: \(control.variant) and each variant")
+    doc.paragraph(
+      "For every screen (in the variant's order) and outcome, the share of all users: hatched bar \(control.variant), solid bar the variant; the numbers read \(control.variant) → variant, with the difference in percentage points. A screen the variant removed reads 'removed', one it added 'new'."
+        + (summaries.contains { !$0.plans.isEmpty } ? " * marks the plan the variant pre-selects." : "")
+        + (entered.contains { !$0.isEmpty } ? " ↪ marks a screen that a skip or jump also enters." : ""),
+      cssClass: "note")
+    doc.beginCharts()
+    for (k, s) in summaries.enumerated().dropFirst() {
+      let chart = SVGCharts.funnelComparison(
+        control: control, variant: s, jumps: entered[0].union(entered.indices.contains(k) ? entered[k] : []))
+      doc.chart(
+        kind: "funnel-comparison", title: "\(control.variant) vs \(s.variant): share of all users at each screen and outcome",
+        description: SVGCharts.comparisonRows(control: control, variant: s).map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+        width: SVGCharts.width, height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
   }
 
   static func value(_ metric: FunnelMetric, _ v: Double?) -> String { RunMarkdownRenderer.value(metric, v) }
@@ -81,31 +122,65 @@ public enum RunHTMLRenderer {
       return
     }
     doc.paragraph(
-      "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero.",
+      "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero. "
+        + SVGCharts.sharedAxisNote(members: "variants"),
       cssClass: "note")
+    var allZero: [String] = []
     doc.beginCharts()
     for metric in FunnelMetric.allCases where applies(metric, to: result) {
-      let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
-        guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
-        let (text, ci, p) = RunMarkdownRenderer.difference(c)
-        let lift = "lift \(NumberText.lift(c.relativeLift)) (exact \(NumberText.lift(s.exactRelativeLift(metric)))) · Δ"
-        let scale = metric.isProportion ? 100.0 : 1.0
-        return SVGCharts.ForestRow(
-          label: s.variant, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale,
-          text: "\(lift) \(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
+      let levels = summaries.map { $0.value(metric) }
+      // A metric that is 0 in every variant (no goal question: nobody answers one) has nothing to compare.
+      if levels.allSatisfy({ ($0 ?? 0) == 0 }) {
+        allZero.append(metric.label)
+        continue
       }
-      guard !rows.isEmpty else { continue }
-      let chart = SVGCharts.forest(rows)
-      let currency = result.variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first ?? "currency units"
-      let unit = metric.isProportion ? "percentage points" : (metric.isRevenue ? currency : "seconds")
-      doc.chart(
-        kind: "forest",
-        title:
-          "\(metric.label): difference from \(control.variant) (\(unit); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
-        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
-        width: SVGCharts.width, height: chart.height, content: chart.content)
+      forest(metric, summaries, levels: levels, currency: currency(result), into: &doc)
     }
     doc.endCharts()
+    if !allZero.isEmpty {
+      doc.paragraph("Not drawn: \(allZero.joined(separator: ", ")) (0 in every variant).", cssClass: "note")
+    }
+  }
+
+  /// The forest of `metric`: each variant's difference from the control (the first summary) on an
+  /// axis shared by all of them that spans at least ±``SVGCharts/minimumRelativeSpan`` × the largest of `levels` (the variants' values).
+  static func forest(
+    _ metric: FunnelMetric, _ summaries: [FunnelSummary], levels: [Double?], currency: String?, into doc: inout HTMLDocument
+  ) {
+    let control = summaries.first?.variant ?? "control"
+    let factor = metric.isProportion ? 100.0 : 1.0
+    let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
+      guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
+      let (text, ci, p) = RunMarkdownRenderer.difference(c)
+      let lift = "lift \(NumberText.lift(c.relativeLift)) (exact \(NumberText.lift(s.exactRelativeLift(metric)))) · Δ"
+      return SVGCharts.ForestRow(
+        label: s.variant, estimate: d * factor, lower: i.lower * factor, upper: i.upper * factor,
+        text: "\(lift) \(text) \(ci) · p \(p) · exact \(RunTableRenderer.value(s.exactDifference(metric), metric, signed: true))")
+    }
+    guard !rows.isEmpty else { return }
+    let unit = units(metric, currency: currency)
+    let scale = SVGCharts.differenceScale(
+      rows, levels: levels.map { $0.map { $0 * factor } }, unit: unit.tick, percentagePoints: metric.isProportion)
+    let chart = SVGCharts.forest(rows, scale: scale, axisTitle: "difference from \(control) (\(unit.words)); 0 = no difference")
+    doc.chart(
+      kind: "forest",
+      title:
+        "\(metric.label): difference from \(control) (\(unit.words); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
+      description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
+      width: SVGCharts.width, height: chart.height, content: chart.content)
+  }
+
+  /// The unit of a difference in `metric` in words (`percentage points`, the currency, `seconds`)
+  /// and on an axis tick (`pp`, the currency, `s`).
+  static func units(_ metric: FunnelMetric, currency: String?) -> (words: String, tick: String) {
+    if metric.isProportion { return ("percentage points", "pp") }
+    if metric.isRevenue { return (currency ?? "currency units", currency ?? "") }
+    return ("seconds", "s")
+  }
+
+  /// The currency of the first plan any variant sells; `nil` when none sells a plan.
+  static func currency(_ result: RunResult) -> String? {
+    result.variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first
   }
 
   static func planMix(_ result: RunResult, _ summaries: [FunnelSummary], into doc: inout HTMLDocument) {
@@ -122,7 +197,8 @@ public enum RunHTMLRenderer {
           upper: (share.interval?.upper ?? p.share) * 100,
           text: "\(NumberText.percent(p.share)) \(RunTableRenderer.ci(share.interval, percent: true)) (\(NumberText.grouped(p.purchases)))")
       }
-      let chart = SVGCharts.bars(rows, patterned: true, maximum: 100)
+      let chart = SVGCharts.bars(
+        rows, patterned: true, scale: ChartScale.levels([], atLeast: 100, unit: "%"), axisTitle: "share of purchasers")
       doc.chart(
         kind: "plans", title: "Plan mix of \(s.variant)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
@@ -144,7 +220,9 @@ public enum RunHTMLRenderer {
         text: "\(NumberText.fixed(v, 3)) \(currency) \(ci)")
     }
     guard !rows.isEmpty else { return }
-    let chart = SVGCharts.bars(rows, patterned: false)
+    let chart = SVGCharts.bars(
+      rows, patterned: false, scale: ChartScale.levels(rows.flatMap { [$0.estimate, $0.upper] }, unit: currency),
+      axisTitle: "net revenue per user (\(currency))")
     doc.beginCharts()
     doc.chart(
       kind: "revenue",

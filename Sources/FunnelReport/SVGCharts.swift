@@ -1,5 +1,3 @@
-package import FunnelLab
-
 /// The SVG charts of the HTML reports, as element strings in a fixed-width view box.
 /// Pure layout of numbers the models computed; every number is labelled in text,
 /// so no chart relies on colour alone.
@@ -22,44 +20,6 @@ package enum SVGCharts {
 
   static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, cssClass: String) -> String {
     "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" class=\"\(cssClass)\"/>\n"
-  }
-
-  /// A funnel: users who reached each screen, as bars relative to all users, each
-  /// annotated with the users who quit there, then the outcomes it ends in (completed,
-  /// and purchased when the flow sells plans).
-  /// - Returns: the elements and the view box height.
-  package static func funnel(_ s: FunnelSummary) -> (content: String, height: Double) {
-    var out = ""
-    var y = 4.0
-    for (i, row) in s.screens.enumerated() {
-      out += text(0, y + 12, "\(i + 1). \(row.id)", cssClass: "label")
-      out += text(
-        width, y + 12, "\(NumberText.grouped(row.reached)) reached (\(NumberText.percent(row.reachRate)))", anchor: "end", cssClass: "small"
-      )
-      out += rect(0, y + 17, width, 12, cssClass: "track")
-      out += rect(0, y + 17, width * min(max(row.reachRate, 0), 1), 12, cssClass: "bar")
-      if row.droppedOff > 0 {
-        out += text(
-          width, y + 42,
-          "▼ \(NumberText.grouped(row.droppedOff)) quit here (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
-          anchor: "end", cssClass: "small drop")
-        y += 50
-      } else {
-        y += 36
-      }
-    }
-    // The outcomes the funnel ends in: completion, and purchases when the flow sells plans.
-    let outcomes = [("✓ completed", s.completed)] + (s.purchasers.map { [("$ purchased a plan", $0)] } ?? [])
-    for (label, count) in outcomes {
-      let rate = s.users == 0 ? 0 : Double(count) / Double(s.users)
-      out += text(0, y + 12, label, cssClass: "label")
-      out += text(
-        width, y + 12, "\(NumberText.grouped(count)) (\(NumberText.percent(rate)) of all users)", anchor: "end", cssClass: "small")
-      out += rect(0, y + 17, width, 12, cssClass: "track")
-      out += rect(0, y + 17, width * min(max(rate, 0), 1), 12, cssClass: "bar outcome")
-      y += 36
-    }
-    return (out, y + 4)
   }
 
   /// One row of a forest plot: a label, a point estimate with its interval, and text.
@@ -90,21 +50,48 @@ package enum SVGCharts {
     }
   }
 
-  /// A forest plot around zero, one row per estimate: the label and the numbers on a
-  /// line, the interval below across the full width. Filled points have intervals
-  /// that exclude zero, open squares include it (the text gives the numbers too).
-  package static func forest(_ rows: [ForestRow]) -> (content: String, height: Double) {
-    let pad = 8.0
-    let span =
-      max(
-        rows.map { max(abs($0.lower), abs($0.upper), abs($0.estimate), abs($0.reference ?? 0)) }.filter(\.isFinite).max() ?? 0, 1e-12)
-      * 1.05
-    func x(_ v: Double) -> Double { width / 2 + v / span * (width / 2 - pad) }
+  /// The least share of a metric's value a difference axis spans on each side of zero (of
+  /// the smaller of a rate and its complement): a change smaller than a tenth of it is drawn
+  /// small, not across the chart.
+  package static let minimumRelativeSpan = 0.1
+
+  /// The axis of a forest of `rows` (every variant of one metric): it covers each row's
+  /// interval, estimate and reference, zero, and at least ±``minimumRelativeSpan`` × the
+  /// largest of `levels` (the metric's value in the control and each variant), in `unit`
+  /// (the rows' unit: `pp` for rates, a currency, `s`). For a rate (`percentagePoints`,
+  /// levels in percent) a level counts as the smaller of itself and its complement, so
+  /// completion and abandonment, which mirror each other, get the same axis.
+  package static func differenceScale(_ rows: [ForestRow], levels: [Double?], unit: String, percentagePoints: Bool = false) -> ChartScale {
+    let values = rows.flatMap { [$0.lower, $0.upper, $0.estimate] + ($0.reference.map { [$0] } ?? []) }
+    let magnitudes = levels.compactMap { $0 }.filter(\.isFinite).map { percentagePoints ? min(abs($0), abs(100 - $0)) : abs($0) }
+    return ChartScale.differences(values, atLeast: minimumRelativeSpan * (magnitudes.max() ?? 0), unit: unit, plot: forestPlot)
+  }
+
+  /// The sentence under a section of forests that explains their axes: `All variants of a
+  /// metric share one axis, which spans at least ±10% …` (`members`: `variants`, `arms`).
+  package static func sharedAxisNote(members: String) -> String {
+    "All \(members) of a metric share one axis, which spans at least ±\(NumberText.percent(minimumRelativeSpan, decimals: 0)) of the metric's value (for a rate, of the rate or its complement, whichever is smaller), so a difference too small to matter is drawn small."
+  }
+
+  /// The horizontal span of a forest's intervals, inset so the end ticks' labels fit.
+  package static let forestPlot = 30.0...(width - 30)
+
+  /// A forest plot, one row per estimate: the label and the numbers on a line, the
+  /// interval below, then an axis with ticks and units. Every row and every chart of the
+  /// same metric should share `scale` (``ChartScale/differences(_:atLeast:unit:plot:bounds:)``
+  /// over all their values), so positions compare across variants and a tiny interval is
+  /// drawn tiny. Filled points have intervals that exclude zero, open squares include it
+  /// (the text gives the numbers too).
+  /// - Parameters:
+  ///   - scale: the axis; values outside it are drawn at its ends.
+  ///   - axisTitle: the line under the tick labels (what the axis measures and what 0 means).
+  /// - Returns: the elements and the view box height.
+  package static func forest(_ rows: [ForestRow], scale: ChartScale, axisTitle: String) -> (content: String, height: Double) {
+    func x(_ v: Double) -> Double { scale.x(v, plot: forestPlot) }
     let stacked = needsTwoLines(rows)
     let band = stacked ? 14.0 : 0
     let rowHeight = 38.0 + band
-    let height = Double(rows.count) * rowHeight + 22
-    var out = text(x(0), height - 4, "0: no difference", anchor: "middle", cssClass: "small muted")
+    var out = ""
     for (i, r) in rows.enumerated() {
       let top = Double(i) * rowHeight
       out += labelLines(r, top: top, stacked: stacked)
@@ -124,7 +111,22 @@ package enum SVGCharts {
         out += "<path d=\"M\(n(cx)) \(n(y - 7))L\(n(cx + 6)) \(n(y))L\(n(cx)) \(n(y + 7))L\(n(cx - 6)) \(n(y))Z\" class=\"reference\"/>\n"
       }
     }
-    return (out, height)
+    let axis = axis(scale, plot: forestPlot, y: Double(rows.count) * rowHeight + 6, title: axisTitle)
+    return (out + axis.content, axis.bottom + 4)
+  }
+
+  /// An axis under a chart: a line across `plot` at `y`, a tick mark and a label (with the
+  /// unit) at every tick of `scale`, and `title` centred on a line below the labels.
+  /// - Returns: the elements and the lowest `y` they reach.
+  static func axis(_ scale: ChartScale, plot: ClosedRange<Double>, y: Double, title: String?) -> (content: String, bottom: Double) {
+    var out = line(plot.lowerBound, y, plot.upperBound, y, cssClass: "axis")
+    for (tick, place) in zip(scale.ticks, scale.labelPlacements(plot: plot, bounds: 0...width)) {
+      out += line(place.x, y, place.x, y + 4, cssClass: "axis")
+      out += text(place.x, y + 15, scale.label(tick), anchor: place.anchor, cssClass: "tick")
+    }
+    guard let title, !title.isEmpty else { return (out, y + 18) }
+    out += text((plot.lowerBound + plot.upperBound) / 2, y + 30, title, anchor: "middle", cssClass: "small muted")
+    return (out, y + 34)
   }
 
   /// Whether a row's label and numbers would collide on one line: widths estimated
@@ -140,15 +142,21 @@ package enum SVGCharts {
       + (stacked ? text(0, top + 26, r.text, cssClass: "small") : text(width, top + 12, r.text, anchor: "end", cssClass: "small"))
   }
 
-  /// Horizontal bars from zero with an interval whisker each, the label and the
-  /// numbers on a line above; bar `i` is filled with pattern `i mod 4` when `patterned`.
-  /// - Parameter maximum: the value at the right edge (default: a little above the largest).
-  ///   - marker: a value drawn as a dashed vertical line with its label (a threshold such as α).
+  /// Horizontal bars from zero with an interval whisker each, the label and the numbers
+  /// on a line above, and an axis with ticks and units below; bar `i` is filled with
+  /// pattern `i mod 4` when `patterned`.
+  /// - Parameters:
+  ///   - scale: the axis (``ChartScale/levels(_:atLeast:unit:plot:bounds:)``); charts a reader
+  ///     compares must share one, so their bars and their marker line up.
+  ///   - axisTitle: the line under the tick labels, if any.
+  ///   - marker: a value drawn as a dashed vertical line through the bars, with its label
+  ///     under the last bar (a threshold such as α).
+  /// - Returns: the elements and the view box height.
   package static func bars(
-    _ rows: [ForestRow], patterned: Bool, maximum: Double? = nil, marker: (value: Double, label: String)? = nil
+    _ rows: [ForestRow], patterned: Bool, scale: ChartScale, axisTitle: String? = nil, marker: (value: Double, label: String)? = nil
   ) -> (content: String, height: Double) {
-    let top = maximum ?? max(rows.map { max($0.upper, $0.estimate) }.filter(\.isFinite).max() ?? 0, 1e-12) * 1.02
-    func x(_ v: Double) -> Double { max(v, 0) / top * (width - 4) }
+    let plot = 0.0...width
+    func x(_ v: Double) -> Double { scale.x(max(v, 0), plot: plot) }
     let stacked = needsTwoLines(rows)
     let band = stacked ? 14.0 : 0
     let rowHeight = 40.0 + band
@@ -167,12 +175,16 @@ package enum SVGCharts {
       // The marker runs through the bars only, never through the texts above them.
       if let marker { out += line(x(marker.value), bar, x(marker.value), bar + 16, cssClass: "zero") }
     }
+    var bottom = Double(rows.count) * rowHeight
     if let marker {
-      let height = Double(rows.count) * rowHeight
-      out += text(x(marker.value) + 4, height + 16, marker.label, cssClass: "small muted")
-      return (out, height + 20)
+      let labelX = x(marker.value) + 4
+      let fitsRight = labelX + Double(marker.label.count) * 6.8 <= width
+      out += text(
+        fitsRight ? labelX : x(marker.value) - 4, bottom + 10, marker.label, anchor: fitsRight ? "start" : "end", cssClass: "small muted")
+      bottom += 16
     }
-    return (out, Double(rows.count) * rowHeight + 2)
+    let axis = axis(scale, plot: plot, y: bottom + 4, title: axisTitle)
+    return (out + axis.content, axis.bottom + 4)
   }
 
   /// A heatmap of `values[row][column]` with every cell's value written in it; the

@@ -201,7 +201,9 @@ final class ReportStructure: NSObject, XMLParserDelegate {
   /// differ at the purchase step; NCDB, which has no paywall, gets no purchase row and no
   /// chart or column of a paywall or revenue metric.
   @Test func funnelsEndInOutcomesAndUndefinedMetricsAreNotDrawn() throws {
-    let betfree = output(["run", "experiments/betfree-onboarding.json", "--users", "3000", "-q", "--format", "html"])
+    let page = output(["run", "experiments/betfree-onboarding.json", "--users", "3000", "-q", "--format", "html"])
+    // The funnels only: the side-by-side charts name the outcomes too.
+    let betfree = page.components(separatedBy: "<svg ").filter { $0.contains("class=\"funnel\" viewBox") }.joined()
     let purchased = betfree.components(separatedBy: "$ purchased a plan</text>").dropFirst().map { part in
       String(part.prefix { $0 != "(" })
     }
@@ -214,6 +216,34 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     for label in ["paywall view", "purchase conversion", "revenue per user", "trial starts", "realized per user"] {
       #expect(!ncdb.contains(">\(label)<") && !ncdb.contains("\(label): difference"), "NCDB shows \(label)")
     }
+  }
+
+  /// The run report draws the control's and each variant's funnels side by side, funnels that
+  /// end in abandoned too, and forests with an axis of labelled ticks.
+  @Test func runHTMLComparesFunnelsSideBySide() throws {
+    let html = output(Self.run + ["--format", "html"])
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "not well-formed XML: \(String(describing: s.error))")
+    #expect(s.count("funnel-comparison") == 4, "control vs each of the four variants")
+    #expect(html.components(separatedBy: "✗ abandoned</text>").count - 1 == 5 + 4)
+    #expect(html.contains("proUpsell ↪</text>") && html.contains("land here</text>"))
+    #expect(html.contains("<text x=\"200.0\" y=") && html.contains(" class=\"tick\">+"), "an axis with signed tick labels")
+  }
+
+  /// The false-positive charts of every variant share one axis: the α line at one x, the same ticks.
+  @Test func planningPeekingChartsShareOneAxis() throws {
+    let html = output([
+      "power", "experiments/klick-onboarding.json", "--variant", "features5", "--variant", "features3", "--replicates", "100",
+      "--users-per-day", "20000", "--format", "html",
+    ])
+    let charts = html.components(separatedBy: "<svg ").filter { $0.contains("class=\"peeking\" viewBox") }
+    #expect(charts.count == 2)
+    let alpha = charts.map { chart in
+      Set(chart.components(separatedBy: "<line ").filter { $0.contains("class=\"zero\"") }.map { $0.split(separator: "\"")[1] })
+    }
+    #expect(alpha.allSatisfy { $0.count == 1 } && Set(alpha).count == 1, "α line at \(alpha)")
+    let ticks = charts.map { chart in chart.components(separatedBy: "class=\"tick\">").dropFirst().map { $0.prefix { $0 != "<" } } }
+    #expect(ticks.count == 2 && ticks.first == ticks.last && ticks.first?.count ?? 0 >= 3, "\(ticks)")
   }
 
   @Test func gridHTMLHasAHeatmap() throws {

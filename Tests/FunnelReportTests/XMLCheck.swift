@@ -13,6 +13,9 @@ final class XMLCheck: NSObject, XMLParserDelegate {
   private(set) var elements: [(name: String, attributes: [String: String])] = []
   /// The character data, concatenated.
   private(set) var text = ""
+  /// Every `<text>` element in document order: its attributes and its characters.
+  private(set) var texts: [(attributes: [String: String], content: String)] = []
+  private var inText = false
 
   /// Parses `markup`.
   init(_ markup: String) {
@@ -26,9 +29,20 @@ final class XMLCheck: NSObject, XMLParserDelegate {
     _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
   ) {
     elements.append((name, attributes))
+    if name == "text" {
+      texts.append((attributes, ""))
+      inText = true
+    }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    if name == "text" { inText = false }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    text += string
+    if inText, !texts.isEmpty { texts[texts.count - 1].content += string }
+  }
 
   /// The geometric attributes whose value is not a finite number (or, for `points`, `d` and
   /// `viewBox`, that contain something other than finite numbers and path letters).

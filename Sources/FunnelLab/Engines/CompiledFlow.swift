@@ -133,6 +133,20 @@ public struct CompiledFlow: Sendable {
     Int(outcomeStart[screen])..<Int(outcomeStart[screen] + outcomeCount[screen])
   }
 
+  /// The screen each action of ``actions`` leads to when it succeeds (its first outcome's
+  /// target), indexed like ``actions``; `nil` when it ends the walk (completed or abandoned).
+  /// Reports read it to mark the screens a skip or jump enters.
+  /// - Complexity: O(outcomes).
+  package var actionTargets: [Int?] {
+    var targets = [Int?](repeating: nil, count: actions.count)
+    var seen = [Bool](repeating: false, count: actions.count)
+    for (o, slot) in outcomeAction.enumerated() where actions.indices.contains(Int(slot)) && !seen[Int(slot)] {
+      seen[Int(slot)] = true
+      targets[Int(slot)] = outcomeTarget[o] >= 0 ? Int(outcomeTarget[o]) : nil
+    }
+    return targets
+  }
+
   static func widths(_ cumulative: [UInt64]) -> [Double] {
     var previous: UInt64 = 0
     return cumulative.map { t in
