@@ -14,11 +14,12 @@ this script fails when:
 - the page scrolls sideways (its content is wider than the viewport);
 - at 1280 px, a table is wider than its box (it would need sideways scrolling);
 - at 390 px, a table is wider than its box and the box does not scroll on its own;
-- two texts of a chart overlap, or a dashed line (the zero line) crosses a text.
+- two texts of a chart overlap, a text runs past its chart's edge (the SVG clips it),
+  or a dashed line (the zero line) crosses a text.
 
 Screenshots of every report at both widths are written to OUT/screenshots for a person
 to look at. --self-test breaks a copy of a report on purpose (a table and the page too
-wide, overlapping chart labels, a zero line through a label) and fails unless the
+wide, overlapping chart labels, a label past the chart's edge, a zero line through a label) and fails unless the
 checker reports each of those problems. Chromium comes from Debian's `chromium`
 package; the script installs it with apt-get when it is missing.
 
@@ -67,6 +68,12 @@ function measure(frame) {
     var title = svgs[s].querySelector("title"), name = title ? title.textContent : "chart " + (s + 1);
     var texts = [].slice.call(svgs[s].querySelectorAll("text")).filter(function (e) { return e.textContent.trim() !== ""; });
     var boxes = texts.map(function (e) { return e.getBoundingClientRect(); });
+    var frameBox = svgs[s].getBoundingClientRect();
+    for (var c = 0; c < texts.length; c++) {
+      if (boxes[c].right > frameBox.right + 1 || boxes[c].left < frameBox.left - 1) {
+        problems.push({kind: "text-clipped", detail: name + ": '" + texts[c].textContent + "' runs past the chart's edge"});
+      }
+    }
     for (var a = 0; a < texts.length; a++) {
       for (var b = a + 1; b < texts.length; b++) {
         if (overlap(boxes[a], boxes[b], 1)) {
@@ -201,6 +208,7 @@ def check(browser, named_reports, out, shots=True):
 BREAKAGE = """<style>table { min-width: 1500px; } body { min-width: 1400px; }</style>
 <svg viewBox="0 0 200 60" width="200" height="60"><title>broken chart</title>
 <text x="10" y="30">overlapping label</text><text x="14" y="32">another label</text>
+<text x="120" y="55">a label far too long for its chart</text>
 <line x1="0" y1="27" x2="200" y2="27" stroke="#000" stroke-dasharray="4 3"/></svg>
 """
 
@@ -215,8 +223,8 @@ def self_test(browser, named_reports, out):
         f.write(text.replace("</main>", BREAKAGE + "</main>", 1))
     found = check(browser, [("broken", broken)], out, shots=False)
     kinds = {width: {p["kind"] for p in problems} for (_, width), problems in found.items()}
-    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text"},
-                390: {"page", "text-overlap", "line-through-text"}}
+    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text", "text-clipped"},
+                390: {"page", "text-overlap", "line-through-text", "text-clipped"}}
     ok = True
     for width, wanted in expected.items():
         missing = wanted - kinds.get(width, set())

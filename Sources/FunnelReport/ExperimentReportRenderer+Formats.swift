@@ -117,7 +117,7 @@ extension ExperimentReportRenderer {
         guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
         let scale = m.metric.isProportion ? 100.0 : 1.0
         var text =
-          "lift \(NumberText.lift(a.relativeLift)) · Δ \(difference(d, m.metric)) \(interval(i, m.metric)) p adj. \(p(a.adjustedPValue))"
+          "lift \(NumberText.lift(a.relativeLift)) · Δ \(difference(d, m.metric)) \(interval(i, m.metric)) · p adj. \(p(a.adjustedPValue))"
         if let t = a.trueDifference { text += " · true \(NumberText.lift(a.trueRelativeLift)), \(difference(t, m.metric))" }
         return SVGCharts.ForestRow(
           label: a.arm, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: text,

@@ -90,7 +90,9 @@ extension GridRenderer {
       "Seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode · ranked by the exact \(metric.label) (no sampling noise) · simulated Δ with \(NumberText.level(alpha: r.spec.alpha)) intervals · p-values adjusted by Holm and Benjamini–Hochberg.",
       cssClass: "note")
     let (headers, rows) = rankedRows(r)
-    doc.table(headers, rows, right: Set(2..<headers.count), caption: "Cells, best first")
+    // A cell's levels may break after each comma (a zero-width space), so the table fits a laptop's width.
+    let wrapped = rows.map { row in row.enumerated().map { $0 == 1 ? $1.replacingOccurrences(of: ",", with: ",\u{200B}") : $1 } }
+    doc.table(headers, wrapped, right: Set(2..<headers.count), wrap: [1], caption: "Cells, best first")
     doc.heading(2, "Heatmap of \(metric.label)")
     doc.paragraph(
       "Each cell shows its exact value; darker is higher, on one scale for all the heatmaps. The control is not in the grid.",

@@ -112,8 +112,8 @@ public enum RunMarkdownRenderer {
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
-      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); lift is variant/control − 1, its interval agrees with"
-      out += " the test; exact lift and exact Δ are the exact engine's (no sampling noise).\n\n"
+      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); exact lift and exact Δ are the exact engine's"
+      out += " (no sampling noise).\n\n"
       out += header(
         ["metric", "variant", control.variant, "value"] + RunTableRenderer.comparisonHeaders(level), right: Set(2...9))
       for metric in FunnelMetric.allCases {

@@ -93,7 +93,9 @@ public enum RunTableRenderer {
     + " rates of all users with Tango's score interval and McNemar's score test on each user's pair of outcomes,"
     + " revenue and realized revenue per user with the paired t interval and test on per-user differences."
     + " Metrics whose denominator differs between variants (conversion of viewers, trial to paid, time to finish,"
-    + " revenue per payer or viewer) are compared unpaired (Newcombe interval with the pooled z-test; Welch)."
+    + " refund rate, revenue per payer or viewer) are compared unpaired (Miettinen–Nurminen score interval and test; Welch)."
+    + " Each lift (variant/control − 1) has an interval that excludes 0 exactly when the test beside it rejects:"
+    + " Fieller's with that test's variance, or the score interval of the ratio."
 
   /// The confidence level of the summaries' comparison intervals, e.g. `95%`.
   static func level(_ summaries: [FunnelSummary]) -> String {

