@@ -43,7 +43,8 @@ extension PlanningRenderer {
         d.variant, NumberText.percent(d.controlRate, decimals: 2), NumberText.percent(d.variantRate, decimals: 2),
         NumberText.grouped(d.usersPerArm), NumberText.percent(d.power), d.analyticPower.map { NumberText.percent($0) } ?? "n/a",
         NumberText.percent(d.falsePositiveRate, decimals: 2), NumberText.percent(d.coverage),
-        simulatedSize(plan), plan.durationDays.map { "\($0) d" } ?? "n/a",
+        d.typeS.map { NumberText.percent($0) } ?? "n/a", d.typeM.map { NumberText.fixed($0, 2) + "×" } ?? "n/a", simulatedSize(plan),
+        plan.durationDays.map { "\($0) d" } ?? "n/a",
       ]
     }
   }
@@ -51,12 +52,13 @@ extension PlanningRenderer {
   static func designHeaders(alpha: Double) -> [String] {
     [
       "variant", "control", "variant rate", "users/arm", "power (sim.)", "power (formula)", "A/A false positives",
-      "\(NumberText.level(alpha: alpha)) CI coverage", "users/arm for target", "duration",
+      "\(NumberText.level(alpha: alpha)) CI coverage", "type S", "type M", "users/arm for target", "duration",
     ]
   }
 
   /// The design table (one row per variant: rates, users per arm used, simulated and formula power, A/A
-  /// false positives, interval coverage, users per arm for the target power, duration) as Markdown.
+  /// false positives, interval coverage, type S and M errors, users per arm for the target power,
+  /// duration) as Markdown.
   public static func markdown(_ r: PlanningReport) -> String {
     var out = "## Planning \(RunMarkdownRenderer.cell(r.experiment)) by simulation\n\n"
     out +=
@@ -136,7 +138,7 @@ extension PlanningRenderer {
       let chart = SVGCharts.bars(
         power, patterned: true, scale: ChartScale.levels([], atLeast: 100, unit: "%"), axisTitle: "power under the true effect")
       doc.chart(
-        kind: "peeking-power", title: "\(p.variant): power of each rule under the true effect (· mean day of stopping)",
+        kind: "peeking-power", title: "\(p.variant): power of each rule under the true effect, and its mean day of stopping",
         description: power.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
         height: chart.height, content: chart.content)
     }

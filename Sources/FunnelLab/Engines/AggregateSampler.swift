@@ -68,6 +68,8 @@ public struct AggregateSampler: Sendable {
   /// Whether each plan slot starts a trial, and P(a trial converts).
   let planHasTrial: [Bool]
   let trialConversion: Double
+  /// P(the first payment is refunded | a purchase of each plan slot).
+  let planRefunds: [Double]
 
   /// A sampler for one arm, from its exact funnel.
   /// - Complexity: `O(K log K)` for `K` classes.
@@ -99,6 +101,7 @@ public struct AggregateSampler: Sendable {
     classPlan = classes.map { $0.firstPlan ?? -1 }
     planHasTrial = exact.planHasTrial
     trialConversion = exact.trialConversion
+    planRefunds = exact.planRefunds
     classFlags = classes.map {
       ($0.sawPaywall ? 1 : 0) | ($0.skipped ? 2 : 0) | ($0.wentBack ? 4 : 0) | ($0.personalized ? 8 : 0)
     }
@@ -147,6 +150,9 @@ public struct AggregateSampler: Sendable {
     }
     if arm[.trialStarts] > 0 {
       arm[.trialConversions] = BinomialSampler.sample(trials: arm[.trialStarts], probability: trialConversion, using: &rng)
+    }
+    for (j, bought) in arm.planPurchases.enumerated() where bought > 0 && planRefunds.indices.contains(j) {
+      arm[.refunds] += BinomialSampler.sample(trials: bought, probability: planRefunds[j], using: &rng)
     }
     return arm
   }

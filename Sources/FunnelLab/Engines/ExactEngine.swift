@@ -680,18 +680,18 @@ struct _ExactAccumulators {
   /// Revenue: the lifecycle's expectation per plan, at once and after an approval delay;
   /// returns revenue and realized revenue per user, trial starts, refunds per user and each
   /// plan's revenue.
-  private func revenue(_ g: _ExactLayout, planPurchases: [Double]) -> (Double, Double, Double, Double, [Double]) {
+  private func revenue(_ g: _ExactLayout, planPurchases: [Double]) -> (Double, Double, Double, [Double], [Double]) {
     let flow = g.flow
     var revenue = 0.0
     var realized = 0.0
     var trialStarts = 0.0
-    var refunds = 0.0
+    var refunds = [Double](repeating: 0, count: g.plans)
     var planRevenue = [Double](repeating: 0, count: g.plans)
     for (j, (now, later)) in Self.planExpectations(flow, flow.revenue).enumerated() {
       planRevenue[j] = now.horizonCents / 100
       revenue += (planImmediate[j] * now.horizonCents + planApproved[j] * later.horizonCents) / 100
       realized += (planImmediate[j] * now.realizedCents + planApproved[j] * later.realizedCents) / 100
-      refunds += planImmediate[j] * now.refund + planApproved[j] * later.refund
+      refunds[j] = planImmediate[j] * now.refund + planApproved[j] * later.refund
       if flow.plans[j].plan.trialDays > 0 { trialStarts += planPurchases[j] }
     }
     return (revenue, realized, trialStarts, refunds, planRevenue)
@@ -727,7 +727,8 @@ struct _ExactAccumulators {
       optionCounts: counts.options, screenMillis: zip(views, g.dwellMean).map { $0 * $1 }, expectedScreens: views.reduce(0, +),
       meanSecondsToFinish: mean, standardDeviationSecondsToFinish: sd, outcomeClasses: t.classes,
       outcomeClassProbabilities: t.classP, truncatedMass: max(truncated, reachTruncated.max() ?? 0))
-    funnel.refunds = refunds
+    funnel.refunds = refunds.reduce(0, +)
+    funnel.planRefunds = zip(refunds, t.planPurchases).map { $1 > 0 ? min($0 / $1, 1) : 0 }
     funnel.realizedRevenueCurve = realizedRevenueCurve(g)
     return funnel
   }

@@ -86,6 +86,9 @@ public struct ExactFunnel: Sendable, Hashable {
   public var trialConversion: Double
   /// P(the user bought a plan whose first payment was refunded).
   public var refunds = 0.0
+  /// P(the first payment is refunded | a purchase of each plan slot), at once or approved
+  /// later in the slot's proportion; 0 for a slot nobody buys.
+  public var planRefunds: [Double] = []
   /// Whether each plan slot starts with a free trial.
   public var planHasTrial: [Bool]
   /// Expected net revenue per user over the revenue horizon (ARPU), in the plans' currency.
