@@ -95,12 +95,6 @@ public enum RunMarkdownRenderer {
     return metric.isProportion ? NumberText.percent(v) : NumberText.fixed(v, 2)
   }
 
-  /// Δ, its interval and p as the tables show them (``RunTableRenderer/delta(_:_:)``).
-  static func difference(_ c: MetricComparison) -> (String, String, String) {
-    let cells = RunTableRenderer.delta(c, c.metric)
-    return (cells[0], cells[1], cells[2])
-  }
-
   /// The Markdown document: when there are several variants, every metric of each against the control (Δ,
   /// its interval, p-value, exact Δ); then per variant the screens, the estimates with the exact values and
   /// the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.

@@ -151,7 +151,8 @@ public enum RunHTMLRenderer {
     let factor = metric.isProportion ? 100.0 : 1.0
     let rows: [SVGCharts.ForestRow] = summaries.dropFirst().compactMap { s in
       guard let c = s.comparison(metric), let d = c.difference?.estimate, let i = c.difference?.interval else { return nil }
-      let (text, ci, p) = RunMarkdownRenderer.difference(c)
+      let cells = RunTableRenderer.delta(c, metric)
+      let (text, ci, p) = (cells[0], cells[1], cells[2])
       let lift = "lift \(NumberText.lift(c.relativeLift)) (exact \(NumberText.lift(s.exactRelativeLift(metric)))) · Δ"
       return SVGCharts.ForestRow(
         label: s.variant, estimate: d * factor, lower: i.lower * factor, upper: i.upper * factor,
