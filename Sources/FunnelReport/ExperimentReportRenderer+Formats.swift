@@ -8,13 +8,16 @@ extension ExperimentReportRenderer {
   }
 
   /// The columns of ``csv(_:)``, in order; `true_difference` is the exact difference the verdict is graded
-  /// against, `role` is `primary`, `guardrail` or `secondary`.
-  package static let csvHeader = [
-    "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "relative_lift", "relative_lift_lower",
-    "relative_lift_upper", "difference", "difference_lower", "difference_upper", "test", "p_value", "adjusted_p_value", "significant",
-    "probability_to_beat_control",
-    "true_relative_lift", "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",
-  ]
+  /// against, `role` is `primary`, `guardrail` or `secondary`, or `lifecycle` for the rows of realized revenue by `day`
+  /// (`realized_revenue_by_day`) and renewal by `plan` and `period` (`renewal_rate`, `n` the subscribers who could renew),
+  /// whose exact value is in `true_value`.
+  package static let csvHeader =
+    [
+      "experiment", "role", "metric", "arm", "n", "estimate", "lower", "upper", "relative_lift", "relative_lift_lower",
+      "relative_lift_upper", "difference", "difference_lower", "difference_upper", "test", "p_value", "adjusted_p_value", "significant",
+      "probability_to_beat_control",
+      "true_relative_lift", "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",
+    ] + LifecycleRenderer.csvKeyColumns
 
   /// One row per arm × metric (primary, guardrails, secondary), RFC 4180.
   public static func csv(_ r: ExperimentReport) -> String {
@@ -32,8 +35,17 @@ extension ExperimentReportRenderer {
           a.comparison == nil ? "" : (a.significant ? "true" : "false"), CSVWriter.number(a.probabilityToBeatControl),
           CSVWriter.number(a.trueRelativeLift), CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "",
           CSVWriter.number(1 - r.spec.alpha),
-          CSVWriter.number(a.trueValue), CSVWriter.number(a.equivalenceMargin),
+          CSVWriter.number(a.trueValue), CSVWriter.number(a.equivalenceMargin), "", "", "",
         ])
+      }
+    }
+    for (arm, lifecycle) in zip(r.arms, r.lifecycles) {
+      for row in LifecycleRenderer.csvRows(lifecycle) {
+        csv.add(
+          [
+            r.experiment, "lifecycle", row.metric, arm, String(row.n), CSVWriter.number(row.estimate), CSVWriter.number(row.lower),
+            CSVWriter.number(row.upper),
+          ] + Array(repeating: "", count: 14) + [CSVWriter.number(1 - r.spec.alpha), CSVWriter.number(row.exact), ""] + row.keyCells)
       }
     }
     return csv.text
@@ -83,6 +95,8 @@ extension ExperimentReportRenderer {
       out += "\n### Decisions\n\n" + RunMarkdownRenderer.header(["arm", "decision"], right: [])
       for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, d.decision.rawValue]) }
     }
+    let lifecycle = lifecycleTables(r)
+    if !lifecycle.isEmpty { out += "\n### Revenue over time and renewals\n\n" + LifecycleRenderer.markdown(lifecycle) }
     return out
   }
 
@@ -140,6 +154,7 @@ extension ExperimentReportRenderer {
     RunHTMLRenderer.funnelComparisons(observed.variants, summaries, into: &doc)
     RunHTMLRenderer.planMix(observed, summaries, into: &doc)
     RunHTMLRenderer.revenue(observed, summaries, into: &doc)
+    LifecycleRenderer.html(Array(zip(r.arms, r.lifecycles)), alpha: r.spec.alpha, into: &doc)
     return doc.html
   }
 }

@@ -85,7 +85,15 @@ public enum ExperimentReportRenderer {
     out += "\nDecision (ship when \(r.spec.primary.label) is significantly better after \(r.spec.correction.rawValue) adjustment"
     out += " and no guardrail is violated or inconclusive; do not ship when it is significantly worse or a guardrail is violated)\n"
     for d in r.decisions { out += "  \(d.arm): \(d.decision.rawValue)\n" }
+    let lifecycle = lifecycleTables(r)
+    if !lifecycle.isEmpty { out += "\n" + LifecycleRenderer.text(lifecycle) }
     return out
+  }
+
+  /// The realized-revenue and renewal tables of the arms, one column per arm.
+  static func lifecycleTables(_ r: ExperimentReport) -> [LifecycleRenderer.Table] {
+    LifecycleRenderer.tables(
+      r.arms.indices.map { (r.arms[$0], r.lifecycles.indices.contains($0) ? r.lifecycles[$0] : nil) }, alpha: r.spec.alpha)
   }
 
   static func json(_ i: ConfidenceInterval?) -> JSONValue {
@@ -146,8 +154,12 @@ public enum ExperimentReportRenderer {
         (
           "arms",
           .array(
-            zip(r.arms, zip(r.armUsers, r.plannedShares)).map { arm, x in
-              .object([("id", .string(arm)), ("users", .integer(x.0)), ("plannedShare", .number(x.1))])
+            r.arms.indices.map { i in
+              .object([
+                ("id", .string(r.arms[i])), ("users", .integer(r.armUsers.indices.contains(i) ? r.armUsers[i] : 0)),
+                ("plannedShare", .number(r.plannedShares.indices.contains(i) ? r.plannedShares[i] : 0)),
+                ("lifecycle", LifecycleRenderer.json(r.lifecycles.indices.contains(i) ? r.lifecycles[i] : nil)),
+              ])
             })
         ),
         ("sampleRatioMismatch", srm),

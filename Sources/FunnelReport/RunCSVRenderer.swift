@@ -8,11 +8,14 @@ import FunnelStats
 public enum RunCSVRenderer {
   /// The columns of ``render(_:summaries:)``, in order; `kind` is `proportion` or `mean`, `exact`,
   /// `exact_relative_lift` and `exact_difference` come from the exact engine (no sampling noise), `confidence_level` is `1 − α`.
-  public static let header = [
-    "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "relative_lift", "relative_lift_lower",
-    "relative_lift_upper", "relative_lift_method", "difference", "difference_lower", "difference_upper", "test", "p_value",
-    "rank_test", "rank_p_value", "interval_method", "confidence_level", "exact", "exact_relative_lift", "exact_difference",
-  ]
+  /// Rows of metric `realized_revenue_by_day` (one per curve day, in `day`) and `renewal_rate` (one per `plan` and
+  /// renewal `period`, `n` the subscribers who could renew) follow the metrics; `day`, `plan` and `period` are empty elsewhere.
+  public static let header =
+    [
+      "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "relative_lift", "relative_lift_lower",
+      "relative_lift_upper", "relative_lift_method", "difference", "difference_lower", "difference_upper", "test", "p_value",
+      "rank_test", "rank_p_value", "interval_method", "confidence_level", "exact", "exact_relative_lift", "exact_difference",
+    ] + LifecycleRenderer.csvKeyColumns
 
   /// The CSV document: one row per variant × metric, the control's difference columns empty.
   /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
@@ -31,8 +34,18 @@ public enum RunCSVRenderer {
           c?.rankTest?.method ?? "", CSVWriter.number(c?.rankTest?.pValue), c?.difference?.interval?.method ?? "",
           CSVWriter.number(1 - s.alpha),
           CSVWriter.number(s.exactValue(e.metric)), c == nil ? "" : CSVWriter.number(s.exactRelativeLift(e.metric)),
-          c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)),
+          c == nil ? "" : CSVWriter.number(s.exactDifference(e.metric)), "", "", "",
         ])
+      }
+    }
+    for s in summaries {
+      for r in LifecycleRenderer.csvRows(s.lifecycle) {
+        csv.add(
+          [
+            result.experiment, s.variant, r.metric, r.kind, CSVWriter.number(r.estimate), CSVWriter.number(r.lower),
+            CSVWriter.number(r.upper), String(r.n),
+          ] + Array(repeating: "", count: 11) + [r.method, CSVWriter.number(1 - s.alpha), CSVWriter.number(r.exact), "", ""]
+            + r.keyCells)
       }
     }
     return csv.text
@@ -149,6 +162,8 @@ public enum RunMarkdownRenderer {
       }
       out += "\n"
     }
+    let lifecycle = RunTableRenderer.lifecycleTables(result, summaries)
+    if !lifecycle.isEmpty { out += "### Revenue over time and renewals\n\n" + LifecycleRenderer.markdown(lifecycle) }
     return out
   }
 }

@@ -20,6 +20,7 @@ public enum RunHTMLRenderer {
     forests(summaries, result: result, into: &doc)
     planMix(result, summaries, into: &doc)
     revenue(result, summaries, into: &doc)
+    LifecycleRenderer.html(summaries.map { ($0.variant, $0.lifecycle) }, alpha: summaries.first?.alpha ?? 0.05, into: &doc)
     return doc.html
   }
 

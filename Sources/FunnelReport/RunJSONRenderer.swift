@@ -117,6 +117,7 @@ public enum RunJSONRenderer {
       ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),
       ("counts", countsValue),
       ("revenue", revenueValue),
+      ("lifecycle", LifecycleRenderer.json(s.lifecycle)),
       ("timeToFinish", timeToFinishValue),
       ("screens", screensValue),
       ("plans", plansValue),

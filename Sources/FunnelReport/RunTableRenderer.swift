@@ -14,7 +14,14 @@ public enum RunTableRenderer {
       out += "\n" + renderVariant(run, summary)
     }
     if summaries.count > 1 { out += "\n" + renderComparison(summaries, hasPlans: result.variants.contains { !$0.flow.plans.isEmpty }) }
+    let lifecycle = lifecycleTables(result, summaries)
+    if !lifecycle.isEmpty { out += "\n" + LifecycleRenderer.text(lifecycle) }
     return out
+  }
+
+  /// The realized-revenue and renewal tables of a run, one column per variant.
+  static func lifecycleTables(_ result: RunResult, _ summaries: [FunnelSummary]) -> [LifecycleRenderer.Table] {
+    LifecycleRenderer.tables(summaries.map { ($0.variant, $0.lifecycle) }, alpha: summaries.first?.alpha ?? 0.05)
   }
 
   static func ci(_ interval: ConfidenceInterval?, percent: Bool) -> String {

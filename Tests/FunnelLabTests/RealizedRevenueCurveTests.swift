@@ -47,10 +47,10 @@ import Testing
     var settings = RevenueSettings()
     settings.horizonMonths = 3
     settings.analysisDay = 20
-    let days = _ExactAccumulators.curveDays(settings)
+    let days = settings.curveDays
     #expect(days.map { ($0 * 100).rounded() / 100 } == [7, 14, 20, 30.44, 60.88, 91.31])
     settings.analysisDay = 1000  // beyond the horizon: left out
-    #expect(!_ExactAccumulators.curveDays(settings).contains(1000))
+    #expect(!settings.curveDays.contains(1000))
   }
 }
 

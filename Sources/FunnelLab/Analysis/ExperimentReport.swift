@@ -142,6 +142,9 @@ public struct ExperimentReport: Sendable {
   /// worsening, `ship` on a significant improvement with every guardrail `ok`, otherwise `no decision`; every
   /// arm `sampleRatioMismatch` when the sample-ratio check flags a mismatch.
   public var decisions: [(arm: String, decision: Decision)]
+  /// Each arm's realized revenue by day and renewal by period, in ``arms`` order; `nil`
+  /// entries for a flow that sells no plans.
+  public var lifecycles: [LifecycleSummary?]
 
   /// Analyses `observed` (an experiment-mode run) under `spec`, beside the truth:
   /// the exact solution each variant carries (``VariantRun/exact``), against which
@@ -155,6 +158,7 @@ public struct ExperimentReport: Sendable {
     armUsers = observed.variants.map { $0.aggregate[.users] }
     plannedShares = observed.assignment?.shares ?? Array(repeating: 1 / Double(max(arms.count, 1)), count: arms.count)
     sampleRatio = try? SampleRatioMismatch.check(observed: armUsers.map { Int($0) }, weights: plannedShares)
+    lifecycles = observed.variants.map { LifecycleSummary($0.aggregate, flow: $0.flow, exact: $0.exact, alpha: spec.alpha) }
     primary = Self.analyze(spec.primary, observed: observed, spec: spec)
     var guardrails: [(Guardrail, MetricResult, [String: GuardrailStatus])] = []
     for g in spec.guardrails {

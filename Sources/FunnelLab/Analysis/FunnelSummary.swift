@@ -94,6 +94,8 @@ public struct FunnelSummary: Sendable {
   public var exact: ExactFunnel?
   /// The control's exact solution, when the run solved it (for exact differences).
   public var controlExact: ExactFunnel?
+  /// Realized revenue by day and renewal by period; `nil` when the flow sells no plans.
+  public var lifecycle: LifecycleSummary?
 
   /// The summary of `run`, compared with `control` when given (and not `run` itself).
   public init(_ run: VariantRun, control: VariantRun? = nil, alpha: Double = 0.05) {
@@ -140,6 +142,7 @@ public struct FunnelSummary: Sendable {
     stepLimitReached = a[.stepLimitReached]
     medianSecondsToFinish = a.completionTime.quantileSeconds(0.5)
     p90SecondsToFinish = a.completionTime.quantileSeconds(0.9)
+    lifecycle = LifecycleSummary(a, flow: f, exact: run.exact, alpha: alpha)
   }
 
   /// The value of `metric` in ``metrics``; `nil` when undefined.

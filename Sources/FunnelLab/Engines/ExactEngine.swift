@@ -635,20 +635,10 @@ struct _ExactAccumulators {
     return (actionCounts, failures, optionCounts)
   }
 
-  /// The days of ``ExactFunnel/realizedRevenueCurve``: 7, 14, the analysis day and the end
-  /// of every month to the horizon (`k · 365.25/12`), sorted, without repeats.
-  static func curveDays(_ settings: RevenueSettings) -> [Double] {
-    let months = max(Int(settings.horizonMonths.rounded(.down)), 0)
-    let horizon = settings.horizonMonths * SubscriptionLifecycle.daysPerMonth
-    var days = [7, 14, settings.analysisDay] + (1...max(months, 1)).map { Double($0) * SubscriptionLifecycle.daysPerMonth }
-    days.append(horizon)
-    return Array(Set(days.filter { $0 > 0 && $0 <= horizon })).sorted()
-  }
-
-  /// Expected realized revenue per user by each of ``curveDays(_:)``: the lifecycle's
+  /// Expected realized revenue per user by each of ``RevenueSettings/curveDays``: the lifecycle's
   /// expectation with that day as the analysis day.
   private func realizedRevenueCurve(_ g: _ExactLayout) -> [ExactFunnel.RevenuePoint] {
-    Self.curveDays(g.flow.revenue).map { day in
+    g.flow.revenue.curveDays.map { day in
       var settings = g.flow.revenue
       settings.analysisDay = day
       let perUser = zip(g.flow.plans.indices, Self.planExpectations(g.flow, settings)).reduce(0.0) { sum, item in
@@ -730,6 +720,10 @@ struct _ExactAccumulators {
     funnel.refunds = refunds.reduce(0, +)
     funnel.planRefunds = zip(refunds, t.planPurchases).map { $1 > 0 ? min($0 / $1, 1) : 0 }
     funnel.realizedRevenueCurve = realizedRevenueCurve(g)
+    let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
+    funnel.planRenewal = flow.plans.map { slot in
+      slot.plan.period.months == nil ? nil : UnitDraw.probabilityBelow(lifecycle.renewal(of: slot.plan))
+    }
     return funnel
   }
 }

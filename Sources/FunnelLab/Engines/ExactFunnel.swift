@@ -89,6 +89,9 @@ public struct ExactFunnel: Sendable, Hashable {
   /// P(the first payment is refunded | a purchase of each plan slot), at once or approved
   /// later in the slot's proportion; 0 for a slot nobody buys.
   public var planRefunds: [Double] = []
+  /// P(a subscription of each plan slot renews at the end of a paid period), exactly as the
+  /// lifecycle draws it; `nil` for a lifetime plan.
+  public var planRenewal: [Double?] = []
   /// Whether each plan slot starts with a free trial.
   public var planHasTrial: [Bool]
   /// Expected net revenue per user over the revenue horizon (ARPU), in the plans' currency.

@@ -112,6 +112,10 @@ public struct FunnelAggregate: Sendable, Hashable {
   public var completionTime = TimeStatistic()
   /// Total milliseconds spent on each screen (over all views).
   public var screenMillis: [UInt64] = []
+  /// Purchasers per lifecycle: what each purchase paid and when, enough for realized
+  /// revenue by any day and renewal by period (``realizedRevenue(before:in:)``,
+  /// ``renewals(in:)``).
+  public var lifecycles: [PurchaseLifecycle: UInt64] = [:]
 
   /// An empty aggregate with these index spaces.
   public init(screens: Int, actions: Int, plans: Int, options: Int, segments: Int) {
@@ -178,6 +182,11 @@ public struct FunnelAggregate: Sendable, Hashable {
     r.revenue = RevenueDistribution.combine(a.revenue, b.revenue, overflow: &wrapped)
     r.realizedRevenue = RevenueDistribution.combine(a.realizedRevenue, b.realizedRevenue, overflow: &wrapped)
     r.completionTime = TimeStatistic.combine(a.completionTime, b.completionTime, overflow: &wrapped)
+    for (lifecycle, count) in b.lifecycles {
+      let (s, o) = r.lifecycles[lifecycle, default: 0].addingReportingOverflow(count)
+      r.lifecycles[lifecycle] = s
+      if o { wrapped = true }
+    }
     if wrapped { overflow = true }
     return r
   }

@@ -343,6 +343,7 @@ func tallyUser<Manager: PaywallManager, Observer: WalkObserver>(
   if outcome.refunded { acc.scalars[FunnelCounter.refunds.rawValue] &+= 1 }
   acc.revenue.add(cents: outcome.horizonCents)
   acc.realizedRevenue.add(cents: outcome.realizedCents)
+  acc.lifecycles[lifecycle.lifecycle(of: transaction, slot: Int(w.firstPlan), outcome: outcome), default: 0] &+= 1
   result.revenueCents = outcome.horizonCents
   result.realizedCents = outcome.realizedCents
 }
@@ -424,6 +425,7 @@ final class Accumulator {
   let completionSquares: UnsafeMutablePointer<UInt128>
   var revenue = RevenueDistribution()
   var realizedRevenue = RevenueDistribution()
+  var lifecycles: [PurchaseLifecycle: UInt64] = [:]
   let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts,
     segmentUsers: UnsafeMutableBufferPointer<UInt64>
 
@@ -465,6 +467,7 @@ final class Accumulator {
     for counter in FunnelCounter.allCases { a[counter] = scalars[counter.rawValue] }
     a.revenue = revenue
     a.realizedRevenue = realizedRevenue
+    a.lifecycles = lifecycles
     a.completionTime.count = scalars[Accumulator.completionCount]
     a.completionTime.sumMillis = scalars[Accumulator.completionMillis]
     a.completionTime.sumSquaredMillis = completionSquares.pointee

@@ -37,33 +37,24 @@ extension SubscriptionLifecycle {
   /// - Complexity: `O(n)`, the payments that fit in the horizon.
   public func expectation(of transaction: StoreTransaction, plan: Plan) -> Expectation {
     var e = Expectation()
-    let horizonDays = settings.horizonMonths * Self.daysPerMonth
-    var day = transaction.delayDays
+    var schedule = PaymentSchedule(delayDays: transaction.delayDays, isTrial: transaction.isTrial, plan: plan, settings: settings)
     var alive = 1.0
     if transaction.isTrial {
-      day += Double(plan.trialDays)
       alive = UnitDraw.probabilityBelow(settings.trialConversion)
       e.trialConversion = alive
     }
-    let periodDays = plan.period.months.map { $0 * Self.daysPerMonth }
-    let renewal = UnitDraw.probabilityBelow(plan.renewalProbability ?? settings.renewal(for: plan.period))
+    let renews = UnitDraw.probabilityBelow(renewal(of: plan))
     let refund = UnitDraw.probabilityBelow(settings.refundProbability)
-    var index = 0
-    while day < horizonDays, alive > 0 {
-      let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
-      // As in the simulation: prices are validated to at most 10⁶.
-      var cents = Double(Int64(rounding: price * 100 * (1 - settings.storeFee)) ?? 0)
-      if index == 0 {
+    while alive > 0, let payment = schedule.next() {
+      var cents = Double(payment.cents)
+      if payment.index == 0 {
         e.refund = alive * refund
         cents *= 1 - refund
       }
       e.horizonCents += alive * cents
-      if day < settings.analysisDay { e.realizedCents += alive * cents }
+      if payment.day < settings.analysisDay { e.realizedCents += alive * cents }
       e.payments += alive
-      index += 1
-      guard let periodDays else { break }
-      alive *= renewal
-      day += periodDays
+      alive *= renews
     }
     return e
   }

@@ -38,31 +38,89 @@ public struct SubscriptionLifecycle: Sendable, Hashable {
   /// - Complexity: O(payments within the horizon).
   public func outcome(of transaction: StoreTransaction, plan: Plan, using rng: inout Xoshiro256StarStar) -> Outcome {
     var outcome = Outcome()
-    let horizonDays = settings.horizonMonths * Self.daysPerMonth
-    var day = transaction.delayDays
+    var schedule = PaymentSchedule(delayDays: transaction.delayDays, isTrial: transaction.isTrial, plan: plan, settings: settings)
     if transaction.isTrial {
-      day += Double(plan.trialDays)
       guard rng.nextUnitDouble() < settings.trialConversion else { return outcome }
       outcome.convertedFromTrial = true
     }
-    let periodDays = plan.period.months.map { $0 * Self.daysPerMonth }
-    let renewal = plan.renewalProbability ?? settings.renewal(for: plan.period)
-    var index = 0
-    while day < horizonDays {
-      let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
-      // Prices are validated to at most 10⁶, so the cents always fit.
-      var cents = Int64(rounding: price * 100 * (1 - settings.storeFee)) ?? 0
-      if index == 0, rng.nextUnitDouble() < settings.refundProbability {
+    let renewalProbability = renewal(of: plan)
+    while let payment = schedule.next() {
+      var cents = payment.cents
+      if payment.index == 0, rng.nextUnitDouble() < settings.refundProbability {
         outcome.refunded = true
         cents = 0
       }
       outcome.horizonCents += cents
-      if day < settings.analysisDay { outcome.realizedCents += cents }
+      if payment.day < settings.analysisDay { outcome.realizedCents += cents }
       outcome.payments += 1
-      index += 1
-      guard let periodDays, rng.nextUnitDouble() < renewal else { break }
-      day += periodDays
+      guard schedule.renews, rng.nextUnitDouble() < renewalProbability else { break }
     }
     return outcome
+  }
+
+  /// The probability that a subscription to `plan` renews at the end of a paid period: the
+  /// plan's own, or the settings' for its period.
+  public func renewal(of plan: Plan) -> Double { plan.renewalProbability ?? settings.renewal(for: plan.period) }
+
+  /// The payments of one purchase, in order, while they fall before the horizon: the
+  /// days and net cents that ``outcome(of:plan:using:)``, its expectation and a
+  /// ``PurchaseLifecycle`` read back all share, computed one way.
+  struct PaymentSchedule {
+    /// One payment: its position (0 = the first), its day from the tap and its net cents.
+    struct Payment {
+      var index: Int
+      var day: Double
+      var cents: Int64
+    }
+
+    let plan: Plan
+    let storeFee: Double
+    let horizonDays: Double
+    let periodDays: Double?
+    private(set) var day: Double
+    private(set) var index = 0
+
+    /// The schedule of a purchase made `delayDays` after the tap: the first payment is
+    /// then, or after the trial for a trial.
+    init(delayDays: Double, isTrial: Bool, plan: Plan, settings: RevenueSettings) {
+      self.plan = plan
+      storeFee = settings.storeFee
+      horizonDays = settings.horizonMonths * SubscriptionLifecycle.daysPerMonth
+      periodDays = plan.period.months.map { $0 * SubscriptionLifecycle.daysPerMonth }
+      day = delayDays + (isTrial ? Double(plan.trialDays) : 0)
+    }
+
+    /// Whether the plan renews at all (a lifetime plan pays once).
+    var renews: Bool { periodDays != nil }
+
+    /// The next payment, one period after the last (the days are accumulated, exactly as
+    /// every reader of the schedule sees them); `nil` past the horizon or after a
+    /// lifetime plan's one payment. Each payment is `round(100 · price · (1 − storeFee))`
+    /// cents, the intro price for the first `introPeriods`.
+    mutating func next() -> Payment? {
+      if index > 0 {
+        guard let periodDays else { return nil }
+        day += periodDays
+      }
+      guard day < horizonDays else { return nil }
+      let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
+      // Prices are validated to at most 10⁶, so the cents always fit.
+      let cents = Int64(rounding: price * 100 * (1 - storeFee)) ?? 0
+      defer { index += 1 }
+      return Payment(index: index, day: day, cents: cents)
+    }
+  }
+}
+
+extension RevenueSettings {
+  /// The days of a realized-revenue curve (``ExactFunnel/realizedRevenueCurve``,
+  /// ``LifecycleSummary/revenueByDay``): 7, 14, the analysis day and the end of every month
+  /// to the horizon (`k · 365.25/12`), sorted, without repeats.
+  public var curveDays: [Double] {
+    let months = max(Int(horizonMonths.rounded(.down)), 0)
+    let horizon = horizonMonths * SubscriptionLifecycle.daysPerMonth
+    var days = [7, 14, analysisDay] + (1...max(months, 1)).map { Double($0) * SubscriptionLifecycle.daysPerMonth }
+    days.append(horizon)
+    return Array(Set(days.filter { $0 > 0 && $0 <= horizon })).sorted()
   }
 }

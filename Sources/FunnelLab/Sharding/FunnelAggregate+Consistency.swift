@@ -11,7 +11,8 @@ extension FunnelAggregate {
   /// skippers, back-goers, personalized users, paywall viewers, purchasers ≤ users;
   /// `Σ planPurchases = purchasers`; trials ≤ purchasers, conversions ≤ trials, refunds
   /// ≤ purchasers, restores ≤ restore taps, approvals ≤ pending purchases; earners ≤
-  /// purchasers; completion times: `count = completed = Σ histogram`.
+  /// purchasers; completion times: `count = completed = Σ histogram`; the lifecycles count
+  /// every purchaser once, and their trials, conversions and refunds are those counted.
   /// - Returns: one error per broken relation, at `path`'s field.
   func consistencyErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
@@ -58,10 +59,22 @@ extension FunnelAggregate {
       completionTime.count == self[.completed], "completionCount",
       "\(completionTime.count) completion times for \(self[.completed]) completions")
     check(sum(completionTime.histogram) == completionTime.count, "completionHistogram", "the histogram does not sum to completionCount")
+    for (name, counter, predicate) in Self.lifecycleCounts {
+      let total = sum(lifecycles.filter { predicate($0.key) }.map(\.value))
+      check(
+        total == self[counter], "lifecycles",
+        "the lifecycles hold \(total.map(String.init) ?? "more than 2^64") \(name), not \(counter.name) = \(self[counter])")
+    }
     for (field, distribution) in [("revenue", revenue), ("realizedRevenue", realizedRevenue)] {
       let outOfRange = distribution.counts.keys.contains { $0 == Int64.min || abs($0) > Self.maxRevenueCents }
       check(!outOfRange, field, "a revenue beyond ±\(Self.maxRevenueCents) cents per user")
     }
     return errors
   }
+
+  /// What the lifecycles must add up to: every purchaser, trial, conversion and refund.
+  static let lifecycleCounts: [(String, FunnelCounter, @Sendable (PurchaseLifecycle) -> Bool)] = [
+    ("purchasers", .purchasers, { _ in true }), ("trials", .trialStarts, \.isTrial),
+    ("conversions", .trialConversions, \.convertedFromTrial), ("refunds", .refunds, \.refunded),
+  ]
 }

@@ -20,7 +20,17 @@ extension FunnelAggregate {
     ]
     members += Self.indexedCounters.map { ($0.name, ints(self[keyPath: $0.field])) }
     members += [("revenue", pairs(revenue)), ("realizedRevenue", pairs(realizedRevenue))]
+    members.append(("lifecycles", .array(lifecycles.sorted { $0.key < $1.key }.map { Self.json($0.key, count: $0.value) })))
     return .object(members)
+  }
+
+  /// One lifecycle and its purchasers, as a shard file holds it.
+  static func json(_ l: PurchaseLifecycle, count: UInt64) -> JSONValue {
+    .object([
+      ("plan", .integer(UInt64(max(l.plan, 0)))), ("delayDays", .number(l.delayDays)), ("trial", .bool(l.isTrial)),
+      ("converted", .bool(l.convertedFromTrial)), ("payments", .integer(UInt64(max(l.payments, 0)))),
+      ("refunded", .bool(l.refunded)), ("count", .integer(count)),
+    ])
   }
 
   /// Reads an aggregate written by ``json`` for `flow`, checking every field's shape.
@@ -83,6 +93,68 @@ extension FunnelAggregate {
     for (cents, count, p) in try pairs("revenue") { revenue.counts[try signed(cents, p.index(0))] = try integer(count, p.index(1)) }
     for (cents, count, p) in try pairs("realizedRevenue") {
       realizedRevenue.counts[try signed(cents, p.index(0))] = try integer(count, p.index(1))
+    }
+    guard case .array(let items) = try field("lifecycles").kind else {
+      throw SpecError(path: path.key("lifecycles"), message: "expected an array of lifecycles", hint: "the shard file is damaged")
+    }
+    for (i, item) in items.enumerated() {
+      let (lifecycle, count) = try Self.lifecycle(item, for: flow, at: path.key("lifecycles").index(i))
+      guard lifecycles[lifecycle] == nil else {
+        throw SpecError(path: path.key("lifecycles").index(i), message: "repeats an earlier lifecycle", hint: "the shard file is damaged")
+      }
+      lifecycles[lifecycle] = count
+    }
+    try checkLifecyclesReproduceRevenue(flow, at: path)
+  }
+
+  /// Reads one lifecycle written by ``json(_:count:)``: a plan of `flow`, a finite delay of
+  /// 0 to 10⁶ days, at most the payments the plan can make within the horizon, a
+  /// conversion only after a trial and a refund only of a payment.
+  static func lifecycle(_ value: JSONValue, for flow: CompiledFlow, at path: SpecPath) throws(SpecError) -> (PurchaseLifecycle, UInt64) {
+    func damaged(_ key: String, _ message: String) -> SpecError {
+      SpecError(path: path.key(key), message: message, hint: "the shard file is damaged")
+    }
+    func whole(_ key: String) throws(SpecError) -> UInt64 {
+      guard case .number(_, let literal)? = value[key]?.kind, let x = UInt64(literal) else {
+        throw damaged(key, "expected a whole number ≥ 0")
+      }
+      return x
+    }
+    func flag(_ key: String) throws(SpecError) -> Bool {
+      guard case .bool(let b)? = value[key]?.kind else { throw damaged(key, "expected true or false") }
+      return b
+    }
+    let slot = try whole("plan")
+    guard slot < UInt64(flow.plans.count) else { throw damaged("plan", "plan slot \(slot), but the flow has \(flow.plans.count) plans") }
+    guard case .number(let delay, _)? = value["delayDays"]?.kind, delay.isFinite, delay >= 0, delay <= 1_000_000 else {
+      throw damaged("delayDays", "expected a number of days from 0 to 1000000")
+    }
+    let isTrial = try flag("trial")
+    let converted = try flag("converted")
+    let refunded = try flag("refunded")
+    let payments = try whole("payments")
+    var l = PurchaseLifecycle(
+      plan: Int(slot), delayDays: delay, isTrial: isTrial, convertedFromTrial: converted, payments: 0, refunded: refunded)
+    let possible = SubscriptionLifecycle(settings: flow.revenue).possiblePayments(l, plan: flow.plans[Int(slot)].plan)
+    guard payments <= UInt64(possible) else {
+      throw damaged("payments", "\(payments) payments, but the plan makes at most \(possible) in the horizon")
+    }
+    l.payments = Int(payments)
+    guard !converted || isTrial else { throw damaged("converted", "a conversion without a trial") }
+    guard !refunded || payments >= 1 else { throw damaged("refunded", "a refund without a payment") }
+    guard !isTrial || converted || payments == 0 else { throw damaged("payments", "payments after a trial that did not convert") }
+    return (l, try whole("count"))
+  }
+
+  /// Checks that the lifecycles earn exactly the revenue distributions stored beside them
+  /// (by the horizon and before the analysis day), as every run's do.
+  func checkLifecyclesReproduceRevenue(_ flow: CompiledFlow, at path: SpecPath) throws(SpecError) {
+    let horizon = flow.revenue.horizonMonths * SubscriptionLifecycle.daysPerMonth
+    for (field, stored, day) in [("revenue", revenue, horizon), ("realizedRevenue", realizedRevenue, flow.revenue.analysisDay)]
+    where revenue(before: day, in: flow) != stored {
+      throw SpecError(
+        path: path.key("lifecycles"), message: "the lifecycles do not earn the \(field) stored beside them",
+        hint: "the shard file was edited or damaged")
     }
   }
 }

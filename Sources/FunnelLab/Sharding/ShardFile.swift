@@ -6,8 +6,9 @@
 /// the order of the files does not matter — and renders the same bytes a single run
 /// would.
 package struct ShardFile: Sendable {
-  /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ShardChecksum``).
-  package static let formatVersion = 2
+  /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ShardChecksum``);
+  /// 3 the purchasers' lifecycles (``FunnelAggregate/lifecycles``).
+  package static let formatVersion = 3
 
   /// `run` or `grid`.
   package var command: String
