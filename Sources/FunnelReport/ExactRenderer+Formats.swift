@@ -73,18 +73,24 @@ extension ExactRenderer {
     return (["screen", "kind", "reach", "quit here", "drop-off", "views/user", "s/view"], rows)
   }
 
-  /// The plan mix of one variant: share of purchases, of users, revenue per purchase.
+  /// The plan mix of one variant: share of purchases, of users, renewal per period (`–` for
+  /// a lifetime plan), revenue per purchase.
   static func planRows(_ v: Variant) -> (headers: [String], rows: [[String]]) {
     let x = v.exact
     let rows = v.flow.plans.indices.map { j in
       let p = v.flow.plans[j]
       return [
         p.plan.id + (p.isDefault ? " (pre-selected)" : ""), NumberText.percent(x.purchase > 0 ? x.planPurchases[j] / x.purchase : nil),
-        NumberText.percent(x.planPurchases[j], decimals: 3), money(x.planRevenue[j]),
+        NumberText.percent(x.planPurchases[j], decimals: 3), renewal(x, j), money(x.planRevenue[j]),
       ]
     }
     let currency = v.flow.plans.first.map { " (\($0.plan.currency))" } ?? ""
-    return (["plan", "share of purchases", "of users", "revenue per purchase\(currency)"], rows)
+    return (["plan", "share of purchases", "of users", "renewal per period", "revenue per purchase\(currency)"], rows)
+  }
+
+  /// Plan slot `j`'s renewal probability per period, `–` for a lifetime plan.
+  static func renewal(_ x: ExactFunnel, _ j: Int) -> String {
+    (x.planRenewal.indices.contains(j) ? x.planRenewal[j] : nil).map { NumberText.percent($0) } ?? "–"
   }
 
   static func title(_ v: Variant) -> String {
@@ -125,6 +131,7 @@ extension ExactRenderer {
         add("plan", id, "purchase", x.planPurchases[j])
         add("plan", id, "share", x.purchase > 0 ? x.planPurchases[j] / x.purchase : nil)
         add("plan", id, "approved_after_pending", x.planApprovals[j])
+        add("plan", id, "renewal", x.planRenewal.indices.contains(j) ? x.planRenewal[j] : nil)
         add("plan", id, "revenue_per_purchase", x.planRevenue[j])
       }
       let s = x.store

@@ -77,7 +77,8 @@ public enum ExactRenderer {
         let p = f.plans[j]
         let share = x.purchase > 0 ? x.planPurchases[j] / x.purchase : nil
         return
-          "\(p.plan.id)\(p.isDefault ? "*" : "") \(NumberText.percent(share)) (\(NumberText.percent(x.planPurchases[j], decimals: 3)) of users)"
+          "\(p.plan.id)\(p.isDefault ? "*" : "") \(NumberText.percent(share)) (\(NumberText.percent(x.planPurchases[j], decimals: 3)) of users"
+          + (x.planRenewal.indices.contains(j) ? x.planRenewal[j].map { ", renews \(NumberText.percent($0))" } ?? "" : "") + ")"
       }.joined(separator: " · ")
     out += "   (* pre-selected)\n"
     let s = x.store
@@ -136,6 +137,7 @@ public enum ExactRenderer {
           ("purchase", .number(x.planPurchases[j])),
           ("approvedAfterPending", .number(x.planApprovals[j])),
           ("share", x.purchase > 0 ? .number(x.planPurchases[j] / x.purchase) : .null),
+          ("renewal", (x.planRenewal.indices.contains(j) ? x.planRenewal[j] : nil).map { .number($0) } ?? .null),
           ("revenuePerPurchase", .number(x.planRevenue[j])),
         ])
       })
