@@ -161,7 +161,7 @@ extension ExactRenderer {
     for v in variants {
       out += "### \(RunMarkdownRenderer.cell(title(v)))\n\n"
       table(screenRows(v), right: Set(2..<7))
-      if !v.flow.plans.isEmpty { table(planRows(v), right: Set(1..<4)) }
+      if !v.flow.plans.isEmpty { table(planRows(v), right: Set(1..<planRows(v).headers.count)) }
     }
     return out
   }
@@ -181,7 +181,7 @@ extension ExactRenderer {
       doc.table(screens.headers, screens.rows, right: Set(2..<7), caption: "Screens")
       if !v.flow.plans.isEmpty {
         let plans = planRows(v)
-        doc.table(plans.headers, plans.rows, right: Set(1..<4), caption: "Plan mix")
+        doc.table(plans.headers, plans.rows, right: Set(1..<plans.headers.count), caption: "Plan mix")
       }
     }
     return doc.html
