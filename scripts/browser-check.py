@@ -104,12 +104,18 @@ frame.addEventListener("load", function () {
 """
 
 
-def wrapper(report, width, measure):
-    """A page holding `report` in an iframe `width` px wide (and the measuring script)."""
+# Tall enough for the longest report (experiment mode with its funnels, charts and tables)
+# to be photographed whole.
+SHOT_HEIGHT = 16000
+
+
+def wrapper(report, width, measure, height=7000):
+    """A page holding `report` in an iframe `width` px wide and `height` px tall (and the
+    measuring script)."""
     src = html.escape("file://" + os.path.abspath(report), quote=True)
     page = (
         '<!DOCTYPE html><html><head><meta charset="utf-8"/></head><body style="margin:0">'
-        f'<iframe id="report" src="{src}" width="{width}" height="7000" style="border:0;display:block"></iframe>'
+        f'<iframe id="report" src="{src}" width="{width}" height="{height}" style="border:0;display:block"></iframe>'
         '<pre id="result">not measured</pre>'
     )
     return page + (MEASURE if measure else "") + "</body></html>"
@@ -154,7 +160,7 @@ def measure(browser, page_path, width):
 
 def screenshot(browser, page_path, width, png):
     subprocess.run(
-        [browser] + BROWSER_FLAGS + [f"--window-size={max(width, 500)},7000", "--screenshot=" + os.path.abspath(png),
+        [browser] + BROWSER_FLAGS + [f"--window-size={max(width, 500)},{SHOT_HEIGHT}", "--screenshot=" + os.path.abspath(png),
                                      "file://" + os.path.abspath(page_path)],
         capture_output=True, timeout=180)
 
@@ -200,7 +206,7 @@ def check(browser, named_reports, out, shots=True):
             if shots:
                 plain = os.path.join(out, f"shot-{name}-{width}.html")
                 with open(plain, "w", encoding="utf-8") as f:
-                    f.write(wrapper(path, width, measure=False))
+                    f.write(wrapper(path, width, measure=False, height=SHOT_HEIGHT))
                 screenshot(browser, plain, width, os.path.join(out, "screenshots", f"{name}-{width}.png"))
     return found
 

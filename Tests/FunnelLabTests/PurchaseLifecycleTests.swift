@@ -77,6 +77,27 @@ import Testing
     }
   }
 
+  /// A purchase layer of one's own may start purchases on any day and give trials on any
+  /// plan: those lifecycles have no slot of the mock store's, are counted apart, and still
+  /// earn exactly the revenue the run counted.
+  @Test func lifecyclesOfACustomStoreAreCountedToo() throws {
+    struct LateTrials: PaywallManager {
+      func purchase(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> PurchaseAttempt {
+        PurchaseAttempt(result: .success(StoreTransaction(productID: plan.id, price: plan.price, isTrial: true, delayDays: 3.5)))
+      }
+      func restorePurchases(using rng: inout Xoshiro256StarStar) -> RestoreResult { .nothingToRestore }
+    }
+    let e = try ExperimentLoader.load(contentsOf: experimentPath("betfree-onboarding"))
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let a = MonteCarloEngine().run(flow, users: 0..<20_000, seed: 8, paywall: LateTrials())
+    #expect(a[.purchasers] > 0)
+    #expect(a.lifecycles.keys.allSatisfy { $0.delayDays == 3.5 && $0.isTrial })
+    #expect(a.lifecycles.values.reduce(0, +) == a[.purchasers])
+    #expect(a.revenue(before: 1e9, in: flow) == a.revenue)
+    #expect(a.revenue(before: flow.revenue.analysisDay, in: flow) == a.realizedRevenue)
+    #expect(a.consistencyErrors(at: .root).isEmpty)
+  }
+
   /// Realized revenue by day and renewal by period converge to the exact engine's values
   /// (one band over every point and period of both flows).
   @Test func lifecycleSummaryConvergesToTheExactEngine() throws {

@@ -331,6 +331,16 @@ func tallyUser<Manager: PaywallManager, Observer: WalkObserver>(
     observer.pendingApproved(plan: Int(w.pendingPlan), at: w.millis)
   }
   guard let transaction, w.firstPlan >= 0 else { return }
+  tallyPurchase(transaction, tables: t, lifecycle: lifecycle, state: &w, into: acc, result: &result)
+}
+
+/// A purchaser's tallies: the plan, a trial, the lifecycle and its revenue. Out of line:
+/// few users buy, and the walk's loop stays small without it.
+@inline(never)
+func tallyPurchase(
+  _ transaction: StoreTransaction, tables t: EngineTables, lifecycle: SubscriptionLifecycle, state w: inout WalkState,
+  into acc: Accumulator, result: inout UserOutcome
+) {
   acc.scalars[FunnelCounter.purchasers.rawValue] &+= 1
   result.flags |= PairedTallies.Outcome.purchased.bit
   acc.planPurchases[Int(w.firstPlan)] &+= 1
@@ -343,7 +353,7 @@ func tallyUser<Manager: PaywallManager, Observer: WalkObserver>(
   if outcome.refunded { acc.scalars[FunnelCounter.refunds.rawValue] &+= 1 }
   acc.revenue.add(cents: outcome.horizonCents)
   acc.realizedRevenue.add(cents: outcome.realizedCents)
-  acc.lifecycles[lifecycle.lifecycle(of: transaction, slot: Int(w.firstPlan), outcome: outcome), default: 0] &+= 1
+  acc.lifecycles.count(lifecycle.lifecycle(of: transaction, slot: Int(w.firstPlan), outcome: outcome))
   result.revenueCents = outcome.horizonCents
   result.realizedCents = outcome.realizedCents
 }
@@ -425,7 +435,7 @@ final class Accumulator {
   let completionSquares: UnsafeMutablePointer<UInt128>
   var revenue = RevenueDistribution()
   var realizedRevenue = RevenueDistribution()
-  var lifecycles: [PurchaseLifecycle: UInt64] = [:]
+  let lifecycles: LifecycleCounter
   let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts,
     segmentUsers: UnsafeMutableBufferPointer<UInt64>
 
@@ -449,6 +459,7 @@ final class Accumulator {
     planPurchases = zeros(flow.plans.count)
     optionCounts = zeros(flow.options.count)
     segmentUsers = zeros(flow.segmentCount)
+    lifecycles = LifecycleCounter(flow)
   }
 
   deinit {
@@ -467,7 +478,7 @@ final class Accumulator {
     for counter in FunnelCounter.allCases { a[counter] = scalars[counter.rawValue] }
     a.revenue = revenue
     a.realizedRevenue = realizedRevenue
-    a.lifecycles = lifecycles
+    a.lifecycles = lifecycles.counts()
     a.completionTime.count = scalars[Accumulator.completionCount]
     a.completionTime.sumMillis = scalars[Accumulator.completionMillis]
     a.completionTime.sumSquaredMillis = completionSquares.pointee
@@ -482,5 +493,74 @@ final class Accumulator {
     a.optionCounts = take(optionCounts, flow.options.count)
     a.segmentUsers = take(segmentUsers, flow.segmentCount)
     return a
+  }
+}
+
+/// Purchasers per ``PurchaseLifecycle`` at the cost of an array increment: the lifecycles a
+/// mock store produces (bought at once or after the approval delay, the plan's payments
+/// within the horizon) each have a slot in raw memory; any other (a custom purchase layer's
+/// delays) goes to a dictionary. ``counts()`` turns both into the aggregate's map.
+final class LifecycleCounter {
+  /// Per plan: the first slot and the most payments it can make (at no delay).
+  private let start: [Int]
+  private let maxPayments: [Int]
+  private let approvalDelay: Double
+  private let slots: UnsafeMutableBufferPointer<UInt64>
+  private var others: [PurchaseLifecycle: UInt64] = [:]
+
+  init(_ flow: CompiledFlow) {
+    let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
+    maxPayments = flow.plans.indices.map { j in
+      lifecycle.possiblePayments(
+        PurchaseLifecycle(plan: j, delayDays: 0, isTrial: false, convertedFromTrial: false, payments: 0, refunded: false),
+        plan: flow.plans[j].plan)
+    }
+    var next = 0
+    var start: [Int] = []
+    for n in maxPayments {
+      start.append(next)
+      next += 16 * (n + 1)  // 2 delays × 8 flag combinations × 0…n payments
+    }
+    self.start = start
+    approvalDelay = flow.store.approvalDelayDays
+    slots = .allocate(capacity: max(next, 1))
+    slots.initialize(repeating: 0)
+  }
+
+  deinit { slots.deallocate() }
+
+  /// The slot of `l`, or `nil` when it has none (an unusual delay or more payments).
+  private func slot(_ l: PurchaseLifecycle) -> Int? {
+    let delayed = l.delayDays == 0 ? 0 : (l.delayDays == approvalDelay ? 1 : -1)
+    guard delayed >= 0, start.indices.contains(l.plan), (0...maxPayments[l.plan]).contains(l.payments) else { return nil }
+    let flags = (l.isTrial ? 1 : 0) | (l.convertedFromTrial ? 2 : 0) | (l.refunded ? 4 : 0)
+    return start[l.plan] + ((delayed * 8 + flags) * (maxPayments[l.plan] + 1)) + l.payments
+  }
+
+  /// Counts one purchaser.
+  @inline(__always)
+  func count(_ l: PurchaseLifecycle) {
+    if let i = slot(l) { slots[i] &+= 1 } else { others[l, default: 0] &+= 1 }
+  }
+
+  /// Every lifecycle counted, with its purchasers.
+  func counts() -> [PurchaseLifecycle: UInt64] {
+    var map = others
+    for plan in start.indices {
+      let span = maxPayments[plan] + 1
+      for delayed in 0..<2 {
+        for flags in 0..<8 {
+          for payments in 0..<span {
+            let n = slots[start[plan] + (delayed * 8 + flags) * span + payments]
+            guard n > 0 else { continue }
+            let l = PurchaseLifecycle(
+              plan: plan, delayDays: delayed == 0 ? 0 : approvalDelay, isTrial: flags & 1 != 0,
+              convertedFromTrial: flags & 2 != 0, payments: payments, refunded: flags & 4 != 0)
+            map[l, default: 0] &+= n
+          }
+        }
+      }
+    }
+    return map
   }
 }

@@ -29,6 +29,14 @@ public struct PurchaseLifecycle: Sendable, Hashable, Comparable {
     self.refunded = refunded
   }
 
+  /// Hashes the fields packed into two words: one `Hasher` round fewer than field by
+  /// field, on the purchase path of every purchaser.
+  public func hash(into hasher: inout Hasher) {
+    let flags = (isTrial ? 1 : 0) | (convertedFromTrial ? 2 : 0) | (refunded ? 4 : 0)
+    hasher.combine(UInt64(truncatingIfNeeded: plan) << 40 ^ UInt64(truncatingIfNeeded: payments) << 3 ^ UInt64(flags))
+    hasher.combine(delayDays)
+  }
+
   /// Orders by plan, delay, trial, conversion, payments and refund: the order of shard files.
   public static func < (a: PurchaseLifecycle, b: PurchaseLifecycle) -> Bool {
     (a.plan, a.delayDays, a.isTrial ? 1 : 0, a.convertedFromTrial ? 1 : 0, a.payments, a.refunded ? 1 : 0)

@@ -73,7 +73,10 @@ public struct SubscriptionLifecycle: Sendable, Hashable {
       var cents: Int64
     }
 
-    let plan: Plan
+    // The plan's numbers only (no strings to retain on the purchase path).
+    let price: Double
+    let introPrice: Double
+    let introPeriods: Int
     let storeFee: Double
     let horizonDays: Double
     let periodDays: Double?
@@ -83,7 +86,9 @@ public struct SubscriptionLifecycle: Sendable, Hashable {
     /// The schedule of a purchase made `delayDays` after the tap: the first payment is
     /// then, or after the trial for a trial.
     init(delayDays: Double, isTrial: Bool, plan: Plan, settings: RevenueSettings) {
-      self.plan = plan
+      price = plan.price
+      introPrice = plan.introPrice ?? plan.price
+      introPeriods = plan.introPeriods
       storeFee = settings.storeFee
       horizonDays = settings.horizonMonths * SubscriptionLifecycle.daysPerMonth
       periodDays = plan.period.months.map { $0 * SubscriptionLifecycle.daysPerMonth }
@@ -103,9 +108,9 @@ public struct SubscriptionLifecycle: Sendable, Hashable {
         day += periodDays
       }
       guard day < horizonDays else { return nil }
-      let price = index < plan.introPeriods ? (plan.introPrice ?? plan.price) : plan.price
+      let charged = index < introPeriods ? introPrice : price
       // Prices are validated to at most 10⁶, so the cents always fit.
-      let cents = Int64(rounding: price * 100 * (1 - storeFee)) ?? 0
+      let cents = Int64(rounding: charged * 100 * (1 - storeFee)) ?? 0
       defer { index += 1 }
       return Payment(index: index, day: day, cents: cents)
     }
