@@ -111,6 +111,23 @@ public enum ExactRenderer {
 
   static func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
 
+  /// Plan slot `j` of `v` as JSON: what it sells, how often, and what it earns.
+  static func plan(_ j: Int, of v: Variant) -> JSONValue {
+    let x = v.exact
+    let p = v.flow.plans[j]
+    return .object([
+      ("screen", .string(v.flow.screenIDs[p.screen])),
+      ("plan", .string(p.plan.id)),
+      ("default", .bool(p.isDefault)),
+      ("trial", .bool(x.planHasTrial[j])),
+      ("purchase", .number(x.planPurchases[j])),
+      ("approvedAfterPending", .number(x.planApprovals[j])),
+      ("share", x.purchase > 0 ? .number(x.planPurchases[j] / x.purchase) : .null),
+      ("renewal", (x.planRenewal.indices.contains(j) ? x.planRenewal[j] : nil).map { .number($0) } ?? .null),
+      ("revenuePerPurchase", .number(x.planRevenue[j])),
+    ])
+  }
+
   static func variant(_ v: Variant) -> JSONValue {
     let x = v.exact
     let f = v.flow
@@ -126,21 +143,7 @@ public enum ExactRenderer {
           ("meanSecondsPerView", x.views[s] > 0 ? .number(x.screenMillis[s] / x.views[s] / 1000) : .null),
         ])
       })
-    let plans: JSONValue = .array(
-      f.plans.indices.map { j in
-        let p = f.plans[j]
-        return .object([
-          ("screen", .string(f.screenIDs[p.screen])),
-          ("plan", .string(p.plan.id)),
-          ("default", .bool(p.isDefault)),
-          ("trial", .bool(x.planHasTrial[j])),
-          ("purchase", .number(x.planPurchases[j])),
-          ("approvedAfterPending", .number(x.planApprovals[j])),
-          ("share", x.purchase > 0 ? .number(x.planPurchases[j] / x.purchase) : .null),
-          ("renewal", (x.planRenewal.indices.contains(j) ? x.planRenewal[j] : nil).map { .number($0) } ?? .null),
-          ("revenuePerPurchase", .number(x.planRevenue[j])),
-        ])
-      })
+    let plans: JSONValue = .array(f.plans.indices.map { plan($0, of: v) })
     let s = x.store
     let store: JSONValue = .object([
       ("purchaseTaps", .number(s.purchaseTaps)),
