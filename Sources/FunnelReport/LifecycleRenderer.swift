@@ -126,7 +126,7 @@ enum LifecycleRenderer {
     let currency = arms.compactMap(\.summary).first?.currency ?? ""
     let values: [Double] = series.flatMap { s in s.points.flatMap { p -> [Double] in [p.upper, p.exact ?? 0] } }
     let chart = SVGCharts.curves(
-      series, scale: ChartScale.levels(values, unit: currency, plot: 0...192, bounds: 0...192),
+      series, scale: ChartScale.levels(values, unit: currency),
       axisTitle: "net revenue per user earned by the day (\(currency)), \(NumberText.level(alpha: alpha)) bands")
     doc.beginCharts()
     doc.chart(
