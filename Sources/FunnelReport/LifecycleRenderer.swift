@@ -22,46 +22,51 @@ enum LifecycleRenderer {
   /// by day, and renewal by plan and period when some plan renewed within the horizon.
   /// Empty when no arm sells plans.
   static func tables(_ arms: [(name: String, summary: LifecycleSummary?)], alpha: Double) -> [Table] {
-    let present = arms.compactMap { arm in arm.summary.map { (arm.name, $0) } }
-    guard let first = present.first?.1 else { return [] }
-    let currency = first.currency
+    let present = arms.compactMap { arm in arm.summary.map { (name: arm.name, summary: $0) } }
+    guard let first = present.first?.summary else { return [] }
     let level = NumberText.level(alpha: alpha)
-    let hasExact = present.contains { $0.1.revenueByDay.contains { $0.exact != nil } }
+    let hasExact = present.contains { $0.summary.revenueByDay.contains { $0.exact != nil } }
     let exactWords = hasExact ? " (exact: the exact engine's, no sampling noise)" : ""
     let revenue = Table(
-      caption: "Realized revenue per user by day (\(currency))",
+      caption: "Realized revenue per user by day (\(first.currency))",
       title:
-        "Realized revenue per user by day (\(currency), net, all users): mean [\(level) CI]\(exactWords); payments made before the day count",
-      headers: ["day"] + present.map(\.0),
+        "Realized revenue per user by day (\(first.currency), net, all users): mean [\(level) CI]\(exactWords); payments made before the day count",
+      headers: ["day"] + present.map(\.name),
       rows: first.revenueByDay.indices.map { i in
         [dayLabel(first.revenueByDay[i].day, first)]
-          + present.map { arm in arm.1.revenueByDay.indices.contains(i) ? revenueCell(arm.1.revenueByDay[i]) : "" }
+          + present.map { arm in arm.summary.revenueByDay.indices.contains(i) ? revenueCell(arm.summary.revenueByDay[i]) : "" }
       })
+    guard let renewals = renewalTable(present, level: level, exactWords: exactWords) else { return [revenue] }
+    return [revenue, renewals]
+  }
+
+  /// Renewal by plan (in the order the arms list them) and period, the first
+  /// ``shownPeriods`` of each; `nil` when no plan renewed within the horizon. The exact
+  /// renewal is one column when every arm has the same on every row (no variant changed it).
+  static func renewalTable(_ arms: [(name: String, summary: LifecycleSummary)], level: String, exactWords: String) -> Table? {
     var keys: [(plan: String, period: Int)] = []
     var plans: [String] = []
-    for (_, s) in present {
-      for r in s.renewals where !keys.contains(where: { $0 == (r.plan, r.period) }) { keys.append((r.plan, r.period)) }
-      for r in s.renewals where !plans.contains(r.plan) { plans.append(r.plan) }
+    for r in arms.flatMap(\.summary.renewals) {
+      if !keys.contains(where: { $0 == (r.plan, r.period) }) { keys.append((r.plan, r.period)) }
+      if !plans.contains(r.plan) { plans.append(r.plan) }
     }
     keys.sort { (plans.firstIndex(of: $0.plan) ?? 0, $0.period) < (plans.firstIndex(of: $1.plan) ?? 0, $1.period) }
     let hidden = keys.filter { $0.period > shownPeriods }.count
     keys.removeAll { $0.period > shownPeriods }
-    guard !keys.isEmpty else { return [revenue] }
+    guard !keys.isEmpty else { return nil }
     let more = hidden > 0 ? "; periods after \(shownPeriods) (\(hidden) rows) are in the JSON and CSV" : ""
-    let rowsOfKeys = keys.map { key in present.map { arm in arm.1.renewals.first { $0.plan == key.plan && $0.period == key.period } } }
-    // One exact column when every arm has the same exact renewal on a row (the plan was not changed).
-    let sharedExact = rowsOfKeys.allSatisfy { row in Set(row.map { $0?.exact }).count == 1 } && hasExact
-    let renewals = Table(
+    let cells = keys.map { key in arms.map { arm in arm.summary.renewals.first { $0.plan == key.plan && $0.period == key.period } } }
+    let sharedExact = !exactWords.isEmpty && cells.allSatisfy { row in Set(row.map { $0?.exact }).count == 1 }
+    return Table(
       caption: "Renewal by period",
       title:
         "Renewal by period: subscribers who paid a period with the next payment before the horizon, and the share who renewed [\(level) CI]\(exactWords); churn is 1 − renewal\(more)",
-      headers: ["plan", "renewal"] + (sharedExact ? ["exact"] : []) + present.map(\.0),
-      rows: zip(keys, rowsOfKeys).map { key, row in
+      headers: ["plan", "renewal"] + (sharedExact ? ["exact"] : []) + arms.map(\.name),
+      rows: zip(keys, cells).map { key, row in
         [key.plan, "\(key.period) → \(key.period + 1)"]
           + (sharedExact ? [NumberText.percent(row.compactMap { $0?.exact }.first)] : [])
           + row.map { $0.map { renewalCell($0, withExact: !sharedExact) } ?? "" }
       })
-    return [revenue, renewals]
   }
 
   /// `7`, `14 (analysis day)`, `365 (horizon)`: a curve day, whole days, with its role.
