@@ -177,6 +177,7 @@ def reports(binary, folder, only=None):
         ("power-formula", ["power", "--baseline", "0.1", "--mde", "0.02"]),
         ("power-klick", ["power", "experiments/klick-onboarding.json", "--replicates", "200", "--users-per-day", "5000"]),
         ("analyze-klick", ["analyze", "--data", "experiments/data/klick-results.csv"]),
+        ("analyze-over-time", ["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000"]),
         ("exact-betfree", ["exact", "experiments/betfree-onboarding.json"]),
         ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
     ]

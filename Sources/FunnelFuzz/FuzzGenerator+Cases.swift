@@ -115,7 +115,11 @@ extension FuzzGenerator {
         "users-per-arm",
         "power", "alpha", "alternative", "ratio", "method", "sd", "solve", "users-per-day", "format",
       ],
-      "analyze": ["arm", "arm", "data", "control", "allocation", "alpha", "alternative", "correction", "format"],
+      "analyze": [
+        "arm", "arm", "data", "control", "allocation", "alpha", "alternative", "correction", "format", "counts", "planned-users",
+        "spending",
+        "cs-tuning", "msprt-tau",
+      ],
       "merge": ["format", "top"],
       "trace": ["users", "seed", "variant", "events-map", "format"],
       "check": ["junit", "format"],

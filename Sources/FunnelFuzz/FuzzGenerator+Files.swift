@@ -65,6 +65,10 @@ extension FuzzGenerator {
       rows[0] += ["revenue_sum", "revenue_sum_squares"]
       for i in rows.indices.dropFirst() { rows[i] += ["500", "9000"] }
     }
+    let daily = analyze && rng.chance(35)
+    if daily {
+      rows = [["day"] + rows[0]] + (1...3).flatMap { day in rows.dropFirst().map { [String(day)] + $0 } }
+    }
     for _ in 0...rng.below(3) {
       let r = rng.below(rows.count)
       switch rng.below(9) {
@@ -90,6 +94,8 @@ extension FuzzGenerator {
     if analyze {
       c.rawArguments =
         ["analyze", "--data", "\(Self.token)/data.csv"] + (rng.chance(30) ? ["--arm", "extra=100:10"] : [])
+        + (daily && rng.chance(50)
+          ? [rng.pick(["--counts", "--planned-users", "--spending", "--cs-tuning", "--msprt-tau"]), argumentValue(&rng)] : [])
         + format(&rng, ["table", "json", "csv", "markdown", "html"])
     } else {
       c.files["spec.json"] = Array(seeds.observed.spec.utf8)

@@ -30,6 +30,16 @@ enum AnalyzeCommand: Command {
       The sample-ratio-mismatch check compares arm sizes with --allocation (default:
       equal), flagged at p < 0.001; a mismatch turns every verdict into "do not trust:
       sample ratio mismatch", and with --fail-on-srm the command then exits 1.
+
+      A running test, read day by day: give --data a day column (day,arm,users,...),
+      each day's own counts (--counts daily, the default) or running totals (--counts
+      cumulative). The analysis above is then of the last day's totals, followed by a
+      table by day: the cumulative lift with its fixed-horizon interval and p-value
+      (valid only at the planned end), the always-valid confidence sequence and
+      p-values (valid however often you look), and the group-sequential boundary with
+      its decision (stop, continue, end), alpha spent by the users so far over
+      --planned-users (without it the last day is the planned end). With several arms
+      alpha is split over them (Bonferroni) unless --correction none.
       """,
     options: [
       OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
@@ -42,23 +52,26 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
       OptionSpec(name: "test", valueName: "name", help: "score or pooled-z (default score)."),
       OptionSpec(name: "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written)."),
+      OptionSpec(name: "counts", valueName: "kind", help: "With a day column: daily (each day's own counts, default) or cumulative."),
+      OptionSpec(
+        name: "planned-users", valueName: "n", help: "With a day column: the planned users over all arms (default: the last day's)."),
+      OptionSpec(name: "spending", valueName: "name", help: "With a day column: obrien-fleming (default) or pocock alpha spending."),
+      OptionSpec(
+        name: "cs-tuning", valueName: "n", help: "With a day column: users at which the confidence sequence is tightest (default 5000)."),
+      OptionSpec(
+        name: "msprt-tau", valueName: "t",
+        help: "With a day column: the mSPRT's mixing standard deviation on the difference (default 0.01)."),
       OutputFormat.option(OutputFormat.all),
       OutputDestination.option,
     ],
     examples: [
       "funnellab analyze --arm control=1000:120 --arm b=1000:150",
       "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --format json",
+      "funnellab analyze --data experiments/data/klick-daily.csv --planned-users 28000 --format html -o daily.html",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    var arms: [ArmData] = []
-    var origins: [String] = []
-    if let path = arguments.value("data") {
-      for (arm, line) in try readCSV(path, console: console) {
-        arms.append(arm)
-        origins.append("\(InputFile.displayName(path)):\(line)")
-      }
-    }
+    var (arms, origins, daily) = try fileArms(arguments, console: console)
     let fromFile = origins.count
     for text in arguments.all("arm") {
       arms.append(try parseArm(text))
@@ -85,13 +98,23 @@ enum AnalyzeCommand: Command {
     } catch {
       throw failure(error.problems, origins: origins, fromFile: fromFile, dataFile: arguments.value("data").map(InputFile.displayName))
     }
+    var overTime: AnalysisRenderer.OverTime?
+    if let daily, let path = arguments.value("data") {
+      let sequential = try sequentialSettings(arguments, alpha: alpha, comparisons: arms.count - 1, correction: correctionName)
+      let report = try Self.overTime(daily, control: control, settings: sequential.settings, file: InputFile.displayName(path))
+      overTime = (
+        report,
+        SequentialRenderer.Context(
+          counts: try arguments.choice("counts", ["daily", "cumulative"]) ?? "daily", alphaNote: sequential.alphaNote)
+      )
+    }
     let out =
       switch format {
-      case .json: AnalysisRenderer.json(report)
-      case .csv: AnalysisRenderer.csv(report)
-      case .markdown: AnalysisRenderer.markdown(report)
-      case .html: AnalysisRenderer.html(report)
-      case .table: terminal(AnalysisRenderer.table(report))
+      case .json: AnalysisRenderer.json(report, overTime: overTime)
+      case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? AnalysisRenderer.csv(report)
+      case .markdown: AnalysisRenderer.markdown(report, overTime: overTime)
+      case .html: AnalysisRenderer.html(report, overTime: overTime)
+      case .table: terminal(AnalysisRenderer.table(report, overTime: overTime))
       }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
     if arguments.flag("fail-on-srm"), report.sampleRatioMismatch.mismatch {
@@ -99,6 +122,42 @@ enum AnalyzeCommand: Command {
       return .checkFailed
     }
     return .success
+  }
+
+  /// The arms of `--data` with the origin (`file:line`) of each, and the looks when the file
+  /// has a day column (the arms are then the last day's totals).
+  static func fileArms(_ arguments: ParsedArguments, console: any Console) throws -> (
+    arms: [ArmData], origins: [String], daily: DailyData?
+  ) {
+    var arms: [ArmData] = []
+    var origins: [String] = []
+    var daily: DailyData?
+    if let path = arguments.value("data") {
+      let rows = try readCSV(path, console: console)
+      if rows.contains(where: { $0.day != nil }) {
+        guard arguments.all("arm").isEmpty else {
+          throw UsageError(message: "--arm cannot be added to a --data file with a day column", hint: "put every arm in the file")
+        }
+        let counts = try arguments.choice("counts", ["daily", "cumulative"]) ?? "daily"
+        let data = try dailyData(rows, cumulative: counts == "cumulative", file: InputFile.displayName(path))
+        daily = data
+        for (arm, line) in zip(data.looks.last?.arms ?? [], data.lines.last ?? []) {
+          arms.append(arm)
+          origins.append("\(InputFile.displayName(path)):\(line)")
+        }
+      } else {
+        for row in rows {
+          arms.append(row.arm)
+          origins.append("\(InputFile.displayName(path)):\(row.line)")
+        }
+      }
+    }
+    if daily == nil {
+      for flag in ["counts", "planned-users", "spending", "cs-tuning", "msprt-tau"] where arguments.value(flag) != nil {
+        throw UsageError(message: "--\(flag) needs a --data file with a day column", hint: "e.g. day,arm,users,conversions")
+      }
+    }
+    return (arms, origins, daily)
   }
 
   /// The analysis's problems, each named by where its arm came from (`file.csv:3`
@@ -170,7 +229,7 @@ enum AnalyzeCommand: Command {
   }
 
   /// Reads arms from CSV (RFC 4180, through the one ``CSVReader``), naming the line of any problem.
-  static func readCSV(_ path: String, console: any Console) throws(CommandFailure) -> [(arm: ArmData, line: Int)] {
+  static func readCSV(_ path: String, console: any Console) throws(CommandFailure) -> [DataRow] {
     let text = try InputFile.read(path, console: console)
     func fail(_ line: Int, _ message: String) -> CommandFailure {
       CommandFailure(code: .invalidInput, text: "Error: \(InputFile.displayName(path)):\(line): \(message.escapingControlCharacters)\n")
@@ -183,14 +242,14 @@ enum AnalyzeCommand: Command {
     for name in required where !columns.contains(name) {
       throw fail(header.line, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")
     }
-    let known = Set(required + ["revenue_sum", "revenue_sum_squares"])
+    let known = Set(required + ["revenue_sum", "revenue_sum_squares", "day"])
     for name in columns where !known.contains(name) {
       throw fail(header.line, "unknown column '\(name)'" + (closest(name, Array(known).sorted()).map { "; did you mean '\($0)'?" } ?? ""))
     }
     if columns.contains("revenue_sum") != columns.contains("revenue_sum_squares") {
       throw fail(header.line, "revenue_sum and revenue_sum_squares go together")
     }
-    var arms: [(arm: ArmData, line: Int)] = []
+    var arms: [DataRow] = []
     for record in records.dropFirst() {
       let cells = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
       let line = record.line
@@ -207,7 +266,9 @@ enum AnalyzeCommand: Command {
         else { throw fail(line, "revenue_sum and revenue_sum_squares must be numbers") }
         revenue = .statistic(SampleMeanStatistic(n: users, sum: sum, sumOfSquares: squares))
       }
-      arms.append((ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue), line))
+      let day = columns.contains("day") ? cell("day") : nil
+      if let day, day.isEmpty || day.count > 40 { throw fail(line, "the day is empty or longer than 40 characters") }
+      arms.append(DataRow(arm: ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue), line: line, day: day))
     }
     return arms
   }

@@ -62,7 +62,7 @@ extension AnalysisRenderer {
 
   /// The arms table (rates and lifts in percent, with the comparison's verdict), the sample-ratio check and
   /// the methods, as GitHub-flavoured Markdown.
-  public static func markdown(_ r: ExperimentAnalysis.Report) -> String {
+  public static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
     var out = "## Experiment analysis\n\n"
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue).\n\n"
@@ -73,12 +73,13 @@ extension AnalysisRenderer {
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
     out += "\nMethods: " + r.methods.joined(separator: "; ") + "\n"
+    if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
     return out
   }
 
   /// A standalone page: the arms table, a forest plot of each arm's absolute lift in conversion (percentage
   /// points, with its confidence interval and adjusted p-value), the sample-ratio check and the methods.
-  public static func html(_ r: ExperimentAnalysis.Report) -> String {
+  public static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
     doc.paragraph(
@@ -113,6 +114,7 @@ extension AnalysisRenderer {
       "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
         + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
     doc.paragraph("Methods: " + r.methods.joined(separator: "; "), cssClass: "note")
+    if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
     return doc.html
   }
 }

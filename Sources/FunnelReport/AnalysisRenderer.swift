@@ -45,7 +45,7 @@ public enum AnalysisRenderer {
   /// (lifts, intervals named after the proportion test's method, raw and adjusted p-values, P(beat), expected
   /// loss in percentage points, verdict), revenue per user when given (Welch), the sample-ratio check, any
   /// diagnostics and the methods. Confidence level `1 − α`, in whole percent.
-  public static func table(_ r: ExperimentAnalysis.Report) -> String {
+  public static func table(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
     var out =
       "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
@@ -101,8 +101,12 @@ public enum AnalysisRenderer {
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
     out += "Methods: " + r.methods.joined(separator: "; ") + "\n"
+    if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
     return out
   }
+
+  /// A test read day by day, rendered after the analysis of its last day.
+  public typealias OverTime = (report: SequentialAnalysis.Report, context: SequentialRenderer.Context)
 
   static func ci(_ c: ConfidenceInterval?) -> JSONValue {
     guard let c else { return .null }
@@ -133,55 +137,56 @@ public enum AnalysisRenderer {
 
   /// The report as pretty-printed JSON (`schemaVersion` 1, `command` `"analyze"`): rates and lifts as
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
-  public static func json(_ r: ExperimentAnalysis.Report) -> String {
-    JSONWriter.write(
-      JSONReportHead(schemaVersion: schemaVersion, command: "analyze").document([
-        ("control", .string(r.control)),
-        ("alpha", .number(r.settings.alpha)),
-        ("alternative", .string(r.settings.alternative.rawValue)),
-        ("correction", .string(r.settings.correction.rawValue)),
-        (
-          "arms",
-          .array(
-            r.arms.map { a in
-              .object([
-                ("name", .string(a.name)), ("users", .integer(a.users)), ("conversions", .integer(a.conversions)),
-                ("rate", optional(a.rate)), ("rateInterval", ci(a.rateInterval)), ("probabilityToBeBest", optional(a.probabilityToBeBest)),
-              ])
-            })
-        ),
-        (
-          "comparisons",
-          .array(
-            r.comparisons.map { c in
-              .object([
-                ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
-                ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
-                ("conclusion", .string(c.conclusion.rawValue)),
-                ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
-                (
-                  "revenue",
-                  c.revenue.map { rev in
-                    .object([
-                      ("welch", test(rev.welch.test)), ("difference", estimate(rev.welch.difference)),
-                      ("probabilityToBeatControl", .number(rev.bayesian.probabilityToBeat)),
-                      ("expectedLoss", .number(rev.bayesian.expectedLoss)),
-                    ])
-                  } ?? .null
-                ),
-                ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
-              ])
-            })
-        ),
-        (
-          "sampleRatioMismatch",
-          .object([
-            ("test", test(r.sampleRatioMismatch.test)), ("mismatch", .bool(r.sampleRatioMismatch.mismatch)),
-            ("observedShares", .array(r.sampleRatioMismatch.observedShares.map { .number($0) })),
-            ("expectedShares", .array(r.sampleRatioMismatch.expectedShares.map { .number($0) })),
-          ])
-        ),
-        ("methods", .array(r.methods.map { .string($0) })),
-      ]))
+  public static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
+    var body: [(String, JSONValue)] = [
+      ("control", .string(r.control)),
+      ("alpha", .number(r.settings.alpha)),
+      ("alternative", .string(r.settings.alternative.rawValue)),
+      ("correction", .string(r.settings.correction.rawValue)),
+      (
+        "arms",
+        .array(
+          r.arms.map { a in
+            .object([
+              ("name", .string(a.name)), ("users", .integer(a.users)), ("conversions", .integer(a.conversions)),
+              ("rate", optional(a.rate)), ("rateInterval", ci(a.rateInterval)), ("probabilityToBeBest", optional(a.probabilityToBeBest)),
+            ])
+          })
+      ),
+      (
+        "comparisons",
+        .array(
+          r.comparisons.map { c in
+            .object([
+              ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
+              ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
+              ("conclusion", .string(c.conclusion.rawValue)),
+              ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
+              (
+                "revenue",
+                c.revenue.map { rev in
+                  .object([
+                    ("welch", test(rev.welch.test)), ("difference", estimate(rev.welch.difference)),
+                    ("probabilityToBeatControl", .number(rev.bayesian.probabilityToBeat)),
+                    ("expectedLoss", .number(rev.bayesian.expectedLoss)),
+                  ])
+                } ?? .null
+              ),
+              ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
+            ])
+          })
+      ),
+      (
+        "sampleRatioMismatch",
+        .object([
+          ("test", test(r.sampleRatioMismatch.test)), ("mismatch", .bool(r.sampleRatioMismatch.mismatch)),
+          ("observedShares", .array(r.sampleRatioMismatch.observedShares.map { .number($0) })),
+          ("expectedShares", .array(r.sampleRatioMismatch.expectedShares.map { .number($0) })),
+        ])
+      ),
+      ("methods", .array(r.methods.map { .string($0) })),
+    ]
+    if let overTime { body.append(("overTime", SequentialRenderer.json(overTime.report, context: overTime.context))) }
+    return JSONWriter.write(JSONReportHead(schemaVersion: schemaVersion, command: "analyze").document(body))
   }
 }

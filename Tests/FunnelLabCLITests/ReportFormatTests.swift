@@ -131,6 +131,14 @@ final class ReportStructure: NSObject, XMLParserDelegate {
       output(["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--arm", "c,\"x\"=1000:90", "--format", format]), file)
   }
 
+  /// `analyze` of a daily file (the README's example): the snapshot of the last day, then the
+  /// table by day.
+  @Test(arguments: [("json", "analyze-over-time.json"), ("csv", "analyze-over-time.csv"), ("markdown", "analyze-over-time.md")])
+  func analyzeOverTimeGolden(format: String, file: String) throws {
+    try expectGolden(
+      output(["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000", "--format", format]), file)
+  }
+
   /// `exact` in CSV and Markdown (BetFree sells plans; NCDB has no paywall, so its
   /// Markdown shows no purchase, trial or revenue rows).
   @Test(arguments: [

@@ -145,3 +145,75 @@ import Testing
     }
   }
 }
+
+/// Boundaries against an independent recursion (Gauss–Legendre panels, `brentq` to 1e-13,
+/// two grid sizes agreeing to 1e-15: `make_sequential_reference.py`): 2–10 equally spaced
+/// looks, both spending families, α ∈ {0.01, 0.05, 0.1}, and looks at observed information
+/// fractions (28 daily looks, interim designs ending below 1).
+@Suite struct GroupSequentialBoundaryReferenceTests {
+  @Test(arguments: Fixtures.load("sequential_boundaries.json"))
+  func boundariesMatchTheReference(_ c: FixtureCase) throws {
+    let k = c.int(0)
+    try #require(c.args.count == k + 3 && c.expected.count == 2 * k, "bad case \(c.id)")
+    let spending: GroupSequentialDesign.Spending = c.int(1) == 0 ? .obrienFleming : .pocock
+    let fractions = (0..<k).map { c.arg(3 + $0) }
+    let design = try GroupSequentialDesign(informationFractions: fractions, alpha: c.arg(2), spending: spending)
+    for i in 0..<k {
+      #expect(abs(design.boundaries[i] - c.value(i)) < 1e-6, "\(c.testDescription): boundary \(i) = \(design.boundaries[i])")
+      #expect(abs(design.cumulativeAlpha[i] - c.value(k + i)) < 1e-12 * max(1, c.value(k + i)), "\(c.id): α spent at \(i)")
+    }
+  }
+
+  @Test func theFileCoversTheIssuesGrid() {
+    let cases = Fixtures.load("sequential_boundaries.json")
+    var grid = Set<String>()
+    for c in cases where c.args.count == c.int(0) + 3 {
+      let k = c.int(0)
+      let equal = (0..<k).allSatisfy { abs(c.arg(3 + $0) - Double($0 + 1) / Double(k)) < 1e-12 }
+      if equal { grid.insert("\(k)-\(c.int(1))-\(c.arg(2))") }
+    }
+    let wanted = Set((2...10).flatMap { k in (0...1).flatMap { s in [0.01, 0.05, 0.1].map { "\(k)-\(s)-\($0)" } } })
+    #expect(wanted.isSubset(of: grid), "missing: \(wanted.subtracting(grid).sorted())")
+  }
+}
+
+/// GrowthBook's sequential test (gbstats 0.8.0 `SequentialTwoSidedTTest`): estimate, variance,
+/// confidence sequence and p-value for proportions and means, relative and absolute, over
+/// α, tuning parameters and sizes (`make_sequential_reference.py`), to 1e-9 relative.
+@Suite struct AsymptoticConfidenceSequenceTests {
+  @Test(arguments: Fixtures.load("confidence_sequences.json"))
+  func matchesGrowthBook(_ c: FixtureCase) throws {
+    let settings = AsymptoticConfidenceSequence.Settings(alpha: c.arg(0), tuningParameter: c.arg(1), relative: c.int(2) == 1)
+    let result: AsymptoticConfidenceSequence?
+    switch c.fn {
+    case "gbstats.sequential.proportion":
+      result = try AsymptoticConfidenceSequence.proportions(
+        control: ProportionCount(successes: c.int(4), trials: c.int(3)),
+        treatment: ProportionCount(successes: c.int(6), trials: c.int(5)), settings: settings)
+    case "gbstats.sequential.mean":
+      result = try AsymptoticConfidenceSequence.means(
+        control: SampleMeanStatistic(n: c.int(3), sum: c.arg(4), sumOfSquares: c.arg(5)),
+        treatment: SampleMeanStatistic(n: c.int(6), sum: c.arg(7), sumOfSquares: c.arg(8)), settings: settings)
+    default:
+      Issue.record("unknown case \(c.testDescription)")
+      return
+    }
+    let r = try #require(result, "\(c.id): no result")
+    let scale = abs(c.value(0)) + abs(c.value(3) - c.value(0))
+    #expect(abs(r.estimate - c.value(0)) <= 1e-9 * max(scale, 1e-300), "\(c.id) estimate \(r.estimate)")
+    #expect(close(r.variance, c.value(1), 1e-9, "\(c.id) variance"))
+    #expect(abs(r.interval.lower - c.value(2)) <= 1e-9 * scale, "\(c.id) lower \(r.interval.lower)")
+    #expect(abs(r.interval.upper - c.value(3)) <= 1e-9 * scale, "\(c.id) upper \(r.interval.upper)")
+    #expect(close(r.pValue, c.value(4), 1e-9, absoluteFloor: 1e-300, "\(c.id) p"))
+  }
+
+  @Test func degenerateDataGiveNoSequence() throws {
+    let zero = try ProportionCount(successes: 0, trials: 100)
+    let some = try ProportionCount(successes: 5, trials: 100)
+    #expect(try AsymptoticConfidenceSequence.proportions(control: zero, treatment: some) == nil)
+    #expect(try AsymptoticConfidenceSequence.proportions(control: zero, treatment: zero, settings: .init(relative: false)) == nil)
+    #expect(throws: StatsError.self) {
+      try AsymptoticConfidenceSequence.proportions(control: some, treatment: some, settings: .init(tuningParameter: 0))
+    }
+  }
+}

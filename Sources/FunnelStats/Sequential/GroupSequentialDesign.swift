@@ -48,7 +48,10 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
     }
   }
 
-  /// Information fractions of the looks, increasing, the last equal to 1.
+  /// The most looks a design takes (a daily look for 100 days).
+  public static let maxLooks = 100
+
+  /// Information fractions of the looks, increasing, the last equal to 1 in a planned design.
   public var informationFractions: [Double]
   /// Overall two-sided α.
   public var alpha: Double
@@ -67,8 +70,8 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
   ///
   /// - Throws: ``StatsError`` for fewer than one look or α outside (0, 1).
   public init(looks: Int, alpha: Double = 0.05, spending: Spending = .obrienFleming) throws(StatsError) {
-    guard looks >= 1, looks <= 100 else {
-      throw StatsError(.invalidParameter, field: "looks", message: "must be in 1...100, got \(looks)")
+    guard looks >= 1, looks <= Self.maxLooks else {
+      throw StatsError(.invalidParameter, field: "looks", message: "must be in 1...\(Self.maxLooks), got \(looks)")
     }
     try self.init(
       informationFractions: (1...looks).map { Double($0) / Double(looks) }, alpha: alpha,
@@ -84,8 +87,8 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
     guard alpha > 0, alpha < 1 else {
       throw StatsError(.invalidParameter, field: "alpha", message: "must be in (0, 1), got \(alpha)")
     }
-    guard !informationFractions.isEmpty, informationFractions.count <= 100 else {
-      throw StatsError(.invalidParameter, field: "informationFractions", message: "needs 1...100 looks")
+    guard !informationFractions.isEmpty, informationFractions.count <= Self.maxLooks else {
+      throw StatsError(.invalidParameter, field: "informationFractions", message: "needs 1...\(Self.maxLooks) looks")
     }
     var previous = 0.0
     for (i, t) in informationFractions.enumerated() {

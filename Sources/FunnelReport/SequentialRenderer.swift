@@ -1,0 +1,239 @@
+public import FunnelLab
+public import FunnelStats
+
+/// A running test read day by day (``SequentialAnalysis``) in every format: a table by day
+/// (the cumulative lift, the fixed-horizon interval and p-value, the confidence sequence and
+/// always-valid p-values, the group-sequential boundary and decision), a sentence per arm
+/// with where its test stands, and in HTML a chart of each arm's lift over time.
+public enum SequentialRenderer {
+  /// How the counts were read and what α each comparison used, stated in every format.
+  public struct Context: Sendable {
+    /// `daily` (each row a day's own counts, summed here) or `cumulative` (running totals).
+    public var counts: String
+    /// A sentence on α when it was split over several arms; `nil` for one comparison.
+    public var alphaNote: String?
+
+    /// Creates a context.
+    public init(counts: String, alphaNote: String? = nil) {
+      self.counts = counts
+      self.alphaNote = alphaNote
+    }
+  }
+
+  static func decision(_ row: SequentialAnalysis.Row) -> String {
+    let direction = (row.relativeLift ?? 0) > 0 ? "better" : "worse"
+    switch row.decision {
+    case .continueTest: return "continue"
+    case .stopForEfficacy: return "STOP: \(row.arm) \(direction)"
+    case .finalSignificant: return "end: \(row.arm) \(direction)"
+    case .finalNotSignificant: return "end: no difference shown"
+    case .ended: return "(ended)"
+    case .noNewUsers: return "no new users"
+    }
+  }
+
+  static func interval(_ c: ConfidenceInterval?) -> String {
+    guard let c else { return "n/a" }
+    return "[\(NumberText.bound(c.lower * 100, 1)), \(NumberText.bound(c.upper * 100, 1))]%"
+  }
+
+  static func lift(_ x: Double?) -> String {
+    guard let x else { return "n/a" }
+    return NumberText.signed(x * 100, 1) + "%"
+  }
+
+  static func headers(_ r: SequentialAnalysis.Report) -> [String] {
+    let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
+    return [
+      "day", "arm", "users", "rate vs \(r.control)", "lift", "fixed \(level)% CI", "p fixed", "info", "|z| / bound", "sequential CI",
+      "decision", "conf. sequence", "p always-valid", "p mSPRT",
+    ]
+  }
+
+  /// The column of the decision, the one text column after the arm.
+  static let decisionColumn = 10
+
+  static func cells(_ r: SequentialAnalysis.Report) -> [[String]] {
+    r.rows.map { row in
+      [
+        row.day, row.arm, NumberText.grouped(row.users),
+        "\(NumberText.percent(row.rate, decimals: 2)) vs \(NumberText.percent(row.controlRate, decimals: 2))", lift(row.relativeLift),
+        interval(row.fixedInterval), AnalysisRenderer.pValue(row.fixedPValue),
+        row.informationFraction.map { NumberText.percent($0, decimals: 0) } ?? "",
+        row.boundary.map { c in "\(row.zStatistic.map { NumberText.fixed(abs($0), 2) } ?? "n/a") / \(NumberText.fixed(c, 2))" } ?? "",
+        row.boundary == nil ? "" : interval(row.repeatedInterval), decision(row), interval(row.confidenceSequence),
+        AnalysisRenderer.pValue(row.alwaysValidPValue), AnalysisRenderer.pValue(row.msprtPValue),
+      ]
+    }
+  }
+
+  /// Where each arm's test stands after the last day, one sentence each.
+  static func summary(_ r: SequentialAnalysis.Report) -> [String] {
+    let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
+    return arms.map { arm in
+      let rows = r.rows.filter { $0.arm == arm }
+      if let stop = rows.first(where: { [.stopForEfficacy, .finalSignificant, .finalNotSignificant].contains($0.decision) }) {
+        let how =
+          stop.decision == .finalNotSignificant
+          ? "ended at the planned size on day \(stop.day) without crossing the boundary: no difference shown"
+          : "\(stop.decision == .stopForEfficacy ? "stopped early" : "ended at the planned size") on day \(stop.day): |z| = "
+            + "\(NumberText.fixed(abs(stop.zStatistic ?? 0), 2)) ≥ \(NumberText.fixed(stop.boundary ?? 0, 2)), lift \(lift(stop.relativeLift)) "
+            + "(sequential CI \(interval(stop.repeatedInterval)))"
+        return "\(arm): \(how)."
+      }
+      let last = rows.last
+      let share = r.design.informationFractions.last.map { NumberText.percent($0, decimals: 0) } ?? "n/a"
+      return "\(arm): continue — \(share) of the planned users so far, lift \(lift(last?.relativeLift)); "
+        + "the always-valid p-value is \(AnalysisRenderer.pValue(last?.alwaysValidPValue)) (reject at ≤ \(JSONValue.format(r.settings.alpha)))."
+    }
+  }
+
+  static func methods(_ r: SequentialAnalysis.Report, _ context: Context) -> String {
+    let planned =
+      r.settings.plannedUsers.map { "planned users \(NumberText.grouped($0)) (information fraction = users so far / planned)" }
+      ?? "no planned size given: the last day is taken as the planned end"
+    let tuning = AsymptoticConfidenceSequence.tuningText(r.settings.tuningParameter)
+    let tau = JSONValue.format(r.settings.mixingStandardDeviation)
+    let parts: [String] = [
+      "Counts read as \(context.counts) totals. Lift = rate/control − 1 with the delta-method SE.",
+      "Group-sequential: Lan–DeMets \(r.settings.spending.rawValue) spending, \(planned); the boundary is on |z| = |lift|/SE",
+      "and the sequential CI (repeated confidence interval) is lift ± bound·SE. Confidence sequence: Waudby-Smith et al. (2023), n* = \(tuning) (GrowthBook's);",
+      "p always-valid is its running minimum. mSPRT: normal mixture on the difference, τ = \(tau).",
+      "The fixed CI and p are valid only at the planned end: read every day they reject too often.",
+      "Two-sided, α = \(JSONValue.format(r.settings.alpha))",
+    ]
+    var text = parts.joined(separator: " ")
+    text += context.alphaNote.map { " (\($0))." } ?? "."
+    return text
+  }
+
+  /// The terminal section.
+  public static func table(_ r: SequentialAnalysis.Report, context: Context) -> String {
+    let h = headers(r)
+    var table = TextTable(h, alignments: h.indices.map { [0, 1, decisionColumn].contains($0) ? .left : .right })
+    for row in cells(r) { table.add(row) }
+    var out = "\nOver time · \(r.days.count) days · control arm: \(r.control)\n\n" + table.render()
+    out += "\n" + summary(r).joined(separator: "\n") + "\n"
+    out += "Methods (over time): " + methods(r, context) + "\n"
+    return out
+  }
+
+  /// The Markdown section.
+  public static func markdown(_ r: SequentialAnalysis.Report, context: Context) -> String {
+    let h = headers(r)
+    var out = "\n## Over time\n\n"
+    out += summary(r).map { "- \($0)\n" }.joined() + "\n"
+    out += RunMarkdownRenderer.header(h, right: Set(2..<h.count).subtracting([decisionColumn]))
+    for row in cells(r) { out += RunMarkdownRenderer.row(row) }
+    out += "\n" + methods(r, context) + "\n"
+    return out
+  }
+
+  /// The HTML section: the summary, one chart per arm, the table, the methods.
+  package static func html(_ r: SequentialAnalysis.Report, context: Context, into doc: inout HTMLDocument) {
+    doc.heading(2, "Over time")
+    for sentence in summary(r) { doc.paragraph(sentence) }
+    let byArm = Dictionary(grouping: r.rows, by: \.arm)
+    let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
+    let series = arms.map { arm in (arm, points(byArm[arm] ?? [], days: r.days)) }
+    let scale = liftScale(series.flatMap(\.1), days: r.days.count)
+    doc.beginCharts()
+    for (arm, points) in series where !points.isEmpty {
+      let stop = (byArm[arm] ?? []).first { $0.decision == .stopForEfficacy }.flatMap { r.days.firstIndex(of: $0.day) }
+      let chart = SVGCharts.sequentialLift(
+        points, scale: scale, lastLook: Double(r.days.count), stopLook: stop.map { Double($0 + 1) },
+        axisTitle: "lift of \(arm) vs \(r.control) (%); 0 = no difference")
+      doc.chart(
+        kind: "sequential", title: "\(arm): cumulative lift by day",
+        description: summary(r).first { $0.hasPrefix("\(arm):") } ?? "", width: SVGCharts.width, height: chart.height,
+        content: chart.content)
+    }
+    doc.endCharts()
+    let h = headers(r)
+    doc.table(h, cells(r), right: Set(2..<h.count).subtracting([decisionColumn]), wrap: [decisionColumn], caption: "By day")
+    doc.paragraph(methods(r, context), cssClass: "note")
+  }
+
+  /// Chart points of one arm, in percent; days without a lift are skipped.
+  static func points(_ rows: [SequentialAnalysis.Row], days: [String]) -> [SVGCharts.SequentialPoint] {
+    rows.compactMap { row in
+      guard let lift = row.relativeLift, let fixed = row.fixedInterval, let look = days.firstIndex(of: row.day) else { return nil }
+      return SVGCharts.SequentialPoint(
+        look: Double(look + 1), lift: lift * 100, fixed: fixed.lower * 100...fixed.upper * 100,
+        sequence: row.confidenceSequence.map { $0.lower * 100...$0.upper * 100 },
+        boundary: row.boundary.flatMap { c in row.standardError.map { c * $0 * 100 } })
+    }
+  }
+
+  /// One axis for every arm: the lifts and fixed intervals of all days, the boundaries and
+  /// confidence sequences from the second quarter of the days on (the first days' are very
+  /// wide and would flatten the rest; they are drawn to the edge).
+  static func liftScale(_ points: [SVGCharts.SequentialPoint], days: Int) -> ChartScale {
+    let from = Double(days) / 4
+    let values = points.flatMap { p in
+      [p.lift, p.fixed.lowerBound, p.fixed.upperBound]
+        + (p.look >= from ? (p.boundary.map { [$0, -$0] } ?? []) + (p.sequence.map { [$0.lowerBound, $0.upperBound] } ?? []) : [])
+    }
+    return ChartScale.differences(values, unit: "%")
+  }
+
+  /// The CSV columns of ``csv(_:)``; lifts and intervals are fractions.
+  package static let csvHeader = [
+    "day", "arm", "users", "conversions", "rate", "control_rate", "relative_lift", "standard_error", "z", "fixed_lower", "fixed_upper",
+    "fixed_p_value", "information_fraction", "boundary", "repeated_lower", "repeated_upper", "decision", "sequence_lower", "sequence_upper",
+    "always_valid_p_value", "msprt_p_value",
+  ]
+
+  /// One row per day and arm, RFC 4180.
+  public static func csv(_ r: SequentialAnalysis.Report) -> String {
+    var csv = CSVWriter(header: csvHeader)
+    for row in r.rows {
+      csv.add([
+        row.day, row.arm, String(row.users), String(row.conversions), CSVWriter.number(row.rate), CSVWriter.number(row.controlRate),
+        CSVWriter.number(row.relativeLift), CSVWriter.number(row.standardError), CSVWriter.number(row.zStatistic),
+        CSVWriter.number(row.fixedInterval?.lower), CSVWriter.number(row.fixedInterval?.upper), CSVWriter.number(row.fixedPValue),
+        CSVWriter.number(row.informationFraction), CSVWriter.number(row.boundary), CSVWriter.number(row.repeatedInterval?.lower),
+        CSVWriter.number(row.repeatedInterval?.upper), row.decision.rawValue, CSVWriter.number(row.confidenceSequence?.lower),
+        CSVWriter.number(row.confidenceSequence?.upper), CSVWriter.number(row.alwaysValidPValue), CSVWriter.number(row.msprtPValue),
+      ])
+    }
+    return csv.text
+  }
+
+  /// The `overTime` object of the analysis JSON.
+  public static func json(_ r: SequentialAnalysis.Report, context: Context) -> JSONValue {
+    let ci = AnalysisRenderer.ci
+    let number = AnalysisRenderer.optional
+    return .object([
+      ("counts", .string(context.counts)), ("alpha", .number(r.settings.alpha)), ("spending", .string(r.settings.spending.rawValue)),
+      ("plannedUsers", r.settings.plannedUsers.map { .integer($0) } ?? .null), ("reachedPlannedEnd", .bool(r.reachedPlannedEnd)),
+      ("tuningParameter", .number(r.settings.tuningParameter)), ("mixingStandardDeviation", .number(r.settings.mixingStandardDeviation)),
+      (
+        "looks",
+        .array(
+          zip(r.design.informationFractions, r.design.boundaries).map { t, c in
+            .object([("informationFraction", .number(t)), ("boundary", .number(c))])
+          })
+      ),
+      (
+        "rows",
+        .array(
+          r.rows.map { row in
+            .object([
+              ("day", .string(row.day)), ("arm", .string(row.arm)), ("users", .integer(row.users)),
+              ("conversions", .integer(row.conversions)),
+              ("rate", number(row.rate)), ("controlRate", number(row.controlRate)), ("relativeLift", number(row.relativeLift)),
+              ("standardError", number(row.standardError)), ("zStatistic", number(row.zStatistic)),
+              ("fixedInterval", ci(row.fixedInterval)),
+              ("fixedPValue", number(row.fixedPValue)), ("informationFraction", number(row.informationFraction)),
+              ("boundary", number(row.boundary)), ("repeatedInterval", ci(row.repeatedInterval)),
+              ("decision", .string(row.decision.rawValue)),
+              ("confidenceSequence", ci(row.confidenceSequence)), ("alwaysValidPValue", number(row.alwaysValidPValue)),
+              ("msprtPValue", number(row.msprtPValue)),
+            ])
+          })
+      ),
+      ("summary", .array(summary(r).map { .string($0) })),
+    ])
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import FunnelLab
+import Testing
+
+@testable import FunnelLabCLI
+
+/// `funnellab analyze --data` with a day column: the test read day by day, and every way a
+/// daily file can be wrong, named by its line.
+@Suite struct AnalyzeOverTimeTests {
+  static let header = "day,arm,users,conversions\n"
+
+  func analyze(_ csv: String, _ extra: [String] = []) -> (code: Int32, out: String, err: String) {
+    funnellab(["analyze", "--data", "-"] + extra, standardInput: csv)
+  }
+
+  /// Daily and cumulative counts of the same test give the same analysis, and the last day's
+  /// totals are the snapshot analysed above the table.
+  @Test func dailyAndCumulativeCountsAgree() throws {
+    let daily = Self.header + "1,a,100,10\n1,b,100,12\n2,a,120,11\n2,b,110,19\n3,a,90,8\n3,b,95,14\n"
+    let cumulative = Self.header + "1,a,100,10\n1,b,100,12\n2,a,220,21\n2,b,210,31\n3,a,310,29\n3,b,305,45\n"
+    let fromDaily = analyze(daily, ["--format", "json"])
+    let fromCumulative = analyze(cumulative, ["--counts", "cumulative", "--format", "json"])
+    #expect(fromDaily.code == 0 && fromCumulative.code == 0, "\(fromDaily.err)\(fromCumulative.err)")
+    let a = try JSONParser.parse(fromDaily.out)
+    let b = try JSONParser.parse(fromCumulative.out)
+    #expect(a["overTime"]?["rows"] == b["overTime"]?["rows"])
+    #expect(a["arms"] == b["arms"])
+    #expect(a["overTime"]?["counts"]?.kind == .string("daily"))
+    #expect(b["overTime"]?["counts"]?.kind == .string("cumulative"))
+    if case .array(let arms)? = a["arms"]?.kind {
+      #expect(arms.first?["users"]?.kind == .number(310, literal: "310"))
+    } else {
+      Issue.record("no arms")
+    }
+  }
+
+  /// The committed example stops early on the day its boundary is crossed, and says so in
+  /// every human format.
+  @Test func theCommittedExampleStopsEarly() throws {
+    for format in ["table", "markdown", "html"] {
+      let r = funnellab(
+        "analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000", "--format", format)
+      #expect(r.code == 0, "\(r.err)")
+      #expect(r.out.contains("goalOptional: stopped early on day 6"), "\(format)")
+      #expect(r.out.contains("Counts read as daily totals"), "\(format)")
+    }
+    let html = funnellab("analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000", "--format", "html").out
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "\(String(describing: s.error))")
+    #expect(s.count("sequential") == 1)
+    #expect(s.svgsWithTitle == s.svgClasses.count)
+  }
+
+  /// Several arms: α is split over them unless --correction none, and said so.
+  @Test func alphaIsSplitOverArms() throws {
+    let csv = Self.header + "1,a,500,50\n1,b,500,60\n1,c,500,55\n2,a,500,52\n2,b,500,63\n2,c,500,49\n"
+    let split = try JSONParser.parse(analyze(csv, ["--format", "json"]).out)
+    #expect(split["overTime"]?["alpha"]?.kind == .number(0.025, literal: "0.025"))
+    let whole = analyze(csv, ["--correction", "none"])
+    #expect(whole.out.contains("Two-sided, α = 0.05."), "\(whole.out)")
+    #expect(analyze(csv).out.contains("split over 2 arms by Bonferroni"))
+  }
+
+  @Test(arguments: [
+    (header + "2,a,1,1\n2,b,1,1\n1,a,1,1\n1,b,1,1\n", [String](), "standard input:4: day '1' comes after day '2'"),
+    (header + "1,a,1,1\n1,b,1,1\n2,a,1,1\n", [], "standard input:4: day '2' has no row for arm 'b'"),
+    (header + "1,a,1,1\n1,b,1,1\n1,b,1,1\n", [], "standard input:4: arm 'b' appears twice on day '1'"),
+    (header + "1,a,1,1\n1,b,1,1\n2,a,1,1\n2,b,1,1\n2,c,1,1\n", [], "standard input:6: arm 'c' is not on the first day"),
+    (header + "1,a,10,1\n1,b,10,1\n2,a,9,1\n2,b,10,1\n", ["--counts", "cumulative"], "standard input:4: cumulative counts decrease"),
+    (header + "1,a,10,11\n1,b,10,1\n", [], "standard input:2: 11 conversions exceed 10 users"),
+    (header + ",a,10,1\n,b,10,1\n", [], "standard input:2: the day is empty"),
+    (header + "1,a,10,1\n1,b,10,1\n", ["--control", "x"], "--control: no arm named 'x'"),
+  ])
+  func badDailyFilesAreNamedByLine(csv: String, extra: [String], message: String) {
+    let r = analyze(csv, extra)
+    #expect(r.code != 0)
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
+  @Test func moreThanAHundredDaysAreRefused() {
+    let csv = Self.header + (1...101).map { "\($0),a,10,1\n\($0),b,10,1\n" }.joined()
+    let r = analyze(csv)
+    #expect(r.code == 65)
+    #expect(r.err.contains("101 days, more than the 100 looks"), "\(r.err)")
+  }
+
+  @Test func sequentialFlagsNeedADayColumn() {
+    let r = funnellab("analyze", "--arm", "a=100:10", "--arm", "b=100:12", "--planned-users", "1000")
+    #expect(r.code == 64)
+    #expect(r.err.contains("--planned-users needs a --data file with a day column"), "\(r.err)")
+    let mixed = funnellab(["analyze", "--data", "-", "--arm", "c=1:1"], standardInput: Self.header + "1,a,1,1\n1,b,1,1\n")
+    #expect(mixed.code == 64)
+    #expect(mixed.err.contains("--arm cannot be added"), "\(mixed.err)")
+  }
+}
