@@ -229,6 +229,7 @@ public enum SequentialRenderer {
               ("boundary", number(row.boundary)), ("repeatedInterval", ci(row.repeatedInterval)),
               ("decision", .string(row.decision.rawValue)),
               ("confidenceSequence", ci(row.confidenceSequence)), ("alwaysValidPValue", number(row.alwaysValidPValue)),
+              ("confidenceSequenceAtLook", ci(row.confidenceSequenceAtLook)), ("sequencePValueAtLook", number(row.sequencePValueAtLook)),
               ("msprtPValue", number(row.msprtPValue)),
             ])
           })
