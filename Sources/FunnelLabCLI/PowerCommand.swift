@@ -32,13 +32,21 @@ enum PowerCommand: Command {
         means     two means with a common --sd (Cohen's d, normal approximation).
       --ratio is control/treatment users (1 for 50/50; 9 for 90/10 with 10% treatment).
       With --users-per-day, the duration in days to reach the sample (both arms).
+      With --looks K (two-sided only): the group-sequential design that replaces the
+      fixed test with K equally spaced looks (Lan-DeMets --spending obrien-fleming or
+      pocock): per look the users, the |z| boundary, the nominal p-value, the alpha
+      spent and the chance to stop there with and without the effect; the maximum
+      users for the same power (the inflation factor) and the expected users.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec to plan by simulation (optional).")],
     options: [
       OptionSpec(name: "target-power", valueName: "p", help: "With <spec>: the power to size for (default 0.8)."),
       OptionSpec(name: "replicates", valueName: "n", help: "With <spec>: simulated experiments per estimate (default 10000)."),
       OptionSpec(name: "days", valueName: "n", help: "With <spec> and --users-per-day: daily looks to simulate (default: the duration)."),
-      OptionSpec(name: "looks", valueName: "n", help: "Same as --days: one look a day."),
+      OptionSpec(
+        name: "looks", valueName: "n",
+        help: "With <spec>: same as --days. Without: a group-sequential design of n equally spaced looks (1...20)."),
+      OptionSpec(name: "spending", valueName: "name", help: "With --looks (no spec): obrien-fleming (default) or pocock."),
       OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
       OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
       shardOptions[0], shardOptions[1],
@@ -62,6 +70,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.10 --mde 0.01 --method arcsine --users-per-day 2000",
       "funnellab power --baseline 0.056 --users-per-arm 50000",
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
+      "funnellab power --baseline 0.10 --mde 0.01 --looks 5 --spending obrien-fleming",
       "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
     ])
 
@@ -95,7 +104,9 @@ enum PowerCommand: Command {
       throw usageError(error, problem: problem)
     }
     let days = perDay.flatMap { result.durationDays(usersPerDay: Double($0)) }
-    let text = render(result, problem: problem, format: format, isMeans: isMeans, usersPerDay: perDay, days: days)
+    let sequential = try sequentialPlan(arguments, result: result)
+    let text = render(
+      result, problem: problem, format: format, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }
@@ -158,26 +169,50 @@ extension PowerCommand {
     problem.power = power
   }
 
+  /// The group-sequential design of `--looks` (with `--spending`), replacing the solved fixed test.
+  private static func sequentialPlan(_ arguments: ParsedArguments, result: PowerAnalysis.Result) throws(UsageError)
+    -> GroupSequentialPlan?
+  {
+    let spending = try arguments.choice("spending", ["obrien-fleming", "pocock"])
+    guard let looks = try arguments.integer("looks", in: 1...GroupSequentialPlan.maxLooks) else {
+      if spending != nil { throw UsageError(message: "--spending needs --looks", hint: "e.g. --looks 5 --spending pocock") }
+      return nil
+    }
+    guard result.alternative == .twoSided else {
+      throw UsageError(message: "--looks plans a two-sided design", hint: "drop --alternative or --looks")
+    }
+    do {
+      return try GroupSequentialPlan(
+        looks: looks, spending: spending == "pocock" ? .pocock : .obrienFleming, alpha: result.alpha, power: result.power,
+        usersPerArm: result.sampleSize)
+    } catch {
+      throw UsageError(
+        message: "--looks: the fixed test's power \(JSONValue.format(result.power)) and size cannot be planned in looks (\(error.message))",
+        hint: "give a power above α")
+    }
+  }
+
   /// The solved problem in `format` (table, json, csv, markdown or html).
   private static func render(
     _ result: PowerAnalysis.Result, problem: PowerAnalysis.Problem, format: OutputFormat, isMeans: Bool, usersPerDay perDay: Int?,
-    days: Int?
+    days: Int?, sequential: GroupSequentialPlan?
   ) -> String {
     switch format {
-    case .json: PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-    case .csv: PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days)
-    case .markdown: PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days)
+    case .json: PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
+    case .csv: PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
+    case .markdown: PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
     case .html:
       PowerRenderer.html(
-        result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result))
-    case .table: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days))
+        result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result),
+        sequential: sequential)
+    case .table: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential))
     }
   }
 
   /// The formula mode plans from numbers, not a spec: the options of planning by
   /// simulation are refused rather than ignored.
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
-    for flag in ["target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards"] where !arguments.all(flag).isEmpty {
+    for flag in ["target-power", "replicates", "days", "variant", "seed", "shard", "shards"] where !arguments.all(flag).isEmpty {
       throw UsageError(
         message: "--\(flag) is for planning a spec by simulation, not for the formula mode",
         hint: "give a spec, e.g. funnellab power experiments/klick-onboarding.json --\(flag) …")
@@ -211,7 +246,7 @@ extension PowerCommand {
 
   /// `funnellab power <spec>`: planning by simulation.
   static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative"]
+    for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative", "spending"]
     where arguments.value(flag) != nil {
       throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
     }

@@ -162,24 +162,33 @@ extension PowerRenderer {
   /// Columns `quantity,value,solved`: each quantity's exact value (shortest round-trip text) and whether it
   /// is the one solved for. `usersPerDay` and `days` add their rows when given; `isMeans` names the effect row
   /// `meanDifference` instead of `treatmentRate`.
-  public static func csv(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
+  public static func csv(
+    _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
+  ) -> String {
     var csv = CSVWriter(header: ["quantity", "value", "solved"])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) { csv.add([row.0, row.1, row.3 ? "true" : "false"]) }
+    for row in sequential.map(sequentialCSVRows) ?? [] { csv.add(row) }
     return csv.text
   }
 
   /// The quantities as a Markdown table with readable names and values (percent, grouped user counts
   /// rounded up), the solved one marked `← solved`.
-  public static func markdown(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
+  public static func markdown(
+    _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
+  ) -> String {
     var out = "## Power analysis\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
       out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
     }
+    if let sequential { out += sequentialMarkdown(sequential) }
     return out
   }
 
   /// The design as a table and, when given, the power curve around it.
-  public static func html(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, curve: PowerCurve? = nil) -> String {
+  public static func html(
+    _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, curve: PowerCurve? = nil,
+    sequential: GroupSequentialPlan? = nil
+  ) -> String {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
     doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
@@ -211,6 +220,7 @@ extension PowerRenderer {
         right: [1],
         caption: "The curve's points")
     }
+    if let sequential { sequentialHTML(sequential, into: &doc) }
     return doc.html
   }
 }

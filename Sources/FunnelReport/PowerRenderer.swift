@@ -10,7 +10,9 @@ public enum PowerRenderer {
   /// The terminal summary: baseline, effect (a mean difference with Cohen's d when `isMeans`, otherwise a
   /// treatment rate with its absolute and relative lift), α, power, users per arm rounded up and in total,
   /// the solved quantity marked `← solved`; the duration line only when both `usersPerDay` and `days` are given.
-  public static func table(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
+  public static func table(
+    _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
+  ) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
     var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n"
     if isMeans {
@@ -31,30 +33,34 @@ public enum PowerRenderer {
     if let usersPerDay, let days {
       out += "  duration              \(days) day\(days == 1 ? "" : "s") at \(NumberText.grouped(usersPerDay)) users/day\n"
     }
+    if let sequential { out += sequentialTable(sequential) }
     return out
   }
 
   /// The solved design as pretty-printed JSON (`command` `"power"`, `mode` `"formula"`): exact values, user
   /// counts per arm unrounded (`treatmentUsers`, `controlUsers`), `usersPerDay` and `days` `null` when not given.
-  public static func json(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> String {
-    JSONWriter.write(
-      JSONReportHead(schemaVersion: schemaVersion, command: "power", mode: "formula").document([
-        ("method", .string(r.method)),
-        ("alternative", .string(r.alternative.rawValue)),
-        ("solvedFor", .string(r.solvedFor.rawValue)),
-        ("baseline", .number(r.baseline)),
-        (isMeans ? "meanDifference" : "treatmentRate", .number(r.effect)),
-        ("absoluteEffect", .number(r.absoluteEffect)),
-        ("relativeEffect", r.relativeEffect.map { .number($0) } ?? .null),
-        ("standardizedEffect", .number(r.standardizedEffect)),
-        ("alpha", .number(r.alpha)),
-        ("power", .number(r.power)),
-        ("treatmentUsers", .number(r.sampleSize)),
-        ("controlUsers", .number(r.controlSampleSize)),
-        ("totalUsers", .integer(r.totalUsers)),
-        ("ratio", .number(r.ratio)),
-        ("usersPerDay", usersPerDay.map { .integer($0) } ?? .null),
-        ("days", days.map { .integer($0) } ?? .null),
-      ]))
+  public static func json(
+    _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
+  ) -> String {
+    var body: [(String, JSONValue)] = [
+      ("method", .string(r.method)),
+      ("alternative", .string(r.alternative.rawValue)),
+      ("solvedFor", .string(r.solvedFor.rawValue)),
+      ("baseline", .number(r.baseline)),
+      (isMeans ? "meanDifference" : "treatmentRate", .number(r.effect)),
+      ("absoluteEffect", .number(r.absoluteEffect)),
+      ("relativeEffect", r.relativeEffect.map { .number($0) } ?? .null),
+      ("standardizedEffect", .number(r.standardizedEffect)),
+      ("alpha", .number(r.alpha)),
+      ("power", .number(r.power)),
+      ("treatmentUsers", .number(r.sampleSize)),
+      ("controlUsers", .number(r.controlSampleSize)),
+      ("totalUsers", .integer(r.totalUsers)),
+      ("ratio", .number(r.ratio)),
+      ("usersPerDay", usersPerDay.map { .integer($0) } ?? .null),
+      ("days", days.map { .integer($0) } ?? .null),
+    ]
+    if let sequential { body.append(("groupSequential", sequentialJSON(sequential))) }
+    return JSONWriter.write(JSONReportHead(schemaVersion: schemaVersion, command: "power", mode: "formula").document(body))
   }
 }

@@ -93,3 +93,36 @@ import Testing
     #expect(r.err.hasPrefix("Error: --baseline is for the formula mode, not with a spec"))
   }
 }
+
+/// `power --looks`: the group-sequential design that replaces the fixed test.
+@Suite struct PowerLooksTests {
+  @Test func fiveLooksOfOBrienFlemingCostTwoAndAHalfPercent() throws {
+    let r = funnellab("power", "--baseline", "0.10", "--mde", "0.01", "--looks", "5", "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    let doc = try JSONParser.parse(r.out)
+    let plan = try #require(doc["groupSequential"])
+    guard case .number(let inflation, _)? = plan["inflation"]?.kind, case .array(let looks)? = plan["perLook"]?.kind else {
+      Issue.record("no design in \(r.out)")
+      return
+    }
+    #expect(inflation > 1.02 && inflation < 1.03)
+    #expect(looks.count == 5)
+    if case .number(let c, _)? = looks.first?["boundary"]?.kind { #expect(abs(c - 4.8769) < 2e-4) }
+    let table = funnellab("power", "--baseline", "0.10", "--mde", "0.01", "--looks", "5", "--spending", "pocock")
+    #expect(table.out.contains("Pocock-type spending"))
+    #expect(table.out.contains("×1.21"), "\(table.out)")
+  }
+
+  @Test(arguments: [
+    (["--baseline", "0.1", "--mde", "0.01", "--spending", "pocock"], "--spending needs --looks"),
+    (["--baseline", "0.1", "--mde", "0.01", "--looks", "5", "--alternative", "greater"], "--looks plans a two-sided design"),
+    (["--baseline", "0.1", "--mde", "0.01", "--looks", "21"], "--looks"),
+    (["experiments/klick-onboarding.json", "--spending", "pocock"], "--spending is for the formula mode"),
+  ])
+  func badLooksAreRefused(arguments: [String], message: String) {
+    let r = funnellab(["power"] + arguments)
+    #expect(r.code == 64)
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+}
