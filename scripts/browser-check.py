@@ -178,6 +178,7 @@ def reports(binary, folder, only=None):
         ("power-klick", ["power", "experiments/klick-onboarding.json", "--replicates", "200", "--users-per-day", "5000"]),
         ("analyze-klick", ["analyze", "--data", "experiments/data/klick-results.csv"]),
         ("analyze-over-time", ["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000"]),
+        ("experiment-over-time", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users-per-day", "20000", "--days", "14", "--variant", "features5", "--quiet"]),
         ("exact-betfree", ["exact", "experiments/betfree-onboarding.json"]),
         ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
     ]

@@ -106,7 +106,7 @@ extension FuzzGenerator {
   /// Every command with options drawn from its own and others', values of every kind.
   func commandLine(_ rng: inout FuzzRandom) -> FuzzCase {
     let options: [String: [String]] = [
-      "run": ["users", "seed", "threads", "variant", "mode", "format", "shard", "shards", "quiet"],
+      "run": ["users", "seed", "threads", "variant", "mode", "format", "shard", "shards", "quiet", "users-per-day", "days"],
       "validate": [],
       "grid": ["users", "seed", "threads", "top", "format", "shard", "shards", "quiet"],
       "exact": ["variant", "format"],

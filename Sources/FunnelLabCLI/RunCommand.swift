@@ -1,5 +1,6 @@
 import FunnelLab
 import FunnelReport
+import FunnelStats
 
 /// `funnellab run`: simulate every variant of an experiment and report the funnels.
 enum RunCommand: Command {
@@ -15,7 +16,11 @@ enum RunCommand: Command {
       engine (no sampling noise).
       With --mode experiment, users are split among the arms as a live A/B test
       would split them and the test is analysed as an experiment platform would;
-      every verdict is graded against the exact difference.
+      every verdict is graded against the exact difference. Add --users-per-day N
+      --days D to run it as a live test: N new users a day (all arms) for D days
+      (at most 100), the primary metric read every day as 'analyze' reads a daily
+      file (fixed-horizon, group-sequential and always-valid columns, the last day the
+      planned end), with the exact lift beside it and each decision graded.
       Without <spec>, runs the built-in Klick onboarding experiment.
       Results depend only on the spec and the seed: any --threads gives the same bytes.
       A progress bar appears on stderr when it is a terminal.
@@ -35,12 +40,15 @@ enum RunCommand: Command {
       alphaOption,
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
+      OptionSpec(name: "users-per-day", valueName: "n", help: "With --mode experiment: new users a day, all arms (needs --days)."),
+      OptionSpec(name: "days", valueName: "n", help: "With --users-per-day: days the test runs (1...100)."),
     ] + shardOptions,
     examples: [
       "funnellab run",
       "funnellab run experiments/betfree-onboarding.json --users 200000",
       "funnellab run experiments/klick-onboarding.json --format json --threads 1 -o klick.json",
       "funnellab run experiments/betfree-onboarding.json --mode experiment --users 50000",
+      "funnellab run experiments/klick-onboarding.json --mode experiment --users-per-day 20000 --days 14 --variant features5",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -61,25 +69,26 @@ enum RunCommand: Command {
     }
     let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
     options.mode = mode
+    let schedule = try dailySchedule(arguments, mode: mode, users: users)
     let result: RunResult
+    var daily: DailyRun?
     do {
-      result = try Simulation.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }.run
+      if let schedule {
+        let run = try Simulation.runByDay(experiment, options: options, usersPerDay: schedule.usersPerDay, days: schedule.days) {
+          done, total in bar.update(done: done, total: total)
+        }
+        daily = run
+        result = run.run
+      } else {
+        result = try Simulation.run(experiment, options: options) { done, total in bar.update(done: done, total: total) }.run
+      }
     } catch {
       bar.finish()
       throw CommandFailure.invalid(error)
     }
     bar.finish()
     if mode == .experiment {
-      let report = ExperimentReport(observed: result, spec: experiment.metrics)
-      let text =
-        switch format {
-        case .json: ExperimentReportRenderer.json(report)
-        case .csv: ExperimentReportRenderer.csv(report)
-        case .markdown: ExperimentReportRenderer.markdown(report)
-        case .html: ExperimentReportRenderer.html(report, observed: result)
-        case .table: terminal(ExperimentReportRenderer.table(report))
-        }
-      try output.write(text, console: console)
+      try output.write(try experimentReport(result, daily: daily, metrics: experiment.metrics, format: format), console: console)
       return .success
     }
     if let shard = options.shard {
@@ -91,6 +100,54 @@ enum RunCommand: Command {
     }
     try output.write(render(result, alpha: experiment.metrics.alpha, format: format), console: console)
     return .success
+  }
+
+  /// `--users-per-day` and `--days`: both or neither, with `--mode experiment` and without
+  /// `--users`, their product at most the users a run takes.
+  static func dailySchedule(_ arguments: ParsedArguments, mode: RunMode, users: Int?) throws(UsageError) -> (usersPerDay: Int, days: Int)? {
+    let perDay = try arguments.integer("users-per-day", in: 1...Limits.users.upperBound)
+    let days = try arguments.integer("days", in: 1...GroupSequentialDesign.maxLooks)
+    guard perDay != nil || days != nil else { return nil }
+    guard let perDay, let days else {
+      throw UsageError(message: "--users-per-day and --days go together", hint: "e.g. --users-per-day 20000 --days 14")
+    }
+    guard mode == .experiment else {
+      throw UsageError(message: "--users-per-day runs a live test: it needs --mode experiment", hint: "add --mode experiment")
+    }
+    guard users == nil else {
+      throw UsageError(message: "--users and --users-per-day both set the users", hint: "give --users-per-day and --days only")
+    }
+    let (total, overflow) = perDay.multipliedReportingOverflow(by: days)
+    guard !overflow, total <= Limits.users.upperBound else {
+      throw UsageError(
+        message: "--users-per-day × --days is above \(Limits.users.upperBound) users", hint: "fewer users a day or fewer days")
+    }
+    return (perDay, days)
+  }
+
+  /// An experiment-mode run in `format`, and its days read as a live test when it ran by day.
+  static func experimentReport(_ result: RunResult, daily: DailyRun?, metrics: MetricsSpec, format: OutputFormat) throws -> String {
+    let report = ExperimentReport(observed: result, spec: metrics)
+    var overTime: AnalysisRenderer.OverTime?
+    if let daily {
+      guard let timeline = try ExperimentTimeline(daily, spec: metrics) else {
+        throw UsageError(
+          message: "the primary metric \(metrics.primary.rawValue) is not a rate: it cannot be read day by day yet",
+          hint: "drop --users-per-day, or choose a rate as metrics.primary")
+      }
+      let arms = result.variants.count - 1
+      let note =
+        metrics.correction != .none && arms > 1
+        ? "α \(JSONValue.format(metrics.alpha)) split over \(arms) arms by Bonferroni" : nil
+      overTime = (timeline.report, SequentialRenderer.Context(timeline, alphaNote: note))
+    }
+    return switch format {
+    case .json: ExperimentReportRenderer.json(report, overTime: overTime)
+    case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? ExperimentReportRenderer.csv(report)
+    case .markdown: ExperimentReportRenderer.markdown(report, overTime: overTime)
+    case .html: ExperimentReportRenderer.html(report, observed: result, overTime: overTime)
+    case .table: terminal(ExperimentReportRenderer.table(report, overTime: overTime))
+    }
   }
 
   /// A truth-mode run in `format`, intervals at `1 − alpha`: what `run` and `merge` of

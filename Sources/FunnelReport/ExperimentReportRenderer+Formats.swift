@@ -74,7 +74,7 @@ extension ExperimentReportRenderer {
   }
 
   /// Tables for a pull request: arms, the sample-ratio check, each metric, the decisions.
-  public static func markdown(_ r: ExperimentReport) -> String {
+  public static func markdown(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) (experiment mode)\n\n"
     out +=
       "Seed \(r.seed) · α = \(JSONValue.format(r.spec.alpha)) · correction \(r.spec.correction.rawValue) · * significant after correction.\n\n"
@@ -97,12 +97,13 @@ extension ExperimentReportRenderer {
     }
     let lifecycle = lifecycleTables(r)
     if !lifecycle.isEmpty { out += "\n### Revenue over time and renewals\n\n" + LifecycleRenderer.markdown(lifecycle) }
+    if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
     return out
   }
 
   /// The observed run's page (funnels, plan mix, revenue) with the experiment's
   /// forest plots of the primary metric and guardrails, and the decisions.
-  public static func html(_ r: ExperimentReport, observed: RunResult) -> String {
+  public static func html(_ r: ExperimentReport, observed: RunResult, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · experiment")
     doc.heading(1, "\(r.experiment) (experiment mode)")
     doc.paragraph(
@@ -155,6 +156,7 @@ extension ExperimentReportRenderer {
     RunHTMLRenderer.planMix(observed, summaries, into: &doc)
     RunHTMLRenderer.revenue(observed, summaries, into: &doc)
     LifecycleRenderer.html(Array(zip(r.arms, r.lifecycles)), alpha: r.spec.alpha, into: &doc)
+    if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
     return doc.html
   }
 }

@@ -53,7 +53,7 @@ public enum ExperimentReportRenderer {
   /// The terminal report: the sample-ratio check (when computed), the primary metric's table per arm with the
   /// exact true difference beside the estimate, each guardrail with its margin and status, the secondary
   /// metrics, and each arm's ship decision with the rule that made it.
-  public static func table(_ r: ExperimentReport) -> String {
+  public static func table(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
     out +=
       " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
@@ -87,6 +87,7 @@ public enum ExperimentReportRenderer {
     for d in r.decisions { out += "  \(d.arm): \(d.decision.rawValue)\n" }
     let lifecycle = lifecycleTables(r)
     if !lifecycle.isEmpty { out += "\n" + LifecycleRenderer.text(lifecycle) }
+    if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
     return out
   }
 
@@ -131,7 +132,7 @@ public enum ExperimentReportRenderer {
   /// The report as pretty-printed JSON (`command` `"run"`, `mode` `"experiment"`): the arms' users and planned
   /// shares, the sample-ratio check (`null` when not computed), each metric per arm with its interval,
   /// adjusted p-value, true value and verdict, the guardrails' status and the decisions by arm.
-  public static func json(_ r: ExperimentReport) -> String {
+  public static func json(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     let srm: JSONValue =
       r.sampleRatio.map { s in
         .object([("statistic", .number(s.test.statistic)), ("pValue", .number(s.test.pValue)), ("mismatch", .bool(s.mismatch))])
@@ -144,29 +145,30 @@ public enum ExperimentReportRenderer {
         ])
       })
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: r.experiment, mode: "experiment", seed: r.seed)
-    return JSONWriter.write(
-      head.document([
-        ("control", .string(r.control)),
-        ("alpha", .number(r.spec.alpha)),
-        ("confidenceLevel", .number(1 - r.spec.alpha)),
-        ("correction", .string(r.spec.correction.rawValue)),
-        ("truth", .string("exact")),
-        (
-          "arms",
-          .array(
-            r.arms.indices.map { i in
-              .object([
-                ("id", .string(r.arms[i])), ("users", .integer(r.armUsers.indices.contains(i) ? r.armUsers[i] : 0)),
-                ("plannedShare", .number(r.plannedShares.indices.contains(i) ? r.plannedShares[i] : 0)),
-                ("lifecycle", LifecycleRenderer.json(r.lifecycles.indices.contains(i) ? r.lifecycles[i] : nil)),
-              ])
-            })
-        ),
-        ("sampleRatioMismatch", srm),
-        ("primary", json(r.primary)),
-        ("guardrails", guardrails),
-        ("secondary", .array(r.secondary.map(json))),
-        ("decisions", .object(r.decisions.map { ($0.arm, .string($0.decision.rawValue)) })),
-      ]))
+    var body: [(String, JSONValue)] = [
+      ("control", .string(r.control)),
+      ("alpha", .number(r.spec.alpha)),
+      ("confidenceLevel", .number(1 - r.spec.alpha)),
+      ("correction", .string(r.spec.correction.rawValue)),
+      ("truth", .string("exact")),
+      (
+        "arms",
+        .array(
+          r.arms.indices.map { i in
+            .object([
+              ("id", .string(r.arms[i])), ("users", .integer(r.armUsers.indices.contains(i) ? r.armUsers[i] : 0)),
+              ("plannedShare", .number(r.plannedShares.indices.contains(i) ? r.plannedShares[i] : 0)),
+              ("lifecycle", LifecycleRenderer.json(r.lifecycles.indices.contains(i) ? r.lifecycles[i] : nil)),
+            ])
+          })
+      ),
+      ("sampleRatioMismatch", srm),
+      ("primary", json(r.primary)),
+      ("guardrails", guardrails),
+      ("secondary", .array(r.secondary.map(json))),
+      ("decisions", .object(r.decisions.map { ($0.arm, .string($0.decision.rawValue)) })),
+    ]
+    if let overTime { body.append(("overTime", SequentialRenderer.json(overTime.report, context: overTime.context))) }
+    return JSONWriter.write(head.document(body))
   }
 }

@@ -18,10 +18,10 @@ extension SVGCharts {
   /// light band, the fixed-horizon interval as a darker band inside it, the lift as a line
   /// with a point per day, and the group-sequential boundary `±c_k·SE` as dotted lines
   /// (the lift stops the test where it crosses them), and a vertical line at the look where it
-  /// stopped. Days on the x axis, `scale` on the y axis (values beyond it drawn at its edge); a
+  /// stopped, and the true lift when known (a simulated test). Days on the x axis, `scale` on the y axis (values beyond it drawn at its edge); a
   /// legend names every element.
   package static func sequentialLift(
-    _ points: [SequentialPoint], scale: ChartScale, lastLook: Double, stopLook: Double?, axisTitle: String
+    _ points: [SequentialPoint], scale: ChartScale, lastLook: Double, stopLook: Double?, truth: Double? = nil, axisTitle: String
   ) -> (content: String, height: Double) {
     let left = 52.0
     let right = width - 10
@@ -44,6 +44,10 @@ extension SVGCharts {
     out += band(points.compactMap { p in p.sequence.map { (p.look, $0) } }, opacity: "0.12")
     out += band(points.map { ($0.look, $0.fixed) }, opacity: "0.28")
     out += "<line x1=\"\(n(left))\" y1=\"\(n(y(0)))\" x2=\"\(n(right))\" y2=\"\(n(y(0)))\" class=\"axis\" stroke-dasharray=\"1 2\"/>\n"
+    if let truth {
+      out +=
+        "<line x1=\"\(n(left))\" y1=\"\(n(y(truth)))\" x2=\"\(n(right))\" y2=\"\(n(y(truth)))\" class=\"reference\" stroke-dasharray=\"8 3\"/>\n"
+    }
     let looks = points.compactMap { p in p.boundary.map { (p.look, $0) } }
     for sign in [1.0, -1.0] where looks.count >= 2 {
       let path = looks.map { "\(n(x($0.0))),\(n(y(sign * $0.1)))" }.joined(separator: " ")
@@ -77,7 +81,10 @@ extension SVGCharts {
         "sequential boundary (stop on crossing)"
       ),
     ]
-    for (mark, words) in legend {
+    let truthLegend = truth.map { _ in
+      [("<line x1=\"0\" y1=\"0\" x2=\"36\" y2=\"0\" class=\"reference\" stroke-dasharray=\"8 3\"/>", "true lift (the exact engine's)")]
+    }
+    for (mark, words) in legend + (truthLegend ?? []) {
       legendY += 18
       out += "<g transform=\"translate(\(n(left)),\(n(legendY - 4)))\">\(mark)</g>\n"
       out += text(left + 44, legendY, words, cssClass: "small")

@@ -12,11 +12,24 @@ public enum SequentialRenderer {
     public var counts: String
     /// A sentence on α when it was split over several arms; `nil` for one comparison.
     public var alphaNote: String?
+    /// The exact relative lift per arm, when the test was simulated (experiment mode).
+    public var truth: [String: Double]
+    /// Each arm's conclusion graded against the truth (a ``Verdict``'s words).
+    public var verdicts: [String: String]
 
     /// Creates a context.
-    public init(counts: String, alphaNote: String? = nil) {
+    public init(counts: String, alphaNote: String? = nil, truth: [String: Double] = [:], verdicts: [String: String] = [:]) {
       self.counts = counts
       self.alphaNote = alphaNote
+      self.truth = truth
+      self.verdicts = verdicts
+    }
+
+    /// The context of a simulated test: counts are the simulation's daily totals, the truth exact.
+    public init(_ timeline: ExperimentTimeline, alphaNote: String?) {
+      self.init(
+        counts: "simulated cumulative", alphaNote: alphaNote, truth: timeline.trueRelativeLift,
+        verdicts: timeline.verdicts.mapValues(\.rawValue))
     }
   }
 
@@ -67,8 +80,18 @@ public enum SequentialRenderer {
     }
   }
 
+  /// Where each arm's test stands after the last day, one sentence each, with the exact lift and
+  /// the verdict when the test was simulated.
+  static func summary(_ r: SequentialAnalysis.Report, context: Context) -> [String] {
+    standing(r).map { arm, sentence in
+      guard let truth = context.truth[arm] else { return sentence }
+      let verdict = context.verdicts[arm].map { "; verdict: \($0)" } ?? ""
+      return sentence + " True lift \(lift(truth)) (exact engine)\(verdict)."
+    }
+  }
+
   /// Where each arm's test stands after the last day, one sentence each.
-  static func summary(_ r: SequentialAnalysis.Report) -> [String] {
+  static func standing(_ r: SequentialAnalysis.Report) -> [(String, String)] {
     let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
     return arms.map { arm in
       let rows = r.rows.filter { $0.arm == arm }
@@ -79,12 +102,15 @@ public enum SequentialRenderer {
           : "\(stop.decision == .stopForEfficacy ? "stopped early" : "ended at the planned size") on day \(stop.day): |z| = "
             + "\(NumberText.fixed(abs(stop.zStatistic ?? 0), 2)) ≥ \(NumberText.fixed(stop.boundary ?? 0, 2)), lift \(lift(stop.relativeLift)) "
             + "(sequential CI \(interval(stop.repeatedInterval)))"
-        return "\(arm): \(how)."
+        return (arm, "\(arm): \(how).")
       }
       let last = rows.last
       let share = r.design.informationFractions.last.map { NumberText.percent($0, decimals: 0) } ?? "n/a"
-      return "\(arm): continue — \(share) of the planned users so far, lift \(lift(last?.relativeLift)); "
-        + "the always-valid p-value is \(AnalysisRenderer.pValue(last?.alwaysValidPValue)) (reject at ≤ \(JSONValue.format(r.settings.alpha)))."
+      return (
+        arm,
+        "\(arm): continue — \(share) of the planned users so far, lift \(lift(last?.relativeLift)); "
+          + "the always-valid p-value is \(AnalysisRenderer.pValue(last?.alwaysValidPValue)) (reject at ≤ \(JSONValue.format(r.settings.alpha)))."
+      )
     }
   }
 
@@ -113,7 +139,7 @@ public enum SequentialRenderer {
     var table = TextTable(h, alignments: h.indices.map { [0, 1, decisionColumn].contains($0) ? .left : .right })
     for row in cells(r) { table.add(row) }
     var out = "\nOver time · \(r.days.count) days · control arm: \(r.control)\n\n" + table.render()
-    out += "\n" + summary(r).joined(separator: "\n") + "\n"
+    out += "\n" + summary(r, context: context).joined(separator: "\n") + "\n"
     out += "Methods (over time): " + methods(r, context) + "\n"
     return out
   }
@@ -122,7 +148,7 @@ public enum SequentialRenderer {
   public static func markdown(_ r: SequentialAnalysis.Report, context: Context) -> String {
     let h = headers(r)
     var out = "\n## Over time\n\n"
-    out += summary(r).map { "- \($0)\n" }.joined() + "\n"
+    out += summary(r, context: context).map { "- \($0)\n" }.joined() + "\n"
     out += RunMarkdownRenderer.header(h, right: Set(2..<h.count).subtracting([decisionColumn]))
     for row in cells(r) { out += RunMarkdownRenderer.row(row) }
     out += "\n" + methods(r, context) + "\n"
@@ -132,20 +158,21 @@ public enum SequentialRenderer {
   /// The HTML section: the summary, one chart per arm, the table, the methods.
   package static func html(_ r: SequentialAnalysis.Report, context: Context, into doc: inout HTMLDocument) {
     doc.heading(2, "Over time")
-    for sentence in summary(r) { doc.paragraph(sentence) }
+    for sentence in summary(r, context: context) { doc.paragraph(sentence) }
     let byArm = Dictionary(grouping: r.rows, by: \.arm)
     let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
     let series = arms.map { arm in (arm, points(byArm[arm] ?? [], days: r.days)) }
-    let scale = liftScale(series.flatMap(\.1), days: r.days.count)
+    let scale = liftScale(series.flatMap(\.1), days: r.days.count, truth: Array(context.truth.values))
     doc.beginCharts()
     for (arm, points) in series where !points.isEmpty {
       let stop = (byArm[arm] ?? []).first { $0.decision == .stopForEfficacy }.flatMap { r.days.firstIndex(of: $0.day) }
       let chart = SVGCharts.sequentialLift(
         points, scale: scale, lastLook: Double(r.days.count), stopLook: stop.map { Double($0 + 1) },
+        truth: context.truth[arm].map { $0 * 100 },
         axisTitle: "lift of \(arm) vs \(r.control) (%); 0 = no difference")
       doc.chart(
         kind: "sequential", title: "\(arm): cumulative lift by day",
-        description: summary(r).first { $0.hasPrefix("\(arm):") } ?? "", width: SVGCharts.width, height: chart.height,
+        description: summary(r, context: context).first { $0.hasPrefix("\(arm):") } ?? "", width: SVGCharts.width, height: chart.height,
         content: chart.content)
     }
     doc.endCharts()
@@ -168,13 +195,13 @@ public enum SequentialRenderer {
   /// One axis for every arm: the lifts and fixed intervals of all days, the boundaries and
   /// confidence sequences from the second quarter of the days on (the first days' are very
   /// wide and would flatten the rest; they are drawn to the edge).
-  static func liftScale(_ points: [SVGCharts.SequentialPoint], days: Int) -> ChartScale {
+  static func liftScale(_ points: [SVGCharts.SequentialPoint], days: Int, truth: [Double] = []) -> ChartScale {
     let from = Double(days) / 4
     let values = points.flatMap { p in
       [p.lift, p.fixed.lowerBound, p.fixed.upperBound]
         + (p.look >= from ? (p.boundary.map { [$0, -$0] } ?? []) + (p.sequence.map { [$0.lowerBound, $0.upperBound] } ?? []) : [])
     }
-    return ChartScale.differences(values, unit: "%")
+    return ChartScale.differences(values + truth.map { $0 * 100 }, unit: "%")
   }
 
   /// The CSV columns of ``csv(_:)``; lifts and intervals are fractions.
@@ -234,7 +261,17 @@ public enum SequentialRenderer {
             ])
           })
       ),
-      ("summary", .array(summary(r).map { .string($0) })),
+      ("summary", .array(summary(r, context: context).map { .string($0) })),
+      (
+        "truth",
+        .array(
+          context.truth.keys.sorted().map { arm in
+            .object([
+              ("arm", .string(arm)), ("trueRelativeLift", number(context.truth[arm])),
+              ("verdict", context.verdicts[arm].map { .string($0) } ?? .null),
+            ])
+          })
+      ),
     ])
   }
 }

@@ -94,3 +94,41 @@ import Testing
     #expect(mixed.err.contains("--arm cannot be added"), "\(mixed.err)")
   }
 }
+
+/// `run --mode experiment --users-per-day N --days D`: a live test simulated day by day.
+@Suite struct ExperimentOverTimeCommandTests {
+  static let base = [
+    "run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users-per-day", "20000", "--days", "14", "--variant",
+    "features5", "-q",
+  ]
+
+  @Test func everyFormatReadsTheDaysBesideTheTruth() throws {
+    for format in ["table", "markdown", "html"] {
+      let r = funnellab(Self.base + ["--format", format])
+      #expect(r.code == 0, "\(r.err)")
+      #expect(r.out.contains("True lift +7.6% (exact engine); verdict: correct"), "\(format)")
+    }
+    let csv = funnellab(Self.base + ["--format", "csv"])
+    #expect(csv.out.hasPrefix("day,arm,users,conversions,"))
+    #expect(csv.out.split(whereSeparator: \.isNewline).count == 15)
+    let json = try JSONParser.parse(funnellab(Self.base + ["--format", "json"]).out)
+    #expect(json["overTime"]?["truth"] != nil)
+    #expect(json["primary"] != nil, "the snapshot of the last day is still there")
+    let twoThreads = funnellab(Self.base + ["--format", "json", "--threads", "2"]).out
+    #expect(funnellab(Self.base + ["--format", "json", "--threads", "1"]).out == twoThreads)
+  }
+
+  @Test(arguments: [
+    (["--users-per-day", "100"], "--users-per-day and --days go together"),
+    (["--users-per-day", "100", "--days", "3", "--mode", "truth"], "needs --mode experiment"),
+    (["--users-per-day", "100", "--days", "3", "--mode", "experiment", "--users", "50"], "--users and --users-per-day both"),
+    (["--users-per-day", "10000000000", "--days", "2", "--mode", "experiment"], "is above 10000000000 users"),
+    (["--users-per-day", "100", "--days", "101", "--mode", "experiment"], "--days"),
+  ])
+  func badSchedulesAreRefused(extra: [String], message: String) {
+    let r = funnellab(["run", "experiments/klick-onboarding.json", "-q"] + extra)
+    #expect(r.code == 64)
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+}

@@ -217,3 +217,28 @@ import Testing
     }
   }
 }
+
+/// The planned design against the independent recursion (`gsd_plans.json`): the fixed test's
+/// drift, the design's power at the fixed size, the inflation for the same power and the
+/// expected sample fractions with and without the effect, for 1–10 looks, both spending
+/// families, α ∈ {0.01, 0.05, 0.1} and power 80 % and 90 %.
+@Suite struct GroupSequentialPlanTests {
+  @Test(arguments: Fixtures.load("gsd_plans.json"))
+  func planMatchesTheReference(_ c: FixtureCase) throws {
+    try #require(c.args.count == 4 && c.expected.count == 5, "bad case \(c.id)")
+    let plan = try GroupSequentialPlan(
+      looks: c.int(0), spending: c.int(1) == 0 ? .obrienFleming : .pocock, alpha: c.arg(2), power: c.arg(3), usersPerArm: 10_000)
+    #expect(close(plan.drift, c.value(0), 1e-9, "\(c.id) drift"))
+    #expect(abs(plan.powerAtFixedSize - c.value(1)) < 1e-6, "\(c.testDescription): power at fixed size \(plan.powerAtFixedSize)")
+    #expect(abs(plan.inflation - c.value(2)) < 1e-5, "\(c.testDescription): inflation \(plan.inflation)")
+    #expect(abs(plan.expectedUsersPerArm / plan.maxUsersPerArm - c.value(3)) < 1e-5, "\(c.id): expected fraction")
+    #expect(abs(plan.expectedUsersPerArmWithoutEffect / plan.maxUsersPerArm - c.value(4)) < 1e-5, "\(c.id): expected fraction, no effect")
+    #expect(abs(plan.stopProbabilitiesWithoutEffect.reduce(0, +) - c.arg(2)) < 1e-6, "\(c.id): α spent")
+  }
+
+  @Test func badPlansAreRefused() {
+    #expect(throws: StatsError.self) { try GroupSequentialPlan(looks: 21, spending: .pocock, alpha: 0.05, power: 0.8, usersPerArm: 100) }
+    #expect(throws: StatsError.self) { try GroupSequentialPlan(looks: 3, spending: .pocock, alpha: 0.05, power: 0.04, usersPerArm: 100) }
+    #expect(throws: StatsError.self) { try GroupSequentialPlan(looks: 3, spending: .pocock, alpha: 0.05, power: 0.8, usersPerArm: 0) }
+  }
+}

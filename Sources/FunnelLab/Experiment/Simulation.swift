@@ -47,6 +47,17 @@ public enum Simulation {
     SimulationResult(experiment: experiment, run: try ExperimentRunner.run(experiment, options: options, progress: progress))
   }
 
+  /// Simulates `experiment` in experiment mode with `usersPerDay` new users a day for
+  /// `days` days, keeping each arm's running totals at the end of every day
+  /// (``ExperimentTimeline`` reads them as a live test).
+  /// - Throws: ``SpecErrors`` when the experiment or the options are invalid.
+  public static func runByDay(
+    _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int,
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> DailyRun {
+    try ExperimentRunner.runByDay(experiment, options: options, usersPerDay: usersPerDay, days: days, progress: progress)
+  }
+
   /// Simulates `experiment` with a purchase layer of your own (``PaywallManager``) in
   /// place of the mock store each variant's `store` settings configure. The exact
   /// engine knows only the mock store, so the result carries no exact solution

@@ -7,7 +7,7 @@ import Foundation
 /// `Φ(θ − z₁₋α/₂) + Φ(−θ − z₁₋α/₂) = power`), the design at the same maximum size has
 /// power `P_θ(crossing at some look)` (lower); for the fixed test's power it needs the drift
 /// `θ_GS` solving `P_θ_GS(crossing) = power`, hence `(θ_GS/θ)²` times the users (the
-/// *inflation factor*, Jennison & Turnbull 2000, table 2.3: 1.026 for 5 O'Brien–Fleming looks
+/// *inflation factor*, Jennison & Turnbull 2000, ch. 2: about 1.025 for 5 O'Brien–Fleming-type looks
 /// at α = 0.05 and 80 % power). It stops early with probability `Σ exitₖ` before the last
 /// look, so the *expected* users are `N_max · Σₖ exitₖ tₖ` (plus the rest at `t = 1`): below
 /// the fixed size when the effect is real, close to the maximum when there is none.

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Generate sequential_boundaries.json and confidence_sequences.json.
+"""Generate sequential_boundaries.json, gsd_plans.json and confidence_sequences.json.
 
 Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_sequential_reference.py [--check]
 (same environment and conventions as make_reference.py, whose helpers it uses, plus gbstats:
 python3 -m venv venv && venv/bin/pip install gbstats statsmodels scipy numpy mpmath).
-With --check nothing is written: both files are regenerated in memory and the script exits
+With --check nothing is written: all three files are regenerated in memory and the script exits
 with status 1 unless each is byte-identical to the committed one. Deterministic for the
 library versions recorded in each file's meta (gbstats included).
 
@@ -26,6 +26,30 @@ sequential_boundaries.json, fn "gsd.boundaries"
   the K = 5, alpha = 0.05 boundaries match the published ld98/ldbounds table to 1e-4 (its
   O'Brien-Fleming c_2 = 3.3569 to 1.5e-4: the exact value is 3.357012, ld98's coarse grid is off);
   the exit probabilities of three designs match scipy's multivariate normal cdf (Genz) to 5e-7.
+
+gsd_plans.json, fn "gsd.plan"
+    args     [K, spending (0 = O'Brien-Fleming type, 1 = Pocock type), alpha, power]
+    expected [theta_fixed, power at the fixed size, inflation, expected fraction under the effect,
+              expected fraction without effect]
+  The design above with K equally spaced looks t_k = k/K, planned against the two-sided fixed-sample
+  z-test of the same alpha and power. With z = Phi^-1(1 - alpha/2) and P_theta(crossing) =
+  P(|Z_k| >= c_k for some k) when E Z_k = theta sqrt(t_k) (the same Brownian motion, drift theta
+  at full information):
+      theta_fixed   solves Phi(theta - z) + Phi(-theta - z) = power
+      power at the fixed size = P_theta_fixed(crossing)
+      theta_gs      solves P_theta_gs(crossing) = power;   inflation = (theta_gs / theta_fixed)^2
+      expected fraction = sum_k P(stop at look k) t_k + (1 - sum_k P(stop at look k)),
+                          under theta_gs (the effect) and under 0 (no effect)
+  The crossing probabilities come from the recursion above carried with the drift (given
+  Z_{k-1} = u, Z_k ~ N((u sqrt(t_{k-1}) + theta (t_k - t_{k-1}))/sqrt(t_k), (t_k - t_{k-1})/t_k)),
+  roots by brentq(xtol=1e-13). K in {1, 2, 3, 4, 5, 6, 8, 10} x both spendings x alpha in
+  {0.01, 0.05, 0.1} x power in {0.8, 0.9}.
+  Checks: the two grids agree on every value to 1e-9; exits plus the continuation mass add up to 1
+  to 1e-12; without effect the exits equal the spends to 1e-12; K = 1 has inflation 1 and power at
+  the fixed size = power to 1e-10; for K <= 4 the crossing probability at theta_fixed and at
+  theta_gs matches scipy's multivariate normal cdf (Genz) to 1e-6; the K = 5, alpha = 0.05,
+  power 0.8 inflation is near the classical values (O'Brien-Fleming 1.026, Pocock 1.207;
+  Jennison & Turnbull 2000, chapter 2): within [1.02, 1.035] and [1.18, 1.24].
 
 confidence_sequences.json, GrowthBook gbstats' SequentialTwoSidedTTest (the asymptotic
 confidence sequence of Waudby-Smith et al., arXiv 2103.06476v7):
@@ -244,6 +268,121 @@ def group_sequential():
     return write("sequential_boundaries.json", c)
 
 
+# ---------------------------------------------------------------- group-sequential plans
+def crossings(fractions, cs, theta, width, order):
+    """Per-look exit probabilities P_theta(|Z_j| < c_j for j < k, |Z_k| >= c_k) for the drifted
+    Brownian motion (E Z_k = theta sqrt(t_k)), by the same Armitage-McPherson-Rowe recursion as
+    boundaries(): given Z_{k-1} = u, Z_k ~ N((u sqrt(t_{k-1}) + theta (t_k - t_{k-1}))/sqrt(t_k),
+    (t_k - t_{k-1})/t_k). The exits and the final continuation mass add up to 1 (checked)."""
+    exits = []
+    prev_t = 0.0
+    u = mass = None
+    for t, c in zip(fractions, cs):
+        z, w = nodes(c, width, order)
+        if u is None:
+            m0 = theta * math.sqrt(t)
+            exits.append(float(sp.ndtr(-c - m0) + sp.ndtr(-c + m0)))
+            new_mass = w * np.exp(-0.5 * (z - m0) ** 2) / math.sqrt(2 * math.pi)
+        else:
+            sd = math.sqrt((t - prev_t) / t)
+            m = (u * math.sqrt(prev_t) + theta * (t - prev_t)) / math.sqrt(t)
+            exits.append(float(np.dot(mass, sp.ndtr((-c - m) / sd) + sp.ndtr((-c + m) / sd))))
+            r = (z[:, None] - m[None, :]) / sd
+            new_mass = w * (np.exp(-0.5 * r * r) @ mass) / (sd * math.sqrt(2 * math.pi))
+        u, mass = z, new_mass
+        prev_t = t
+    assert abs(sum(exits) + mass.sum() - 1) < 1e-12, (fractions, cs, theta, sum(exits), mass.sum())
+    return exits
+
+
+def plan(K, code, alpha, power, width, order):
+    """[theta_fixed, power_at_fixed_size, inflation, expected_fraction_effect, expected_fraction_null],
+    plus (fractions, boundaries, theta_gs, exits under theta_gs, exits under 0) for the checks."""
+    fractions = [j / K for j in range(1, K + 1)]
+    cs, cum = boundaries(fractions, alpha, code, width, order)
+    z = st.norm.isf(alpha / 2)
+
+    def fixed(theta):
+        return float(sp.ndtr(theta - z) + sp.ndtr(-theta - z)) - power
+
+    theta = brentq(fixed, 0.0, 20.0, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
+
+    def gs(th):
+        return sum(crossings(fractions, cs, th, width, order)) - power
+
+    assert gs(theta) <= 1e-12, (K, code, alpha, power)  # the looks cost power at the same size
+    theta_gs = brentq(gs, theta, 2 * theta, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
+    effect = crossings(fractions, cs, theta_gs, width, order)
+    null = crossings(fractions, cs, 0.0, width, order)
+    # Under H0 the exits are exactly the spends alpha(t_k) - alpha(t_{k-1}).
+    spends = [cum[0]] + [cum[k] - cum[k - 1] for k in range(1, K)]
+    assert max(abs(a - b) for a, b in zip(null, spends)) < 1e-12, (K, code, alpha, null, spends)
+
+    def expected(exits):
+        return sum(e * t for e, t in zip(exits, fractions)) + (1 - sum(exits))
+
+    values = [theta, sum(crossings(fractions, cs, theta, width, order)), (theta_gs / theta) ** 2,
+              expected(effect), expected(null)]
+    return values, (fractions, cs, theta_gs, effect, null)
+
+
+def mvn_crossing(fractions, cs, theta):
+    """P_theta(|Z_k| >= c_k for some k) from scipy's multivariate normal cdf (Genz)."""
+    t = np.array(fractions)
+    b = np.array(cs)
+    cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+    # abseps 1e-8 is ample for the 1e-6 check (1e-11, as in mvn_exits, costs minutes here).
+    mvn = st.multivariate_normal(mean=theta * np.sqrt(t), cov=cov, maxpts=10**7, abseps=1e-8, releps=1e-8)
+    return 1 - mvn.cdf(b, lower_limit=-b, rng=np.random.default_rng(12345))
+
+
+LITERATURE = {  # K = 5, alpha = 0.05, power 0.8: (low, high) for the inflation factor
+    0: (1.02, 1.035),  # Lan-DeMets O'Brien-Fleming type (classical O'Brien-Fleming: 1.026)
+    1: (1.18, 1.24),   # Lan-DeMets Pocock type (classical Pocock: 1.207)
+}
+
+
+def gsd_plans():
+    c = Cases()
+    grid_gap = 0.0
+    mvn_gap = 0.0
+    shown = {}
+    for code in (0, 1):
+        for alpha in (0.01, 0.05, 0.1):
+            for power in (0.8, 0.9):
+                for K in (1, 2, 3, 4, 5, 6, 8, 10):
+                    fine, (fractions, cs, theta_gs, effect, null) = plan(K, code, alpha, power, *FINE)
+                    coarse, _ = plan(K, code, alpha, power, *COARSE)
+                    gap = max(abs(a - b) for a, b in zip(coarse, fine))
+                    assert gap < 1e-9, (K, code, alpha, power, coarse, fine)
+                    grid_gap = max(grid_gap, gap)
+                    theta, at_fixed, inflation, e_effect, e_null = fine
+                    assert at_fixed <= power + 1e-12 and inflation >= 1 - 1e-12 and e_effect <= 1 and e_null <= 1
+                    if K == 1:
+                        assert abs(inflation - 1) < 1e-10 and abs(at_fixed - power) < 1e-10, (code, alpha, power, fine)
+                        assert e_effect == 1 and e_null == 1
+                    else:
+                        assert abs(sum(null) - alpha) < 1e-12 and abs(sum(effect) - power) < 1e-11
+                    if K <= 4:
+                        for th, p in ((theta, at_fixed), (theta_gs, power)):
+                            gap = abs(mvn_crossing(fractions, cs, th) - p)
+                            assert gap < 1e-6, (K, code, alpha, power, th, gap)
+                            mvn_gap = max(mvn_gap, gap)
+                    if alpha == 0.05 and K == 5 and power == 0.8:
+                        lo, hi = LITERATURE[code]
+                        assert lo <= inflation <= hi, (code, inflation)
+                    if alpha == 0.05 and 2 <= K <= 5:
+                        shown[(code, power, K)] = inflation
+                    c.add("gsd.plan", [K, code, alpha, power], fine)
+    for code, name in ((0, "O'Brien-Fleming type"), (1, "Pocock type")):
+        for power in (0.8, 0.9):
+            print("  inflation, %s, alpha 0.05, power %.1f, K = 2..5: %s" % (
+                name, power, " ".join("%.6f" % shown[(code, power, K)] for K in range(2, 6))))
+    print("  max grid-size disagreement %.1e; multivariate normal (Genz) crossing probability, K <= 4: "
+          "max disagreement %.1e" % (grid_gap, mvn_gap))
+    return write("gsd_plans.json", c)
+
+
 # ---------------------------------------------------------------- gbstats confidence sequences
 def formula(alpha, tuning, relative, n_a, m_a, v_a, n_b, m_b, v_b):
     """[estimate, variance, lower, upper, p] written out from the formulas in the docstring."""
@@ -389,7 +528,7 @@ def confidence_sequences():
 
 
 if __name__ == "__main__":
-    total = group_sequential() + confidence_sequences()
+    total = group_sequential() + gsd_plans() + confidence_sequences()
     print("total %d cases" % total)
     if ref.MISMATCHED:
         sys.exit("fixtures differ from the committed files: " + ", ".join(ref.MISMATCHED))

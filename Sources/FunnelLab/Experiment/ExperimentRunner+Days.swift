@@ -1,0 +1,50 @@
+/// An experiment-mode run day by day: what a live test's dashboard would have shown.
+public struct DailyRun: Sendable {
+  /// The run over every day's users, analysed like any experiment-mode run (exact solution included).
+  public var run: RunResult
+  /// Users arriving each day (all arms).
+  public var usersPerDay: Int
+  /// Each arm's aggregate over the users of day 1 through day `d + 1`, in ``RunResult/variants`` order.
+  public var cumulative: [[FunnelAggregate]]
+}
+
+extension ExperimentRunner {
+  /// Experiment mode with `usersPerDay` new users a day for `days` days: day `d` brings the
+  /// users numbered `d·usersPerDay ..< (d + 1)·usersPerDay`, each assigned to its arm by the
+  /// spec's hash as in any experiment-mode run. Every user's walk depends only on the seed and
+  /// its number, so the days add up to exactly the run of all their users at once, on any
+  /// number of threads.
+  /// - Throws: ``SpecErrors`` when the experiment or the options are invalid.
+  /// - Complexity: O(users × steps per user), as one run of all the days' users.
+  public static func runByDay(
+    _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int,
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> DailyRun {
+    var options = options
+    options.mode = .experiment
+    let perDay = UInt64(max(usersPerDay, 1))
+    let population = perDay * UInt64(max(days, 1))
+    let armCount = UInt64(max(options.variants.map { $0.count + 1 } ?? experiment.variants.count, 1))
+    options.users = Int(clamping: (population + armCount - 1) / armCount)
+    let plan = try Plan(experiment, options: options)
+    guard let assignment = plan.assignment else {
+      return DailyRun(run: try run(experiment, options: options), usersPerDay: usersPerDay, cumulative: [])
+    }
+    let engine = MonteCarloEngine(threads: options.threads)
+    let total = Int(clamping: population) * plan.selected.count
+    let counter = ProgressCounter()
+    let report: @Sendable (Int) -> Void = { finished in
+      if let progress { progress(counter.add(finished), total) }
+    }
+    var cumulative: [[FunnelAggregate]] = []
+    for day in 0..<UInt64(max(days, 1)) {
+      let today = arms(
+        experiment, plan, assignment: assignment, range: day * perDay..<(day + 1) * perDay, engine: engine,
+        paywall: nil as MockPaywallManager?, report: report
+      ).map(\.aggregate)
+      cumulative.append(cumulative.last.map { zip($0, today).map { $0 + $1 } } ?? today)
+    }
+    let result = try result(of: experiment, options: options, aggregates: cumulative.last ?? [])
+    return DailyRun(run: result, usersPerDay: usersPerDay, cumulative: cumulative)
+  }
+}
