@@ -109,9 +109,15 @@ public enum SequentialRenderer {
       return (
         arm,
         "\(arm): continue — \(share) of the planned users so far, lift \(lift(last?.relativeLift)); "
-          + "the always-valid p-value is \(AnalysisRenderer.pValue(last?.alwaysValidPValue)) (reject at ≤ \(JSONValue.format(r.settings.alpha)))."
+          + "the always-valid p-value is \(AnalysisRenderer.pValue(last?.alwaysValidPValue)) (reject at ≤ \(alphaText(r.settings.alpha)))."
       )
     }
+  }
+
+  /// α as written (`0.05`), or to 4 decimals when it has more (`0.0167` for 0.05/3).
+  static func alphaText(_ alpha: Double) -> String {
+    let exact = JSONValue.format(alpha)
+    return exact.count > 6 ? NumberText.fixed(alpha, 4) : exact
   }
 
   static func methods(_ r: SequentialAnalysis.Report, _ context: Context) -> String {
@@ -126,7 +132,7 @@ public enum SequentialRenderer {
       "and the sequential CI (repeated confidence interval) is lift ± bound·SE. Confidence sequence: Waudby-Smith et al. (2023), n* = \(tuning) (GrowthBook's);",
       "p always-valid is its running minimum. mSPRT: normal mixture on the difference, τ = \(tau).",
       "The fixed CI and p are valid only at the planned end: read every day they reject too often.",
-      "Two-sided, α = \(JSONValue.format(r.settings.alpha))",
+      "Two-sided, α = \(alphaText(r.settings.alpha))",
     ]
     var text = parts.joined(separator: " ")
     text += context.alphaNote.map { " (\($0))." } ?? "."
