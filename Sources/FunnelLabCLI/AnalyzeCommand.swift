@@ -100,6 +100,14 @@ enum AnalyzeCommand: Command {
     }
     var overTime: AnalysisRenderer.OverTime?
     if let daily, let path = arguments.value("data") {
+      guard side == "two-sided" else {
+        throw UsageError(message: "a day column is read two-sided", hint: "drop --alternative \(side)")
+      }
+      if arguments.value("planned-users") == nil {
+        console.err(
+          "Note: no --planned-users: the last day is taken as the planned end and spends all of α; while the test runs, give --planned-users.\n"
+        )
+      }
       let sequential = try sequentialSettings(arguments, alpha: alpha, comparisons: arms.count - 1, correction: correctionName)
       let report = try Self.overTime(daily, control: control, settings: sequential.settings, file: InputFile.displayName(path))
       overTime = (

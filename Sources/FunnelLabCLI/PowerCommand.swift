@@ -188,7 +188,8 @@ extension PowerCommand {
     } catch {
       throw UsageError(
         message: "--looks: the fixed test's power \(JSONValue.format(result.power)) and size cannot be planned in looks (\(error.message))",
-        hint: "give a power above α")
+        hint: result.power >= 0.5
+          ? "the fixed test's power rounds to 100%: give a smaller --users-per-arm or --mde" : "give a power above α")
     }
   }
 

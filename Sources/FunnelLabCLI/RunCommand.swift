@@ -130,7 +130,15 @@ enum RunCommand: Command {
     let report = ExperimentReport(observed: result, spec: metrics)
     var overTime: AnalysisRenderer.OverTime?
     if let daily {
-      guard let timeline = try ExperimentTimeline(daily, spec: metrics) else {
+      let read: ExperimentTimeline?
+      do {
+        read = try ExperimentTimeline(daily, spec: metrics)
+      } catch {
+        throw UsageError(
+          message: "the days cannot be read as a test of \(metrics.primary.rawValue): \(error.message)",
+          hint: "more users a day, or a primary metric every arm has users for")
+      }
+      guard let timeline = read else {
         throw UsageError(
           message: "the primary metric \(metrics.primary.rawValue) is not a rate: it cannot be read day by day yet",
           hint: "drop --users-per-day, or choose a rate as metrics.primary")

@@ -76,6 +76,11 @@ extension PowerRenderer {
       rows.append(["groupSequential.informationFraction[\(k + 1)]", JSONValue.format(p.design.informationFractions[k])])
       rows.append(["groupSequential.boundary[\(k + 1)]", JSONValue.format(p.design.boundaries[k])])
       rows.append(["groupSequential.alphaSpent[\(k + 1)]", JSONValue.format(p.design.cumulativeAlpha[k])])
+      rows.append(["groupSequential.nominalPValue[\(k + 1)]", JSONValue.format(p.design.nominalPValues[k])])
+      rows.append(["groupSequential.treatmentUsers[\(k + 1)]", JSONValue.format(p.maxUsersPerArm * p.design.informationFractions[k])])
+      rows.append(["groupSequential.stopProbability[\(k + 1)]", JSONValue.format(p.stopProbabilities[safe: k] ?? 0)])
+      rows.append(
+        ["groupSequential.stopProbabilityWithoutEffect[\(k + 1)]", JSONValue.format(p.stopProbabilitiesWithoutEffect[safe: k] ?? 0)])
     }
     return rows.map { $0 + ["false"] }
   }

@@ -41,7 +41,7 @@ public enum SequentialRenderer {
     case .finalSignificant: return "end: \(row.arm) \(direction)"
     case .finalNotSignificant: return "end: no difference shown"
     case .ended: return "(ended)"
-    case .noNewUsers: return "no new users"
+    case .notALook: return "not a look"
     }
   }
 
@@ -56,9 +56,9 @@ public enum SequentialRenderer {
   }
 
   static func headers(_ r: SequentialAnalysis.Report) -> [String] {
-    let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
+    let level = NumberText.level(alpha: r.settings.alpha)
     return [
-      "day", "arm", "users", "rate vs \(r.control)", "lift", "fixed \(level)% CI", "p fixed", "info", "|z| / bound", "sequential CI",
+      "day", "arm", "users", "rate vs \(r.control)", "lift", "fixed \(level) CI", "p fixed", "info", "|z| / bound", "sequential CI",
       "decision", "conf. sequence", "p always-valid", "p mSPRT",
     ]
   }
@@ -93,13 +93,17 @@ public enum SequentialRenderer {
   /// Where each arm's test stands after the last day, one sentence each.
   static func standing(_ r: SequentialAnalysis.Report) -> [(String, String)] {
     let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
+    func ended(_ day: String) -> String {
+      r.settings.plannedUsers == nil
+        ? "ended on day \(day) (the last day, taken as the planned end)" : "ended at the planned size on day \(day)"
+    }
     return arms.map { arm in
       let rows = r.rows.filter { $0.arm == arm }
       if let stop = rows.first(where: { [.stopForEfficacy, .finalSignificant, .finalNotSignificant].contains($0.decision) }) {
         let how =
           stop.decision == .finalNotSignificant
-          ? "ended at the planned size on day \(stop.day) without crossing the boundary: no difference shown"
-          : "\(stop.decision == .stopForEfficacy ? "stopped early" : "ended at the planned size") on day \(stop.day): |z| = "
+          ? "\(ended(stop.day)) without crossing the boundary: no difference shown"
+          : "\(stop.decision == .stopForEfficacy ? "stopped early on day \(stop.day)" : ended(stop.day)): |z| = "
             + "\(NumberText.fixed(abs(stop.zStatistic ?? 0), 2)) ≥ \(NumberText.fixed(stop.boundary ?? 0, 2)), lift \(lift(stop.relativeLift)) "
             + "(sequential CI \(interval(stop.repeatedInterval)))"
         return (arm, "\(arm): \(how).")

@@ -70,12 +70,21 @@ import Testing
     (header + "1,a,10,11\n1,b,10,1\n", [], "standard input:2: 11 conversions exceed 10 users"),
     (header + ",a,10,1\n,b,10,1\n", [], "standard input:2: the day is empty"),
     (header + "1,a,10,1\n1,b,10,1\n", ["--control", "x"], "--control: no arm named 'x'"),
+    (header + "1,a,10,1\n1,b,10,1\n", ["--alternative", "greater"], "a day column is read two-sided"),
   ])
   func badDailyFilesAreNamedByLine(csv: String, extra: [String], message: String) {
     let r = analyze(csv, extra)
     #expect(r.code != 0)
     #expect(r.err.contains(message), "\(r.err)")
     #expect(r.out.isEmpty)
+  }
+
+  /// Without --planned-users the last day spends all of α: said on stderr and in the summary.
+  @Test func withoutAPlanTheLastDayIsTheEndAndSaysSo() {
+    let r = analyze(Self.header + "1,a,1000,100\n1,b,1000,104\n2,a,1000,98\n2,b,1000,101\n")
+    #expect(r.code == 0)
+    #expect(r.err.contains("no --planned-users: the last day is taken as the planned end"), "\(r.err)")
+    #expect(r.out.contains("ended on day 2 (the last day, taken as the planned end)"), "\(r.out)")
   }
 
   @Test func moreThanAHundredDaysAreRefused() {

@@ -147,7 +147,7 @@ import Testing
 }
 
 /// Boundaries against an independent recursion (Gauss–Legendre panels, `brentq` to 1e-13,
-/// two grid sizes agreeing to 1e-15: `make_sequential_reference.py`): 2–10 equally spaced
+/// two grid sizes asserted to agree to 1e-9, measured 4e-16: `make_sequential_reference.py`): 2–10 equally spaced
 /// looks, both spending families, α ∈ {0.01, 0.05, 0.1}, and looks at observed information
 /// fractions (28 daily looks, interim designs ending below 1).
 @Suite struct GroupSequentialBoundaryReferenceTests {
@@ -212,6 +212,11 @@ import Testing
     let some = try ProportionCount(successes: 5, trials: 100)
     #expect(try AsymptoticConfidenceSequence.proportions(control: zero, treatment: some) == nil)
     #expect(try AsymptoticConfidenceSequence.proportions(control: zero, treatment: zero, settings: .init(relative: false)) == nil)
+    // One arm without variance (every user converted): gbstats gives no result either.
+    let all = try ProportionCount(successes: 40, trials: 40)
+    let most = try ProportionCount(successes: 36, trials: 40)
+    #expect(try AsymptoticConfidenceSequence.proportions(control: all, treatment: most) == nil)
+    #expect(try AsymptoticConfidenceSequence.proportions(control: most, treatment: all, settings: .init(relative: false)) == nil)
     #expect(throws: StatsError.self) {
       try AsymptoticConfidenceSequence.proportions(control: some, treatment: some, settings: .init(tuningParameter: 0))
     }

@@ -12,9 +12,11 @@ extension ExperimentRunner {
   /// Experiment mode with `usersPerDay` new users a day for `days` days: day `d` brings the
   /// users numbered `d·usersPerDay ..< (d + 1)·usersPerDay`, each assigned to its arm by the
   /// spec's hash as in any experiment-mode run. Every user's walk depends only on the seed and
-  /// its number, so the days add up to exactly the run of all their users at once, on any
-  /// number of threads.
-  /// - Throws: ``SpecErrors`` when the experiment or the options are invalid.
+  /// its number, so the days add up to exactly the run of users `0 ..< usersPerDay·days` at
+  /// once (the experiment-mode run of `--users U` when that is `U` × the arms), on any number of
+  /// threads.
+  /// - Throws: ``SpecErrors`` when the experiment or the options are invalid (days outside
+  ///   1…100, no user a day, more than ``Limits/users`` in all, a shard).
   /// - Complexity: O(users × steps per user), as one run of all the days' users.
   public static func runByDay(
     _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int,
@@ -22,8 +24,19 @@ extension ExperimentRunner {
   ) throws(SpecErrors) -> DailyRun {
     var options = options
     options.mode = .experiment
-    let perDay = UInt64(max(usersPerDay, 1))
-    let population = perDay * UInt64(max(days, 1))
+    let (product, overflow) = usersPerDay.multipliedReportingOverflow(by: days)
+    guard usersPerDay >= 1, (1...100).contains(days), !overflow, product <= Limits.users.upperBound, options.shard == nil else {
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [
+          SpecError(
+            .invalidValue, path: .root,
+            message: "a run by day needs 1...100 days and 1 or more users a day, \(Limits.users.upperBound) at most in all, unsharded",
+            hint: "e.g. 20000 users a day for 14 days")
+        ])
+    }
+    let perDay = UInt64(usersPerDay)
+    let population = UInt64(product)
     let armCount = UInt64(max(options.variants.map { $0.count + 1 } ?? experiment.variants.count, 1))
     options.users = Int(clamping: (population + armCount - 1) / armCount)
     let plan = try Plan(experiment, options: options)
@@ -37,7 +50,7 @@ extension ExperimentRunner {
       if let progress { progress(counter.add(finished), total) }
     }
     var cumulative: [[FunnelAggregate]] = []
-    for day in 0..<UInt64(max(days, 1)) {
+    for day in 0..<UInt64(days) {
       let today = arms(
         experiment, plan, assignment: assignment, range: day * perDay..<(day + 1) * perDay, engine: engine,
         paywall: nil as MockPaywallManager?, report: report

@@ -67,7 +67,8 @@ public struct AsymptoticConfidenceSequence: Sendable, Hashable, Codable {
 
   /// The sequence for proportions (control first).
   ///
-  /// - Returns: `nil` when the control's rate is zero (relative) or the variance is zero.
+  /// - Returns: `nil` when the control's rate is zero (relative) or either arm's variance is
+  ///   zero (no user or every user converted), as gbstats.
   /// - Throws: ``StatsError`` for invalid settings.
   public static func proportions(control: ProportionCount, treatment: ProportionCount, settings: Settings = Settings())
     throws(StatsError) -> AsymptoticConfidenceSequence?
@@ -81,7 +82,7 @@ public struct AsymptoticConfidenceSequence: Sendable, Hashable, Codable {
   /// The sequence for means of per-user values (control first).
   ///
   /// - Returns: `nil` when an arm has fewer than two users, the control's mean is zero
-  ///   (relative) or the variance is zero.
+  ///   (relative) or either arm's variance is zero, as gbstats.
   /// - Throws: ``StatsError`` for invalid settings.
   public static func means(control: SampleMeanStatistic, treatment: SampleMeanStatistic, settings: Settings = Settings())
     throws(StatsError) -> AsymptoticConfidenceSequence?
@@ -109,6 +110,8 @@ public struct AsymptoticConfidenceSequence: Sendable, Hashable, Codable {
     guard settings.nullValue.isFinite else {
       throw StatsError(.invalidParameter, field: "settings.nullValue", message: "must be finite")
     }
+    // As gbstats: no result while either arm's own variance is zero (all or none converted).
+    guard variance0 > 0, variance1 > 0 else { return nil }
     if settings.relative, mean0 == 0 { return nil }
     let estimate = settings.relative ? (mean1 - mean0) / mean0 : mean1 - mean0
     let variance =

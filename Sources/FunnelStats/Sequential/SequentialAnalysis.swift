@@ -78,8 +78,9 @@ public enum SequentialAnalysis {
     case finalNotSignificant = "final-not-significant"
     /// The test had already stopped or ended at an earlier look.
     case ended
-    /// No user arrived since the previous look: not a look.
-    case noNewUsers = "no-new-users"
+    /// Not a look: no user arrived since the previous look, or fewer than
+    /// ``SequentialAnalysis/minimumInformationIncrement`` of the planned users.
+    case notALook = "not-a-look"
   }
 
   /// One arm against the control at one look.
@@ -159,6 +160,12 @@ public enum SequentialAnalysis {
     return try analyze(looks: looks, control: control, settings: settings, plan: plan, design: design)
   }
 
+  /// The smallest information increment that makes a day a look (0.5 % of the planned users):
+  /// the recursion's grid cannot resolve a smaller step (its boundary would be off by more than
+  /// 1e-7), and a day that adds so little barely informs. Such a day's users count at the next
+  /// look; the look that reaches the planned users is always made.
+  public static let minimumInformationIncrement = 0.005
+
   /// The looks' information fractions and which look is which.
   struct Plan: Hashable {
     /// Fractions of the looks made, strictly increasing.
@@ -178,7 +185,9 @@ public enum SequentialAnalysis {
     var finalLook: Int?
     for total in totals {
       let t = min(1, Double(total) / Double(max(planned, 1)))
-      guard finalLook == nil, total > 0, t > (fractions.last ?? 0) else {
+      let last = fractions.last ?? 0
+      let enough = fractions.isEmpty || t - last >= minimumInformationIncrement || t >= 1
+      guard finalLook == nil, total > 0, t > last, enough else {
         lookIndex.append(nil)
         continue
       }
@@ -279,7 +288,7 @@ public enum SequentialAnalysis {
       let controlCount = try ProportionCount(successes: control.conversions, trials: control.users)
       var row = Row(
         day: day, arm: arm.name, users: arm.users, conversions: arm.conversions, rate: treated.rate,
-        controlRate: controlCount.rate, decision: ended ? .ended : .noNewUsers)
+        controlRate: controlCount.rate, decision: ended ? .ended : .notALook)
       if let cs = try AsymptoticConfidenceSequence.proportions(
         control: controlCount, treatment: treated,
         settings: .init(alpha: settings.alpha, tuningParameter: settings.tuningParameter))
