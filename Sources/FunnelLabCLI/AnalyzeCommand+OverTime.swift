@@ -118,13 +118,14 @@ extension AnalyzeCommand {
     -> (settings: SequentialAnalysis.Settings, alphaNote: String?)
   {
     let spending = try arguments.choice("spending", ["obrien-fleming", "pocock"]) ?? "obrien-fleming"
-    let split = correction != "none" && comparisons > 1
+    let perArm = SequentialAnalysis.comparisonAlpha(alpha, comparisons: comparisons, split: correction != "none")
     let settings = SequentialAnalysis.Settings(
-      alpha: split ? alpha / Double(comparisons) : alpha, spending: spending == "pocock" ? .pocock : .obrienFleming,
+      alpha: perArm, spending: spending == "pocock" ? .pocock : .obrienFleming,
       plannedUsers: try arguments.integer("planned-users", in: 1...StatsLimits.maxCount),
       mixingStandardDeviation: try arguments.number("msprt-tau", in: 1e-6...10) ?? 0.01,
       tuningParameter: try arguments.number("cs-tuning", in: 1...1e12) ?? 5_000)
-    let note = split ? "α \(JSONValue.format(alpha)) split over \(comparisons) arms by Bonferroni; --correction none for α per arm" : nil
+    let note =
+      perArm != alpha ? "α \(JSONValue.format(alpha)) split over \(comparisons) arms by Bonferroni; --correction none for α per arm" : nil
     return (settings, note)
   }
 }

@@ -145,7 +145,7 @@ enum RunCommand: Command {
       }
       let arms = result.variants.count - 1
       let note =
-        metrics.correction != .none && arms > 1
+        timeline.report.settings.alpha != metrics.alpha
         ? "α \(JSONValue.format(metrics.alpha)) split over \(arms) arms by Bonferroni" : nil
       overTime = (timeline.report, SequentialRenderer.Context(timeline, alphaNote: note))
     }

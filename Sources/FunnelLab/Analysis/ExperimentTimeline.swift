@@ -35,10 +35,10 @@ public struct ExperimentTimeline: Sendable {
     }
     guard let control = names.first, !looks.isEmpty else { return nil }
     let comparisons = max(names.count - 1, 1)
-    let split = spec.correction != .none && comparisons > 1
     let users = looks.last?.arms.reduce(0) { $0 + $1.users } ?? 0
     let settings = SequentialAnalysis.Settings(
-      alpha: split ? spec.alpha / Double(comparisons) : spec.alpha, plannedUsers: max(users, 1))
+      alpha: SequentialAnalysis.comparisonAlpha(spec.alpha, comparisons: comparisons, split: spec.correction != .none),
+      plannedUsers: max(users, 1))
     self.metric = metric
     report = try SequentialAnalysis.analyze(looks: looks, control: control, settings: settings)
     var lifts: [String: Double] = [:]

@@ -52,6 +52,13 @@ public enum SequentialAnalysis {
     }
   }
 
+  /// α for each of `comparisons` arms read against the control: `alpha / comparisons`
+  /// (Bonferroni: the family-wise error stays at most `alpha` however the reads correlate) when
+  /// `split` and there are several, else `alpha`.
+  public static func comparisonAlpha(_ alpha: Double, comparisons: Int, split: Bool) -> Double {
+    split && comparisons > 1 ? alpha / Double(comparisons) : alpha
+  }
+
   /// The cumulative counts of every arm at one look.
   public struct Look: Sendable, Hashable, Codable {
     /// The look's label, e.g. a day number or date.
