@@ -15,6 +15,8 @@ extension AnalyzeCommand {
   struct DailyData {
     var looks: [SequentialAnalysis.Look]
     var lines: [[Int]]
+    /// `daily` or `cumulative`: how the file's counts were read.
+    var counts: String
   }
 
   /// Groups rows by day (a day's rows together, days in increasing order: numbers by value,
@@ -44,7 +46,7 @@ extension AnalyzeCommand {
     }
     let names = first.rows.map(\.arm.name)
     var running: [ArmData]?
-    var data = DailyData(looks: [], lines: [])
+    var data = DailyData(looks: [], lines: [], counts: cumulative ? "cumulative" : "daily")
     for group in groups {
       var arms: [ArmData] = []
       var lines: [Int] = []

@@ -113,7 +113,7 @@ enum AnalyzeCommand: Command {
       overTime = (
         report,
         SequentialRenderer.Context(
-          counts: try arguments.choice("counts", ["daily", "cumulative"]) ?? "daily", alphaNote: sequential.alphaNote)
+          counts: daily.counts, alphaNote: sequential.alphaNote)
       )
     }
     let out =

@@ -168,7 +168,8 @@ public enum SequentialRenderer {
   /// The HTML section: the summary, one chart per arm, the table, the methods.
   package static func html(_ r: SequentialAnalysis.Report, context: Context, into doc: inout HTMLDocument) {
     doc.heading(2, "Over time")
-    for sentence in summary(r, context: context) { doc.paragraph(sentence) }
+    let sentences = summary(r, context: context)
+    for sentence in sentences { doc.paragraph(sentence) }
     let byArm = Dictionary(grouping: r.rows, by: \.arm)
     let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
     let series = arms.map { arm in (arm, points(byArm[arm] ?? [], days: r.days)) }
@@ -182,7 +183,7 @@ public enum SequentialRenderer {
         axisTitle: "lift of \(arm) vs \(r.control) (%); 0 = no difference")
       doc.chart(
         kind: "sequential", title: "\(arm): cumulative lift by day",
-        description: summary(r, context: context).first { $0.hasPrefix("\(arm):") } ?? "", width: SVGCharts.width, height: chart.height,
+        description: sentences.first { $0.hasPrefix("\(arm):") } ?? "", width: SVGCharts.width, height: chart.height,
         content: chart.content)
     }
     doc.endCharts()

@@ -277,6 +277,8 @@ public enum SequentialAnalysis {
   struct ArmTracker {
     var settings: Settings
     var msprt: AlwaysValidProportionTest
+    /// The fixed-horizon interval's two-sided critical value `z₁₋α/₂`.
+    let zFixed: Double
     var csMinimum = 1.0
     /// The running intersection of the sequences; `nil` once it is empty.
     var csBounds: ClosedRange<Double>? = -Double.infinity...Double.infinity
@@ -284,6 +286,7 @@ public enum SequentialAnalysis {
 
     init(settings: Settings) throws(StatsError) {
       self.settings = settings
+      zFixed = -Normal.standardQuantile(p: settings.alpha / 2, q: 1 - settings.alpha / 2)
       msprt = try AlwaysValidProportionTest(
         settings: .init(alpha: settings.alpha, mixingStandardDeviation: settings.mixingStandardDeviation))
     }
@@ -302,7 +305,6 @@ public enum SequentialAnalysis {
       {
         let se = cs.variance.squareRoot()
         let z = cs.estimate / se
-        let zFixed = -Normal.standardQuantile(p: settings.alpha / 2, q: 1 - settings.alpha / 2)
         row.relativeLift = cs.estimate
         row.standardError = se
         row.zStatistic = z
