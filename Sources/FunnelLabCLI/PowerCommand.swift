@@ -37,6 +37,15 @@ enum PowerCommand: Command {
       pocock): per look the users, the |z| boundary, the nominal p-value, the alpha
       spent and the chance to stop there with and without the effect; the maximum
       users for the same power (the inflation factor) and the expected users.
+      With <spec> --compare-bandit --users-per-day N: bandit or A/B test? Replicates
+      drawn from the exact rates by day run a bandit (--policy thompson, top-two or
+      epsilon-greedy; weights updated daily, --burn-in days at an equal split,
+      --min-share per arm) and a fixed equal split over the same --days (default: the
+      fixed test's duration), then --horizon-days (default 28) with the shipped arm for
+      everyone: conversions lost against the best arm (regret), how often each ships a
+      worse arm, when the bandit is decided, the bandit's shares by day, and its naive
+      and inverse-propensity estimates beside the exact differences. --holdout h adds
+      what a holdout of that share detects over the horizon.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec to plan by simulation (optional).")],
     options: [
@@ -48,6 +57,14 @@ enum PowerCommand: Command {
         help: "With <spec>: same as --days. Without: a group-sequential design of n equally spaced looks (1...20)."),
       OptionSpec(name: "spending", valueName: "name", help: "With --looks (no spec): obrien-fleming (default) or pocock."),
       OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
+      OptionSpec(name: "compare-bandit", help: "With <spec> and --users-per-day: bandit or fixed A/B test, by simulation."),
+      OptionSpec(name: "policy", valueName: "name", help: "With --compare-bandit: thompson (default), top-two or epsilon-greedy."),
+      OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
+      OptionSpec(name: "min-share", valueName: "m", help: "With --compare-bandit: each arm's minimum share (default 0.01)."),
+      OptionSpec(name: "burn-in", valueName: "days", help: "With --compare-bandit: days at an equal split first (default 1)."),
+      OptionSpec(
+        name: "horizon-days", valueName: "n", help: "With --compare-bandit: days after the test with the winner shipped (default 28)."),
+      OptionSpec(name: "holdout", valueName: "share", help: "With --compare-bandit: a holdout share kept on the control after shipping."),
       OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
       shardOptions[0], shardOptions[1],
       OptionSpec(name: "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means)."),
@@ -72,6 +89,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
       "funnellab power --baseline 0.10 --mde 0.01 --looks 5 --spending obrien-fleming",
       "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
+      "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 2000 --holdout 0.05",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -213,7 +231,10 @@ extension PowerCommand {
   /// The formula mode plans from numbers, not a spec: the options of planning by
   /// simulation are refused rather than ignored.
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
-    for flag in ["target-power", "replicates", "days", "variant", "seed", "shard", "shards"] where !arguments.all(flag).isEmpty {
+    for flag in [
+      "target-power", "replicates", "days", "variant", "seed", "shard", "shards", "compare-bandit", "policy", "epsilon", "min-share",
+      "burn-in", "horizon-days", "holdout",
+    ] where !arguments.all(flag).isEmpty || arguments.flag(flag) {
       throw UsageError(
         message: "--\(flag) is for planning a spec by simulation, not for the formula mode",
         hint: "give a spec, e.g. funnellab power experiments/klick-onboarding.json --\(flag) …")
@@ -250,6 +271,10 @@ extension PowerCommand {
     for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative", "spending"]
     where arguments.value(flag) != nil {
       throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
+    }
+    if arguments.flag("compare-bandit") { return try BanditCommand.compare(arguments, console: console) }
+    for flag in BanditCommand.flags where !arguments.all(flag).isEmpty {
+      throw UsageError(message: "--\(flag) needs --compare-bandit", hint: "add --compare-bandit --users-per-day N")
     }
     var options = PlanningOptions()
     options.usersPerArm = try arguments.integer("users-per-arm", in: Limits.Planning.usersPerArm)

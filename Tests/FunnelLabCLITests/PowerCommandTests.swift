@@ -126,3 +126,70 @@ import Testing
     #expect(r.out.isEmpty)
   }
 }
+
+/// `power <spec> --compare-bandit`: bandit or A/B test, and every refusal.
+@Suite struct PowerBanditCommandTests {
+  static let base = ["power", "experiments/betfree-onboarding.json", "--compare-bandit", "--users-per-day", "2000", "--days", "6"]
+
+  /// The same seed gives the same bytes, whatever the number of worker threads (blocks summed in order).
+  @Test func sameBytesOnAnyThreadCount() throws {
+    let experiment = try ExperimentLoader.load(contentsOf: "experiments/betfree-onboarding.json")
+    var options = BanditOptions(usersPerDay: 2000)
+    options.days = 6
+    options.replicates = 600
+    options.threads = 1
+    let one = try BanditPlanner.compare(experiment, options: options)
+    options.threads = 2
+    let two = try BanditPlanner.compare(experiment, options: options)
+    #expect(one.counts == two.counts)
+    #expect(one.counts.replicates == 600)
+  }
+
+  @Test(arguments: [
+    (["--policy", "greedy"], "Error: --policy"),
+    (["--epsilon", "0.2"], "Error: --epsilon is for --policy epsilon-greedy"),
+    (["--min-share", "0.3"], "Error: --min-share 0.3: must be in [0, 1/4) for 4 arms"),
+    (["--holdout", "0.7"], "Error: --holdout"),
+    (["--users-per-arm", "1000"], "Error: --users-per-arm is not used by --compare-bandit"),
+    (["--burn-in", "-1"], "Error: --burn-in"),
+    (["--horizon-days", "x"], "Error: --horizon-days"),
+  ])
+  func badOptionsAreUsageErrors(extra: [String], message: String) {
+    let r = funnellab(Self.base + extra)
+    #expect(r.code == 64, "\(r.err)")
+    #expect(r.err.hasPrefix(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
+  @Test func banditOptionsNeedTheComparison() {
+    let r = funnellab("power", "experiments/betfree-onboarding.json", "--policy", "top-two")
+    #expect(r.code == 64)
+    #expect(r.err.hasPrefix("Error: --policy needs --compare-bandit"), "\(r.err)")
+    let formula = funnellab("power", "--baseline", "0.1", "--mde", "0.01", "--compare-bandit")
+    #expect(formula.code == 64)
+    #expect(formula.err.hasPrefix("Error: --compare-bandit is for planning a spec by simulation"), "\(formula.err)")
+    let traffic = funnellab("power", "experiments/betfree-onboarding.json", "--compare-bandit")
+    #expect(traffic.code == 64)
+    #expect(traffic.err.hasPrefix("Error: --compare-bandit needs --users-per-day"), "\(traffic.err)")
+  }
+
+  @Test func aMeanPrimaryMetricIsRefused() throws {
+    let spec = try String(contentsOfFile: "experiments/betfree-onboarding.json", encoding: .utf8)
+      .replacingOccurrences(
+        of: "\"name\": \"betfree-onboarding\",", with: "\"name\": \"betfree-onboarding\", \"metrics\": {\"primary\": \"revenuePerUser\"},")
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bandit-mean-\(UUID().uuidString).json").path
+    try spec.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let r = funnellab("power", path, "--compare-bandit", "--users-per-day", "2000", "--days", "3")
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.contains("planning simulates proportion metrics"), "\(r.err)")
+  }
+
+  @Test func everyPolicyRuns() {
+    for policy in [["--policy", "thompson"], ["--policy", "top-two"], ["--policy", "epsilon-greedy", "--epsilon", "0.2"]] {
+      let r = funnellab(Self.base + policy + ["--replicates", "100", "--format", "json"])
+      #expect(r.code == 0, "\(r.err)")
+      #expect(r.out.contains("\"mode\": \"bandit\""))
+    }
+  }
+}

@@ -328,3 +328,18 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(after == .typeCharacterSpecial)
   }
 }
+
+/// `power <spec> --compare-bandit` in every text format (BetFree's four arms, 300 replicates).
+@Suite struct BanditReportFormatTests {
+  static let arguments = [
+    "power", "experiments/betfree-onboarding.json", "--compare-bandit", "--users-per-day", "3000", "--days", "10", "--replicates", "300",
+    "--holdout", "0.05",
+  ]
+
+  @Test(arguments: [("json", "bandit.json"), ("csv", "bandit.csv"), ("markdown", "bandit.md"), ("table", "bandit.txt")])
+  func banditGolden(format: String, file: String) throws {
+    let console = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format], console: console) == 0, "\(console.stderr)")
+    try expectGolden(console.stdout, file)
+  }
+}

@@ -81,6 +81,19 @@ public enum NormalPosteriorModel {
       let floor = 1e-12 * Swift.max(abs(mean), 1)
       posteriors.append(Normal(mean: mean, standardDeviation: Swift.max((variance / Double(arm.n)).squareRoot(), floor)))
     }
+    return probabilityToBeBest(posteriors)
+  }
+
+  /// `P(j best)` for each of these normal posteriors (standard deviations > 0): the closed
+  /// form `Φ((m₁ − m₀)/√(s₁² + s₀²))` for two, otherwise the integral above to `relativeTolerance`.
+  static func probabilityToBeBest(_ posteriors: [Normal], relativeTolerance: Double = 1e-11) -> [Double] {
+    if posteriors.count == 2 {
+      let spread =
+        (posteriors[0].standardDeviation * posteriors[0].standardDeviation + posteriors[1].standardDeviation
+        * posteriors[1].standardDeviation).squareRoot()
+      let first = Normal.standardCDF((posteriors[0].mean - posteriors[1].mean) / spread)
+      return [first, Normal.standardCDF((posteriors[1].mean - posteriors[0].mean) / spread)]
+    }
     return posteriors.indices.map { j in
       let f = posteriors[j]
       let points = stride(from: -12.0, through: 12, by: 2).map { f.mean + $0 * f.standardDeviation }
@@ -89,7 +102,7 @@ public enum NormalPosteriorModel {
           var v = f.pdf(x)
           for i in posteriors.indices where i != j && v > 0 { v *= posteriors[i].cdf(x) }
           return v
-        }, breakpoints: points)
+        }, breakpoints: points, relativeTolerance: relativeTolerance)
       return Swift.min(1, Swift.max(0, value))
     }
   }

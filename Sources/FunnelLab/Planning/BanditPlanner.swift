@@ -1,0 +1,163 @@
+import Dispatch
+public import FunnelStats
+import Synchronization
+
+/// Options of a bandit-or-A/B comparison (defaults in parentheses).
+public struct BanditOptions: Sendable {
+  /// Eligible users a day over all arms.
+  public var usersPerDay: Int
+  /// Days the test runs; `nil`: the days the fixed test needs for the best variant's analytic size
+  /// at power 0.8 (14 when no variant differs), at most 100.
+  public var days: Int?
+  /// Days after the test in which everyone sees the shipped arm (28).
+  public var horizonDays = 28
+  /// The bandit's rule (Thompson sampling, 1 % minimum share, one burn-in day).
+  public var allocation = AdaptiveAllocation()
+  /// Replicates (2,000).
+  public var replicates = 2_000
+  /// The fixed test's level over all comparisons; `nil`: the spec's `metrics.alpha`.
+  public var alpha: Double?
+  /// Only these variants beside the control; `nil`: every variant.
+  public var variants: [String]?
+  /// Seed of the replicates; `nil`: the spec's.
+  public var seed: UInt64?
+  /// A holdout share kept on the control after shipping, in (0, 0.5]; `nil`: none planned.
+  public var holdoutShare: Double?
+  /// Worker threads; `nil`: every core. The result does not depend on it.
+  public var threads: Int?
+
+  /// Options for `usersPerDay` users a day and the defaults above.
+  public init(usersPerDay: Int) { self.usersPerDay = usersPerDay }
+}
+
+/// What a holdout of the shipped arm can detect after the horizon.
+public struct HoldoutPlan: Sendable, Hashable {
+  /// The share of users kept on the control.
+  public var share: Double
+  /// The arm shipped: the one with the best exact rate.
+  public var shippedArm: String
+  /// Users in the holdout and in the shipped arm after ``BanditComparison/horizonDays`` days.
+  public var holdoutUsers: Int, shippedUsers: Int
+  /// Power of the pooled z-test to detect the shipped arm's exact effect at those sizes.
+  public var power: Double
+  /// The smallest effect (absolute rate difference) detected with power 0.8 at those sizes.
+  public var minimumDetectableEffect: Double?
+}
+
+/// A bandit against a fixed A/B test on one spec, over replicates drawn from the exact rates.
+public struct BanditComparison: Sendable {
+  /// The experiment's name.
+  public var experiment: String
+  /// The primary metric, a rate.
+  public var metric: FunnelMetric
+  /// The arms' ids, the control first.
+  public var arms: [String]
+  /// The simulated design: exact rates, days, horizon, rule, α.
+  public var design: BanditSimulation.Design
+  /// The seed of the replicates.
+  public var seed: UInt64
+  /// The tallies over every replicate.
+  public var counts: BanditSimulation.Counts
+  /// The holdout plan, when a share was given and a variant beats the control.
+  public var holdout: HoldoutPlan?
+
+  /// The exact difference of each arm with the control (0 for the control).
+  public var trueDifferences: [Double] { design.rates.map { $0 - (design.rates.first ?? 0) } }
+  /// The arm with the best exact rate (the first on a tie).
+  public var bestArm: String {
+    arms[design.rates.indices.max { design.rates[$0] < design.rates[$1] || (design.rates[$0] == design.rates[$1] && $0 > $1) } ?? 0]
+  }
+}
+
+/// Plans the bandit-or-A/B comparison of a spec: exact rates from the ``ExactEngine``, then
+/// ``BanditSimulation`` in fixed blocks of replicates summed in order (the same bytes on any
+/// thread count).
+public enum BanditPlanner {
+  /// Replicates per block: the unit of parallel work and of summation order.
+  static let block = 250
+
+  /// Compares the bandit with the fixed test. `progress` gets (blocks done, blocks).
+  /// - Throws: ``SpecErrors`` for an invalid spec, a mean primary metric, an unknown variant or
+  ///   out-of-range options (named by their field).
+  public static func compare(
+    _ e: Experiment, options: BanditOptions, progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) throws(SpecErrors) -> BanditComparison {
+    var planning = PlanningOptions()
+    planning.variants = options.variants
+    planning.alpha = options.alpha
+    planning.seed = options.seed
+    let frame = try ExperimentPlanner.frame(e, options: planning)
+    let rates = [frame.p0] + frame.rates
+    let best = frame.rates.indices.max { frame.rates[$0] < frame.rates[$1] }
+    let analytic = best.flatMap { frame.analytic[$0] }
+    let days =
+      options.days
+      ?? analytic.map {
+        min(100, max(1, Int(rounding: Double($0) * Double(rates.count) / Double(max(options.usersPerDay, 1)), .up) ?? 100))
+      }
+      ?? 14
+    let design = BanditSimulation.Design(
+      rates: rates, usersPerDay: options.usersPerDay, days: days, horizonDays: options.horizonDays, allocation: options.allocation,
+      alpha: frame.alpha)
+    do throws(StatsError) {
+      try design.validate()
+      if let share = options.holdoutShare, !(share > 0 && share <= 0.5) {
+        throw StatsError(.invalidParameter, field: "holdoutShare", message: "must be in (0, 0.5], got \(share)", hint: "e.g. 0.05")
+      }
+    } catch {
+      throw SpecErrors(
+        source: e.name, errors: [SpecError(.invalidValue, path: .root, message: "\(error.field): \(error.message)", hint: error.hint)])
+    }
+    let counts = tally(design, replicates: options.replicates, seed: frame.seed, threads: options.threads, progress: progress)
+    let arms = [e.variants[0].id] + frame.ids
+    var comparison = BanditComparison(
+      experiment: e.name, metric: frame.metric, arms: arms, design: design, seed: frame.seed, counts: counts)
+    if let share = options.holdoutShare { comparison.holdout = holdout(comparison, share: share) }
+    return comparison
+  }
+
+  /// Every replicate in blocks of ``block``, run on `threads` workers and summed in block order.
+  static func tally(
+    _ design: BanditSimulation.Design, replicates: Int, seed: UInt64, threads: Int?, progress: (@Sendable (Int, Int) -> Void)?
+  ) -> BanditSimulation.Counts {
+    let blocks = (replicates + block - 1) / block
+    let slots = Mutex<[BanditSimulation.Counts?]>(Array(repeating: nil, count: blocks))
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let workers = max(1, min(threads ?? MonteCarloEngine.defaultThreadCount, blocks))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let b = next.add(1, ordering: .relaxed).oldValue
+        if b >= blocks { break }
+        let range = b * block..<min(replicates, (b + 1) * block)
+        // The design was validated, so the tally cannot throw.
+        let counts = try? BanditSimulation.tally(design, replicates: range, seed: seed)
+        slots.withLock { $0[b] = counts }
+        progress?(done.add(1, ordering: .relaxed).newValue, blocks)
+      }
+    }
+    let parts = slots.withLock { $0.compactMap { $0 } }
+    return parts.dropFirst().reduce(parts.first ?? BanditSimulation.Counts(days: design.days, arms: design.rates.count), +)
+  }
+
+  /// The power of a holdout of `share` against the arm with the best exact rate, after the horizon.
+  static func holdout(_ c: BanditComparison, share: Double) -> HoldoutPlan? {
+    let rates = c.design.rates
+    guard let best = rates.indices.max(by: { rates[$0] < rates[$1] }), best > 0, rates[best] > rates[0] else { return nil }
+    let users = Double(c.design.usersPerDay) * Double(c.design.horizonDays)
+    let held = (users * share).rounded(.down)
+    let shipped = users - held
+    guard held >= 2, shipped >= 2 else { return nil }
+    let problem = PowerAnalysis.Problem(
+      method: .pooledNormal, baseline: rates[0], effect: rates[best], sampleSize: shipped, power: nil, alpha: c.design.alpha,
+      ratio: held / shipped)
+    guard let power = try? PowerAnalysis.solve(problem) else { return nil }
+    var mde = problem
+    mde.effect = nil
+    mde.power = 0.8
+    let detectable = try? PowerAnalysis.solve(mde)
+    return HoldoutPlan(
+      share: share, shippedArm: c.arms[best], holdoutUsers: Int(held), shippedUsers: Int(shipped), power: power.power,
+      minimumDetectableEffect: detectable?.absoluteEffect)
+  }
+}

@@ -1,0 +1,78 @@
+import FunnelLab
+import FunnelReport
+import FunnelStats
+
+/// `funnellab power <spec> --compare-bandit`: bandit or fixed A/B test, by simulation.
+enum BanditCommand {
+  /// The options that only `--compare-bandit` reads.
+  static let flags = ["policy", "epsilon", "min-share", "burn-in", "horizon-days", "holdout"]
+
+  /// Reads the options, runs ``BanditPlanner`` and writes the report.
+  static func compare(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    for flag in ["users-per-arm", "target-power", "shard", "shards", "looks"] where !arguments.all(flag).isEmpty {
+      throw UsageError(
+        message: "--\(flag) is not used by --compare-bandit", hint: "the bandit and the fixed test run --users-per-day for --days")
+    }
+    guard let perDay = try arguments.integer("users-per-day", in: Limits.Planning.usersPerDay) else {
+      throw UsageError(message: "--compare-bandit needs --users-per-day", hint: "e.g. --users-per-day 2000")
+    }
+    var options = BanditOptions(usersPerDay: perDay)
+    options.days = try arguments.integer("days", in: Limits.Planning.days)
+    options.horizonDays = try arguments.integer("horizon-days", in: 0...100_000) ?? 28
+    options.replicates = try arguments.integer("replicates", in: Limits.Planning.replicates) ?? 2_000
+    options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
+    options.seed = try arguments.unsigned("seed")
+    options.holdoutShare = try arguments.number("holdout", in: 0.001...0.5)
+    options.allocation = try allocation(arguments)
+    let format = try arguments.format(OutputFormat.all)
+    let spec = try LoadedSpec.load(arguments, console: console)
+    let experiment = spec.experiment
+    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    options.variants = variants.isEmpty ? nil : variants
+    let arms = variants.isEmpty ? experiment.variants.count : variants.count + 1
+    do {
+      try options.allocation.validate(arms: arms)
+    } catch {
+      throw UsageError(
+        message: "--min-share \(JSONValue.format(options.allocation.minimumShare)): \(error.message)",
+        hint: "below 1/\(arms) for \(arms) arms")
+    }
+    let bar = ProgressBar(console: console, label: "bandit vs A/B", enabled: true)
+    let comparison: BanditComparison
+    do {
+      comparison = try BanditPlanner.compare(experiment, options: options) { done, total in bar.update(done: done, total: total) }
+    } catch {
+      bar.finish()
+      throw CommandFailure.invalid(error)
+    }
+    bar.finish()
+    let text =
+      switch format {
+      case .json: BanditRenderer.json(comparison)
+      case .csv: BanditRenderer.csv(comparison)
+      case .markdown: BanditRenderer.markdown(comparison)
+      case .html: BanditRenderer.html(comparison)
+      case .table: terminal(BanditRenderer.table(comparison))
+      }
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
+  }
+
+  /// `--policy`, `--epsilon`, `--min-share` and `--burn-in` as an allocation rule.
+  static func allocation(_ arguments: ParsedArguments) throws(UsageError) -> AdaptiveAllocation {
+    let name = try arguments.choice("policy", ["thompson", "top-two", "epsilon-greedy"]) ?? "thompson"
+    let epsilon = try arguments.number("epsilon", in: 0...1)
+    if epsilon != nil, name != "epsilon-greedy" {
+      throw UsageError(message: "--epsilon is for --policy epsilon-greedy", hint: "add --policy epsilon-greedy")
+    }
+    let policy: AdaptiveAllocation.Policy =
+      switch name {
+      case "top-two": .topTwoThompson(leaderProbability: 0.5)
+      case "epsilon-greedy": .epsilonGreedy(epsilon: epsilon ?? 0.1)
+      default: .thompson
+      }
+    return AdaptiveAllocation(
+      policy: policy, minimumShare: try arguments.number("min-share", in: 0...0.49) ?? 0.01,
+      burnInDays: try arguments.integer("burn-in", in: 0...100) ?? 1)
+  }
+}
