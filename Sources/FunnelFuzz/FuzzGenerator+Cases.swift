@@ -106,14 +106,18 @@ extension FuzzGenerator {
   /// Every command with options drawn from its own and others', values of every kind.
   func commandLine(_ rng: inout FuzzRandom) -> FuzzCase {
     let options: [String: [String]] = [
-      "run": ["users", "seed", "threads", "variant", "mode", "format", "shard", "shards", "quiet", "users-per-day", "days"],
+      "run": [
+        "users", "seed", "threads", "variant", "mode", "format", "shard", "shards", "quiet", "users-per-day", "days", "policy", "epsilon",
+        "min-share", "burn-in",
+      ],
       "validate": [],
       "grid": ["users", "seed", "threads", "top", "format", "shard", "shards", "quiet"],
       "exact": ["variant", "format"],
       "power": [
         "target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards", "baseline", "mde", "relative-mde",
         "users-per-arm",
-        "power", "alpha", "alternative", "ratio", "method", "sd", "solve", "users-per-day", "format",
+        "power", "alpha", "alternative", "ratio", "method", "sd", "solve", "users-per-day", "format", "compare-bandit", "policy",
+        "epsilon", "min-share", "burn-in", "horizon-days", "holdout",
       ],
       "analyze": [
         "arm", "arm", "data", "control", "allocation", "alpha", "alternative", "correction", "format", "counts", "planned-users",
@@ -143,6 +147,8 @@ extension FuzzGenerator {
     for _ in 0..<rng.below(5) {
       let name = own.isEmpty || rng.chance(10) ? rng.pick(["users", "bogus", "format", "o", "h"]) : rng.pick(own)
       var value = argumentValue(&rng)
+      if name == "mode", rng.chance(50) { value = rng.pick(["truth", "experiment", "bandit"]) }
+      if name == "policy", rng.chance(50) { value = rng.pick(["thompson", "top-two", "epsilon-greedy"]) }
       // An output path stays inside the case's folder, whatever its text.
       if ["o", "output", "junit"].contains(name), !value.isEmpty, !value.hasPrefix("-") { value = "\(Self.token)/\(value)" }
       switch rng.below(6) {
@@ -157,13 +163,18 @@ extension FuzzGenerator {
 
   /// Keeps a command line's work small: users, replicates and looks capped.
   func bound(_ c: inout FuzzCase) {
-    let caps = [
+    let limits = [
       "users": quick ? 40 : 500.0, "replicates": 200, "users-per-arm": 2000, "days": 5, "looks": 5, "users-per-day": 1e12, "threads": 2,
       "top": 1e4,
     ]
     var out: [String] = []
     var i = 0
     let args = c.rawArguments
+    // A bandit simulates users-per-day × days: keep the day small, and leave out the flags
+    // added below that it refuses, so that its own paths are reached.
+    let bandit = args.contains { $0.hasPrefix("--compare-bandit") || $0 == "bandit" || $0.hasSuffix("=bandit") }
+    var caps = limits
+    if bandit { caps["users-per-day"] = quick ? 200 : 2000 }
     while i < args.count {
       let a = args[i]
       let name = a.hasPrefix("--") ? String(a.dropFirst(2).prefix { $0 != "=" }) : ""
@@ -181,11 +192,14 @@ extension FuzzGenerator {
     if out.first == "power", !out.contains("--replicates"), out.dropFirst().first?.hasPrefix(Self.token) == true {
       out += ["--replicates", "100"]
     }
-    if out.first == "power", !out.contains(where: { $0.hasPrefix("--users-per-arm") }), out.dropFirst().first?.hasPrefix(Self.token) == true
+    if out.first == "power", !bandit, !out.contains(where: { $0.hasPrefix("--users-per-arm") }),
+      out.dropFirst().first?.hasPrefix(Self.token) == true
     {
       out += ["--users-per-arm", "200"]
     }
-    if ["run", "grid"].contains(out.first), !out.contains(where: { $0.hasPrefix("--users") }) { out += ["--users", quick ? "20" : "100"] }
+    if ["run", "grid"].contains(out.first), !bandit, !out.contains(where: { $0.hasPrefix("--users") }) {
+      out += ["--users", quick ? "20" : "100"]
+    }
     if quick, out.first == "trace", !out.contains(where: { $0.hasPrefix("--users") }) { out += ["--users", "3"] }
     c.rawArguments = out
   }

@@ -58,6 +58,16 @@ enum BanditCommand {
     return .success
   }
 
+  /// Refuses a `--min-share` too large for `arms` arms, naming the flag.
+  static func validate(_ allocation: AdaptiveAllocation, arms: Int) throws(UsageError) {
+    do {
+      try allocation.validate(arms: arms)
+    } catch {
+      throw UsageError(
+        message: "--min-share \(JSONValue.format(allocation.minimumShare)): \(error.message)", hint: "below 1/\(arms) for \(arms) arms")
+    }
+  }
+
   /// `--policy`, `--epsilon`, `--min-share` and `--burn-in` as an allocation rule.
   static func allocation(_ arguments: ParsedArguments) throws(UsageError) -> AdaptiveAllocation {
     let name = try arguments.choice("policy", ["thompson", "top-two", "epsilon-greedy"]) ?? "thompson"

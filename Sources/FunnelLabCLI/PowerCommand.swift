@@ -89,7 +89,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
       "funnellab power --baseline 0.10 --mde 0.01 --looks 5 --spending obrien-fleming",
       "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
-      "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 2000 --holdout 0.05",
+      "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 3000 --days 10 --replicates 500 --holdout 0.05",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

@@ -14,6 +14,12 @@ enum RunCommand: Command {
       each screen, drop-off, completion, skip rate, paywall view rate, purchase
       conversion, plan mix and time to finish, beside the exact values of the exact
       engine (no sampling noise).
+      With --mode bandit --users-per-day N --days D: a bandit on the variants, as
+      GrowthBook-style bandits run one: each day's split follows the primary metric so
+      far (--policy thompson, top-two or epsilon-greedy; --burn-in days at an equal
+      split; every arm kept at --min-share). Reports the shares by day, the arm it would
+      ship, the conversions it lost against the exact best arm, and its naive and
+      inverse-propensity estimates beside the exact differences.
       With --mode experiment, users are split among the arms as a live A/B test
       would split them and the test is analysed as an experiment platform would;
       every verdict is graded against the exact difference. Add --users-per-day N
@@ -34,7 +40,7 @@ enum RunCommand: Command {
       OptionSpec(
         name: "mode", valueName: "mode",
         help:
-          "truth (default: every user walks every variant) or experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth)."
+          "truth (default: every user walks every variant), experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth) or bandit (the split follows the data, by day)."
       ),
       OutputFormat.option(OutputFormat.all),
       alphaOption,
@@ -42,6 +48,10 @@ enum RunCommand: Command {
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
       OptionSpec(name: "users-per-day", valueName: "n", help: "With --mode experiment: new users a day, all arms (needs --days)."),
       OptionSpec(name: "days", valueName: "n", help: "With --users-per-day: days the test runs (1...100)."),
+      OptionSpec(name: "policy", valueName: "name", help: "With --mode bandit: thompson (default), top-two or epsilon-greedy."),
+      OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
+      OptionSpec(name: "min-share", valueName: "m", help: "With --mode bandit: each arm's minimum share (default 0.01)."),
+      OptionSpec(name: "burn-in", valueName: "days", help: "With --mode bandit: days at an equal split first (default 1)."),
     ] + shardOptions,
     examples: [
       "funnellab run",
@@ -49,6 +59,7 @@ enum RunCommand: Command {
       "funnellab run experiments/klick-onboarding.json --format json --threads 1 -o klick.json",
       "funnellab run experiments/betfree-onboarding.json --mode experiment --users 50000",
       "funnellab run experiments/klick-onboarding.json --mode experiment --users-per-day 20000 --days 14 --variant features5",
+      "funnellab run experiments/klick-onboarding.json --mode bandit --users-per-day 20000 --days 14",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -56,7 +67,12 @@ enum RunCommand: Command {
     let seed = try arguments.unsigned("seed")
     let threads = try arguments.integer("threads", in: 1...1024)
     let format = try arguments.format(OutputFormat.all)
-    let mode = RunMode(rawValue: try arguments.choice("mode", RunMode.allCases.map(\.rawValue)) ?? "truth") ?? .truth
+    let modeName = try arguments.choice("mode", RunMode.allCases.map(\.rawValue) + ["bandit"]) ?? "truth"
+    if modeName == "bandit" { return try runBandit(arguments, console: console) }
+    for flag in BanditCommand.flags where !arguments.all(flag).isEmpty && flag != "horizon-days" && flag != "holdout" {
+      throw UsageError(message: "--\(flag) needs --mode bandit", hint: "add --mode bandit --users-per-day N --days D")
+    }
+    let mode = RunMode(rawValue: modeName) ?? .truth
     let output = OutputDestination(path: arguments.value("output"))
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
@@ -99,6 +115,49 @@ enum RunCommand: Command {
       return .success
     }
     try output.write(render(result, alpha: experiment.metrics.alpha, format: format), console: console)
+    return .success
+  }
+
+  /// `run --mode bandit`: a bandit on the flow's variants, day by day.
+  static func runBandit(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    let seed = try arguments.unsigned("seed")
+    let threads = try arguments.integer("threads", in: 1...1024)
+    let format = try arguments.format(OutputFormat.all)
+    let output = OutputDestination(path: arguments.value("output"))
+    let allocation = try BanditCommand.allocation(arguments)
+    if arguments.value("shard") != nil || arguments.value("shards") != nil {
+      throw UsageError(message: "--shard works with --mode truth", hint: "run the bandit on one machine")
+    }
+    guard let schedule = try dailySchedule(arguments, mode: .experiment, users: try arguments.integer("users", in: Limits.users)) else {
+      throw UsageError(message: "--mode bandit needs --users-per-day and --days", hint: "e.g. --users-per-day 20000 --days 14")
+    }
+    let spec = try LoadedSpec.load(arguments, console: console)
+    var experiment = spec.experiment
+    try applyAlpha(arguments, to: &experiment)
+    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    try BanditCommand.validate(allocation, arms: variants.isEmpty ? experiment.variants.count : variants.count + 1)
+    let options = RunOptions(seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants, mode: .experiment)
+    let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
+    let adaptive: AdaptiveRun
+    do {
+      adaptive = try Simulation.runAdaptive(
+        experiment, options: options, usersPerDay: schedule.usersPerDay, days: schedule.days, allocation: allocation
+      ) { done, total in bar.update(done: done, total: total) }
+    } catch {
+      bar.finish()
+      throw CommandFailure.invalid(error)
+    }
+    bar.finish()
+    let timeline = BanditTimeline(adaptive, alpha: experiment.metrics.alpha)
+    let text =
+      switch format {
+      case .json: BanditRenderer.json(adaptive, timeline: timeline)
+      case .csv: BanditRenderer.csv(adaptive)
+      case .markdown: BanditRenderer.markdown(adaptive, timeline: timeline)
+      case .html: BanditRenderer.html(adaptive, timeline: timeline)
+      case .table: terminal(BanditRenderer.table(adaptive, timeline: timeline))
+      }
+    try output.write(text, console: console)
     return .success
   }
 

@@ -185,12 +185,12 @@ public enum BanditRenderer {
         points: days.indices.map { d in
           let mean = days[d][i]
           let spread = max(0, c.counts.weightSquares[d][i] / n - mean * mean).squareRoot()
-          return (Double(d + 1), mean, max(0, mean - spread), min(1, mean + spread), nil)
+          return (Double(d + 1), 100 * mean, 100 * max(0, mean - spread), 100 * min(1, mean + spread), nil)
         })
     }
     let chart = SVGCharts.curves(
-      series, scale: ChartScale.levels([1], unit: ""),
-      axisTitle: "the bandit's share of the day's users (mean, band ± 1 SD over replicates)")
+      series, scale: ChartScale(lower: 0, upper: 100, step: 20, unit: "%", signed: false),
+      axisTitle: "share of the day's users (band: ± 1 SD)", dayTitle: "day of the test")
     doc.beginCharts()
     doc.chart(
       kind: "curve", title: "The bandit's share of users by day",
@@ -223,6 +223,7 @@ public enum BanditRenderer {
       moments("arm", "bandit", arm, "weighted_difference", k.weightedDifference[i])
       w.add(["arm", "bandit", arm, "", "naive_significant_rate", CSVWriter.number(share(k.naiveSignificant[i], c)), ""])
       w.add(["arm", "fixed", arm, "", "significant_rate", CSVWriter.number(share(k.fixedSignificant[i], c)), ""])
+      w.add(["arm", "bandit", arm, "", "weighted_interval_coverage", CSVWriter.number(share(k.weightedCovered[i], c)), ""])
     }
     for (d, shares) in sharesByDay(c).enumerated() {
       for (i, arm) in c.arms.enumerated() { w.add(["day", "bandit", arm, String(d + 1), "mean_share", CSVWriter.number(shares[i]), ""]) }
@@ -276,6 +277,7 @@ public enum BanditRenderer {
                 ("weightedDifference", i == 0 ? .null : moments(k.weightedDifference[i])),
                 ("naiveSignificantRate", i == 0 ? .null : .number(share(k.naiveSignificant[i], c))),
                 ("fixedSignificantRate", i == 0 ? .null : .number(share(k.fixedSignificant[i], c))),
+                ("weightedCoverage", i == 0 ? .null : .number(share(k.weightedCovered[i], c))),
               ])
             })
         ),

@@ -14,7 +14,9 @@ extension SVGCharts {
   /// arm (its own dash pattern, named in a legend below), its interval as a light band, the
   /// exact values as hollow circles; days from 0 to the last day on the x axis, `scale` on the
   /// y axis (from zero).
-  package static func curves(_ series: [CurveSeries], scale: ChartScale, axisTitle: String) -> (content: String, height: Double) {
+  package static func curves(
+    _ series: [CurveSeries], scale: ChartScale, axisTitle: String, dayTitle: String = "days since the purchase screen"
+  ) -> (content: String, height: Double) {
     let left = 52.0
     let right = width - 10
     let top = 8.0
@@ -38,7 +40,7 @@ extension SVGCharts {
         out += "<circle cx=\"\(n(x(p.day)))\" cy=\"\(n(y(exact)))\" r=\"2.5\" class=\"point open\"/>\n"
       }
     }
-    let axis = axis(days, plot: left...right, y: bottom, title: "days since the purchase screen")
+    let axis = axis(days, plot: left...right, y: bottom, title: dayTitle)
     var legendY = axis.bottom + 14
     out += axis.content
     out += text(left, legendY, axisTitle, cssClass: "small muted")
@@ -47,6 +49,7 @@ extension SVGCharts {
       out += "<line x1=\"\(n(left))\" y1=\"\(n(legendY - 4))\" x2=\"\(n(left + 36))\" y2=\"\(n(legendY - 4))\" class=\"ci\"\(dash(i))/>\n"
       out += text(left + 44, legendY, s.name, cssClass: "small")
     }
+    guard series.contains(where: { $0.points.contains { $0.exact != nil } }) else { return (out, legendY + 8) }
     legendY += 18
     out += "<circle cx=\"\(n(left + 18))\" cy=\"\(n(legendY - 4))\" r=\"2.5\" class=\"point open\"/>\n"
     out += text(left + 44, legendY, "exact (the exact engine's, no sampling noise)", cssClass: "small")

@@ -35,6 +35,9 @@ import Testing
       section: "power with a spec (simulation)", command: "power",
       arguments: ["power", klick, "--variant", "features5", "--replicates", "100", "--users-per-day", "20000"]),
     Report(
+      section: "run --mode bandit", command: "run",
+      arguments: ["run", klick, "--mode", "bandit", "--users-per-day", "2000", "--days", "3", "-q"]),
+    Report(
       section: "power --compare-bandit", command: "power",
       arguments: ["power", betfree, "--compare-bandit", "--users-per-day", "2000", "--days", "5", "--replicates", "100"]),
     Report(section: "analyze", command: "analyze", arguments: ["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150"]),

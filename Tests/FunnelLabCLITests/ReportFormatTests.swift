@@ -343,3 +343,37 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     try expectGolden(console.stdout, file)
   }
 }
+
+/// `run --mode bandit` in every text format (Klick's five arms, 2,000 users a day for 5 days).
+@Suite struct BanditRunFormatTests {
+  static let arguments = [
+    "run", "experiments/klick-onboarding.json", "--mode", "bandit", "--users-per-day", "2000", "--days", "5", "--seed", "3", "-q",
+  ]
+
+  @Test(arguments: [("json", "bandit-run.json"), ("csv", "bandit-run.csv"), ("markdown", "bandit-run.md"), ("table", "bandit-run.txt")])
+  func banditRunGolden(format: String, file: String) throws {
+    let console = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format], console: console) == 0, "\(console.stderr)")
+    try expectGolden(console.stdout, file)
+    let two = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format, "--threads", "1"], console: two) == 0)
+    #expect(two.stdout == console.stdout)
+  }
+
+  @Test(arguments: [
+    (["--mode", "bandit"], "Error: --mode bandit needs --users-per-day and --days"),
+    (["--policy", "top-two"], "Error: --policy needs --mode bandit"),
+    (["--mode", "bandit", "--users-per-day", "100", "--days", "2", "--shard", "0/2"], "Error: --shard works with --mode truth"),
+    (
+      ["--mode", "bandit", "--users-per-day", "100", "--days", "2", "--min-share", "0.4"],
+      "Error: --min-share 0.4: must be in [0, 1/5) for 5 arms"
+    ),
+  ])
+  func refusals(extra: [String], message: String) {
+    let r = funnellab(["run", "experiments/klick-onboarding.json", "-q"] + extra)
+    #expect(r.code != 0, "\(r.err)")
+    #expect(r.code == 64)
+    #expect(r.err.hasPrefix(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+}

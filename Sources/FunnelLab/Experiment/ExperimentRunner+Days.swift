@@ -12,23 +12,9 @@ extension ExperimentRunner {
     _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int,
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> DailyRun {
-    var options = options
-    options.mode = .experiment
-    let (product, overflow) = usersPerDay.multipliedReportingOverflow(by: days)
-    guard usersPerDay >= 1, (1...100).contains(days), !overflow, product <= Limits.users.upperBound, options.shard == nil else {
-      throw SpecErrors(
-        source: experiment.name,
-        errors: [
-          SpecError(
-            .invalidValue, path: .root,
-            message: "a run by day needs 1...100 days and 1 or more users a day, \(Limits.users.upperBound) at most in all, unsharded",
-            hint: "e.g. 20000 users a day for 14 days")
-        ])
-    }
+    let (options, product) = try dailyOptions(experiment, options: options, usersPerDay: usersPerDay, days: days, what: "a run by day")
     let perDay = UInt64(usersPerDay)
     let population = UInt64(product)
-    let armCount = UInt64(max(options.variants.map { $0.count + 1 } ?? experiment.variants.count, 1))
-    options.users = Int(clamping: (population + armCount - 1) / armCount)
     let plan = try Plan(experiment, options: options)
     guard let assignment = plan.assignment else {
       return DailyRun(run: try run(experiment, options: options), usersPerDay: usersPerDay, cumulative: [])
@@ -49,5 +35,30 @@ extension ExperimentRunner {
     }
     let result = try result(of: experiment, options: options, aggregates: cumulative.last ?? [])
     return DailyRun(run: result, usersPerDay: usersPerDay, cumulative: cumulative)
+  }
+
+  /// `options` for the experiment-mode run of `usersPerDay × days` users (the users per arm that
+  /// many make), and that product.
+  /// - Throws: ``SpecErrors`` naming `what` when the days are outside 1...100, there is no user
+  ///   a day, the product is above ``Limits/users`` or the run is a shard.
+  static func dailyOptions(_ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int, what: String) throws(SpecErrors)
+    -> (RunOptions, Int)
+  {
+    var options = options
+    options.mode = .experiment
+    let (product, overflow) = usersPerDay.multipliedReportingOverflow(by: days)
+    guard usersPerDay >= 1, (1...100).contains(days), !overflow, product <= Limits.users.upperBound, options.shard == nil else {
+      throw SpecErrors(
+        source: experiment.name,
+        errors: [
+          SpecError(
+            .invalidValue, path: .root,
+            message: "\(what) needs 1...100 days and 1 or more users a day, \(Limits.users.upperBound) at most in all, unsharded",
+            hint: "e.g. 20000 users a day for 14 days")
+        ])
+    }
+    let armCount = max(options.variants.map { $0.count + 1 } ?? experiment.variants.count, 1)
+    options.users = (product + armCount - 1) / armCount
+    return (options, product)
   }
 }

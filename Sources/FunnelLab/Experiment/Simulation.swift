@@ -1,3 +1,5 @@
+public import FunnelStats
+
 /// The entry point for checking assumptions from your own tests: load a spec, run
 /// it, and read typed results.
 ///
@@ -56,6 +58,18 @@ public enum Simulation {
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> DailyRun {
     try ExperimentRunner.runByDay(experiment, options: options, usersPerDay: usersPerDay, days: days, progress: progress)
+  }
+
+  /// Runs a bandit on `experiment`'s arms: `usersPerDay` new users a day for `days` days, each
+  /// day's split set by `allocation` from the primary metric so far (``AdaptiveRun``;
+  /// ``BanditTimeline`` reads it against the exact truth).
+  /// - Throws: ``SpecErrors`` when the experiment or the options are invalid or the primary metric is a mean.
+  public static func runAdaptive(
+    _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int, allocation: AdaptiveAllocation,
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> AdaptiveRun {
+    try ExperimentRunner.runAdaptive(
+      experiment, options: options, usersPerDay: usersPerDay, days: days, allocation: allocation, progress: progress)
   }
 
   /// Simulates `experiment` with a purchase layer of your own (``PaywallManager``) in

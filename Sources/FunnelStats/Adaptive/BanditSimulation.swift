@@ -27,6 +27,9 @@
 /// Replicate `r` draws from `Xoshiro256StarStar(seed:stream: r)`, so tallies of disjoint
 /// replicate ranges add up (``Counts/+``) to the same numbers on any thread count or shard.
 public enum BanditSimulation {
+  /// The probability of being best at which a bandit counts as decided, unless a design says otherwise.
+  public static let defaultDecisionThreshold = 0.95
+
   /// What is simulated.
   public struct Design: Sendable, Hashable {
     /// True rate of each arm, the control first; each in [0, 1].
@@ -47,7 +50,7 @@ public enum BanditSimulation {
     /// A design; defaults: no horizon after the test, Thompson sampling, α 0.05, threshold 0.95.
     public init(
       rates: [Double], usersPerDay: Int, days: Int, horizonDays: Int = 0, allocation: AdaptiveAllocation = AdaptiveAllocation(),
-      alpha: Double = 0.05, decisionThreshold: Double = 0.95
+      alpha: Double = 0.05, decisionThreshold: Double = BanditSimulation.defaultDecisionThreshold
     ) {
       self.rates = rates
       self.usersPerDay = usersPerDay
@@ -100,6 +103,8 @@ public enum BanditSimulation {
     public var banditDecided = 0, banditDecisionDays = 0
     /// Per arm (0, the control, unused): the naive and inverse-propensity differences with the control.
     public var naiveDifference: [Moments], weightedDifference: [Moments]
+    /// Per arm: replicates whose inverse-propensity interval at `1 − α` covered the true difference.
+    public var weightedCovered: [Int]
     /// Per arm: replicates where the naive z-test on the bandit's counts was significant at α (two-sided).
     public var naiveSignificant: [Int]
     /// Per arm: replicates where the fixed test found the arm significantly different from the control.
@@ -114,6 +119,7 @@ public enum BanditSimulation {
       averageWeight = naiveDifference
       naiveSignificant = Array(repeating: 0, count: arms)
       fixedSignificant = naiveSignificant
+      weightedCovered = naiveSignificant
     }
 
     /// The tallies of two disjoint replicate ranges (add them in range order for byte-identical sums).
@@ -135,6 +141,7 @@ public enum BanditSimulation {
       c.weightedDifference = zip(a.weightedDifference, b.weightedDifference).map(+)
       c.naiveSignificant = zip(a.naiveSignificant, b.naiveSignificant).map(+)
       c.fixedSignificant = zip(a.fixedSignificant, b.fixedSignificant).map(+)
+      c.weightedCovered = zip(a.weightedCovered, b.weightedCovered).map(+)
       return c
     }
   }
@@ -197,7 +204,7 @@ public enum BanditSimulation {
     let best = design.bestRate
     var users = Array(repeating: 0, count: k)
     var conversions = Array(repeating: 0, count: k)
-    var weighted = Array(repeating: 0.0, count: k)
+    var days: [(shares: [Double], successes: [Int])] = []
     var regret = 0.0
     var adaptiveWeights = Array(repeating: 0.0, count: k)
     var decidedOn: Int?
@@ -209,6 +216,7 @@ public enum BanditSimulation {
       if decidedOn == nil, day > 0, (probabilities.max() ?? 0) >= design.decisionThreshold { decidedOn = day }
       guard day < design.days else { break }
       let split = multinomial(design.usersPerDay, weights, rng: &rng)
+      days.append((weights, Array(repeating: 0, count: k)))
       for i in 0..<k {
         counts.weightSums[day][i] += weights[i]
         counts.weightSquares[day][i] += weights[i] * weights[i]
@@ -216,7 +224,7 @@ public enum BanditSimulation {
         let x = Int(BinomialSampler.sample(trials: UInt64(split[i]), probability: design.rates[i], using: &rng))
         users[i] += split[i]
         conversions[i] += x
-        if weights[i] > 0 { weighted[i] += Double(x) / weights[i] }
+        days[day].successes[i] = x
         regret += Double(split[i]) * (best - design.rates[i])
       }
     }
@@ -233,9 +241,16 @@ public enum BanditSimulation {
       counts.banditDecided += 1
       counts.banditDecisionDays += decidedOn
     }
-    let total = Double(design.usersPerDay) * Double(design.days)
+    let z = Normal.standardQuantile(p: 1 - design.alpha / 2, q: design.alpha / 2)
     for i in 1..<k {
-      counts.weightedDifference[i].add((weighted[i] - weighted[0]) / total)
+      let (estimate, se) = InversePropensity.difference(
+        days.map {
+          InversePropensity.Day(
+            users: design.usersPerDay, successes: $0.successes[i], controlSuccesses: $0.successes[0], share: $0.shares[i],
+            controlShare: $0.shares[0])
+        })
+      counts.weightedDifference[i].add(estimate)
+      if abs(estimate - (design.rates[i] - design.rates[0])) <= z * se { counts.weightedCovered[i] += 1 }
       guard users[i] > 0, users[0] > 0 else { continue }
       counts.naiveDifference[i].add(Double(conversions[i]) / Double(users[i]) - Double(conversions[0]) / Double(users[0]))
       if pooledPValue(conversions[i], users[i], conversions[0], users[0]) < design.alpha { counts.naiveSignificant[i] += 1 }

@@ -1,0 +1,118 @@
+public import FunnelStats
+
+/// A bandit run on the flow (``AdaptiveRun``) read against the exact truth: what it cost, what it
+/// would ship, and its naive and inverse-propensity estimates beside the exact differences.
+public struct BanditTimeline: Sendable {
+  /// One arm at the end of the run.
+  public struct Arm: Sendable, Hashable {
+    /// The variant's id.
+    public var id: String
+    /// Users and successes of the primary metric over every day.
+    public var users: Int, successes: Int
+    /// The exact rate (``ExactEngine``); `nil` when not solved.
+    public var exactRate: Double?
+    /// The probability of being best after the last day.
+    public var probabilityBest: Double
+    /// `successes / users`, pooled over the days (biased under adaptive allocation).
+    public var naiveRate: Double?
+    /// The inverse-propensity (Horvitz–Thompson) rate `(1/N)·Σ_d x_d / w_d`.
+    public var weightedRate: Double
+  }
+
+  /// A non-control arm's difference with the control.
+  public struct Difference: Sendable, Hashable {
+    /// The arm's id.
+    public var id: String
+    /// The naive difference of pooled rates.
+    public var naive: Double?
+    /// The inverse-propensity difference.
+    public var weighted: Double
+    /// Its standard error (see ``BanditTimeline/init(_:alpha:)``).
+    public var weightedStandardError: Double
+    /// Its normal interval at the spec's level.
+    public var weightedInterval: ConfidenceInterval
+    /// The exact difference; `nil` when not solved.
+    public var exact: Double?
+  }
+
+  /// The metric optimised.
+  public var metric: FunnelMetric
+  /// Per arm, the control first.
+  public var arms: [Arm]
+  /// Per non-control arm.
+  public var differences: [Difference]
+  /// The arm the bandit would ship: the most likely to be best after the last day.
+  public var shippedArm: String
+  /// Whether the shipped arm's probability of being best reached ``BanditSimulation/defaultDecisionThreshold``.
+  public var decided: Bool
+  /// The arm with the best exact rate; `nil` when not solved.
+  public var bestArm: String?
+  /// Expected successes lost against showing the best arm to every user, from the exact rates
+  /// and the users each arm got: `Σ n_i·(p* − p_i)`; `nil` when not solved.
+  public var regret: Double?
+  /// The same for an equal split of the same users: `N·(p* − mean p)`.
+  public var equalSplitRegret: Double?
+  /// The interval level of ``Difference/weighted``.
+  public var level: Double
+
+  /// Reads `adaptive` with intervals at `1 − alpha`.
+  ///
+  /// The weighted rates and differences are ``InversePropensity``'s, the interval normal.
+  public init(_ adaptive: AdaptiveRun, alpha: Double) {
+    let runs = adaptive.run.variants
+    let k = runs.count
+    let metric = adaptive.metric
+    var daily: [[ProportionCount]] = []
+    var previous: [ProportionCount]?
+    for aggregates in adaptive.cumulative {
+      guard case .proportions(let counts)? = MetricAnalysis.data(metric, aggregates) else { break }
+      daily.append(
+        counts.indices.compactMap { i in
+          try? ProportionCount(
+            successes: counts[i].successes - (previous?[i].successes ?? 0), trials: counts[i].trials - (previous?[i].trials ?? 0))
+        })
+      previous = counts
+    }
+    let finalBest = adaptive.probabilityBest.last ?? Array(repeating: 1 / Double(max(k, 1)), count: k)
+    let exact = runs.map { $0.exact?.value(of: metric) }
+    var arms: [Arm] = []
+    let days = daily.indices.map { _ in adaptive.usersPerDay }
+    for i in 0..<k {
+      let users = daily.reduce(0) { $0 + $1[i].trials }
+      let successes = daily.reduce(0) { $0 + $1[i].successes }
+      let weighted = InversePropensity.rate(successes: daily.map { $0[i].successes }, shares: adaptive.shares.map { $0[i] }, users: days)
+      arms.append(
+        Arm(
+          id: runs[i].variant.id, users: users, successes: successes, exactRate: exact[i],
+          probabilityBest: i < finalBest.count ? finalBest[i] : 0, naiveRate: users > 0 ? Double(successes) / Double(users) : nil,
+          weightedRate: weighted))
+    }
+    let z = Normal.standardQuantile(p: 1 - alpha / 2, q: alpha / 2)
+    differences = (1..<max(k, 1)).map { i in
+      let (estimate, se) = InversePropensity.difference(
+        daily.indices.map { d in
+          InversePropensity.Day(
+            users: adaptive.usersPerDay, successes: daily[d][i].successes, controlSuccesses: daily[d][0].successes,
+            share: adaptive.shares[d][i], controlShare: adaptive.shares[d][0])
+        })
+      let naive = arms[i].naiveRate.flatMap { a in arms[0].naiveRate.map { a - $0 } }
+      let truth = exact[i].flatMap { a in exact[0].map { a - $0 } }
+      return Difference(
+        id: arms[i].id, naive: naive, weighted: estimate, weightedStandardError: se,
+        weightedInterval: ConfidenceInterval(
+          lower: estimate - z * se, upper: estimate + z * se, confidenceLevel: 1 - alpha, method: "inverse-propensity, normal"),
+        exact: truth)
+    }
+    let leader = finalBest.indices.max { finalBest[$0] < finalBest[$1] || (finalBest[$0] == finalBest[$1] && $0 > $1) } ?? 0
+    let rates = exact.compactMap { $0 }
+    self.metric = metric
+    self.arms = arms
+    shippedArm = leader < arms.count ? arms[leader].id : ""
+    decided = leader < finalBest.count && finalBest[leader] >= BanditSimulation.defaultDecisionThreshold
+    level = 1 - alpha
+    guard rates.count == k, let top = rates.max() else { return }
+    bestArm = arms[rates.firstIndex(of: top) ?? 0].id
+    regret = arms.indices.reduce(0.0) { $0 + Double(arms[$1].users) * (top - rates[$1]) }
+    equalSplitRegret = Double(arms.reduce(0) { $0 + $1.users }) * (top - rates.reduce(0, +) / Double(k))
+  }
+}

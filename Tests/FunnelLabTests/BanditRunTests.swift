@@ -1,0 +1,94 @@
+import Foundation
+import FunnelStats
+import FunnelTestSupport
+import Testing
+
+@testable @_spi(Internals) import FunnelLab
+
+/// A bandit on a flow's variants (``ExperimentRunner/runAdaptive``) and its reading against the
+/// exact truth (``BanditTimeline``).
+@Suite struct BanditRunTests {
+  static func klick() throws -> Experiment { try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding")) }
+
+  /// Each day's shares are the rule's weights from the counts before the day, every user is
+  /// counted once, and one thread or two give the same run.
+  @Test func sharesFollowTheCountsSoFar() throws {
+    let e = try Self.klick()
+    let allocation = AdaptiveAllocation(policy: .thompson, minimumShare: 0.02, burnInDays: 1)
+    var options = RunOptions(seed: 5, threads: 2, mode: .experiment)
+    let run = try ExperimentRunner.runAdaptive(e, options: options, usersPerDay: 4_000, days: 5, allocation: allocation)
+    #expect(run.shares.count == 5 && run.cumulative.count == 5 && run.probabilityBest.count == 6)
+    #expect(run.cumulative.last?.reduce(0) { $0 + Int($1[.users]) } == 20_000)
+    var before = try (0..<5).map { _ in try ProportionCount(successes: 0, trials: 0) }
+    for day in 0..<5 {
+      let expected = try allocation.weights(after: before, day: day).weights
+      for (got, want) in zip(run.shares[day], expected) {
+        let gap: Double = abs(got - want)
+        #expect(gap < 1e-12, "day \(day + 1)")
+      }
+      guard case .proportions(let counts)? = MetricAnalysis.data(e.metrics.primary, run.cumulative[day]) else {
+        Issue.record("no counts")
+        return
+      }
+      before = counts
+    }
+    #expect(run.shares[0].allSatisfy { $0 == 0.2 })
+    #expect(run.shares.dropFirst().allSatisfy { $0.allSatisfy { $0 >= 0.02 - 1e-12 } })
+    options.threads = 1
+    let again = try ExperimentRunner.runAdaptive(e, options: options, usersPerDay: 4_000, days: 5, allocation: allocation)
+    #expect(again.cumulative == run.cumulative && again.shares == run.shares)
+  }
+
+  /// The reading recomputed by hand from the daily counts: rates, inverse-propensity rates,
+  /// regret from the exact rates, and the shipped arm.
+  @Test func timelineMatchesAHandComputation() throws {
+    let e = try Self.klick()
+    let run = try ExperimentRunner.runAdaptive(
+      e, options: RunOptions(seed: 8, variants: ["features5", "features3"], mode: .experiment), usersPerDay: 3_000, days: 4,
+      allocation: AdaptiveAllocation())
+    let t = BanditTimeline(run, alpha: 0.05)
+    let exact = try run.run.variants.map { try #require($0.exact?.value(of: .purchaseConversion)) }
+    var previous = [0, 0, 0]
+    var weighted = [0.0, 0.0, 0.0]
+    var users = [0, 0, 0]
+    for (day, aggregates) in run.cumulative.enumerated() {
+      for i in 0..<3 {
+        let s = Int(aggregates[i][.purchasers])
+        weighted[i] += Double(s - previous[i]) / run.shares[day][i]
+        previous[i] = s
+        users[i] = Int(aggregates[i][.users])
+      }
+    }
+    for i in 0..<3 {
+      let gap: Double = abs(t.arms[i].weightedRate - weighted[i] / 12_000)
+      #expect(gap < 1e-12)
+      #expect(t.arms[i].users == users[i])
+    }
+    let top = try #require(exact.max())
+    let regret: Double = zip(users, exact).reduce(0.0) { $0 + Double($1.0) * (top - $1.1) }
+    #expect(abs((t.regret ?? -1) - regret) < 1e-6)
+    #expect(t.bestArm == "features5")
+    #expect(t.differences.map(\.id) == ["features3", "features5"])
+    let last = try #require(run.probabilityBest.last)
+    #expect(t.shippedArm == run.run.variants[last.indices.max { last[$0] < last[$1] } ?? 0].variant.id)
+    for d in t.differences {
+      #expect(d.weightedInterval.lower < d.weighted && d.weighted < d.weightedInterval.upper)
+      #expect(d.weightedStandardError > 0)
+    }
+  }
+
+  @Test func refusesAMeanMetricAndBadOptions() throws {
+    var e = try Self.klick()
+    #expect(throws: SpecErrors.self) {
+      try ExperimentRunner.runAdaptive(e, options: RunOptions(), usersPerDay: 100, days: 0, allocation: AdaptiveAllocation())
+    }
+    #expect(throws: SpecErrors.self) {
+      try ExperimentRunner.runAdaptive(
+        e, options: RunOptions(), usersPerDay: 100, days: 2, allocation: AdaptiveAllocation(minimumShare: 0.3))
+    }
+    e.metrics.primary = .revenuePerUser
+    #expect(throws: SpecErrors.self) {
+      try ExperimentRunner.runAdaptive(e, options: RunOptions(), usersPerDay: 100, days: 2, allocation: AdaptiveAllocation())
+    }
+  }
+}
