@@ -180,6 +180,7 @@ def reports(binary, folder, only=None):
         ("analyze-over-time", ["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000"]),
         ("experiment-over-time", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users-per-day", "20000", "--days", "14", "--variant", "features5", "--quiet"]),
         ("bandit-klick", ["power", "experiments/klick-onboarding.json", "--compare-bandit", "--users-per-day", "20000", "--replicates", "500", "--holdout", "0.05"]),
+        ("bandit-run-klick", ["run", "experiments/klick-onboarding.json", "--mode", "bandit", "--users-per-day", "20000", "--days", "14", "--quiet"]),
         ("exact-betfree", ["exact", "experiments/betfree-onboarding.json"]),
         ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
     ]

@@ -137,7 +137,8 @@ extension BanditRenderer {
       width: SVGCharts.width, height: chart.height, content: chart.content)
     doc.endCharts()
     for table in [armTable(t), differenceTable(t), shareTable(a)] {
-      doc.table(table.headers, table.rows, right: Set(1..<table.headers.count), caption: table.title)
+      doc.heading(3, table.title)
+      doc.table(table.headers, table.rows, right: Set(1..<table.headers.count))
     }
     return doc.html
   }

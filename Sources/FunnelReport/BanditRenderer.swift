@@ -197,7 +197,10 @@ public enum BanditRenderer {
       description: c.arms.indices.map { "\(c.arms[$0]): \(pct(days.last?[safe: $0])) on day \(days.count)" }.joined(separator: "; ") + ".",
       width: SVGCharts.width, height: chart.height, content: chart.content)
     doc.endCharts()
-    for t in tables(c) { doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: t.title) }
+    for t in tables(c) {
+      doc.heading(3, t.title)
+      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count))
+    }
     return doc.html
   }
 
