@@ -58,13 +58,19 @@ enum BanditCommand {
     return .success
   }
 
-  /// Refuses a `--min-share` too large for `arms` arms, naming the flag.
+  /// The arms a run of `variants` (`--variant`, deduplicated, the control always in) has.
+  static func armCount(_ variants: [String], of experiment: Experiment) -> Int {
+    guard !variants.isEmpty else { return experiment.variants.count }
+    return Set(variants).subtracting([experiment.variants.first?.id ?? ""]).count + 1
+  }
+
+  /// Refuses a bandit of too few or too many arms, or a `--min-share` out of range, naming the flag.
   static func validate(_ allocation: AdaptiveAllocation, arms: Int) throws(UsageError) {
     do {
       try allocation.validate(arms: arms)
     } catch {
-      throw UsageError(
-        message: "--min-share \(JSONValue.format(allocation.minimumShare)): \(error.message)", hint: "below 1/\(arms) for \(arms) arms")
+      guard error.field == "minimumShare" else { throw UsageError(message: error.message, hint: error.hint) }
+      throw UsageError(message: "--min-share \(JSONValue.format(allocation.minimumShare)): \(error.message)", hint: error.hint)
     }
   }
 
@@ -82,7 +88,7 @@ enum BanditCommand {
       default: .thompson
       }
     return AdaptiveAllocation(
-      policy: policy, minimumShare: try arguments.number("min-share", in: 0...0.49) ?? 0.01,
+      policy: policy, minimumShare: try arguments.number("min-share", in: AdaptiveAllocation.smallestMinimumShare...0.49) ?? 0.01,
       burnInDays: try arguments.integer("burn-in", in: 0...100) ?? 1)
   }
 }

@@ -135,7 +135,11 @@ enum RunCommand: Command {
     var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
-    try BanditCommand.validate(allocation, arms: variants.isEmpty ? experiment.variants.count : variants.count + 1)
+    try BanditCommand.validate(allocation, arms: BanditCommand.armCount(variants, of: experiment))
+    guard allocation.burnInDays < schedule.days else {
+      throw UsageError(
+        message: "--burn-in \(allocation.burnInDays) must be shorter than --days \(schedule.days)", hint: "fewer burn-in days or more days")
+    }
     let options = RunOptions(seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants, mode: .experiment)
     let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
     let adaptive: AdaptiveRun

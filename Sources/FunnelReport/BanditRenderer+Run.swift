@@ -10,7 +10,7 @@ extension BanditRenderer {
     return [
       "\(r.variants.count) arms · \(NumberText.grouped(a.usersPerDay)) users a day for \(a.shares.count) days · seed \(r.seed)"
         + " · \(a.allocation.policy.label), shares updated once a day from \(a.metric.label) so far, \(a.allocation.burnInDays) burn-in day(s)"
-        + " at an equal split, every arm kept at ≥ \(pct(a.allocation.minimumShare)).",
+        + " at an equal split, every arm kept at ≥ \(pct(a.allocation.minimumShare, a.allocation.minimumShare < 0.001 ? 2 : 1)).",
       "Every user walks the flow of the arm its hash gives against that day's shares; exact values come from the exact engine.",
     ]
   }
@@ -21,7 +21,8 @@ extension BanditRenderer {
     let rows = a.shares.enumerated().map { d, shares -> [String] in
       let best = a.probabilityBest[safe: d] ?? []
       let leader = best.indices.max { best[$0] < best[$1] }
-      return [String(d + 1)] + shares.map { pct($0) } + [leader.map { "\(ids[$0]) (\(pct(best[$0])))" } ?? "—"]
+      let tied = best.allSatisfy { $0 == best.first }
+      return [String(d + 1)] + shares.map { pct($0) } + [leader.flatMap { tied ? nil : "\(ids[$0]) (\(pct(best[$0])))" } ?? "—"]
     }
     return Table(
       title: "Share of each day's users, and the arm most likely to be best before the day", headers: ["day"] + ids + ["leader (P best)"],
@@ -67,8 +68,8 @@ extension BanditRenderer {
     let threshold = pct(BanditSimulation.defaultDecisionThreshold, 0)
     var ship =
       t.decided
-      ? "It is decided: \(t.shippedArm) is best with probability \(pct(shipped?.probabilityBest)) (≥ \(threshold))"
-      : "It is not decided (no arm reached a \(threshold) probability of being best); shipping now it would pick the leader, \(t.shippedArm)"
+      ? "At the end it is decided: \(t.shippedArm) is best with probability \(pct(shipped?.probabilityBest)) (≥ \(threshold))"
+      : "At the end it is not decided (no arm has a \(threshold) probability of being best); shipping now it would pick the leader, \(t.shippedArm)"
         + " (\(pct(shipped?.probabilityBest)))"
     if let best = t.bestArm {
       let tie = t.arms.first { $0.id == best }?.exactRate == shipped?.exactRate
@@ -143,9 +144,12 @@ extension BanditRenderer {
     return doc.html
   }
 
-  /// One row per day and arm: `day,arm,share,probability_best,cumulative_users,cumulative_successes`.
+  /// One row per day and arm: `day,arm,share,probability_best_before,probability_best_after,cumulative_users,cumulative_successes`
+  /// (the probability of being best from the data before the day, then after it).
   public static func csv(_ a: AdaptiveRun) -> String {
-    var w = CSVWriter(header: ["day", "arm", "share", "probability_best", "cumulative_users", "cumulative_successes"])
+    var w = CSVWriter(header: [
+      "day", "arm", "share", "probability_best_before", "probability_best_after", "cumulative_users", "cumulative_successes",
+    ])
     for (d, aggregates) in a.cumulative.enumerated() {
       guard case .proportions(let counts)? = MetricAnalysis.data(a.metric, aggregates) else { continue }
       for (i, run) in a.run.variants.enumerated() {

@@ -38,8 +38,8 @@ public enum BanditRenderer {
       "\(c.arms.count) arms · \(NumberText.grouped(d.usersPerDay)) users a day · \(d.days) test days, then \(d.horizonDays) days with the shipped arm for everyone"
         + " · \(NumberText.grouped(c.counts.replicates)) replicates drawn from the exact rates · seed \(c.seed)",
       "Bandit: \(a.policy.label), weights updated once a day from the data so far, \(a.burnInDays) burn-in day(s) at an equal split,"
-        + " every arm kept at ≥ \(pct(a.minimumShare)); it ships the arm most likely to be best and is decided when one arm's probability"
-        + " of being best reaches \(pct(d.decisionThreshold, 0)).",
+        + " every arm kept at ≥ \(pct(a.minimumShare, a.minimumShare < 0.001 ? 2 : 1)); it ships the arm most likely to be best at the end;"
+        + " 'decided on' is the first day one arm's probability of being best reaches \(pct(d.decisionThreshold, 0)).",
       "Fixed test: an equal split for the same days, each arm against \(c.arms[0]) by the pooled z-test at α \(JSONValue.format(d.alpha))"
         + (c.arms.count > 2 ? " / \(c.arms.count - 1) (Bonferroni)" : "")
         + "; it ships the significantly better arm with the best rate, else keeps \(c.arms[0]).",
@@ -51,11 +51,12 @@ public enum BanditRenderer {
     let k = c.counts
     let decided =
       k.banditDecided > 0
-      ? "day \(NumberText.fixed(Double(k.banditDecisionDays) / Double(k.banditDecided), 1)) on average; \(pct(share(k.banditDecided, c), 0)) by day \(c.design.days)"
+      ? "day \(NumberText.fixed(Double(k.banditDecisionDays) / Double(k.banditDecided), 1)) (mean); \(pct(share(k.banditDecided, c), 0)) by day \(c.design.days)"
       : "not by day \(c.design.days)"
     return Table(
-      title: "Bandit or A/B test? Conversions lost against showing the best arm (\(c.bestArm)) to everyone, mean ± one Monte Carlo SE",
-      headers: ["design", "lost during the test", "lost incl. \(c.design.horizonDays) days after", "ships a worse arm", "decided"],
+      title: "Bandit or A/B test? Expected successes (\(c.metric.label)) lost against showing the best arm (\(c.bestArm)) to everyone,"
+        + " mean ± one Monte Carlo SE",
+      headers: ["design", "lost during the test", "lost incl. \(c.design.horizonDays) days after", "ships a worse arm", "decided on"],
       rows: [
         [
           "fixed A/B test", conversions(k.fixedRegret), conversions(k.fixedTotalRegret), pct(share(k.fixedWrongShips, c)),
@@ -83,10 +84,12 @@ public enum BanditRenderer {
     }
     return Table(
       title: "Per arm: exact rate and difference with \(c.arms[0]); the bandit's share on its last day; its naive and inverse-propensity"
-        + " estimates of the difference (mean over replicates, bias ± SE); how often each test called the difference significant",
+        + " estimates of the difference (mean over replicates, bias ± SE); how often each test called the difference significant"
+        + " (the bandit's naive z-test at α, the fixed test at its Bonferroni level)",
       headers: [
         "arm", "exact rate", "true Δ", "bandit share, last day", "naive Δ", "naive bias", "weighted Δ", "weighted bias",
-        "naive z-test p < α (bandit)", "significant (fixed)",
+        "bandit, naive p < \(JSONValue.format(c.design.alpha))",
+        "fixed, p < \(JSONValue.format(c.design.alpha / Double(max(c.arms.count - 1, 1))))",
       ],
       rows: rows)
   }
@@ -119,15 +122,26 @@ public enum BanditRenderer {
     out.append(
       "The bandit ships a worse arm than \(c.bestArm) in \(pct(share(k.banditWrongShips, c))) of replicates, the fixed test in \(pct(share(k.fixedWrongShips, c)))."
     )
-    let biased = (1..<c.arms.count).filter { i in
-      guard let mean = k.naiveDifference[i].mean, let se = k.naiveDifference[i].standardError else { return false }
-      return abs(mean - c.trueDifferences[i]) > 3 * se
+    /// The arms whose mean estimate misses the true difference by over 3 SE.
+    func biased(_ estimates: [BanditSimulation.Moments]) -> [Int] {
+      (1..<c.arms.count).filter { i in
+        guard let mean = estimates[i].mean, let se = estimates[i].standardError else { return false }
+        return abs(mean - c.trueDifferences[i]) > 3 * se
+      }
     }
-    if !biased.isEmpty {
+    let naiveBiased = biased(k.naiveDifference)
+    if !naiveBiased.isEmpty {
       out.append(
-        "The bandit's naive differences are biased beyond 3 SE for \(biased.map { c.arms[$0] }.joined(separator: ", ")); report a bandit's effect"
+        "The bandit's naive differences are biased beyond 3 SE for \(naiveBiased.map { c.arms[$0] }.joined(separator: ", ")); report a bandit's effect"
           + " with the inverse-propensity estimate, which is unbiased by construction.")
     }
+    let weightedBiased = biased(k.weightedDifference)
+    if !weightedBiased.isEmpty {
+      out.append(
+        "The inverse-propensity differences also miss the truth by over 3 SE for \(weightedBiased.map { c.arms[$0] }.joined(separator: ", "))"
+          + " (1 check in 370 does by chance; more replicates tell).")
+    }
+    let nothingToShip = c.design.rates.dropFirst().allSatisfy { $0 <= (c.design.rates.first ?? 0) }
     if let h = c.holdout {
       out.append(
         "A \(pct(h.share, 0)) holdout kept on \(c.arms[0]) for \(c.design.horizonDays) days after shipping \(h.shippedArm)"
@@ -135,8 +149,12 @@ public enum BanditRenderer {
           + (h.minimumDetectableEffect.map {
             "; the smallest difference it detects with 80% power is \(NumberText.points($0, decimals: 2))"
           } ?? "") + ".")
-    } else if c.design.rates.dropFirst().allSatisfy({ $0 <= (c.design.rates.first ?? 0) }) {
+    } else if nothingToShip {
       out.append("No variant beats \(c.arms[0]) exactly: there is nothing to ship and no holdout to plan.")
+    } else if let share = c.holdoutShare {
+      out.append(
+        "A \(pct(share, 0)) holdout over \(c.design.horizonDays) days has too few users on one side (or too many for the power formula)"
+          + " to plan: no holdout power is given.")
     }
     return out
   }

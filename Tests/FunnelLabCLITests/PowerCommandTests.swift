@@ -148,7 +148,8 @@ import Testing
   @Test(arguments: [
     (["--policy", "greedy"], "Error: --policy"),
     (["--epsilon", "0.2"], "Error: --epsilon is for --policy epsilon-greedy"),
-    (["--min-share", "0.3"], "Error: --min-share 0.3: must be in [0, 1/4) for 4 arms"),
+    (["--min-share", "0.3"], "Error: --min-share 0.3: must be in [0.0001, 1/4) for 4 arms"),
+    (["--min-share", "0"], "Error: --min-share"),
     (["--holdout", "0.7"], "Error: --holdout"),
     (["--users-per-arm", "1000"], "Error: --users-per-arm is not used by --compare-bandit"),
     (["--burn-in", "-1"], "Error: --burn-in"),
@@ -171,6 +172,12 @@ import Testing
     let traffic = funnellab("power", "experiments/betfree-onboarding.json", "--compare-bandit")
     #expect(traffic.code == 64)
     #expect(traffic.err.hasPrefix("Error: --compare-bandit needs --users-per-day"), "\(traffic.err)")
+  }
+
+  @Test func aHoldoutNeedsAHorizon() {
+    let r = funnellab(Self.base + ["--holdout", "0.05", "--horizon-days", "0"])
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.contains("horizonDays: a holdout is kept after the test"), "\(r.err)")
   }
 
   @Test func aMeanPrimaryMetricIsRefused() throws {

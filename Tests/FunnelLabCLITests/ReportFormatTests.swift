@@ -366,8 +366,9 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     (["--mode", "bandit", "--users-per-day", "100", "--days", "2", "--shard", "0/2"], "Error: --shard works with --mode truth"),
     (
       ["--mode", "bandit", "--users-per-day", "100", "--days", "2", "--min-share", "0.4"],
-      "Error: --min-share 0.4: must be in [0, 1/5) for 5 arms"
+      "Error: --min-share 0.4: must be in [0.0001, 1/5) for 5 arms"
     ),
+    (["--mode", "bandit", "--users-per-day", "100", "--days", "2", "--burn-in", "2"], "Error: --burn-in 2 must be shorter than --days 2"),
   ])
   func refusals(extra: [String], message: String) {
     let r = funnellab(["run", "experiments/klick-onboarding.json", "-q"] + extra)

@@ -86,9 +86,21 @@ import Testing
       try ExperimentRunner.runAdaptive(
         e, options: RunOptions(), usersPerDay: 100, days: 2, allocation: AdaptiveAllocation(minimumShare: 0.3))
     }
-    e.metrics.primary = .revenuePerUser
     #expect(throws: SpecErrors.self) {
-      try ExperimentRunner.runAdaptive(e, options: RunOptions(), usersPerDay: 100, days: 2, allocation: AdaptiveAllocation())
+      try ExperimentRunner.runAdaptive(e, options: RunOptions(), usersPerDay: 100, days: 2, allocation: AdaptiveAllocation(burnInDays: 2))
     }
+    // A mean, a rate better when lower, a rate of paywall viewers: none is a bandit's reward.
+    for metric in [FunnelMetric.revenuePerUser, .abandonmentRate, .purchaseConversionOfViewers] {
+      e.metrics.primary = metric
+      #expect(!metric.isBanditReward)
+      #expect(throws: SpecErrors.self) {
+        try ExperimentRunner.runAdaptive(e, options: RunOptions(), usersPerDay: 100, days: 2, allocation: AdaptiveAllocation())
+      }
+      #expect(throws: SpecErrors.self) { try BanditPlanner.compare(e, options: BanditOptions(usersPerDay: 100)) }
+    }
+    #expect(
+      FunnelMetric.allCases.filter(\.isBanditReward) == [
+        .completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .trialStartRate, .personalizationRate,
+      ])
   }
 }

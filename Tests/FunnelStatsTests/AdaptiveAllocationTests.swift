@@ -59,9 +59,10 @@ import Testing
   }
 
   @Test func epsilonGreedySharesTiesAndKeepsEpsilon() throws {
-    let allocation = AdaptiveAllocation(policy: .epsilonGreedy(epsilon: 0.2), minimumShare: 0, burnInDays: 0)
+    let allocation = AdaptiveAllocation(policy: .epsilonGreedy(epsilon: 0.2), minimumShare: 0.0001, burnInDays: 0)
     let tied = try allocation.weights(after: Self.counts([(10, 100), (10, 100), (5, 100)]), day: 1).weights
-    let expected: [Double] = [0.4 + 0.2 / 3, 0.4 + 0.2 / 3, 0.2 / 3]
+    let raw: [Double] = [0.4 + 0.2 / 3, 0.4 + 0.2 / 3, 0.2 / 3]
+    let expected = raw.map { 0.0001 + (1 - 0.0003) * $0 }
     for (got, want) in zip(tied, expected) {
       let gap: Double = abs(got - want)
       #expect(gap < 1e-15)
@@ -71,14 +72,16 @@ import Testing
   @Test(arguments: [
     AdaptiveAllocation(minimumShare: 0.5), AdaptiveAllocation(burnInDays: -1),
     AdaptiveAllocation(policy: .topTwoThompson(leaderProbability: 1)), AdaptiveAllocation(policy: .epsilonGreedy(epsilon: 1.5)),
-    AdaptiveAllocation(minimumShare: -0.1),
+    AdaptiveAllocation(minimumShare: -0.1), AdaptiveAllocation(minimumShare: 0),
   ])
   func refusesParametersOutOfRange(_ allocation: AdaptiveAllocation) throws {
     #expect(throws: StatsError.self) { try allocation.weights(after: Self.counts([(1, 10), (2, 10)]), day: 2) }
   }
 
-  @Test func needsTwoArms() {
+  @Test func takesTwoToTwentyArms() throws {
     #expect(throws: StatsError.self) { try AdaptiveAllocation().validate(arms: 1) }
+    #expect(throws: StatsError.self) { try AdaptiveAllocation(minimumShare: 0.001).validate(arms: 21) }
+    try AdaptiveAllocation(minimumShare: 0.001).validate(arms: 20)
   }
 }
 
@@ -113,7 +116,7 @@ import Testing
       #expect(se > 0)
     }
     #expect(counts.naiveSignificant[1] + counts.naiveSignificant[2] > 0)
-    #expect(counts.banditWrongShips == 0 && counts.banditRegret.sum == 0)
+    #expect(counts.banditWrongShips == 0 && counts.banditRegret.mean == 0)
   }
 
   /// One arm clearly better: its mean share rises day after day towards 1 − the minimum share.
@@ -173,7 +176,30 @@ import Testing
     let se = try #require(counts.fixedRegret.standardError)
     #expect(abs(fixed - 7000 * 0.05) < 4 * se + 1e-9)
     #expect(try #require(counts.banditRegret.mean) < fixed / 5)
-    #expect(counts.fixedWrongShips == 0 && counts.fixedTotalRegret.sum == counts.fixedRegret.sum)
+    #expect(counts.fixedWrongShips == 0 && counts.fixedTotalRegret == counts.fixedRegret)
+  }
+
+  /// Welford moments merged by Chan's formula equal the moments of all the values, and keep
+  /// their precision around a large mean (raw sums of squares would lose it).
+  @Test func momentsMergeAndKeepPrecision() {
+    var all = BanditSimulation.Moments()
+    var left = BanditSimulation.Moments()
+    var right = BanditSimulation.Moments()
+    for i in 0..<100 {
+      let x = 1e11 + Double(i % 7) * 1e3
+      all.add(x)
+      if i < 40 { left.add(x) } else { right.add(x) }
+    }
+    let merged = left + right
+    #expect(merged.count == 100)
+    let meanGap: Double = abs((merged.mean ?? 0) - (all.mean ?? 1))
+    #expect(meanGap < 1e-3)
+    // Sample SD of i % 7 over 0..<100, times 1e3, divided by √100.
+    let values = (0..<100).map { Double($0 % 7) }
+    let m = values.reduce(0, +) / 100
+    let sd = (values.map { ($0 - m) * ($0 - m) }.reduce(0, +) / 99).squareRoot() * 1e3
+    let seGap: Double = abs((merged.standardError ?? 0) - sd / 10)
+    #expect(seGap < 1e-6 * sd)
   }
 
   /// Disjoint replicate ranges add up to the whole: integer tallies exactly.
@@ -194,6 +220,7 @@ import Testing
       BanditSimulation.Design(rates: [0.1, 0.2], usersPerDay: 0, days: 3),
       BanditSimulation.Design(rates: [0.1, 0.2], usersPerDay: 10, days: 101),
       BanditSimulation.Design(rates: [0.1], usersPerDay: 10, days: 3),
+      BanditSimulation.Design(rates: [0.1, 0.2], usersPerDay: 10, days: 3, allocation: AdaptiveAllocation(burnInDays: 3)),
     ] {
       #expect(throws: StatsError.self) { try BanditSimulation.tally(design, replicates: 0..<1, seed: 1) }
     }

@@ -34,19 +34,16 @@ extension ExperimentRunner {
   ) throws(SpecErrors) -> AdaptiveRun {
     let metric = experiment.metrics.primary
     let (options, product) = try dailyOptions(experiment, options: options, usersPerDay: usersPerDay, days: days, what: "a bandit run")
-    guard metric.isProportion else {
-      throw SpecErrors(
-        source: experiment.name,
-        errors: [
-          SpecError(
-            path: [.key("metrics"), .key("primary")], message: "a bandit optimises a rate; \(metric.rawValue) is a mean",
-            hint: "use a rate such as purchaseConversion or completionRate as the primary metric")
-        ])
-    }
+    if let refusal = metric.banditRefusal() { throw SpecErrors(source: experiment.name, errors: [refusal]) }
     let plan = try Plan(experiment, options: options)
     let ids = plan.selected.map { experiment.variants[$0].id }
     do throws(StatsError) {
       try allocation.validate(arms: ids.count)
+      guard allocation.burnInDays < days else {
+        throw StatsError(
+          .invalidParameter, field: "burnInDays",
+          message: "the burn-in (\(allocation.burnInDays) days) must be shorter than the \(days) days")
+      }
     } catch {
       throw SpecErrors(
         source: experiment.name,

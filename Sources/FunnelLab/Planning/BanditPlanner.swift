@@ -6,8 +6,8 @@ import Synchronization
 public struct BanditOptions: Sendable {
   /// Eligible users a day over all arms.
   public var usersPerDay: Int
-  /// Days the test runs; `nil`: the days the fixed test needs for the best variant's analytic size
-  /// at power 0.8 (14 when no variant differs), at most 100.
+  /// Days the test runs; `nil`: the days the fixed test needs to detect the best variant with power
+  /// 0.8 at α/(K − 1) (14 when no variant differs), at most 100.
   public var days: Int?
   /// Days after the test in which everyone sees the shipped arm (28).
   public var horizonDays = 28
@@ -58,6 +58,8 @@ public struct BanditComparison: Sendable {
   public var seed: UInt64
   /// The tallies over every replicate.
   public var counts: BanditSimulation.Counts
+  /// The holdout share asked for, if any.
+  public var holdoutShare: Double?
   /// The holdout plan, when a share was given and a variant beats the control.
   public var holdout: HoldoutPlan?
 
@@ -87,22 +89,25 @@ public enum BanditPlanner {
     planning.alpha = options.alpha
     planning.seed = options.seed
     let frame = try ExperimentPlanner.frame(e, options: planning)
+    if let refusal = frame.metric.banditRefusal() { throw SpecErrors(source: e.name, errors: [refusal]) }
     let rates = [frame.p0] + frame.rates
-    let best = frame.rates.indices.max { frame.rates[$0] < frame.rates[$1] }
-    let analytic = best.flatMap { frame.analytic[$0] }
-    let days =
-      options.days
-      ?? analytic.map {
-        min(100, max(1, Int(rounding: Double($0) * Double(rates.count) / Double(max(options.usersPerDay, 1)), .up) ?? 100))
-      }
-      ?? 14
     let design = BanditSimulation.Design(
-      rates: rates, usersPerDay: options.usersPerDay, days: days, horizonDays: options.horizonDays, allocation: options.allocation,
-      alpha: frame.alpha)
+      rates: rates, usersPerDay: options.usersPerDay, days: options.days ?? defaultDays(rates, alpha: frame.alpha, options: options),
+      horizonDays: options.horizonDays, allocation: options.allocation, alpha: frame.alpha)
     do throws(StatsError) {
       try design.validate()
-      if let share = options.holdoutShare, !(share > 0 && share <= 0.5) {
-        throw StatsError(.invalidParameter, field: "holdoutShare", message: "must be in (0, 0.5], got \(share)", hint: "e.g. 0.05")
+      guard options.replicates >= 1 else {
+        throw StatsError(.invalidParameter, field: "replicates", message: "must be 1 or more, got \(options.replicates)")
+      }
+      if let share = options.holdoutShare {
+        guard share > 0 && share <= 0.5 else {
+          throw StatsError(.invalidParameter, field: "holdoutShare", message: "must be in (0, 0.5], got \(share)", hint: "e.g. 0.05")
+        }
+        guard options.horizonDays >= 1 else {
+          throw StatsError(
+            .invalidParameter, field: "horizonDays", message: "a holdout is kept after the test: the horizon must be 1 day or more",
+            hint: "e.g. 28")
+        }
       }
     } catch {
       throw SpecErrors(
@@ -112,8 +117,21 @@ public enum BanditPlanner {
     let arms = [e.variants[0].id] + frame.ids
     var comparison = BanditComparison(
       experiment: e.name, metric: frame.metric, arms: arms, design: design, seed: frame.seed, counts: counts)
+    comparison.holdoutShare = options.holdoutShare
     if let share = options.holdoutShare { comparison.holdout = holdout(comparison, share: share) }
     return comparison
+  }
+
+  /// The days the fixed test needs to detect the best variant with power 0.8 in a two-arm split of
+  /// the traffic at α/(K − 1), the level it is tested at (14 when no variant beats the control), at most 100.
+  static func defaultDays(_ rates: [Double], alpha: Double, options: BanditOptions) -> Int {
+    guard let best = rates.dropFirst().max(), best != rates[0],
+      let solved = try? PowerAnalysis.solve(
+        PowerAnalysis.Problem(method: .pooledNormal, baseline: rates[0], effect: best, alpha: alpha / Double(max(rates.count - 1, 1)))),
+      let perArm = Int(rounding: solved.sampleSize, .up)
+    else { return 14 }
+    let users = Double(perArm) * Double(rates.count)
+    return min(100, max(1, Int(rounding: users / Double(max(options.usersPerDay, 1)), .up) ?? 100))
   }
 
   /// Every replicate in blocks of ``block``, run on `threads` workers and summed in block order.

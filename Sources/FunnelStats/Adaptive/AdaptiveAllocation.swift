@@ -51,7 +51,12 @@ public struct AdaptiveAllocation: Sendable, Hashable {
 
   /// The rule.
   public var policy: Policy
-  /// The share every arm keeps after the burn-in, in [0, 1/K). Default 0.01.
+  /// The most arms a bandit takes: each day's update integrates over every pair of arms.
+  public static let maxArms = 20
+  /// The smallest minimum share: every propensity must stay positive for the inverse-propensity estimate.
+  public static let smallestMinimumShare = 0.0001
+
+  /// The share every arm keeps after the burn-in, in [0.0001, 1/K). Default 0.01.
   public var minimumShare: Double
   /// Days with an equal split before the weights follow the data (0 or more). Default 1.
   public var burnInDays: Int
@@ -70,11 +75,16 @@ public struct AdaptiveAllocation: Sendable, Hashable {
   /// Checks the parameters for `arms` arms.
   /// - Throws: ``StatsError`` naming the parameter out of range.
   public func validate(arms: Int) throws(StatsError) {
-    guard arms >= 2 else { throw StatsError(.invalidParameter, field: "arms", message: "a bandit needs at least 2 arms, got \(arms)") }
-    guard minimumShare >= 0, minimumShare * Double(arms) < 1 else {
+    guard (2...Self.maxArms).contains(arms) else {
       throw StatsError(
-        .invalidParameter, field: "minimumShare", message: "must be in [0, 1/\(arms)) for \(arms) arms, got \(minimumShare)",
-        hint: "e.g. 0.01")
+        .invalidParameter, field: "arms", message: "a bandit takes 2 to \(Self.maxArms) arms, got \(arms)",
+        hint: arms < 2 ? "the spec needs a variant beside the control" : "choose the arms with --variant")
+    }
+    guard minimumShare >= Self.smallestMinimumShare, minimumShare * Double(arms) < 1 else {
+      throw StatsError(
+        .invalidParameter, field: "minimumShare",
+        message: "must be in [\(Self.smallestMinimumShare), 1/\(arms)) for \(arms) arms, got \(minimumShare)",
+        hint: "every arm keeps a positive share, so that its effect can be estimated; e.g. 0.01")
     }
     guard burnInDays >= 0 else {
       throw StatsError(.invalidParameter, field: "burnInDays", message: "must be 0 or more, got \(burnInDays)")

@@ -74,6 +74,12 @@ public enum BanditSimulation {
       guard (1...GroupSequentialDesign.maxLooks).contains(days), (0...100_000).contains(horizonDays) else {
         throw StatsError(.invalidParameter, field: "days", message: "days must be 1...100 and the horizon 0...100000 days")
       }
+      guard allocation.burnInDays < days else {
+        throw StatsError(
+          .invalidParameter, field: "burnInDays",
+          message: "the burn-in (\(allocation.burnInDays) days) must be shorter than the \(days) test days",
+          hint: "fewer burn-in days or more days")
+      }
       guard alpha > 0, alpha < 1, decisionThreshold > 0.5, decisionThreshold < 1 else {
         throw StatsError(.invalidParameter, field: "alpha", message: "α must be in (0, 1) and the decision threshold in (0.5, 1)")
       }
@@ -146,39 +152,43 @@ public enum BanditSimulation {
     }
   }
 
-  /// Count, sum and sum of squares of a quantity over replicates.
+  /// Count, mean and centred sum of squares of a quantity over replicates (Welford's update,
+  /// merged by Chan's formula, so the standard error keeps its precision when the mean is large).
   public struct Moments: Sendable, Hashable {
     /// Values added.
     public var count = 0
-    /// Σ x.
-    public var sum = 0.0
-    /// Σ x².
-    public var squares = 0.0
+    /// The running mean (0 without values).
+    public var runningMean = 0.0
+    /// Σ (x − mean)².
+    public var centredSquares = 0.0
 
     /// No value yet.
     public init() {}
 
     mutating func add(_ x: Double) {
       count += 1
-      sum += x
-      squares += x * x
+      let delta = x - runningMean
+      runningMean += delta / Double(count)
+      centredSquares += delta * (x - runningMean)
     }
 
     /// The mean, `nil` without values.
-    public var mean: Double? { count > 0 ? sum / Double(count) : nil }
+    public var mean: Double? { count > 0 ? runningMean : nil }
     /// The standard error of the mean (sample standard deviation / √count), `nil` below 2 values.
     public var standardError: Double? {
-      guard count > 1, let mean else { return nil }
-      let variance = max(0, (squares - Double(count) * mean * mean) / Double(count - 1))
-      return (variance / Double(count)).squareRoot()
+      guard count > 1 else { return nil }
+      return (max(0, centredSquares) / Double(count - 1) / Double(count)).squareRoot()
     }
 
     /// The moments of two disjoint sets of values.
     public static func + (a: Moments, b: Moments) -> Moments {
-      var c = a
-      c.count += b.count
-      c.sum += b.sum
-      c.squares += b.squares
+      guard a.count > 0 else { return b }
+      guard b.count > 0 else { return a }
+      var c = Moments()
+      c.count = a.count + b.count
+      let delta = b.runningMean - a.runningMean
+      c.runningMean = a.runningMean + delta * Double(b.count) / Double(c.count)
+      c.centredSquares = a.centredSquares + b.centredSquares + delta * delta * Double(a.count) * Double(b.count) / Double(c.count)
       return c
     }
   }
