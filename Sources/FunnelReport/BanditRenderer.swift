@@ -15,14 +15,6 @@ public enum BanditRenderer {
 
   static func pct(_ x: Double?, _ d: Int = 1) -> String { NumberText.percent(x, decimals: d) }
 
-  /// A significance level with at most 4 decimals, trailing zeros dropped: `0.0125`, `0.0167`.
-  static func level(_ alpha: Double) -> String {
-    var text = NumberText.fixed(alpha, 4)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text
-  }
-
   /// `mean ± SE` of a tally, in whole conversions.
   static func conversions(_ m: BanditSimulation.Moments) -> String {
     guard let mean = m.mean else { return "n/a" }
@@ -97,7 +89,7 @@ public enum BanditRenderer {
       headers: [
         "arm", "exact rate", "true Δ", "bandit share, last day", "naive Δ", "naive bias", "weighted Δ", "weighted bias",
         "bandit, naive p < \(JSONValue.format(c.design.alpha))",
-        "fixed, p < \(level(c.design.alpha / Double(max(c.arms.count - 1, 1))))",
+        "fixed, p < \(SequentialRenderer.alphaText(c.design.alpha / Double(max(c.arms.count - 1, 1))))",
       ],
       rows: rows)
   }
