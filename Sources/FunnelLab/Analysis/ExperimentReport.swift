@@ -145,6 +145,9 @@ public struct ExperimentReport: Sendable {
   /// Each arm's realized revenue by day and renewal by period, in ``arms`` order; `nil`
   /// entries for a flow that sells no plans.
   public var lifecycles: [LifecycleSummary?]
+  /// The primary metric by observable segment and adjusted for the strata and the
+  /// pre-period covariate; `nil` when the population has neither (or the metric is not over all users).
+  public var segments: SegmentReport?
 
   /// Analyses `observed` (an experiment-mode run) under `spec`, beside the truth:
   /// the exact solution each variant carries (``VariantRun/exact``), against which
@@ -178,6 +181,7 @@ public struct ExperimentReport: Sendable {
       decisions.append((arm.arm, Self.decide(arm, higherIsBetter: spec.primary.higherIsBetter, guardrails: statuses)))
     }
     self.decisions = sampleRatio?.mismatch == true ? decisions.map { ($0.0, .sampleRatioMismatch) } : decisions
+    segments = SegmentReport(observed: observed, spec: spec)
   }
 
   static func oriented(_ x: Double, _ higherIsBetter: Bool) -> Double { higherIsBetter ? x : -x }

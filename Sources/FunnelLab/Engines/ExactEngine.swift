@@ -101,12 +101,41 @@ public enum ExactEngine {
   ///   (bought, stay, pending), a restore 2, any other 1. Memory `O(2 · L · screens)`
   ///   per cell.
   public static func solve(_ flow: CompiledFlow) -> ExactFunnel {
+    solve(flow, cellWeights: cellWeights(flow, segments: flow.segmentProbabilities))
+  }
+
+  /// The exact funnel of the users of some segments only: segment `s` has probability
+  /// `segmentWeights[s] / Σ segmentWeights` (e.g. one stratum's segments, with their
+  /// weights in the population, the others 0), its intent bins equally likely.
+  /// - Precondition: the weights are finite and not negative, with a positive sum.
+  public static func solve(_ flow: CompiledFlow, segmentWeights: [Double]) -> ExactFunnel {
+    let total = segmentWeights.reduce(0, +)
+    let normalized = segmentWeights.map { total > 0 ? $0 / total : 0 }
+    var funnel = solve(flow, cellWeights: cellWeights(flow, segments: normalized))
+    funnel.segmentProbabilities = normalized
+    return funnel
+  }
+
+  /// The exact funnel of the users of one population cell: `segment`'s intent bin `bin`.
+  public static func solve(_ flow: CompiledFlow, segment: Int, bin: Int) -> ExactFunnel {
+    var weights = [Double](repeating: 0, count: flow.segmentCount * flow.traitBins)
+    if weights.indices.contains(segment * flow.traitBins + bin) { weights[segment * flow.traitBins + bin] = 1 }
+    var funnel = solve(flow, cellWeights: weights)
+    funnel.segmentProbabilities = (0..<flow.segmentCount).map { $0 == segment ? 1 : 0 }
+    return funnel
+  }
+
+  /// Per cell `segment · bins + bin`: `P(segment) / bins`.
+  static func cellWeights(_ flow: CompiledFlow, segments: [Double]) -> [Double] {
+    (0..<(flow.segmentCount * flow.traitBins)).map { segments[$0 / flow.traitBins] / Double(flow.traitBins) }
+  }
+
+  static func solve(_ flow: CompiledFlow, cellWeights: [Double]) -> ExactFunnel {
     let layout = _ExactLayout(flow)
     var acc = _ExactAccumulators(layout)
-    let segmentP = flow.segmentProbabilities
     for segment in 0..<flow.segmentCount {
       for bin in 0..<flow.traitBins {
-        let weight = segmentP[segment] / Double(flow.traitBins)
+        let weight = cellWeights[segment * flow.traitBins + bin]
         if weight == 0 { continue }
         let probabilities = layout.probabilities(segment: segment, bin: bin)
         labelledPass(layout, probabilities, weight: weight, into: &acc)

@@ -52,35 +52,56 @@ public struct MonteCarloEngine: Sendable {
     _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64, paywall: Manager,
     include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) -> FunnelAggregate {
+    run(flow, users: range, seed: seed, paywall: paywall, recording: nil, include: include, progress: progress).aggregate
+  }
+
+  /// Simulates users `range` like ``run(_:users:seed:paywall:include:progress:)`` and,
+  /// when `recording` is given, also tallies each user's stratum, pre-period covariate
+  /// and value (``StrataTally``), the covariate from a stream of its own.
+  public func run<Manager: PaywallManager>(
+    _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64, paywall: Manager, recording: StrataRecording?,
+    include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
+  ) -> (aggregate: FunnelAggregate, strata: StrataTally?) {
     let tables = EngineTables(flow)
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     let chunks = ChunkQueue(range)
     let workers = min(threads, max(chunks.count, 1))
-    let results = Mutex<[FunnelAggregate]>([])
+    let results = Mutex<[(FunnelAggregate, StrataTally?)]>([])
     let work: @Sendable (Int) -> Void = { _ in
       let accumulator = Accumulator(tables)
+      let recorder = recording.map { StrataRecorder($0, seed: seed) }
       var none = NoWalkObserver()
       while let (first, last) = chunks.take() {
         if let include {
           for user in first..<last where include(user) {
-            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
+            let outcome = walk(
+              user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
+            recorder?.add(user: user, outcome: outcome)
           }
         } else {
           for user in first..<last {
-            walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
+            let outcome = walk(
+              user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
+            recorder?.add(user: user, outcome: outcome)
           }
         }
         progress?(Int(last - first))
       }
-      let aggregate = accumulator.aggregate()
-      results.withLock { $0.append(aggregate) }
+      let part = (accumulator.aggregate(), recorder?.tally())
+      results.withLock { $0.append(part) }
     }
     if workers == 1 {
       work(0)
     } else {
       DispatchQueue.concurrentPerform(iterations: workers, execute: work)
     }
-    return results.withLock { parts in parts.reduce(FunnelAggregate(for: flow), +) }
+    return results.withLock { parts in
+      let aggregate = parts.reduce(FunnelAggregate(for: flow)) { $0 + $1.0 }
+      let strata = recording.map { r in
+        parts.reduce(StrataTally(strata: r.strata.strataIDs.count)) { total, part in part.1.map { total + $0 } ?? total }
+      }
+      return (aggregate, strata)
+    }
   }
 
   /// Simulates users `0..<users`.
@@ -160,6 +181,7 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
   var segment = 0
   while segmentDraw >= t.segmentThresholds[segment] { segment += 1 }
   let bin = Int(rng.next().multipliedFullWidth(by: UInt64(t.bins)).high)
+  result.cell = Int32(truncatingIfNeeded: segment * t.bins + bin)
   let cellBase = (segment * t.bins + bin) * t.seenLevels
   observer.started(user: user, segment: segment)
   var w = WalkState(screen: t.start)

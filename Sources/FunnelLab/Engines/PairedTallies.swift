@@ -135,6 +135,8 @@ struct UserOutcome {
   var flags: UInt8 = 0
   var revenueCents: Int64 = 0
   var realizedCents: Int64 = 0
+  /// The user's population cell, `segment · traitBins + bin`.
+  var cell: Int32 = 0
 }
 
 /// One thread's paired tallies of one variant, in raw memory for the hot loop (no

@@ -13,6 +13,9 @@ public struct VariantRun: Sendable {
   /// Truth mode: this variant's per-user outcomes tallied against the control's for the
   /// same users (paired inference). `nil` for the control and in experiment mode.
   public var paired: PairedTallies?
+  /// Experiment mode, when the population has observable segments or a pre-period
+  /// covariate: the primary metric's per-user values and the covariate by stratum.
+  public var strata: StrataTally?
   /// The exact solution of ``flow`` (``ExactEngine``): the truth the aggregate's
   /// estimates are graded against; `nil` when not solved (a shard, a custom
   /// purchase layer, or ``RunOptions/solveExact`` off).
@@ -58,6 +61,8 @@ public struct RunResult: Sendable {
   public var variants: [VariantRun]
   /// Experiment mode: the assignment used.
   public var assignment: HashAssignment?
+  /// The strata and covariate the variants' ``VariantRun/strata`` are tallied by; `nil` when none were recorded.
+  public var strata: CompiledStrata?
 
   /// The run of the variant with this id.
   public func variant(_ id: String) -> VariantRun? { variants.first { $0.variant.id == id } }
@@ -132,7 +137,7 @@ public struct RunOptions: Sendable {
       }
     var result = RunResult(
       experiment: experiment.name, seed: plan.seed, mode: options.mode, usersPerVariant: plan.users, variants: runs,
-      assignment: plan.assignment)
+      assignment: plan.assignment, strata: plan.recording?.strata)
     if options.solveExact, options.shard == nil, paywall == nil { result.solveExact(threads: options.threads) }
     return result
   }
@@ -164,13 +169,18 @@ public struct RunOptions: Sendable {
     let simulate: @Sendable (Int, MonteCarloEngine) -> VariantRun = { armIndex, runner in
       let i = chosen[armIndex]
       let include: @Sendable (UInt64) -> Bool = { user in assignment.arm(of: user) == armIndex }
-      let aggregate =
+      let walked =
         if let paywall {
-          runner.run(plan.flows[i], users: range, seed: plan.seed, paywall: paywall, include: include, progress: report)
+          runner.run(
+            plan.flows[i], users: range, seed: plan.seed, paywall: paywall, recording: plan.recording, include: include, progress: report)
         } else {
-          runner.run(plan.flows[i], users: range, seed: plan.seed, include: include, progress: report)
+          runner.run(
+            plan.flows[i], users: range, seed: plan.seed, paywall: MockPaywallManager(settings: plan.flows[i].store),
+            recording: plan.recording, include: include, progress: report)
         }
-      return VariantRun(variant: experiment.variants[i], flow: plan.flows[i], aggregate: aggregate)
+      var run = VariantRun(variant: experiment.variants[i], flow: plan.flows[i], aggregate: walked.aggregate)
+      run.strata = walked.strata
+      return run
     }
     guard engine.threads > 1, chosen.count >= 2 * engine.threads else { return chosen.indices.map { simulate($0, engine) } }
     // Many arms: one arm per worker at a time, each on one thread. Every arm's aggregate
@@ -198,6 +208,8 @@ extension ExperimentRunner {
     var seed: UInt64
     var selected: [Int]
     var assignment: HashAssignment?
+    /// Experiment mode with observable segments or a covariate, and a primary metric over all users: what each user adds to its arm's ``StrataTally``.
+    var recording: StrataRecording?
 
     init(_ experiment: Experiment, options: RunOptions) throws(SpecErrors) {
       flows = try FlowCompiler.compileAll(experiment)
@@ -237,6 +249,17 @@ extension ExperimentRunner {
       assignment =
         options.mode == .experiment
         ? HashAssignment(salt: experiment.design.salt, arms: arms, weights: experiment.design.allocation) : nil
+      recording = options.mode == .experiment && options.shard == nil ? Self.recording(experiment) : nil
+    }
+
+    /// The strata recording of `experiment`: when its population has an observable
+    /// segment or a covariate and its primary metric a per-user value.
+    static func recording(_ experiment: Experiment) -> StrataRecording? {
+      let population = experiment.population
+      guard population.covariate != nil || population.segments.contains(where: \.observable),
+        let value = PerUserValue(experiment.metrics.primary)
+      else { return nil }
+      return StrataRecording(strata: CompiledStrata(experiment), value: value)
     }
   }
 

@@ -52,6 +52,14 @@ public enum Limits {
   public static let optionsPerChoice = 1_000
   /// Segments of the population.
   public static let segments = 100
+  /// The largest mean of a pre-period covariate at intent 0 (``PrePeriodCovariate/mean``).
+  public static let covariateMean = 1_000.0
+  /// The largest `|intentEffect|` of a pre-period covariate: `exp(3)` per unit of intent.
+  public static let covariateIntentEffect = 3.0
+  /// The largest mean count any user may have (`λ` of the most intent-rich bin).
+  public static let covariateCellMean = 10_000.0
+  /// The most entries of the compiled covariate tables (every segment and intent bin), 8 bytes each.
+  public static let covariateTableEntries = 1 << 22
   /// The largest relative weight (segments, options, allocation).
   public static let weight = 1e12
   /// Variants listed in a spec (grid cells come on top).

@@ -38,22 +38,33 @@ public struct Segment: Sendable, Hashable {
   public var behavior: [BehaviorParameter: Double]
   /// Per screen id, per action id: the probability this segment uses instead of the screen's.
   public var screens: [String: [String: Double]]
+  /// Whether a user's membership is known when they are assigned (an acquisition
+  /// channel, a platform): results are broken down by the observable segments, and
+  /// adjustments may stratify on them. The other segments form one stratum, `other`.
+  public var observable: Bool
+  /// This segment's mean of the pre-period covariate for a user of intent 0, instead of
+  /// the population's ``PrePeriodCovariate/mean``.
+  public var covariateMean: Double?
 
-  /// A segment; the defaults are those of a spec that omits the field (weight 1, standard normal intent, no overrides).
+  /// A segment; the defaults are those of a spec that omits the field (weight 1, standard normal intent, no
+  /// overrides, not observable).
   public init(
     id: String, weight: Double = 1, intent: IntentDistribution = IntentDistribution(),
-    behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:]
+    behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:], observable: Bool = false,
+    covariateMean: Double? = nil
   ) {
     self.id = id
     self.weight = weight
     self.intent = intent
     self.behavior = behavior
     self.screens = screens
+    self.observable = observable
+    self.covariateMean = covariateMean
   }
 }
 
 extension Segment: Decodable {
-  enum CodingKeys: String, CodingKey { case id, weight, intent, behavior, screens }
+  enum CodingKeys: String, CodingKey { case id, weight, intent, behavior, screens, observable, covariateMean }
 
   /// Decodes a segment of a spec: `id` is required; `behavior` names must be behavior parameters, and
   /// `screens` maps screen ids to `{action id: probability}` objects.
@@ -62,6 +73,8 @@ extension Segment: Decodable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
     weight = try c.decodeIfPresent(Double.self, forKey: .weight) ?? 1
+    observable = try c.decodeIfPresent(Bool.self, forKey: .observable) ?? false
+    covariateMean = try c.decodeIfPresent(Double.self, forKey: .covariateMean)
     intent = try c.decodeIfPresent(IntentDistribution.self, forKey: .intent) ?? IntentDistribution()
     if c.contains(.behavior) {
       behavior = try BehaviorParameters.decodeOverrides(from: c.superDecoder(forKey: .behavior))
@@ -90,21 +103,93 @@ extension Segment: Decodable {
   }
 }
 
+/// A count measured on every user before the experiment starts, known at assignment:
+/// for a paywall test on existing free users, say, their app opens in the week before.
+/// It is what covariate adjustment (CUPED, Lin's regression) uses to reduce variance.
+///
+/// A user of segment `s` and intent `θ` has a Poisson count with mean
+/// `λ = mean_s · exp(intentEffect · θ)`, where `mean_s` is the segment's
+/// ``Segment/covariateMean`` or else ``mean``. Intent drives both the count and the
+/// user's behavior in the flow, so the count predicts the outcome as much as
+/// `intentEffect` and the intent's spread allow; the exact engine knows that
+/// relation, so the variance an adjustment removes is known before any user walks.
+/// Each user's count comes from a stream of its own (seed, user), so it is the same in
+/// every variant and the walk's draws are untouched.
+public struct PrePeriodCovariate: Sendable, Hashable {
+  /// The covariate's name in reports, e.g. `appOpensLastWeek`.
+  public var name: String
+  /// Mean count of a user of intent 0, in (0, ``Limits/covariateMean``].
+  public var mean: Double
+  /// How much one unit of intent multiplies the mean, on the log scale, within ±``Limits/covariateIntentEffect``.
+  public var intentEffect: Double
+
+  /// A covariate; by default a count of mean 5 at intent 0 whose log mean rises by 0.5 per unit of intent.
+  public init(name: String = "prePeriodCount", mean: Double = 5, intentEffect: Double = 0.5) {
+    self.name = name
+    self.mean = mean
+    self.intentEffect = intentEffect
+  }
+}
+
+extension PrePeriodCovariate: Decodable {
+  enum CodingKeys: String, CodingKey { case name, mean, intentEffect }
+
+  /// Decodes `{"name": …, "mean": …, "intentEffect": …}`; each may be omitted (the defaults of ``init(name:mean:intentEffect:)``).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = PrePeriodCovariate()
+    name = try c.decodeIfPresent(String.self, forKey: .name) ?? defaults.name
+    mean = try c.decodeIfPresent(Double.self, forKey: .mean) ?? defaults.mean
+    intentEffect = try c.decodeIfPresent(Double.self, forKey: .intentEffect) ?? defaults.intentEffect
+  }
+}
+
 /// A mixture of segments.
 public struct Population: Sendable, Hashable, Decodable {
   /// The segments, in the spec's order; each user belongs to one, drawn by weight. At least one.
   public var segments: [Segment]
+  /// A count known for every user before the experiment; `nil` for none.
+  public var covariate: PrePeriodCovariate?
 
-  /// A population; by default one segment, `everyone`, with weight 1 and standard normal intent.
-  public init(segments: [Segment] = [Segment(id: "everyone")]) { self.segments = segments }
+  /// A population; by default one segment, `everyone`, with weight 1 and standard normal intent, and no covariate.
+  public init(segments: [Segment] = [Segment(id: "everyone")], covariate: PrePeriodCovariate? = nil) {
+    self.segments = segments
+    self.covariate = covariate
+  }
 
-  enum CodingKeys: String, CodingKey { case segments }
+  enum CodingKeys: String, CodingKey { case segments, covariate }
 
-  /// Decodes `{"segments": […]}`; `segments` is required.
+  /// Decodes `{"segments": […], "covariate": {…}}`; `segments` is required.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     segments = try c.decode([Segment].self, forKey: .segments)
+    covariate = try c.decodeIfPresent(PrePeriodCovariate.self, forKey: .covariate)
   }
+
+  /// The strata an experiment can see: each observable segment, then `other` for the
+  /// rest (when any segment is not observable). Per segment, its stratum's index.
+  public var strata: (ids: [String], ofSegment: [Int]) {
+    var ids: [String] = []
+    var of: [Int] = []
+    let hidden = segments.contains { !$0.observable }
+    for segment in segments {
+      if segment.observable {
+        of.append(ids.count)
+        ids.append(segment.id)
+      } else {
+        of.append(-1)
+      }
+    }
+    if hidden {
+      let other = ids.count
+      ids.append(Self.otherStratum)
+      of = of.map { $0 < 0 ? other : $0 }
+    }
+    return (ids, of)
+  }
+
+  /// The id of the stratum of the segments that are not observable.
+  public static let otherStratum = "other"
 }
 
 extension BehaviorParameters {

@@ -222,6 +222,7 @@ private struct Validator {
     errors += e.revenue.validationErrors(at: [.key("revenue")])
     checkFlow(e.flow, behavior: e.behavior)
     checkPopulation(e.population, flow: e.flow)
+    if Limits.traitBins.contains(e.simulation.traitBins) { checkCovariate(e.population, bins: e.simulation.traitBins) }
   }
 
   mutating func checkBehavior(_ b: BehaviorParameters, at path: SpecPath) {
@@ -303,6 +304,75 @@ private struct Validator {
     if !population.segments.isEmpty, weightsValid, total <= 0 {
       fail(base, "segment weights sum to 0", "give at least one segment a positive weight")
     }
+  }
+
+  /// The pre-period covariate and the observable segments: bounded means and effects, every
+  /// cell's mean within ``Limits/covariateCellMean``, the compiled tables within
+  /// ``Limits/covariateTableEntries``, and a stratum id `other` that is free.
+  mutating func checkCovariate(_ population: Population, bins: Int) {
+    let base = SpecPath([.key("population")])
+    let segments = base.key("segments")
+    if population.segments.contains(where: { !$0.observable }),
+      let i = population.segments.firstIndex(where: { $0.observable && $0.id == Population.otherStratum })
+    {
+      fail(
+        segments.index(i).key("id"), "an observable segment cannot be called '\(Population.otherStratum)'",
+        "'\(Population.otherStratum)' is the stratum of the segments that are not observable; rename the segment")
+    }
+    guard let covariate = population.covariate else {
+      if let i = population.segments.firstIndex(where: { $0.covariateMean != nil }) {
+        fail(
+          segments.index(i).key("covariateMean"), "covariateMean needs a pre-period covariate",
+          "add population.covariate, e.g. {\"name\": \"appOpensLastWeek\", \"mean\": 5}")
+      }
+      return
+    }
+    let path = base.key("covariate")
+    if covariate.name.isEmpty || covariate.name.count > 64 || covariate.name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+      fail(path.key("name"), "the covariate's name must have 1 to 64 printable characters", "e.g. appOpensLastWeek")
+    }
+    var valid = checkCovariateMean(covariate.mean, at: path.key("mean"))
+    if !covariate.intentEffect.isFinite || abs(covariate.intentEffect) > Limits.covariateIntentEffect {
+      fail(
+        path.key("intentEffect"),
+        "intentEffect \(JSONValue.format(covariate.intentEffect)) must be within ±\(JSONValue.format(Limits.covariateIntentEffect))",
+        "0 makes the covariate unrelated to intent; 0.5 is a moderate link")
+      valid = false
+    }
+    for (i, segment) in population.segments.enumerated() {
+      if let mean = segment.covariateMean, !checkCovariateMean(mean, at: segments.index(i).key("covariateMean")) { valid = false }
+    }
+    guard valid, errors.isEmpty else { return }
+    let binMeans = CompiledStrata.binMeans(bins)
+    var entries = 0
+    for (i, segment) in population.segments.enumerated() {
+      for binMean in binMeans {
+        let lambda = CompiledStrata.cellMean(covariate, segment: segment, binMean: binMean)
+        guard lambda.isFinite, lambda <= Limits.covariateCellMean else {
+          fail(
+            segments.index(i),
+            "the covariate's mean reaches \(lambda.isFinite ? JSONValue.format(lambda.rounded()) : "∞") for this segment's most "
+              + "extreme intent, above \(JSONValue.format(Limits.covariateCellMean))",
+            "lower population.covariate.intentEffect, the covariate's mean or the segment's intent sd", kind: .limit)
+          return
+        }
+        entries += CompiledStrata.tableEntries(lambda)
+      }
+    }
+    if entries > Limits.covariateTableEntries {
+      fail(
+        path, "the covariate compiles to \(entries) table entries, above \(Limits.covariateTableEntries)",
+        "lower simulation.traitBins or the covariate's mean", kind: .limit)
+    }
+  }
+
+  /// Whether a covariate mean is in (0, ``Limits/covariateMean``]; records the error when not.
+  mutating func checkCovariateMean(_ mean: Double, at path: SpecPath) -> Bool {
+    guard !mean.isFinite || mean <= 0 || mean > Limits.covariateMean else { return true }
+    fail(
+      path, "the covariate's mean \(JSONValue.format(mean)) must be above 0 and at most \(JSONValue.format(Limits.covariateMean))",
+      "the mean count of a user of intent 0, e.g. 5")
+    return false
   }
 
   mutating func checkFlow(_ flow: Flow, behavior: BehaviorParameters) {

@@ -148,6 +148,20 @@ public enum RegressionAdjustment {
       users: design.users, kind: kind, alternative: alternative, nullDifference: nullDifference, confidenceLevel: confidenceLevel)
   }
 
+  /// The population variance of `y` left after its best linear predictor from
+  /// covariates `z` (with an intercept), `Var(y) − c′Σ⁻¹c` with `c = Cov(z, y)` and
+  /// `Σ = Cov(z)` (row-major, `q × q`): the per-user variance the adjusted estimator's
+  /// standard error is made of, so `1 − residual/Var(y)` is the variance an adjustment
+  /// removes (the population R²). `nil` when `Σ` is singular or the sizes disagree.
+  public static func residualVariance(outcomeVariance: Double, covariances c: [Double], covariateCovariance sigma: [Double])
+    -> Double?
+  {
+    guard !c.isEmpty else { return outcomeVariance }
+    guard sigma.count == c.count * c.count, let solver = _SymmetricSolve(sigma, size: c.count) else { return nil }
+    let explained = zip(c, solver.solve(c)).reduce(0) { $0 + $1.0 * $1.1 }
+    return max(outcomeVariance - explained, 0)
+  }
+
   /// The number of covariates of `arm`, checked: finite, rectangular, enough rows.
   static func covariateCount(_ arm: Arm, field: String) throws(StatsError) -> Int {
     guard arm.covariates.count == arm.outcomes.count else {

@@ -1,0 +1,325 @@
+import Dispatch
+import Foundation
+public import FunnelStats
+import Synchronization
+
+/// One arm's population as the exact engine sees it, cell by cell (segment × intent
+/// bin): each cell's probability, the exact rate of the metric there, its stratum and
+/// its covariate's law. Given the cell, the covariate and the outcome are independent
+/// (both depend on the user only through segment and intent), which is what makes
+/// their joint law, and so every adjustment's variance, exact.
+public struct CellModel: Sendable {
+  /// The arm's variant id.
+  public var arm: String
+  /// Per cell `segment · bins + bin`: its probability.
+  public var weights: [Double]
+  /// Per cell: the exact probability of the outcome (``ExactEngine`` on the cell alone).
+  public var rates: [Double]
+  /// Per cell: its stratum.
+  public var strata: [Int]
+
+  /// The model of `flow` for a per-user 0/1 `metric` (one exact solve per cell).
+  public init(flow: CompiledFlow, metric: FunnelMetric, strata: CompiledStrata) {
+    arm = flow.variantID
+    let bins = flow.traitBins
+    let p = flow.segmentProbabilities
+    weights = (0..<(flow.segmentCount * bins)).map { p[$0 / bins] / Double(bins) }
+    rates = (0..<(flow.segmentCount * bins)).map { c in
+      p[c / bins] == 0 ? 0 : ExactEngine.solve(flow, segment: c / bins, bin: c % bins).value(of: metric) ?? 0
+    }
+    self.strata = (0..<(flow.segmentCount * bins)).map { strata.stratumOfSegment[$0 / bins] }
+  }
+
+  /// The exact rate over the population.
+  public var rate: Double { zip(weights, rates).reduce(0) { $0 + $1.0 * $1.1 } }
+}
+
+/// What each adjustment would do to a planned test: the per-user variance it leaves
+/// (exact, from the ``CellModel``s) and the users per arm it needs, for each arm
+/// against the control; optionally checked by replicate experiments that draw
+/// covariate and outcome jointly from the same exact model.
+public struct AdjustmentPlan: Sendable {
+  /// One arm's exact variances.
+  public struct Arm: Sendable, Hashable {
+    /// The variant id.
+    public var arm: String
+    /// The exact rate.
+    public var rate: Double
+    /// Per method (``SegmentReport/Method``, in that order; those available): the per-user
+    /// variance left, `Var(y)` for ``SegmentReport/Method/unadjusted``.
+    public var variances: [SegmentReport.Method: Double]
+  }
+
+  /// One arm against the control by one method.
+  public struct Size: Sendable, Hashable {
+    /// The variant id.
+    public var arm: String
+    /// The method.
+    public var method: SegmentReport.Method
+    /// `1 − (σ²₀′ + σ²₁′)/(σ²₀ + σ²₁)`: the share of the difference's variance removed.
+    public var varianceReduction: Double
+    /// Users per arm for the target power, two-sided z-test at α; `nil` for a zero effect.
+    public var usersPerArm: Int?
+  }
+
+  /// The metric (a per-user 0/1 outcome).
+  public var metric: FunnelMetric
+  /// The strata (observable segments, then `other`).
+  public var strata: [String]
+  /// The covariate's name, `nil` without one.
+  public var covariate: String?
+  /// The two-sided level.
+  public var alpha: Double
+  /// The power sizes are solved for.
+  public var targetPower: Double
+  /// The control first, then each planned arm.
+  public var arms: [Arm]
+  /// Per non-control arm, per method.
+  public var sizes: [Size]
+  /// The methods available, in order.
+  public var methods: [SegmentReport.Method]
+}
+
+/// Plans covariate adjustment from the exact engine and checks it by simulation.
+public enum AdjustmentPlanner {
+  /// The methods `strata` allows, in report order.
+  public static func methods(_ strata: CompiledStrata) -> [SegmentReport.Method] {
+    var m: [SegmentReport.Method] = [.unadjusted]
+    if strata.strataIDs.count > 1 { m.append(.postStratified) }
+    if strata.hasCovariate { m += [.cuped, .regression] }
+    return m
+  }
+
+  /// The plan for `models` (the control first), or `nil` when nothing is observable.
+  public static func plan(
+    _ models: [CellModel], strata: CompiledStrata, metric: FunnelMetric, alpha: Double, targetPower: Double
+  ) -> AdjustmentPlan {
+    let methods = methods(strata)
+    let moments = models.map { Moments($0, strata: strata) }
+    // CUPED's slope is pooled over the arms (equal sizes).
+    let pooledTheta =
+      moments.count > 1 ? (moments[0].covXY + moments[1].covXY) / max(moments[0].varX + moments[1].varX, .leastNonzeroMagnitude) : 0
+    var arms: [AdjustmentPlan.Arm] = []
+    for (k, m) in moments.enumerated() {
+      var v: [SegmentReport.Method: Double] = [:]
+      for method in methods {
+        switch method {
+        case .unadjusted: v[method] = m.varY
+        case .postStratified: v[method] = m.residual(strata: true, covariate: false)
+        case .regression: v[method] = m.residual(strata: strata.strataIDs.count > 1, covariate: true)
+        case .cuped:
+          let theta =
+            k == 0 || moments.count < 2 ? pooledTheta : (moments[0].covXY + m.covXY) / max(moments[0].varX + m.varX, .leastNonzeroMagnitude)
+          v[method] = m.varY + theta * theta * m.varX - 2 * theta * m.covXY
+        }
+      }
+      arms.append(AdjustmentPlan.Arm(arm: models[k].arm, rate: m.meanY, variances: v))
+    }
+    let z = Normal.standardQuantile(p: 1 - alpha / 2, q: alpha / 2) + Normal.standardQuantile(p: targetPower, q: 1 - targetPower)
+    var sizes: [AdjustmentPlan.Size] = []
+    for arm in arms.dropFirst() {
+      let delta = arm.rate - arms[0].rate
+      let plain = (arms[0].variances[.unadjusted] ?? 0) + (arm.variances[.unadjusted] ?? 0)
+      for method in methods {
+        let v = (arms[0].variances[method] ?? 0) + (arm.variances[method] ?? 0)
+        let n = delta == 0 ? nil : Int(rounding: (z * z * v / (delta * delta)).rounded(.up))
+        sizes.append(
+          AdjustmentPlan.Size(
+            arm: arm.arm, method: method, varianceReduction: plain > 0 ? 1 - v / plain : 0, usersPerArm: n.map { max($0, 2) }))
+      }
+    }
+    return AdjustmentPlan(
+      metric: metric, strata: strata.strataIDs, covariate: strata.covariateName, alpha: alpha, targetPower: targetPower, arms: arms,
+      sizes: sizes, methods: methods)
+  }
+
+  /// The population moments of `(strata indicators, x, y)` of one arm.
+  struct Moments {
+    var meanY = 0.0
+    var varY = 0.0
+    var meanX = 0.0
+    var varX = 0.0
+    var covXY = 0.0
+    /// Per stratum: P, E[y·1{k}], E[x·1{k}].
+    var share: [Double]
+    var yIn: [Double]
+    var xIn: [Double]
+
+    init(_ model: CellModel, strata: CompiledStrata) {
+      let k = strata.strataIDs.count
+      share = Array(repeating: 0, count: k)
+      yIn = share
+      xIn = share
+      var secondX = 0.0
+      var xy = 0.0
+      for c in model.weights.indices {
+        let w = model.weights[c]
+        let p = model.rates[c]
+        let m = strata.hasCovariate ? strata.mean(cell: c) : 0
+        let v = strata.hasCovariate ? strata.variance(cell: c) : 0
+        meanY += w * p
+        meanX += w * m
+        secondX += w * (v + m * m)
+        xy += w * m * p
+        share[model.strata[c]] += w
+        yIn[model.strata[c]] += w * p
+        xIn[model.strata[c]] += w * m
+      }
+      varY = meanY * (1 - meanY)
+      varX = secondX - meanX * meanX
+      covXY = xy - meanX * meanY
+    }
+
+    /// `Var(y)` left after the projection on the strata's indicators (1…K−1) and/or x.
+    func residual(strata: Bool, covariate: Bool) -> Double {
+      var names: [(isX: Bool, k: Int)] = []
+      if strata { for j in 1..<share.count { names.append((false, j)) } }
+      if covariate { names.append((true, 0)) }
+      func cov(_ a: (isX: Bool, k: Int), _ b: (isX: Bool, k: Int)) -> Double {
+        switch (a.isX, b.isX) {
+        case (true, true): varX
+        case (false, false): (a.k == b.k ? share[a.k] : 0) - share[a.k] * share[b.k]
+        case (true, false): xIn[b.k] - share[b.k] * meanX
+        case (false, true): xIn[a.k] - share[a.k] * meanX
+        }
+      }
+      let c = names.map { $0.isX ? covXY : yIn[$0.k] - share[$0.k] * meanY }
+      let sigma = names.flatMap { a in names.map { b in cov(a, b) } }
+      return RegressionAdjustment.residualVariance(outcomeVariance: varY, covariances: c, covariateCovariance: sigma) ?? varY
+    }
+  }
+}
+
+/// Replicate experiments of one arm against the control, drawn from the exact cell models.
+public struct SimulatedAdjustment: Sendable, Hashable {
+  /// The method.
+  public var method: SegmentReport.Method
+  /// Replicates run.
+  public var replicates: Int
+  /// Replicates with a two-sided p ≤ α.
+  public var significant: Int
+  /// Replicates whose `1 − α` interval contains the exact difference.
+  public var covered: Int
+  /// The mean standard error over replicates.
+  public var meanStandardError: Double
+  /// The mean estimate over replicates.
+  public var meanEstimate: Double
+
+  /// `significant / replicates`: the power (or, with no effect, the false-positive rate).
+  public var rejectionRate: Double { Double(significant) / Double(max(replicates, 1)) }
+  /// `covered / replicates`.
+  public var coverage: Double { Double(covered) / Double(max(replicates, 1)) }
+}
+
+extension AdjustmentPlanner {
+  /// Replicate experiments of `usersPerArm` users in each arm: each user's cell, covariate
+  /// and outcome are drawn from the arm's ``CellModel`` (replicate `r` from stream `r` of
+  /// `seed`), then every method analyses the same data, as experiment mode would.
+  /// Identical for any `threads`.
+  public static func simulate(
+    control: CellModel, treatment: CellModel, strata: CompiledStrata, usersPerArm: Int, replicates: Int, seed: UInt64,
+    alpha: Double, threads: Int? = nil
+  ) -> [SimulatedAdjustment] {
+    let methods = methods(strata)
+    let truth = treatment.rate - control.rate
+    let tables = [control, treatment].map(DrawTables.init)
+    let results = Mutex<[[Replicate?]]>(Array(repeating: [], count: replicates))
+    let next = Atomic<Int>(0)
+    let workers = max(1, min(threads ?? MonteCarloEngine.defaultThreadCount, replicates))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let r = next.add(1, ordering: .relaxed).oldValue
+        if r >= replicates { break }
+        var rng = Xoshiro256StarStar(seed: seed, stream: UInt64(r))
+        let tallies = tables.map { $0.draw(users: usersPerArm, strata: strata, using: &rng) }
+        let row = methods.map { analyse($0, tallies[1], tallies[0], strata: strata, alpha: alpha) }
+        results.withLock { $0[r] = row }
+      }
+    }
+    let rows = results.withLock { $0 }
+    return methods.indices.map { m in
+      var s = SimulatedAdjustment(
+        method: methods[m], replicates: 0, significant: 0, covered: 0, meanStandardError: 0, meanEstimate: 0)
+      var seSum = 0.0
+      var estimateSum = 0.0
+      for row in rows {
+        guard let one = row[m] else { continue }
+        s.replicates += 1
+        if one.pValue <= alpha { s.significant += 1 }
+        if one.interval.contains(truth) { s.covered += 1 }
+        seSum += one.standardError
+        estimateSum += one.estimate
+      }
+      s.meanStandardError = seSum / Double(max(s.replicates, 1))
+      s.meanEstimate = estimateSum / Double(max(s.replicates, 1))
+      return s
+    }
+  }
+
+  /// One replicate's result by one method.
+  struct Replicate: Sendable {
+    var estimate: Double
+    var standardError: Double
+    var pValue: Double
+    var interval: ConfidenceInterval
+  }
+
+  /// One replicate's estimate, standard error, p-value and interval by `method`; `nil` when undefined.
+  static func analyse(
+    _ method: SegmentReport.Method, _ treatment: StrataTally, _ control: StrataTally, strata: CompiledStrata, alpha: Double
+  ) -> Replicate? {
+    let level = 1 - alpha
+    if method == .cuped {
+      guard
+        let r = try? CUPED.compare(
+          treatment: treatment.cupedArm(proportion: true), control: control.cupedArm(proportion: true), confidenceLevel: level),
+        let d = r.difference.estimate, let i = r.difference.interval
+      else { return nil }
+      return Replicate(estimate: d, standardError: r.standardError, pValue: r.test.pValue, interval: i)
+    }
+    let byStrata = method != .unadjusted && strata.strataIDs.count > 1 && method != .cuped
+    let byCovariate = method == .regression
+    guard
+      let r = try? RegressionAdjustment.compare(
+        treatment: treatment.stratumSums(), control: control.stratumSums(), strata: byStrata, covariate: byCovariate,
+        confidenceLevel: level),
+      let d = r.difference.estimate, let i = r.difference.interval
+    else { return nil }
+    return Replicate(estimate: d, standardError: r.standardError, pValue: r.test.pValue, interval: i)
+  }
+
+  /// An arm's cell and outcome thresholds.
+  struct DrawTables: Sendable {
+    let cells: [UInt64]
+    let outcome: [UInt64]
+    let strata: [Int]
+
+    init(_ model: CellModel) {
+      cells = CompiledFlow.thresholds(of: model.weights)
+      outcome = model.rates.map { UInt64(rounding: min(max($0, 0), 1) * Double(CompiledFlow.thresholdScale)) ?? 0 }
+      strata = model.strata
+    }
+
+    func draw(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
+      let stride = StratumSums.monomials.count
+      let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
+      sums.initialize(repeating: 0)
+      defer { sums.deallocate() }
+      for _ in 0..<users {
+        let r = rng.next() >> 11
+        var lo = 0
+        var hi = cells.count - 1
+        while lo < hi {
+          let mid = (lo + hi) >> 1
+          if r < cells[mid] { hi = mid } else { lo = mid + 1 }
+        }
+        let x: Int128 = compiled.hasCovariate ? Int128(compiled.value(cell: lo, draw: rng.next() >> 11)) : 0
+        let y: Int128 = (rng.next() >> 11) < outcome[lo] ? 1 : 0
+        StrataRecorder.add(x: x, y: y, into: sums, at: strata[lo] * stride)
+      }
+      var tally = StrataTally(strata: compiled.strataIDs.count)
+      for s in tally.sums.indices { for k in 0..<stride { tally.sums[s][k] = sums[s * stride + k] } }
+      return tally
+    }
+  }
+}
