@@ -293,6 +293,8 @@ defs["segment"] = {
             "description": "Per screen id, per action id: the probability this segment uses instead of the screen's (the screen must still sum to 1).",
             "additionalProperties": {"type": "object", "additionalProperties": ref("probability")},
         },
+        "observable": nullable({"type": "boolean", "description": "Known at assignment (an acquisition channel, a platform): results are broken down by it and adjustments may stratify on it; the segments that are not observable form one stratum, \"other\" (default false)."}),
+        "covariateMean": nullable({"type": "number", "exclusiveMinimum": 0, "maximum": 1000, "description": "This segment's mean of the pre-period covariate at intent 0, instead of population.covariate.mean (needs population.covariate)."}),
     },
     "required": ["id"],
     "additionalProperties": False,
@@ -301,7 +303,18 @@ defs["segment"] = {
 defs["population"] = {
     "type": "object",
     "description": "A mixture of segments.",
-    "properties": {"segments": {"type": "array", "items": ref("segment"), "minItems": 1, "maxItems": MAX_SEGMENTS}},
+    "properties": {
+        "segments": {"type": "array", "items": ref("segment"), "minItems": 1, "maxItems": MAX_SEGMENTS},
+        "covariate": nullable({
+            "type": "object",
+            "description": "A count known for every user before the experiment (e.g. app opens in the week before): Poisson with mean mean·exp(intentEffect·intent), the segment's covariateMean replacing mean; each user's count comes from a stream of its own.",
+            "properties": {
+                "name": nullable({"type": "string", "minLength": 1, "maxLength": 64, "description": "Its name in reports (default prePeriodCount)."}),
+                "mean": nullable({"type": "number", "exclusiveMinimum": 0, "maximum": 1000, "description": "Mean count of a user of intent 0 (default 5)."}),
+                "intentEffect": nullable({"type": "number", "minimum": -3, "maximum": 3, "description": "Log-mean change per unit of intent (default 0.5)."}),
+            },
+            "additionalProperties": False}),
+    },
     "required": ["segments"],
     "additionalProperties": False,
 }
@@ -460,10 +473,11 @@ defs["grid"] = {
 
 defs["expectation"] = {
     "type": "object",
-    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]), lift (exact improvement over the control ≥ atLeast and/or worsening ≤ costsAtMost), beats (power ≥ power of the z-test at users per arm and the exact rates; with simulate, an experiment-mode run must also be significant), best (highest value with probability ≥ probability: exact, or from an experiment-mode run of users per arm).",
+    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]), lift (exact improvement over the control ≥ atLeast and/or worsening ≤ costsAtMost), beats (power ≥ power of the z-test at users per arm and the exact rates; with simulate, an experiment-mode run must also be significant), best (highest value with probability ≥ probability: exact, or from an experiment-mode run of users per arm), varianceReduction (the exact share of the variant-vs-control difference's variance that method removes, in [min, max]).",
     "properties": {
         "id": nullable({"type": "string", "description": "A name for reports (default: kind variant metric)."}),
-        "kind": {"enum": ["range", "lift", "beats", "best"]},
+        "kind": {"enum": ["range", "lift", "beats", "best", "varianceReduction"]},
+        "method": nullable({"enum": ["postStratified", "cuped", "regression"], "description": "varianceReduction: the adjustment (required)."}),
         "variant": {"type": "string", "minLength": 1},
         "metric": {"enum": METRICS},
         "min": nullable({"type": "number"}),

@@ -10,13 +10,6 @@ extension ExpectationResult {
     let metric = e.metric.rawValue
     switch e.kind {
     case .range:
-      let bounds =
-        switch (e.min, e.max) {
-        case (let a?, let b?): "in [\(f(a)), \(f(b))]"
-        case (let a?, nil): "≥ \(f(a))"
-        case (nil, let b?): "≤ \(f(b))"
-        default: "(no bounds)"
-        }
       return "\(e.variant) \(metric) \(bounds)"
     case .lift:
       var parts: [String] = []
@@ -28,6 +21,18 @@ extension ExpectationResult {
       return "\(e.variant) beats \(control) on \(metric) (adj. p < \(f(e.alpha ?? 0.05))) at \(users)/arm, power ≥ \(f(e.power ?? 0.8))"
     case .best:
       return "\(e.variant) has the best \(metric) with P ≥ \(f(e.probability ?? 0.9))"
+    case .varianceReduction:
+      return "\(e.method ?? "?") removes \(bounds) of the variance of \(e.variant) − \(control) on \(metric)"
+    }
+  }
+
+  /// A range expectation's `[min, max]` in words: `in [a, b]`, `≥ a`, `≤ b`.
+  private var bounds: String {
+    switch (expectation.min, expectation.max) {
+    case (let a?, let b?): "in [\(f(a)), \(f(b))]"
+    case (let a?, nil): "≥ \(f(a))"
+    case (nil, let b?): "≤ \(f(b))"
+    default: "(no bounds)"
     }
   }
 
@@ -48,6 +53,7 @@ extension ExpectationResult {
     case .undefined:
       return "undefined"
     case .exactValue(let v):
+      if e.kind == .varianceReduction { return "variance removed by \(e.method ?? "?") = \(f(v))" }
       return "\(e.metric.rawValue) = \(f(v))"
     case .exactValues(let variant, let controlValue):
       return "\(e.variant) \(f(variant)) vs \(control) \(f(controlValue))"
@@ -79,7 +85,12 @@ extension ExpectationResult {
       case (.lift, _), (.beats, _): "\(metric) is undefined for \(e.variant) or the control"
       case (.best, .exact): "\(metric) is undefined for \(e.variant)"
       case (.best, _): "no arm has data on \(metric)"
+      case (.varianceReduction, _):
+        "\(e.method ?? "the method") needs observable segments (postStratified) or population.covariate (cuped, regression), and a 0/1 metric of every user"
       }
+    case .outOfRange(let v, let lo, let hi) where e.kind == .varianceReduction:
+      let side = v < lo ? "below the minimum \(f(lo)) by \(f(lo - v))" : "above the maximum \(f(hi)) by \(f(v - hi))"
+      return "\(e.method ?? "?") removes \(f(v)) of the variance, \(side); the population or its covariate changed, or the range is wrong"
     case .outOfRange(let v, let lo, let hi):
       let side = v < lo ? "below the minimum \(f(lo)) by \(f(lo - v))" : "above the maximum \(f(hi)) by \(f(v - hi))"
       return "the exact \(metric) of \(e.variant) is \(f(v)), \(side); the flow or its assumptions changed, or the range is wrong"

@@ -17,7 +17,7 @@ extension ExperimentReportRenderer {
       "relative_lift_upper", "difference", "difference_lower", "difference_upper", "test", "p_value", "adjusted_p_value", "significant",
       "probability_to_beat_control",
       "true_relative_lift", "true_difference", "verdict", "confidence_level", "true_value", "equivalence_margin",
-    ] + LifecycleRenderer.csvKeyColumns
+    ] + LifecycleRenderer.csvKeyColumns + ["stratum", "variance_reduction"]
 
   /// One row per arm × metric (primary, guardrails, secondary), RFC 4180.
   public static func csv(_ r: ExperimentReport) -> String {
@@ -35,7 +35,7 @@ extension ExperimentReportRenderer {
           a.comparison == nil ? "" : (a.significant ? "true" : "false"), CSVWriter.number(a.probabilityToBeatControl),
           CSVWriter.number(a.trueRelativeLift), CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "",
           CSVWriter.number(1 - r.spec.alpha),
-          CSVWriter.number(a.trueValue), CSVWriter.number(a.equivalenceMargin), "", "", "",
+          CSVWriter.number(a.trueValue), CSVWriter.number(a.equivalenceMargin), "", "", "", "", "",
         ])
       }
     }
@@ -45,10 +45,37 @@ extension ExperimentReportRenderer {
           [
             r.experiment, "lifecycle", row.metric, arm, String(row.n), CSVWriter.number(row.estimate), CSVWriter.number(row.lower),
             CSVWriter.number(row.upper),
-          ] + Array(repeating: "", count: 14) + [CSVWriter.number(1 - r.spec.alpha), CSVWriter.number(row.exact), ""] + row.keyCells)
+          ] + Array(repeating: "", count: 14) + [CSVWriter.number(1 - r.spec.alpha), CSVWriter.number(row.exact), ""] + row.keyCells
+            + ["", ""])
       }
     }
+    if let segments = r.segments { segmentRows(segments, experiment: r.experiment, level: 1 - r.spec.alpha, into: &csv) }
     return csv.text
+  }
+
+  /// The rows of a ``SegmentReport``: role `segment` per arm and stratum, role `adjustment` per arm and method
+  /// (the method in `test`, the share of variance it removed in `variance_reduction`).
+  static func segmentRows(_ s: SegmentReport, experiment: String, level: Double, into csv: inout CSVWriter) {
+    let blankKeys = Array(repeating: "", count: LifecycleRenderer.csvKeyColumns.count)
+    for c in s.cells {
+      let d = c.difference
+      csv.add(
+        [
+          experiment, "segment", s.metric.rawValue, c.arm, String(max(c.users, 0)), CSVWriter.number(c.estimate), "", "", "", "", "",
+          CSVWriter.number(d?.estimate), CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper),
+          d == nil ? "" : RegressionAdjustment.methodName, CSVWriter.number(c.pValue), CSVWriter.number(c.adjustedPValue), "", "", "",
+          CSVWriter.number(c.trueDifference), "", CSVWriter.number(level), CSVWriter.number(c.trueValue), "",
+        ] + blankKeys + [s.strata.indices.contains(c.stratum) ? s.strata[c.stratum] : "", ""])
+    }
+    for a in s.adjusted {
+      csv.add(
+        [
+          experiment, "adjustment", s.metric.rawValue, a.arm, "", "", "", "", "", "", "", CSVWriter.number(a.difference.estimate),
+          CSVWriter.number(a.difference.interval?.lower), CSVWriter.number(a.difference.interval?.upper), a.method.rawValue,
+          CSVWriter.number(a.pValue), "", a.verdict == nil ? "" : (a.pValue <= 1 - level ? "true" : "false"), "", "",
+          CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "", CSVWriter.number(level), "", "",
+        ] + blankKeys + ["", CSVWriter.number(a.varianceReduction)])
+    }
   }
 
   static func markdownTable(_ m: MetricResult, alpha: Double) -> String {
@@ -95,6 +122,7 @@ extension ExperimentReportRenderer {
       out += "\n### Decisions\n\n" + RunMarkdownRenderer.header(["arm", "decision"], right: [])
       for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, d.decision.rawValue]) }
     }
+    if let segments = r.segments { out += SegmentRenderer.markdown(segments) }
     let lifecycle = lifecycleTables(r)
     if !lifecycle.isEmpty { out += "\n### Revenue over time and renewals\n\n" + LifecycleRenderer.markdown(lifecycle) }
     if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
@@ -150,6 +178,7 @@ extension ExperimentReportRenderer {
         height: chart.height, content: chart.content)
     }
     doc.endCharts()
+    if let segments = r.segments { SegmentRenderer.html(segments, into: &doc) }
     let summaries = FunnelSummary.all(observed, alpha: r.spec.alpha)
     RunHTMLRenderer.funnels(observed.variants, summaries, heading: "Funnels of the observed arms", into: &doc)
     RunHTMLRenderer.funnelComparisons(observed.variants, summaries, into: &doc)

@@ -85,6 +85,7 @@ public enum ExperimentReportRenderer {
     out += "\nDecision (ship when \(r.spec.primary.label) is significantly better after \(r.spec.correction.rawValue) adjustment"
     out += " and no guardrail is violated or inconclusive; do not ship when it is significantly worse or a guardrail is violated)\n"
     for d in r.decisions { out += "  \(d.arm): \(d.decision.rawValue)\n" }
+    if let segments = r.segments { out += SegmentRenderer.text(segments) }
     let lifecycle = lifecycleTables(r)
     if !lifecycle.isEmpty { out += "\n" + LifecycleRenderer.text(lifecycle) }
     if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
@@ -167,6 +168,7 @@ public enum ExperimentReportRenderer {
       ("guardrails", guardrails),
       ("secondary", .array(r.secondary.map(json))),
       ("decisions", .object(r.decisions.map { ($0.arm, .string($0.decision.rawValue)) })),
+      ("segments", r.segments.map(SegmentRenderer.json) ?? .null),
     ]
     if let overTime { body.append(("overTime", SequentialRenderer.json(overTime.report, context: overTime.context))) }
     return JSONWriter.write(head.document(body))

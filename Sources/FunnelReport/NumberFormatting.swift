@@ -6,6 +6,12 @@ import FunnelStats
 /// platform (no locale).
 package enum NumberText {
   /// `value` with `decimals` digits after the point, rounded half away from zero.
+  /// Items joined in prose: `a`, `a and b`, `a, b and c`.
+  package static func list(_ items: [String]) -> String {
+    guard let last = items.last else { return "" }
+    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+  }
+
   package static func fixed(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "∞" : "-∞") }
     var scale = 1.0

@@ -33,6 +33,7 @@ extension PlanningRenderer {
         ])
       }
     }
+    if let adjustment = r.adjustment { for row in AdjustmentPlanRenderer.csvRows(r, adjustment) { csv.add(row) } }
     return csv.text
   }
 
@@ -80,6 +81,7 @@ extension PlanningRenderer {
         ])
       }
     }
+    if let adjustment = r.adjustment { out += AdjustmentPlanRenderer.markdown(adjustment) }
     return out
   }
 
@@ -94,6 +96,7 @@ extension PlanningRenderer {
     let headers = designHeaders(alpha: r.alpha)
     doc.table(headers, designRows(r), right: Set(1..<headers.count), caption: "Fixed-horizon design")
     if let note = searchNote(r) { doc.paragraph(note, cssClass: "note") }
+    if let adjustment = r.adjustment { AdjustmentPlanRenderer.html(adjustment, into: &doc) }
     let peeking = r.plans.compactMap(\.peeking)
     guard !peeking.isEmpty else { return doc.html }
     peekingCharts(peeking, into: &doc)

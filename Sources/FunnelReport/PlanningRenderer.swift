@@ -72,6 +72,7 @@ public enum PlanningRenderer {
       }
       out += p.render()
     }
+    if let adjustment = r.adjustment { out += AdjustmentPlanRenderer.text(adjustment) }
     return out
   }
 
@@ -133,6 +134,7 @@ public enum PlanningRenderer {
               ])
             })
         ),
+        ("adjustment", AdjustmentPlanRenderer.json(r.adjustment)),
       ]))
   }
 }

@@ -12,6 +12,7 @@ import Testing
   static func klick(covariate: Bool = true) throws -> Experiment {
     var e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     e.population.segments[0].observable = true
+    e.population.segments[1].observable = false
     if covariate { e.population.covariate = PrePeriodCovariate(name: "opens", mean: 4, intentEffect: 0.6) }
     return e
   }
@@ -23,7 +24,7 @@ import Testing
     options.threads = 1
     let one = try ExperimentRunner.run(e, options: options)
     var plain = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
-    plain.population.segments[0].observable = false
+    for k in plain.population.segments.indices { plain.population.segments[k].observable = false }
     options.threads = 2
     let without = try ExperimentRunner.run(plain, options: options)
     #expect(two.strata?.strataIDs == ["enthusiast", "other"])
@@ -96,7 +97,8 @@ import Testing
   }
 
   @Test func noStrataWithoutObservableSegmentsOrCovariate() throws {
-    let e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
+    var e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
+    for k in e.population.segments.indices { e.population.segments[k].observable = false }
     let run = try ExperimentRunner.run(e, options: RunOptions(users: 2_000, seed: 1, mode: .experiment))
     #expect(run.strata == nil)
     #expect(SegmentReport(observed: run, spec: e.metrics) == nil)

@@ -59,7 +59,29 @@ public enum ExpectationChecker {
       case .lift: try lift(e)
       case .beats: try beats(e)
       case .best: try best(e)
+      case .varianceReduction: try varianceReduction(e)
       }
+    }
+
+    /// The exact share of the variant-vs-control difference's variance that the method
+    /// removes (``AdjustmentPlanner``); undefined without strata or covariate, without the
+    /// method among those the population allows, or for a metric that is not a 0/1 outcome of every user.
+    mutating func varianceReduction(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+      let strata = CompiledStrata(experiment)
+      guard let method = SegmentReport.Method.allCases.first(where: { $0.specName == e.method }),
+        case .outcome? = PerUserValue(e.metric), AdjustmentPlanner.methods(strata).contains(method),
+        let index = experiment.variants.firstIndex(where: { $0.id == e.variant })
+      else { return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined]) }
+      let flows = [try FlowCompiler.compile(experiment, variant: 0), try FlowCompiler.compile(experiment, variant: index)]
+      let models = flows.map { CellModel(flow: $0, metric: e.metric, strata: strata) }
+      let plan = AdjustmentPlanner.plan(models, strata: strata, metric: e.metric, alpha: experiment.metrics.alpha, targetPower: 0.8)
+      guard let v = plan.sizes.first(where: { $0.method == method })?.varianceReduction else {
+        return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
+      }
+      let lo = e.min ?? -Double.infinity
+      let hi = e.max ?? Double.infinity
+      return result(
+        e, passed: v >= lo && v <= hi, measured: v, evidence: .exactValue(v), failures: [.outOfRange(value: v, minimum: lo, maximum: hi)])
     }
 
     func result(

@@ -22,6 +22,16 @@ public struct SegmentReport: Sendable {
     case cuped = "CUPED"
     /// Lin's interacted regression on the strata's indicators and the covariate.
     case regression = "regression (Lin)"
+
+    /// The method's name in a spec (a `varianceReduction` expectation's `method`).
+    public var specName: String {
+      switch self {
+      case .unadjusted: "unadjusted"
+      case .postStratified: "postStratified"
+      case .cuped: "cuped"
+      case .regression: "regression"
+      }
+    }
   }
 
   /// One arm in one stratum.

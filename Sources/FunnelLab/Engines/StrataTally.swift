@@ -147,23 +147,23 @@ final class StrataRecorder {
     Self.add(x: x, y: y, into: sums, at: stratum * stride)
   }
 
-  /// Adds one user's `x` and `y` to the sums starting at `base` (in the order of ``StratumSums/monomials``).
+  /// Adds `count` users of covariate `x` and value `y` to the sums starting at `base` (in the order of ``StratumSums/monomials``).
   @inline(__always)
-  static func add(x: Int128, y: Int128, into sums: UnsafeMutableBufferPointer<Int128>, at base: Int) {
+  static func add(x: Int128, y: Int128, count: Int128 = 1, into sums: UnsafeMutableBufferPointer<Int128>, at base: Int) {
     let x2 = x &* x
     let y2 = y &* y
-    sums[base] &+= 1
-    sums[base + 1] &+= x
-    sums[base + 2] &+= x2
-    sums[base + 3] &+= x2 &* x
-    sums[base + 4] &+= x2 &* x2
-    sums[base + 5] &+= y
-    sums[base + 6] &+= y &* x
-    sums[base + 7] &+= y &* x2
-    sums[base + 8] &+= y &* x2 &* x
-    sums[base + 9] &+= y2
-    sums[base + 10] &+= y2 &* x
-    sums[base + 11] &+= y2 &* x2
+    sums[base] &+= count
+    sums[base + 1] &+= count &* x
+    sums[base + 2] &+= count &* x2
+    sums[base + 3] &+= count &* x2 &* x
+    sums[base + 4] &+= count &* x2 &* x2
+    sums[base + 5] &+= count &* y
+    sums[base + 6] &+= count &* y &* x
+    sums[base + 7] &+= count &* y &* x2
+    sums[base + 8] &+= count &* y &* x2 &* x
+    sums[base + 9] &+= count &* y2
+    sums[base + 10] &+= count &* y2 &* x
+    sums[base + 11] &+= count &* y2 &* x2
   }
 
   func tally() -> StrataTally {

@@ -23,6 +23,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// The four rules, each described in ``FunnelExpectation``; the raw value is the spec's `kind`.
     case range, lift, beats, best
+    /// The exact share of the variant-vs-control difference's variance that ``FunnelExpectation/method`` removes is in `[min, max]`.
+    case varianceReduction
   }
 
   /// A name for reports; by default built from the kind, variant and metric.
@@ -51,6 +53,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   public var simulate: Bool
   /// ``Kind/best``: the least acceptable probability to be best.
   public var probability: Double?
+  /// varianceReduction: the adjustment, `postStratified`, `cuped` or `regression` (``SegmentReport/Method/specName``).
+  public var method: String?
 
   /// An expectation built in code; `id` `nil` gives `"<kind> <variant> <metric>"`. Validation checks that
   /// the fields the kind needs are present.
@@ -75,7 +79,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case id, kind, variant, metric, min, max, atLeast, costsAtMost, users, power, alpha, simulate, probability
+    case id, kind, variant, metric, min, max, atLeast, costsAtMost, users, power, alpha, simulate, probability, method
   }
 
   /// Decodes one item of a spec's `expectations`: `kind`, `variant` and `metric` are required, the rest
@@ -95,6 +99,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     alpha = try c.decodeIfPresent(Double.self, forKey: .alpha)
     simulate = try c.decodeIfPresent(Bool.self, forKey: .simulate) ?? false
     probability = try c.decodeIfPresent(Double.self, forKey: .probability)
+    method = try c.decodeIfPresent(String.self, forKey: .method)
   }
 
   /// Problems of this expectation against the experiment it belongs to.
@@ -118,11 +123,12 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
       case .lift: ["atLeast", "costsAtMost"]
       case .beats: ["users", "power", "alpha", "simulate"]
       case .best: ["users", "probability"]
+      case .varianceReduction: ["min", "max", "method"]
       }
     let set: [(String, Bool)] = [
       ("min", min != nil), ("max", max != nil), ("atLeast", atLeast != nil), ("costsAtMost", costsAtMost != nil),
       ("users", users != nil), ("power", power != nil), ("alpha", alpha != nil), ("simulate", simulate),
-      ("probability", probability != nil),
+      ("probability", probability != nil), ("method", method != nil),
     ]
     for (key, isSet) in set where isSet && !allowed.contains(key) {
       fail(
@@ -148,6 +154,15 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
       }
       if let p = power, !(p > 0 && p < 1) { fail("power", "power must be in (0, 1)", "the default is 0.8") }
       if let a = alpha, !(a > 0 && a < 0.5) { fail("alpha", "alpha must be in (0, 0.5)", "the default is metrics.alpha") }
+    case .varianceReduction:
+      let names = SegmentReport.Method.allCases.filter { $0 != .unadjusted }.map(\.specName)
+      if let m = method, !names.contains(m) {
+        fail("method", "unknown method '\(m)'", NameSuggestion.hint(for: m, in: names) ?? "use one of: " + names.joined(separator: ", "))
+      } else if method == nil {
+        fail(nil, "a varianceReduction expectation needs method", "one of: " + names.joined(separator: ", "))
+      }
+      if min == nil, max == nil { fail(nil, "a varianceReduction expectation needs min, max or both", "e.g. \"min\": 0.02") }
+      if let lo = min, let hi = max, lo > hi { fail("max", "max \(JSONValue.format(hi)) is below min \(JSONValue.format(lo))") }
     case .best:
       if probability == nil { fail(nil, "a best expectation needs probability", "e.g. \"probability\": 0.9") }
       if let p = probability, !(p > 0 && p <= 1) { fail("probability", "probability must be in (0, 1]") }

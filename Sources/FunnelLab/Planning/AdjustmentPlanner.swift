@@ -78,10 +78,59 @@ public struct AdjustmentPlan: Sendable {
   public var sizes: [Size]
   /// The methods available, in order.
   public var methods: [SegmentReport.Method]
+  /// Per non-control arm: the best method's planned size tried by replicate experiments
+  /// drawn from the exact cell models (covariate and outcome jointly).
+  public var checks: [Check] = []
+
+  /// A planned size tried by simulation.
+  public struct Check: Sendable, Hashable {
+    /// The variant id.
+    public var arm: String
+    /// The users per arm tried (the method's planned size).
+    public var usersPerArm: Int
+    /// The replicates' result for the method.
+    public var simulated: SimulatedAdjustment
+  }
 }
 
 /// Plans covariate adjustment from the exact engine and checks it by simulation.
 public enum AdjustmentPlanner {
+  /// The most replicates of the check of each planned size.
+  public static let checkReplicates = 1_000
+  /// The most users per arm the check of one size simulates over all its replicates.
+  public static let checkUsers = 200_000_000
+
+  /// The adjustment plan of `e`'s primary metric for the control and `variants` (all
+  /// when `nil`), each best method's size checked by `min(replicates, checkReplicates)`
+  /// replicates; `nil` when the population has no observable segment and no covariate,
+  /// or the primary metric is not a 0/1 outcome of every user.
+  public static func plan(
+    _ e: Experiment, variants: [String]?, alpha: Double, targetPower: Double, replicates: Int, seed: UInt64, threads: Int? = nil
+  ) throws(SpecErrors) -> AdjustmentPlan? {
+    guard e.population.covariate != nil || e.population.segments.contains(where: \.observable),
+      case .outcome? = PerUserValue(e.metrics.primary)
+    else { return nil }
+    let flows = try FlowCompiler.compileAll(e)
+    let strata = CompiledStrata(e)
+    let chosen = [0] + e.variants.indices.dropFirst().filter { variants?.contains(e.variants[$0].id) ?? true }
+    let models = chosen.map { CellModel(flow: flows[$0], metric: e.metrics.primary, strata: strata) }
+    var plan = plan(models, strata: strata, metric: e.metrics.primary, alpha: alpha, targetPower: targetPower)
+    guard let best = plan.methods.last else { return plan }
+    for (k, model) in models.enumerated().dropFirst() {
+      guard let n = plan.sizes.first(where: { $0.arm == model.arm && $0.method == best })?.usersPerArm else { continue }
+      // At most checkUsers simulated users per arm over all replicates: a size too large to try is left unchecked.
+      let affordable = min(replicates, checkReplicates, checkUsers / max(n, 1))
+      guard affordable >= 100 else { continue }
+      let tried = simulate(
+        control: models[0], treatment: model, strata: strata, usersPerArm: n, replicates: affordable,
+        seed: SplitMix64.mix(seed ^ UInt64(chosen[k]) ^ 0x4144_4A55), alpha: alpha, threads: threads)
+      if let result = tried.first(where: { $0.method == best }) {
+        plan.checks.append(AdjustmentPlan.Check(arm: model.arm, usersPerArm: n, simulated: result))
+      }
+    }
+    return plan
+  }
+
   /// The methods `strata` allows, in report order.
   public static func methods(_ strata: CompiledStrata) -> [SegmentReport.Method] {
     var m: [SegmentReport.Method] = [.unadjusted]
@@ -288,34 +337,84 @@ extension AdjustmentPlanner {
     return Replicate(estimate: d, standardError: r.standardError, pValue: r.test.pValue, interval: i)
   }
 
-  /// An arm's cell and outcome thresholds.
+  /// An arm's cell model as sampling tables: cell probabilities, rates, strata, and each
+  /// cell's covariate law.
   struct DrawTables: Sendable {
-    let cells: [UInt64]
-    let outcome: [UInt64]
+    let weights: [Double]
+    let rates: [Double]
     let strata: [Int]
+    /// 53-bit thresholds of the cells and, per cell, of the outcome (user-by-user draws).
+    let cellThresholds: [UInt64]
+    let outcomeThresholds: [UInt64]
 
     init(_ model: CellModel) {
-      cells = CompiledFlow.thresholds(of: model.weights)
-      outcome = model.rates.map { UInt64(rounding: min(max($0, 0), 1) * Double(CompiledFlow.thresholdScale)) ?? 0 }
+      weights = model.weights
+      rates = model.rates.map { min(max($0, 0), 1) }
       strata = model.strata
+      cellThresholds = CompiledFlow.thresholds(of: model.weights)
+      outcomeThresholds = rates.map { UInt64(rounding: $0 * Double(CompiledFlow.thresholdScale)) ?? 0 }
     }
 
-    func draw(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
+    /// One arm's users drawn one by one: cell, covariate, outcome.
+    func drawEach(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
+      var tally = StrataTally(strata: compiled.strataIDs.count)
       let stride = StratumSums.monomials.count
       let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
       sums.initialize(repeating: 0)
       defer { sums.deallocate() }
-      for _ in 0..<users {
+      for _ in 0..<max(users, 0) {
         let r = rng.next() >> 11
         var lo = 0
-        var hi = cells.count - 1
+        var hi = cellThresholds.count - 1
         while lo < hi {
           let mid = (lo + hi) >> 1
-          if r < cells[mid] { hi = mid } else { lo = mid + 1 }
+          if r < cellThresholds[mid] { hi = mid } else { lo = mid + 1 }
         }
         let x: Int128 = compiled.hasCovariate ? Int128(compiled.value(cell: lo, draw: rng.next() >> 11)) : 0
-        let y: Int128 = (rng.next() >> 11) < outcome[lo] ? 1 : 0
+        let y: Int128 = (rng.next() >> 11) < outcomeThresholds[lo] ? 1 : 0
         StrataRecorder.add(x: x, y: y, into: sums, at: strata[lo] * stride)
+      }
+      for s in tally.sums.indices { for k in 0..<stride { tally.sums[s][k] = sums[s * stride + k] } }
+      return tally
+    }
+
+    /// One arm's users of a replicate, drawn in aggregate with the same law as user by
+    /// user: a multinomial split over cells (sequential binomials), binomial outcomes in
+    /// each cell, then a multinomial split of each cell's converters and non-converters
+    /// over the covariate's values (the covariate is independent of the outcome given the
+    /// cell). The counts per (stratum, value, outcome) give the exact power sums.
+    func draw(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
+      // Few users: drawing them one by one (3 draws each) costs less than the aggregate's binomials.
+      let aggregateCost = weights.indices.reduce(0) { $0 + 2 + 2 * compiled.distribution(cell: $1).probabilities.count }
+      if 3 * users < aggregateCost { return drawEach(users: users, strata: compiled, using: &rng) }
+      let stride = StratumSums.monomials.count
+      let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
+      sums.initialize(repeating: 0)
+      defer { sums.deallocate() }
+      var remaining = UInt64(max(users, 0))
+      var mass = weights.reduce(0, +)
+      for c in weights.indices where remaining > 0 {
+        let share = c == weights.count - 1 || mass <= 0 ? 1 : min(weights[c] / mass, 1)
+        let n = BinomialSampler.sample(trials: remaining, probability: share, using: &rng)
+        remaining -= n
+        mass -= weights[c]
+        guard n > 0 else { continue }
+        let converters = BinomialSampler.sample(trials: n, probability: rates[c], using: &rng)
+        let (low, law) = compiled.distribution(cell: c)
+        for (y, count) in [(Int128(0), n - converters), (Int128(1), converters)] {
+          var left = count
+          var lawMass = 1.0
+          for (offset, p) in law.enumerated() where left > 0 {
+            let k =
+              offset == law.count - 1 || lawMass <= 0
+              ? left : BinomialSampler.sample(trials: left, probability: min(p / lawMass, 1), using: &rng)
+            left -= k
+            lawMass -= p
+            if k > 0 {
+              StrataRecorder.add(x: Int128(low + offset), y: y, count: Int128(k), into: sums, at: strata[c] * stride)
+            }
+          }
+        }
       }
       var tally = StrataTally(strata: compiled.strataIDs.count)
       for s in tally.sums.indices { for k in 0..<stride { tally.sums[s][k] = sums[s * stride + k] } }

@@ -62,6 +62,9 @@ public struct PlanningReport: Sendable {
   public var usersPerDay: Int?
   /// One plan per variant other than the control, in the spec's order (only those asked for, when filtered).
   public var plans: [VariantPlan]
+  /// What adjusting for the observable segments and the pre-period covariate would save;
+  /// `nil` when the population has neither.
+  public var adjustment: AdjustmentPlan?
 }
 
 /// The integer tallies of a plan, per variant: what a shard computes and `merge` adds.
@@ -217,9 +220,11 @@ public enum ExperimentPlanner {
           diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedSize: simulated, durationDays: duration,
           peeking: peeking))
     }
+    let adjustment = try AdjustmentPlanner.plan(
+      e, variants: options.variants, alpha: f.alpha, targetPower: options.targetPower, replicates: options.replicates, seed: f.seed)
     return PlanningReport(
       experiment: e.name, metric: f.metric, alpha: f.alpha, targetPower: options.targetPower, seed: f.seed,
-      usersPerDay: options.usersPerDay, plans: plans)
+      usersPerDay: options.usersPerDay, plans: plans, adjustment: adjustment)
   }
 
   /// Tallies every replicate in this process and reports: ``tally(_:options:shard:progress:)`` then
