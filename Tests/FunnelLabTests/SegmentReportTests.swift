@@ -103,4 +103,20 @@ import Testing
     #expect(run.strata == nil)
     #expect(SegmentReport(observed: run, spec: e.metrics) == nil)
   }
+
+  /// A varianceReduction expectation is graded on the exact plan, and is undefined (a
+  /// failure that says why) when the population offers nothing to adjust for.
+  @Test func varianceReductionExpectation() throws {
+    var e = try Self.klick()
+    var expectation = FunnelExpectation(kind: .varianceReduction, variant: "features5", metric: .purchaseConversion, min: 0.01, max: 0.2)
+    expectation.method = "regression"
+    e.expectations = [expectation]
+    let graded = try ExpectationChecker.check(e)
+    #expect(graded.first?.passed == true, "\(graded.first?.measured ?? .nan)")
+    for k in e.population.segments.indices { e.population.segments[k].observable = false }
+    e.population.covariate = nil
+    let undefined = try ExpectationChecker.check(e)
+    #expect(undefined.first?.passed == false)
+    #expect(undefined.first?.failures == [.undefined])
+  }
 }

@@ -160,6 +160,52 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
       name: "segment weight negative", old: "\"users\": 1000,",
       new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\", \"weight\": -1 } ] },",
       path: "population.segments[0].weight", message: "weight -1 must be a finite number ≥ 0"),
+    Case(
+      name: "covariate mean zero", old: "\"users\": 1000,",
+      new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\" } ], \"covariate\": { \"mean\": 0 } },",
+      path: "population.covariate.mean", message: "the covariate's mean 0 must be above 0 and at most 1000"),
+    Case(
+      name: "covariate intent effect too large", old: "\"users\": 1000,",
+      new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\" } ], \"covariate\": { \"intentEffect\": 4 } },",
+      path: "population.covariate.intentEffect", message: "intentEffect 4 must be within ±3"),
+    Case(
+      name: "covariate without a name", old: "\"users\": 1000,",
+      new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\" } ], \"covariate\": { \"name\": \"\" } },",
+      path: "population.covariate.name", message: "the covariate's name must have 1 to 64 printable characters"),
+    Case(
+      name: "covariate mean reaches the cell limit", old: "\"users\": 1000,",
+      new:
+        "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\", \"intent\": { \"mean\": 3, \"sd\": 2 } } ], \"covariate\": { \"mean\": 100, \"intentEffect\": 3 } },",
+      path: "population.segments[0]", message: "the covariate's mean reaches"),
+    Case(
+      name: "segment covariate mean without a covariate", old: "\"users\": 1000,",
+      new: "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\", \"covariateMean\": 3 } ] },",
+      path: "population.segments[0].covariateMean", message: "covariateMean needs a pre-period covariate"),
+    Case(
+      name: "segment covariate mean out of range", old: "\"users\": 1000,",
+      new:
+        "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"a\", \"covariateMean\": 5000 } ], \"covariate\": {} },",
+      path: "population.segments[0].covariateMean", message: "the covariate's mean 5000 must be above 0"),
+    Case(
+      name: "observable segment named other", old: "\"users\": 1000,",
+      new:
+        "\"users\": 1000, \"population\": { \"segments\": [ { \"id\": \"other\", \"observable\": true }, { \"id\": \"b\" } ] },",
+      path: "population.segments[0].id", message: "an observable segment cannot be called 'other'"),
+    Case(
+      name: "variance reduction without method", old: "\"users\": 1000,",
+      new:
+        "\"users\": 1000, \"expectations\": [ { \"kind\": \"varianceReduction\", \"variant\": \"optional\", \"metric\": \"purchaseConversion\", \"min\": 0.1 } ],",
+      path: "expectations[0]", message: "a varianceReduction expectation needs method"),
+    Case(
+      name: "variance reduction with an unknown method", old: "\"users\": 1000,",
+      new:
+        "\"users\": 1000, \"expectations\": [ { \"kind\": \"varianceReduction\", \"variant\": \"optional\", \"metric\": \"purchaseConversion\", \"method\": \"cupid\", \"min\": 0.1 } ],",
+      path: "expectations[0].method", message: "unknown method 'cupid'"),
+    Case(
+      name: "variance reduction with users", old: "\"users\": 1000,",
+      new:
+        "\"users\": 1000, \"expectations\": [ { \"kind\": \"varianceReduction\", \"variant\": \"optional\", \"metric\": \"purchaseConversion\", \"method\": \"cuped\", \"min\": 0.1, \"users\": 100 } ],",
+      path: "expectations[0].users", message: "users is not used by a varianceReduction expectation"),
   ]
 
   @Test(arguments: cases)

@@ -22,8 +22,8 @@ enum DefaultExperiment {
       },
       "population": {
         "segments": [
-          { "id": "enthusiast", "weight": 0.3, "intent": { "mean": 0.8, "sd": 0.8 } },
-          { "id": "casual", "weight": 0.7, "intent": { "mean": -0.35, "sd": 1.0 } }
+          { "id": "enthusiast", "weight": 0.3, "intent": { "mean": 0.8, "sd": 0.8 }, "observable": true },
+          { "id": "casual", "weight": 0.7, "intent": { "mean": -0.35, "sd": 1.0 }, "observable": true }
         ]
       },
       "flow": {
@@ -196,6 +196,7 @@ enum DefaultExperiment {
       "expectations": [
         { "id": "control completes 55-70%", "kind": "range", "variant": "control", "metric": "completionRate", "min": 0.55, "max": 0.7 },
         { "id": "control converts 3-5%", "kind": "range", "variant": "control", "metric": "purchaseConversion", "min": 0.03, "max": 0.05 },
+        { "id": "knowing the channel removes 0.5-1.5% of the variance", "kind": "varianceReduction", "variant": "features5", "metric": "purchaseConversion", "method": "postStratified", "min": 0.005, "max": 0.015 },
         { "id": "optional goal lifts completion", "kind": "lift", "variant": "goalOptional", "metric": "completionRate", "atLeast": 0.02 },
         { "id": "optional goal costs little conversion", "kind": "lift", "variant": "goalOptional", "metric": "purchaseConversion", "costsAtMost": 0.005 },
         { "id": "5 features detectable", "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "power": 0.8 },
