@@ -9,6 +9,7 @@ extension AnalyzeCommand {
     var arm: ArmData
     var line: Int
     var day: String?
+    var segment: String? = nil
   }
 
   /// The looks of a file with a day column, and the line of every arm at every look.

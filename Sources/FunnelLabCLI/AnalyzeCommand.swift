@@ -40,11 +40,20 @@ enum AnalyzeCommand: Command {
       its decision (stop, continue, end), alpha spent by the users so far over
       --planned-users (without it the last day is the planned end). With several arms
       alpha is split over them (Bonferroni) unless --correction none.
+
+      By segment: give --data a segment column (arm,segment,users,conversions), one row
+      per arm and segment (an acquisition channel, a platform: anything known at
+      assignment). The analysis above is of each arm's totals, followed by the
+      conversion rate per segment with each segment's difference from the control
+      (HC1, p-values corrected across the segments), Cochran's Q test of whether the
+      effect differs between segments, and the difference post-stratified on the
+      segments beside the unadjusted one, with the variance it removed.
       """,
     options: [
       OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
       OptionSpec(
-        name: "data", valueName: "file.csv", help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares])."),
+        name: "data", valueName: "file.csv",
+        help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares]; optional day or segment column)."),
       OptionSpec(name: "control", valueName: "name", help: "The control arm (default: the first)."),
       OptionSpec(name: "allocation", valueName: "name=weight,...", help: "Planned allocation, e.g. control=90,b=10 (default: equal)."),
       OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
@@ -68,10 +77,11 @@ enum AnalyzeCommand: Command {
       "funnellab analyze --arm control=1000:120 --arm b=1000:150",
       "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --format json",
       "funnellab analyze --data experiments/data/klick-daily.csv --planned-users 28000 --format html -o daily.html",
+      "funnellab analyze --data experiments/data/klick-segments.csv",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    var (arms, origins, daily) = try fileArms(arguments, console: console)
+    var (arms, origins, daily, segmentRows) = try fileArms(arguments, console: console)
     let fromFile = origins.count
     for text in arguments.all("arm") {
       arms.append(try parseArm(text))
@@ -98,6 +108,10 @@ enum AnalyzeCommand: Command {
     } catch {
       throw failure(error.problems, origins: origins, fromFile: fromFile, dataFile: arguments.value("data").map(InputFile.displayName))
     }
+    if segmentRows != nil, side != "two-sided" {
+      throw UsageError(message: "a segment column is read two-sided", hint: "drop --alternative \(side)")
+    }
+    let segments = segmentRows.map { segmentReport($0, control: control, settings: settings) }
     var overTime: AnalysisRenderer.OverTime?
     if let daily, let path = arguments.value("data") {
       guard side == "two-sided" else {
@@ -118,11 +132,11 @@ enum AnalyzeCommand: Command {
     }
     let out =
       switch format {
-      case .json: AnalysisRenderer.json(report, overTime: overTime)
-      case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? AnalysisRenderer.csv(report)
-      case .markdown: AnalysisRenderer.markdown(report, overTime: overTime)
-      case .html: AnalysisRenderer.html(report, overTime: overTime)
-      case .table: terminal(AnalysisRenderer.table(report, overTime: overTime))
+      case .json: AnalysisRenderer.json(report, overTime: overTime, segments: segments)
+      case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? AnalysisRenderer.csv(report, segments: segments)
+      case .markdown: AnalysisRenderer.markdown(report, overTime: overTime, segments: segments)
+      case .html: AnalysisRenderer.html(report, overTime: overTime, segments: segments)
+      case .table: terminal(AnalysisRenderer.table(report, overTime: overTime, segments: segments))
       }
     try OutputDestination(path: arguments.value("output")).write(out, console: console)
     if arguments.flag("fail-on-srm"), report.sampleRatioMismatch.mismatch {
@@ -135,14 +149,23 @@ enum AnalyzeCommand: Command {
   /// The arms of `--data` with the origin (`file:line`) of each, and the looks when the file
   /// has a day column (the arms are then the last day's totals).
   static func fileArms(_ arguments: ParsedArguments, console: any Console) throws -> (
-    arms: [ArmData], origins: [String], daily: DailyData?
+    arms: [ArmData], origins: [String], daily: DailyData?, segments: SegmentData?
   ) {
     var arms: [ArmData] = []
     var origins: [String] = []
     var daily: DailyData?
+    var segments: SegmentData?
     if let path = arguments.value("data") {
       let rows = try readCSV(path, console: console)
-      if rows.contains(where: { $0.day != nil }) {
+      if rows.contains(where: { $0.segment != nil }) {
+        guard arguments.all("arm").isEmpty else {
+          throw UsageError(message: "--arm cannot be added to a --data file with a segment column", hint: "put every arm in the file")
+        }
+        let data = try segmentData(rows, file: InputFile.displayName(path))
+        segments = data
+        arms = data.totals
+        origins = data.lines.map { "\(InputFile.displayName(path)):\($0)" }
+      } else if rows.contains(where: { $0.day != nil }) {
         guard arguments.all("arm").isEmpty else {
           throw UsageError(message: "--arm cannot be added to a --data file with a day column", hint: "put every arm in the file")
         }
@@ -165,7 +188,7 @@ enum AnalyzeCommand: Command {
         throw UsageError(message: "--\(flag) needs a --data file with a day column", hint: "e.g. day,arm,users,conversions")
       }
     }
-    return (arms, origins, daily)
+    return (arms, origins, daily, segments)
   }
 
   /// The analysis's problems, each named by where its arm came from (`file.csv:3`
@@ -250,7 +273,10 @@ enum AnalyzeCommand: Command {
     for name in required where !columns.contains(name) {
       throw fail(header.line, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")
     }
-    let known = Set(required + ["revenue_sum", "revenue_sum_squares", "day"])
+    let known = Set(required + ["revenue_sum", "revenue_sum_squares", "day", "segment"])
+    if columns.contains("segment"), columns.contains("day") {
+      throw fail(header.line, "a file has a day column or a segment column, not both; analyze the last day's rows by segment")
+    }
     for name in columns where !known.contains(name) {
       throw fail(header.line, "unknown column '\(name)'" + (closest(name, Array(known).sorted()).map { "; did you mean '\($0)'?" } ?? ""))
     }
@@ -276,7 +302,12 @@ enum AnalyzeCommand: Command {
       }
       let day = columns.contains("day") ? cell("day") : nil
       if let day, day.isEmpty || day.count > 40 { throw fail(line, "the day is empty or longer than 40 characters") }
-      arms.append(DataRow(arm: ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue), line: line, day: day))
+      let segment = columns.contains("segment") ? cell("segment") : nil
+      if let segment, segment.isEmpty || segment.count > 40 { throw fail(line, "the segment is empty or longer than 40 characters") }
+      arms.append(
+        DataRow(
+          arm: ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue), line: line, day: day,
+          segment: segment))
     }
     return arms
   }

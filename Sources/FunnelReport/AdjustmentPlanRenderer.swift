@@ -19,7 +19,7 @@ enum AdjustmentPlanRenderer {
       let check = p.checks.first { $0.arm == s.arm && $0.simulated.method == s.method }
       return [
         s.arm, s.method.rawValue, s.method == .unadjusted ? "" : NumberText.percent(s.varianceReduction),
-        s.usersPerArm.map { NumberText.grouped($0) } ?? "∞ (no effect)", saved,
+        s.usersPerArm.map { NumberText.grouped($0) } ?? (s.noEffect ? "∞ (no effect)" : "n/a (too many)"), saved,
         check.map {
           "\(NumberText.percent($0.simulated.rejectionRate)) ± \(NumberText.percent(standardError($0.simulated))) (\(NumberText.grouped($0.simulated.replicates)) replicates)"
         } ?? "",

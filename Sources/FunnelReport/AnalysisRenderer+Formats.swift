@@ -7,11 +7,11 @@ extension AnalysisRenderer {
   package static let csvHeader = [
     "arm", "metric", "users", "conversions", "estimate", "lower", "upper", "difference", "difference_lower", "difference_upper",
     "relative_lift", "relative_lift_lower", "relative_lift_upper", "test", "p_value", "adjusted_p_value", "significant",
-    "probability_to_beat_control", "probability_to_be_best", "expected_loss", "confidence_level", "verdict",
+    "probability_to_beat_control", "probability_to_be_best", "expected_loss", "confidence_level", "verdict", "segment",
   ]
 
   /// One row per arm × metric (conversion, and revenue per user when given), RFC 4180.
-  public static func csv(_ r: ExperimentAnalysis.Report) -> String {
+  public static func csv(_ r: ExperimentAnalysis.Report, segments: SegmentReport? = nil) -> String {
     var csv = CSVWriter(header: csvHeader)
     for a in r.arms {
       let c = r.comparisons.first { $0.arm == a.name }
@@ -23,7 +23,7 @@ extension AnalysisRenderer {
         CSVWriter.number(c?.relativeLift?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
         CSVWriter.number(c?.adjustedPValue), c.map { $0.significant ? "true" : "false" } ?? "",
         CSVWriter.number(c?.probabilityToBeatControl), CSVWriter.number(a.probabilityToBeBest), CSVWriter.number(c?.expectedLoss),
-        CSVWriter.number(1 - r.settings.alpha), c.map { verdict($0.conclusion) } ?? "",
+        CSVWriter.number(1 - r.settings.alpha), c.map { verdict($0.conclusion) } ?? "", "",
       ])
       if let revenue = a.revenue {
         let w = c?.revenue?.welch
@@ -31,11 +31,36 @@ extension AnalysisRenderer {
           a.name, "revenuePerUser", String(a.users), "", CSVWriter.number(revenue.mean), "", "",
           CSVWriter.number(w?.difference.estimate), CSVWriter.number(w?.difference.interval?.lower),
           CSVWriter.number(w?.difference.interval?.upper), "", "", "", w?.test.method ?? "", CSVWriter.number(w?.test.pValue), "", "",
-          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "", CSVWriter.number(1 - r.settings.alpha), "",
+          CSVWriter.number(c?.revenue?.bayesian.probabilityToBeat), "", "", CSVWriter.number(1 - r.settings.alpha), "", "",
         ])
       }
     }
+    if let segments { segmentRows(segments, level: 1 - r.settings.alpha, into: &csv) }
     return csv.text
+  }
+
+  /// Per arm and segment a row with `metric` `conversion` and the `segment`; then per arm
+  /// and adjustment a row with `metric` `conversion, <method>`.
+  static func segmentRows(_ s: SegmentReport, level: Double, into csv: inout CSVWriter) {
+    for c in s.cells {
+      let d = c.difference
+      let conversions = (c.estimate ?? 0) * Double(c.users)
+      csv.add([
+        c.arm, "conversion", String(max(c.users, 0)), String(Int(conversions.rounded())), CSVWriter.number(c.estimate), "", "",
+        CSVWriter.number(d?.estimate), CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper), "", "", "",
+        d == nil ? "" : SegmentReport.strataTestName, CSVWriter.number(c.pValue), CSVWriter.number(c.adjustedPValue), "", "", "", "",
+        CSVWriter.number(level), "", s.strata.indices.contains(c.stratum) ? s.strata[c.stratum] : "",
+      ])
+    }
+    for a in s.adjusted {
+      csv.add([
+        a.arm, "conversion, \(a.method.rawValue)", "", "", "", "", "", CSVWriter.number(a.difference.estimate),
+        CSVWriter.number(a.difference.interval?.lower), CSVWriter.number(a.difference.interval?.upper), "", "", "",
+        a.method.rawValue, CSVWriter.number(a.pValue), CSVWriter.number(a.adjustedPValue), a.adjustedPValue <= s.alpha ? "true" : "false",
+        "", "", "", CSVWriter.number(level),
+        "", "",
+      ])
+    }
   }
 
   static func armRows(_ r: ExperimentAnalysis.Report) -> [[String]] {
@@ -62,7 +87,7 @@ extension AnalysisRenderer {
 
   /// The arms table (rates and lifts in percent, with the comparison's verdict), the sample-ratio check and
   /// the methods, as GitHub-flavoured Markdown.
-  public static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
+  public static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var out = "## Experiment analysis\n\n"
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue).\n\n"
@@ -73,13 +98,14 @@ extension AnalysisRenderer {
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
     out += "\nMethods: " + r.methods.joined(separator: "; ") + "\n"
+    if let segments { out += SegmentRenderer.markdown(segments) }
     if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
     return out
   }
 
   /// A standalone page: the arms table, a forest plot of each arm's absolute lift in conversion (percentage
   /// points, with its confidence interval and adjusted p-value), the sample-ratio check and the methods.
-  public static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
+  public static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
     doc.paragraph(
@@ -114,6 +140,7 @@ extension AnalysisRenderer {
       "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
         + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
     doc.paragraph("Methods: " + r.methods.joined(separator: "; "), cssClass: "note")
+    if let segments { SegmentRenderer.html(segments, into: &doc) }
     if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
     return doc.html
   }

@@ -45,7 +45,7 @@ public enum AnalysisRenderer {
   /// (lifts, intervals named after the proportion test's method, raw and adjusted p-values, P(beat), expected
   /// loss in percentage points, verdict), revenue per user when given (Welch), the sample-ratio check, any
   /// diagnostics and the methods. Confidence level `1 − α`, in whole percent.
-  public static func table(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
+  public static func table(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
     var out =
       "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
@@ -101,6 +101,7 @@ public enum AnalysisRenderer {
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
     out += "Methods: " + r.methods.joined(separator: "; ") + "\n"
+    if let segments { out += SegmentRenderer.text(segments) }
     if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
     return out
   }
@@ -137,7 +138,7 @@ public enum AnalysisRenderer {
 
   /// The report as pretty-printed JSON (`schemaVersion` 1, `command` `"analyze"`): rates and lifts as
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
-  public static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil) -> String {
+  public static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var body: [(String, JSONValue)] = [
       ("control", .string(r.control)),
       ("alpha", .number(r.settings.alpha)),
@@ -186,6 +187,7 @@ public enum AnalysisRenderer {
       ),
       ("methods", .array(r.methods.map { .string($0) })),
     ]
+    body.append(("segments", segments.map(SegmentRenderer.json) ?? .null))
     if let overTime { body.append(("overTime", SequentialRenderer.json(overTime.report, context: overTime.context))) }
     return JSONWriter.write(JSONReportHead(schemaVersion: schemaVersion, command: "analyze").document(body))
   }

@@ -63,7 +63,7 @@ extension ExperimentReportRenderer {
         [
           experiment, "segment", s.metric.rawValue, c.arm, String(max(c.users, 0)), CSVWriter.number(c.estimate), "", "", "", "", "",
           CSVWriter.number(d?.estimate), CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper),
-          d == nil ? "" : RegressionAdjustment.methodName, CSVWriter.number(c.pValue), CSVWriter.number(c.adjustedPValue), "", "", "",
+          d == nil ? "" : SegmentReport.strataTestName, CSVWriter.number(c.pValue), CSVWriter.number(c.adjustedPValue), "", "", "",
           CSVWriter.number(c.trueDifference), "", CSVWriter.number(level), CSVWriter.number(c.trueValue), "",
         ] + blankKeys + [s.strata.indices.contains(c.stratum) ? s.strata[c.stratum] : "", ""])
     }
@@ -72,7 +72,7 @@ extension ExperimentReportRenderer {
         [
           experiment, "adjustment", s.metric.rawValue, a.arm, "", "", "", "", "", "", "", CSVWriter.number(a.difference.estimate),
           CSVWriter.number(a.difference.interval?.lower), CSVWriter.number(a.difference.interval?.upper), a.method.rawValue,
-          CSVWriter.number(a.pValue), "", a.verdict == nil ? "" : (a.pValue <= 1 - level ? "true" : "false"), "", "",
+          CSVWriter.number(a.pValue), CSVWriter.number(a.adjustedPValue), a.adjustedPValue <= s.alpha ? "true" : "false", "", "",
           CSVWriter.number(a.trueDifference), a.verdict?.rawValue ?? "", CSVWriter.number(level), "", "",
         ] + blankKeys + ["", CSVWriter.number(a.varianceReduction)])
     }

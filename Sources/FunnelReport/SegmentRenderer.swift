@@ -11,31 +11,39 @@ public enum SegmentRenderer {
   /// The by-stratum table: headers and rows (control first, stratum by stratum).
   static func strataTable(_ s: SegmentReport) -> (headers: [String], rows: [[String]]) {
     let ci = "\(NumberText.level(alpha: s.alpha)) CI"
-    let headers = [
-      "arm", "stratum", "users", s.metric.label, "true value", "Δ vs control", ci, "p", "adj. p", "true Δ",
-    ]
+    let truth = hasTruth(s)
+    let headers =
+      ["arm", "stratum", "users", s.label] + (truth ? ["true value"] : []) + ["Δ vs control", ci, "p", "adj. p"] + (truth ? ["true Δ"] : [])
     let rows = s.cells.map { c in
       [
         c.arm, s.strata.indices.contains(c.stratum) ? s.strata[c.stratum] : "?", NumberText.grouped(UInt64(max(c.users, 0))),
-        E.value(c.estimate, s.metric), E.value(c.trueValue, s.metric), E.difference(c.difference?.estimate, s.metric),
-        E.interval(c.difference?.interval, s.metric), E.p(c.pValue), E.p(c.adjustedPValue),
-        c.difference == nil ? "" : E.difference(c.trueDifference, s.metric),
-      ]
+        E.value(c.estimate, s.metric),
+      ] + (truth ? [E.value(c.trueValue, s.metric)] : [])
+        + [
+          E.difference(c.difference?.estimate, s.metric), E.interval(c.difference?.interval, s.metric), E.p(c.pValue),
+          E.p(c.adjustedPValue),
+        ] + (truth ? [c.difference == nil ? "" : E.difference(c.trueDifference, s.metric)] : [])
     }
     return (headers, rows)
   }
 
+  /// Whether the report carries exact values (a simulation), not observed data alone.
+  static func hasTruth(_ s: SegmentReport) -> Bool { s.cells.contains { $0.trueValue != nil } }
+
   /// The adjustment table: per arm, per method.
   static func adjustedTable(_ s: SegmentReport) -> (headers: [String], rows: [[String]]) {
     let ci = "\(NumberText.level(alpha: s.alpha)) CI"
-    let headers = ["arm", "method", "Δ vs control", ci, "SE", "variance removed", "p", "true Δ", "covers", "verdict"]
+    let truth = hasTruth(s)
+    let headers =
+      ["arm", "method", "Δ vs control", ci, "SE", "variance removed", "p", "adj. p"] + (truth ? ["true Δ", "covers", "verdict"] : [])
     let rows = s.adjusted.map { a in
       [
         a.arm, a.method.rawValue, E.difference(a.difference.estimate, s.metric), E.interval(a.difference.interval, s.metric),
         s.metric.isProportion ? NumberText.fixed(a.standardError * 100, 3) + " pp" : NumberText.fixed(a.standardError, 4),
-        a.method == .unadjusted ? "" : NumberText.percent(a.varianceReduction), E.p(a.pValue), E.difference(a.trueDifference, s.metric),
-        a.covers.map { $0 ? "yes" : "no" } ?? "", a.verdict?.rawValue ?? "",
+        a.method == .unadjusted ? "" : NumberText.percent(a.varianceReduction), E.p(a.pValue), E.p(a.adjustedPValue),
       ]
+        + (truth
+          ? [E.difference(a.trueDifference, s.metric), a.covers.map { $0 ? "yes" : "no" } ?? "", a.verdict?.rawValue ?? ""] : [])
     }
     return (headers, rows)
   }
@@ -60,17 +68,19 @@ public enum SegmentRenderer {
   /// How the methods present are computed.
   static func methodsNote(_ s: SegmentReport) -> String {
     let methods = Set(s.adjusted.map(\.method))
-    var text = "Every method estimates the same exact Δ. "
+    var text = hasTruth(s) ? "Every method estimates the same exact Δ. " : "Every method estimates the same difference. "
     let hc1 = SegmentReport.Method.allCases.filter { $0 != .cuped && methods.contains($0) }.map(\.rawValue)
-    text += NumberText.list(hc1) + " use HC1 standard errors and the normal"
+    let list = NumberText.list(hc1)
+    text += list.prefix(1).uppercased() + list.dropFirst() + (hc1.count == 1 ? " uses" : " use") + " HC1 standard errors and the normal"
     if methods.contains(.regression) { text += " (Lin: one slope per arm on the strata's indicators and the covariate)" }
     if methods.contains(.cuped) { text += "; CUPED is gbstats' (one pooled slope, Welch's t)" }
-    return text + ". Variance removed: 1 − SE²/SE²(unadjusted)."
+    return text
+      + ". Variance removed: 1 − SE²/SE²(unadjusted); adj. p: \(s.correction.rawValue)-corrected across the arms, as the primary metric's."
   }
 
   /// The terminal sections.
   public static func text(_ s: SegmentReport) -> String {
-    var out = "\nBy observable segment: \(s.metric.label) (\(basis(s)); true: the exact value of each stratum"
+    var out = "\nBy observable segment: \(s.label) (\(basis(s))" + (hasTruth(s) ? "; true: the exact value of each stratum" : "")
     out += "; p-values \(s.correction.rawValue)-corrected across each arm's strata)\n"
     let strata = strataTable(s)
     var t = TextTable(strata.headers, alignments: [.left, .left] + Array(repeating: .right, count: strata.headers.count - 2))
@@ -80,32 +90,34 @@ public enum SegmentRenderer {
     out += "\nAdjusted for what is known at assignment (\(methodsNote(s)))\n"
     let adjusted = adjustedTable(s)
     var a = TextTable(
-      adjusted.headers, alignments: [.left, .left] + Array(repeating: .right, count: adjusted.headers.count - 3) + [.left])
+      adjusted.headers,
+      alignments: [.left, .left] + Array(repeating: .right, count: adjusted.headers.count - (hasTruth(s) ? 3 : 2))
+        + (hasTruth(s) ? [.left] : []))
     for row in adjusted.rows { a.add(row) }
     return out + a.render()
   }
 
   /// The Markdown sections.
   public static func markdown(_ s: SegmentReport) -> String {
-    var out = "\n### By observable segment: \(RunMarkdownRenderer.cell(s.metric.label))\n\n"
+    var out = "\n### By observable segment: \(RunMarkdownRenderer.cell(s.label))\n\n"
     out +=
-      "\(RunMarkdownRenderer.cell(basis(s))); true values are exact per stratum; p-values \(s.correction.rawValue)-corrected across each arm's strata.\n\n"
+      "\(RunMarkdownRenderer.cell(basis(s)))\(hasTruth(s) ? "; true values are exact per stratum" : ""); p-values \(s.correction.rawValue)-corrected across each arm's strata.\n\n"
     let strata = strataTable(s)
     out += RunMarkdownRenderer.header(strata.headers, right: Set(2..<strata.headers.count))
     for row in strata.rows { out += RunMarkdownRenderer.row(row) }
     out += "\nHeterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: "; ") + ".\n"
     out += "\n### Adjusted for what is known at assignment\n\n\(methodsNote(s))\n\n"
     let adjusted = adjustedTable(s)
-    out += RunMarkdownRenderer.header(adjusted.headers, right: Set(2..<8))
+    out += RunMarkdownRenderer.header(adjusted.headers, right: Set(2..<min(9, adjusted.headers.count)))
     for row in adjusted.rows { out += RunMarkdownRenderer.row(row) }
     return out
   }
 
   /// The HTML sections.
   static func html(_ s: SegmentReport, into doc: inout HTMLDocument) {
-    doc.heading(2, "By observable segment: \(s.metric.label)")
+    doc.heading(2, "By observable segment: \(s.label)")
     doc.paragraph(
-      "\(basis(s).prefix(1).uppercased() + basis(s).dropFirst()). True values are the exact engine's for each stratum; p-values are \(s.correction.rawValue)-corrected across each arm's strata.",
+      "\(basis(s).prefix(1).uppercased() + basis(s).dropFirst()).\(hasTruth(s) ? " True values are the exact engine's for each stratum;" : "") P-values are \(s.correction.rawValue)-corrected across each arm's strata.",
       cssClass: "note")
     let strata = strataTable(s)
     doc.table(strata.headers, strata.rows, right: Set(2..<strata.headers.count))
@@ -113,13 +125,13 @@ public enum SegmentRenderer {
     doc.heading(2, "Adjusted for what is known at assignment")
     doc.paragraph(methodsNote(s), cssClass: "note")
     let adjusted = adjustedTable(s)
-    doc.table(adjusted.headers, adjusted.rows, right: Set(2..<8), wrap: [9])
+    doc.table(adjusted.headers, adjusted.rows, right: Set(2..<min(9, adjusted.headers.count)), wrap: [10])
   }
 
   /// The JSON object (`segments` of docs/json-output.md).
   static func json(_ s: SegmentReport) -> JSONValue {
     .object([
-      ("metric", .string(s.metric.rawValue)),
+      ("metric", .string(s.label == s.metric.label ? s.metric.rawValue : s.label)),
       ("strata", .array(s.strata.map { .string($0) })),
       ("strataShares", .array(s.strataShares.map { .number($0) })),
       ("covariate", s.covariate.map { .string($0) } ?? .null),
@@ -154,7 +166,8 @@ public enum SegmentRenderer {
             .object([
               ("arm", .string(a.arm)), ("method", .string(a.method.rawValue)), ("difference", E.optional(a.difference.estimate)),
               ("interval", E.json(a.difference.interval)), ("standardError", .number(a.standardError)), ("pValue", .number(a.pValue)),
-              ("varianceReduction", .number(a.varianceReduction)), ("trueDifference", E.optional(a.trueDifference)),
+              ("adjustedPValue", .number(a.adjustedPValue)), ("varianceReduction", .number(a.varianceReduction)),
+              ("trueDifference", E.optional(a.trueDifference)),
               ("covers", a.covers.map { .bool($0) } ?? .null), ("verdict", a.verdict.map { .string($0.rawValue) } ?? .null),
             ])
           })

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -52,6 +53,49 @@ import Testing
     let table = funnellab("analyze", "--arm", "control=1000:120", "--arm", "b=1000:150")
     #expect(table.out.contains("95% CI (Wilson)"))
     #expect(table.out.contains("no mismatch with the planned allocation"))
+  }
+
+  /// A segment column: the totals are analysed as before, and the segments' differences,
+  /// Cochran's Q and the post-stratified difference match statsmodels (OLS with HC1 on the
+  /// expanded per-user rows of experiments/data/klick-segments.csv; combine_effects).
+  @Test func segmentColumnMatchesStatsmodels() throws {
+    let doc = try json("analyze", "--data", repositoryRoot.appendingPathComponent("experiments/data/klick-segments.csv").path)
+    let segments = doc["segments"]
+    guard case .array(let cells)? = segments?["cells"]?.kind, case .array(let adjusted)? = segments?["adjusted"]?.kind,
+      case .array(let q)? = segments?["heterogeneity"]?.kind, case .array(let arms)? = doc["arms"]?.kind
+    else {
+      Issue.record("no segments")
+      return
+    }
+    #expect(number(arms[0], "users") == 40_051)
+    #expect(cells.count == 4)
+    #expect(close(number(cells[2], "difference"), 0.006438074361111289))
+    #expect(close(number(cells[2], "standardError"), 0.003309228183455082))
+    #expect(close(number(cells[3], "pValue"), 0.032698474102421424, relative: 1e-8))
+    #expect(close(number(q[0], "q"), 0.9026289536529255))
+    #expect(adjusted.count == 2)
+    #expect(close(number(adjusted[0], "difference"), 0.003997400927961453))
+    #expect(close(number(adjusted[0], "standardError"), 0.0014090161778398478))
+    #expect(close(number(adjusted[1], "difference"), 0.004046778794970431))
+    #expect(close(number(adjusted[1], "standardError"), 0.0014024578084530558))
+    #expect(segments?["metric"]?.kind == .string("conversion"))
+  }
+
+  @Test(arguments: [
+    ("arm,segment,users,conversions\nc,a,100,10\nc,a,100,12\nb,a,100,11\n", "appears twice in segment 'a'"),
+    ("arm,segment,day,users,conversions\nc,a,1,100,10\nb,a,1,100,11\n", "a day column or a segment column, not both"),
+    ("arm,segment,users,conversions\nc,,100,10\nb,a,100,11\n", "the segment is empty"),
+    ("arm,segment,users,conversions\nc,a,100,150\nc,b,100,0\nb,a,100,11\n", "conversions must be from 0 to its users"),
+  ])
+  func segmentColumnProblemsNameTheLine(file: String, message: String) throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("funnellab-segments-\(UUID().uuidString).csv")
+    try Data(file.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let console = CapturingConsole()
+    let code = FunnelLabCommandLine.run(["analyze", "--data", url.path], console: console)
+    #expect(code == 65)
+    #expect(console.stderr.contains(message), "\(console.stderr)")
+    #expect(console.stdout.isEmpty)
   }
 
   @Test func sampleRatioMismatchIsFlaggedAgainstThePlannedAllocation() throws {

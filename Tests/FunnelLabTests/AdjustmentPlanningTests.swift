@@ -87,4 +87,15 @@ import Testing
       control: control, treatment: control, strata: strata, usersPerArm: 200, replicates: 200, seed: 5, alpha: 0.05, threads: 2)
     #expect(one == two)
   }
+
+  /// An arm's plan does not depend on which other arms are planned beside it (CUPED's
+  /// slope is pooled over the pair compared, never over a third arm).
+  @Test func eachArmIsPlannedAgainstTheControlAlone() throws {
+    let (e, flows, strata) = try Self.polarized()
+    let models = [0, 1, flows.count - 1].map { CellModel(flow: flows[$0], metric: e.metrics.primary, strata: strata) }
+    let three = AdjustmentPlanner.plan(models, strata: strata, metric: e.metrics.primary, alpha: 0.05, targetPower: 0.8)
+    let two = AdjustmentPlanner.plan([models[0], models[2]], strata: strata, metric: e.metrics.primary, alpha: 0.05, targetPower: 0.8)
+    let last = models[2].arm
+    #expect(three.sizes.filter { $0.arm == last } == two.sizes)
+  }
 }

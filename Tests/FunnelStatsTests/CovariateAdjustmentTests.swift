@@ -107,10 +107,17 @@ import Testing
     #expect(throws: StatsError.self) { try RegressionAdjustment.compare(treatment: arm, control: arm) }
     let ragged = RegressionAdjustment.Arm(outcomes: [1, 0, 1], covariates: [[1], [2, 3], [4]])
     #expect(throws: StatsError.self) { try RegressionAdjustment.compare(treatment: ragged, control: ragged) }
-    let empty = [StratumSums(users: 0, sum: 0, sumOfSquares: 0), StratumSums(users: 5, sum: 2, sumOfSquares: 2)]
+    // A stratum empty in one arm cannot be adjusted for; one empty in both carries nothing and is left out.
+    let full = [StratumSums(users: 4, sum: 1, sumOfSquares: 1), StratumSums(users: 5, sum: 2, sumOfSquares: 2)]
+    let oneEmpty = [StratumSums(users: 0, sum: 0, sumOfSquares: 0), StratumSums(users: 5, sum: 2, sumOfSquares: 2)]
     #expect(throws: StatsError.self) {
-      try RegressionAdjustment.compare(treatment: empty, control: empty, strata: true, covariate: false)
+      try RegressionAdjustment.compare(treatment: oneEmpty, control: full, strata: true, covariate: false)
     }
+    let bothEmpty = try? RegressionAdjustment.compare(treatment: oneEmpty, control: oneEmpty, strata: true, covariate: false)
+    let alone = try? RegressionAdjustment.compare(treatment: [oneEmpty[1]], control: [oneEmpty[1]], strata: false, covariate: false)
+    #expect(bothEmpty != nil && bothEmpty == alone)
+    let short = [StratumSums(shift: 0, sums: [1, 2])]
+    #expect(throws: StatsError.self) { try RegressionAdjustment.compare(treatment: short, control: short, strata: false, covariate: false) }
   }
 
   // MARK: CUPED against gbstats

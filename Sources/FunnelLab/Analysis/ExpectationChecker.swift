@@ -70,6 +70,7 @@ public enum ExpectationChecker {
       let strata = CompiledStrata(experiment)
       guard let method = SegmentReport.Method.allCases.first(where: { $0.specName == e.method }),
         case .outcome? = PerUserValue(e.metric), AdjustmentPlanner.methods(strata).contains(method),
+        experiment.population.segments.count * experiment.simulation.traitBins <= AdjustmentPlanner.maxCells,
         let index = experiment.variants.firstIndex(where: { $0.id == e.variant })
       else { return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined]) }
       let flows = [try FlowCompiler.compile(experiment, variant: 0), try FlowCompiler.compile(experiment, variant: index)]

@@ -70,18 +70,25 @@ public struct SegmentReport: Sendable {
     public var standardError: Double
     /// Its two-sided p-value.
     public var pValue: Double
+    /// The p-value after the spec's correction across the arms (each method separately), as the primary metric's table.
+    public var adjustedPValue: Double
     /// `1 − SE²/SE²_unadjusted`: the variance the method removed.
     public var varianceReduction: Double
     /// The exact difference (the same for every method: they all estimate it).
     public var trueDifference: Double?
-    /// The verdict of `p ≤ α` against ``trueDifference``.
+    /// The verdict of `adjustedPValue ≤ α` against ``trueDifference``.
     public var verdict: Verdict?
     /// Whether the interval contains ``trueDifference``.
     public var covers: Bool?
   }
 
+  /// The name of the by-stratum comparison: a difference of means with its HC1 standard error and the normal.
+  public static let strataTestName = "difference of means (HC1)"
+
   /// The metric broken down (the spec's primary metric).
   public var metric: FunnelMetric
+  /// The metric's name in reports (the metric's label, or `conversion` for observed counts).
+  public var label: String
   /// The strata: observable segments, then `other`.
   public var strata: [String]
   /// Each stratum's exact share of the population.
@@ -99,53 +106,110 @@ public struct SegmentReport: Sendable {
   /// Per non-control arm, per method available.
   public var adjusted: [Adjusted]
 
+  /// One arm's users by stratum, as the report reads them.
+  public struct ArmStrata: Sendable {
+    /// The arm's id.
+    public var arm: String
+    /// Per stratum, the power sums of the metric's per-user value (and covariate).
+    public var sums: [StratumSums]
+    /// All strata's raw sums for CUPED, `nil` without a covariate.
+    public var cuped: CUPED.Arm?
+    /// Per stratum, the exact value (empty when unknown: observed data).
+    public var trueValues: [Double?]
+    /// The exact overall difference from the control (`nil` for the control or observed data).
+    public var trueDifference: Double?
+
+    /// An arm's strata; `trueValues` empty and `trueDifference` `nil` for observed data.
+    public init(arm: String, sums: [StratumSums], cuped: CUPED.Arm? = nil, trueValues: [Double?] = [], trueDifference: Double? = nil) {
+      self.arm = arm
+      self.sums = sums
+      self.cuped = cuped
+      self.trueValues = trueValues
+      self.trueDifference = trueDifference
+    }
+  }
+
   /// The breakdown of `observed` (a run that recorded strata: ``VariantRun/strata``),
   /// or `nil` when it recorded none or the metric has no per-user value.
   public init?(observed: RunResult, spec: MetricsSpec) {
     guard let strata = observed.strata, let value = PerUserValue(spec.primary),
-      let control = observed.variants.first, let controlTally = control.strata
+      let control = observed.variants.first, control.strata != nil
     else { return nil }
-    metric = spec.primary
-    self.strata = strata.strataIDs
-    covariate = strata.covariateName
-    alpha = spec.alpha
-    correction = spec.correction
     let segmentP = control.flow.segmentProbabilities
-    strataShares = strata.strataIDs.indices.map { k in
+    let shares = strata.strataIDs.indices.map { k in
       zip(segmentP, strata.stratumOfSegment).reduce(0) { $0 + ($1.1 == k ? $1.0 : 0) }
     }
     let exact = Self.exactByStratum(observed, strata: strata, metric: spec.primary)
-    let controlSums = controlTally.stratumSums(scale: value.scale)
+    let arms = observed.variants.enumerated().compactMap { a, run -> ArmStrata? in
+      guard let tally = run.strata else { return nil }
+      return ArmStrata(
+        arm: run.variant.id, sums: tally.stratumSums(scale: value.scale),
+        cuped: strata.hasCovariate ? tally.cupedArm(scale: value.scale, proportion: value.scale == 1) : nil, trueValues: exact[a],
+        trueDifference: a == 0 ? nil : observed.exactDifference(spec.primary, variant: run.variant.id))
+    }
+    let margin = control.exact?.value(of: spec.primary).map { spec.equivalenceMargin(for: spec.primary, control: $0) } ?? 0
+    self.init(
+      metric: spec.primary, strata: strata.strataIDs, strataShares: shares, covariate: strata.covariateName, arms: arms,
+      alpha: spec.alpha, correction: spec.correction, margin: margin)
+  }
+
+  /// The breakdown of arms given by stratum (the control first): by-stratum
+  /// comparisons, Cochran's Q, and the overall difference unadjusted, post-stratified
+  /// (more than one stratum) and, with CUPED sums, CUPED-adjusted and regression-adjusted.
+  /// `margin` is the practical-equivalence margin of the verdicts.
+  public init(
+    metric: FunnelMetric, strata: [String], strataShares: [Double], covariate: String?, arms: [ArmStrata], alpha: Double,
+    correction: MultipleTestingCorrection, margin: Double = 0, label: String? = nil
+  ) {
+    self.metric = metric
+    self.label = label ?? metric.label
+    self.strata = strata
+    self.strataShares = strataShares
+    self.covariate = covariate
+    self.alpha = alpha
+    self.correction = correction
     var cells: [Cell] = []
     var heterogeneity: [(String, HeterogeneityTest.Result?)] = []
     var adjusted: [Adjusted] = []
-    for (a, run) in observed.variants.enumerated() {
-      guard let tally = run.strata else { continue }
-      let sums = tally.stratumSums(scale: value.scale)
-      var armCells = sums.indices.map { k in
+    let control = arms.first
+    for (a, arm) in arms.enumerated() {
+      var armCells = arm.sums.indices.map { k in
         Cell(
-          arm: run.variant.id, stratum: k, users: Int(sums[k].users), estimate: sums[k].users > 0 ? sums[k].sums[5] / sums[k].users : nil,
-          trueValue: exact[a][k])
+          arm: arm.arm, stratum: k, users: Int(arm.sums[k].users),
+          estimate: arm.sums[k].users > 0 ? arm.sums[k].sums[5] / arm.sums[k].users : nil,
+          trueValue: arm.trueValues.indices.contains(k) ? arm.trueValues[k] : nil)
       }
-      if a > 0 {
-        Self.compareStrata(&armCells, sums: sums, control: controlSums, exactControl: exact[0], spec: spec)
+      if a > 0, let control {
+        Self.compareStrata(
+          &armCells, sums: arm.sums, control: control.sums, exactControl: control.trueValues, alpha: alpha, correction: correction)
         let defined = armCells.compactMap { c -> (Double, Double)? in
           guard let d = c.difference?.estimate, let se = c.standardError, se > 0 else { return nil }
           return (d, se)
         }
-        heterogeneity.append(
-          (run.variant.id, try? HeterogeneityTest.test(effects: defined.map(\.0), standardErrors: defined.map(\.1))))
-        let truth = observed.exactDifference(spec.primary, variant: run.variant.id)
-        adjusted += Self.adjust(
-          arm: run.variant.id, treatment: (tally, sums), control: (controlTally, controlSums), strata: strata, value: value,
-          alpha: spec.alpha, truth: truth,
-          margin: control.exact?.value(of: spec.primary).map { spec.equivalenceMargin(for: spec.primary, control: $0) } ?? 0)
+        heterogeneity.append((arm.arm, try? HeterogeneityTest.test(effects: defined.map(\.0), standardErrors: defined.map(\.1))))
+        adjusted += Self.adjust(arm, control: control, strata: strata.count, alpha: alpha)
       }
       cells += armCells
     }
     self.cells = cells
     self.heterogeneity = heterogeneity
-    self.adjusted = adjusted
+    self.adjusted = Self.corrected(adjusted, correction: correction, alpha: alpha, margin: margin)
+  }
+
+  /// Each method's p-values corrected across the arms, as the primary metric's are, and
+  /// the verdicts graded on the corrected p-value.
+  static func corrected(_ rows: [Adjusted], correction: MultipleTestingCorrection, alpha: Double, margin: Double) -> [Adjusted] {
+    var rows = rows
+    for method in Method.allCases {
+      let indices = rows.indices.filter { rows[$0].method == method }
+      guard let adjusted = try? correction.adjust(indices.map { rows[$0].pValue }) else { continue }
+      for (i, p) in zip(indices, adjusted) { rows[i].adjustedPValue = p }
+    }
+    for i in rows.indices {
+      guard let truth = rows[i].trueDifference, let d = rows[i].difference.estimate else { continue }
+      rows[i].verdict = Verdict.judge(significant: rows[i].adjustedPValue <= alpha, observed: d, truth: truth, margin: margin)
+    }
+    return rows
   }
 
   /// Per arm, per stratum: the exact value of the metric over the stratum's segments.
@@ -163,62 +227,57 @@ public struct SegmentReport: Sendable {
 
   /// Each stratum's difference from the control (HC1), corrected across the strata.
   static func compareStrata(
-    _ cells: inout [Cell], sums: [StratumSums], control: [StratumSums], exactControl: [Double?], spec: MetricsSpec
+    _ cells: inout [Cell], sums: [StratumSums], control: [StratumSums], exactControl: [Double?], alpha: Double,
+    correction: MultipleTestingCorrection
   ) {
-    let level = 1 - spec.alpha
+    let level = 1 - alpha
     for k in cells.indices {
-      guard
+      guard control.indices.contains(k),
         let r = try? RegressionAdjustment.compare(
           treatment: [sums[k]], control: [control[k]], strata: false, covariate: false, confidenceLevel: level)
       else { continue }
       cells[k].difference = r.difference
       cells[k].standardError = r.standardError
       cells[k].pValue = r.test.pValue
-      if let v = cells[k].trueValue, let c = exactControl[k] { cells[k].trueDifference = v - c }
+      if let v = cells[k].trueValue, exactControl.indices.contains(k), let c = exactControl[k] { cells[k].trueDifference = v - c }
     }
     let tested = cells.indices.filter { cells[$0].pValue != nil }
-    if let adjusted = try? spec.correction.adjust(tested.compactMap { cells[$0].pValue }) {
+    if let adjusted = try? correction.adjust(tested.compactMap { cells[$0].pValue }) {
       for (k, p) in zip(tested, adjusted) { cells[k].adjustedPValue = p }
     }
   }
 
   /// The arm's overall difference by every method its strata and covariate allow.
-  static func adjust(
-    arm: String, treatment: (StrataTally, [StratumSums]), control: (StrataTally, [StratumSums]), strata: CompiledStrata,
-    value: PerUserValue, alpha: Double, truth: Double?, margin: Double
-  ) -> [Adjusted] {
+  static func adjust(_ arm: ArmStrata, control: ArmStrata, strata: Int, alpha: Double) -> [Adjusted] {
     let level = 1 - alpha
+    let truth = arm.trueDifference
     var methods: [(Method, Bool, Bool)] = [(.unadjusted, false, false)]
-    if strata.strataIDs.count > 1 { methods.append((.postStratified, true, false)) }
-    if strata.hasCovariate {
+    if strata > 1 { methods.append((.postStratified, true, false)) }
+    if arm.cuped != nil, control.cuped != nil {
       methods.append((.cuped, false, true))
-      methods.append((.regression, strata.strataIDs.count > 1, true))
+      methods.append((.regression, strata > 1, true))
     }
     var unadjustedVariance: Double?
     var results: [Adjusted] = []
     for (method, byStrata, byCovariate) in methods {
-      let estimate: (IntervalEstimate, Double, Double)?
-      if method == .cuped {
-        let proportion = value.scale == 1
-        estimate =
-          (try? CUPED.compare(
-            treatment: treatment.0.cupedArm(scale: value.scale, proportion: proportion),
-            control: control.0.cupedArm(scale: value.scale, proportion: proportion), confidenceLevel: level))
-          .map { ($0.difference, $0.standardError, $0.test.pValue) }
+      let estimate: (IntervalEstimate, Double, Double, Double?)?
+      if method == .cuped, let t = arm.cuped, let c = control.cuped {
+        // CUPED's own reduction: gbstats' variance against gbstats' unadjusted one.
+        estimate = (try? CUPED.compare(treatment: t, control: c, confidenceLevel: level))
+          .map { ($0.difference, $0.standardError, $0.test.pValue, $0.varianceReduction) }
       } else {
         estimate =
           (try? RegressionAdjustment.compare(
-            treatment: treatment.1, control: control.1, strata: byStrata, covariate: byCovariate, confidenceLevel: level))
-          .map { ($0.difference, $0.standardError, $0.test.pValue) }
+            treatment: arm.sums, control: control.sums, strata: byStrata, covariate: byCovariate, confidenceLevel: level))
+          .map { ($0.difference, $0.standardError, $0.test.pValue, nil) }
       }
-      guard let (difference, se, p) = estimate, let d = difference.estimate else { continue }
+      guard let (difference, se, p, own) = estimate, difference.estimate != nil else { continue }
       if method == .unadjusted { unadjustedVariance = se * se }
-      let reduction = unadjustedVariance.map { $0 > 0 ? 1 - se * se / $0 : 0 } ?? 0
+      let reduction = own ?? unadjustedVariance.map { $0 > 0 ? 1 - se * se / $0 : 0 } ?? 0
       results.append(
         Adjusted(
-          arm: arm, method: method, difference: difference, standardError: se, pValue: p, varianceReduction: reduction,
-          trueDifference: truth,
-          verdict: truth.map { Verdict.judge(significant: p <= alpha, observed: d, truth: $0, margin: margin) },
+          arm: arm.arm, method: method, difference: difference, standardError: se, pValue: p, adjustedPValue: p,
+          varianceReduction: reduction, trueDifference: truth, verdict: nil,
           covers: truth.flatMap { t in difference.interval.map { $0.contains(t) } }))
     }
     return results

@@ -118,9 +118,7 @@ public enum ExactEngine {
 
   /// The exact funnel of the users of one population cell: `segment`'s intent bin `bin`.
   public static func solve(_ flow: CompiledFlow, segment: Int, bin: Int) -> ExactFunnel {
-    var weights = [Double](repeating: 0, count: flow.segmentCount * flow.traitBins)
-    if weights.indices.contains(segment * flow.traitBins + bin) { weights[segment * flow.traitBins + bin] = 1 }
-    var funnel = solve(flow, cellWeights: weights)
+    var funnel = solve(flow, cells: [(segment, bin, 1)])
     funnel.segmentProbabilities = (0..<flow.segmentCount).map { $0 == segment ? 1 : 0 }
     return funnel
   }
@@ -131,19 +129,26 @@ public enum ExactEngine {
   }
 
   static func solve(_ flow: CompiledFlow, cellWeights: [Double]) -> ExactFunnel {
+    var cells: [(Int, Int, Double)] = []
+    for segment in 0..<flow.segmentCount {
+      for bin in 0..<flow.traitBins where cellWeights[segment * flow.traitBins + bin] != 0 {
+        cells.append((segment, bin, cellWeights[segment * flow.traitBins + bin]))
+      }
+    }
+    return solve(flow, cells: cells)
+  }
+
+  /// The funnel of the population cells listed, each `(segment, bin, weight)`, in that order.
+  static func solve(_ flow: CompiledFlow, cells: [(segment: Int, bin: Int, weight: Double)]) -> ExactFunnel {
     let layout = _ExactLayout(flow)
     var acc = _ExactAccumulators(layout)
-    for segment in 0..<flow.segmentCount {
-      for bin in 0..<flow.traitBins {
-        let weight = cellWeights[segment * flow.traitBins + bin]
-        if weight == 0 { continue }
-        let probabilities = layout.probabilities(segment: segment, bin: bin)
-        labelledPass(layout, probabilities, weight: weight, into: &acc)
-        for target in 0..<layout.screens {
-          let (reached, left) = firstPassage(layout, probabilities, to: target)
-          acc.reach[target] += weight * reached
-          acc.reachTruncated[target] += weight * left
-        }
+    for (segment, bin, weight) in cells {
+      let probabilities = layout.probabilities(segment: segment, bin: bin)
+      labelledPass(layout, probabilities, weight: weight, into: &acc)
+      for target in 0..<layout.screens {
+        let (reached, left) = firstPassage(layout, probabilities, to: target)
+        acc.reach[target] += weight * reached
+        acc.reachTruncated[target] += weight * left
       }
     }
     return acc.funnel(layout)

@@ -46,7 +46,8 @@ public struct AdjustmentPlan: Sendable {
     /// The exact rate.
     public var rate: Double
     /// Per method (``SegmentReport/Method``, in that order; those available): the per-user
-    /// variance left, `Var(y)` for ``SegmentReport/Method/unadjusted``.
+    /// variance left, `Var(y)` for ``SegmentReport/Method/unadjusted``. CUPED's slope is pooled
+    /// over a pair of arms: the control's CUPED value here is with the first other arm.
     public var variances: [SegmentReport.Method: Double]
   }
 
@@ -58,8 +59,10 @@ public struct AdjustmentPlan: Sendable {
     public var method: SegmentReport.Method
     /// `1 − (σ²₀′ + σ²₁′)/(σ²₀ + σ²₁)`: the share of the difference's variance removed.
     public var varianceReduction: Double
-    /// Users per arm for the target power, two-sided z-test at α; `nil` for a zero effect.
+    /// Users per arm for the target power, two-sided z-test at α; `nil` for a zero effect or a size beyond `Int`.
     public var usersPerArm: Int?
+    /// Whether the arm's exact rate equals the control's (no size reaches any power).
+    public var noEffect: Bool
   }
 
   /// The metric (a per-user 0/1 outcome).
@@ -97,6 +100,8 @@ public struct AdjustmentPlan: Sendable {
 public enum AdjustmentPlanner {
   /// The most replicates of the check of each planned size.
   public static let checkReplicates = 1_000
+  /// The most population cells (segments × intent bins) planned: one exact solve per cell and arm.
+  public static let maxCells = 4_096
   /// The most users per arm the check of one size simulates over all its replicates.
   public static let checkUsers = 200_000_000
 
@@ -108,7 +113,7 @@ public enum AdjustmentPlanner {
     _ e: Experiment, variants: [String]?, alpha: Double, targetPower: Double, replicates: Int, seed: UInt64, threads: Int? = nil
   ) throws(SpecErrors) -> AdjustmentPlan? {
     guard e.population.covariate != nil || e.population.segments.contains(where: \.observable),
-      case .outcome? = PerUserValue(e.metrics.primary)
+      case .outcome? = PerUserValue(e.metrics.primary), e.population.segments.count * e.simulation.traitBins <= maxCells
     else { return nil }
     let flows = try FlowCompiler.compileAll(e)
     let strata = CompiledStrata(e)
@@ -124,7 +129,7 @@ public enum AdjustmentPlanner {
       let tried = simulate(
         control: models[0], treatment: model, strata: strata, usersPerArm: n, replicates: affordable,
         seed: SplitMix64.mix(seed ^ UInt64(chosen[k]) ^ 0x4144_4A55), alpha: alpha, threads: threads)
-      if let result = tried.first(where: { $0.method == best }) {
+      if let result = tried.first(where: { $0.method == best }), result.replicates > 0 {
         plan.checks.append(AdjustmentPlan.Check(arm: model.arm, usersPerArm: n, simulated: result))
       }
     }
@@ -145,9 +150,14 @@ public enum AdjustmentPlanner {
   ) -> AdjustmentPlan {
     let methods = methods(strata)
     let moments = models.map { Moments($0, strata: strata) }
-    // CUPED's slope is pooled over the arms (equal sizes).
-    let pooledTheta =
-      moments.count > 1 ? (moments[0].covXY + moments[1].covXY) / max(moments[0].varX + moments[1].varX, .leastNonzeroMagnitude) : 0
+    // CUPED's slope is pooled over the two arms compared (equal sizes): the control's
+    // CUPED variance depends on the arm it is compared with.
+    func cuped(_ m: Moments, theta: Double) -> Double { m.varY + theta * theta * m.varX - 2 * theta * m.covXY }
+    func pooledTheta(_ k: Int) -> Double {
+      guard moments.indices.contains(k) else { return 0 }
+      let v = moments[0].varX + moments[k].varX
+      return v > 0 ? (moments[0].covXY + moments[k].covXY) / v : 0
+    }
     var arms: [AdjustmentPlan.Arm] = []
     for (k, m) in moments.enumerated() {
       var v: [SegmentReport.Method: Double] = [:]
@@ -156,25 +166,24 @@ public enum AdjustmentPlanner {
         case .unadjusted: v[method] = m.varY
         case .postStratified: v[method] = m.residual(strata: true, covariate: false)
         case .regression: v[method] = m.residual(strata: strata.strataIDs.count > 1, covariate: true)
-        case .cuped:
-          let theta =
-            k == 0 || moments.count < 2 ? pooledTheta : (moments[0].covXY + m.covXY) / max(moments[0].varX + m.varX, .leastNonzeroMagnitude)
-          v[method] = m.varY + theta * theta * m.varX - 2 * theta * m.covXY
+        case .cuped: v[method] = cuped(m, theta: pooledTheta(k == 0 ? 1 : k))
         }
       }
       arms.append(AdjustmentPlan.Arm(arm: models[k].arm, rate: m.meanY, variances: v))
     }
     let z = Normal.standardQuantile(p: 1 - alpha / 2, q: alpha / 2) + Normal.standardQuantile(p: targetPower, q: 1 - targetPower)
     var sizes: [AdjustmentPlan.Size] = []
-    for arm in arms.dropFirst() {
+    for (k, arm) in arms.enumerated().dropFirst() {
       let delta = arm.rate - arms[0].rate
       let plain = (arms[0].variances[.unadjusted] ?? 0) + (arm.variances[.unadjusted] ?? 0)
       for method in methods {
-        let v = (arms[0].variances[method] ?? 0) + (arm.variances[method] ?? 0)
+        let control = method == .cuped ? cuped(moments[0], theta: pooledTheta(k)) : (arms[0].variances[method] ?? 0)
+        let v = control + (arm.variances[method] ?? 0)
         let n = delta == 0 ? nil : Int(rounding: (z * z * v / (delta * delta)).rounded(.up))
         sizes.append(
           AdjustmentPlan.Size(
-            arm: arm.arm, method: method, varianceReduction: plain > 0 ? 1 - v / plain : 0, usersPerArm: n.map { max($0, 2) }))
+            arm: arm.arm, method: method, varianceReduction: plain > 0 ? 1 - v / plain : 0, usersPerArm: n.map { max($0, 2) },
+            noEffect: delta == 0))
       }
     }
     return AdjustmentPlan(
@@ -222,7 +231,8 @@ public enum AdjustmentPlanner {
     /// `Var(y)` left after the projection on the strata's indicators (1…K−1) and/or x.
     func residual(strata: Bool, covariate: Bool) -> Double {
       var names: [(isX: Bool, k: Int)] = []
-      if strata { for j in 1..<share.count { names.append((false, j)) } }
+      // Indicators of the strata with users, the first of them the reference.
+      if strata { for j in share.indices.filter({ share[$0] > 0 }).dropFirst() { names.append((false, j)) } }
       if covariate { names.append((true, 0)) }
       func cov(_ a: (isX: Bool, k: Int), _ b: (isX: Bool, k: Int)) -> Double {
         switch (a.isX, b.isX) {
@@ -271,7 +281,7 @@ extension AdjustmentPlanner {
   ) -> [SimulatedAdjustment] {
     let methods = methods(strata)
     let truth = treatment.rate - control.rate
-    let tables = [control, treatment].map(DrawTables.init)
+    let tables = [control, treatment].map { DrawTables($0, strata: strata) }
     let results = Mutex<[[Replicate?]]>(Array(repeating: [], count: replicates))
     let next = Atomic<Int>(0)
     let workers = max(1, min(threads ?? MonteCarloEngine.defaultThreadCount, replicates))
@@ -343,16 +353,19 @@ extension AdjustmentPlanner {
     let weights: [Double]
     let rates: [Double]
     let strata: [Int]
+    /// Per cell, the covariate's law (its smallest value and probabilities).
+    let laws: [(low: Int, probabilities: [Double])]
     /// 53-bit thresholds of the cells and, per cell, of the outcome (user-by-user draws).
     let cellThresholds: [UInt64]
     let outcomeThresholds: [UInt64]
 
-    init(_ model: CellModel) {
+    init(_ model: CellModel, strata compiled: CompiledStrata) {
       weights = model.weights
       rates = model.rates.map { min(max($0, 0), 1) }
       strata = model.strata
       cellThresholds = CompiledFlow.thresholds(of: model.weights)
       outcomeThresholds = rates.map { UInt64(rounding: $0 * Double(CompiledFlow.thresholdScale)) ?? 0 }
+      laws = model.weights.indices.map { compiled.distribution(cell: $0) }
     }
 
     /// One arm's users drawn one by one: cell, covariate, outcome.
@@ -385,7 +398,7 @@ extension AdjustmentPlanner {
     /// cell). The counts per (stratum, value, outcome) give the exact power sums.
     func draw(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
       // Few users: drawing them one by one (3 draws each) costs less than the aggregate's binomials.
-      let aggregateCost = weights.indices.reduce(0) { $0 + 2 + 2 * compiled.distribution(cell: $1).probabilities.count }
+      let aggregateCost = laws.reduce(0) { $0 + 2 + 2 * $1.probabilities.count }
       if 3 * users < aggregateCost { return drawEach(users: users, strata: compiled, using: &rng) }
       let stride = StratumSums.monomials.count
       let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
@@ -400,7 +413,7 @@ extension AdjustmentPlanner {
         mass -= weights[c]
         guard n > 0 else { continue }
         let converters = BinomialSampler.sample(trials: n, probability: rates[c], using: &rng)
-        let (low, law) = compiled.distribution(cell: c)
+        let (low, law) = laws[c]
         for (y, count) in [(Int128(0), n - converters), (Int128(1), converters)] {
           var left = count
           var lawMass = 1.0

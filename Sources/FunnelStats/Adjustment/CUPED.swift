@@ -84,6 +84,13 @@ public enum CUPED {
         throw StatsError(.emptyArm, field: "\(field).users", message: "\(arm.users) users", hint: "each arm needs at least 2 users")
       }
     }
+    guard (control.outcomeSumOfSquares == nil) == (treatment.outcomeSumOfSquares == nil),
+      (control.covariateSumOfSquares == nil) == (treatment.covariateSumOfSquares == nil)
+    else {
+      throw StatsError(
+        .dimensionMismatch, field: "treatment", message: "one arm's outcome or covariate is a proportion and the other's a mean",
+        hint: "give both arms sums of squares, or neither")
+    }
     let joint = Arm(
       users: control.users + treatment.users, outcomeSum: control.outcomeSum + treatment.outcomeSum,
       outcomeSumOfSquares: sum(control.outcomeSumOfSquares, treatment.outcomeSumOfSquares),

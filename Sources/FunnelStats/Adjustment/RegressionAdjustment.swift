@@ -133,6 +133,22 @@ public enum RegressionAdjustment {
     guard treatment.count == control.count, !control.isEmpty else {
       throw StatsError(.dimensionMismatch, field: "treatment", message: "the arms have \(treatment.count) and \(control.count) strata")
     }
+    for (arm, field) in [(control, "control"), (treatment, "treatment")] {
+      for (k, stratum) in arm.enumerated() {
+        guard stratum.sums.count == StratumSums.monomials.count, stratum.sums.allSatisfy(\.isFinite), stratum.shift.isFinite,
+          stratum.users >= 0
+        else {
+          throw StatsError(
+            .invalidParameter, field: "\(field).strata[\(k)]",
+            message: "a stratum needs \(StratumSums.monomials.count) finite sums and a user count ≥ 0")
+        }
+      }
+    }
+    // A stratum without users in either arm carries no information: it is left out.
+    let kept = control.indices.filter { control[$0].users + treatment[$0].users > 0 }
+    let control = kept.map { control[$0] }
+    let treatment = kept.map { treatment[$0] }
+    guard !control.isEmpty else { throw StatsError(.emptyArm, field: "control", message: "no users in either arm") }
     let design = _StrataDesign(control: control, treatment: treatment, strata: strata && control.count > 1, covariate: covariate)
     let plain = _StrataDesign(control: control, treatment: treatment, strata: false, covariate: false)
     let arms = [control, treatment]
@@ -342,7 +358,7 @@ struct _StrataDesign {
     let p = parameters
     let armUsers = arm.reduce(0) { $0 + $1.users }
     guard armUsers > Double(p) else {
-      throw StatsError(.emptyArm, field: field, message: "\(Int(armUsers)) users for \(p) parameters")
+      throw StatsError(.emptyArm, field: field, message: "\(armUsers) users for \(p) parameters")
     }
     if strata {
       for (s, stratum) in arm.enumerated() where stratum.users == 0 {

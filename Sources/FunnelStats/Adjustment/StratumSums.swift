@@ -62,11 +62,6 @@ public struct StratumSums: Sendable, Hashable {
     return sums[k]
   }
 
-  /// Both strata's users together (the same stratum in two shards or days); the shifts must match.
-  public static func + (lhs: StratumSums, rhs: StratumSums) -> StratumSums {
-    StratumSums(shift: lhs.shift, sums: zip(lhs.sums, rhs.sums).map { $0 + $1 })
-  }
-
   private static func power(_ v: Double, _ k: Int) -> Double {
     var r = 1.0
     for _ in 0..<k { r *= v }
