@@ -32,11 +32,14 @@ enum AdjustmentPlanRenderer {
     return (p * (1 - p) / Double(max(s.replicates, 1))).squareRoot()
   }
 
-  static func intro(_ p: AdjustmentPlan) -> String {
+  static func intro(_ p: AdjustmentPlan, headed: Bool = false) -> String {
     let strata = p.strata.count > 1 ? "observable strata " + p.strata.joined(separator: ", ") : "no observable strata"
     let covariate = p.covariate.map { "pre-period covariate \($0)" } ?? "no pre-period covariate"
     let law = p.covariate == nil ? "" : ", with the covariate's law there"
-    return "Adjusting for what is known at assignment (\(strata); \(covariate)): the variance each method removes is exact "
+    let what =
+      headed
+      ? "Known at assignment: \(strata); \(covariate). The" : "Adjusting for what is known at assignment (\(strata); \(covariate)): the"
+    return "\(what) variance each method removes is exact "
       + "(the exact engine's rate in every segment × intent cell\(law)); users per arm for "
       + "\(NumberText.percent(p.targetPower, decimals: 0)) power at α = \(JSONValue.format(p.alpha)) two-sided, z-test on the "
       + "method's standard error. The best method's size is tried by replicate experiments drawn from the same cells"
@@ -52,7 +55,7 @@ enum AdjustmentPlanRenderer {
   }
 
   static func markdown(_ p: AdjustmentPlan) -> String {
-    var out = "\n### Adjusting for what is known at assignment\n\n" + intro(p) + "\n\n"
+    var out = "\n### Adjusting for what is known at assignment\n\n" + intro(p, headed: true) + "\n\n"
     let h = headers(p)
     out += RunMarkdownRenderer.header(h, right: Set(2..<h.count))
     for row in rows(p) { out += RunMarkdownRenderer.row(row) }
@@ -61,7 +64,7 @@ enum AdjustmentPlanRenderer {
 
   static func html(_ p: AdjustmentPlan, into doc: inout HTMLDocument) {
     doc.heading(2, "Adjusting for what is known at assignment")
-    doc.paragraph(intro(p), cssClass: "note")
+    doc.paragraph(intro(p, headed: true), cssClass: "note")
     doc.table(headers(p), rows(p), right: Set(2..<headers(p).count))
   }
 

@@ -163,3 +163,8 @@ package struct TextTable {
     return out
   }
 }
+
+extension String {
+  /// The string with its first character upper-cased (the start of a sentence).
+  var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -51,8 +51,9 @@ public enum SegmentRenderer {
   /// What the strata and covariate are, in one sentence.
   static func basis(_ s: SegmentReport) -> String {
     let strata = zip(s.strata, s.strataShares).map { "\($0) (\(NumberText.percent($1)))" }.joined(separator: ", ")
-    let covariate = s.covariate.map { "; pre-period covariate \($0)" } ?? ""
-    return "strata \(strata)\(covariate)"
+    let covariate = s.covariate.map { "pre-period covariate \($0)" }
+    guard s.strata.count > 1 else { return covariate ?? "no observable strata" }
+    return "strata \(strata)" + (covariate.map { "; " + $0 } ?? "")
   }
 
   /// Cochran's Q per arm, one line each.
@@ -80,14 +81,17 @@ public enum SegmentRenderer {
 
   /// The terminal sections.
   public static func text(_ s: SegmentReport) -> String {
-    var out = "\nBy observable segment: \(s.label) (\(basis(s))" + (hasTruth(s) ? "; true: the exact value of each stratum" : "")
-    out += "; p-values \(s.correction.rawValue)-corrected across each arm's strata)\n"
-    let strata = strataTable(s)
-    var t = TextTable(strata.headers, alignments: [.left, .left] + Array(repeating: .right, count: strata.headers.count - 2))
-    for row in strata.rows { t.add(row) }
-    out += t.render()
-    out += "  Heterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: " · ") + "\n"
-    out += "\nAdjusted for what is known at assignment (\(methodsNote(s)))\n"
+    var out = ""
+    if s.strata.count > 1 {
+      out += "\nBy observable segment: \(s.label) (\(basis(s))" + (hasTruth(s) ? "; true: the exact value of each stratum" : "")
+      out += "; p-values \(s.correction.rawValue)-corrected across each arm's strata)\n"
+      let strata = strataTable(s)
+      var t = TextTable(strata.headers, alignments: [.left, .left] + Array(repeating: .right, count: strata.headers.count - 2))
+      for row in strata.rows { t.add(row) }
+      out += t.render()
+      out += "  Heterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: " · ") + "\n"
+    }
+    out += "\nAdjusted for what is known at assignment (\(s.strata.count > 1 ? "" : basis(s) + "; ")\(methodsNote(s)))\n"
     let adjusted = adjustedTable(s)
     var a = TextTable(
       adjusted.headers,
@@ -99,14 +103,18 @@ public enum SegmentRenderer {
 
   /// The Markdown sections.
   public static func markdown(_ s: SegmentReport) -> String {
-    var out = "\n### By observable segment: \(RunMarkdownRenderer.cell(s.label))\n\n"
-    out +=
-      "\(RunMarkdownRenderer.cell(basis(s)))\(hasTruth(s) ? "; true values are exact per stratum" : ""); p-values \(s.correction.rawValue)-corrected across each arm's strata.\n\n"
-    let strata = strataTable(s)
-    out += RunMarkdownRenderer.header(strata.headers, right: Set(2..<strata.headers.count))
-    for row in strata.rows { out += RunMarkdownRenderer.row(row) }
-    out += "\nHeterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: "; ") + ".\n"
-    out += "\n### Adjusted for what is known at assignment\n\n\(methodsNote(s))\n\n"
+    var out = ""
+    if s.strata.count > 1 {
+      out += "\n### By observable segment: \(RunMarkdownRenderer.cell(s.label))\n\n"
+      out +=
+        "\(RunMarkdownRenderer.cell(basis(s)))\(hasTruth(s) ? "; true values are exact per stratum" : ""); p-values \(s.correction.rawValue)-corrected across each arm's strata.\n\n"
+      let strata = strataTable(s)
+      out += RunMarkdownRenderer.header(strata.headers, right: Set(2..<strata.headers.count))
+      for row in strata.rows { out += RunMarkdownRenderer.row(row) }
+      out += "\nHeterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: "; ") + ".\n"
+    }
+    out += "\n### Adjusted for what is known at assignment\n\n"
+    out += (s.strata.count > 1 ? "" : RunMarkdownRenderer.cell(basis(s)).capitalizedFirst + ". ") + methodsNote(s) + "\n\n"
     let adjusted = adjustedTable(s)
     out += RunMarkdownRenderer.header(adjusted.headers, right: Set(2..<min(9, adjusted.headers.count)))
     for row in adjusted.rows { out += RunMarkdownRenderer.row(row) }
@@ -115,15 +123,17 @@ public enum SegmentRenderer {
 
   /// The HTML sections.
   static func html(_ s: SegmentReport, into doc: inout HTMLDocument) {
-    doc.heading(2, "By observable segment: \(s.label)")
-    doc.paragraph(
-      "\(basis(s).prefix(1).uppercased() + basis(s).dropFirst()).\(hasTruth(s) ? " True values are the exact engine's for each stratum;" : "") P-values are \(s.correction.rawValue)-corrected across each arm's strata.",
-      cssClass: "note")
-    let strata = strataTable(s)
-    doc.table(strata.headers, strata.rows, right: Set(2..<strata.headers.count))
-    doc.paragraph("Heterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: "; ") + ".")
+    if s.strata.count > 1 {
+      doc.heading(2, "By observable segment: \(s.label)")
+      doc.paragraph(
+        "\(basis(s).capitalizedFirst).\(hasTruth(s) ? " True values are the exact engine's for each stratum." : "") P-values are \(s.correction.rawValue)-corrected across each arm's strata.",
+        cssClass: "note")
+      let strata = strataTable(s)
+      doc.table(strata.headers, strata.rows, right: Set(2..<strata.headers.count))
+      doc.paragraph("Heterogeneity across strata (Cochran's Q): " + heterogeneityLines(s).joined(separator: "; ") + ".")
+    }
     doc.heading(2, "Adjusted for what is known at assignment")
-    doc.paragraph(methodsNote(s), cssClass: "note")
+    doc.paragraph((s.strata.count > 1 ? "" : basis(s).capitalizedFirst + ". ") + methodsNote(s), cssClass: "note")
     let adjusted = adjustedTable(s)
     doc.table(adjusted.headers, adjusted.rows, right: Set(2..<min(9, adjusted.headers.count)), wrap: [10])
   }

@@ -99,7 +99,7 @@ public struct AdjustmentPlan: Sendable {
 /// Plans covariate adjustment from the exact engine and checks it by simulation.
 public enum AdjustmentPlanner {
   /// The most replicates of the check of each planned size.
-  public static let checkReplicates = 1_000
+  public static let checkReplicates = 4_000
   /// The most population cells (segments × intent bins) planned: one exact solve per cell and arm.
   public static let maxCells = 4_096
   /// The most users per arm the check of one size simulates over all its replicates.
