@@ -86,16 +86,17 @@ public struct CompiledStrata: Sendable {
   }
 
   /// The exact mean of the compiled covariate in `cell` (0 without a covariate).
-  public func mean(cell: Int) -> Double {
-    let (first, p) = distribution(cell: cell)
-    return p.enumerated().reduce(0) { $0 + $1.element * Double(first + $1.offset) }
-  }
+  public func mean(cell: Int) -> Double { moments(cell: cell).mean }
 
   /// The exact variance of the compiled covariate in `cell` (0 without a covariate).
-  public func variance(cell: Int) -> Double {
+  public func variance(cell: Int) -> Double { moments(cell: cell).variance }
+
+  /// The exact mean and variance of the compiled covariate in `cell`, from one reading of its law.
+  public func moments(cell: Int) -> (mean: Double, variance: Double) {
     let (first, p) = distribution(cell: cell)
-    let m = mean(cell: cell)
-    return p.enumerated().reduce(0) { $0 + $1.element * (Double(first + $1.offset) - m) * (Double(first + $1.offset) - m) }
+    let m = p.enumerated().reduce(0) { $0 + $1.element * Double(first + $1.offset) }
+    let v = p.enumerated().reduce(0) { $0 + $1.element * (Double(first + $1.offset) - m) * (Double(first + $1.offset) - m) }
+    return (m, v)
   }
 
   /// `λ` of a segment's bin: validation bounds it by ``Limits/covariateCellMean``.

@@ -53,6 +53,12 @@ public struct StrataTally: Sendable, Hashable {
   /// Zero sums for `strata` strata.
   public init(strata: Int) { sums = Array(repeating: Array(repeating: 0, count: StratumSums.monomials.count), count: strata) }
 
+  /// The sums of `strata` strata read from a recorder's raw buffer (stratum by stratum, in the order of ``StratumSums/monomials``).
+  init(strata: Int, reading buffer: UnsafeMutableBufferPointer<Int128>) {
+    let stride = StratumSums.monomials.count
+    sums = (0..<strata).map { s in (0..<stride).map { buffer[s * stride + $0] } }
+  }
+
   /// Users per stratum.
   public var users: [Int128] { sums.map { $0[0] } }
 
@@ -166,9 +172,5 @@ final class StrataRecorder {
     sums[base + 11] &+= count &* y2 &* x2
   }
 
-  func tally() -> StrataTally {
-    var t = StrataTally(strata: recording.strata.strataIDs.count)
-    for s in t.sums.indices { for k in 0..<stride { t.sums[s][k] = sums[s * stride + k] } }
-    return t
-  }
+  func tally() -> StrataTally { StrataTally(strata: recording.strata.strataIDs.count, reading: sums) }
 }

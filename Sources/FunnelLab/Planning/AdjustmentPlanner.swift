@@ -213,8 +213,7 @@ public enum AdjustmentPlanner {
       for c in model.weights.indices {
         let w = model.weights[c]
         let p = model.rates[c]
-        let m = strata.hasCovariate ? strata.mean(cell: c) : 0
-        let v = strata.hasCovariate ? strata.variance(cell: c) : 0
+        let (m, v) = strata.hasCovariate ? strata.moments(cell: c) : (0, 0)
         meanY += w * p
         meanX += w * m
         secondX += w * (v + m * m)
@@ -370,7 +369,6 @@ extension AdjustmentPlanner {
 
     /// One arm's users drawn one by one: cell, covariate, outcome.
     func drawEach(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
-      var tally = StrataTally(strata: compiled.strataIDs.count)
       let stride = StratumSums.monomials.count
       let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
       sums.initialize(repeating: 0)
@@ -387,8 +385,7 @@ extension AdjustmentPlanner {
         let y: Int128 = (rng.next() >> 11) < outcomeThresholds[lo] ? 1 : 0
         StrataRecorder.add(x: x, y: y, into: sums, at: strata[lo] * stride)
       }
-      for s in tally.sums.indices { for k in 0..<stride { tally.sums[s][k] = sums[s * stride + k] } }
-      return tally
+      return StrataTally(strata: compiled.strataIDs.count, reading: sums)
     }
 
     /// One arm's users of a replicate, drawn in aggregate with the same law as user by
@@ -429,9 +426,7 @@ extension AdjustmentPlanner {
           }
         }
       }
-      var tally = StrataTally(strata: compiled.strataIDs.count)
-      for s in tally.sums.indices { for k in 0..<stride { tally.sums[s][k] = sums[s * stride + k] } }
-      return tally
+      return StrataTally(strata: compiled.strataIDs.count, reading: sums)
     }
   }
 }
