@@ -16,13 +16,13 @@ import FunnelStats
 /// equiprobable quantiles `m·exp(σ·Φ⁻¹((q + ½)/1024))`, in whole milliseconds.
 /// Their mean differs from `m·exp(σ²/2)` by well under 1 % for σ ≤ 1.
 @_spi(Internals) public enum Discretisation {
-  /// log₂ of ``dwellTableSize``: a draw's top bits index the table.
+  /// log₂ of ``dwellTableSize``: a draw's low bits index the table.
   @_spi(Internals) public static let dwellTableBits = 10
-  /// Entries of a dwell-time quantile table (a power of two: indexed by the top
-  /// ``dwellTableBits`` bits of a draw).
+  /// Entries of a dwell-time quantile table (a power of two: indexed by the low
+  /// ``dwellTableBits`` bits of a step's draw, whose top 53 bits choose the outcome).
   @_spi(Internals) public static let dwellTableSize = 1 << dwellTableBits
-  /// The shift that leaves a 64-bit draw's top ``dwellTableBits`` bits: `draw >> dwellTableShift`.
-  @_spi(Internals) public static let dwellTableShift = UInt64(64 - dwellTableBits)
+  /// The mask that leaves a 64-bit draw's low ``dwellTableBits`` bits: `draw & dwellTableMask`.
+  @_spi(Internals) public static let dwellTableMask = UInt64(dwellTableSize - 1)
 
   /// Conditional means of the standard normal over `bins` equiprobable bins.
   @_spi(Internals) public static func normalBinMeans(_ bins: Int) -> [Double] {

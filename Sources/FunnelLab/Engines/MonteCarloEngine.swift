@@ -14,9 +14,16 @@ import Synchronization
 /// the variant, running the same users through two variants uses common random
 /// numbers: an unchanged variant gives exactly the control's counts.
 ///
-/// Per step the walk does one table look-up for the action (a linear scan of at
-/// most a handful of thresholds), one more draw and look-up for the dwell time,
-/// and integer increments: no allocation, no floating point.
+/// **Draws.** A user's first draw gives the segment (its top 53 bits against the
+/// segment thresholds) and, when the number of intent bins is a power of two up to
+/// 2¹¹, the bin (its low bits; otherwise the bin takes a second draw). Each step takes
+/// one draw: its top 53 bits choose the outcome (a linear scan of at most a handful of
+/// thresholds), its low 10 bits the dwell-time quantile; an outcome that selects an
+/// option takes one more. Disjoint bits of a uniform 64-bit word are independent and
+/// uniform, so each field has exactly the law it had with a draw of its own, and a step
+/// takes the same number of draws in every variant, which keeps the streams of two
+/// variants aligned step by step. Then integer increments (one per step for the
+/// outcome taken; views and actions are sums of those): no allocation, no floating point.
 public struct MonteCarloEngine: Sendable {
   /// Users per unit of work handed to a thread.
   public static let chunkSize = 1 << 14
@@ -161,12 +168,15 @@ struct WalkState {
   var firstPlan: Int32 = -1
   var pendingPlan: Int32 = -1
   var entitled = false
-  /// The user's store stream, seeded at the first store action only.
-  var store = Xoshiro256StarStar(seed: 0)
+  /// The user's store stream, seeded at the first store action only (a placeholder
+  /// state until then, set without mixing).
+  var store = Xoshiro256StarStar(state: (1, 2, 3, 4))
   var storeReady = false
 }
 
-/// One user's walk: the hot loop. `observer` sees each step as it happens (the
+/// One user's walk: the hot loop. The outcome row of (cell, seen, personalized) starts
+/// at `row`, which moves when `seen` or the personalized flag changes; a step adds its
+/// screen's offset. `observer` sees each step as it happens (the
 /// traces of ``UserTrace``); the engine passes ``NoWalkObserver``, whose empty
 /// hooks the optimizer removes.
 /// - Returns: the user's outcome for paired tallies (unused values cost nothing once inlined).
@@ -177,40 +187,41 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
 ) -> UserOutcome {
   var result = UserOutcome()
   var rng = Xoshiro256StarStar(seed: seed, stream: user)
-  let segmentDraw = rng.next() >> 11
-  var segment = 0
-  while segmentDraw >= t.segmentThresholds[segment] { segment += 1 }
-  let bin = Int(rng.next().multipliedFullWidth(by: UInt64(t.bins)).high)
+  let (segment, bin) = drawCell(tables: t, rng: &rng)
   result.cell = Int32(truncatingIfNeeded: segment * t.bins + bin)
-  let cellBase = (segment * t.bins + bin) * t.seenLevels
+  var row = (segment * t.bins + bin) * t.seenLevels * t.seenStride
   observer.started(user: user, segment: segment)
   var w = WalkState(screen: t.start)
+  // The per-step tables as locals: loaded once a user, not through `t` and `acc` a step.
+  let (thresholds, dwell, outcomeStart, outcomeEffects, outcomeTarget) =
+    (t.thresholds, t.dwell, t.outcomeStart, t.outcomeEffects, t.outcomeTarget)
+  let (screenMillis, outcomeCounts, stride, seenStride) = (acc.screenMillis, acc.outcomeCounts, t.stride, t.seenStride)
   var transaction: StoreTransaction?
   var finished = false
   var steps = 0
   while steps < t.stepLimit {
-    steps += 1
+    steps &+= 1
     let screen = w.screen
     w.visited |= 1 &<< UInt64(screen)
-    acc.views[screen] &+= 1
     observer.viewed(screen: screen, at: w.millis)
-    if t.hasDwell[screen] {
-      let d = UInt64(t.dwell[screen << Discretisation.dwellTableBits | Int(rng.next() >> Discretisation.dwellTableShift)])
-      w.millis &+= d
-      acc.screenMillis[screen] &+= d
-    }
-    let base = (((cellBase + w.seen) << 1 | w.personalized) * t.screens + screen) * t.stride
-    let r = rng.next() >> 11
+    let draw = rng.next()  // top 53 bits: the outcome; low 10: the dwell quantile (zeros: no dwell)
+    let d = UInt64(dwell[screen &<< Discretisation.dwellTableBits | Int(draw & Discretisation.dwellTableMask)])
+    w.millis &+= d
+    screenMillis[screen] &+= d
+    let base = row &+ screen &* stride
     var k = 0
-    while r >= t.thresholds[base + k] { k += 1 }
-    let o = Int(t.outcomeStart[screen]) + k
-    acc.actionCounts[Int(t.outcomeAction[o])] &+= 1
-    let effects = t.outcomeEffects[o]
-    var target = Int(t.outcomeTarget[o])
+    while draw >> 11 >= thresholds[base &+ k] { k &+= 1 }
+    let o = Int(outcomeStart[screen]) &+ k
+    outcomeCounts[o] &+= 1
+    let effects = outcomeEffects[o]
+    var target = Int(outcomeTarget[o])
     observer.took(outcome: o, on: screen, at: w.millis)
     if effects != 0 {
       w.marks |= effects
-      if effects & CompiledFlow.Effect.personalizes != 0 { w.personalized = 1 }
+      if effects & CompiledFlow.Effect.personalizes != 0, w.personalized == 0 {
+        w.personalized = 1
+        row &+= t.personalizedStride
+      }
       if effects & CompiledFlow.Effect.failure != 0 { acc.failures[screen] &+= 1 }
       if effects & (CompiledFlow.Effect.purchase | CompiledFlow.Effect.restore) != 0, !w.entitled {
         let stays = storeStep(
@@ -218,15 +229,11 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
           state: &w, transaction: &transaction, into: acc, observer: &observer)
         if stays { target = screen }
       }
-    }
-    let table = Int(t.outcomeOptionTable[o])
-    if table >= 0 {
-      let start = Int(t.optionTableStart[table])
-      let r2 = rng.next() >> 11
-      var j = 0
-      while r2 >= t.optionThresholds[start + j] { j += 1 }
-      acc.optionCounts[start + j] &+= 1
-      observer.selected(option: start + j, outcome: o, at: w.millis)
+      if effects & EngineTables.drawsOption != 0 {
+        let option = selectOption(outcome: o, tables: t, rng: &rng)
+        acc.optionCounts[option] &+= 1
+        observer.selected(option: option, outcome: o, at: w.millis)
+      }
     }
     if target < 0 {
       end(
@@ -237,7 +244,10 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     }
     observer.moved(from: screen, to: target, outcome: o, at: w.millis)
     w.screen = target
-    if w.seen < t.maxSeen { w.seen += 1 }
+    if w.seen < t.maxSeen {
+      w.seen &+= 1
+      row &+= seenStride
+    }
   }
   if !finished {
     acc.scalars[FunnelCounter.stepLimitReached.rawValue] &+= 1
@@ -247,6 +257,28 @@ func walk<Manager: PaywallManager, Observer: WalkObserver>(
     segment: segment, tables: t, paywall: paywall, lifecycle: lifecycle, state: &w, transaction: transaction, into: acc,
     result: &result, observer: &observer)
   return result
+}
+
+/// A user's population cell: the segment from the first draw's top 53 bits, the intent
+/// bin from its low bits (a power-of-two number of bins up to 2¹¹) or from a second draw.
+@inline(__always)
+func drawCell(tables t: EngineTables, rng: inout Xoshiro256StarStar) -> (segment: Int, bin: Int) {
+  let cellDraw = rng.next()
+  let segmentDraw = cellDraw >> 11
+  var segment = 0
+  while segmentDraw >= t.segmentThresholds[segment] { segment &+= 1 }
+  let bin = t.binsInCellDraw ? Int(cellDraw & t.binMask) : Int(rng.next().multipliedFullWidth(by: UInt64(t.bins)).high)
+  return (segment, bin)
+}
+
+/// The option an outcome that selects one picks: a draw of its own against the
+/// outcome's option thresholds.
+@inline(__always)
+func selectOption(outcome o: Int, tables t: EngineTables, rng: inout Xoshiro256StarStar) -> Int {
+  let r = rng.next() >> 11
+  var j = Int(t.optionTableStart[Int(t.outcomeOptionTable[o])])
+  while r >= t.optionThresholds[j] { j &+= 1 }
+  return j
 }
 
 /// A purchase or restore tap of a user not yet entitled: asks the purchase layer
@@ -384,6 +416,14 @@ func tallyPurchase(
 /// `init`, so one instance is safely shared by all worker threads.
 final class EngineTables: @unchecked Sendable {
   let screens, stride, bins, seenLevels, maxSeen, start, stepLimit: Int
+  /// An effect bit of the walk's own (beside ``CompiledFlow/Effect``'s six): the outcome
+  /// selects an option, which takes a draw of its own; so the walk reads the option table
+  /// only behind the one test of an outcome's effects.
+  static let drawsOption: UInt8 = 64
+  /// How far the outcome row moves for one more screen seen (`2 · screens · stride`), and
+  /// for the personalized flag (`screens · stride`): rows are laid out
+  /// `(((cell · seenLevels + seen) · 2 + personalized) · screens + screen) · stride`.
+  let seenStride, personalizedStride: Int
   /// Bit `i` set when screen `i` is a paywall.
   let paywallMask: UInt64
   let segmentThresholds: UnsafeMutableBufferPointer<UInt64>
@@ -397,7 +437,11 @@ final class EngineTables: @unchecked Sendable {
   let optionTableStart: UnsafeMutableBufferPointer<Int32>
   let optionThresholds: UnsafeMutableBufferPointer<UInt64>
   let dwell: UnsafeMutableBufferPointer<UInt32>
-  let hasDwell: UnsafeMutableBufferPointer<Bool>
+  /// Whether the intent bin comes from the cell draw's low bits (a power-of-two
+  /// number of bins, at most 2¹¹: the bits the segment's 53 leave), masked by ``binMask``;
+  /// otherwise it takes a draw of its own.
+  let binsInCellDraw: Bool
+  let binMask: UInt64
   let plans: [Plan]
   let flow: CompiledFlow
 
@@ -411,6 +455,8 @@ final class EngineTables: @unchecked Sendable {
     maxSeen = flow.seenLevels - 1
     start = flow.start
     stepLimit = flow.stepLimit
+    personalizedStride = flow.screenCount * flow.stride
+    seenStride = 2 * personalizedStride
     paywallMask = flow.screenKinds.enumerated().reduce(0) { $1.element == .paywall ? $0 | 1 << UInt64($1.offset) : $0 }
     func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
       let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
@@ -422,13 +468,15 @@ final class EngineTables: @unchecked Sendable {
     outcomeStart = copy(flow.outcomeStart)
     outcomeTarget = copy(flow.outcomeTarget)
     outcomeAction = copy(flow.outcomeAction)
-    outcomeEffects = copy(flow.outcomeEffects)
+    outcomeEffects = copy(
+      zip(flow.outcomeEffects, flow.outcomeOptionTable).map { $1 >= 0 ? $0 | EngineTables.drawsOption : $0 })
     outcomePlan = copy(flow.outcomePlan)
     outcomeOptionTable = copy(flow.outcomeOptionTable)
     optionTableStart = copy(flow.optionTableStart)
     optionThresholds = copy(flow.optionThresholds)
     dwell = copy(flow.dwellMillis)
-    hasDwell = copy(flow.hasDwell)
+    binsInCellDraw = flow.traitBins.nonzeroBitCount == 1 && flow.traitBins <= 1 << 11
+    binMask = UInt64(flow.traitBins - 1)
   }
 
   deinit {
@@ -436,7 +484,6 @@ final class EngineTables: @unchecked Sendable {
     for b in [outcomeStart, outcomeTarget, outcomeAction, outcomePlan, outcomeOptionTable, optionTableStart] { b.deallocate() }
     outcomeEffects.deallocate()
     dwell.deallocate()
-    hasDwell.deallocate()
   }
 }
 
@@ -458,8 +505,10 @@ final class Accumulator {
   var revenue = RevenueDistribution()
   var realizedRevenue = RevenueDistribution()
   let lifecycles: LifecycleCounter
-  let reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts,
-    segmentUsers: UnsafeMutableBufferPointer<UInt64>
+  /// Per compiled outcome, the times it was taken: a screen's views and an action's
+  /// count are sums of these, formed once in ``aggregate()``, not per step.
+  let outcomeCounts: UnsafeMutableBufferPointer<UInt64>
+  let reach, abandonedAt, failures, screenMillis, planPurchases, optionCounts, segmentUsers: UnsafeMutableBufferPointer<UInt64>
 
   init(_ tables: EngineTables) {
     flow = tables.flow
@@ -473,11 +522,10 @@ final class Accumulator {
     completionSquares = UnsafeMutablePointer<UInt128>.allocate(capacity: 1)
     completionSquares.initialize(to: 0)
     reach = zeros(flow.screenCount)
-    views = zeros(flow.screenCount)
     abandonedAt = zeros(flow.screenCount)
     failures = zeros(flow.screenCount)
     screenMillis = zeros(flow.screenCount)
-    actionCounts = zeros(flow.actions.count)
+    outcomeCounts = zeros(flow.outcomeAction.count)
     planPurchases = zeros(flow.plans.count)
     optionCounts = zeros(flow.options.count)
     segmentUsers = zeros(flow.segmentCount)
@@ -486,7 +534,7 @@ final class Accumulator {
 
   deinit {
     for b in [
-      reach, views, abandonedAt, failures, screenMillis, actionCounts, planPurchases, optionCounts, segmentUsers, scalars,
+      reach, outcomeCounts, abandonedAt, failures, screenMillis, planPurchases, optionCounts, segmentUsers, scalars,
       completionHistogram,
     ] {
       b.deallocate()
@@ -506,11 +554,14 @@ final class Accumulator {
     a.completionTime.sumSquaredMillis = completionSquares.pointee
     a.completionTime.histogram = Array(completionHistogram)
     a.reach = take(reach, flow.screenCount)
-    a.views = take(views, flow.screenCount)
+    a.views = (0..<flow.screenCount).map { screen in flow.outcomes(of: screen).reduce(0) { $0 &+ outcomeCounts[$1] } }
     a.abandonedAt = take(abandonedAt, flow.screenCount)
     a.failures = take(failures, flow.screenCount)
     a.screenMillis = take(screenMillis, flow.screenCount)
-    a.actionCounts = take(actionCounts, flow.actions.count)
+    a.actionCounts = Array(repeating: 0, count: flow.actions.count)
+    for (o, action) in flow.outcomeAction.enumerated() where flow.actions.indices.contains(Int(action)) {
+      a.actionCounts[Int(action)] &+= outcomeCounts[o]
+    }
     a.planPurchases = take(planPurchases, flow.plans.count)
     a.optionCounts = take(optionCounts, flow.options.count)
     a.segmentUsers = take(segmentUsers, flow.segmentCount)

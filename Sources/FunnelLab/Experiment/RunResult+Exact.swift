@@ -32,18 +32,64 @@ extension RunResult {
 /// Exact solutions of several compiled flows, solved in parallel in a fixed order.
 enum ExactTruth {
   static func solve(_ flows: [CompiledFlow], threads: Int? = nil) -> [ExactFunnel] {
-    let workers = min(max(threads ?? MonteCarloEngine(threads: nil).threads, 1), flows.count)
-    guard workers > 1 else { return flows.map { ExactEngine.solve($0) } }
-    let slots = Mutex<[ExactFunnel?]>(Array(repeating: nil, count: flows.count))
+    solve(count: flows.count, threads: threads) { k -> Result<ExactFunnel, Never> in .success(ExactEngine.solve(flows[k])) }
+      .map { result in
+        switch result {
+        case .success(let funnel): funnel
+        }
+      }
+  }
+
+  /// `body(k)` for `k` in `0..<count` on up to `threads` workers, each `k` once, the
+  /// results in the order of `k` whatever the scheduling.
+  static func solve<Failure: Error>(
+    count: Int, threads: Int?, progress: (@Sendable (Int) -> Void)? = nil,
+    _ body: @Sendable (Int) -> Result<ExactFunnel, Failure>
+  ) -> [Result<ExactFunnel, Failure>] {
+    let workers = min(max(threads ?? MonteCarloEngine(threads: nil).threads, 1), count)
+    guard workers > 1 else {
+      return (0..<count).map { k in
+        defer { progress?(1) }
+        return body(k)
+      }
+    }
+    let slots = Mutex<[Result<ExactFunnel, Failure>?]>(Array(repeating: nil, count: count))
     let next = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       while true {
         let k = next.add(1, ordering: .relaxed).oldValue
-        if k >= flows.count { break }
-        let solution = ExactEngine.solve(flows[k])
+        if k >= count { break }
+        let solution = body(k)
         slots.withLock { $0[k] = solution }
+        progress?(1)
       }
     }
     return slots.withLock { $0.compactMap { $0 } }
+  }
+}
+
+extension ExactEngine {
+  /// The exact funnel of every variant of `experiment`, in the order of its variants
+  /// (for a grid, pass ``Experiment/gridExperiment()``: one variant per cell).
+  ///
+  /// Each worker compiles a variant, solves it and lets its tables go before taking the
+  /// next, so memory holds at most `threads` compiled flows however many variants there
+  /// are (a 1,000-cell grid of Klick would need about 0.9 GB of tables at once). The
+  /// variants are independent, so the result is the same for any `threads`.
+  /// - Parameters:
+  ///   - threads: workers (default: ``MonteCarloEngine/defaultThreadCount``).
+  ///   - progress: called from the workers with 1 after each variant.
+  /// - Throws: ``SpecErrors`` of the first variant (in order) that does not compile.
+  /// - Complexity: one ``FlowCompiler/compile(_:variant:)`` and one ``solve(_:)`` per variant.
+  public static func solveVariants(
+    of experiment: Experiment, threads: Int? = nil, progress: (@Sendable (Int) -> Void)? = nil
+  ) throws(SpecErrors) -> [ExactFunnel] {
+    let results = ExactTruth.solve(count: experiment.variants.count, threads: threads, progress: progress) { k in
+      Result { () throws(SpecErrors) -> ExactFunnel in try ExactEngine.solve(FlowCompiler.compile(experiment, variant: k)) }
+    }
+    var funnels: [ExactFunnel] = []
+    funnels.reserveCapacity(results.count)
+    for result in results { funnels.append(try result.get()) }
+    return funnels
   }
 }

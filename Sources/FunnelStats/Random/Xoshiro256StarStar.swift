@@ -16,7 +16,8 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
   }
 
   /// A generator whose state is four successive SplitMix64 outputs from `seed`.
-  @inlinable
+  /// Always inlined: the Monte Carlo engine seeds one per user.
+  @inlinable @inline(__always)
   public init(seed: UInt64) {
     var sm = SplitMix64(state: seed)
     s0 = sm.next()
