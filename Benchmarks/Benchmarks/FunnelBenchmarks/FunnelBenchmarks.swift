@@ -112,9 +112,21 @@ let benchmarks: @Sendable () -> Void = {
   for threads in [1, 2] {
     Benchmark(
       "Grid klick-onboarding 19 variants x 100000 users threads=\(threads)",
-      configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
+      configuration: .init(
+        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
     ) { benchmark in
       if let grid { blackHole(try? ExperimentRunner.run(grid, options: RunOptions(users: 100_000, threads: threads))) }
+    }
+  }
+
+  // MARK: - The same grid solved exactly, every cell (compiled and solved cell by cell)
+  for threads in [1, 2] {
+    Benchmark(
+      "Exact grid klick-onboarding 19 variants threads=\(threads)",
+      configuration: .init(
+        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
+    ) { benchmark in
+      if let grid { blackHole(try? ExactEngine.solveVariants(of: grid, threads: threads)) }
     }
   }
 
@@ -123,7 +135,8 @@ let benchmarks: @Sendable () -> Void = {
     let flow = load { () throws(SpecErrors) in try SeedFlows.control(name) }
     Benchmark(
       "Exact \(name) control",
-      configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 20)
+      configuration: .init(
+        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 20)
     ) { benchmark in
       blackHole(ExactEngine.solve(flow))
     }
@@ -146,9 +159,12 @@ let benchmarks: @Sendable () -> Void = {
   for exponent in [6, 9, 12] {
     let n = (0..<exponent).reduce(1) { r, _ in r * 10 }
     let cases: [(String, [ArmData])] = [
-      ("rates 10% vs 10.0001%", [
-        ArmData(name: "control", users: n, conversions: n / 10), ArmData(name: "b", users: n, conversions: n / 10 + n / 1_000_000),
-      ]),
+      (
+        "rates 10% vs 10.0001%",
+        [
+          ArmData(name: "control", users: n, conversions: n / 10), ArmData(name: "b", users: n, conversions: n / 10 + n / 1_000_000),
+        ]
+      ),
       ("A/A at a rate of 1", [ArmData(name: "control", users: n, conversions: n), ArmData(name: "b", users: n, conversions: n)]),
     ]
     for (label, arms) in cases {

@@ -4,8 +4,9 @@ import FunnelStats
 /// hardware limit for this work, against which the full engine is measured.
 ///
 /// It draws exactly what `MonteCarloEngine` draws, in the same order, from the same
-/// per-user streams (segment, intent bin, then per step a dwell time when the screen
-/// has one, the outcome, and an option when the outcome selects one), reads the same
+/// per-user streams (one draw for the segment and the intent bin, then one draw a step
+/// for the outcome and the dwell time, and one for an option when the outcome selects
+/// one), reads the same
 /// kind of integer threshold tables from raw memory, and keeps only the counts that
 /// the numpy baseline reports: completions, purchasers by first plan and completion
 /// time. No per-screen, per-action or reach counts, no flags beyond the personalized
@@ -29,8 +30,9 @@ public final class BareWalk: @unchecked Sendable {
   let target: UnsafeMutableBufferPointer<Int32>
   let plan: UnsafeMutableBufferPointer<Int32>
   let flags: UnsafeMutableBufferPointer<UInt8>
-  let hasDwell: UnsafeMutableBufferPointer<Bool>
   let dwell: UnsafeMutableBufferPointer<UInt32>
+  /// Whether the bin is the cell draw's low bits (a power-of-two bin count ≤ 2¹¹).
+  let binsInCellDraw: Bool
 
   public init(_ chain: ChainTables) {
     screens = chain.screenCount
@@ -63,7 +65,7 @@ public final class BareWalk: @unchecked Sendable {
     let personal = padded(chain.outcomePersonalizes, false)
     let option = padded(chain.outcomeDrawsOption, false)
     flags = copy(zip(personal, option).map { ($0 ? 1 : 0) | ($1 ? 2 : 0) })
-    hasDwell = copy(chain.dwellMillis.map { !$0.isEmpty })
+    binsInCellDraw = bins.nonzeroBitCount == 1 && bins <= 1 << 11
     dwell = copy(chain.dwellMillis.flatMap { $0.isEmpty ? Array(repeating: 0, count: 1024) : $0 })
   }
 
@@ -73,7 +75,6 @@ public final class BareWalk: @unchecked Sendable {
     target.deallocate()
     plan.deallocate()
     flags.deallocate()
-    hasDwell.deallocate()
     dwell.deallocate()
   }
 
@@ -102,10 +103,12 @@ public final class BareWalk: @unchecked Sendable {
     counts.planPurchases.withUnsafeMutableBufferPointer { planPurchases in
       for user in range {
         var rng = Xoshiro256StarStar(seed: seed, stream: user)
-        let segmentDraw = rng.next() >> 11
+        let cellDraw = rng.next()
+        let segmentDraw = cellDraw >> 11
         var segment = 0
         while segmentDraw >= segmentThresholds[segment] { segment += 1 }
-        let bin = Int(rng.next().multipliedFullWidth(by: UInt64(bins)).high)
+        let bin =
+          binsInCellDraw ? Int(cellDraw & UInt64(bins - 1)) : Int(rng.next().multipliedFullWidth(by: UInt64(bins)).high)
         let cell = (segment * bins + bin) * seenLevels
         var screen = start
         var seen = 0
@@ -113,9 +116,10 @@ public final class BareWalk: @unchecked Sendable {
         var millis: UInt64 = 0
         var firstPlan: Int32 = -1
         for _ in 0..<stepLimit {
-          if hasDwell[screen] { millis &+= UInt64(dwell[screen << 10 | Int(rng.next() >> 54)]) }
+          let draw = rng.next()
+          millis &+= UInt64(dwell[screen &<< 10 | Int(draw & 1023)])
           let base = (((cell + seen) << 1 | personalized) * screens + screen) * stride
-          let r = rng.next() >> 11
+          let r = draw >> 11
           var k = 0
           while r >= thresholds[base + k] { k += 1 }
           let o = screen * stride + k

@@ -13,6 +13,16 @@
 //   funnel-baseline run [--flow NAME] [--explicit] [--users N] [--threads T] [--seed S]
 //     One Monte Carlo run of a seed flow's control variant; prints the users, the
 //     completions and the seconds. Run under `/usr/bin/time -f %M` for peak RSS.
+//
+//   funnel-baseline scaling [--users N] [--runs R] [--screens 5,10,20,40,63] [--segments 1,4,16]
+//     How cost grows with the work: for generated Klick-like flows of each number of
+//     screens and segments (GeneratedFlow), the Monte Carlo cost a user on one thread and
+//     the exact engine's time (medians of R runs), as the rows of a Markdown table.
+//
+//   funnel-baseline exact-grid [--spec PATH] [--threads T] [--runs R]
+//     Every cell of a spec's grid (and its control) solved exactly, compiled and solved
+//     cell by cell on T workers (ExactEngine.solveVariants); prints the median wall time
+//     of R runs and the best cell. Default spec: experiments/klick-onboarding.json (18 cells).
 import BenchmarkFlows
 import Foundation
 @_spi(Internals) import FunnelLab
@@ -54,9 +64,9 @@ func median(_ values: [Double]) -> Double {
   return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-func seconds(_ body: () -> Void) -> Double {
+func seconds(_ body: () throws -> Void) rethrows -> Double {
   let clock = ContinuousClock()
-  let elapsed = clock.measure(body)
+  let elapsed = try clock.measure(body)
   return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 }
 
@@ -142,11 +152,13 @@ func run(_ options: Options) throws {
   let elapsed = seconds {
     aggregate = MonteCarloEngine(threads: threads).run(flow, users: users, seed: UInt64(options.int("seed", 1)))
   }
-  // Draws a user takes: segment and intent bin, then per view a dwell time (screens
-  // with dwell) and an outcome, and an option per selection.
+  // Draws a user takes: one for the segment and the intent bin (two when the bins are
+  // not a power of two up to 2¹¹), one per view (outcome and dwell time), one per option.
   let chain = try ChainTables(experiment, variant: 0)
-  let viewDraws = zip(aggregate.views, chain.dwellMillis).reduce(UInt64(0)) { $0 + $1.0 * ($1.1.isEmpty ? 1 : 2) }
-  let draws = 2 + Double(viewDraws + aggregate.optionCounts.reduce(0, +)) / Double(max(aggregate[.users], 1))
+  let bins = flow.traitBins
+  let cellDraws: Double = bins.nonzeroBitCount == 1 && bins <= 1 << 11 ? 1 : 2
+  let perUser = Double(aggregate.views.reduce(0, +) + aggregate.optionCounts.reduce(0, +)) / Double(max(aggregate[.users], 1))
+  let draws = cellDraws + perUser
   let steps = Double(aggregate.views.reduce(0, +)) / Double(max(aggregate[.users], 1))
   print(
     "\(name)\(options.flags.contains("--explicit") ? " (explicit)" : "") control, \(threads) thread(s): \(aggregate[.users]) users,",
@@ -167,13 +179,78 @@ func bare(_ options: Options) throws {
     String(format: "%.3f s, %.2f M users/s", elapsed, Double(users) / elapsed / 1e6))
 }
 
+func exactGrid(_ options: Options) throws {
+  let path = options.values["spec"] ?? "\(SeedFlows.experimentsDirectory)/klick-onboarding.json"
+  let experiment = try ExperimentLoader.load(contentsOf: path)
+  guard let gridded = experiment.gridExperiment() else { fail("\(path) has no grid") }
+  let threads = max(1, options.int("threads", 2))
+  var funnels: [ExactFunnel] = []
+  var runs: [Double] = []
+  for _ in 0..<max(1, options.int("runs", 5)) {
+    runs.append(try seconds { funnels = try ExactEngine.solveVariants(of: gridded, threads: threads) })
+  }
+  // Where a variant's time goes, on one thread: compiling it, and solving it.
+  let sample = min(gridded.variants.count, 50)
+  var flows: [CompiledFlow] = []
+  let compile = try seconds { flows = try (0..<sample).map { k throws(SpecErrors) in try FlowCompiler.compile(gridded, variant: k) } }
+  let solve = seconds { for flow in flows { _ = ExactEngine.solve(flow) } }
+  let metric = experiment.metrics.primary
+  let values = funnels.map { $0.value(of: metric) ?? -.infinity }
+  let best = values.indices.dropFirst().max { values[$0] < values[$1] } ?? 0
+  print(
+    "\(experiment.name): \(gridded.variants.count) variants (control + \(gridded.variants.count - 1) cells) solved exactly on",
+    "\(threads) thread(s): median \(String(format: "%.3f", median(runs))) s of \(runs.count) runs",
+    "(\(runs.map { String(format: "%.3f", $0) }.joined(separator: ", ")));",
+    "best cell \(gridded.variants[best].id): \(metric) \(String(format: "%.5f", values[best]))",
+    "(control \(String(format: "%.5f", values[0])));",
+    "one thread, first \(sample) variants: compile \(String(format: "%.1f", compile / Double(sample) * 1000)) ms",
+    "and solve \(String(format: "%.1f", solve / Double(sample) * 1000)) ms a variant")
+}
+
+func scaling(_ options: Options) throws {
+  func list(_ key: String, _ fallback: [Int]) -> [Int] {
+    guard let text = options.values[key] else { return fallback }
+    return text.split(separator: ",").map { part in
+      guard let n = Int(part), n > 0 else { fail("--\(key) needs whole numbers separated by commas, got '\(text)'") }
+      return n
+    }
+  }
+  let users = options.int("users", 1_000_000)
+  let runs = max(1, options.int("runs", 3))
+  print(
+    "| screens | segments | steps / user | draws / user | outcome tables | Monte Carlo, 1 thread | ns / user | ns / step | exact engine |")
+  print("|---|---|---|---|---|---|---|---|---|")
+  for screens in list("screens", [5, 10, 20, 40, 63]) {
+    for segments in list("segments", [1, 4, 16]) {
+      let experiment = try ExperimentLoader.load(
+        text: GeneratedFlow.spec(screens: screens, segments: segments), source: "generated-\(screens)x\(segments)")
+      let flow = try FlowCompiler.compile(experiment, variant: 0)
+      let tableKB = try ChainTables(experiment, variant: 0).probabilities.count * 8 / 1024
+      let engine = MonteCarloEngine(threads: 1)
+      var aggregate = FunnelAggregate(for: flow)
+      let mc = median((0..<runs).map { _ in seconds { aggregate = engine.run(flow, users: users, seed: 7) } })
+      let exact = median((0..<runs).map { _ in seconds { _ = ExactEngine.solve(flow) } })
+      let n = Double(max(aggregate[.users], 1))
+      let steps = Double(aggregate.views.reduce(0, +)) / n
+      let draws = 1 + Double(aggregate.views.reduce(0, +) + aggregate.optionCounts.reduce(0, +)) / n
+      print(
+        "| \(screens) | \(segments) | \(String(format: "%.2f", steps)) | \(String(format: "%.2f", draws)) |",
+        "\(tableKB) KB | \(String(format: "%.2f", n / mc / 1e6)) M users/s |",
+        "\(String(format: "%.1f", mc / n * 1e9)) | \(String(format: "%.1f", mc / n / steps * 1e9)) |",
+        "\(String(format: "%.1f", exact * 1000)) ms |")
+    }
+  }
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
   switch arguments.first {
   case "export": try export(Options(arguments.dropFirst()))
   case "run": try run(Options(arguments.dropFirst()))
   case "bare": try bare(Options(arguments.dropFirst()))
-  default: fail("usage: funnel-baseline export|run|bare [options] (see the comment at the top of main.swift)")
+  case "exact-grid": try exactGrid(Options(arguments.dropFirst()))
+  case "scaling": try scaling(Options(arguments.dropFirst()))
+  default: fail("usage: funnel-baseline export|run|bare|exact-grid|scaling [options] (see the comment at the top of main.swift)")
   }
 } catch {
   fail("\(error)")
