@@ -1,6 +1,7 @@
 import Foundation
 import FunnelStats
 import FunnelTestSupport
+import Synchronization
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
@@ -231,6 +232,37 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   }
 
   /// The total of ``everyVariantChecks()`` stated in the test's documentation.
+  /// Every variant solved by ``ExactEngine/solveVariants(of:threads:progress:)`` (each
+  /// compiled and solved inside its worker) equals one solve of that variant, in the
+  /// variants' order, on any number of threads; progress counts every variant once.
+  @Test func solveVariantsEqualsOneSolvePerVariantOnAnyThreads() throws {
+    let e = try ExperimentLoader.defaultExperiment()
+    let one = try ExactEngine.solveVariants(of: e, threads: 1)
+    let done = Mutex(0)
+    let two = try ExactEngine.solveVariants(of: e, threads: 2) { n in done.withLock { $0 += n } }
+    #expect(one == two)
+    #expect(done.withLock { $0 } == e.variants.count)
+    #expect(one.count == e.variants.count)
+    for k in e.variants.indices { #expect(one[k] == ExactEngine.solve(try FlowCompiler.compile(e, variant: k)), "\(k)") }
+  }
+
+  /// A variant that does not compile stops the solve with the error of the first such
+  /// variant in the spec's order, whichever worker met it first.
+  @Test func solveVariantsThrowsTheFirstVariantsError() throws {
+    var e = try load(tinySpec)
+    e.variants += [
+      Variant(id: "ghost", patches: [.removeScreen(screen: "ghost")]),
+      Variant(id: "phantom", patches: [.removeScreen(screen: "phantom")]),
+    ]
+    for threads in [1, 2] {
+      #expect {
+        _ = try ExactEngine.solveVariants(of: e, threads: threads)
+      } throws: { error in
+        (error as? SpecErrors)?.description.contains("ghost") == true && (error as? SpecErrors)?.description.contains("phantom") == false
+      }
+    }
+  }
+
   @Test func everyVariantCheckCountIsTheDocumentedOne() throws {
     let checks = try Self.everyVariantChecks()
     #expect(checks == 290)

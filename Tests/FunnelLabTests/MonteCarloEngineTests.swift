@@ -156,6 +156,59 @@ import Testing
     #expect(variance > 0.99 && variance < 1)
   }
 
+  /// The intent bin comes from the cell draw's low bits for a power-of-two number of
+  /// bins up to 2¹¹ and from a draw of its own otherwise: both ways the simulated
+  /// completion and purchase agree with the exact engine, which weighs every bin 1/bins
+  /// (8 checks in a ``StatisticalBand``: z ≈ 3.84).
+  @Test func intentBinsOfAnyCountAgreeWithTheExactEngine() throws {
+    let band = StatisticalBand(checks: 8)
+    for bins in [1, 3, 24, 256] {
+      var e = try ExperimentLoader.defaultExperiment()
+      e.simulation.traitBins = bins
+      let flow = try FlowCompiler.compile(e, variant: 0)
+      let tables = EngineTables(flow)
+      #expect(tables.binsInCellDraw == (bins == 1 || bins == 256), "\(bins) bins")
+      let exact = ExactEngine.solve(flow)
+      let a = MonteCarloEngine(threads: 2).run(flow, users: 100_000, seed: 23)
+      band.expectProportion(a[.completed], of: a[.users], exact: exact.completion, "completion, \(bins) bins")
+      band.expectProportion(a[.purchasers], of: a[.users], exact: exact.purchase, "purchase, \(bins) bins")
+    }
+  }
+
+  /// The cell draw carries the bin up to 2¹¹ bins (the low bits the segment's 53 leave).
+  @Test func binsShareTheCellDrawUpTo2048() throws {
+    for (bins, shared) in [(2, true), (2048, true), (4096, false), (2047, false), (1000, false)] {
+      var e = try load(tinySpec)
+      e.simulation.traitBins = bins
+      let tables = EngineTables(try FlowCompiler.compile(e, variant: 0))
+      #expect(tables.binsInCellDraw == shared, "\(bins) bins")
+      if shared { #expect(tables.binMask == UInt64(bins - 1)) }
+    }
+  }
+
+  /// A user takes one draw for the cell and one a step (plus one per option chosen):
+  /// the walk's counts give the draws, and every step takes one whether or not the
+  /// screen has a dwell time.
+  @Test func aStepTakesOneDrawWithOrWithoutDwell() throws {
+    var e = try load(tinySpec)
+    e.behavior = neutralBehavior()
+    e.store = instantStore()
+    e.flow.screens[0].actions = [
+      Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
+    ]
+    let withDwell = try FlowCompiler.compile(e, variant: 0)
+    e.flow.screens[0].dwell = Dwell(medianSeconds: 0)
+    let without = try FlowCompiler.compile(e, variant: 0)
+    let a = MonteCarloEngine(threads: 1).run(withDwell, users: 20_000, seed: 4)
+    let b = MonteCarloEngine(threads: 1).run(without, users: 20_000, seed: 4)
+    // Same draws, so the same choices: only the times differ.
+    #expect(a.views == b.views)
+    #expect(a.actionCounts == b.actionCounts)
+    #expect(a.optionCounts == b.optionCounts)
+    #expect(a[.completed] == b[.completed])
+    #expect(a.screenMillis[0] > 0 && b.screenMillis[0] == 0)
+  }
+
   /// With no thread count given, the engine uses every processor active for this
   /// process, on Linux and macOS alike (it used 1 outside Linux).
   @Test func defaultThreadCountIsTheActiveProcessorCount() {
