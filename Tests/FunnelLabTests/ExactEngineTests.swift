@@ -27,12 +27,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// intro → goal → paywall with no effects and a store that always succeeds:
   /// every quantity is a product of the spec's probabilities.
   @Test func linearFlowClosedForm() throws {
-    var e = try load(tinySpec)
-    e.behavior = neutralBehavior()
-    e.store = instantStore()
-    e.flow.screens[0].actions = [
-      Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
-    ]
+    var e = try neutralTinyExperiment()
     e.flow.screens[1].actions = [Action(id: "select", kind: .select, probability: 0.6), Action(id: "quit", kind: .quit, probability: 0.4)]
     e.flow.screens[2].actions = [
       Action(id: "purchase", kind: .purchase, probability: 0.25), Action(id: "dismiss", kind: .dismiss, probability: 0.75),

@@ -8,12 +8,7 @@ import Testing
   /// A linear flow with no effects: completion is the product of the continue probabilities
   /// (4 checks in a ``StatisticalBand``: z ≈ 3.66).
   @Test func linearFlowMatchesTheProductOfProbabilities() throws {
-    var e = try load(tinySpec)
-    e.behavior = neutralBehavior()
-    e.store = instantStore()
-    e.flow.screens[0].actions = [
-      Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
-    ]
+    var e = try neutralTinyExperiment()
     e.flow.screens[1].actions = [Action(id: "select", kind: .select, probability: 0.6), Action(id: "quit", kind: .quit, probability: 0.4)]
     e.flow.screens[2].actions = [
       Action(id: "purchase", kind: .purchase, probability: 0.25), Action(id: "dismiss", kind: .dismiss, probability: 0.75),
@@ -190,12 +185,7 @@ import Testing
   /// the walk's counts give the draws, and every step takes one whether or not the
   /// screen has a dwell time.
   @Test func aStepTakesOneDrawWithOrWithoutDwell() throws {
-    var e = try load(tinySpec)
-    e.behavior = neutralBehavior()
-    e.store = instantStore()
-    e.flow.screens[0].actions = [
-      Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
-    ]
+    var e = try neutralTinyExperiment()
     let withDwell = try FlowCompiler.compile(e, variant: 0)
     e.flow.screens[0].dwell = Dwell(medianSeconds: 0)
     let without = try FlowCompiler.compile(e, variant: 0)

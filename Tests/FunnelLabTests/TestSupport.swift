@@ -20,6 +20,18 @@ func neutralBehavior() -> BehaviorParameters {
   return b
 }
 
+/// The tiny spec with neutral behavior and an instant store, its first screen continued
+/// with probability 0.7 and quit with 0.3: the spec's probabilities apply as written.
+func neutralTinyExperiment() throws -> Experiment {
+  var e = try load(tinySpec)
+  e.behavior = neutralBehavior()
+  e.store = instantStore()
+  e.flow.screens[0].actions = [
+    Action(id: "continue", kind: .continue, probability: 0.7), Action(id: "quit", kind: .quit, probability: 0.3),
+  ]
+  return e
+}
+
 /// Loads a spec from JSON text, failing the test with every problem on error.
 func load(_ json: String) throws -> Experiment {
   try ExperimentLoader.load(text: json, source: "test")
