@@ -1,3 +1,4 @@
+@_spi(Internals) import FunnelLab
 import FunnelStats
 
 /// The least a program can do to walk users through a ``ChainTables`` chain: the
@@ -117,7 +118,7 @@ public final class BareWalk: @unchecked Sendable {
         var firstPlan: Int32 = -1
         for _ in 0..<stepLimit {
           let draw = rng.next()
-          millis &+= UInt64(dwell[screen &<< 10 | Int(draw & 1023)])
+          millis &+= UInt64(dwell[screen &<< Discretisation.dwellTableBits | Int(draw & Discretisation.dwellTableMask)])
           let base = (((cell + seen) << 1 | personalized) * screens + screen) * stride
           let r = draw >> 11
           var k = 0

@@ -232,7 +232,8 @@ func scaling(_ options: Options) throws {
       let exact = median((0..<runs).map { _ in seconds { _ = ExactEngine.solve(flow) } })
       let n = Double(max(aggregate[.users], 1))
       let steps = Double(aggregate.views.reduce(0, +)) / n
-      let draws = 1 + Double(aggregate.views.reduce(0, +) + aggregate.optionCounts.reduce(0, +)) / n
+      let cellDraws: Double = flow.traitBins.nonzeroBitCount == 1 && flow.traitBins <= 1 << 11 ? 1 : 2
+      let draws = cellDraws + Double(aggregate.views.reduce(0, +) + aggregate.optionCounts.reduce(0, +)) / n
       print(
         "| \(screens) | \(segments) | \(String(format: "%.2f", steps)) | \(String(format: "%.2f", draws)) |",
         "\(tableKB) KB | \(String(format: "%.2f", n / mc / 1e6)) M users/s |",

@@ -21,8 +21,8 @@ import Synchronization
 /// thresholds), its low 10 bits the dwell-time quantile; an outcome that selects an
 /// option takes one more. Disjoint bits of a uniform 64-bit word are independent and
 /// uniform, so each field has exactly the law it had with a draw of its own, and a step
-/// takes the same number of draws in every variant, which keeps the streams of two
-/// variants aligned step by step. Then integer increments (one per step for the
+/// takes one draw (plus one per option drawn) whatever the screen's dwell time, which
+/// keeps the streams of two variants aligned step by step. Then integer increments (one per step for the
 /// outcome taken; views and actions are sums of those): no allocation, no floating point.
 public struct MonteCarloEngine: Sendable {
   /// Users per unit of work handed to a thread.
@@ -161,7 +161,8 @@ struct WalkState {
   var personalized = 0
   /// Bit `s` set once screen `s` was shown.
   var visited: UInt64 = 0
-  /// The effects of every outcome taken (``CompiledFlow/Effect`` bits).
+  /// The effects of every outcome taken (``CompiledFlow/Effect`` bits, and
+  /// ``EngineTables/drawsOption``, which nothing reads here).
   var marks: UInt8 = 0
   var millis: UInt64 = 0
   /// The plan slot of the first purchase, or of the first pending one; -1 for none.

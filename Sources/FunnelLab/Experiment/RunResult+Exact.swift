@@ -41,29 +41,29 @@ enum ExactTruth {
   }
 
   /// `body(k)` for `k` in `0..<count` on up to `threads` workers, each `k` once, the
-  /// results in the order of `k` whatever the scheduling.
+  /// results in the order of `k` whatever the scheduling. After a failure at `k`, no
+  /// index above `k` is started: the results end at the first failure or a little after.
   static func solve<Failure: Error>(
     count: Int, threads: Int?, progress: (@Sendable (Int) -> Void)? = nil,
     _ body: @Sendable (Int) -> Result<ExactFunnel, Failure>
   ) -> [Result<ExactFunnel, Failure>] {
     let workers = min(max(threads ?? MonteCarloEngine(threads: nil).threads, 1), count)
-    guard workers > 1 else {
-      return (0..<count).map { k in
-        defer { progress?(1) }
-        return body(k)
-      }
-    }
     let slots = Mutex<[Result<ExactFunnel, Failure>?]>(Array(repeating: nil, count: count))
     let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+    // The lowest index that failed: later indices are not started (their results
+    // would follow the first failure, which is all a caller reads past).
+    let failed = Atomic<Int>(Int.max)
+    @Sendable func work(_: Int) {
       while true {
         let k = next.add(1, ordering: .relaxed).oldValue
-        if k >= count { break }
+        if k >= count || k > failed.load(ordering: .relaxed) { break }
         let solution = body(k)
+        if case .failure = solution { failed.min(k, ordering: .relaxed) }
         slots.withLock { $0[k] = solution }
         progress?(1)
       }
     }
+    if workers > 1 { DispatchQueue.concurrentPerform(iterations: workers, execute: work) } else { work(0) }
     return slots.withLock { $0.compactMap { $0 } }
   }
 }
