@@ -107,25 +107,16 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // MARK: - The 18-cell Klick grid (control + 18 cells), 100,000 users per cell
+  // MARK: - The 18-cell Klick grid (control + 18 cells): simulated, 100,000 users per
+  // cell, and solved exactly, every cell compiled and solved in turn
   let grid = load { () throws(SpecErrors) in try SeedFlows.experiment("klick-onboarding") }.gridExperiment()
+  let gridConfiguration = Benchmark.Configuration(
+    metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
   for threads in [1, 2] {
-    Benchmark(
-      "Grid klick-onboarding 19 variants x 100000 users threads=\(threads)",
-      configuration: .init(
-        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
-    ) { benchmark in
+    Benchmark("Grid klick-onboarding 19 variants x 100000 users threads=\(threads)", configuration: gridConfiguration) { _ in
       if let grid { blackHole(try? ExperimentRunner.run(grid, options: RunOptions(users: 100_000, threads: threads))) }
     }
-  }
-
-  // MARK: - The same grid solved exactly, every cell (compiled and solved cell by cell)
-  for threads in [1, 2] {
-    Benchmark(
-      "Exact grid klick-onboarding 19 variants threads=\(threads)",
-      configuration: .init(
-        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10)
-    ) { benchmark in
+    Benchmark("Exact grid klick-onboarding 19 variants threads=\(threads)", configuration: gridConfiguration) { _ in
       if let grid { blackHole(try? ExactEngine.solveVariants(of: grid, threads: threads)) }
     }
   }
