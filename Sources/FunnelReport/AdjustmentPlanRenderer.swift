@@ -47,7 +47,7 @@ enum AdjustmentPlanRenderer {
   }
 
   static func text(_ p: AdjustmentPlan) -> String {
-    var out = "\n" + intro(p) + "\n"
+    let out = "\n" + intro(p) + "\n"
     let h = headers(p)
     var t = TextTable(h, alignments: [.left, .left] + Array(repeating: .right, count: h.count - 2))
     for row in rows(p) { t.add(row) }

@@ -10,6 +10,8 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
   @usableFromInline var s0, s1, s2, s3: UInt64
 
   /// A generator with this exact state (not all zero), e.g. to check reference vectors.
+  /// Inlinable: the Monte Carlo engine sets a constant placeholder state once per user.
+  @inlinable
   public init(state: (UInt64, UInt64, UInt64, UInt64)) {
     precondition(state != (0, 0, 0, 0), "the all-zero state is a fixed point")
     (s0, s1, s2, s3) = state
