@@ -258,6 +258,63 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     }
   }
 
+  /// Variants that differ only in a plan's trial (or intro offer) share one walk: they
+  /// form one group, and each still gets exactly the funnel of its own solve, which for
+  /// the trial lengths differs in revenue (over the horizon, or realized by a day of the
+  /// curve) and trial starts but not in purchases. A price
+  /// change moves the tables, so it walks on its own.
+  @Test func variantsThatDifferOnlyInRevenueTermsShareTheWalkExactly() throws {
+    var e = try ExperimentLoader.defaultExperiment()
+    let control = e.variants[0]
+    func trial(_ id: String, _ patches: [Patch]) -> Variant { Variant(id: id, patches: control.patches + patches) }
+    e.variants = [
+      control,
+      trial("trial0", [.setPlan(screen: nil, plan: "yearly", price: nil, badge: nil, trialDays: 0)]),
+      trial("price", [.setPlan(screen: nil, plan: "yearly", price: 39.99, badge: nil, trialDays: nil)]),
+      trial("trial30", [.setPlan(screen: nil, plan: "yearly", price: nil, badge: nil, trialDays: 30)]),
+      trial("priceTrial30", [.setPlan(screen: nil, plan: "yearly", price: 39.99, badge: nil, trialDays: 30)]),
+    ]
+    let patched = try e.variants.indices.map { try e.experiment(forVariant: $0) }
+    #expect(ExactEngine.walkGroups(patched) == [[0, 1, 3], [2, 4]])
+    let alone = try e.variants.indices.map { ExactEngine.solve(try FlowCompiler.compile(e, variant: $0)) }
+    for threads in [1, 2] { #expect(try ExactEngine.solveVariants(of: e, threads: threads) == alone, "threads \(threads)") }
+    #expect(alone[1].planPurchases == alone[0].planPurchases && alone[3].planPurchases == alone[0].planPurchases)
+    #expect(alone[1].revenuePerUser != alone[0].revenuePerUser)
+    #expect(alone[3].realizedRevenueCurve != alone[0].realizedRevenueCurve)
+    #expect(alone[1].trialStarts < alone[0].trialStarts)
+    #expect(alone[2].planPurchases != alone[0].planPurchases)
+  }
+
+  /// ``CompiledFlow/walksLike(_:)`` holds when only the plans' revenue terms, the
+  /// variant's id and the revenue settings differ, and fails on any difference in the
+  /// tables, the plans' places or count; a flow that walks differently from the first is
+  /// solved on its own by the sharing solver.
+  @Test func walksLikeComparesEverythingButTheRevenueTerms() throws {
+    var e = try ExperimentLoader.defaultExperiment()
+    e.variants = [
+      e.variants[0],
+      Variant(id: "trial", patches: [.setPlan(screen: nil, plan: "yearly", price: nil, badge: nil, trialDays: 21)]),
+      Variant(id: "default", patches: [.setDefaultPlan(screen: nil, plan: "monthly")]),
+      Variant(id: "fatigue", patches: [.setBehavior(parameter: .fatiguePerScreen, value: 0.2, segment: nil)]),
+    ]
+    let flows = try e.variants.indices.map { try FlowCompiler.compile(e, variant: $0) }
+    #expect(flows[1].walksLike(flows[0]) && flows[0].walksLike(flows[1]))
+    #expect(!flows[2].walksLike(flows[0]) && !flows[3].walksLike(flows[0]))
+    var revenue = flows[0]
+    revenue.revenue.trialConversion = 0.1
+    #expect(revenue.walksLike(flows[0]) && revenue != flows[0])
+    var fewerPlans = flows[0]
+    fewerPlans.plans.removeLast()
+    #expect(!fewerPlans.walksLike(flows[0]))
+    var moved = flows[0]
+    moved.plans[0].isDefault.toggle()
+    #expect(!moved.walksLike(flows[0]))
+    var calls = 0
+    let shared = ExactEngine.solveSharingTheWalk(count: flows.count, done: { calls += 1 }) { flows[$0] }
+    #expect(shared == flows.map(ExactEngine.solve))
+    #expect(calls == flows.count)
+  }
+
   @Test func everyVariantCheckCountIsTheDocumentedOne() throws {
     let checks = try Self.everyVariantChecks()
     #expect(checks == 290)

@@ -62,7 +62,7 @@ public struct CompiledFlow: Sendable {
   @_spi(Internals) public static let thresholdScale: UInt64 = 1 << 53
 
   /// The variant this flow was compiled for.
-  public let variantID: String
+  public internal(set) var variantID: String
   /// Screen ids in the spec's order; a screen's position here is its index everywhere in the results.
   public let screenIDs: [String]
   /// Each screen's kind, indexed like ``screenIDs``.
@@ -73,14 +73,14 @@ public struct CompiledFlow: Sendable {
   /// last: the order of the results' action counters.
   @_spi(Internals) public let actions: [ActionSlot]
   /// Every plan of every paywall, screen by screen in the spec's order: the order of the plan counters.
-  @_spi(Internals) public let plans: [PlanSlot]
+  @_spi(Internals) public internal(set) var plans: [PlanSlot]
   /// Every option of every choice screen, screen by screen in the spec's order: the order of the option counters.
   @_spi(Internals) public let options: [OptionSlot]
 
   /// The purchase layer's settings (for the built-in ``MockPaywallManager``).
   public let store: StoreSettings
   /// How purchases turn into revenue.
-  public let revenue: RevenueSettings
+  public internal(set) var revenue: RevenueSettings
 
   /// Index of the first screen: the flow's `start`, or 0 when the spec names none.
   @_spi(Internals) public let start: Int
@@ -178,5 +178,24 @@ public struct CompiledFlow: Sendable {
       k -= 1
     }
     return result
+  }
+}
+
+extension CompiledFlow: Equatable {
+  /// Whether both engines walk this flow exactly as they walk `other`: the two differ at
+  /// most in their variant id, their plans' definitions (the same number of plans, each
+  /// on the same screen, the same one pre-selected) and their revenue settings. A plan's
+  /// price, badge and features reach the walk only through the tables, which are
+  /// compared; its trial, intro offer and renewal, and the revenue settings, are read
+  /// only when the walk's purchases are turned into revenue. So the exact engine's
+  /// passes over one serve the other, and only the revenue is computed again.
+  /// - Complexity: O(size of the tables) when they are equal (one comparison each).
+  func walksLike(_ other: CompiledFlow) -> Bool {
+    guard plans.count == other.plans.count else { return false }
+    var rebased = self
+    rebased.variantID = other.variantID
+    rebased.revenue = other.revenue
+    for j in plans.indices { rebased.plans[j].plan = other.plans[j].plan }
+    return rebased == other
   }
 }

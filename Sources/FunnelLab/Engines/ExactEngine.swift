@@ -129,18 +129,55 @@ public enum ExactEngine {
   }
 
   static func solve(_ flow: CompiledFlow, cellWeights: [Double]) -> ExactFunnel {
+    solve(flow, cells: cells(flow, weights: cellWeights))
+  }
+
+  /// The cells `(segment, bin, weight)` of positive weight, per cell `segment · bins + bin`.
+  private static func cells(_ flow: CompiledFlow, weights: [Double]) -> [(segment: Int, bin: Int, weight: Double)] {
     var cells: [(Int, Int, Double)] = []
     for segment in 0..<flow.segmentCount {
-      for bin in 0..<flow.traitBins where cellWeights[segment * flow.traitBins + bin] != 0 {
-        cells.append((segment, bin, cellWeights[segment * flow.traitBins + bin]))
+      for bin in 0..<flow.traitBins where weights[segment * flow.traitBins + bin] != 0 {
+        cells.append((segment, bin, weights[segment * flow.traitBins + bin]))
       }
     }
-    return solve(flow, cells: cells)
+    return cells
   }
 
   /// The funnel of the population cells listed, each `(segment, bin, weight)`, in that order.
   static func solve(_ flow: CompiledFlow, cells: [(segment: Int, bin: Int, weight: Double)]) -> ExactFunnel {
     let layout = _ExactLayout(flow)
+    return walk(layout, cells: cells).funnel(layout)
+  }
+
+  /// The exact funnels of the flows `compile(0)`, `compile(1)`, … (`count` of them), each
+  /// equal to ``solve(_:)`` of its flow. The first is solved; each later one that
+  /// ``CompiledFlow/walksLike(_:)`` the first takes its walk (the passes over the
+  /// population, which is most of a solve) and computes only its own revenue; any other
+  /// is solved on its own. Flows are compiled one at a time, when their turn comes.
+  /// - Parameter done: called after each flow.
+  static func solveSharingTheWalk(count: Int, done: () -> Void, _ compile: (Int) -> CompiledFlow) -> [ExactFunnel] {
+    var first: (flow: CompiledFlow, walk: _ExactAccumulators)? = nil
+    var funnels: [ExactFunnel] = []
+    funnels.reserveCapacity(count)
+    for i in 0..<count {
+      let flow = compile(i)
+      let layout = _ExactLayout(flow)
+      if let first, flow.walksLike(first.flow) {
+        funnels.append(first.walk.funnel(layout))
+      } else {
+        let walk = walk(layout, cells: cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)))
+        funnels.append(walk.funnel(layout))
+        if first == nil { first = (flow, walk) }
+      }
+      done()
+    }
+    return funnels
+  }
+
+  /// The passes over the population cells listed, each `(segment, bin, weight)`, in that
+  /// order: everything the walk decides (views, ends, purchases, reach, time), before
+  /// its purchases are turned into revenue by ``_ExactAccumulators/funnel(_:)``.
+  private static func walk(_ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)]) -> _ExactAccumulators {
     var acc = _ExactAccumulators(layout)
     for (segment, bin, weight) in cells {
       let probabilities = layout.probabilities(segment: segment, bin: bin)
@@ -151,7 +188,7 @@ public enum ExactEngine {
         acc.reachTruncated[target] += weight * left
       }
     }
-    return acc.funnel(layout)
+    return acc
   }
 
   /// The buffers of one cell's labelled pass: mass over (personalized, label, screen) and

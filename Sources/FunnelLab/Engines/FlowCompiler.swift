@@ -8,10 +8,17 @@ public enum FlowCompiler {
   /// Compiles variant `index` of `experiment`.
   /// - Throws: ``SpecErrors`` when the experiment or the variant is invalid.
   public static func compile(_ experiment: Experiment, variant index: Int) throws(SpecErrors) -> CompiledFlow {
+    compileValidated(try validatedVariant(experiment, index), variantID: experiment.variants[index].id)
+  }
+
+  /// Variant `index` of `experiment` with its patches applied, checked as a base spec:
+  /// what ``compileValidated(_:variantID:)`` takes.
+  /// - Throws: ``SpecErrors`` when a patch does not apply or the patched spec is invalid.
+  static func validatedVariant(_ experiment: Experiment, _ index: Int) throws(SpecErrors) -> Experiment {
     let patched = try experiment.experiment(forVariant: index)
     let errors = patched.validateBase()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
-    return compileValidated(patched, variantID: experiment.variants[index].id)
+    return patched
   }
 
   /// Compiles every variant, validating the whole experiment first.

@@ -43,12 +43,12 @@ enum ExactTruth {
   /// `body(k)` for `k` in `0..<count` on up to `threads` workers, each `k` once, the
   /// results in the order of `k` whatever the scheduling. After a failure at `k`, no
   /// index above `k` is started: the results end at the first failure or a little after.
-  static func solve<Failure: Error>(
+  static func solve<Success: Sendable, Failure: Error>(
     count: Int, threads: Int?, progress: (@Sendable (Int) -> Void)? = nil,
-    _ body: @Sendable (Int) -> Result<ExactFunnel, Failure>
-  ) -> [Result<ExactFunnel, Failure>] {
+    _ body: @Sendable (Int) -> Result<Success, Failure>
+  ) -> [Result<Success, Failure>] {
     let workers = min(max(threads ?? MonteCarloEngine(threads: nil).threads, 1), count)
-    let slots = Mutex<[Result<ExactFunnel, Failure>?]>(Array(repeating: nil, count: count))
+    let slots = Mutex<[Result<Success, Failure>?]>(Array(repeating: nil, count: count))
     let next = Atomic<Int>(0)
     // The lowest index that failed: later indices are not started (their results
     // would follow the first failure, which is all a caller reads past).
@@ -72,24 +72,83 @@ extension ExactEngine {
   /// The exact funnel of every variant of `experiment`, in the order of its variants
   /// (for a grid, pass ``Experiment/gridExperiment()``: one variant per cell).
   ///
-  /// Each worker compiles a variant, solves it and lets its tables go before taking the
-  /// next, so memory holds at most `threads` compiled flows however many variants there
-  /// are (a 1,000-cell grid of Klick would need about 0.9 GB of tables at once). The
-  /// variants are independent, so the result is the same for any `threads`.
+  /// Every variant's patches are applied and checked first. Variants that differ only in
+  /// what revenue reads (a plan's trial, intro offer or renewal) then form one group,
+  /// whose walk is solved once (``CompiledFlow/walksLike(_:)`` confirms it on the
+  /// compiled tables; a variant that turns out to walk differently is solved on its
+  /// own), so a grid crossing trial lengths costs one walk per other cell. Each worker
+  /// takes a group, compiles its variants one at a time and lets their tables go, so
+  /// memory holds at most `threads` groups' two flows however many variants there are
+  /// (a 1,000-cell grid of Klick would need about 0.9 GB of tables at once). Each
+  /// funnel equals ``solve(_:)`` of its variant, so the result is the same for any
+  /// `threads`.
   /// - Parameters:
   ///   - threads: workers (default: ``MonteCarloEngine/defaultThreadCount``).
   ///   - progress: called from the workers with 1 after each variant.
-  /// - Throws: ``SpecErrors`` of the first variant (in order) that does not compile.
-  /// - Complexity: one ``FlowCompiler/compile(_:variant:)`` and one ``solve(_:)`` per variant.
+  /// - Throws: ``SpecErrors`` of the first variant (in order) that does not compile;
+  ///   nothing is solved then.
+  /// - Complexity: one ``FlowCompiler/compile(_:variant:)`` per variant and one
+  ///   ``solve(_:)`` per group.
   public static func solveVariants(
     of experiment: Experiment, threads: Int? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) throws(SpecErrors) -> [ExactFunnel] {
-    let results = ExactTruth.solve(count: experiment.variants.count, threads: threads, progress: progress) { k in
-      Result { () throws(SpecErrors) -> ExactFunnel in try ExactEngine.solve(FlowCompiler.compile(experiment, variant: k)) }
+    let checked = ExactTruth.solve(count: experiment.variants.count, threads: threads) { k in
+      Result { () throws(SpecErrors) -> Experiment in try FlowCompiler.validatedVariant(experiment, k) }
     }
-    var funnels: [ExactFunnel] = []
-    funnels.reserveCapacity(results.count)
-    for result in results { funnels.append(try result.get()) }
-    return funnels
+    var patched: [Experiment] = []
+    patched.reserveCapacity(checked.count)
+    for result in checked { patched.append(try result.get()) }
+    let specs = patched
+    let groups = walkGroups(specs)
+    let solved = ExactTruth.solve(count: groups.count, threads: threads) { g -> Result<[ExactFunnel], Never> in
+      let members = groups[g]
+      return .success(
+        solveSharingTheWalk(count: members.count, done: { progress?(1) }) { i in
+          FlowCompiler.compileValidated(specs[members[i]], variantID: experiment.variants[members[i]].id)
+        })
+    }
+    var funnels = [ExactFunnel?](repeating: nil, count: specs.count)
+    for (members, result) in zip(groups, solved) {
+      guard case .success(let solutions) = result else { continue }
+      for (k, funnel) in zip(members, solutions) { funnels[k] = funnel }
+    }
+    return funnels.compactMap { $0 }
+  }
+
+  /// The variants (by index, in order of their first member) whose specs are equal once
+  /// each plan's trial, intro offer and renewal are set aside: the candidates to share a walk.
+  static func walkGroups(_ variants: [Experiment]) -> [[Int]] {
+    var groups: [[Int]] = []
+    var groupOf: [Experiment: Int] = [:]
+    for (k, variant) in variants.enumerated() {
+      let key = variant.settingAsideRevenueTerms()
+      if let g = groupOf[key] {
+        groups[g].append(k)
+      } else {
+        groupOf[key] = groups.count
+        groups.append([k])
+      }
+    }
+    return groups
+  }
+}
+
+extension Experiment {
+  /// The spec without its list of variants and with every plan's trial, intro offer and
+  /// renewal at their defaults: what the walk of a patched variant can depend on.
+  fileprivate func settingAsideRevenueTerms() -> Experiment {
+    var key = self
+    key.variants = []
+    for i in key.flow.screens.indices {
+      guard case .paywall(var paywall) = key.flow.screens[i].content else { continue }
+      for j in paywall.plans.indices {
+        paywall.plans[j].trialDays = 0
+        paywall.plans[j].introPrice = nil
+        paywall.plans[j].introPeriods = 0
+        paywall.plans[j].renewalProbability = nil
+      }
+      key.flow.screens[i].content = .paywall(paywall)
+    }
+    return key
   }
 }
