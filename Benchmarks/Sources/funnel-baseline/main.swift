@@ -20,8 +20,9 @@
 //     the exact engine's time (medians of R runs), as the rows of a Markdown table.
 //
 //   funnel-baseline exact-grid [--spec PATH] [--threads T] [--runs R]
-//     Every cell of a spec's grid (and its control) solved exactly, compiled and solved
-//     cell by cell on T workers (ExactEngine.solveVariants); prints the median wall time
+//     Every cell of a spec's grid (and its control) solved exactly on T workers
+//     (ExactEngine.solveVariants: cells that differ only in a plan's trial, intro offer or
+//     renewal share one walk); prints the median wall time
 //     of R runs and the best cell. Default spec: experiments/klick-onboarding.json (18 cells).
 import BenchmarkFlows
 import Foundation
