@@ -122,6 +122,14 @@ public struct MonteCarloEngine: Sendable {
   /// The seed of the store streams: purchase outcomes and renewals draw from a stream
   /// of their own per user, so the walk's draws stay aligned across variants.
   static func storeSeed(_ seed: UInt64) -> UInt64 { SplitMix64.mix(seed ^ 0x7374_6F72_6521) }
+
+  /// The store stream of `user`. Never inlined: seeding is pure arithmetic, which the
+  /// optimizer would otherwise hoist out of the walk and compute for every user (about 75
+  /// instructions of vector code), although only the users who reach the store need it.
+  @inline(never)
+  static func storeStream(seed: UInt64, user: UInt64) -> Xoshiro256StarStar {
+    Xoshiro256StarStar(seed: storeSeed(seed), stream: user)
+  }
 }
 
 /// Hands out the fixed chunks of `size` users of a range to
@@ -291,7 +299,7 @@ func storeStep<Manager: PaywallManager, Observer: WalkObserver>(
   state w: inout WalkState, transaction: inout StoreTransaction?, into acc: Accumulator, observer: inout Observer
 ) -> Bool {
   if !w.storeReady {
-    w.store = Xoshiro256StarStar(seed: MonteCarloEngine.storeSeed(seed), stream: user)
+    w.store = MonteCarloEngine.storeStream(seed: seed, user: user)
     w.storeReady = true
   }
   guard purchase else {
