@@ -8,7 +8,7 @@ import Foundation
 public struct FuzzCase: Sendable, Hashable {
   /// What the case attacks.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
-    case mutatedSpec, arguments, shards, csv, hostileIDs
+    case mutatedSpec, arguments, shards, csv, hostileIDs, eventLog
   }
 
   /// Stands for the case's folder in ``rawArguments``.
@@ -35,9 +35,10 @@ public struct FuzzCase: Sendable, Hashable {
   }
 
   /// The output format a command line asks for, as the CLI reads it: the last `-f x`,
-  /// `--format x` or `--format=x`; `table` when none.
+  /// `--format x` or `--format=x`; when none, the only format of `ingest` (`csv`) and
+  /// `trace` (`ndjson`), else `table`.
   public static func format(of arguments: [String]) -> String {
-    var format = "table"
+    var format = ["ingest": "csv", "trace": "ndjson"][arguments.first ?? ""] ?? "table"
     for (i, a) in arguments.enumerated() {
       if a == "-f" || a == "--format", i + 1 < arguments.count { format = arguments[i + 1] }
       if a.hasPrefix("--format=") { format = String(a.dropFirst("--format=".count)) }

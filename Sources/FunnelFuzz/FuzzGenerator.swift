@@ -55,8 +55,8 @@ public struct FuzzGenerator: Sendable {
     var rng = FuzzRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
     let kinds: [(FuzzCase.Kind, Int)] =
       quick
-      ? [(.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11)]
-      : [(.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13)]
+      ? [(.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11), (.eventLog, 8)]
+      : [(.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13), (.eventLog, 10)]
     var c: FuzzCase
     switch rng.weighted(kinds) {
     case .mutatedSpec: c = mutatedSpec(&rng)
@@ -64,6 +64,7 @@ public struct FuzzGenerator: Sendable {
     case .shards: c = tamperedShards(&rng)
     case .csv: c = malformedCSV(&rng)
     case .hostileIDs: c = hostileIDs(&rng)
+    case .eventLog: c = eventLog(&rng)
     }
     c.index = index
     c.format = FuzzCase.format(of: c.rawArguments)

@@ -23,6 +23,9 @@ package protocol Console: Sendable {
   /// Everything on standard input up to its end (the input named `-`); `nil`
   /// when it cannot be read. A second call finds the input consumed.
   func readStandardInput() -> [UInt8]?
+  /// Standard input in chunks, to `body`, until its end or until `body` returns `false`
+  /// (a log larger than memory); `false` when it cannot be read.
+  func readStandardInput(chunks body: (ArraySlice<UInt8>) -> Bool) -> Bool
 }
 
 /// The process's standard streams.
@@ -59,6 +62,11 @@ package struct StandardConsole: Console {
 
   /// Reads file descriptor 0 to its end; `nil` when the read fails.
   package func readStandardInput() -> [UInt8]? { try? TextInput.bytes(descriptor: 0) }
+
+  /// Reads file descriptor 0 in chunks of 64 KiB; `false` when a read fails.
+  package func readStandardInput(chunks body: (ArraySlice<UInt8>) -> Bool) -> Bool {
+    (try? TextInput.chunks(descriptor: 0, body)) != nil
+  }
 }
 
 /// A console that keeps what is written, for tests.
@@ -85,6 +93,19 @@ package final class CapturingConsole: Console {
     }
   }
 
+  /// The bytes of `standardInput` in chunks of 7 bytes (so that readers meet chunk
+  /// boundaries everywhere), then nothing.
+  package func readStandardInput(chunks body: (ArraySlice<UInt8>) -> Bool) -> Bool {
+    guard let bytes = readStandardInput() else { return false }
+    var start = 0
+    while start < bytes.count {
+      let end = min(start + 7, bytes.count)
+      if !body(bytes[start..<end]) { break }
+      start = end
+    }
+    return true
+  }
+
   /// Appends `text` to ``stdout``; safe from any thread.
   package func out(_ text: String) { state.withLock { $0.out += text } }
   /// Appends `text` to ``stderr``; safe from any thread.
@@ -105,13 +126,16 @@ package final class CapturingConsole: Console {
 final class ProgressBar: Sendable {
   private let console: any Console
   private let label: String
+  private let unit: String
   private let enabled: Bool
   private let state: Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>
   private let start = ContinuousClock.now
 
-  init(console: any Console, label: String, enabled: Bool) {
+  /// - Parameter unit: what is counted, in the rate (`users/s`).
+  init(console: any Console, label: String, enabled: Bool, unit: String = "users") {
     self.console = console
     self.label = label
+    self.unit = unit
     self.enabled = enabled && console.errIsTerminal
     state = Mutex((ContinuousClock.now, false))
   }
@@ -129,7 +153,7 @@ final class ProgressBar: Sendable {
       let percent = total > 0 ? min(100, max(0, Int(rounding: Double(done) / Double(total) * 100, .towardZero) ?? 100)) : 100
       let filled = percent / 5
       let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
-      return "\r\(label) \(bar) \(percent)% · \(Self.compact(rate)) users/s · ETA \(Int(rounding: eta).map(String.init) ?? "?") s "
+      return "\r\(label) \(bar) \(percent)% · \(Self.compact(rate)) \(unit)/s · ETA \(Int(rounding: eta).map(String.init) ?? "?") s "
     }
     if let line { console.err(line) }
   }

@@ -10,7 +10,7 @@ package enum FunnelLabCommandLine {
   static let commands: [CommandEntry] = [
     CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
     CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(MergeCommand.self),
-    CommandEntry(TraceCommand.self), CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self),
+    CommandEntry(TraceCommand.self), CommandEntry(IngestCommand.self), CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self),
     CommandEntry(SensitivityCommand.self),
   ]
 

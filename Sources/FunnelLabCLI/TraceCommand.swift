@@ -20,6 +20,8 @@ enum TraceCommand: Command {
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control)."),
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours)."),
+      OptionSpec(
+        name: "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "ndjson (the only format)."),
       OutputDestination.option,
     ],
@@ -27,6 +29,7 @@ enum TraceCommand: Command {
       "funnellab trace --users 3 | head",
       "funnellab trace experiments/klick-onboarding.json --users 100 --variant features3 --format ndjson -o trace.ndjson",
       "funnellab trace --events-map experiments/data/klick-events-map.json",
+      "funnellab trace --users 1000 --variant features3 --variant-property variant | funnellab ingest --variant-property variant",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -34,15 +37,8 @@ enum TraceCommand: Command {
     let seed = try arguments.unsigned("seed")
     _ = try arguments.choice("format", ["ndjson"])
     let output = OutputDestination(path: arguments.value("output"))
-    var names = EventNameMap()
-    if let path = arguments.value("events-map") {
-      let text = try InputFile.read(path, console: console)
-      do {
-        names = try EventNameMap(parsing: text, source: InputFile.displayName(path))
-      } catch {
-        throw CommandFailure.invalid(error)
-      }
-    }
+    let variantProperty = try EventOptions.variantProperty(arguments)
+    let names = try EventOptions.names(arguments, console: console)
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     _ = try knownVariants(arguments.all("variant"), of: experiment)
     let flow: CompiledFlow
@@ -56,7 +52,8 @@ enum TraceCommand: Command {
       var buffer = ""
       try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
         (events: [TraceEvent]) throws(CommandFailure) in
-        buffer += TraceRenderer.ndjson(events)
+        buffer += TraceRenderer.ndjson(
+          variantProperty.map { name in events.map { $0.adding(name, .string(flow.variantID)) } } ?? events)
         if buffer.utf8.count >= 1 << 20 {
           try emit(buffer)
           buffer = ""

@@ -74,6 +74,19 @@ import Testing
       "the mix covers success and both kinds of failure: \(codes)")
   }
 
+  /// The event-log cases reach `ingest`'s successes and its refusals, not only usage errors.
+  @Test func eventLogCasesReachSuccessAndRefusal() throws {
+    let base = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
+    let cases = (0..<3000).lazy.map { Self.generator.generate($0) }.filter { $0.kind == .eventLog }.prefix(80)
+    var codes: [Int32: Int] = [:]
+    for c in cases {
+      let result = try Self.run(c, in: base.appendingPathComponent("case"))
+      codes[result.code ?? -1, default: 0] += 1
+      #expect(c.judge(result).isEmpty, "\(c.shellLine): \(c.judge(result))")
+    }
+    #expect(codes[0, default: 0] >= 10 && codes[65, default: 0] >= 10 && codes[64, default: 0] >= 1, "\(codes)")
+  }
+
   @Test func theGeneratorIsDeterministic() {
     for index in [0, 1, 77, 2_999] {
       #expect(Self.generator.generate(index) == Self.generator.generate(index))

@@ -63,6 +63,17 @@ package enum TextInput {
 
   /// The UTF-8 text at `path`.
   package static func read(_ path: String) throws(TextInputError) -> String {
+    try withDescriptor(path) { fd throws(TextInputError) in try read(descriptor: fd) }
+  }
+
+  /// The bytes at `path` in chunks of 64 KiB, to `body`, until the end or until `body`
+  /// returns `false`; any size (nothing is kept between chunks).
+  package static func chunks(_ path: String, _ body: (ArraySlice<UInt8>) -> Bool) throws(TextInputError) {
+    try withDescriptor(path) { fd throws(TextInputError) in try chunks(descriptor: fd, body) }
+  }
+
+  /// `body` with `path` open for reading.
+  private static func withDescriptor<T>(_ path: String, _ body: (Int32) throws(TextInputError) -> T) throws(TextInputError) -> T {
     var info = stat()
     guard stat(path, &info) == 0 else {
       throw errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(reason: String(cString: strerror(errno)))
@@ -71,7 +82,7 @@ package enum TextInput {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw .unreadable(reason: String(cString: strerror(errno))) }
     defer { close(fd) }
-    return try read(descriptor: fd)
+    return try body(fd)
   }
 
   /// The UTF-8 text read from an open descriptor until end of file.
@@ -82,18 +93,32 @@ package enum TextInput {
   /// The bytes read from an open descriptor until end of file (at most ``maximumBytes``).
   package static func bytes(descriptor fd: Int32) throws(TextInputError) -> [UInt8] {
     var bytes: [UInt8] = []
+    var tooLarge = false
+    try chunks(descriptor: fd) { chunk in
+      guard bytes.count + chunk.count <= maximumBytes else {
+        tooLarge = true
+        return false
+      }
+      bytes += chunk
+      return true
+    }
+    if tooLarge { throw .tooLarge }
+    return bytes
+  }
+
+  /// The bytes read from an open descriptor in chunks of 64 KiB, to `body`, until end of
+  /// file or until `body` returns `false`.
+  package static func chunks(descriptor fd: Int32, _ body: (ArraySlice<UInt8>) -> Bool) throws(TextInputError) {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let n = chunk.withUnsafeMutableBytes { buffer in systemRead(fd, buffer.baseAddress, buffer.count) }
-      if n == 0 { break }
+      if n == 0 { return }
       if n < 0 {
         if errno == EINTR { continue }
         throw errno == EISDIR ? .folder : .unreadable(reason: String(cString: strerror(errno)))
       }
-      guard bytes.count + n <= maximumBytes else { throw .tooLarge }
-      bytes += chunk[0..<n]
+      if !body(chunk[0..<n]) { return }
     }
-    return bytes
   }
 
   /// `bytes` as text; a leading byte order mark is kept (the CSV reader skips it; the JSON parser reports it).

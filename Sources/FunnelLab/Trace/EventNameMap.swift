@@ -17,6 +17,13 @@ public struct EventNameMap: Sendable, Hashable {
   /// The name to emit for FunnelLab's `name`.
   public func name(of name: String) -> String { renames[name] ?? name }
 
+  /// The inverse of ``name(of:)``: each name a trace written with this map emits, and the
+  /// FunnelLab event it stands for. A checked map gives no two events one name; for an
+  /// unchecked one that does, the first event in ``TraceEvent/names`` keeps the name.
+  public var funnelLabNames: [String: String] {
+    Dictionary(TraceEvent.names.map { (name(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
   /// Parses a mapping file's text; every problem is reported, with its path and line.
   /// - Throws: ``SpecErrors`` for bad JSON, a key that is not a FunnelLab event name,
   ///   a value that is not a non-empty string, or two events renamed to one name (or

@@ -17,6 +17,14 @@ public struct TraceEvent: Sendable, Hashable {
     self.properties = properties
   }
 
+  /// The event with one more property, last (replacing a property of that name).
+  public func adding(_ key: String, _ value: JSONValue) -> TraceEvent {
+    var event = self
+    event.properties.removeAll { $0.0 == key }
+    event.properties.append((key, value))
+    return event
+  }
+
   /// Equal when user, time, name and every property (key and value, in order) are equal.
   public static func == (a: TraceEvent, b: TraceEvent) -> Bool {
     a.user == b.user && a.millis == b.millis && a.name == b.name && a.properties.map(\.0) == b.properties.map(\.0)
@@ -35,6 +43,6 @@ public struct TraceEvent: Sendable, Hashable {
     "onboarding_started", "onboarding_screen_viewed", "onboarding_continued", "onboarding_skipped",
     "onboarding_back_pressed", "pro_upsell_viewed", "pro_upgrade_tapped", "pro_maybe_later_tapped", "goal_selected",
     "onboarding_completed", "onboarding_abandoned", "purchase_started", "purchase_succeeded", "purchase_cancelled",
-    "purchase_failed", "purchase_pending", "purchase_restored",
+    "purchase_failed", "purchase_pending", "purchase_restored", "onboarding_action_failed", "purchase_restore_tapped",
   ]
 }

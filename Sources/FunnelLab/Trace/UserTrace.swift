@@ -100,6 +100,8 @@ struct TraceRecorder: WalkObserver {
   var events: [TraceEvent] = []
   var user: UInt64 = 0
   var goal: String?
+  /// The id of the last action taken when it was a quit, else `nil`.
+  var quitAction: String?
 
   init(tables: EngineTables, names: EventNameMap) {
     self.tables = tables
@@ -119,6 +121,7 @@ struct TraceRecorder: WalkObserver {
   mutating func started(user: UInt64, segment: Int) {
     self.user = user
     goal = nil
+    quitAction = nil
     emit("onboarding_started", at: 0, [("segment", .string(flow.segmentIDs[segment]))])
   }
 
@@ -129,20 +132,28 @@ struct TraceRecorder: WalkObserver {
 
   mutating func took(outcome: Int, on screen: Int, at millis: UInt64) {
     let slot = flow.actions[Int(flow.outcomeAction[outcome])]
-    let failed = flow.outcomeEffects[outcome] & CompiledFlow.Effect.failure != 0
+    let action: (String, JSONValue) = ("action", .string(slot.id))
+    quitAction = slot.kind == .quit ? slot.id : nil
+    if flow.outcomeEffects[outcome] & CompiledFlow.Effect.failure != 0 {
+      emit("onboarding_action_failed", at: millis, [("screen_name", screenName(screen)), action])
+      return
+    }
     switch slot.kind {
     case .skip:
-      emit("onboarding_skipped", at: millis, [("from_screen", screenName(screen))])
+      emit("onboarding_skipped", at: millis, [("from_screen", screenName(screen)), action])
     case .purchase:
-      emit("pro_upgrade_tapped", at: millis, [("plan", planName(Int(flow.outcomePlan[outcome])))])
+      emit(
+        "pro_upgrade_tapped", at: millis, [("plan", planName(Int(flow.outcomePlan[outcome]))), ("screen_name", screenName(screen)), action])
     case .dismiss:
-      emit("pro_maybe_later_tapped", at: millis, [("screen_name", screenName(screen))])
+      emit("pro_maybe_later_tapped", at: millis, [("screen_name", screenName(screen)), action])
+    case .restore:
+      emit("purchase_restore_tapped", at: millis, [("screen_name", screenName(screen)), action])
     case .select where flow.outcomeOptionTable[outcome] >= 0:
       break  // reported by `selected`
     case .continue, .select, .type, .allow, .deny, .jump:
-      if !failed { emit("onboarding_continued", at: millis, [("screen_name", screenName(screen)), ("action", .string(slot.id))]) }
-    case .back, .restore, .quit:
-      break  // reported by `moved`, `restored`, `abandoned`
+      emit("onboarding_continued", at: millis, [("screen_name", screenName(screen)), action])
+    case .back, .quit:
+      break  // reported by `moved` and `abandoned`
     }
   }
 
@@ -150,7 +161,12 @@ struct TraceRecorder: WalkObserver {
     let slot = flow.options[option]
     if flow.outcomeEffects[outcome] & CompiledFlow.Effect.personalizes != 0 {
       goal = slot.id
-      emit("goal_selected", at: millis, [("goal", .string(slot.id)), ("screen_name", screenName(slot.screen))])
+      emit(
+        "goal_selected", at: millis,
+        [
+          ("goal", .string(slot.id)), ("screen_name", screenName(slot.screen)),
+          ("action", .string(flow.actions[Int(flow.outcomeAction[outcome])].id)),
+        ])
     } else {
       emit(
         "onboarding_continued", at: millis,
@@ -181,8 +197,11 @@ struct TraceRecorder: WalkObserver {
   mutating func restored(at millis: UInt64) { emit("purchase_restored", at: millis) }
 
   mutating func moved(from screen: Int, to target: Int, outcome: Int, at millis: UInt64) {
-    if flow.actions[Int(flow.outcomeAction[outcome])].kind == .back {
-      emit("onboarding_back_pressed", at: millis, [("from_screen", screenName(screen)), ("to_screen", screenName(target))])
+    let slot = flow.actions[Int(flow.outcomeAction[outcome])]
+    if slot.kind == .back {
+      emit(
+        "onboarding_back_pressed", at: millis,
+        [("from_screen", screenName(screen)), ("to_screen", screenName(target)), ("action", .string(slot.id))])
     }
   }
 
@@ -195,8 +214,19 @@ struct TraceRecorder: WalkObserver {
       ])
   }
 
+  /// `reason` is `quit` when the user took a quit action (its id in `action`), `exit` when
+  /// another action's target was `abandoned` (that action has its own event), and
+  /// `step_limit` when the walk was cut off.
   mutating func abandoned(on screen: Int, stepLimit: Bool, at millis: UInt64) {
-    emit("onboarding_abandoned", at: millis, [("last_screen", screenName(screen)), ("reason", .string(stepLimit ? "step_limit" : "quit"))])
+    var properties: [(String, JSONValue)] = [("last_screen", screenName(screen))]
+    if stepLimit {
+      properties.append(("reason", .string("step_limit")))
+    } else if let quitAction {
+      properties += [("reason", .string("quit")), ("action", .string(quitAction))]
+    } else {
+      properties.append(("reason", .string("exit")))
+    }
+    emit("onboarding_abandoned", at: millis, properties)
   }
 
   mutating func pendingApproved(plan: Int, at millis: UInt64) {

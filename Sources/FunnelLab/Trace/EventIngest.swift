@@ -1,0 +1,331 @@
+/// Turns an analytics event log into the counts ``Calibration`` reads (views per screen,
+/// actions per screen and action, per variant when the events carry one), one event at a
+/// time: memory grows with the screens and actions named, never with the events.
+///
+/// **Which events count.** FunnelLab's own taxonomy (what ``UserTrace`` writes), or a
+/// team's, renamed through an ``EventNameMap``:
+///
+/// | event | counts | screen from | action, when the event has no `action` property |
+/// |---|---|---|---|
+/// | `onboarding_screen_viewed` | a view | `screen_name` | |
+/// | `onboarding_continued` | an action | `screen_name` | `continue` |
+/// | `onboarding_skipped` | an action | `from_screen` | `skip` |
+/// | `onboarding_back_pressed` | an action | `from_screen` | `back` |
+/// | `goal_selected` | an action | `screen_name` | `select` |
+/// | `pro_upgrade_tapped` | an action | `screen_name` | `purchase` |
+/// | `pro_maybe_later_tapped` | an action | `screen_name` | `dismiss` |
+/// | `purchase_restore_tapped` | an action | `screen_name` | `restore` |
+/// | `onboarding_action_failed` | an action | `screen_name` | (required) |
+/// | `onboarding_abandoned` with `reason` `quit` or none | an action | `last_screen` | `quit` |
+///
+/// Every other event of the taxonomy carries no count (``uncounted``); a name outside it is
+/// counted in ``outside``. Summed over a trace's users these are exactly the views and
+/// action counts of `run` with the same seed (tested).
+///
+/// **Lines.** NDJSON: one JSON object per line, the event's name in `event` (or
+/// Amplitude's `event_type`), its properties in the object `properties` (or
+/// `event_properties`). CSV: a header with an `event` column; every other column is a
+/// property, an empty cell an absent one; a quoted field may span lines. A line that is
+/// not an event, or an event that counts but lacks what it needs, is a *bad line*:
+/// counted in ``badLines``, the first ones kept with their line and what was wrong
+/// (``firstBadLines``), never dropped silently.
+public struct EventIngest: Sendable {
+  /// How the log is written.
+  public enum Format: String, Sendable, CaseIterable {
+    /// One JSON object per line.
+    case ndjson
+    /// A header, then one event per record.
+    case csv
+  }
+
+  /// A line that gave no count, and why.
+  public struct BadLine: Sendable, Hashable {
+    /// The 1-based line in the log (a CSV record's first line).
+    public var line: Int
+    /// What was wrong, e.g. `no "screen_name" property`.
+    public var message: String
+
+    /// A bad line.
+    public init(line: Int, message: String) {
+      self.line = line
+      self.message = message
+    }
+  }
+
+  /// The bad lines kept with their message (the rest are only counted).
+  public static let maximumBadLinesKept = 5
+  /// Event names outside the taxonomy kept by name (the rest are counted together).
+  public static let maximumNamesKept = 20
+  /// Distinct (variant, screen, action) counts: a log naming more is not a log of screens.
+  public static let maximumKeys = 100_000
+  /// The longest screen, action or variant id, in characters.
+  public static let maximumIDLength = 200
+  /// The longest CSV record, in bytes (a quoted field that never closes would grow without bound).
+  public static let maximumRecordBytes = 1 << 20
+
+  /// The counts per variant id (`""` when no variant property is read).
+  public private(set) var counts: [String: ObservedCounts] = [:]
+  /// Lines read that are not blank (a CSV header included).
+  public private(set) var lines: UInt64 = 0
+  /// Views counted.
+  public private(set) var views: UInt64 = 0
+  /// Actions counted.
+  public private(set) var actions: UInt64 = 0
+  /// Events of the taxonomy that carry no count, by their FunnelLab name.
+  public private(set) var uncounted: [String: UInt64] = [:]
+  /// Events outside the taxonomy (under the map), by name, for ``maximumNamesKept`` names.
+  public private(set) var outside: [String: UInt64] = [:]
+  /// Events outside the taxonomy whose names were not kept.
+  public private(set) var otherOutside: UInt64 = 0
+  /// Lines that gave no event, or an event that counts but lacks what it needs.
+  public private(set) var badLines: UInt64 = 0
+  /// The first ``maximumBadLinesKept`` of them.
+  public private(set) var firstBadLines: [BadLine] = []
+  /// A problem that makes the rest of the log unreadable (a CSV header without an event
+  /// column); once set, lines are no longer read.
+  public private(set) var fatal: BadLine?
+
+  private let format: Format
+  /// Emitted name → FunnelLab name.
+  private let names: [String: String]
+  private let variantProperty: String?
+  private var header: [String]?
+  private var pendingRecord: (text: String, line: Int, quotes: Int)?
+  private var keys = 0
+
+  /// An empty tally of a log written in `format`, its event names under `names`; with
+  /// `variantProperty`, every event that counts must name its variant in that property.
+  public init(format: Format, names: EventNameMap = EventNameMap(), variantProperty: String? = nil) {
+    self.format = format
+    self.names = names.funnelLabNames
+    self.variantProperty = variantProperty
+  }
+
+  /// Reads one line of the log (without its line end); `number` is its 1-based line.
+  public mutating func add(line text: String, number: Int) {
+    guard fatal == nil else { return }
+    switch format {
+    case .ndjson: addJSON(text, number)
+    case .csv: addCSV(text, number)
+    }
+  }
+
+  /// Counts a line the reader could not turn into text (not UTF-8, too long).
+  public mutating func addBadLine(_ message: String, number: Int) {
+    guard fatal == nil else { return }
+    lines &+= 1
+    bad(number, message)
+  }
+
+  /// Ends the log: a CSV record whose quoted field never closed is a bad line.
+  public mutating func finish() {
+    if let pending = pendingRecord, fatal == nil {
+      pendingRecord = nil
+      bad(pending.line, "a quoted field that never closes")
+    }
+  }
+
+  /// Events that gave a count.
+  public var counted: UInt64 { views &+ actions }
+
+  private mutating func bad(_ line: Int, _ message: String) {
+    badLines &+= 1
+    if firstBadLines.count < Self.maximumBadLinesKept { firstBadLines.append(BadLine(line: line, message: message)) }
+  }
+
+  private mutating func addJSON(_ text: String, _ number: Int) {
+    if text.allSatisfy(\.isWhitespace) { return }
+    lines &+= 1
+    let value: JSONValue
+    do {
+      value = try JSONParser.parse(text)
+    } catch {
+      return bad(number, "not JSON (column \(error.column): \(error.message))")
+    }
+    guard case .object = value.kind else { return bad(number, "not a JSON object but \(value.typeName)") }
+    guard let name = value["event"] ?? value["event_type"] else { return bad(number, "no \"event\" name") }
+    guard case .string(let event) = name.kind else { return bad(number, "the event name is \(name.typeName), not a string") }
+    let properties = value["properties"] ?? value["event_properties"]
+    var members: [JSONValue.Member] = []
+    if let properties {
+      switch properties.kind {
+      case .object(let m): members = m
+      case .null: break
+      default: return bad(number, "\"properties\" is \(properties.typeName), not an object")
+      }
+    }
+    addEvent(event, number) { key in
+      guard let member = members.first(where: { $0.key == key }) else { return .absent }
+      switch member.value.kind {
+      case .string(let s): return .text(s)
+      case .number(_, let literal): return .text(literal)
+      case .bool(let b): return .text(b ? "true" : "false")
+      case .null: return .absent
+      case .array, .object: return .notText(member.value.typeName)
+      }
+    }
+  }
+
+  private mutating func addCSV(_ text: String, _ number: Int) {
+    var record = text
+    var first = number
+    var quotes = text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
+    if let pending = pendingRecord {
+      record = pending.text + "\n" + text
+      first = pending.line
+      quotes += pending.quotes
+      pendingRecord = nil
+    } else if text.allSatisfy(\.isWhitespace) {
+      return
+    }
+    // An odd number of quotes so far: a quoted field goes on past this line.
+    if quotes % 2 == 1 {
+      guard record.utf8.count <= Self.maximumRecordBytes else {
+        lines &+= 1
+        return bad(first, "a quoted field longer than \(Self.maximumRecordBytes >> 20) MiB")
+      }
+      pendingRecord = (record, first, quotes)
+      return
+    }
+    lines &+= 1
+    let fields: [String]
+    do {
+      fields = try CSVReader.records(record).first?.fields.map(\.trimmingSpaces) ?? []
+    } catch {
+      return bad(first, error.message)
+    }
+    guard let header else { return readHeader(fields, first) }
+    guard fields.count == header.count else { return bad(first, "expected \(header.count) fields, found \(fields.count)") }
+    guard let eventColumn = header.firstIndex(of: "event") ?? header.firstIndex(of: "event_type") else { return }
+    guard !fields[eventColumn].isEmpty else { return bad(first, "no event name") }
+    addEvent(fields[eventColumn], first) { key in
+      guard let column = header.firstIndex(of: key), !fields[column].isEmpty else { return .absent }
+      return .text(fields[column])
+    }
+  }
+
+  private mutating func readHeader(_ fields: [String], _ number: Int) {
+    guard fields.contains("event") || fields.contains("event_type") else {
+      fatal = BadLine(line: number, message: "the header has no \"event\" column")
+      return
+    }
+    if let repeated = fields.first(where: { name in fields.filter { $0 == name }.count > 1 }) {
+      fatal = BadLine(line: number, message: "the header names the column \"\(repeated)\" twice")
+      return
+    }
+    header = fields
+  }
+
+  /// A property of an event.
+  enum Property {
+    case absent
+    case text(String)
+    case notText(String)
+  }
+
+  /// What an event of the taxonomy counts: a view, or an action (its default id when
+  /// the event has no `action` property; `nil`: the property is required).
+  private enum Counts {
+    case view
+    case action(screen: String, default: String?)
+  }
+
+  private static let counting: [String: Counts] = [
+    "onboarding_screen_viewed": .view,
+    "onboarding_continued": .action(screen: "screen_name", default: "continue"),
+    "onboarding_skipped": .action(screen: "from_screen", default: "skip"),
+    "onboarding_back_pressed": .action(screen: "from_screen", default: "back"),
+    "goal_selected": .action(screen: "screen_name", default: "select"),
+    "pro_upgrade_tapped": .action(screen: "screen_name", default: "purchase"),
+    "pro_maybe_later_tapped": .action(screen: "screen_name", default: "dismiss"),
+    "purchase_restore_tapped": .action(screen: "screen_name", default: "restore"),
+    "onboarding_action_failed": .action(screen: "screen_name", default: nil),
+    "onboarding_abandoned": .action(screen: "last_screen", default: "quit"),
+  ]
+
+  private mutating func addEvent(_ emitted: String, _ number: Int, _ property: (String) -> Property) {
+    guard let event = names[emitted] else {
+      if outside[emitted] != nil || outside.count < Self.maximumNamesKept {
+        outside[String(emitted.prefix(Self.maximumIDLength)), default: 0] &+= 1
+      } else {
+        otherOutside &+= 1
+      }
+      return
+    }
+    guard let counts = Self.counting[event] else {
+      uncounted[event, default: 0] &+= 1
+      return
+    }
+    if event == "onboarding_abandoned", case .text(let reason) = property("reason"), reason != "quit" {
+      uncounted[event, default: 0] &+= 1
+      return
+    }
+    var screenKey = "screen_name"
+    if case .action(let key, _) = counts { screenKey = key }
+    let screen: String
+    switch id(property(screenKey), screenKey) {
+    case .failure(let problem): return bad(number, problem.message)
+    case .success(nil): return bad(number, "no \"\(screenKey)\" property")
+    case .success(let s?): screen = s
+    }
+    var action = ""
+    if case .action(_, let defaultAction) = counts {
+      switch id(property("action"), "action") {
+      case .failure(let problem): return bad(number, problem.message)
+      case .success(let given?): action = given
+      case .success(nil):
+        guard let defaultAction else { return bad(number, "no \"action\" property") }
+        action = defaultAction
+      }
+      if action == "views" { return bad(number, "an action may not be named \"views\"") }
+    }
+    var variant = ""
+    if let variantProperty {
+      switch id(property(variantProperty), variantProperty) {
+      case .failure(let problem): return bad(number, problem.message)
+      case .success(nil): return bad(number, "no \"\(variantProperty)\" property (the variant, --variant-property)")
+      case .success(let v?): variant = v
+      }
+    }
+    tally(variant: variant, screen: screen, action: action, number)
+  }
+
+  /// A property read as an id: `nil` when absent; a failure when it is not text, is
+  /// empty, too long or holds control characters.
+  private func id(_ value: Property, _ key: String) -> Result<String?, IDProblem> {
+    switch value {
+    case .absent: return .success(nil)
+    case .notText(let type): return .failure(IDProblem("\"\(key)\" is \(type), not text"))
+    case .text(let text):
+      if text.isEmpty { return .failure(IDProblem("\"\(key)\" is empty")) }
+      if text.count > Self.maximumIDLength { return .failure(IDProblem("\"\(key)\" is longer than \(Self.maximumIDLength) characters")) }
+      if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        return .failure(IDProblem("\"\(key)\" holds a control character"))
+      }
+      if text.first?.isWhitespace == true || text.last?.isWhitespace == true {
+        return .failure(IDProblem("\"\(key)\" begins or ends with a space"))
+      }
+      return .success(text)
+    }
+  }
+
+  /// Why a property is not an id, in words.
+  struct IDProblem: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+  }
+
+  private mutating func tally(variant: String, screen: String, action: String, _ number: Int) {
+    var observed = counts[variant] ?? ObservedCounts()
+    let isNew = action.isEmpty ? observed.views[screen] == nil : observed.actions[screen]?[action] == nil
+    if isNew {
+      guard keys < Self.maximumKeys else {
+        return bad(number, "more than \(Self.maximumKeys) distinct screens and actions (are the screen properties ids?)")
+      }
+      keys += 1
+    }
+    if let error = observed.add(1, screen: screen, action: action, line: number) { return bad(number, error.message) }
+    counts[variant] = observed
+    if action.isEmpty { views &+= 1 } else { actions &+= 1 }
+  }
+}
