@@ -26,7 +26,7 @@ import Testing
   {
     var ingest = EventIngest(format: format, names: names, variantProperty: variant)
     var reader = LineReader()
-    reader.feed(Array(text.utf8)) { number, line in
+    reader.feed(Array(text.utf8)[...]) { number, line in
       if case .text(let t) = line {
         ingest.add(line: t, number: number)
       } else if case .problem(let m) = line {

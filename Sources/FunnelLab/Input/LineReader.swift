@@ -31,13 +31,13 @@ package struct LineReader {
   }
 
   /// Reads `chunk`, handing each line it completes to `body` with its number.
-  package mutating func feed(_ chunk: some Collection<UInt8>, _ body: (Int, Line) -> Void) {
+  package mutating func feed(_ chunk: ArraySlice<UInt8>, _ body: (Int, Line) -> Void) {
     guard stopped == nil else { return }
-    var bytes = chunk[...]
-    if !started, !bytes.isEmpty || !pending.isEmpty {
+    var start = chunk.startIndex
+    if !started, !chunk.isEmpty {
       // The byte order mark may straddle two chunks: wait for three bytes.
-      let head = pending + bytes.prefix(3)
-      if head.count < 3, !head.isEmpty, [0xEF, 0xBB, 0xBF].starts(with: head) {
+      let head = pending + chunk.prefix(3)
+      if head.count < 3, [0xEF, 0xBB, 0xBF].starts(with: head) {
         pending = head
         return
       }
@@ -45,16 +45,21 @@ package struct LineReader {
       if head.starts(with: [0xEF, 0xBB, 0xBF]) {
         let fromPending = min(pending.count, 3)
         pending.removeFirst(fromPending)
-        bytes = bytes.dropFirst(3 - fromPending)
+        start += 3 - fromPending
       }
     }
-    while let newline = bytes.firstIndex(of: 0x0A) {
-      take(bytes[..<newline])
-      finishLine(body)
-      bytes = bytes[bytes.index(after: newline)...]
-      if stopped != nil { return }
+    chunk.withUnsafeBufferPointer { buffer in
+      let base = chunk.startIndex
+      var from = start - base
+      while from < buffer.count {
+        guard let newline = buffer[from...].firstIndex(of: 0x0A) else { break }
+        take(UnsafeBufferPointer(rebasing: buffer[from..<newline]))
+        finishLine(body)
+        from = newline + 1
+        if stopped != nil { return }
+      }
+      if from < buffer.count { take(UnsafeBufferPointer(rebasing: buffer[from...])) }
     }
-    take(bytes)
   }
 
   /// Ends the input: the last line, when it has no line end.
@@ -63,7 +68,7 @@ package struct LineReader {
     finishLine(body)
   }
 
-  private mutating func take(_ bytes: some Collection<UInt8>) {
+  private mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) {
     if skipped > 0 || pending.count + bytes.count > maximumLineBytes {
       skipped += pending.count + bytes.count
       pending.removeAll(keepingCapacity: true)

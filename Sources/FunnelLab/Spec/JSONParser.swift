@@ -158,6 +158,13 @@ package struct JSONParser {
 
   private mutating func parseString() throws(Failure) -> String {
     index += 1
+    // The common string, without escapes: its bytes as they stand.
+    var end = index
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      defer { index = end + 1 }
+      return String(decoding: bytes[index..<end], as: UTF8.self)
+    }
     var scalars = String.UnicodeScalarView()
     var run = [UInt8]()
     func flush(_ run: inout [UInt8], into scalars: inout String.UnicodeScalarView) {

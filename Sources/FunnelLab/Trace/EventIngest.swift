@@ -134,7 +134,7 @@ public struct EventIngest: Sendable {
   }
 
   private mutating func addJSON(_ text: String, _ number: Int) {
-    if text.allSatisfy(\.isWhitespace) { return }
+    if Self.isBlank(text) { return }
     lines &+= 1
     let value: JSONValue
     do {
@@ -175,7 +175,7 @@ public struct EventIngest: Sendable {
       first = pending.line
       quotes += pending.quotes
       pendingRecord = nil
-    } else if text.allSatisfy(\.isWhitespace) {
+    } else if Self.isBlank(text) {
       return
     }
     // An odd number of quotes so far: a quoted field goes on past this line.
@@ -298,15 +298,30 @@ public struct EventIngest: Sendable {
     case .notText(let type): return .failure(IDProblem("\"\(key)\" is \(type), not text"))
     case .text(let text):
       if text.isEmpty { return .failure(IDProblem("\"\(key)\" is empty")) }
-      if text.count > Self.maximumIDLength { return .failure(IDProblem("\"\(key)\" is longer than \(Self.maximumIDLength) characters")) }
-      if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-        return .failure(IDProblem("\"\(key)\" holds a control character"))
+      // Characters are never more than bytes: count them only for a long id.
+      if text.utf8.count > Self.maximumIDLength, text.count > Self.maximumIDLength {
+        return .failure(IDProblem("\"\(key)\" is longer than \(Self.maximumIDLength) characters"))
       }
+      if Self.hasControlCharacter(text) { return .failure(IDProblem("\"\(key)\" holds a control character")) }
       if text.first?.isWhitespace == true || text.last?.isWhitespace == true {
         return .failure(IDProblem("\"\(key)\" begins or ends with a space"))
       }
       return .success(text)
     }
+  }
+
+  /// Whether `text` is empty or only JSON's whitespace (space, tab, CR), read on its bytes.
+  static func isBlank(_ text: String) -> Bool { text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+
+  /// Whether `text` holds a control character (general category Cc: U+0000–U+001F,
+  /// U+007F–U+009F), read on its UTF-8 bytes (U+0080–U+009F are `C2 80`–`C2 9F`).
+  static func hasControlCharacter(_ text: String) -> Bool {
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+      previous = byte
+    }
+    return false
   }
 
   /// Why a property is not an id, in words.
@@ -316,16 +331,18 @@ public struct EventIngest: Sendable {
   }
 
   private mutating func tally(variant: String, screen: String, action: String, _ number: Int) {
-    var observed = counts[variant] ?? ObservedCounts()
-    let isNew = action.isEmpty ? observed.views[screen] == nil : observed.actions[screen]?[action] == nil
+    let isNew =
+      action.isEmpty ? counts[variant]?.views[screen] == nil : counts[variant]?.actions[screen]?[action] == nil
     if isNew {
       guard keys < Self.maximumKeys else {
         return bad(number, "more than \(Self.maximumKeys) distinct screens and actions (are the screen properties ids?)")
       }
       keys += 1
     }
-    if let error = observed.add(1, screen: screen, action: action, line: number) { return bad(number, error.message) }
-    counts[variant] = observed
+    // Counted in place: a copy of the counts per event would cost their size each time.
+    if let error = counts[variant, default: ObservedCounts()].add(1, screen: screen, action: action, line: number) {
+      return bad(number, error.message)
+    }
     if action.isEmpty { views &+= 1 } else { actions &+= 1 }
   }
 }
