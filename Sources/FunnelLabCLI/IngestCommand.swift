@@ -62,7 +62,7 @@ enum IngestCommand: Command {
   /// - Returns: why the reading stopped before the end, if it did.
   private static func read(
     _ path: String, into ingest: inout EventIngest, maximumBad: Int, console: any Console
-  ) throws(CommandFailure) -> String? {
+  ) throws(CommandFailure) -> (line: Int, message: String)? {
     var reader = LineReader()
     let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
     let progress = ProgressBar(console: console, label: "ingest", enabled: (size ?? 0) > 0, unit: "bytes")
@@ -97,11 +97,13 @@ enum IngestCommand: Command {
   }
 
   /// Refuses a log that stopped the reading, has more bad lines than allowed, or counts nothing.
-  private static func check(_ ingest: EventIngest, stopped: String?, source: String, maximumBad: Int) throws(CommandFailure) {
+  private static func check(
+    _ ingest: EventIngest, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
+  ) throws(CommandFailure) {
     func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
-    if let stopped { throw fail("\(source): \(stopped); give a log with one event per line.") }
+    if let stopped { throw fail("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
     if let fatal = ingest.fatal {
-      throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters); name the event column \"event\".")
+      throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).")
     }
     if ingest.badLines > UInt64(maximumBad), let first = ingest.firstBadLines.first {
       let more = maximumBad == 0 ? "" : " (more than \(maximumBad))"

@@ -38,6 +38,11 @@ enum TraceCommand: Command {
     _ = try arguments.choice("format", ["ndjson"])
     let output = OutputDestination(path: arguments.value("output"))
     let variantProperty = try EventOptions.variantProperty(arguments)
+    if let name = variantProperty, TraceEvent.propertyNames.contains(name) {
+      throw UsageError(
+        message: "--variant-property: the events already have a property '\(name.escapingControlCharacters)'",
+        hint: "choose another name, e.g. --variant-property variant")
+    }
     let names = try EventOptions.names(arguments, console: console)
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     _ = try knownVariants(arguments.all("variant"), of: experiment)

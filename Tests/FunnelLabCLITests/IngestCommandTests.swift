@@ -33,7 +33,13 @@ import Testing
         ingest.addBadLine(m, number: number)
       }
     }
-    reader.finish { number, line in if case .text(let t) = line { ingest.add(line: t, number: number) } }
+    reader.finish { number, line in
+      if case .text(let t) = line {
+        ingest.add(line: t, number: number)
+      } else if case .problem(let m) = line {
+        ingest.addBadLine(m, number: number)
+      }
+    }
     ingest.finish()
     return ingest
   }
@@ -62,8 +68,8 @@ import Testing
   }
 
   /// The command line, from a file and from standard input (read in chunks of 7 bytes,
-  /// so lines and a multi-byte character straddle chunks), writes the same CSV, which is
-  /// the library's; `calibrate` reads it.
+  /// so lines straddle chunks), writes the same CSV, which is the library's; `calibrate`
+  /// reads it.
   @Test func theCommandStreamsAFileOrStandardInputToTheSameCSV() throws {
     let trace = funnellab("trace", "--users", "400", "--seed", "3")
     #expect(trace.code == 0)
@@ -206,6 +212,60 @@ import Testing
     #expect(ingest.outside["app_opened"] == 1)
   }
 
+  /// In a CSV a quote opens a quoted field only at the start of a field, as the CSV reader
+  /// has it: a quote inside a word does not swallow the lines after it; a carriage return
+  /// outside quotes (two records on one line) and a header that does not parse are refused.
+  @Test func csvQuotesAndLineEndsAreReadAsTheCSVReaderReadsThem() {
+    let log =
+      "event,screen_name\nonboarding_screen_viewed,we\"lcome\nonboarding_screen_viewed,goal\n"
+      + "onboarding_screen_viewed,\"multi\nline\"\nonboarding_screen_viewed,a\rb\n"
+    let ingest = Self.ingest(log, format: .csv)
+    #expect(ingest.counts[""]?.views == ["we\"lcome": 1, "goal": 1, "multi\nline": 0].filter { $0.value > 0 })
+    #expect(ingest.badLines == 2, "\(ingest.firstBadLines)")
+    #expect(ingest.firstBadLines.map(\.line) == [4, 6])
+    #expect(ingest.firstBadLines[0].message == "\"screen_name\" holds a control character")
+    #expect(ingest.firstBadLines[1].message.hasPrefix("more than one record on the line"))
+    let broken = Self.ingest("event,\"open\nonboarding_screen_viewed,x\n", format: .csv)
+    #expect(broken.fatal == EventIngest.BadLine(line: 1, message: "the header: a quoted field never closes"))
+    let open = Self.ingest("event,screen_name\nonboarding_screen_viewed,\"open\nonboarding_screen_viewed,x\n", format: .csv)
+    #expect(open.firstBadLines == [EventIngest.BadLine(line: 2, message: "a quoted field never closes")] && open.lines == 2)
+    let header = Self.ingest("event,\"a\"b\nx,y\n", format: .csv)
+    #expect(header.fatal?.line == 1 && header.fatal?.message.hasPrefix("the header: text after a closing quote") == true)
+    let long = Self.ingest(
+      "{\"event\": \"onboarding_screen_viewed\", \"properties\": {\"screen_name\": \"e" + String(repeating: "\u{301}", count: 500)
+        + "\"}}\n")
+    #expect(long.firstBadLines.first?.message == "\"screen_name\" is longer than 800 bytes")
+  }
+
+  /// The CSV reader's quote rule, read line by line, agrees with the reader on every short
+  /// line of quotes, commas, spaces and letters: a line ends inside quotes exactly when the
+  /// reader finds a quoted field that never closes.
+  @Test func endsInsideQuotesAgreesWithTheCSVReader() {
+    let alphabet: [Character] = ["a", ",", "\"", " "]
+    var state: UInt64 = 20_261_126
+    var checked = 0
+    for _ in 0..<20_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      var line = ""
+      var bits = state >> 20
+      for _ in 0..<Int(state % 11) {
+        line.append(alphabet[Int(bits & 3)])
+        bits >>= 2
+      }
+      let message: String?
+      do {
+        _ = try CSVReader.records(line)
+        message = nil
+      } catch {
+        message = error.message
+      }
+      if message?.hasPrefix("text after a closing quote") == true { continue }
+      checked += 1
+      #expect(CSVReader.endsInsideQuotes(line, startingInside: false) == (message == "a quoted field is never closed"), "\(line)")
+    }
+    #expect(checked > 10_000)
+  }
+
   /// Usage errors exit 64 (with the usage line), unreadable inputs 66, a log with nothing to count or a CSV
   /// without an event column 65; each in one line, stdout empty.
   @Test func errorsExitWithTheirDocumentedCodes() throws {
@@ -214,8 +274,8 @@ import Testing
     let twice = try temporaryFile("twice.csv", contents: "event,event\nx,y\n")
     let cases: [([String], Int32, String)] = [
       (["ingest", nothing], 65, "no view or action among 1 lines (outside the taxonomy: 1 events (app_opened 1); name yours"),
-      (["ingest", noEvent], 65, "noevent.csv:1: the header has no \"event\" column"),
-      (["ingest", twice], 65, "twice.csv:1: the header names the column \"event\" twice"),
+      (["ingest", noEvent], 65, "noevent.csv:1: the header has no \"event\" column; name the event column \"event\"."),
+      (["ingest", twice], 65, "twice.csv:1: the header names the column \"event\" twice; give each column its own name."),
       (["ingest", "/nonexistent/events.ndjson"], 66, "no such file"),
       (["ingest", "/tmp"], 66, "a folder, not a file"),
       (["ingest", nothing, "--input-format", "xml"], 64, "--input-format"),
@@ -223,6 +283,7 @@ import Testing
       (["ingest", nothing, "--variant-property", ""], 64, "the property's name is empty"),
       (["ingest", nothing, nothing], 64, "'funnellab ingest' takes 1 argument"),
       (["trace", "--variant-property", ""], 64, "the property's name is empty"),
+      (["trace", "--variant-property", "screen_name"], 64, "the events already have a property 'screen_name'"),
     ]
     for (arguments, code, message) in cases {
       let r = funnellab(arguments)

@@ -5,7 +5,9 @@ import Testing
 /// The line splitter of streamed logs: the same lines whatever the chunks, bounded memory.
 @Suite struct LineReaderTests {
   /// Every line of `bytes` fed in chunks of `size` bytes.
-  static func lines(_ bytes: [UInt8], chunk size: Int, reader: LineReader = LineReader()) -> (lines: [LineReader.Line], stopped: String?) {
+  static func lines(_ bytes: [UInt8], chunk size: Int, reader: LineReader = LineReader()) -> (
+    lines: [LineReader.Line], stopped: (line: Int, message: String)?
+  ) {
     var reader = reader
     var out: [(Int, LineReader.Line)] = []
     var start = 0
@@ -43,6 +45,7 @@ import Testing
     bytes = Array("ok\n".utf8) + Array(repeating: 0, count: 500)
     let endless = Self.lines(bytes, chunk: 64, reader: reader)
     #expect(endless.lines == [.text("ok")])
-    #expect(endless.stopped == "line 2 is longer than 100 bytes: not a log of one event per line")
+    #expect(endless.stopped?.line == 2)
+    #expect(endless.stopped?.message == "longer than 100 bytes: not a log of one event per line")
   }
 }

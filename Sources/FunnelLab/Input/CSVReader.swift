@@ -85,4 +85,44 @@ package enum CSVReader {
     endRecord()
     return records
   }
+
+  /// Whether a record read to the end of `line` is inside a quoted field, so that it goes
+  /// on past the line end, by the rules of ``records(_:)``: a quote opens a quoted field
+  /// only where the field so far is blank (spaces, tabs), and `""` inside one is a quote.
+  /// `inside`: the line starts inside a quoted field (the record's last line ended in one).
+  /// - Complexity: O(n) in the line's UTF-8 bytes.
+  package static func endsInsideQuotes(_ line: String, startingInside inside: Bool) -> Bool {
+    let bytes = Array(line.utf8)
+    var quoted = inside
+    var fieldBlank = !inside
+    var afterQuote = false
+    var i = 0
+    while i < bytes.count {
+      let byte = bytes[i]
+      i += 1
+      if quoted {
+        guard byte == UInt8(ascii: "\"") else { continue }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+          i += 1
+        } else {
+          quoted = false
+          afterQuote = true
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: ","):
+        fieldBlank = true
+        afterQuote = false
+      case UInt8(ascii: "\"") where fieldBlank && !afterQuote:
+        quoted = true
+        fieldBlank = false
+      case UInt8(ascii: " "), UInt8(ascii: "\t"):
+        break
+      default:
+        fieldBlank = false
+      }
+    }
+    return quoted
+  }
 }

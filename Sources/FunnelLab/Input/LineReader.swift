@@ -21,8 +21,9 @@ package struct LineReader {
   private var skipped = 0
   private var number = 0
   private var started = false
-  /// Set once a line passed ``maximumSkippedBytes``: nothing more is read.
-  package private(set) var stopped: String?
+  /// Set once a line passed ``maximumSkippedBytes``, with that line's number and why:
+  /// nothing more is read.
+  package private(set) var stopped: (line: Int, message: String)?
 
   /// A reader with the given bounds.
   package init(maximumLineBytes: Int = 1 << 20, maximumSkippedBytes: Int = 64 << 20) {
@@ -73,7 +74,7 @@ package struct LineReader {
       skipped += pending.count + bytes.count
       pending.removeAll(keepingCapacity: true)
       if skipped > maximumSkippedBytes {
-        stopped = "line \(number + 1) is longer than \(Self.size(maximumSkippedBytes)): not a log of one event per line"
+        stopped = (number + 1, "longer than \(Self.size(maximumSkippedBytes)): not a log of one event per line")
       }
     } else {
       pending.append(contentsOf: bytes)

@@ -58,14 +58,16 @@ public struct EventIngest: Sendable {
   public static let maximumNamesKept = 20
   /// Distinct (variant, screen, action) counts: a log naming more is not a log of screens.
   public static let maximumKeys = 100_000
-  /// The longest screen, action or variant id, in characters.
-  public static let maximumIDLength = 200
+  /// The longest screen, action or variant id, in UTF-8 bytes (bytes, not characters: one
+  /// character may combine any number of scalars).
+  public static let maximumIDBytes = 800
   /// The longest CSV record, in bytes (a quoted field that never closes would grow without bound).
   public static let maximumRecordBytes = 1 << 20
 
   /// The counts per variant id (`""` when no variant property is read).
   public private(set) var counts: [String: ObservedCounts] = [:]
-  /// Lines read that are not blank (a CSV header included).
+  /// Lines read that are not blank; in a CSV, records (a quoted field may span lines), the
+  /// header included.
   public private(set) var lines: UInt64 = 0
   /// Views counted.
   public private(set) var views: UInt64 = 0
@@ -90,7 +92,7 @@ public struct EventIngest: Sendable {
   private let names: [String: String]
   private let variantProperty: String?
   private var header: [String]?
-  private var pendingRecord: (text: String, line: Int, quotes: Int)?
+  private var pendingRecord: (text: String, line: Int)?
   private var keys = 0
 
   /// An empty tally of a log written in `format`, its event names under `names`; with
@@ -117,11 +119,17 @@ public struct EventIngest: Sendable {
     bad(number, message)
   }
 
-  /// Ends the log: a CSV record whose quoted field never closed is a bad line.
+  /// Ends the log: a CSV record whose quoted field never closed is a bad line (the header:
+  /// the log cannot be read).
   public mutating func finish() {
     if let pending = pendingRecord, fatal == nil {
       pendingRecord = nil
-      bad(pending.line, "a quoted field that never closes")
+      if header == nil {
+        fatal = BadLine(line: pending.line, message: "the header: a quoted field never closes")
+      } else {
+        lines &+= 1
+        bad(pending.line, "a quoted field never closes")
+      }
     }
   }
 
@@ -169,30 +177,35 @@ public struct EventIngest: Sendable {
   private mutating func addCSV(_ text: String, _ number: Int) {
     var record = text
     var first = number
-    var quotes = text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
-    if let pending = pendingRecord {
-      record = pending.text + "\n" + text
-      first = pending.line
-      quotes += pending.quotes
+    let continues = pendingRecord != nil
+    if var pending = pendingRecord {
+      // Taken out before it grows, so that the text is appended in place, not copied.
       pendingRecord = nil
+      pending.text += "\n"
+      pending.text += text
+      record = pending.text
+      first = pending.line
     } else if Self.isBlank(text) {
       return
     }
-    // An odd number of quotes so far: a quoted field goes on past this line.
-    if quotes % 2 == 1 {
+    if CSVReader.endsInsideQuotes(text, startingInside: continues) {
       guard record.utf8.count <= Self.maximumRecordBytes else {
         lines &+= 1
-        return bad(first, "a quoted field longer than \(Self.maximumRecordBytes >> 20) MiB")
+        return bad(first, "a quoted field longer than \(LineReader.size(Self.maximumRecordBytes))")
       }
-      pendingRecord = (record, first, quotes)
+      pendingRecord = (record, first)
       return
     }
     lines &+= 1
-    let fields: [String]
+    let records: [CSVRecord]
     do {
-      fields = try CSVReader.records(record).first?.fields.map(\.trimmingSpaces) ?? []
+      records = try CSVReader.records(record)
     } catch {
-      return bad(first, error.message)
+      return header == nil ? (fatal = BadLine(line: first, message: "the header: \(error.message)")) : bad(first, error.message)
+    }
+    guard records.count == 1, let fields = records.first?.fields.map(\.trimmingSpaces) else {
+      let message = "more than one record on the line (a carriage return outside quotes?)"
+      return header == nil ? (fatal = BadLine(line: first, message: "the header: " + message)) : bad(first, message)
     }
     guard let header else { return readHeader(fields, first) }
     guard fields.count == header.count else { return bad(first, "expected \(header.count) fields, found \(fields.count)") }
@@ -206,11 +219,11 @@ public struct EventIngest: Sendable {
 
   private mutating func readHeader(_ fields: [String], _ number: Int) {
     guard fields.contains("event") || fields.contains("event_type") else {
-      fatal = BadLine(line: number, message: "the header has no \"event\" column")
+      fatal = BadLine(line: number, message: "the header has no \"event\" column; name the event column \"event\"")
       return
     }
     if let repeated = fields.first(where: { name in fields.filter { $0 == name }.count > 1 }) {
-      fatal = BadLine(line: number, message: "the header names the column \"\(repeated)\" twice")
+      fatal = BadLine(line: number, message: "the header names the column \"\(repeated)\" twice; give each column its own name")
       return
     }
     header = fields
@@ -245,8 +258,9 @@ public struct EventIngest: Sendable {
 
   private mutating func addEvent(_ emitted: String, _ number: Int, _ property: (String) -> Property) {
     guard let event = names[emitted] else {
-      if outside[emitted] != nil || outside.count < Self.maximumNamesKept {
-        outside[String(emitted.prefix(Self.maximumIDLength)), default: 0] &+= 1
+      let shown = emitted.utf8.count <= 100 ? emitted : String(String.UnicodeScalarView(emitted.unicodeScalars.prefix(100))) + "…"
+      if outside[shown] != nil || outside.count < Self.maximumNamesKept {
+        outside[shown, default: 0] &+= 1
       } else {
         otherOutside &+= 1
       }
@@ -298,9 +312,8 @@ public struct EventIngest: Sendable {
     case .notText(let type): return .failure(IDProblem("\"\(key)\" is \(type), not text"))
     case .text(let text):
       if text.isEmpty { return .failure(IDProblem("\"\(key)\" is empty")) }
-      // Characters are never more than bytes: count them only for a long id.
-      if text.utf8.count > Self.maximumIDLength, text.count > Self.maximumIDLength {
-        return .failure(IDProblem("\"\(key)\" is longer than \(Self.maximumIDLength) characters"))
+      if text.utf8.count > Self.maximumIDBytes {
+        return .failure(IDProblem("\"\(key)\" is longer than \(Self.maximumIDBytes) bytes"))
       }
       if Self.hasControlCharacter(text) { return .failure(IDProblem("\"\(key)\" holds a control character")) }
       if text.first?.isWhitespace == true || text.last?.isWhitespace == true {

@@ -38,6 +38,12 @@ public struct TraceEvent: Sendable, Hashable {
     h.combine(name)
   }
 
+  /// The property names FunnelLab's events carry (a variant property must be another).
+  public static let propertyNames: Set<String> = [
+    "segment", "screen_number", "screen_name", "action", "option", "from_screen", "to_screen", "goal", "plan", "trial", "reason",
+    "approved_after_pending", "time_spent", "completion_path", "last_screen",
+  ]
+
   /// The event names FunnelLab emits, in the vocabulary of the onboarding seed documents.
   public static let names: [String] = [
     "onboarding_started", "onboarding_screen_viewed", "onboarding_continued", "onboarding_skipped",
