@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Re-runs every `$ funnellab …` command pasted in README.md and compares its output
+with the text pasted under it, so that the README shows real output of the current build.
+
+    swift build -c release --product funnellab
+    python3 scripts/readme-outputs.py            # report which outputs differ (exit 1 if any)
+    python3 scripts/readme-outputs.py --write    # paste the new outputs in place
+    python3 scripts/readme-outputs.py --only ingest   # commands containing a word
+
+A command runs with bash in a scratch folder where `experiments` links to the repository's,
+`funnellab` on PATH is the release binary, and the files earlier commands of the same
+block wrote are kept (a block is one fenced code block). Its stdout and stderr are read
+together, as a terminal shows them. A command whose inputs are not in the repository
+(a file the text asks the reader to write) is reported as skipped. A pasted output that
+elides lines (`…`) is compared up to the elision only and never rewritten.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, "README.md")
+BINARY = os.path.join(ROOT, ".build", "release")
+
+
+def blocks(lines):
+    """(start, end) line indices of the fenced blocks' contents."""
+    start = None
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            if start is None:
+                start = i + 1
+            else:
+                yield start, i
+                start = None
+
+
+def commands(lines, start, end):
+    """(index of the `$` line, command, output start, output end) in a block."""
+    i = start
+    while i < end:
+        if lines[i].startswith("$ "):
+            j = i + 1
+            while j < end and not lines[j].startswith("$ "):
+                j += 1
+            yield i, lines[i][2:], i + 1, j
+            i = j
+        else:
+            i += 1
+
+
+def run(command, folder):
+    env = dict(os.environ, PATH=BINARY + os.pathsep + os.environ.get("PATH", ""))
+    result = subprocess.run(
+        ["bash", "-c", command + " 2>&1"], cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
+    out = result.stdout.splitlines()
+    while out and not out[-1].strip():
+        out.pop()  # a pasted output leaves out the blank lines at its end
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="paste the new outputs in place")
+    parser.add_argument("--only", help="run only the commands containing this text")
+    args = parser.parse_args()
+    if not os.path.exists(os.path.join(BINARY, "funnellab")):
+        sys.exit("build first: swift build -c release --product funnellab")
+    with open(README, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    replacements = []
+    differ = skipped = same = 0
+    for start, end in blocks(lines):
+        folder = tempfile.mkdtemp(prefix="readme-outputs-")
+        os.symlink(os.path.join(ROOT, "experiments"), os.path.join(folder, "experiments"))
+        for at, command, out_start, out_end in commands(lines, start, end):
+            if not command.startswith("funnellab"):
+                run(command, folder)  # a setup step shown in the block
+                continue
+            if args.only and args.only not in command:
+                continue
+            pasted = lines[out_start:out_end]
+            while pasted and not pasted[-1].strip():
+                pasted.pop()
+                out_end -= 1
+            words = re.findall(r"[\w./-]+\.(?:json|csv|ndjson|xml)", command)
+            outputs = set(re.findall(r"(?:-o|--junit|>>?)\s+([\w./-]+)", command))
+            inputs = [w for w in words if w not in outputs and not os.path.exists(os.path.join(folder, w))]
+            if inputs:
+                print(f"skipped (line {at + 1}): {command}  [needs {', '.join(inputs)}]")
+                skipped += 1
+                continue
+            got = run(command, folder)
+            elided = next((k for k, line in enumerate(pasted) if line.strip() in ("…", "...")), None)
+            compare = pasted if elided is None else pasted[:elided]
+            if got[:len(compare)] == compare and (elided is not None or len(got) == len(pasted)):
+                # After an elision, every pasted line must still come, in order.
+                rest = [] if elided is None else [l for l in pasted[elided:] if l.strip() not in ("…", "...")]
+                position = len(compare)
+                for line in rest:
+                    position = next((k + 1 for k in range(position, len(got)) if got[k] == line), -1)
+                    if position < 0:
+                        print(f"differs after an elision (line {at + 1}): {command}\n  pasted: {line}")
+                        break
+                if position >= 0:
+                    same += 1
+                else:
+                    differ += 1
+                continue
+            differ += 1
+            print(f"differs (line {at + 1}): {command}")
+            for k in range(max(len(compare), len(got))):
+                a = compare[k] if k < len(compare) else "<none>"
+                b = got[k] if k < len(got) else "<none>"
+                if a != b:
+                    print(f"  pasted: {a}\n  now:    {b}")
+                    break
+            if elided is None:
+                replacements.append((out_start, out_end, got))
+    print(f"{same} outputs as pasted, {differ} differ, {skipped} skipped")
+    if args.write and replacements:
+        for out_start, out_end, got in sorted(replacements, reverse=True):
+            lines[out_start:out_end] = got
+        with open(README, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        print(f"wrote {len(replacements)} outputs into README.md")
+    sys.exit(1 if differ and not args.write else 0)
+
+
+if __name__ == "__main__":
+    main()
