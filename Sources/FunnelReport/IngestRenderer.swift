@@ -29,7 +29,8 @@ public enum IngestRenderer {
     func n(_ value: UInt64) -> String { NumberText.grouped(value) }
     var out =
       "\(source.escapingControlCharacters): \(n(ingest.lines)) lines; counted \(n(ingest.views)) views and \(n(ingest.actions)) actions"
-    out += ingest.counts.count > 1 || ingest.counts.keys.first.map({ !$0.isEmpty }) == true ? " of \(ingest.counts.count) variants" : ""
+    // Read per variant, every key is a variant's id; otherwise the one key is "".
+    out += ingest.counts.keys.contains { !$0.isEmpty } ? " of \(ingest.counts.count) variants" : ""
     out += ".\n"
     let uncounted = ingest.uncounted.values.reduce(0, &+)
     if uncounted > 0 {
