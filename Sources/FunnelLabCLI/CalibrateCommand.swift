@@ -26,11 +26,23 @@ enum CalibrateCommand: Command {
     ],
     options: [
       OptionSpec(name: "variant", valueName: "id", help: "Use the CSV rows of this variant (default: the control's)."),
+      OptionSpec(
+        name: "variants", valueName: "ids",
+        help:
+          "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (all: every variant with rows). Fits the base probabilities and the behavior parameters the design identifies."
+      ),
+      OptionSpec(
+        name: "fit", valueName: "parameters",
+        help: "With --variants: the behavior parameters that may be fitted, comma-separated (default: every one that acts on the counts)."),
+      OptionSpec(
+        name: "no-profile",
+        help: "With --variants: skip the profile-likelihood intervals (a constrained fit per point; the Wald intervals remain)."),
       OutputDestination.option,
     ],
     examples: [
       "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv",
       "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv -o calibrated.json",
+      "funnellab calibrate experiments/betfree-onboarding.json experiments/data/betfree-paywall-tests.csv --variants control,defaultMonthly --fit defaultPlanBias --no-profile",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -51,6 +63,9 @@ enum CalibrateCommand: Command {
         message: "--variant: no variant '\(wanted)' in the spec",
         hint: closest(wanted, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
     }
+    if arguments.value("variants") != nil || arguments.value("fit") != nil || arguments.flag("no-profile") {
+      return try runJointly(arguments, spec: spec, document: document, csv: csv, console: console)
+    }
     let variant = arguments.value("variant") ?? experiment.variants.first?.id
     let observed: ObservedCounts
     let calibration: Calibration
@@ -58,26 +73,11 @@ enum CalibrateCommand: Command {
       observed = try ObservedCounts.parse(csv: csv, source: csvPath, variant: variant)
       calibration = try Calibration.fit(experiment, document: document, observed: observed, source: csvPath)
     } catch {
-      var text = ""
-      for e in error.errors {
-        text += InputFile.displayName(error.source) + (e.line.map { ":\($0)" } ?? "") + ": \(e.message.escapingControlCharacters)"
-        text += (e.hint.map { "; \($0.escapingControlCharacters)" } ?? "") + "\n"
-      }
-      throw CommandFailure(code: ExitCode(error), text: text)
+      throw failure(error)
     }
     let output = arguments.value("output")
-    if let output {
-      // The calibrated spec is validated before anything is written.
-      do {
-        _ = try ExperimentLoader.load(text: JSONWriter.write(calibration.document), source: output)
-      } catch {
-        var text = ""
-        for e in error.errors { text += "\(output): \(e.description.escapingControlCharacters)\n" }
-        text +=
-          "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
-        throw CommandFailure(code: ExitCode(error), text: text)
-      }
-    }
+    // The calibrated spec is validated before anything is written.
+    if let output { try validateCalibrated(calibration.document, output: output) }
     console.out(terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
     if let output {
       try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)

@@ -199,7 +199,7 @@ public struct Calibration: Sendable {
 
   /// Rounds screen `index`'s fitted probabilities to 4 decimals (the rounding residue on the
   /// largest action) in both the calibrated experiment and the document.
-  private static func writeRounded(_ index: Int, of current: inout Experiment, into out: inout JSONValue) {
+  static func writeRounded(_ index: Int, of current: inout Experiment, into out: inout JSONValue) {
     var rounded = current.flow.screens[index].actions.compactMap { a in a.probability.map { (a.id, ($0 * 10_000).rounded() / 10_000) } }
     let residue = 1 - rounded.reduce(0) { $0 + $1.1 }
     if let k = rounded.indices.max(by: { rounded[$0].1 < rounded[$1].1 }) {
@@ -266,7 +266,11 @@ public struct Calibration: Sendable {
   /// The exact per-view rate of each explicit action of the target screens.
   static func rates(_ experiment: Experiment, _ targets: [Target]) throws(SpecErrors) -> [Int: [String: Double]] {
     let flow = try FlowCompiler.compile(experiment, variant: 0)
-    let exact = ExactEngine.solve(flow)
+    return rates(flow, ExactEngine.solve(flow), targets)
+  }
+
+  /// The per-view rate of each explicit action of the target screens in `exact`, the solve of `flow`.
+  static func rates(_ flow: CompiledFlow, _ exact: ExactFunnel, _ targets: [Target]) -> [Int: [String: Double]] {
     var rates: [Int: [String: Double]] = [:]
     for t in targets {
       let views = exact.views[t.screen]

@@ -138,3 +138,24 @@ extension StringProtocol {
     String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
   }
 }
+
+extension ObservedCounts {
+  /// The distinct non-empty values of the CSV's `variant` column, in order of first
+  /// appearance; empty when the file has no such column or does not parse (``parse(csv:source:variant:)`` says why).
+  public static func variants(inCSV text: String) -> [String] {
+    guard let records = try? CSVReader.records(text) else { return [] }
+    var column: Int?
+    var seen: [String] = []
+    for record in records {
+      let fields = record.fields.map(\.trimmingSpaces)
+      if fields.allSatisfy(\.isEmpty) || fields.first?.hasPrefix("#") == true { continue }
+      guard let c = column else {
+        guard let i = fields.firstIndex(where: { $0.lowercased() == "variant" }) else { return [] }
+        column = i
+        continue
+      }
+      if c < fields.count, !fields[c].isEmpty, !seen.contains(fields[c]) { seen.append(fields[c]) }
+    }
+    return seen
+  }
+}

@@ -8,8 +8,8 @@ import Foundation
 /// of very different scales (a count in the thousands beside a stratum's 0/1) keep
 /// their accuracy, then factored by Cholesky. A pivot that is not clearly positive
 /// (relative to the equilibrated diagonal of 1) means the columns are collinear.
-struct _SymmetricSolve {
-  let size: Int
+package struct _SymmetricSolve {
+  package let size: Int
   /// The lower Cholesky factor of the equilibrated matrix, row-major.
   private var factor: [Double]
   /// `√aᵢᵢ` per column.
@@ -17,7 +17,7 @@ struct _SymmetricSolve {
 
   /// Factors `matrix` (row-major `size × size`); `nil` when it is not numerically
   /// positive definite (collinear columns, or a column that is all zero).
-  init?(_ matrix: [Double], size: Int) {
+  package init?(_ matrix: [Double], size: Int) {
     self.size = size
     var scale = [Double](repeating: 0, count: size)
     for i in 0..<size {
@@ -43,7 +43,7 @@ struct _SymmetricSolve {
   }
 
   /// `x` with `A·x = b`.
-  func solve(_ b: [Double]) -> [Double] {
+  package func solve(_ b: [Double]) -> [Double] {
     var y = [Double](repeating: 0, count: size)
     for i in 0..<size {
       var s = b[i] / scale[i]

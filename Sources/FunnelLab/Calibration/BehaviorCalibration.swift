@@ -1,0 +1,222 @@
+import Foundation
+public import FunnelStats
+
+/// Fits the base probabilities *and* the behavior parameters of a flow to the observed
+/// counts of several of its variants (past tests), by maximum likelihood through the
+/// exact engine.
+///
+/// **The likelihood.** For each variant `v` and each observed screen `s` with `N_vs`
+/// views, the counts of its explicit actions (and the views no action accounts for) are
+/// multinomial with the exact engine's per-view rates `e_vsa(φ)`:
+/// `ℓ(φ) = Σ_v Σ_s [Σ_a n_vsa ln e_vsa(φ) + r_vs ln(1 − Σ_a e_vsa(φ))]`. For a flow in
+/// which a user sees each screen at most once this is the exact likelihood of the
+/// aggregated counts: the users who reach a screen are independent draws of those who
+/// reach it. Where paths merge or repeat (a skip, a back) it is a composite likelihood
+/// whose intervals are, if anything, wider than needed.
+///
+/// **The parameters** `φ`: per observed screen of the base flow, the log-ratios of its
+/// explicit probabilities to the first (the probabilities are their softmax, scaled to the
+/// screen's total), then the candidate behavior parameters the design identifies. The
+/// variants' patches say what differed; everything they do not change is shared.
+///
+/// **Identifiability.** At the spec's values the expected (Fisher) information of all
+/// parameters is computed. A behavior parameter is fitted only when the share of its
+/// information that the parameters before it (base probabilities first, then behavior
+/// parameters in declaration order) cannot explain is at least ``identifiabilityShare``;
+/// otherwise it is reported as not identified, with the parameters it is confounded
+/// with, and kept at the spec's value. With one variant, a parameter that acts on
+/// every user alike (default-plan bias, price sensitivity) is absorbed by the base
+/// probabilities; a test that changes what it acts on identifies it.
+///
+/// **The fit.** Fisher scoring with step halving from the spec's values, each behavior
+/// parameter kept in its valid range; the Jacobian of the rates by forward differences
+/// (one exact solve per parameter and variant). Standard errors come from the
+/// **observed information**, the negative Hessian of `ℓ` at the estimate by central
+/// differences; Wald intervals are `estimate ± z·SE`. Each fitted behavior parameter
+/// also gets a **profile-likelihood interval**: the values `t` with
+/// `2[ℓ(φ̂) − max_{φ: θ_j = t} ℓ(φ)] ≤ χ²₁(level)`, found by bracketing and regula
+/// falsi, bounded by the parameter's range (and then flagged).
+///
+/// - Complexity: per scoring iteration `(P + 1)·V` exact solves for `P` parameters and
+///   `V` variants; the observed information `2P²·V`; each profile point a constrained fit.
+public struct BehaviorCalibration: Sendable {
+  /// What a fitted parameter is.
+  public enum ParameterKind: Sendable, Hashable {
+    /// The base probability of `action` on `screen` (written to the spec).
+    case probability(screen: String, action: String)
+    /// A behavior parameter (written to the spec's `behavior`).
+    case behavior(BehaviorParameter)
+  }
+
+  /// One fitted parameter.
+  public struct FittedParameter: Sendable, Hashable {
+    /// What it is.
+    public var kind: ParameterKind
+    /// The spec's value.
+    public var assumed: Double
+    /// The maximum-likelihood estimate.
+    public var fitted: Double
+    /// From the observed information (a probability's by the delta method).
+    public var standardError: Double
+    /// `fitted ± z·SE` (a probability's clamped to [0, 1]).
+    public var interval: ClosedRange<Double>
+    /// The profile-likelihood interval (behavior parameters only).
+    public var profileInterval: ClosedRange<Double>?
+    /// The profile interval's lower or upper end is the parameter's range bound, not a crossing.
+    public var profileBounded: (lower: Bool, upper: Bool) { (lowerBounded, upperBounded) }
+    var lowerBounded = false
+    var upperBounded = false
+
+    /// `screen.action` or the behavior parameter's name.
+    public var name: String {
+      switch kind {
+      case .probability(let screen, let action): "\(screen).\(action)"
+      case .behavior(let p): p.rawValue
+      }
+    }
+  }
+
+  /// A candidate behavior parameter the design cannot identify.
+  public struct Unidentified: Sendable, Hashable {
+    /// The parameter, kept at the spec's value.
+    public var parameter: BehaviorParameter
+    /// The fitted parameters that explain most of its information; empty when it does
+    /// not change the observed counts at all.
+    public var confoundedWith: [String]
+    /// The share of its information the others leave unexplained (below ``identifiabilityShare``).
+    public var unexplainedShare: Double
+  }
+
+  /// One variant's goodness of fit, screen by screen.
+  public struct VariantFit: Sendable, Hashable {
+    /// The variant's id.
+    public var variant: String
+    /// G before and after the fit per observed screen (``Calibration/ScreenFit``).
+    public var screens: [Calibration.ScreenFit]
+  }
+
+  /// The minimum share of a behavior parameter's information that must be its own for it to be fitted.
+  public static let identifiabilityShare = 1e-3
+
+  /// The variants fitted, in the order given.
+  public var variants: [VariantFit]
+  /// The fitted base probabilities (screen by screen in flow order), then the fitted behavior parameters.
+  public var parameters: [FittedParameter]
+  /// Candidate behavior parameters left at the spec's value.
+  public var unidentified: [Unidentified]
+  /// Scoring iterations of the main fit.
+  public var iterations: Int
+  /// `ℓ` at the spec's values and at the estimate (multinomial constants omitted).
+  public var logLikelihood: (assumed: Double, fitted: Double)
+  /// The confidence level of the intervals.
+  public var level: Double
+  /// The covariance of the fitted behavior parameters (in ``parameters``' order), from the observed information.
+  public var behaviorCovariance: [[Double]]
+  /// The spec with the fitted probabilities and behavior parameters.
+  public var calibrated: Experiment
+  /// The spec document with them written (member order kept).
+  public var document: JSONValue
+
+  /// The fitted behavior parameters.
+  public var behaviorParameters: [FittedParameter] {
+    parameters.filter { if case .behavior = $0.kind { true } else { false } }
+  }
+
+  /// The likelihood-ratio statistic of the fit against the spec's values: `2(ℓ̂ − ℓ₀)`.
+  public var likelihoodRatio: Double { 2 * (logLikelihood.fitted - logLikelihood.assumed) }
+}
+
+extension BehaviorCalibration {
+  /// The behavior parameters that act on action probabilities (the others act on time or
+  /// are bounds and prices): the default candidates.
+  public static let fittable: [BehaviorParameter] = [
+    .fatiguePerScreen, .requiredInputFriction, .optionalSkipShare, .intentOnQuit, .intentOnPurchase, .investmentPerScreen,
+    .personalizationBoost, .defaultPlanBias, .badgeBoost, .priceSensitivity, .featureUtility,
+  ]
+
+  /// Fits `experiment` to the counts of `observed` (variant id and its counts).
+  /// - Parameters:
+  ///   - candidates: the behavior parameters that may be fitted (default ``fittable``).
+  ///   - profile: whether to compute the profile-likelihood intervals.
+  /// - Throws: ``SpecErrors`` for an invalid spec, unknown variants, screens or actions,
+  ///   a parameter that cannot be fitted, or a fit that does not converge.
+  public static func fit(
+    _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
+    candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed"
+  ) throws(SpecErrors) -> BehaviorCalibration {
+    let errors = experiment.validationErrors()
+    guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
+    if let bad = candidates.first(where: { !fittable.contains($0) }) {
+      throw failure(
+        "\(bad.rawValue) does not act on the action counts, so counts cannot fit it",
+        hint: "fittable: " + fittable.map(\.rawValue).joined(separator: ", "), source: source)
+    }
+    // Declaration order: the order in which identifiability is decided.
+    let all = try LikelihoodModel(experiment, observed: observed, behaviors: Array(Set(candidates)).sorted(), source: source)
+    let (identified, unidentified) = all.identify(at: all.start)
+    var model = all
+    model.keep(identified)
+    // The spec's values in the fitted parameters' layout (base log-ratios, then the identified parameters).
+    let start = model.start
+    var phi = start
+    let assumedLogLikelihood = model.logLikelihood(phi)
+    if let impossible = model.impossibleScreen(at: phi) {
+      throw failure(
+        "variant '\(impossible.variant)', screen '\(impossible.screen)': \(impossible.problem)",
+        hint: "check the export, or give the spec the action these users took", source: source)
+    }
+    let scoring = model.maximize(from: &phi, fixed: nil)
+    guard scoring.converged else {
+      throw failure(
+        "the fit did not converge in \(LikelihoodModel.maxIterations) iterations",
+        hint: "fit fewer behavior parameters with --fit, or check the counts", source: source)
+    }
+    let fitted = model.logLikelihood(phi)
+    guard let covariance = model.covariance(at: phi) else {
+      throw failure(
+        "the observed information is not positive definite at the estimate",
+        hint: "some fitted parameter is at a bound or barely identified; fit fewer with --fit", source: source)
+    }
+    let z = Normal.standardQuantile(p: 0.5 + level / 2, q: 0.5 - level / 2)
+    var parameters = model.probabilityParameters(phi, covariance: covariance, z: z)
+    var behaviorCovariance: [[Double]] = []
+    for (k, parameter) in model.behaviors.enumerated() {
+      let i = model.baseCount + k
+      let se = covariance[i][i].squareRoot()
+      var fittedParameter = FittedParameter(
+        kind: .behavior(parameter), assumed: experiment.behavior[parameter], fitted: phi[i], standardError: se,
+        interval: (phi[i] - z * se)...(phi[i] + z * se))
+      if profile { model.profile(i, estimate: phi, logLikelihood: fitted, se: se, z: z, into: &fittedParameter) }
+      parameters.append(fittedParameter)
+      behaviorCovariance.append(model.behaviors.indices.map { covariance[i][model.baseCount + $0] })
+    }
+    let (document, calibrated) = model.write(phi, into: document)
+    return BehaviorCalibration(
+      variants: model.goodnessOfFit(assumed: start, fitted: phi), parameters: parameters, unidentified: unidentified,
+      iterations: scoring.iterations, logLikelihood: (assumedLogLikelihood, fitted), level: level,
+      behaviorCovariance: behaviorCovariance, calibrated: calibrated,
+      document: document)
+  }
+}
+
+extension BehaviorCalibration {
+  /// One problem of the fit, reported against the observed counts' file.
+  static func failure(_ message: String, hint: String, source: String) -> SpecErrors {
+    SpecErrors(source: source, errors: [SpecError(path: .root, message: message, hint: hint)])
+  }
+
+  /// The goodness of fit of the whole model: the G of every variant's screens after the fit,
+  /// on their degrees of freedom less the parameters fitted (at least 1), and its p-value.
+  public var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
+    let screens = variants.flatMap(\.screens)
+    let g = screens.reduce(0) { $0 + $1.fittedG }
+    let df = max(screens.reduce(0) { $0 + $1.degreesOfFreedom } - freeParameterCount, 1)
+    return (g, df, ChiSquared(degreesOfFreedom: Double(df)).sf(g))
+  }
+
+  /// The parameters fitted freely: a screen's probabilities sum to its total, so each
+  /// screen has one fewer free than it lists.
+  public var freeParameterCount: Int {
+    parameters.count - Set(parameters.compactMap { if case .probability(let screen, _) = $0.kind { screen } else { nil } }).count
+  }
+}

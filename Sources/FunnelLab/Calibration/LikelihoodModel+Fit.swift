@@ -1,0 +1,348 @@
+import Foundation
+import FunnelStats
+
+extension LikelihoodModel {
+  /// Splits the candidate behavior parameters into those the design identifies and those
+  /// it does not (``BehaviorCalibration`` explains the rule), from the expected information at `phi`.
+  func identify(at phi: [Double]) -> (identified: [BehaviorParameter], unidentified: [BehaviorCalibration.Unidentified]) {
+    let e = rates(phi)
+    let information = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e)).information
+    var accepted = Array(0..<baseCount)
+    var identified: [BehaviorParameter] = []
+    var unidentified: [BehaviorCalibration.Unidentified] = []
+    let names = parameterNames
+    for (k, parameter) in behaviors.enumerated() {
+      let j = baseCount + k
+      let own = information[j][j]
+      guard own.isFinite, own > 1e-9 else {
+        unidentified.append(.init(parameter: parameter, confoundedWith: [], unexplainedShare: 0))
+        continue
+      }
+      let (residual, coefficients) = schurComplement(information, of: j, given: accepted)
+      let share = residual / own
+      if share >= BehaviorCalibration.identifiabilityShare {
+        accepted.append(j)
+        identified.append(parameter)
+      } else {
+        // The parameters whose columns carry most of its information.
+        let weights = zip(accepted, coefficients).map { (i, c) in (i, abs(c) * information[i][i].squareRoot() / own.squareRoot()) }
+        let main = weights.filter { $0.1 >= 0.1 }.sorted { $0.1 > $1.1 }.prefix(3).map { names[$0.0] }
+        unidentified.append(.init(parameter: parameter, confoundedWith: main, unexplainedShare: max(share, 0)))
+      }
+    }
+    return (identified, unidentified)
+  }
+
+  /// `F_jj − F_jA F_AA⁻¹ F_Aj` and the regression coefficients `F_AA⁻¹ F_Aj`.
+  func schurComplement(_ f: [[Double]], of j: Int, given a: [Int]) -> (Double, [Double]) {
+    guard !a.isEmpty else { return (f[j][j], []) }
+    let block = a.flatMap { r in a.map { f[r][$0] } }
+    guard let solver = _SymmetricSolve(block, size: a.count) else { return (0, a.map { _ in 0 }) }
+    let column = a.map { f[$0][j] }
+    let c = solver.solve(column)
+    return (f[j][j] - zip(column, c).reduce(0) { $0 + $1.0 * $1.1 }, c)
+  }
+
+  /// Each parameter's name: `screen.action` for a base log-ratio, else the behavior parameter's.
+  var parameterNames: [String] {
+    var names: [String] = []
+    for s in screens {
+      let screen = base.flow.screens[s.index]
+      names += s.actions.dropFirst().map { "\(screen.id).\(screen.actions[$0].id)" }
+    }
+    return names + behaviors.map(\.rawValue)
+  }
+
+  /// Fisher scoring with step halving from `phi` (updated in place), `fixed` held constant;
+  /// a behavior parameter on its range bound whose step points out is held for that step.
+  func maximize(from phi: inout [Double], fixed: Int?) -> (converged: Bool, iterations: Int) {
+    phi = clamped(phi)
+    var current = logLikelihood(phi)
+    guard current.isFinite else { return (false, 0) }
+    let scale = max(1, groups.reduce(0) { $0 + $1.views } / 1000)
+    for iteration in 0..<Self.maxIterations {
+      let e = rates(phi)
+      let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e))
+      guard var (free, step) = newtonStep(score, information, excluding: fixed.map { [$0] } ?? []) else { return (false, iteration) }
+      let blocked = free.indices.filter { k in
+        let i = free[k]
+        guard i >= baseCount else { return false }
+        let range = behaviors[i - baseCount].range
+        return (phi[i] <= range.lowerBound && step[k] < 0) || (phi[i] >= range.upperBound && step[k] > 0)
+      }
+      if !blocked.isEmpty {
+        let held = blocked.map { free[$0] } + (fixed.map { [$0] } ?? [])
+        guard let retry = newtonStep(score, information, excluding: held) else { return (false, iteration) }
+        (free, step) = retry
+      }
+      let decrement = zip(step, free).reduce(0) { $0 + $1.0 * score[$1.1] }
+      // The decrement ≈ 2(ℓ_max − ℓ); its floor grows with the counts (round-off of ℓ and of
+      // the forward differences), so the tolerance is per thousand views.
+      if decrement < 1e-9 * scale { return (true, iteration) }
+      var t = 1.0
+      var accepted = false
+      for _ in 0..<40 {
+        var next = phi
+        for (k, i) in free.enumerated() { next[i] += t * step[k] }
+        next = clamped(next)
+        let value = logLikelihood(next)
+        if value.isFinite, value >= current + 1e-4 * t * decrement {
+          accepted = next != phi
+          phi = next
+          current = value
+          break
+        }
+        t /= 2
+      }
+      // No step improves ℓ: the decrement is round-off.
+      if !accepted { return (decrement < 1e-4 * scale, iteration + 1) }
+    }
+    return (false, Self.maxIterations)
+  }
+
+  /// The free coordinates and the Newton step `F⁻¹U` over them; `nil` when the information is singular.
+  func newtonStep(_ score: [Double], _ information: [[Double]], excluding held: [Int]) -> ([Int], [Double])? {
+    let free = (0..<count).filter { !held.contains($0) }
+    guard !free.isEmpty else { return ([], []) }
+    let block = free.flatMap { r in free.map { information[r][$0] } }
+    guard let solver = _SymmetricSolve(block, size: free.count) else { return nil }
+    return (free, solver.solve(free.map { score[$0] }))
+  }
+
+  /// The inverse of the observed information (the negative Hessian of `ℓ` by central
+  /// differences) at `phi`; `nil` when it is not positive definite.
+  func covariance(at phi: [Double]) -> [[Double]]? {
+    let p = count
+    let h = Self.hessianStep
+    // The points, in order: the center; per i, +h and −h; per j < i, ++, +−, −+, −−.
+    var points: [[Double]] = [phi]
+    func point(_ moves: [(Int, Double)]) -> [Double] {
+      var x = phi
+      for (i, d) in moves { x[i] += d }
+      return x
+    }
+    for i in 0..<p {
+      points += [point([(i, h)]), point([(i, -h)])]
+      for j in 0..<i {
+        points += [point([(i, h), (j, h)]), point([(i, h), (j, -h)]), point([(i, -h), (j, h)]), point([(i, -h), (j, -h)])]
+      }
+    }
+    let values = rates(at: points).map { logLikelihood(rates: $0) }
+    let center = values[0]
+    var next = 1
+    var information = [Double](repeating: 0, count: p * p)
+    for i in 0..<p {
+      information[i * p + i] = -(values[next] - 2 * center + values[next + 1]) / (h * h)
+      next += 2
+      for j in 0..<i {
+        let hij = -(values[next] - values[next + 1] - values[next + 2] + values[next + 3]) / (4 * h * h)
+        next += 4
+        information[i * p + j] = hij
+        information[j * p + i] = hij
+      }
+    }
+    guard information.allSatisfy(\.isFinite), let solver = _SymmetricSolve(information, size: p) else { return nil }
+    var covariance: [[Double]] = []
+    for i in 0..<p {
+      var unit = [Double](repeating: 0, count: p)
+      unit[i] = 1
+      covariance.append(solver.solve(unit))
+    }
+    return covariance
+  }
+
+  /// The fitted base probabilities with their delta-method standard errors, screen by screen.
+  func probabilityParameters(_ phi: [Double], covariance: [[Double]], z: Double) -> [BehaviorCalibration.FittedParameter] {
+    var out: [BehaviorCalibration.FittedParameter] = []
+    var offset = 0
+    for s in screens {
+      let screen = base.flow.screens[s.index]
+      let p = probabilities(of: s, in: phi, from: offset)
+      let m = s.actions.count - 1
+      for (k, j) in s.actions.enumerated() {
+        // ∂p_k/∂η_b = total · p̃_k (δ_kb − p̃_b) for the non-reference b.
+        let shares = p.map { $0 / s.total }
+        let gradient = (1...max(m, 1)).prefix(m).map { b in s.total * shares[k] * ((k == b ? 1 : 0) - shares[b]) }
+        var variance = 0.0
+        for a in 0..<m { for b in 0..<m { variance += gradient[a] * gradient[b] * covariance[offset + a][offset + b] } }
+        let se = max(variance, 0).squareRoot()
+        out.append(
+          BehaviorCalibration.FittedParameter(
+            kind: .probability(screen: screen.id, action: screen.actions[j].id), assumed: screen.actions[j].probability ?? 0,
+            fitted: p[k], standardError: se, interval: max(0, p[k] - z * se)...min(1, p[k] + z * se)))
+      }
+      offset += m
+    }
+    return out
+  }
+
+  /// The profile-likelihood interval of parameter `i` (a behavior parameter), written into `parameter`.
+  func profile(
+    _ i: Int, estimate: [Double], logLikelihood best: Double, se: Double, z: Double,
+    into parameter: inout BehaviorCalibration.FittedParameter
+  ) {
+    let range = behaviors[i - baseCount].range
+    let critical = z * z
+    var warm = estimate
+    // 2[ℓ̂ − ℓ_p(t)] − χ²: negative inside the interval.
+    func excess(_ t: Double) -> Double {
+      var phi = warm
+      phi[i] = t
+      _ = maximize(from: &phi, fixed: i)
+      warm = phi
+      let value = logLikelihood(phi)
+      return value.isFinite ? 2 * (best - value) - critical : .infinity
+    }
+    var ends: [Double] = []
+    var bounded: [Bool] = []
+    for direction in [-1.0, 1.0] {
+      warm = estimate
+      let bound = direction < 0 ? range.lowerBound : range.upperBound
+      var inside = (t: estimate[i], f: -critical)
+      var outside: (t: Double, f: Double)?
+      // The Wald end first (where a quadratic ℓ crosses), then wider by half each time.
+      var step = z * max(se, 1e-6)
+      for _ in 0..<30 {
+        let t = direction < 0 ? max(estimate[i] - step, bound) : min(estimate[i] + step, bound)
+        let f = excess(t)
+        if f >= 0 {
+          outside = (t, f)
+          break
+        }
+        inside = (t, f)
+        if t == bound { break }
+        step *= 1.5
+      }
+      guard var out = outside else {
+        ends.append(inside.t)
+        bounded.append(true)
+        continue
+      }
+      // Regula falsi (Illinois) on the crossing.
+      var side = 0
+      for _ in 0..<40 where abs(out.t - inside.t) > 1e-3 * max(se, 1e-6) && min(-inside.f, out.f) > 1e-4 {
+        let t = out.t - out.f * (out.t - inside.t) / (out.f - inside.f)
+        let f = excess(t)
+        if abs(f) < 1e-7 {
+          inside = (t, f)
+          out = (t, f)
+          break
+        }
+        if f < 0 {
+          inside = (t, f)
+          if side == -1 { out.f /= 2 }
+          side = -1
+        } else {
+          out = (t, f)
+          if side == 1 { inside.f /= 2 }
+          side = 1
+        }
+      }
+      ends.append(inside.t + (out.t - inside.t) * (0 - inside.f) / max(out.f - inside.f, 1e-300))
+      bounded.append(false)
+    }
+    parameter.profileInterval = min(ends[0], ends[1])...max(ends[0], ends[1])
+    parameter.lowerBounded = bounded[0]
+    parameter.upperBounded = bounded[1]
+  }
+
+  /// Every arm's G per screen at the spec's values and at the estimate.
+  func goodnessOfFit(assumed: [Double], fitted: [Double]) -> [BehaviorCalibration.VariantFit] {
+    let before = rates(assumed)
+    let after = rates(fitted)
+    var out: [BehaviorCalibration.VariantFit] = []
+    var g = 0
+    for arm in arms {
+      let flow = (try? base.experiment(forVariant: arm.index).flow) ?? base.flow
+      var screens: [Calibration.ScreenFit] = []
+      for t in arm.targets {
+        let group = groups[g]
+        g += 1
+        let gBefore = deviance(group, before)
+        let gAfter = deviance(group, after)
+        let df = degreesOfFreedom(group, after)
+        let chi = ChiSquared(degreesOfFreedom: Double(max(df, 1)))
+        screens.append(
+          Calibration.ScreenFit(
+            screen: flow.screens[t.screen].id, views: t.views, degreesOfFreedom: df, assumedG: gBefore,
+            assumedP: df > 0 ? chi.sf(gBefore) : 1, fittedG: gAfter, fittedP: df > 0 ? chi.sf(gAfter) : 1))
+      }
+      out.append(BehaviorCalibration.VariantFit(variant: arm.variant, screens: screens))
+    }
+    return out
+  }
+
+  /// The multinomial deviance of one screen: its explicit cells and its remainder.
+  func deviance(_ g: Group, _ e: [Double]) -> Double {
+    var sum = 0.0
+    var taken = 0.0
+    for c in g.cells {
+      sum += Calibration.deviance(counts[c], g.views * e[c])
+      taken += e[c]
+    }
+    return sum + Calibration.deviance(g.remainder, g.views * max(1 - taken, 0))
+  }
+
+  /// The categories of a screen (its explicit actions, and the remainder when it can occur) minus 1.
+  func degreesOfFreedom(_ g: Group, _ e: [Double]) -> Int {
+    let rest = 1 - g.cells.reduce(0) { $0 + e[$1] }
+    return g.cells.count + (g.remainder > 0 || rest > 1e-12 ? 1 : 0) - 1
+  }
+}
+
+extension LikelihoodModel {
+  /// The first screen whose counts the model gives probability 0 at `phi` (no fit can
+  /// reach them): an action counted that the spec never takes there, or views no
+  /// explicit action accounts for where the spec has no other way out.
+  func impossibleScreen(at phi: [Double]) -> (variant: String, screen: String, problem: String)? {
+    let e = rates(phi)
+    var g = 0
+    for arm in arms {
+      let flow = (try? base.experiment(forVariant: arm.index).flow) ?? base.flow
+      for t in arm.targets {
+        let group = groups[g]
+        g += 1
+        let id = flow.screens[t.screen].id
+        for (c, entry) in zip(group.cells, t.counts) where counts[c] > 0 && !(e[c] > 0) {
+          return (arm.variant, id, "\(entry.count) '\(entry.action)' counted, but the spec gives it probability 0")
+        }
+        if group.remainder > 0, !(1 - group.cells.reduce(0) { $0 + e[$1] } > 1e-12) {
+          return (arm.variant, id, "\(Int(group.remainder)) views no counted action accounts for, and the spec has no other way out")
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The calibrated document and experiment: the fitted probabilities rounded to 4
+  /// decimals (``Calibration/writeRounded(_:of:into:)``), the fitted behavior parameters
+  /// to 4 decimals in `behavior`, and the variants' patches rebalanced.
+  func write(_ phi: [Double], into document: JSONValue) -> (JSONValue, Experiment) {
+    var current = experiment(at: phi)
+    var out = document
+    for s in screens { Calibration.writeRounded(s.index, of: &current, into: &out) }
+    for parameter in behaviors {
+      let value = (current.behavior[parameter] * 10_000).rounded() / 10_000
+      current.behavior[parameter] = value
+      out = out.settingMember(["behavior", parameter.rawValue], to: .number(value))
+    }
+    let ids = screens.map { base.flow.screens[$0.index].id }
+    let (document, calibrated, _) = Calibration.rebalancingPatches(document: out, original: base, calibrated: current, screens: ids)
+    return (document, calibrated)
+  }
+}
+
+extension JSONValue {
+  /// This document with the member at `keys` set to `value`, creating the objects on the
+  /// way when missing (member order kept; a new member goes last).
+  func settingMember(_ keys: [String], to value: JSONValue) -> JSONValue {
+    guard let key = keys.first else { return value }
+    guard case .object(var members) = kind else { return self }
+    if let i = members.firstIndex(where: { $0.key == key }) {
+      members[i].value = members[i].value.settingMember(Array(keys.dropFirst()), to: value)
+    } else {
+      members.append(Member(key: key, value: JSONValue(.object([]), line: line).settingMember(Array(keys.dropFirst()), to: value)))
+    }
+    return JSONValue(.object(members), line: line)
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import FunnelLab
+import FunnelReport
+
+extension CalibrateCommand {
+  /// `calibrate --variants a,b,c [--fit p,q]`: the joint fit of past tests (``BehaviorCalibration``).
+  static func runJointly(
+    _ arguments: ParsedArguments, spec: LoadedSpec, document: JSONValue, csv: String, console: any Console
+  ) throws -> ExitCode {
+    let experiment = spec.experiment
+    let csvPath = arguments.positionals[1]
+    let variantIDs = experiment.variants.map(\.id)
+    let wanted = arguments.value("variants") ?? "all"
+    var variants: [String]
+    if wanted == "all" {
+      variants = ObservedCounts.variants(inCSV: csv).filter(variantIDs.contains)
+      guard !variants.isEmpty else {
+        throw UsageError(
+          message: "--variants all: \(InputFile.displayName(csvPath)) has no rows of the spec's variants",
+          hint: "the CSV needs a variant column naming " + variantIDs.joined(separator: ", "))
+      }
+    } else {
+      variants = wanted.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+      for id in variants where !variantIDs.contains(id) {
+        throw UsageError(
+          message: "--variants: no variant '\(id)' in the spec",
+          hint: closest(id, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
+      }
+      guard Set(variants).count == variants.count else {
+        throw UsageError(message: "--variants: a variant is named twice", hint: "name each past arm once")
+      }
+    }
+    let candidates = try fitCandidates(arguments.value("fit"))
+    let calibration: BehaviorCalibration
+    do {
+      var observed: [(variant: String, counts: ObservedCounts)] = []
+      for id in variants { observed.append((id, try ObservedCounts.parse(csv: csv, source: csvPath, variant: id))) }
+      calibration = try BehaviorCalibration.fit(
+        experiment, document: document, observed: observed, candidates: candidates, profile: !arguments.flag("no-profile"),
+        source: csvPath)
+    } catch {
+      throw failure(error)
+    }
+    let output = arguments.value("output")
+    if let output { try validateCalibrated(calibration.document, output: output) }
+    console.out(
+      terminal(BehaviorCalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
+    if let output {
+      try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
+      console.err("wrote the calibrated spec to \(output)\n")
+    }
+    return .success
+  }
+
+  /// The behavior parameters `--fit` names (default: every fittable one).
+  static func fitCandidates(_ value: String?) throws(UsageError) -> [BehaviorParameter] {
+    guard let value, value != "all" else { return BehaviorCalibration.fittable }
+    var out: [BehaviorParameter] = []
+    let names = BehaviorCalibration.fittable.map(\.rawValue)
+    for name in value.split(separator: ",", omittingEmptySubsequences: false).map({ String($0).trimmingCharacters(in: .whitespaces) }) {
+      guard let parameter = BehaviorParameter(rawValue: name), BehaviorCalibration.fittable.contains(parameter) else {
+        throw UsageError(
+          message: "--fit: '\(name)' is not a behavior parameter that acts on the counts",
+          hint: closest(name, names).map { "did you mean '\($0)'?" } ?? "fittable: " + names.joined(separator: ", "))
+      }
+      if !out.contains(parameter) { out.append(parameter) }
+    }
+    return out
+  }
+
+  /// The one-line-per-problem failure of a spec or counts error.
+  static func failure(_ error: SpecErrors) -> CommandFailure {
+    var text = ""
+    for e in error.errors {
+      text += InputFile.displayName(error.source) + (e.line.map { ":\($0)" } ?? "") + ": \(e.message.escapingControlCharacters)"
+      text += (e.hint.map { "; \($0.escapingControlCharacters)" } ?? "") + "\n"
+    }
+    return CommandFailure(code: ExitCode(error), text: text)
+  }
+
+  /// Checks that the calibrated spec loads before anything is written to `output`.
+  static func validateCalibrated(_ document: JSONValue, output: String) throws(CommandFailure) {
+    do {
+      _ = try ExperimentLoader.load(text: JSONWriter.write(document), source: output)
+    } catch {
+      var text = ""
+      for e in error.errors { text += "\(output): \(e.description.escapingControlCharacters)\n" }
+      text +=
+        "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
+      throw CommandFailure(code: ExitCode(error), text: text)
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import FunnelLab
+import FunnelTestSupport
+import Testing
+
+@testable import FunnelLabCLI
+
+/// `calibrate --variants`: past tests fitted jointly, from an event log to the parameters.
+@Suite struct CalibrateJointTests {
+  /// `trace | ingest | calibrate`: two arms traced from the true parameters (their own
+  /// users: different seeds), ingested by variant, fitted jointly; the fitted bias's
+  /// interval holds the truth and the spec's guess is flagged; the calibrated spec is written.
+  @Test func traceIngestCalibrateRecoversTheParameterWithinItsInterval() throws {
+    let truth = try temporaryFile("truth.json", contents: pastTestSpec(defaultPlanBias: 1.3))
+    let spec = try temporaryFile("spec.json", contents: pastTestSpec())
+    var log = ""
+    for (variant, seed) in [("control", "11"), ("defaultMonthly", "12")] {
+      let trace = funnellab("trace", truth, "-n", "20000", "--seed", seed, "--variant", variant, "--variant-property", "variant")
+      #expect(trace.code == 0, "\(trace.err)")
+      log += trace.out
+    }
+    let events = try temporaryFile("events.ndjson", contents: log)
+    let observed = try temporaryFile("observed.csv")
+    let ingest = funnellab("ingest", events, "--variant-property", "variant", "-o", observed)
+    #expect(ingest.code == 0, "\(ingest.err)")
+    let output = try temporaryFile("calibrated.json")
+    let r = funnellab("calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias,featureUtility", "-o", output)
+    #expect(r.code == 0, "\(r.err)")
+    let row = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("  defaultPlanBias ") })
+    let numbers = row.split(whereSeparator: { " [],".contains($0) }).compactMap { Double($0) }
+    // spec, fitted, SE, Wald lower, upper, profile lower, upper
+    #expect(numbers.count == 7, "\(row)")
+    guard numbers.count == 7 else { return }
+    #expect(numbers[3] <= 1.3 && 1.3 <= numbers[4], "\(row)")
+    #expect(numbers[5] <= 1.3 && 1.3 <= numbers[6], "\(row)")
+    #expect(row.hasSuffix("✗ spec value outside"))
+    #expect(r.out.contains("featureUtility  does not change the observed counts"), "\(r.out)")
+    #expect(r.err.contains("wrote the calibrated spec to"))
+    let calibrated = try ExperimentLoader.load(text: String(contentsOfFile: output, encoding: .utf8), source: output)
+    // The table prints 4 significant digits, the spec 4 decimals.
+    #expect(abs(calibrated.behavior.defaultPlanBias - numbers[1]) < 1e-3)
+  }
+
+  /// Every mistake in the options is a usage error (64) naming the fix, and nothing is written.
+  @Test func badVariantsAndParametersAreUsageErrors() throws {
+    let spec = try temporaryFile("spec.json", contents: pastTestSpec())
+    let csv = try temporaryFile(
+      "observed.csv", contents: "screen,action,count,variant\ngoal,,100,control\ngoal,select,90,control\ngoal,,100,defaultMonthly\n")
+    let plain = try temporaryFile("plain.csv", contents: "screen,action,count\ngoal,,100\ngoal,select,90\n")
+    let output = try temporaryFile("calibrated.json")
+    let cases: [([String], String)] = [
+      (["--variants", "control,defaultMonthy"], "no variant 'defaultMonthy' in the spec; did you mean 'defaultMonthly'?"),
+      (["--variants", "control,control"], "a variant is named twice"),
+      (["--fit", "dwellSigm"], "'dwellSigm' is not a behavior parameter that acts on the counts"),
+      (["--fit", "dwellSigma"], "'dwellSigma' is not a behavior parameter that acts on the counts"),
+    ]
+    for (options, message) in cases {
+      let r = funnellab(["calibrate", spec, csv, "-o", output] + options)
+      #expect(r.code == 64, "\(options): \(r.err)")
+      #expect(r.err.contains(message), "\(options): \(r.err)")
+      #expect(!FileManager.default.fileExists(atPath: output))
+    }
+    let none = funnellab("calibrate", spec, plain, "--variants", "all")
+    #expect(none.code == 64)
+    #expect(none.err.contains("has no rows of the spec's variants"), "\(none.err)")
+  }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import FunnelStats
+import FunnelTestSupport
+import Testing
+
+@_spi(Internals) @testable import FunnelLab
+
+/// Joint calibration recovers behavior parameters from several variants' counts.
+@Suite struct BehaviorCalibrationTests {
+  static func tiny() throws -> (Experiment, JSONValue) {
+    (try ExperimentLoader.load(text: pastTestSpec(), source: "test"), try JSONParser.parse(pastTestSpec()))
+  }
+
+  /// Each variant's counts as an analytics export gives them, from an experiment-mode run of `truth`.
+  static func observed(_ truth: Experiment, variants: [String], users: Int, seed: UInt64) throws -> [(
+    variant: String, counts: ObservedCounts
+  )] {
+    var options = RunOptions(users: users, seed: seed, variants: variants, mode: .experiment)
+    options.solveExact = false
+    let run = try ExperimentRunner.run(truth, options: options)
+    return run.variants.map { arm in
+      var counts = ObservedCounts()
+      for (i, id) in arm.flow.screenIDs.enumerated() where arm.aggregate.views[i] > 0 { counts.views[id] = arm.aggregate.views[i] }
+      for (k, slot) in arm.flow.actions.enumerated() where !slot.implicit && slot.id != "quit" {
+        let id = arm.flow.screenIDs[slot.screen]
+        guard counts.views[id] != nil else { continue }
+        counts.actions[id, default: [:]][slot.id, default: 0] += arm.aggregate.actionCounts[k]
+      }
+      return (arm.variant.id, counts)
+    }
+  }
+
+  /// The expected counts of `users` users per variant of `truth` (exact engine, rounded): data without noise.
+  static func expected(_ truth: Experiment, variants: [String], users: Double) throws -> [(variant: String, counts: ObservedCounts)] {
+    try variants.map { id in
+      let index = try #require(truth.variants.firstIndex { $0.id == id })
+      let flow = try FlowCompiler.compile(truth, variant: index)
+      let exact = ExactEngine.solve(flow)
+      var counts = ObservedCounts()
+      for (i, screen) in flow.screenIDs.enumerated() where exact.views[i] > 0 {
+        counts.views[screen] = UInt64((users * exact.views[i]).rounded())
+      }
+      var taken = [Double](repeating: 0, count: flow.screenIDs.count)
+      for (k, slot) in flow.actions.enumerated() where !slot.implicit {
+        let screen = flow.screenIDs[slot.screen]
+        guard counts.views[screen] != nil else { continue }
+        counts.actions[screen, default: [:]][slot.id, default: 0] += UInt64((users * exact.actionCounts[k]).rounded(.down))
+        taken[slot.screen] += exact.actionCounts[k]
+      }
+      // A screen that every view leaves by a counted action: its views are its actions (no rounding remainder).
+      for (i, screen) in flow.screenIDs.enumerated() where abs(taken[i] - exact.views[i]) < 1e-12 {
+        counts.views[screen] = counts.actions[screen]?.values.reduce(0, +)
+      }
+      return (id, counts)
+    }
+  }
+
+  /// Counts without noise (10⁹ users per variant, expected counts) are fitted back to the
+  /// parameters that made them: the likelihood, its derivatives and the scoring are right.
+  @Test func countsWithoutNoiseAreFittedBackToTheTruth() throws {
+    let (spec, document) = try Self.tiny()
+    var truth = spec
+    truth.behavior.defaultPlanBias = 1.3
+    truth.behavior.requiredInputFriction = 0.7
+    truth.behavior.optionalSkipShare = 0.3
+    truth.flow.screens[1].actions[0].probability = 0.1
+    truth.flow.screens[1].actions[1].probability = 0.9
+    let observed = try Self.expected(truth, variants: ["control", "defaultMonthly", "goalOptional"], users: 1e9)
+    let fit = try BehaviorCalibration.fit(
+      spec, document: document, observed: observed, candidates: [.requiredInputFriction, .optionalSkipShare, .defaultPlanBias],
+      profile: false)
+    #expect(fit.unidentified.isEmpty)
+    let fitted = Dictionary(uniqueKeysWithValues: fit.parameters.map { ($0.name, $0.fitted) })
+    let expected = [
+      "defaultPlanBias": 1.3, "requiredInputFriction": 0.7, "optionalSkipShare": 0.3, "paywall.purchase": 0.1, "goal.quit": 0.15,
+    ]
+    for (name, value) in expected {
+      let estimate = try #require(fitted[name], "\(name) not fitted")
+      #expect(abs(estimate - value) < 2e-4, "\(name): fitted \(estimate), truth \(value)")
+    }
+    #expect(fit.fittedTotal.g < 1e-3)
+    #expect(fit.likelihoodRatio > 100)
+    // The calibrated spec carries the fitted values (4 decimals) and loads.
+    let written = try ExperimentLoader.load(text: JSONWriter.write(fit.document), source: "calibrated")
+    #expect(abs(written.behavior.defaultPlanBias - 1.3) < 1e-3)
+    #expect(abs((written.flow.screen("paywall")?.action("purchase")?.probability ?? 0) - 0.1) < 1e-3)
+  }
+
+  /// A parameter is fitted only when the variants identify it: one arm cannot separate the
+  /// default-plan bias from the paywall's base probabilities, a default-plan test can; a
+  /// parameter that does not act here is reported as such.
+  @Test func onlyWhatTheDesignIdentifiesIsFitted() throws {
+    let (spec, document) = try Self.tiny()
+    let one = try Self.expected(spec, variants: ["control"], users: 1e6)
+    let alone = try BehaviorCalibration.fit(
+      spec, document: document, observed: one, candidates: [.defaultPlanBias, .featureUtility, .priceSensitivity], profile: false)
+    #expect(alone.behaviorParameters.isEmpty)
+    let reasons = Dictionary(uniqueKeysWithValues: alone.unidentified.map { ($0.parameter, $0.confoundedWith) })
+    #expect(reasons[.defaultPlanBias]?.contains("paywall.dismiss") == true, "\(reasons)")
+    #expect(reasons[.featureUtility] == [])
+    #expect(reasons[.priceSensitivity]?.contains("paywall.dismiss") == true, "\(reasons)")
+    let two = try Self.expected(spec, variants: ["control", "defaultMonthly"], users: 1e6)
+    let test = try BehaviorCalibration.fit(
+      spec, document: document, observed: two, candidates: [.priceSensitivity, .featureUtility, .defaultPlanBias, .fatiguePerScreen],
+      profile: false)
+    #expect(test.behaviorParameters.map(\.name) == ["defaultPlanBias"])
+    #expect(Set(test.unidentified.map(\.parameter)) == [.featureUtility, .priceSensitivity, .fatiguePerScreen])
+    // The data are the spec's expectation: at the spec's values every screen fits (a parameter
+    // left out before a fitted one must not shift the layout of the assumed values).
+    for v in test.variants {
+      for s in v.screens { #expect(s.assumedG < 1e-3, "\(v.variant) \(s.screen): \(s.assumedG)") }
+    }
+    #expect(throws: SpecErrors.self) {
+      try BehaviorCalibration.fit(spec, document: document, observed: two, candidates: [.dwellSigma])
+    }
+  }
+
+  /// Over 500 simulated past tests (5,000 users per arm, the engine of `run`), each
+  /// fitted parameter's 95% interval covers the value that made the data 95% ± 3 points
+  /// of the time; the profile interval agrees with the Wald one where ℓ is near quadratic.
+  @Test func intervalsCoverTheTruthAtTheirNominalRate() throws {
+    let (spec, document) = try Self.tiny()
+    var truth = spec
+    truth.behavior.defaultPlanBias = 1.2
+    let values = ["defaultPlanBias": 1.2, "paywall.purchase": 0.08, "goal.quit": 0.15]
+    var covered: [String: Int] = [:]
+    let seeds = 500
+    for seed in 1...seeds {
+      let observed = try Self.observed(truth, variants: ["control", "defaultMonthly"], users: 5_000, seed: UInt64(seed))
+      let fit = try BehaviorCalibration.fit(
+        spec, document: document, observed: observed, candidates: [.defaultPlanBias], profile: seed <= 20)
+      for p in fit.parameters {
+        guard let value = values[p.name] else { continue }
+        if p.interval.contains(value) { covered[p.name, default: 0] += 1 }
+        if let profile = p.profileInterval {
+          #expect(abs(profile.lowerBound - p.interval.lowerBound) < 0.15 * (p.interval.upperBound - p.interval.lowerBound))
+          #expect(abs(profile.upperBound - p.interval.upperBound) < 0.15 * (p.interval.upperBound - p.interval.lowerBound))
+        }
+      }
+    }
+    for name in values.keys {
+      let rate = Double(covered[name] ?? 0) / Double(seeds)
+      #expect(abs(rate - 0.95) <= 0.03, "\(name): coverage \(rate)")
+    }
+  }
+}
