@@ -11,13 +11,34 @@ extension CalibrateCommand {
     let csvPath = arguments.positionals[1]
     let variantIDs = experiment.variants.map(\.id)
     let wanted = arguments.value("variants") ?? "all"
+    if arguments.value("variant") != nil {
+      throw UsageError(message: "--variant picks one arm; --variants fits several", hint: "give one of them")
+    }
+    let column = ObservedCounts.variantColumn(inCSV: csv)
+    guard !column.variants.isEmpty else {
+      // A file that does not parse says why (exit 65); one that parses has no variant column.
+      do { _ = try ObservedCounts.parse(csv: csv, source: csvPath) } catch { throw failure(error) }
+      throw UsageError(
+        message: "--variants: \(InputFile.displayName(csvPath)) has no variant column",
+        hint: "the CSV needs screen,action,count,variant rows of " + variantIDs.joined(separator: ", "))
+    }
+    if let line = column.unlabelledLine {
+      throw CommandFailure(
+        code: .invalidInput,
+        text: "\(InputFile.displayName(csvPath)):\(line): the row has no variant, so it would count in every arm; "
+          + "name its variant, or drop it\n")
+    }
     var variants: [String]
     if wanted == "all" {
-      variants = ObservedCounts.variants(inCSV: csv).filter(variantIDs.contains)
+      variants = column.variants.filter(variantIDs.contains)
+      for other in column.variants where !variantIDs.contains(other) {
+        console.err(
+          "note: \(InputFile.displayName(csvPath)) has rows of '\(other)', which is not a variant of the spec; they are left out\n")
+      }
       guard !variants.isEmpty else {
         throw UsageError(
           message: "--variants all: \(InputFile.displayName(csvPath)) has no rows of the spec's variants",
-          hint: "the CSV needs a variant column naming " + variantIDs.joined(separator: ", "))
+          hint: "the CSV's variant column must name " + variantIDs.joined(separator: ", "))
       }
     } else {
       variants = wanted.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }

@@ -29,7 +29,7 @@ enum CalibrateCommand: Command {
       OptionSpec(
         name: "variants", valueName: "ids",
         help:
-          "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (all: every variant with rows). Fits the base probabilities and the behavior parameters the design identifies."
+          "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (all: every variant with rows; every row must name its variant). Fits the base probabilities and the behavior parameters the design identifies."
       ),
       OptionSpec(
         name: "fit", valueName: "parameters",
@@ -63,8 +63,12 @@ enum CalibrateCommand: Command {
         message: "--variant: no variant '\(wanted)' in the spec",
         hint: closest(wanted, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
     }
-    if arguments.value("variants") != nil || arguments.value("fit") != nil || arguments.flag("no-profile") {
+    if arguments.value("variants") != nil {
       return try runJointly(arguments, spec: spec, document: document, csv: csv, console: console)
+    }
+    if arguments.value("fit") != nil || arguments.flag("no-profile") {
+      throw UsageError(
+        message: "--fit and --no-profile belong to the joint fit of past tests", hint: "add --variants (e.g. --variants all)")
     }
     let variant = arguments.value("variant") ?? experiment.variants.first?.id
     let observed: ObservedCounts

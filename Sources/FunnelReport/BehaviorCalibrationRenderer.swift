@@ -64,6 +64,9 @@ public enum BehaviorCalibrationRenderer {
       out += "  " + pad(p.name, w) + "  " + pad(f(p.assumed), 7, right: true) + "  " + pad(f(p.fitted), 8, right: true)
       out += "  " + pad(f(p.standardError), 7, right: true) + "  [\(f(p.interval.lowerBound)), \(f(p.interval.upperBound))]\n"
     }
+    if !c.neverObserved.isEmpty {
+      out += "Never counted in any arm, so fitted (and written) as probability 0: " + c.neverObserved.joined(separator: ", ") + "\n"
+    }
     return out + "\n"
   }
 

@@ -51,8 +51,8 @@ import Testing
     let cases: [([String], String)] = [
       (["--variants", "control,defaultMonthy"], "no variant 'defaultMonthy' in the spec; did you mean 'defaultMonthly'?"),
       (["--variants", "control,control"], "a variant is named twice"),
-      (["--fit", "dwellSigm"], "'dwellSigm' is not a behavior parameter that acts on the counts"),
-      (["--fit", "dwellSigma"], "'dwellSigma' is not a behavior parameter that acts on the counts"),
+      (["--variants", "all", "--fit", "dwellSigm"], "'dwellSigm' is not a behavior parameter that acts on the counts"),
+      (["--variants", "all", "--fit", "dwellSigma"], "'dwellSigma' is not a behavior parameter that acts on the counts"),
     ]
     for (options, message) in cases {
       let r = funnellab(["calibrate", spec, csv, "-o", output] + options)
@@ -60,8 +60,28 @@ import Testing
       #expect(r.err.contains(message), "\(options): \(r.err)")
       #expect(!FileManager.default.fileExists(atPath: output))
     }
-    let none = funnellab("calibrate", spec, plain, "--variants", "all")
+    let none = funnellab("calibrate", spec, plain, "--variants", "control")
     #expect(none.code == 64)
-    #expect(none.err.contains("has no rows of the spec's variants"), "\(none.err)")
+    #expect(none.err.contains("has no variant column"), "\(none.err)")
+    let both = funnellab("calibrate", spec, csv, "--variants", "all", "--variant", "control")
+    #expect(both.code == 64 && both.err.contains("--variant picks one arm"), "\(both.err)")
+    for alone in [["--fit", "defaultPlanBias"], ["--no-profile"]] {
+      let r = funnellab(["calibrate", spec, csv] + alone)
+      #expect(r.code == 64 && r.err.contains("add --variants"), "\(alone): \(r.err)")
+    }
+    // A row without a variant would count in every arm: refused with its line.
+    let unlabelled = try temporaryFile("unlabelled.csv", contents: "screen,action,count,variant\ngoal,,100,control\ngoal,select,90,\n")
+    let r = funnellab("calibrate", spec, unlabelled, "--variants", "all", "-o", output)
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.contains("unlabelled.csv:3: the row has no variant"), "\(r.err)")
+    #expect(!FileManager.default.fileExists(atPath: output))
+    // An arm the spec does not have is left out, and said so.
+    let other = try temporaryFile(
+      "other.csv",
+      contents: "screen,action,count,variant\ngoal,,1000,control\ngoal,select,850,control\npaywall,,850,control\n"
+        + "paywall,purchase,70,control\npaywall,dismiss,780,control\ngoal,,10,oldTest\ngoal,select,9,oldTest\n")
+    let note = funnellab("calibrate", spec, other, "--variants", "all", "--fit", "featureUtility", "--no-profile")
+    #expect(note.code == 0, "\(note.err)")
+    #expect(note.err.contains("has rows of 'oldTest', which is not a variant of the spec"), "\(note.err)")
   }
 }

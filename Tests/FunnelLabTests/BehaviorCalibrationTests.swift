@@ -115,6 +115,33 @@ import Testing
     }
   }
 
+  /// An action no arm ever counted has maximum-likelihood probability 0: it is fitted
+  /// (and written) as 0 instead of sending a log-ratio to −∞ and the information to noise.
+  @Test func anActionNeverCountedIsFittedAsZero() throws {
+    let (spec, document) = try Self.tiny()
+    var observed = try Self.expected(spec, variants: ["control", "defaultMonthly"], users: 1e5)
+    for k in observed.indices {
+      let purchases = observed[k].counts.actions["paywall"]?["purchase"] ?? 0
+      observed[k].counts.actions["paywall"]?["purchase"] = 0
+      observed[k].counts.actions["paywall"]?["dismiss", default: 0] += purchases
+    }
+    let fit = try BehaviorCalibration.fit(spec, document: document, observed: observed, candidates: [.defaultPlanBias])
+    #expect(fit.neverObserved == ["paywall.purchase"])
+    #expect(fit.unidentified.map(\.parameter) == [.defaultPlanBias])
+    let written = try ExperimentLoader.load(text: JSONWriter.write(fit.document), source: "calibrated")
+    #expect(written.flow.screen("paywall")?.action("purchase")?.probability == 0)
+    #expect(written.flow.screen("paywall")?.action("dismiss")?.probability == 1)
+  }
+
+  /// The profile's root search bisects where ℓ is −∞ (a utility at its range bound can
+  /// round a probability to 0) instead of producing NaN.
+  @Test func theProfileCrossingSurvivesAnInfiniteExcess() throws {
+    let (spec, _) = try Self.tiny()
+    let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
+    let root = model.crossing(inside: (0, -1), outside: (3, .infinity), tolerance: 1e-9) { t in t < 2 ? t - 1 : .infinity }
+    #expect(abs(root - 1) < 1e-6, "\(root)")
+  }
+
   /// Over 500 simulated past tests (5,000 users per arm, the engine of `run`), each
   /// fitted parameter's 95% interval covers the value that made the data 95% ± 3 points
   /// of the time; the profile interval agrees with the Wald one where ℓ is near quadratic.

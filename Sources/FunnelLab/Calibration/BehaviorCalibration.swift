@@ -11,8 +11,10 @@ public import FunnelStats
 /// `ℓ(φ) = Σ_v Σ_s [Σ_a n_vsa ln e_vsa(φ) + r_vs ln(1 − Σ_a e_vsa(φ))]`. For a flow in
 /// which a user sees each screen at most once this is the exact likelihood of the
 /// aggregated counts: the users who reach a screen are independent draws of those who
-/// reach it. Where paths merge or repeat (a skip, a back) it is a composite likelihood
-/// whose intervals are, if anything, wider than needed.
+/// reach it. Where one user views a screen more than once (a back, a paywall shown again
+/// after a cancelled purchase) it is a composite likelihood: the estimates stay
+/// consistent, but one user's views are correlated through their traits, so the
+/// intervals can be too narrow (coverage is tested on a flow without repeat views).
 ///
 /// **The parameters** `φ`: per observed screen of the base flow, the log-ratios of its
 /// explicit probabilities to the first (the probabilities are their softmax, scaled to the
@@ -104,6 +106,8 @@ public struct BehaviorCalibration: Sendable {
   public var parameters: [FittedParameter]
   /// Candidate behavior parameters left at the spec's value.
   public var unidentified: [Unidentified]
+  /// `screen.action` of every explicit action no arm counted: fitted (and written) as probability 0.
+  public var neverObserved: [String]
   /// Scoring iterations of the main fit.
   public var iterations: Int
   /// `ℓ` at the spec's values and at the estimate (multinomial constants omitted).
@@ -144,6 +148,9 @@ extension BehaviorCalibration {
     _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
     candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed"
   ) throws(SpecErrors) -> BehaviorCalibration {
+    guard level > 0, level < 1 else {
+      throw failure("the confidence level \(level) is not between 0 and 1", hint: "e.g. 0.95", source: source)
+    }
     let errors = experiment.validationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
     if let bad = candidates.first(where: { !fittable.contains($0) }) {
@@ -171,6 +178,13 @@ extension BehaviorCalibration {
         "the fit did not converge in \(LikelihoodModel.maxIterations) iterations",
         hint: "fit fewer behavior parameters with --fit, or check the counts", source: source)
     }
+    if let k = model.behaviors.indices.first(where: { model.behaviors[$0].range.isBound(phi[model.baseCount + $0]) }) {
+      let parameter = model.behaviors[k]
+      throw failure(
+        "\(parameter.rawValue) is fitted at its range bound \(JSONValue.format(phi[model.baseCount + k])): "
+          + "the counts push it past what the model allows, so it has no interval",
+        hint: "fit without it (--fit), or check the counts", source: source)
+    }
     let fitted = model.logLikelihood(phi)
     guard let covariance = model.covariance(at: phi) else {
       throw failure(
@@ -193,10 +207,18 @@ extension BehaviorCalibration {
     let (document, calibrated) = model.write(phi, into: document)
     return BehaviorCalibration(
       variants: model.goodnessOfFit(assumed: start, fitted: phi), parameters: parameters, unidentified: unidentified,
+      neverObserved: model.screens.flatMap { s in
+        s.neverObserved.map { "\(experiment.flow.screens[s.index].id).\(experiment.flow.screens[s.index].actions[$0].id)" }
+      },
       iterations: scoring.iterations, logLikelihood: (assumedLogLikelihood, fitted), level: level,
       behaviorCovariance: behaviorCovariance, calibrated: calibrated,
       document: document)
   }
+}
+
+extension ClosedRange<Double> {
+  /// `x` is one of the range's two ends.
+  fileprivate func isBound(_ x: Double) -> Bool { x == lowerBound || x == upperBound }
 }
 
 extension BehaviorCalibration {
@@ -206,12 +228,13 @@ extension BehaviorCalibration {
   }
 
   /// The goodness of fit of the whole model: the G of every variant's screens after the fit,
-  /// on their degrees of freedom less the parameters fitted (at least 1), and its p-value.
+  /// on their degrees of freedom less the parameters fitted, and its p-value (1 when no
+  /// degree of freedom is left: the model is saturated).
   public var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
     let screens = variants.flatMap(\.screens)
     let g = screens.reduce(0) { $0 + $1.fittedG }
-    let df = max(screens.reduce(0) { $0 + $1.degreesOfFreedom } - freeParameterCount, 1)
-    return (g, df, ChiSquared(degreesOfFreedom: Double(df)).sf(g))
+    let df = max(screens.reduce(0) { $0 + $1.degreesOfFreedom } - freeParameterCount, 0)
+    return (g, df, df > 0 ? ChiSquared(degreesOfFreedom: Double(df)).sf(g) : 1)
   }
 
   /// The parameters fitted freely: a screen's probabilities sum to its total, so each

@@ -26,8 +26,10 @@ extension Calibration {
   /// outside [0, 1] is left alone (the calibrated spec then fails validation and is not
   /// written).
   /// - Returns: the document and the experiment with rebalanced patches, and what changed.
+  /// - Parameter rounded: round `p'` to 4 decimals (what is written); the joint fit's
+  ///   likelihood uses the unrounded rule, so that it is smooth in the probabilities.
   static func rebalancingPatches(
-    document: JSONValue, original: Experiment, calibrated: Experiment, screens: [String]
+    document: JSONValue, original: Experiment, calibrated: Experiment, screens: [String], rounded: Bool = true
   ) -> (JSONValue, Experiment, [PatchRebalance]) {
     var document = document
     var experiment = calibrated
@@ -50,7 +52,7 @@ extension Calibration {
           let before = sum(of: screen, in: original, patches: patches), abs(before - 1) <= probabilitySumTolerance,
           let after = sum(of: screen, in: experiment, patches: patches), abs(after - 1) > probabilitySumTolerance
         else { continue }
-        let rebalanced = ((p + 1 - after) * 10_000).rounded() / 10_000
+        let rebalanced = rounded ? ((p + 1 - after) * 10_000).rounded() / 10_000 : p + 1 - after
         guard rebalanced >= 0, rebalanced <= 1 else { continue }
         patches[j] = .setAction(screen: screen, action: action, kind: kind, probability: rebalanced, to: to)
         list.set(&experiment, j, patches[j])

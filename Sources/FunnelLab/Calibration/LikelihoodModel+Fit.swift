@@ -213,37 +213,50 @@ extension LikelihoodModel {
         if t == bound { break }
         step *= 1.5
       }
-      guard var out = outside else {
+      guard let out = outside else {
+        // The bound inside the interval (or, past 30 widenings, the widest point reached).
         ends.append(inside.t)
         bounded.append(true)
         continue
       }
-      // Regula falsi (Illinois) on the crossing.
-      var side = 0
-      for _ in 0..<40 where abs(out.t - inside.t) > 1e-3 * max(se, 1e-6) && min(-inside.f, out.f) > 1e-4 {
-        let t = out.t - out.f * (out.t - inside.t) / (out.f - inside.f)
-        let f = excess(t)
-        if abs(f) < 1e-7 {
-          inside = (t, f)
-          out = (t, f)
-          break
-        }
-        if f < 0 {
-          inside = (t, f)
-          if side == -1 { out.f /= 2 }
-          side = -1
-        } else {
-          out = (t, f)
-          if side == 1 { inside.f /= 2 }
-          side = 1
-        }
-      }
-      ends.append(inside.t + (out.t - inside.t) * (0 - inside.f) / max(out.f - inside.f, 1e-300))
+      ends.append(crossing(inside: inside, outside: out, tolerance: 1e-3 * max(se, 1e-6), excess))
       bounded.append(false)
     }
     parameter.profileInterval = min(ends[0], ends[1])...max(ends[0], ends[1])
     parameter.lowerBounded = bounded[0]
     parameter.upperBounded = bounded[1]
+  }
+
+  /// The root of `excess` between `inside` (f < 0) and `outside` (f ≥ 0) by regula falsi
+  /// with the Illinois weighting; bisection where `f` is infinite (ℓ = −∞ at that point).
+  func crossing(
+    inside start: (t: Double, f: Double), outside end: (t: Double, f: Double), tolerance: Double, _ excess: (Double) -> Double
+  ) -> Double {
+    var inside = start
+    var out = end
+    // The weights of the Illinois rule, kept apart from the true values the stop uses.
+    var weightIn = 1.0
+    var weightOut = 1.0
+    var side = 0
+    for _ in 0..<40 where abs(out.t - inside.t) > tolerance && min(-inside.f, out.f) > 1e-4 {
+      let fi = inside.f * weightIn
+      let fo = out.f * weightOut
+      let t = out.f.isFinite ? out.t - fo * (out.t - inside.t) / (fo - fi) : (inside.t + out.t) / 2
+      let f = excess(t)
+      if f < 0 {
+        inside = (t, f)
+        weightIn = 1
+        if side == -1 { weightOut /= 2 }
+        side = -1
+      } else {
+        out = (t, f)
+        weightOut = 1
+        if side == 1 { weightIn /= 2 }
+        side = 1
+      }
+    }
+    guard out.f.isFinite, out.f > inside.f else { return (inside.t + out.t) / 2 }
+    return inside.t + (out.t - inside.t) * (0 - inside.f) / (out.f - inside.f)
   }
 
   /// Every arm's G per screen at the spec's values and at the estimate.
@@ -283,10 +296,13 @@ extension LikelihoodModel {
     return sum + Calibration.deviance(g.remainder, g.views * max(1 - taken, 0))
   }
 
-  /// The categories of a screen (its explicit actions, and the remainder when it can occur) minus 1.
+  /// The categories of a screen that can occur (its explicit actions the model gives a
+  /// positive rate, and the remainder) minus 1; 0 for a screen nobody viewed.
   func degreesOfFreedom(_ g: Group, _ e: [Double]) -> Int {
+    guard g.views > 0 else { return 0 }
     let rest = 1 - g.cells.reduce(0) { $0 + e[$1] }
-    return g.cells.count + (g.remainder > 0 || rest > 1e-12 ? 1 : 0) - 1
+    let categories = g.cells.filter { e[$0] > 0 }.count + (g.remainder > 0 || rest > 1e-12 ? 1 : 0)
+    return max(categories - 1, 0)
   }
 }
 

@@ -21,6 +21,10 @@ struct LikelihoodModel: Sendable {
     var actions: [Int]
     /// The sum of their probabilities in the spec (kept by the fit).
     var total: Double
+    /// Explicit actions with a positive probability that no arm ever counted: their
+    /// maximum-likelihood probability is 0, which a log-ratio cannot reach, so they are
+    /// set to 0 and left out of ``actions``.
+    var neverObserved: [Int] = []
   }
 
   /// One variant's observed screens.
@@ -69,12 +73,24 @@ struct LikelihoodModel: Sendable {
           ])
       }
       let patched = try experiment.experiment(forVariant: index)
-      arms.append(Arm(variant: variant, index: index, targets: try Calibration.targets(patched, observed: counts, source: source)))
+      do {
+        arms.append(Arm(variant: variant, index: index, targets: try Calibration.targets(patched, observed: counts, source: source)))
+      } catch {
+        // The same problem can differ by arm (a screen one variant removes): name the arm.
+        throw SpecErrors(
+          source: error.source,
+          errors: error.errors.map {
+            var e = $0
+            e.message = "variant '\(variant)': " + e.message
+            return e
+          })
+      }
     }
     self.arms = arms
     var groups: [Group] = []
     var counts: [Double] = []
-    var viewed = Set<String>()
+    // Per viewed screen id, each action's count summed over the arms.
+    var observedTotals: [String: [String: UInt64]] = [:]
     for arm in arms {
       let flow = try experiment.experiment(forVariant: arm.index).flow
       for t in arm.targets {
@@ -82,16 +98,22 @@ struct LikelihoodModel: Sendable {
         counts += t.counts.map { Double($0.count) }
         let taken = t.counts.reduce(UInt64(0)) { $0 + $1.count }
         groups.append(Group(cells: start..<counts.count, views: Double(t.views), remainder: Double(t.views - taken)))
-        if t.views > 0 { viewed.insert(flow.screens[t.screen].id) }
+        guard t.views > 0 else { continue }
+        let id = flow.screens[t.screen].id
+        for (action, count) in t.counts { observedTotals[id, default: [:]][action, default: 0] += count }
       }
     }
     self.groups = groups
     self.counts = counts
     screens = experiment.flow.screens.enumerated().compactMap { i, screen in
-      guard viewed.contains(screen.id) else { return nil }
-      let actions = screen.actions.indices.filter { (screen.actions[$0].probability ?? 0) > 0 }
-      guard actions.count >= 2 else { return nil }
-      return BaseScreen(index: i, actions: actions, total: actions.reduce(0) { $0 + (screen.actions[$1].probability ?? 0) })
+      guard let totals = observedTotals[screen.id] else { return nil }
+      let positive = screen.actions.indices.filter { (screen.actions[$0].probability ?? 0) > 0 }
+      // An action no arm lists (another arm's patch added it) is not judged unobserved.
+      let never = positive.filter { totals[screen.actions[$0].id] == 0 }
+      let actions = positive.filter { !never.contains($0) }
+      guard actions.count >= 2 || (!never.isEmpty && !actions.isEmpty) else { return nil }
+      return BaseScreen(
+        index: i, actions: actions, total: positive.reduce(0) { $0 + (screen.actions[$1].probability ?? 0) }, neverObserved: never)
     }
   }
 
@@ -125,15 +147,22 @@ struct LikelihoodModel: Sendable {
     for s in screens {
       let p = probabilities(of: s, in: phi, from: offset)
       for (k, j) in s.actions.enumerated() { e.flow.screens[s.index].actions[j].probability = p[k] }
+      for j in s.neverObserved { e.flow.screens[s.index].actions[j].probability = 0 }
       offset += s.actions.count - 1
     }
     for (k, parameter) in behaviors.enumerated() { e.behavior[parameter] = phi[baseCount + k] }
     return e
   }
 
-  /// The exact per-view rate of every explicit cell at `φ`.
+  /// The exact per-view rate of every explicit cell at `φ`. A variant that sets a
+  /// probability on a fitted screen has it rebalanced by the rule the calibrated spec is
+  /// written with (``Calibration/rebalancingPatches(document:original:calibrated:screens:rounded:)``,
+  /// unrounded), so the model fitted is the model written.
   func rates(_ phi: [Double]) -> [Double] {
-    let e = experiment(at: phi)
+    let ids = screens.map { base.flow.screens[$0.index].id }
+    let e = Calibration.rebalancingPatches(
+      document: JSONValue(.object([]), line: 0), original: base, calibrated: experiment(at: phi), screens: ids, rounded: false
+    ).1
     var rates: [Double] = []
     rates.reserveCapacity(counts.count)
     for arm in arms {

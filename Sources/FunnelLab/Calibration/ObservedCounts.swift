@@ -123,7 +123,7 @@ extension ObservedCounts {
       return [
         SpecError(
           path: .root, line: 1, message: "no rows of variant '\(variant ?? "")'",
-          hint: "the file has rows of " + otherVariants.sorted().joined(separator: ", ") + "; choose one with --variant")
+          hint: "the file has rows of " + otherVariants.sorted().joined(separator: ", ") + "; choose among them")
       ]
     }
     if counts.allSatisfy({ $0 == 0 }) {
@@ -141,21 +141,27 @@ extension StringProtocol {
 
 extension ObservedCounts {
   /// The distinct non-empty values of the CSV's `variant` column, in order of first
-  /// appearance; empty when the file has no such column or does not parse (``parse(csv:source:variant:)`` says why).
-  public static func variants(inCSV text: String) -> [String] {
-    guard let records = try? CSVReader.records(text) else { return [] }
+  /// appearance, and the line of the first data row whose variant is empty; no variants
+  /// when the file has no such column or does not parse (``parse(csv:source:variant:)`` says why).
+  public static func variantColumn(inCSV text: String) -> (variants: [String], unlabelledLine: Int?) {
+    guard let records = try? CSVReader.records(text) else { return ([], nil) }
     var column: Int?
     var seen: [String] = []
+    var unlabelled: Int?
     for record in records {
       let fields = record.fields.map(\.trimmingSpaces)
       if fields.allSatisfy(\.isEmpty) || fields.first?.hasPrefix("#") == true { continue }
       guard let c = column else {
-        guard let i = fields.firstIndex(where: { $0.lowercased() == "variant" }) else { return [] }
+        guard let i = fields.firstIndex(where: { $0.lowercased() == "variant" }) else { return ([], nil) }
         column = i
         continue
       }
-      if c < fields.count, !fields[c].isEmpty, !seen.contains(fields[c]) { seen.append(fields[c]) }
+      if c < fields.count, !fields[c].isEmpty {
+        if !seen.contains(fields[c]) { seen.append(fields[c]) }
+      } else if unlabelled == nil {
+        unlabelled = record.line
+      }
     }
-    return seen
+    return (seen, unlabelled)
   }
 }
