@@ -179,6 +179,7 @@ def reports(binary, folder, only=None):
         ("analyze-klick", ["analyze", "--data", "experiments/data/klick-results.csv"]),
         ("analyze-segments", ["analyze", "--data", "experiments/data/klick-segments.csv"]),
         ("power-betfree", ["power", "experiments/betfree-onboarding.json", "--variant", "yearlyPrice4999", "--replicates", "500"]),
+        ("assurance-betfree", ["power", "experiments/betfree-onboarding.json", "--variant", "defaultLifetime", "--replicates", "300", "--parameter-uncertainty", "--draws", "40"]),
         ("analyze-over-time", ["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000"]),
         ("experiment-over-time", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users-per-day", "20000", "--days", "14", "--variant", "features5", "--quiet"]),
         ("bandit-klick", ["power", "experiments/klick-onboarding.json", "--compare-bandit", "--users-per-day", "20000", "--replicates", "500", "--holdout", "0.05"]),

@@ -494,6 +494,43 @@ defs["expectation"] = {
     "additionalProperties": False,
 }
 
+drawn = [p for p in PARAMS if p[0] != "screensSeenCap"]
+defs["parameterUncertainty"] = {
+    "type": "object",
+    "description": "What is uncertain about the behavior parameters: drawn by `run`/`exact`/`power --parameter-uncertainty`, each draw solved exactly. `calibrate --variants -o` writes it from a fit.",
+    "properties": {
+        "description": nullable({"type": "string"}),
+        "draws": nullable({"type": "integer", "minimum": 2, "maximum": 10000, "description": "Draws (default 200)."}),
+        "parameters": {
+            "type": "object", "minProperties": 1,
+            "description": "Per parameter: {\"mean\", \"sd\"} (normal, truncated to the range) or {\"low\", \"high\"} (uniform).",
+            "propertyNames": {"enum": [p[0] for p in drawn]},
+            "additionalProperties": {
+                "oneOf": [
+                    {"type": "object", "properties": {"mean": {"type": "number"}, "sd": {"type": "number", "exclusiveMinimum": 0}},
+                     "required": ["mean", "sd"], "additionalProperties": False},
+                    {"type": "object", "properties": {"low": {"type": "number"}, "high": {"type": "number"}},
+                     "required": ["low", "high"], "additionalProperties": False},
+                ]
+            },
+        },
+        "correlations": nullable({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "between": {"type": "array", "items": {"enum": [p[0] for p in drawn]}, "minItems": 2, "maxItems": 2},
+                    "rho": {"type": "number", "exclusiveMinimum": -1, "exclusiveMaximum": 1},
+                },
+                "required": ["between", "rho"], "additionalProperties": False,
+            },
+            "description": "Correlations between normal parameters; pairs not listed are independent.",
+        }),
+    },
+    "required": ["parameters"],
+    "additionalProperties": False,
+}
+
 schema = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "FunnelLab experiment",
@@ -517,6 +554,7 @@ schema = {
         "metrics": nullable(ref("metrics")),
         "design": nullable(ref("design")),
         "grid": nullable(ref("grid")),
+        "parameterUncertainty": nullable(ref("parameterUncertainty")),
     },
     "required": ["name", "flow", "variants"],
     "additionalProperties": False,

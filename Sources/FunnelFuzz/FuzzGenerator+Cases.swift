@@ -21,7 +21,10 @@ extension FuzzGenerator {
         + (rng.chance(20) ? ["--mode", "experiment"] : []) + format(&rng, ["table", "json", "csv", "markdown", "html"])
     case "grid":
       return ["grid", spec, "--users", String(20 + rng.below(40)), "--threads", "1"] + format(&rng, ["table", "json", "markdown", "html"])
-    case "exact": return ["exact", spec] + format(&rng, ["table", "json"])
+    case "exact":
+      // With the section's draws (up to 10⁴ exact solves) replaced by three.
+      let uncertain = rng.chance(30) ? ["--parameter-uncertainty", "--draws", "3"] : []
+      return ["exact", spec] + uncertain + format(&rng, ["table", "json"])
     case "trace": return ["trace", spec, "--users", String(1 + rng.below(30))]
     case "sensitivity":
       return [
@@ -108,16 +111,16 @@ extension FuzzGenerator {
     let options: [String: [String]] = [
       "run": [
         "users", "seed", "threads", "variant", "mode", "format", "shard", "shards", "quiet", "users-per-day", "days", "policy", "epsilon",
-        "min-share", "burn-in",
+        "min-share", "burn-in", "parameter-uncertainty", "draws",
       ],
       "validate": [],
       "grid": ["users", "seed", "threads", "top", "format", "shard", "shards", "quiet"],
-      "exact": ["variant", "format"],
+      "exact": ["variant", "format", "seed", "alpha", "parameter-uncertainty", "draws"],
       "power": [
         "target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards", "baseline", "mde", "relative-mde",
         "users-per-arm",
         "power", "alpha", "alternative", "ratio", "method", "sd", "solve", "users-per-day", "format", "compare-bandit", "policy",
-        "epsilon", "min-share", "burn-in", "horizon-days", "holdout",
+        "epsilon", "min-share", "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance",
       ],
       "analyze": [
         "arm", "arm", "data", "control", "allocation", "alpha", "alternative", "correction", "format", "counts", "planned-users",
@@ -165,7 +168,7 @@ extension FuzzGenerator {
   func bound(_ c: inout FuzzCase) {
     let limits = [
       "users": quick ? 40 : 500.0, "replicates": 200, "users-per-arm": 2000, "days": 5, "looks": 5, "users-per-day": 1e12, "threads": 2,
-      "top": 1e4,
+      "top": 1e4, "draws": 5,
     ]
     var out: [String] = []
     var i = 0

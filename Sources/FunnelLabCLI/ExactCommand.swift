@@ -14,6 +14,12 @@ enum ExactCommand: Command {
       paywall view, purchase, plan mix, trial starts, revenue per user, LTV per payer,
       realized revenue and the mean time to finish. No seed and no noise: the numbers
       are what 'funnellab run' converges to as --users grows.
+      With --parameter-uncertainty: the behavior parameters are drawn from the spec's
+      parameterUncertainty section (--draws, --seed; 'calibrate --variants -o' writes
+      it from past tests) and every variant is solved at each draw. Reports per variant
+      the predictive interval (1 − --alpha) of its effect on the primary metric and the
+      probability that it beats the control: the uncertainty of the assumptions, apart
+      from any sampling noise.
       Without <spec>, solves the built-in Klick onboarding experiment.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
@@ -21,16 +27,29 @@ enum ExactCommand: Command {
       OptionSpec(name: "variant", valueName: "id", help: "Solve only this variant (and the control).", repeatable: true),
       OutputFormat.option(OutputFormat.all),
       OutputDestination.option,
-    ],
+      alphaOption,
+      OptionSpec(name: "seed", valueName: "n", help: "With --parameter-uncertainty: the seed of the draws (default: the spec's \"seed\")."),
+    ] + PredictionOptions.options,
     examples: [
       "funnellab exact",
       "funnellab exact experiments/betfree-onboarding.json",
       "funnellab exact experiments/klick-onboarding.json --variant upsellAfter3 --format json -o exact.json",
+      "funnellab exact experiments/betfree-onboarding.json --parameter-uncertainty --variant yearlyPrice4999 --seed 7 --draws 20 --format json",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let format = try arguments.format(OutputFormat.all)
     let output = OutputDestination(path: arguments.value("output"))
+    if try PredictionOptions.requested(arguments) {
+      var experiment = try LoadedSpec.load(arguments, console: console).experiment
+      try applyAlpha(arguments, to: &experiment)
+      return try PredictionOptions.write(
+        experiment, arguments: arguments, format: format, seed: try arguments.unsigned("seed"), threads: nil, command: "exact",
+        console: console)
+    }
+    if arguments.value("seed") != nil || arguments.value("alpha") != nil {
+      throw UsageError(message: "exact has no randomness and no test: --seed and --alpha need --parameter-uncertainty", hint: "drop them")
+    }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
     let flows: [CompiledFlow]

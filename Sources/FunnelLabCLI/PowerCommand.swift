@@ -46,6 +46,12 @@ enum PowerCommand: Command {
       worse arm, when the bandit is decided, the bandit's shares by day, and its naive
       and inverse-propensity estimates beside the exact differences. --holdout h adds
       what a holdout of that share detects over the horizon.
+      With <spec> --parameter-uncertainty: the assurance beside the power. Power assumes
+      the spec's behavior parameters are right; assurance (O'Hagan & Stevens) is the
+      chance the test is significant in the direction of the true effect, averaged over
+      --draws draws of the spec's parameterUncertainty section, each solved exactly. Also
+      the users per arm that reach --target-assurance, the probability that each variant
+      beats the control and the predictive interval of its effect.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec to plan by simulation (optional).")],
     options: [
@@ -66,6 +72,10 @@ enum PowerCommand: Command {
         name: "horizon-days", valueName: "n", help: "With --compare-bandit: days after the test with the winner shipped (default 28)."),
       OptionSpec(name: "holdout", valueName: "share", help: "With --compare-bandit: a holdout share kept on the control after shipping."),
       OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
+    ] + PredictionOptions.options + [
+      OptionSpec(
+        name: "target-assurance", valueName: "p",
+        help: "With --parameter-uncertainty: the assurance to size for (default: the target power)."),
       shardOptions[0], shardOptions[1],
       OptionSpec(name: "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means)."),
       OptionSpec(name: "mde", valueName: "delta", help: "Absolute minimal detectable effect (0.01: 10% → 11%)."),
@@ -90,6 +100,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.10 --mde 0.01 --looks 5 --spending obrien-fleming",
       "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
       "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 3000 --days 10 --replicates 500 --holdout 0.05",
+      "funnellab power experiments/betfree-onboarding.json --variant defaultLifetime --parameter-uncertainty --draws 20 --replicates 200",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -233,7 +244,7 @@ extension PowerCommand {
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
     for flag in [
       "target-power", "replicates", "days", "variant", "seed", "shard", "shards", "compare-bandit", "policy", "epsilon", "min-share",
-      "burn-in", "horizon-days", "holdout",
+      "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance",
     ] where !arguments.all(flag).isEmpty || arguments.flag(flag) {
       throw UsageError(
         message: "--\(flag) is for planning a spec by simulation, not for the formula mode",
@@ -285,12 +296,23 @@ extension PowerCommand {
     options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
     options.seed = try arguments.unsigned("seed")
     let format = try arguments.format(OutputFormat.all)
+    let uncertain = try PredictionOptions.requested(arguments)
+    let targetAssurance = try arguments.number("target-assurance", in: Limits.Planning.targetPower)
+    if uncertain {
+      guard format != .csv, arguments.value("shard") == nil, arguments.value("shards") == nil else {
+        throw UsageError(
+          message: "--parameter-uncertainty plans on one machine and writes a table, JSON, Markdown or HTML",
+          hint: "drop --shard and --format csv")
+      }
+    } else if targetAssurance != nil {
+      throw UsageError(message: "--target-assurance needs --parameter-uncertainty", hint: "add --parameter-uncertainty")
+    }
     let spec = try LoadedSpec.load(arguments, console: console)
     let experiment = spec.experiment
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     options.variants = variants.isEmpty ? nil : variants
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
-    let report: PlanningReport
+    var report: PlanningReport
     do {
       if let shard = try shard(arguments, console: console) {
         let counts = try ExperimentPlanner.tally(experiment, options: options, shard: shard) { done, total in
@@ -307,6 +329,13 @@ extension PowerCommand {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
+    if uncertain {
+      var e = experiment
+      e.metrics.alpha = report.alpha
+      let prediction = try PredictionOptions.predict(
+        e, variants: variants, seed: options.seed, threads: nil, arguments: arguments, console: console)
+      report = report.addingAssurance(prediction, target: targetAssurance ?? options.targetPower)
+    }
     try OutputDestination(path: arguments.value("output")).write(render(report, format: format), console: console)
     return .success
   }

@@ -27,6 +27,10 @@ enum RunCommand: Command {
       (at most 100), the primary metric read every day as 'analyze' reads a daily
       file (fixed-horizon, group-sequential and always-valid columns, the last day the
       planned end), with the exact lift beside it and each decision graded.
+      With --parameter-uncertainty: no users are simulated; the behavior parameters are
+      drawn from the spec's parameterUncertainty section (--draws, --seed) and every
+      variant is solved exactly per draw, giving each effect's predictive interval and
+      the probability that the variant beats the control (as 'exact' does).
       Without <spec>, runs the built-in Klick onboarding experiment.
       Results depend only on the spec and the seed: any --threads gives the same bytes.
       A progress bar appears on stderr when it is a terminal.
@@ -52,7 +56,7 @@ enum RunCommand: Command {
       OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
       OptionSpec(name: "min-share", valueName: "m", help: "With --mode bandit: each arm's minimum share (default 0.01)."),
       OptionSpec(name: "burn-in", valueName: "days", help: "With --mode bandit: days at an equal split first (default 1)."),
-    ] + shardOptions,
+    ] + PredictionOptions.options + shardOptions,
     examples: [
       "funnellab run",
       "funnellab run experiments/betfree-onboarding.json --users 200000",
@@ -60,6 +64,7 @@ enum RunCommand: Command {
       "funnellab run experiments/betfree-onboarding.json --mode experiment --users 50000",
       "funnellab run experiments/klick-onboarding.json --mode experiment --users-per-day 20000 --days 14 --variant features5",
       "funnellab run experiments/klick-onboarding.json --mode bandit --users-per-day 20000 --days 14",
+      "funnellab run experiments/betfree-onboarding.json --parameter-uncertainty --variant defaultMonthly --draws 20",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -68,6 +73,16 @@ enum RunCommand: Command {
     let threads = try arguments.integer("threads", in: 1...1024)
     let format = try arguments.format(OutputFormat.all)
     let modeName = try arguments.choice("mode", RunMode.allCases.map(\.rawValue) + ["bandit"]) ?? "truth"
+    if try PredictionOptions.requested(arguments) {
+      guard arguments.value("mode") == nil, arguments.value("shard") == nil, arguments.value("shards") == nil else {
+        throw UsageError(
+          message: "--parameter-uncertainty solves every draw exactly: it takes no --mode or --shard", hint: "drop --mode and --shard")
+      }
+      var experiment = try LoadedSpec.load(arguments, console: console).experiment
+      try applyAlpha(arguments, to: &experiment)
+      return try PredictionOptions.write(
+        experiment, arguments: arguments, format: format, seed: seed, threads: threads, command: "run", console: console)
+    }
     if modeName == "bandit" { return try runBandit(arguments, console: console) }
     for flag in BanditCommand.flags where !arguments.all(flag).isEmpty && flag != "horizon-days" && flag != "holdout" {
       throw UsageError(message: "--\(flag) needs --mode bandit", hint: "add --mode bandit --users-per-day N --days D")

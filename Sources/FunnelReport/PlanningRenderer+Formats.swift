@@ -82,6 +82,7 @@ extension PlanningRenderer {
       }
     }
     if let adjustment = r.adjustment { out += AdjustmentPlanRenderer.markdown(adjustment) }
+    if let assurance = r.assurance { out += AssurancePlanRenderer.markdown(assurance, level: NumberText.level(alpha: r.alpha)) }
     return out
   }
 
@@ -97,6 +98,7 @@ extension PlanningRenderer {
     doc.table(headers, designRows(r), right: Set(1..<headers.count), caption: "Fixed-horizon design")
     if let note = searchNote(r) { doc.paragraph(note, cssClass: "note") }
     if let adjustment = r.adjustment { AdjustmentPlanRenderer.html(adjustment, into: &doc) }
+    if let assurance = r.assurance { AssurancePlanRenderer.html(assurance, level: NumberText.level(alpha: r.alpha), into: &doc) }
     let peeking = r.plans.compactMap(\.peeking)
     guard !peeking.isEmpty else { return doc.html }
     peekingCharts(peeking, into: &doc)

@@ -73,6 +73,7 @@ public enum PlanningRenderer {
       out += p.render()
     }
     if let adjustment = r.adjustment { out += AdjustmentPlanRenderer.text(adjustment) }
+    if let assurance = r.assurance { out += AssurancePlanRenderer.text(assurance, level: NumberText.level(alpha: r.alpha)) }
     return out
   }
 
@@ -135,6 +136,7 @@ public enum PlanningRenderer {
             })
         ),
         ("adjustment", AdjustmentPlanRenderer.json(r.adjustment)),
+        ("assurance", AssurancePlanRenderer.json(r.assurance)),
       ]))
   }
 }

@@ -39,6 +39,18 @@ import Testing
     let calibrated = try ExperimentLoader.load(text: String(contentsOfFile: output, encoding: .utf8), source: output)
     // The table prints 4 significant digits, the spec 4 decimals.
     #expect(abs(calibrated.behavior.defaultPlanBias - numbers[1]) < 1e-3)
+    // The fit's uncertainty is written for --parameter-uncertainty: the bias normal at its estimate with its SE.
+    let section = try #require(calibrated.parameterUncertainty)
+    #expect(section.parameters.map(\.parameter) == [.defaultPlanBias])
+    guard case .normal(let mean, let sd) = section.parameters.first?.distribution else {
+      Issue.record("not normal: \(section)")
+      return
+    }
+    #expect(mean == calibrated.behavior.defaultPlanBias)
+    #expect(abs(sd - numbers[2]) < 1e-3, "\(sd) vs \(row)")
+    let predicted = funnellab("exact", output, "--parameter-uncertainty", "--draws", "20", "--variant", "defaultMonthly")
+    #expect(predicted.code == 0, "\(predicted.err)")
+    #expect(predicted.out.contains("20 draws (seed 1) of defaultPlanBias ~ normal(\(JSONValue.format(mean)), sd \(JSONValue.format(sd)))"))
   }
 
   /// Every mistake in the options is a usage error (64) naming the fix, and nothing is written.

@@ -27,6 +27,9 @@ import Testing
     Report(section: "run --mode experiment", command: "run", arguments: ["run", klick, "--mode", "experiment", "--users", "500", "-q"]),
     Report(section: "grid", command: "grid", arguments: ["grid", klick, "--users", "100", "-q"]),
     Report(section: "exact", command: "exact", arguments: ["exact", betfree]),
+    Report(
+      section: "run and exact --parameter-uncertainty", command: "exact",
+      arguments: ["exact", betfree, "--parameter-uncertainty", "--variant", "yearlyPrice4999", "--draws", "5"]),
     Report(section: "power (formula)", command: "power", arguments: ["power", "--baseline", "0.1", "--mde", "0.02"]),
     Report(
       section: "power (formula)", command: "power",

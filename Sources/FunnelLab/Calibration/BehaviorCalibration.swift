@@ -204,7 +204,16 @@ extension BehaviorCalibration {
       parameters.append(fittedParameter)
       behaviorCovariance.append(model.behaviors.indices.map { covariance[i][model.baseCount + $0] })
     }
-    let (document, calibrated) = model.write(phi, into: document)
+    var (document, calibrated) = model.write(phi, into: document)
+    let uncertainty = ParameterUncertainty.fitted(
+      model.behaviors, estimates: model.behaviors.indices.map { phi[model.baseCount + $0] }, covariance: behaviorCovariance,
+      keeping: experiment.parameterUncertainty,
+      summary: "Fitted by calibrate from \(source): each parameter normal at its estimate with its standard error, "
+        + "correlated as the estimates (observed information).")
+    if let uncertainty {
+      document = document.settingMember(["parameterUncertainty"], to: uncertainty.specJSON)
+      calibrated.parameterUncertainty = uncertainty
+    }
     return BehaviorCalibration(
       variants: model.goodnessOfFit(assumed: start, fitted: phi), parameters: parameters, unidentified: unidentified,
       neverObserved: model.screens.flatMap { s in

@@ -27,6 +27,7 @@ import FunnelStats
 /// | grid cells | ≤ 10 000, counted before any cell is built | |
 /// | compiled tables | ≤ 1 GiB for all variants of a run, see ``compiledTableBytes(segments:traitBins:seenLevels:screens:stride:)`` | |
 /// | sensitivity points | ≤ 5000 over all axes, counted before any is built | |
+/// | `parameterUncertainty.draws`, `--draws` | 2 … 10 000 | one exact solve of every variant per draw |
 /// | counts read back (`analyze`, `calibrate`) | 0 … 10¹⁵ (``FunnelStats/StatsLimits/maxCount``) | exact as `Double` |
 /// | power sample size | ≤ 10¹² per arm (``FunnelStats/StatsLimits/maxSampleSize``) | |
 ///
@@ -68,6 +69,9 @@ public enum Limits {
   public static let gridCells = 10_000
   /// Points of a sensitivity analysis: the product of its axes' value counts.
   public static let sensitivityPoints = 5_000
+  /// Draws of the uncertain behavior parameters (`parameterUncertainty.draws`, `--draws`): each costs one exact
+  /// solve of every variant.
+  public static let parameterDraws: ClosedRange<Int> = 2...10_000
   /// Bytes of the compiled tables of all the variants a run compiles at once: 1 GiB.
   public static let compiledTableBytes = 1 << 30
   /// The largest count read back from a file or a flag (`analyze`, `calibrate`).

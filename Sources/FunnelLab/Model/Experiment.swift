@@ -35,6 +35,9 @@ public struct Experiment: Sendable, Hashable {
   public var grid: Grid?
   /// Assumptions checked by `funnellab check` (see ``FunnelExpectation``).
   public var expectations: [FunnelExpectation]
+  /// What is uncertain about the behavior parameters (the spec's `parameterUncertainty`), drawn from by
+  /// `--parameter-uncertainty`; `nil` when the spec has no such section.
+  public var parameterUncertainty: ParameterUncertainty?
 
   /// An experiment built in code; ``metrics``, ``design``, ``grid`` and ``expectations`` start at their
   /// defaults (set them afterwards).
@@ -60,6 +63,7 @@ public struct Experiment: Sendable, Hashable {
     design = ExperimentDesign()
     grid = nil
     expectations = []
+    parameterUncertainty = nil
   }
 }
 
@@ -67,7 +71,7 @@ extension Experiment: Decodable {
   enum CodingKeys: String, CodingKey {
     case schema = "$schema"
     case name, description, source, seed, users, behavior, population, flow, variants, simulation, store, revenue, metrics, design, grid,
-      expectations
+      expectations, parameterUncertainty
   }
 
   /// Decodes a spec: `name`, `flow` and `variants` are required, every other key defaults as in the
@@ -96,6 +100,7 @@ extension Experiment: Decodable {
     design = try c.decodeIfPresent(ExperimentDesign.self, forKey: .design) ?? ExperimentDesign()
     grid = try c.decodeIfPresent(Grid.self, forKey: .grid)
     expectations = try c.decodeIfPresent([FunnelExpectation].self, forKey: .expectations) ?? []
+    parameterUncertainty = try c.decodeIfPresent(ParameterUncertainty.self, forKey: .parameterUncertainty)
   }
 }
 

@@ -65,6 +65,8 @@ public struct PlanningReport: Sendable {
   /// What adjusting for the observable segments and the pre-period covariate would save;
   /// `nil` when the population has neither.
   public var adjustment: AdjustmentPlan?
+  /// The assurance of each plan over uncertain behavior parameters (`power --parameter-uncertainty`); `nil` otherwise.
+  public var assurance: AssurancePlan? = nil
 }
 
 /// The integer tallies of a plan, per variant: what a shard computes and `merge` adds.

@@ -27,6 +27,7 @@ extension Experiment {
           hint: "split the comparison, or use a grid"))
     }
     errors += metrics.validationErrors(at: [.key("metrics")])
+    if let parameterUncertainty { errors += parameterUncertainty.validationErrors(at: [.key("parameterUncertainty")]) }
     // The cells are built only once their count is known to be within the limit.
     let cellsFit = (grid?.cellCount ?? 0) <= Limits.gridCells
     errors += allocationErrors(variants: cellsFit ? allVariants : variants, cellsFit: cellsFit)

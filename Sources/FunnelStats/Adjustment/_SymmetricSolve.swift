@@ -42,6 +42,16 @@ package struct _SymmetricSolve {
     self.scale = scale
   }
 
+  /// `C·z` where `C = D·L` is the lower Cholesky factor of `A` itself (`A = C·Cᵀ`): turns
+  /// independent standard normal deviates `z` into deviates with covariance `A`.
+  package func factorTimes(_ z: [Double]) -> [Double] {
+    (0..<size).map { i in
+      var s = 0.0
+      for k in 0...i { s += factor[i * size + k] * z[k] }
+      return s * scale[i]
+    }
+  }
+
   /// `x` with `A·x = b`.
   package func solve(_ b: [Double]) -> [Double] {
     var y = [Double](repeating: 0, count: size)

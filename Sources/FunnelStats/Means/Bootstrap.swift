@@ -94,7 +94,7 @@ public enum Bootstrap {
   }
 
   /// The `q` quantile with linear interpolation between order statistics (numpy "linear").
-  internal static func quantile(_ values: [Double], _ q: Double) -> Double {
+  package static func quantile(_ values: [Double], _ q: Double) -> Double {
     let sorted = values.sorted()
     guard let first = sorted.first, let last = sorted.last else { return 0 }
     let h = Double(sorted.count - 1) * q

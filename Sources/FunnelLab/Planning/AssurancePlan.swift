@@ -1,0 +1,64 @@
+import FunnelStats
+
+/// Assurance of a planned test: for each planned variant, the probability that the test
+/// reaches significance in the direction of the true effect, averaged over the draws of a
+/// ``Prediction`` (see ``FunnelStats/Assurance``), beside the power at the assumed effect,
+/// and the users per arm that reach a target assurance.
+public struct AssurancePlan: Sendable, Hashable {
+  /// One planned variant.
+  public struct Variant: Sendable, Hashable {
+    /// The variant's id.
+    public var variant: String
+    /// The users per arm of the plan (those the power was computed at).
+    public var usersPerArm: Int
+    /// The assurance at ``usersPerArm``.
+    public var assurance: Double
+    /// The share of draws where the variant beats the control.
+    public var probabilityToBeatControl: Double?
+    /// The predictive interval of the effect (variant − control).
+    public var effectInterval: ClosedRange<Double>?
+    /// The fewest users per arm whose assurance reaches ``AssurancePlan/target``; `nil` when no size up to
+    /// ``FunnelStats/StatsLimits/maxSampleSize`` does (too many draws lie near no effect).
+    public var usersPerArmForTarget: Int?
+  }
+
+  /// The assurance the sizes are solved for.
+  public var target: Double
+  /// The number of draws averaged over.
+  public var draws: Int
+  /// The two-sided significance level of the planned test.
+  public var alpha: Double
+  /// One entry per planned variant, in the plan's order.
+  public var variants: [Variant]
+
+  /// The assurance of every plan in `report` over `prediction`'s draws (made on the same
+  /// experiment and metric); a planned variant the prediction lacks is left out.
+  public init(report: PlanningReport, prediction: Prediction, target: Double) {
+    self.target = target
+    draws = prediction.draws.count
+    alpha = report.alpha
+    variants = report.plans.compactMap { plan in
+      let id = plan.diagnosis.variant
+      guard let j = prediction.variants.firstIndex(where: { $0.variant == id }) else { return nil }
+      let rates = prediction.values.compactMap { row -> Assurance.Draw? in
+        guard let p0 = row[0], let p1 = row[j] else { return nil }
+        return Assurance.Draw(control: p0, variant: p1)
+      }
+      let n = plan.diagnosis.usersPerArm
+      let effect = prediction.variants[j]
+      return Variant(
+        variant: id, usersPerArm: n, assurance: Assurance.assurance(rates, usersPerArm: Double(n), alpha: report.alpha),
+        probabilityToBeatControl: effect.probabilityToBeatControl, effectInterval: effect.effectInterval,
+        usersPerArmForTarget: Assurance.usersPerArm(reaching: target, draws: rates, alpha: report.alpha))
+    }
+  }
+}
+
+extension PlanningReport {
+  /// This plan with its ``assurance`` over `prediction`'s draws at `target`.
+  public func addingAssurance(_ prediction: Prediction, target: Double) -> PlanningReport {
+    var copy = self
+    copy.assurance = AssurancePlan(report: self, prediction: prediction, target: target)
+    return copy
+  }
+}

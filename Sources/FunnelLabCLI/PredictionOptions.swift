@@ -1,0 +1,64 @@
+import FunnelLab
+import FunnelReport
+import Synchronization
+
+/// `--parameter-uncertainty` and `--draws`, shared by `run`, `exact` and `power`: solve the
+/// experiment at draws of the spec's `parameterUncertainty` instead of at its values.
+enum PredictionOptions {
+  static let options = [
+    OptionSpec(
+      name: "parameter-uncertainty",
+      help:
+        "Draw the behavior parameters from the spec's parameterUncertainty section and solve every variant exactly per draw: the predictive interval of each effect and the probability to beat the control."
+    ),
+    OptionSpec(name: "draws", valueName: "n", help: "With --parameter-uncertainty: draws (default: the section's draws, else 200)."),
+  ]
+
+  /// Whether `--parameter-uncertainty` was given; `--draws` without it is a usage error.
+  static func requested(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
+    let requested = arguments.flag("parameter-uncertainty")
+    if !requested, arguments.value("draws") != nil {
+      throw UsageError(message: "--draws needs --parameter-uncertainty", hint: "add --parameter-uncertainty")
+    }
+    return requested
+  }
+
+  /// The prediction of `experiment` (only the control and `variants` when given), with a progress bar.
+  static func predict(
+    _ experiment: Experiment, variants: [String], seed: UInt64?, threads: Int?, arguments: ParsedArguments, console: any Console
+  ) throws -> Prediction {
+    let draws = try arguments.integer("draws", in: Limits.parameterDraws)
+    let total = draws ?? experiment.parameterUncertainty?.draws ?? ParameterUncertainty.defaultDraws
+    let bar = ProgressBar(console: console, label: "solving draws", enabled: !arguments.flag("quiet"), unit: "draws")
+    let done = Mutex(0)
+    defer { bar.finish() }
+    do {
+      return try Prediction.run(
+        experiment, variants: variants.isEmpty ? nil : variants, draws: draws, seed: seed, threads: threads
+      ) { n in
+        let count = done.withLock {
+          $0 += n; return $0
+        }
+        bar.update(done: count, total: total)
+      }
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+  }
+
+  /// `run`/`exact --parameter-uncertainty`: the format is checked first (a table or JSON), then the prediction is
+  /// made and written under `command`.
+  static func write(
+    _ experiment: Experiment, arguments: ParsedArguments, format: OutputFormat, seed: UInt64?, threads: Int?, command: String,
+    console: any Console
+  ) throws -> ExitCode {
+    guard format == .table || format == .json else {
+      throw UsageError(message: "--parameter-uncertainty writes a table or JSON", hint: "use --format table or --format json")
+    }
+    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    let prediction = try predict(experiment, variants: variants, seed: seed, threads: threads, arguments: arguments, console: console)
+    let text = format == .json ? PredictionRenderer.json(prediction, command: command) : terminal(PredictionRenderer.table(prediction))
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
+  }
+}
