@@ -69,6 +69,12 @@ extension CalibrateCommand {
     if let output {
       try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
       console.err("wrote the calibrated spec to \(output)\n")
+      let fittedBehavior = calibration.parameters.contains { if case .behavior = $0.kind { true } else { false } }
+      if fittedBehavior, calibration.calibrated.parameterUncertainty == nil {
+        console.err(
+          "note: the fit's uncertainty could not be written as a parameterUncertainty section (a standard error wider than its "
+            + "parameter's range, or correlations that round to ±1); the calibrated spec has none\n")
+      }
     }
     return .success
   }

@@ -298,6 +298,7 @@ extension PowerCommand {
     let format = try arguments.format(OutputFormat.all)
     let uncertain = try PredictionOptions.requested(arguments)
     let targetAssurance = try arguments.number("target-assurance", in: Limits.Planning.targetPower)
+    _ = try arguments.integer("draws", in: Limits.parameterDraws)  // checked before the plan's simulations
     if uncertain {
       guard format != .csv, arguments.value("shard") == nil, arguments.value("shards") == nil else {
         throw UsageError(
@@ -330,10 +331,8 @@ extension PowerCommand {
     }
     bar.finish()
     if uncertain {
-      var e = experiment
-      e.metrics.alpha = report.alpha
       let prediction = try PredictionOptions.predict(
-        e, variants: variants, seed: options.seed, threads: nil, arguments: arguments, console: console)
+        experiment, variants: variants, seed: options.seed, alpha: report.alpha, threads: nil, arguments: arguments, console: console)
       report = report.addingAssurance(prediction, target: targetAssurance ?? options.targetPower)
     }
     try OutputDestination(path: arguments.value("output")).write(render(report, format: format), console: console)

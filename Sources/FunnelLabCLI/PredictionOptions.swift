@@ -25,7 +25,8 @@ enum PredictionOptions {
 
   /// The prediction of `experiment` (only the control and `variants` when given), with a progress bar.
   static func predict(
-    _ experiment: Experiment, variants: [String], seed: UInt64?, threads: Int?, arguments: ParsedArguments, console: any Console
+    _ experiment: Experiment, variants: [String], seed: UInt64?, alpha: Double? = nil, threads: Int?, arguments: ParsedArguments,
+    console: any Console
   ) throws -> Prediction {
     let draws = try arguments.integer("draws", in: Limits.parameterDraws)
     let total = draws ?? experiment.parameterUncertainty?.draws ?? ParameterUncertainty.defaultDraws
@@ -34,7 +35,7 @@ enum PredictionOptions {
     defer { bar.finish() }
     do {
       return try Prediction.run(
-        experiment, variants: variants.isEmpty ? nil : variants, draws: draws, seed: seed, threads: threads
+        experiment, variants: variants.isEmpty ? nil : variants, draws: draws, seed: seed, alpha: alpha, threads: threads
       ) { n in
         let count = done.withLock {
           $0 += n; return $0

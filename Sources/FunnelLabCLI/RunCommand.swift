@@ -74,9 +74,11 @@ enum RunCommand: Command {
     let format = try arguments.format(OutputFormat.all)
     let modeName = try arguments.choice("mode", RunMode.allCases.map(\.rawValue) + ["bandit"]) ?? "truth"
     if try PredictionOptions.requested(arguments) {
-      guard arguments.value("mode") == nil, arguments.value("shard") == nil, arguments.value("shards") == nil else {
+      let simulationOnly = ["mode", "shard", "shards", "users", "users-per-day", "days"] + BanditCommand.flags
+      if let flag = simulationOnly.first(where: { !arguments.all($0).isEmpty }) {
         throw UsageError(
-          message: "--parameter-uncertainty solves every draw exactly: it takes no --mode or --shard", hint: "drop --mode and --shard")
+          message: "--parameter-uncertainty solves every draw exactly: it simulates no users and takes no --\(flag)",
+          hint: "drop --\(flag)")
       }
       var experiment = try LoadedSpec.load(arguments, console: console).experiment
       try applyAlpha(arguments, to: &experiment)

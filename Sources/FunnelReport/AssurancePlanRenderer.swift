@@ -28,14 +28,18 @@ enum AssurancePlanRenderer {
     }
   }
 
+  /// Why a size reads "not reachable", when one does.
+  static func unreachableNote(_ a: AssurancePlan) -> String? {
+    guard a.variants.contains(where: { $0.usersPerArmForTarget == nil }) else { return nil }
+    return "Not reachable: too many draws lie near no effect for any size up to 10¹² users per arm to reach the target."
+  }
+
   static func text(_ a: AssurancePlan, level: String) -> String {
     var out = "\n" + intro(a) + "\n"
     var t = TextTable(headers(a, level: level), alignments: [.left, .right, .right, .right, .right, .right])
     for row in rows(a) { t.add(row) }
     out += t.render()
-    if a.variants.contains(where: { $0.usersPerArmForTarget == nil }) {
-      out += "  (not reachable: too many draws lie near no effect for any size up to 10¹² users per arm to reach the target)\n"
-    }
+    if let note = unreachableNote(a) { out += "  (\(note))\n" }
     return out
   }
 
@@ -44,6 +48,7 @@ enum AssurancePlanRenderer {
     let h = headers(a, level: level)
     out += RunMarkdownRenderer.header(h, right: Set(1..<h.count))
     for row in rows(a) { out += RunMarkdownRenderer.row(row) }
+    if let note = unreachableNote(a) { out += "\n" + note + "\n" }
     return out
   }
 
@@ -52,6 +57,7 @@ enum AssurancePlanRenderer {
     doc.paragraph(intro(a), cssClass: "note")
     let h = headers(a, level: level)
     doc.table(h, rows(a), right: Set(1..<h.count))
+    if let note = unreachableNote(a) { doc.paragraph(note, cssClass: "note") }
   }
 
   static func json(_ a: AssurancePlan?) -> JSONValue {

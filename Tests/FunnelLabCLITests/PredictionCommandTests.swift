@@ -57,6 +57,10 @@ import Testing
     let table = funnellab("power", spec, "--parameter-uncertainty", "--variant", "defaultMonthly", "--replicates", "200")
     #expect(table.out.contains("Assurance: the chance the test is significant"), "\(table.out)")
     #expect(table.out.contains("users/arm for 80% assurance"))
+    // power takes α up to 0.5, beyond what a spec's metrics.alpha allows: the intervals follow the flag, the spec is not blamed.
+    let wide = funnellab("power", spec, "--parameter-uncertainty", "--variant", "defaultMonthly", "--replicates", "100", "--alpha", "0.5")
+    #expect(wide.code == 0, "\(wide.err)")
+    #expect(wide.out.contains("50% predictive interval of Δ"), "\(wide.out)")
   }
 
   @Test(arguments: [
@@ -64,7 +68,9 @@ import Testing
     (["exact", "SPEC", "--parameter-uncertainty", "--draws", "1"], 64, "--draws"),
     (["exact", "SPEC", "--parameter-uncertainty", "--format", "csv"], 64, "writes a table or JSON"),
     (["exact", "SPEC", "--seed", "3"], 64, "--seed and --alpha need --parameter-uncertainty"),
-    (["run", "SPEC", "--parameter-uncertainty", "--mode", "experiment"], 64, "takes no --mode or --shard"),
+    (["run", "SPEC", "--parameter-uncertainty", "--mode", "experiment"], 64, "takes no --mode"),
+    (["run", "SPEC", "--parameter-uncertainty", "--users", "10"], 64, "simulates no users and takes no --users"),
+    (["power", "SPEC", "--parameter-uncertainty", "--draws", "1"], 64, "--draws"),
     (["exact", "SPEC", "--parameter-uncertainty", "--variant", "nope"], 64, "nope"),
     (["power", "SPEC", "--target-assurance", "0.9"], 64, "--target-assurance needs --parameter-uncertainty"),
     (["power", "SPEC", "--parameter-uncertainty", "--format", "csv"], 64, "drop --shard and --format csv"),

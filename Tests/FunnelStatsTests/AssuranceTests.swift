@@ -45,6 +45,10 @@ import Testing
     #expect(Assurance.usersPerArm(reaching: 0.45, draws: half, alpha: 0.05) != nil)
     #expect(Assurance.usersPerArm(reaching: 1.5, draws: half, alpha: 0.05) == nil)
     #expect(Assurance.assurance([], usersPerArm: 100, alpha: 0.05) == 0)
-    #expect(Assurance.directionalPower(Assurance.Draw(control: 0, variant: 1), usersPerArm: 10, alpha: 0.05) == 1)
+    // 0 against 1: z = √(2n), significant from n = 2 on (1.41 < 1.96 < 2).
+    let certain = Assurance.Draw(control: 0, variant: 1)
+    #expect(Assurance.directionalPower(certain, usersPerArm: 1, alpha: 0.05) == 0)
+    #expect(Assurance.directionalPower(certain, usersPerArm: 2, alpha: 0.05) == 1)
+    #expect(Assurance.usersPerArm(reaching: 0.9, draws: [certain], alpha: 0.05) == 2)
   }
 }

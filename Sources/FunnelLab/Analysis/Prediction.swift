@@ -60,12 +60,14 @@ public struct Prediction: Sendable {
   ///   - uncertainty: what to draw from (default: the spec's `parameterUncertainty`).
   ///   - draws: overrides the section's draw count.
   ///   - seed: the seed of the draws (default: the spec's).
+  ///   - alpha: the intervals are at 1 − `alpha` (default: the spec's `metrics.alpha`).
   ///   - progress: called with the number of draws just solved.
   /// - Throws: ``SpecErrors`` when the experiment has no uncertainty section, the section or
   ///   a draw of it is invalid, or the distributions leave almost no mass inside the ranges.
   public static func run(
     _ experiment: Experiment, variants: [String]? = nil, uncertainty: ParameterUncertainty? = nil, draws: Int? = nil,
-    seed: UInt64? = nil, metric: FunnelMetric? = nil, threads: Int? = nil, progress: (@Sendable (Int) -> Void)? = nil
+    seed: UInt64? = nil, metric: FunnelMetric? = nil, alpha: Double? = nil, threads: Int? = nil,
+    progress: (@Sendable (Int) -> Void)? = nil
   ) throws(SpecErrors) -> Prediction {
     let path = SpecPath([.key("parameterUncertainty")])
     func failure(_ message: String, _ hint: String, kind: SpecError.Kind = .invalidValue) -> SpecErrors {
@@ -107,7 +109,7 @@ public struct Prediction: Sendable {
       case .failure(let error): throw error
       }
     }
-    let level = 1 - experiment.metrics.alpha
+    let level = 1 - (alpha ?? experiment.metrics.alpha)
     let effects = indices.indices.map { j in
       effect(of: j, id: experiment.variants[indices[j]].id, assumed: assumed, values: values, metric: metric, level: level)
     }

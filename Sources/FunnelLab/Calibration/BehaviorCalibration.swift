@@ -205,15 +205,9 @@ extension BehaviorCalibration {
       behaviorCovariance.append(model.behaviors.indices.map { covariance[i][model.baseCount + $0] })
     }
     var (document, calibrated) = model.write(phi, into: document)
-    let uncertainty = ParameterUncertainty.fitted(
-      model.behaviors, estimates: model.behaviors.indices.map { phi[model.baseCount + $0] }, covariance: behaviorCovariance,
-      keeping: experiment.parameterUncertainty,
-      summary: "Fitted by calibrate from \(source): each parameter normal at its estimate with its standard error, "
-        + "correlated as the estimates (observed information).")
-    if let uncertainty {
-      document = document.settingMember(["parameterUncertainty"], to: uncertainty.specJSON)
-      calibrated.parameterUncertainty = uncertainty
-    }
+    writeUncertainty(
+      of: model.behaviors, estimates: model.behaviors.indices.map { phi[model.baseCount + $0] }, covariance: behaviorCovariance,
+      keeping: experiment.parameterUncertainty, source: source, into: &document, calibrated: &calibrated)
     return BehaviorCalibration(
       variants: model.goodnessOfFit(assumed: start, fitted: phi), parameters: parameters, unidentified: unidentified,
       neverObserved: model.screens.flatMap { s in
@@ -222,6 +216,28 @@ extension BehaviorCalibration {
       iterations: scoring.iterations, logLikelihood: (assumedLogLikelihood, fitted), level: level,
       behaviorCovariance: behaviorCovariance, calibrated: calibrated,
       document: document)
+  }
+}
+
+extension BehaviorCalibration {
+  /// Writes the fit's uncertainty as the spec's `parameterUncertainty` section (see
+  /// ``ParameterUncertainty/fitted(_:estimates:covariance:keeping:summary:)``); when it
+  /// cannot be written, a section that would still hold the overturned guesses is removed.
+  static func writeUncertainty(
+    of behaviors: [BehaviorParameter], estimates: [Double], covariance: [[Double]], keeping earlier: ParameterUncertainty?,
+    source: String, into document: inout JSONValue, calibrated: inout Experiment
+  ) {
+    guard !behaviors.isEmpty else { return }
+    let uncertainty = ParameterUncertainty.fitted(
+      behaviors, estimates: estimates, covariance: covariance, keeping: earlier,
+      summary: "Fitted by calibrate from \(source): each parameter normal at its estimate with its standard error, "
+        + "correlated as the estimates (observed information).")
+    if let uncertainty {
+      document = document.settingMember(["parameterUncertainty"], to: uncertainty.specJSON)
+    } else {
+      document = document.removingMember("parameterUncertainty")
+    }
+    calibrated.parameterUncertainty = uncertainty
   }
 }
 

@@ -349,6 +349,12 @@ extension LikelihoodModel {
 }
 
 extension JSONValue {
+  /// This object without its member `key` (itself when it has none, or is not an object).
+  func removingMember(_ key: String) -> JSONValue {
+    guard case .object(let members) = kind else { return self }
+    return JSONValue(.object(members.filter { $0.key != key }), line: line)
+  }
+
   /// This document with the member at `keys` set to `value`, creating the objects on the
   /// way when missing (member order kept; a new member goes last).
   func settingMember(_ keys: [String], to value: JSONValue) -> JSONValue {

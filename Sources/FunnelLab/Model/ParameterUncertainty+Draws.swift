@@ -29,8 +29,9 @@ extension ParameterUncertainty {
   /// `count` draws of the parameters' values (each in the order of ``parameters``), from a stream
   /// seeded by `seed` alone: the same seed gives the same draws on every platform and thread
   /// count. A draw with a normal value outside its parameter's range is drawn again (the
-  /// normals are truncated jointly); `nil` when 1000 draws in a row fall outside, which
-  /// means the distributions put almost no mass inside the ranges. Call on a validated value.
+  /// normals are truncated jointly); `nil` when more than 1000 + 100 × `count` draws fall
+  /// outside in all, which means the distributions put almost no mass (under ~1 %) inside
+  /// the ranges. Call on a validated value.
   public func values(count: Int, seed: UInt64) -> [[Double]]? {
     var rng = Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5041_5241_4D53))  // "PARAMS"
     let (indices, covariance) = normalCovariance()
@@ -59,10 +60,9 @@ extension ParameterUncertainty {
       }
       if inside {
         draws.append(values)
-        rejected = 0
       } else {
         rejected += 1
-        if rejected >= 1000 { return nil }
+        if rejected > 1000 + 100 * count { return nil }
       }
     }
     return draws
@@ -96,8 +96,8 @@ extension ParameterUncertainty {
       switch u.distribution {
       case .normal(let mean, let sd):
         if !mean.isFinite || !range.contains(mean) { fail(at.key("mean"), "mean \(JSONValue.format(mean)) is outside \(rangeText)", unit) }
-        if !sd.isFinite || sd <= 0 || sd > range.upperBound - range.lowerBound {
-          fail(at.key("sd"), "sd must be positive and at most the range's width, got \(JSONValue.format(sd))", unit)
+        if !sd.isFinite || sd < 1e-9 || sd > range.upperBound - range.lowerBound {
+          fail(at.key("sd"), "sd must be at least 1e-9 and at most the range's width, got \(JSONValue.format(sd))", unit)
         }
       case .uniform(let low, let high):
         if !low.isFinite || !high.isFinite || !range.contains(low) || !range.contains(high) || low >= high {

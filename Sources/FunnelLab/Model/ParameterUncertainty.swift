@@ -116,7 +116,7 @@ extension ParameterUncertainty: Decodable {
       }
     }
     var correlations: [Correlation] = []
-    if c.contains(.correlations) {
+    if c.contains(.correlations), try !c.decodeNil(forKey: .correlations) {
       var list = try c.nestedUnkeyedContainer(forKey: .correlations)
       while !list.isAtEnd {
         let entry = try list.nestedContainer(keyedBy: CorrelationKeys.self)

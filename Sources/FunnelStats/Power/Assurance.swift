@@ -45,8 +45,12 @@ public enum Assurance {
     let (p0, p1) = (draw.control, draw.variant)
     guard (0...1).contains(p0), (0...1).contains(p1), p0 != p1, n > 0, n.isFinite, alpha > 0, alpha < 1 else { return 0 }
     let prm = PowerAnalysis.parameters(.pooledNormal, baseline: p0, effect: p1, sd: 1, ratio: 1)
-    // Rates of exactly 0 and 1 leave no variance: the difference is certain to be seen.
-    guard prm.sigmaAlt > 0 else { return 1 }
+    // Rates of exactly 0 and 1 leave no variance under the alternative: the observed
+    // difference is the true one, significant or not whatever the draw.
+    guard prm.sigmaAlt > 0 else {
+      let c = -Normal.standardQuantile(p: alpha / 2, q: 1 - alpha / 2)
+      return abs(prm.d) * n.squareRoot() > c * prm.sigmaNull ? 1 : 0
+    }
     return PowerAnalysis.power(
       d: prm.d, n: n, alpha: alpha / 2, sigmaNull: prm.sigmaNull, sigmaAlt: prm.sigmaAlt, alternative: prm.d > 0 ? .greater : .less)
   }
