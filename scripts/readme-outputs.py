@@ -65,7 +65,7 @@ def run(command, folder):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="paste the new outputs in place")
-    parser.add_argument("--only", help="run only the commands containing this text")
+    parser.add_argument("--only", action="append", help="run only the commands containing this text (repeatable: any of them)")
     args = parser.parse_args()
     if not os.path.exists(os.path.join(BINARY, "funnellab")):
         sys.exit("build first: swift build -c release --product funnellab")
@@ -80,7 +80,7 @@ def main():
             if not command.startswith("funnellab"):
                 run(command, folder)  # a setup step shown in the block
                 continue
-            if args.only and args.only not in command:
+            if args.only and not any(text in command for text in args.only):
                 continue
             pasted = lines[out_start:out_end]
             while pasted and not pasted[-1].strip():
