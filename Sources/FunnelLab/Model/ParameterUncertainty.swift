@@ -22,7 +22,10 @@ import FunnelStats
 /// multivariate normal through the Cholesky factor of their covariance); `calibrate
 /// --variants -o` writes the section from a fit's estimates and covariance. A parameter
 /// not listed keeps its `behavior` value in every draw, and segments' overrides still win
-/// over the drawn value, as they do over `behavior`.
+/// over the drawn value, as they do over `behavior`; so does a variant's `setBehavior`
+/// patch, which keeps that variant's own value in every draw while the control's is drawn.
+/// Only behavior parameters are drawn: base probabilities (including those `calibrate`
+/// fitted) stay at their written values.
 public struct ParameterUncertainty: Sendable, Hashable {
   /// The distribution of one parameter.
   public enum Distribution: Sendable, Hashable {
