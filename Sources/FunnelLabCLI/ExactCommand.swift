@@ -17,9 +17,9 @@ enum ExactCommand: Command {
       With --parameter-uncertainty: the behavior parameters are drawn from the spec's
       parameterUncertainty section (--draws, --seed; 'calibrate --variants -o' writes
       it from past tests) and every variant is solved at each draw. Reports per variant
-      the predictive interval (1 − --alpha) of its effect on the primary metric and the
-      probability that it beats the control: the uncertainty of the assumptions, apart
-      from any sampling noise.
+      the predictive interval (1 − --alpha) of its effect on the primary metric (or
+      --metric, e.g. revenuePerUser) and the probability that it beats the control:
+      the uncertainty of the assumptions, apart from any sampling noise.
       Without <spec>, solves the built-in Klick onboarding experiment.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
@@ -29,12 +29,13 @@ enum ExactCommand: Command {
       OutputDestination.option,
       alphaOption,
       OptionSpec(name: "seed", valueName: "n", help: "With --parameter-uncertainty: the seed of the draws (default: the spec's \"seed\")."),
-    ] + PredictionOptions.options,
+    ] + PredictionOptions.options + [PredictionOptions.metricOption],
     examples: [
       "funnellab exact",
       "funnellab exact experiments/betfree-onboarding.json",
       "funnellab exact experiments/klick-onboarding.json --variant upsellAfter3 --format json -o exact.json",
       "funnellab exact experiments/betfree-onboarding.json --parameter-uncertainty --variant yearlyPrice4999 --seed 7 --draws 20 --format json",
+      "funnellab exact experiments/betfree-onboarding.json --parameter-uncertainty --variant defaultLifetime --metric revenuePerUser --draws 20",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {

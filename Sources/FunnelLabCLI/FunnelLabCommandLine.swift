@@ -192,6 +192,20 @@ func applyAlpha(_ arguments: ParsedArguments, to experiment: inout Experiment) t
   if let alpha = try arguments.number("alpha", in: 1e-6...0.499) { experiment.metrics.alpha = alpha }
 }
 
+extension ParsedArguments {
+  /// The `--metric` given, or `nil` when none is.
+  /// - Throws: ``UsageError`` for an unknown name, with the nearest metric.
+  func metric() throws(UsageError) -> FunnelMetric? {
+    guard let name = value("metric") else { return nil }
+    guard let metric = FunnelMetric(rawValue: name) else {
+      throw UsageError(
+        message: "unknown metric '\(name)'",
+        hint: closest(name, FunnelMetric.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" } ?? "e.g. purchaseConversion")
+    }
+    return metric
+  }
+}
+
 /// The `--variant` ids, each checked against the spec's variants: a wrong id is a
 /// wrong command-line value (exit 64), not a wrong spec.
 func knownVariants(_ wanted: [String], of experiment: Experiment) throws(UsageError) -> [String] {

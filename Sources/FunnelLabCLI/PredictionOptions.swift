@@ -14,19 +14,24 @@ enum PredictionOptions {
     OptionSpec(name: "draws", valueName: "n", help: "With --parameter-uncertainty: draws (default: the section's draws, else 200)."),
   ]
 
-  /// Whether `--parameter-uncertainty` was given; `--draws` without it is a usage error.
+  /// `--metric` of `run` and `exact` (`power` plans on the primary metric).
+  static let metricOption = OptionSpec(
+    name: "metric", valueName: "metric",
+    help: "With --parameter-uncertainty: the metric the effects are on, e.g. revenuePerUser (default: metrics.primary).")
+
+  /// Whether `--parameter-uncertainty` was given; `--draws` or `--metric` without it is a usage error.
   static func requested(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
     let requested = arguments.flag("parameter-uncertainty")
-    if !requested, arguments.value("draws") != nil {
-      throw UsageError(message: "--draws needs --parameter-uncertainty", hint: "add --parameter-uncertainty")
+    if !requested, let flag = ["draws", "metric"].first(where: { arguments.value($0) != nil }) {
+      throw UsageError(message: "--\(flag) needs --parameter-uncertainty", hint: "add --parameter-uncertainty")
     }
     return requested
   }
 
   /// The prediction of `experiment` (only the control and `variants` when given), with a progress bar.
   static func predict(
-    _ experiment: Experiment, variants: [String], seed: UInt64?, alpha: Double? = nil, threads: Int?, arguments: ParsedArguments,
-    console: any Console
+    _ experiment: Experiment, variants: [String], seed: UInt64?, metric: FunnelMetric? = nil, alpha: Double? = nil, threads: Int?,
+    arguments: ParsedArguments, console: any Console
   ) throws -> Prediction {
     let draws = try arguments.integer("draws", in: Limits.parameterDraws)
     let total = draws ?? experiment.parameterUncertainty?.draws ?? ParameterUncertainty.defaultDraws
@@ -35,7 +40,8 @@ enum PredictionOptions {
     defer { bar.finish() }
     do {
       return try Prediction.run(
-        experiment, variants: variants.isEmpty ? nil : variants, draws: draws, seed: seed, alpha: alpha, threads: threads
+        experiment, variants: variants.isEmpty ? nil : variants, draws: draws, seed: seed, metric: metric, alpha: alpha,
+        threads: threads
       ) { n in
         let count = done.withLock {
           $0 += n; return $0
@@ -56,8 +62,10 @@ enum PredictionOptions {
     guard format == .table || format == .json else {
       throw UsageError(message: "--parameter-uncertainty writes a table or JSON", hint: "use --format table or --format json")
     }
+    let metric = try arguments.metric()
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
-    let prediction = try predict(experiment, variants: variants, seed: seed, threads: threads, arguments: arguments, console: console)
+    let prediction = try predict(
+      experiment, variants: variants, seed: seed, metric: metric, threads: threads, arguments: arguments, console: console)
     let text = format == .json ? PredictionRenderer.json(prediction, command: command) : terminal(PredictionRenderer.table(prediction))
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

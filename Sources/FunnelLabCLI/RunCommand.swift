@@ -28,7 +28,7 @@ enum RunCommand: Command {
       file (fixed-horizon, group-sequential and always-valid columns, the last day the
       planned end), with the exact lift beside it and each decision graded.
       With --parameter-uncertainty: no users are simulated; the behavior parameters are
-      drawn from the spec's parameterUncertainty section (--draws, --seed) and every
+      drawn from the spec's parameterUncertainty section (--draws, --seed, --metric) and every
       variant is solved exactly per draw, giving each effect's predictive interval and
       the probability that the variant beats the control (as 'exact' does).
       Without <spec>, runs the built-in Klick onboarding experiment.
@@ -56,7 +56,7 @@ enum RunCommand: Command {
       OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
       OptionSpec(name: "min-share", valueName: "m", help: "With --mode bandit: each arm's minimum share (default 0.01)."),
       OptionSpec(name: "burn-in", valueName: "days", help: "With --mode bandit: days at an equal split first (default 1)."),
-    ] + PredictionOptions.options + shardOptions,
+    ] + PredictionOptions.options + [PredictionOptions.metricOption] + shardOptions,
     examples: [
       "funnellab run",
       "funnellab run experiments/betfree-onboarding.json --users 200000",

@@ -26,15 +26,7 @@ enum SensitivityCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let format = try arguments.format(OutputFormat.tableOrJSON)
-    var metric: FunnelMetric?
-    if let name = arguments.value("metric") {
-      guard let m = FunnelMetric(rawValue: name) else {
-        throw UsageError(
-          message: "unknown metric '\(name)'",
-          hint: closest(name, FunnelMetric.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" } ?? "e.g. purchaseConversion")
-      }
-      metric = m
-    }
+    let metric = try arguments.metric()
     let varies = arguments.all("vary")
     guard !varies.isEmpty else { throw UsageError(message: "give at least one --vary", hint: "e.g. --vary fatiguePerScreen=0:0.2:0.02") }
     var axes: [Sensitivity.Axis] = []

@@ -37,6 +37,24 @@ import Testing
     #expect(!table.out.contains("goalOptional"))
   }
 
+  @Test func effectsAreOnTheMetricAsked() throws {
+    let spec = try Self.specFile()
+    let r = funnellab("exact", spec, "--parameter-uncertainty", "--metric", "revenuePerUser", "--draws", "5", "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    #expect(json["metric"] as? String == "revenuePerUser")
+    let experiment = try ExperimentLoader.load(text: try String(contentsOfFile: spec, encoding: .utf8), source: "test")
+    #expect(experiment.metrics.primary != .revenuePerUser)
+    let variants = try #require(json["variants"] as? [[String: Any]])
+    for (i, variant) in variants.enumerated() {
+      let exact = ExactEngine.solve(try FlowCompiler.compile(experiment, variant: i)).value(of: .revenuePerUser)
+      #expect(variant["assumedValue"] as? Double == exact, "\(variant)")
+    }
+    let table = funnellab("run", spec, "--parameter-uncertainty", "--metric", "revenuePerUser", "--draws", "5")
+    #expect(table.code == 0, "\(table.err)")
+    #expect(table.out.contains("predicted effect on revenuePerUser under parameter uncertainty"), "\(table.out)")
+  }
+
   @Test func powerReportsTheAssuranceBesideThePower() throws {
     let spec = try Self.specFile()
     let r = funnellab(
@@ -68,6 +86,9 @@ import Testing
     (["exact", "SPEC", "--parameter-uncertainty", "--draws", "1"], 64, "--draws"),
     (["exact", "SPEC", "--parameter-uncertainty", "--format", "csv"], 64, "writes a table or JSON"),
     (["exact", "SPEC", "--seed", "3"], 64, "--seed and --alpha need --parameter-uncertainty"),
+    (["exact", "SPEC", "--metric", "revenuePerUser"], 64, "--metric needs --parameter-uncertainty"),
+    (["run", "SPEC", "--metric", "revenuePerUser"], 64, "--metric needs --parameter-uncertainty"),
+    (["exact", "SPEC", "--parameter-uncertainty", "--metric", "revenuPerUser"], 64, "did you mean 'revenuePerUser'?"),
     (["run", "SPEC", "--parameter-uncertainty", "--mode", "experiment"], 64, "takes no --mode"),
     (["run", "SPEC", "--parameter-uncertainty", "--users", "10"], 64, "simulates no users and takes no --users"),
     (["power", "SPEC", "--parameter-uncertainty", "--draws", "1"], 64, "--draws"),

@@ -347,24 +347,3 @@ extension LikelihoodModel {
     return (document, calibrated)
   }
 }
-
-extension JSONValue {
-  /// This object without its member `key` (itself when it has none, or is not an object).
-  func removingMember(_ key: String) -> JSONValue {
-    guard case .object(let members) = kind else { return self }
-    return JSONValue(.object(members.filter { $0.key != key }), line: line)
-  }
-
-  /// This document with the member at `keys` set to `value`, creating the objects on the
-  /// way when missing (member order kept; a new member goes last).
-  func settingMember(_ keys: [String], to value: JSONValue) -> JSONValue {
-    guard let key = keys.first else { return value }
-    guard case .object(var members) = kind else { return self }
-    if let i = members.firstIndex(where: { $0.key == key }) {
-      members[i].value = members[i].value.settingMember(Array(keys.dropFirst()), to: value)
-    } else {
-      members.append(Member(key: key, value: JSONValue(.object([]), line: line).settingMember(Array(keys.dropFirst()), to: value)))
-    }
-    return JSONValue(.object(members), line: line)
-  }
-}
