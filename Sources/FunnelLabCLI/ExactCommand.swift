@@ -41,7 +41,7 @@ enum ExactCommand: Command {
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let format = try arguments.format(OutputFormat.all)
     let output = OutputDestination(path: arguments.value("output"))
-    if try PredictionOptions.requested(arguments) {
+    if try PredictionOptions.requested(arguments, dependents: ["draws", "metric"]) {
       var experiment = try LoadedSpec.load(arguments, console: console).experiment
       try applyAlpha(arguments, to: &experiment)
       return try PredictionOptions.write(

@@ -12,8 +12,8 @@ enum PowerCommand: Command {
     name: "power",
     abstract: "Plan a test: sample size, MDE or power by formula, or by simulation for a spec's variants.",
     discussion: """
-      With <spec>: plans every variant against the control on the spec's primary metric.
-      The exact engine gives the true rates; --replicates simulated experiments of
+      With <spec>: plans every variant against the control on the spec's primary metric
+      (or --metric, a proportion such as completionRate). The exact engine gives the true rates; --replicates simulated experiments of
       --users-per-arm users (default: the formula's size for --target-power) give the
       power, the A/A false-positive rate, CI coverage, type S and type M errors and the
       p-value distribution, beside the analytic formula and a simulated size search;
@@ -63,6 +63,9 @@ enum PowerCommand: Command {
         help: "With <spec>: same as --days. Without: a group-sequential design of n equally spaced looks (1...20)."),
       OptionSpec(name: "spending", valueName: "name", help: "With --looks (no spec): obrien-fleming (default) or pocock."),
       OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
+      OptionSpec(
+        name: "metric", valueName: "metric",
+        help: "With <spec>: the proportion metric to plan, e.g. completionRate (default: metrics.primary)."),
       OptionSpec(name: "compare-bandit", help: "With <spec> and --users-per-day: bandit or fixed A/B test, by simulation."),
       OptionSpec(name: "policy", valueName: "name", help: "With --compare-bandit: thompson (default), top-two or epsilon-greedy."),
       OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
@@ -99,6 +102,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
       "funnellab power --baseline 0.10 --mde 0.01 --looks 5 --spending obrien-fleming",
       "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
+      "funnellab power experiments/urbannest-onboarding.json --metric completionRate --replicates 500",
       "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 3000 --days 10 --replicates 500 --holdout 0.05",
       "funnellab power experiments/betfree-onboarding.json --variant defaultLifetime --parameter-uncertainty --draws 20 --replicates 200",
     ])
@@ -244,7 +248,7 @@ extension PowerCommand {
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
     for flag in [
       "target-power", "replicates", "days", "variant", "seed", "shard", "shards", "compare-bandit", "policy", "epsilon", "min-share",
-      "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance",
+      "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance", "metric",
     ] where !arguments.all(flag).isEmpty || arguments.flag(flag) {
       throw UsageError(
         message: "--\(flag) is for planning a spec by simulation, not for the formula mode",
@@ -283,6 +287,7 @@ extension PowerCommand {
     where arguments.value(flag) != nil {
       throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
     }
+    let metric = try plannedMetric(arguments)
     if arguments.flag("compare-bandit") { return try BanditCommand.compare(arguments, console: console) }
     for flag in BanditCommand.flags where !arguments.all(flag).isEmpty {
       throw UsageError(message: "--\(flag) needs --compare-bandit", hint: "add --compare-bandit --users-per-day N")
@@ -309,7 +314,8 @@ extension PowerCommand {
       throw UsageError(message: "--target-assurance needs --parameter-uncertainty", hint: "add --parameter-uncertainty")
     }
     let spec = try LoadedSpec.load(arguments, console: console)
-    let experiment = spec.experiment
+    var experiment = spec.experiment
+    if let metric { experiment.metrics.primary = metric }
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     options.variants = variants.isEmpty ? nil : variants
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
@@ -330,6 +336,7 @@ extension PowerCommand {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
+    if let note = nothingToPlan(report) { console.err("note: \(note)\n") }
     if uncertain {
       let prediction = try PredictionOptions.predict(
         experiment, variants: variants, seed: options.seed, alpha: report.alpha, threads: nil, arguments: arguments, console: console)
@@ -337,6 +344,31 @@ extension PowerCommand {
     }
     try OutputDestination(path: arguments.value("output")).write(render(report, format: format), console: console)
     return .success
+  }
+
+  /// `--metric` of `power <spec>`: a proportion, and not with shards or `--compare-bandit` (a shard carries the
+  /// spec's text, so its merge would plan the spec's primary metric).
+  static func plannedMetric(_ arguments: ParsedArguments) throws(UsageError) -> FunnelMetric? {
+    guard let metric = try arguments.metric() else { return nil }
+    guard metric.isProportion else {
+      throw UsageError(
+        message: "--metric \(metric.rawValue) is a mean; planning simulates proportion metrics",
+        hint: "plan a proportion such as purchaseConversion or completionRate")
+    }
+    if let flag = ["shard", "shards", "compare-bandit"].first(where: { arguments.value($0) != nil || arguments.flag($0) }) {
+      throw UsageError(
+        message: "--metric is not taken with --\(flag)", hint: "set metrics.primary in the spec to \(metric.rawValue) instead")
+    }
+    return metric
+  }
+
+  /// A note when no planned variant changes the metric at all (e.g. purchase conversion of a flow without a
+  /// paywall): every size is "∞ (no effect)", so the plan says nothing.
+  static func nothingToPlan(_ report: PlanningReport) -> String? {
+    guard let first = report.plans.first?.diagnosis, report.plans.allSatisfy({ $0.diagnosis.trueDifference == 0 }) else { return nil }
+    let rate = NumberText.percent(first.controlRate, decimals: 2)
+    return "no variant changes \(report.metric.rawValue) (exactly \(rate) in every arm), so there is nothing to detect;"
+      + " plan a metric the variants move with --metric, e.g. completionRate"
   }
 
   /// The planning report in `format`: what `power <spec>` and `merge` of its shards write.

@@ -19,10 +19,11 @@ enum PredictionOptions {
     name: "metric", valueName: "metric",
     help: "With --parameter-uncertainty: the metric the effects are on, e.g. revenuePerUser (default: metrics.primary).")
 
-  /// Whether `--parameter-uncertainty` was given; `--draws` or `--metric` without it is a usage error.
-  static func requested(_ arguments: ParsedArguments) throws(UsageError) -> Bool {
+  /// Whether `--parameter-uncertainty` was given; one of `dependents` without it is a usage error (`run` and
+  /// `exact` add `metric`, which `power` takes on its own).
+  static func requested(_ arguments: ParsedArguments, dependents: [String] = ["draws"]) throws(UsageError) -> Bool {
     let requested = arguments.flag("parameter-uncertainty")
-    if !requested, let flag = ["draws", "metric"].first(where: { arguments.value($0) != nil }) {
+    if !requested, let flag = dependents.first(where: { arguments.value($0) != nil }) {
       throw UsageError(message: "--\(flag) needs --parameter-uncertainty", hint: "add --parameter-uncertainty")
     }
     return requested

@@ -73,7 +73,7 @@ enum RunCommand: Command {
     let threads = try arguments.integer("threads", in: 1...1024)
     let format = try arguments.format(OutputFormat.all)
     let modeName = try arguments.choice("mode", RunMode.allCases.map(\.rawValue) + ["bandit"]) ?? "truth"
-    if try PredictionOptions.requested(arguments) {
+    if try PredictionOptions.requested(arguments, dependents: ["draws", "metric"]) {
       let simulationOnly = ["mode", "shard", "shards", "users", "users-per-day", "days"] + BanditCommand.flags
       if let flag = simulationOnly.first(where: { !arguments.all($0).isEmpty }) {
         throw UsageError(

@@ -87,6 +87,47 @@ import Testing
     #expect(json.out.contains("\"analyticUsersPerArm\""))
   }
 
+  /// UrbanNest has no paywall: its default primary metric (purchase conversion) is 0 in every arm, so `--metric`
+  /// plans what its variants move, and the plain plan says why it is empty.
+  @Test func aMetricFlagPlansAnotherProportion() throws {
+    let plain = funnellab("power", experimentPath("urbannest-onboarding"), "--replicates", "100")
+    #expect(plain.code == 0, "\(plain.err)")
+    #expect(plain.out.contains("planning purchase conversion"))
+    #expect(
+      plain.err.contains("note: no variant changes purchaseConversion (exactly 0.00% in every arm), so there is nothing to detect"),
+      "\(plain.err)")
+    let r = funnellab(
+      "power", experimentPath("urbannest-onboarding"), "--metric", "completionRate", "--replicates", "100", "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    #expect(!r.err.contains("note:"), "\(r.err)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    #expect(json["metric"] as? String == "completionRate")
+    let experiment = try ExperimentLoader.load(
+      text: try String(contentsOfFile: experimentPath("urbannest-onboarding"), encoding: .utf8), source: "test")
+    let variants = try #require(json["variants"] as? [[String: Any]])
+    #expect(variants.count == experiment.variants.count - 1)
+    for variant in variants {
+      let index = try #require(experiment.variants.firstIndex { $0.id == variant["id"] as? String })
+      let exact = ExactEngine.solve(try FlowCompiler.compile(experiment, variant: index)).value(of: .completionRate)
+      let rate = try #require(variant["variantRate"] as? Double)
+      #expect(abs(rate - (exact ?? .nan)) < 1e-12, "\(variant)")
+      #expect(variant["analyticUsersPerArm"] as? Int != nil, "\(variant)")
+    }
+  }
+
+  @Test(arguments: [
+    (["--metric", "revenuePerUser"], "Error: --metric revenuePerUser is a mean; planning simulates proportion metrics"),
+    (["--metric", "completonRate"], "did you mean 'completionRate'?"),
+    (["--metric", "completionRate", "--shard", "1/2"], "Error: --metric is not taken with --shard"),
+    (["--metric", "completionRate", "--compare-bandit", "--users-per-day", "100"], "Error: --metric is not taken with --compare-bandit"),
+  ])
+  func aBadMetricIsAUsageError(extra: [String], message: String) {
+    let r = funnellab(["power", experimentPath("urbannest-onboarding")] + extra)
+    #expect(r.code == 64, "\(r.err)")
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
   @Test func formulaFlagsAreRefusedWithASpec() {
     let r = funnellab("power", experimentPath("klick-onboarding"), "--baseline", "0.1")
     #expect(r.code == 64)
