@@ -97,6 +97,7 @@ extension AnalysisRenderer {
     let srm = r.sampleRatioMismatch
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
+    if let fisher = fisherNote(r) { out += "\n" + fisher + "\n" }
     out += "\nMethods: " + r.methods.joined(separator: "; ") + "\n"
     if let segments { out += SegmentRenderer.markdown(segments) }
     if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
@@ -139,6 +140,7 @@ extension AnalysisRenderer {
     doc.paragraph(
       "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
         + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
+    if let fisher = fisherNote(r) { doc.paragraph(fisher, cssClass: "note") }
     doc.paragraph("Methods: " + r.methods.joined(separator: "; "), cssClass: "note")
     if let segments { SegmentRenderer.html(segments, into: &doc) }
     if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }

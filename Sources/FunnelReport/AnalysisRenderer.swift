@@ -100,10 +100,19 @@ public enum AnalysisRenderer {
       : " — no mismatch with the planned allocation\n"
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
+    if let fisher = fisherNote(r) { out += fisher + "\n" }
     out += "Methods: " + r.methods.joined(separator: "; ") + "\n"
     if let segments { out += SegmentRenderer.text(segments) }
     if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
     return out
+  }
+
+  /// Fisher's exact p-value of each comparison whose 2×2 table has a cell below 5 (the methods promise it beside
+  /// the score test), or `nil` when none has.
+  static func fisherNote(_ r: ExperimentAnalysis.Report) -> String? {
+    let tests = r.comparisons.compactMap { c in c.fisherExact.map { "\(c.arm) \(pEquals($0.pValue))" } }
+    guard !tests.isEmpty else { return nil }
+    return "Fisher's exact test (a cell below 5; the verdict stays the score test's): " + tests.joined(separator: ", ")
   }
 
   /// A test read day by day, rendered after the analysis of its last day.
@@ -160,7 +169,8 @@ public enum AnalysisRenderer {
           r.comparisons.map { c in
             .object([
               ("arm", .string(c.arm)), ("absoluteLift", estimate(c.absoluteLift)), ("relativeLift", estimate(c.relativeLift)),
-              ("test", test(c.test)), ("adjustedPValue", optional(c.adjustedPValue)), ("significant", .bool(c.significant)),
+              ("test", test(c.test)), ("fisherExact", test(c.fisherExact)), ("adjustedPValue", optional(c.adjustedPValue)),
+              ("significant", .bool(c.significant)),
               ("conclusion", .string(c.conclusion.rawValue)),
               ("probabilityToBeatControl", optional(c.probabilityToBeatControl)), ("expectedLoss", optional(c.expectedLoss)),
               (

@@ -55,6 +55,30 @@ import Testing
     #expect(table.out.contains("no mismatch with the planned allocation"))
   }
 
+  /// A count below 5 brings Fisher's exact test beside the score test (scipy `fisher_exact([[3, 47], [0, 50]])`),
+  /// in every format; with large counts it is `null` and not mentioned.
+  @Test func smallCountsShowFishersExactTest() throws {
+    let doc = try json("analyze", "--arm", "control=50:0", "--arm", "b=50:3")
+    guard case .array(let comparisons)? = doc["comparisons"]?.kind, let b = comparisons.first else {
+      Issue.record("no comparisons")
+      return
+    }
+    #expect(close(number(b, "fisherExact", "pValue"), 0.24242424242424243))
+    #expect(b["fisherExact"]?["method"]?.kind == .string("Fisher's exact test"))
+    let table = funnellab("analyze", "--arm", "control=50:0", "--arm", "b=50:3")
+    #expect(table.out.contains("Fisher's exact test (a cell below 5; the verdict stays the score test's): b p = 0.2424"), "\(table.out)")
+    for format in ["markdown", "html"] {
+      let r = funnellab("analyze", "--arm", "control=50:0", "--arm", "b=50:3", "--format", format)
+      let text = r.out.replacingOccurrences(of: "&apos;", with: "'")
+      #expect(text.contains("Fisher's exact test (a cell below 5; the verdict stays the score test's): b p = 0.2424"), "\(format)")
+    }
+    let large = try json("analyze", "--arm", "control=1000:120", "--arm", "b=1000:150")
+    if case .array(let c)? = large["comparisons"]?.kind, let first = c.first {
+      #expect(first["fisherExact"]?.kind == .null)
+    }
+    #expect(!funnellab("analyze", "--arm", "control=1000:120", "--arm", "b=1000:150").out.contains("Fisher's exact test ("))
+  }
+
   /// A segment column: the totals are analysed as before, and the segments' differences,
   /// Cochran's Q and the post-stratified difference match statsmodels (OLS with HC1 on the
   /// expanded per-user rows of experiments/data/klick-segments.csv; combine_effects).
