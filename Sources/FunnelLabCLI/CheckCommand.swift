@@ -54,6 +54,7 @@ enum CheckCommand: Command {
       }
     }
     if let junit = arguments.value("junit") {
+      try output.preflight()
       try OutputDestination(path: junit).write(CheckRenderer.junit(files), console: console)
     }
     try output.write(format == .json ? CheckRenderer.json(files) : terminal(CheckRenderer.table(files)), console: console)

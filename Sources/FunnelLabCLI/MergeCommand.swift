@@ -47,6 +47,7 @@ enum MergeCommand: Command {
         throw CommandFailure(
           code: .invalidInput, text: "Error: the files mix planning shards with run or grid shards; merge one run at a time.\n")
       }
+      if top != nil { throw Self.topNeedsAGrid("planning") }
       let report: PlanningReport
       do { report = try PlanningShardFile.merge(plans) } catch {
         throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
@@ -68,10 +69,16 @@ enum MergeCommand: Command {
       let report = GridReport(result: result, grid: grid, spec: original.metrics)
       text = GridCommand.render(report, format: format, top: top)
     } else {
+      if top != nil { throw Self.topNeedsAGrid("run") }
       text = RunCommand.render(result, alpha: experiment.metrics.alpha, format: format)
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
+  }
+
+  /// `--top` given for shards that are not a grid's: refused rather than ignored.
+  static func topNeedsAGrid(_ kind: String) -> UsageError {
+    UsageError(message: "--top ranks the cells of a grid; these are \(kind) shards", hint: "drop --top")
   }
 
   /// One merge problem as a line: the field it concerns (when it has one), what is wrong

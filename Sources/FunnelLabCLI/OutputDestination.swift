@@ -25,8 +25,7 @@ struct OutputDestination {
       try body { console.out($0) }
       return
     }
-    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-    if type == .typeDirectory { throw failure("a folder, not a file", hint: "give a file name, e.g. \(Self.join(path, "result.txt"))") }
+    let type = try targetType(path)
     // A device such as /dev/null or /dev/stdout is written in place, not replaced.
     if let type, type != .typeRegular, type != .typeSymbolicLink {
       guard let handle = FileHandle(forWritingAtPath: path) else {
@@ -62,9 +61,25 @@ struct OutputDestination {
     }
   }
 
-  /// Creates `folder` and its missing parents, after checking that the nearest
-  /// existing one is a writable folder (to name the real problem).
-  func createFolder(_ folder: URL) throws(CommandFailure) {
+  /// The file type at `path` (`nil` when nothing is there).
+  /// - Throws: when `path` is a folder.
+  func targetType(_ path: String) throws(CommandFailure) -> FileAttributeType? {
+    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    if type == .typeDirectory { throw failure("a folder, not a file", hint: "give a file name, e.g. \(Self.join(path, "result.txt"))") }
+    return type
+  }
+
+  /// Throws what ``write(_:console:)`` would throw before writing a byte (a folder as the target, a file or a
+  /// folder that is not writable on the way), without creating anything: a command that writes two files checks
+  /// both first, so that a failure leaves neither.
+  func preflight() throws(CommandFailure) {
+    guard let path, path != "-" else { return }
+    if let type = try targetType(path), type != .typeRegular, type != .typeSymbolicLink { return }
+    _ = try nearestExistingFolder(of: URL(fileURLWithPath: path).deletingLastPathComponent())
+  }
+
+  /// The nearest existing folder on the way to `folder`, checked to be a writable folder (to name the real problem).
+  func nearestExistingFolder(of folder: URL) throws(CommandFailure) -> URL {
     var existing = folder.standardizedFileURL
     var isFolder: ObjCBool = false
     while !FileManager.default.fileExists(atPath: existing.path, isDirectory: &isFolder), existing.path != "/" {
@@ -73,6 +88,13 @@ struct OutputDestination {
     let name = existing.path.escapingControlCharacters
     guard isFolder.boolValue else { throw failure("\(name) is a file, not a folder", hint: "choose another path") }
     guard access(existing.path, W_OK) == 0 else { throw failure("the folder \(name) is not writable", hint: "check its permissions") }
+    return existing
+  }
+
+  /// Creates `folder` and its missing parents, after checking that the nearest
+  /// existing one is a writable folder.
+  func createFolder(_ folder: URL) throws(CommandFailure) {
+    let existing = try nearestExistingFolder(of: folder)
     guard existing != folder.standardizedFileURL else { return }
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -297,6 +297,12 @@ extension PowerCommand {
     options.targetPower = try arguments.number("target-power", in: Limits.Planning.targetPower) ?? 0.8
     options.usersPerDay = try arguments.integer("users-per-day", in: Limits.Planning.usersPerDay)
     options.days = try arguments.integer("days", in: Limits.Planning.days) ?? arguments.integer("looks", in: Limits.Planning.days)
+    if options.days != nil, options.usersPerDay == nil {
+      let flag = arguments.value("days") != nil ? "days" : "looks"
+      throw UsageError(
+        message: "--\(flag) sets the daily looks of the peeking simulation, which needs --users-per-day",
+        hint: "add --users-per-day N (users a day, both arms)")
+    }
     options.replicates = try arguments.integer("replicates", in: Limits.Planning.replicates) ?? 10_000
     options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
     options.seed = try arguments.unsigned("seed")

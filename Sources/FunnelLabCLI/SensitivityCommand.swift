@@ -58,6 +58,9 @@ enum SensitivityCommand: Command {
         throw UsageError(
           message: "--vary '\(text)': more than \(Limits.sensitivityPoints) values", hint: "use a larger step")
       }
+      guard !axes.contains(where: { $0.parameter == parameter }) else {
+        throw UsageError(message: "--vary '\(text)': \(parameter.rawValue) is varied twice", hint: "give one range per parameter")
+      }
       axes.append(axis)
     }
     guard Sensitivity.pointCount(axes) != nil else {

@@ -81,6 +81,7 @@ extension PlanningRenderer {
         ])
       }
     }
+    for note in shortLookNotes(r) { out += "\n" + note + ".\n" }
     if let adjustment = r.adjustment { out += AdjustmentPlanRenderer.markdown(adjustment) }
     if let assurance = r.assurance { out += AssurancePlanRenderer.markdown(assurance, level: NumberText.level(alpha: r.alpha)) }
     return out
@@ -102,6 +103,7 @@ extension PlanningRenderer {
     let peeking = r.plans.compactMap(\.peeking)
     guard !peeking.isEmpty else { return doc.html }
     peekingCharts(peeking, into: &doc)
+    for note in shortLookNotes(r) { doc.paragraph(note + ".", cssClass: "note") }
     return doc.html
   }
 

@@ -18,6 +18,16 @@ public enum PlanningRenderer {
     }
   }
 
+  /// Per variant whose daily looks stop before its planned duration (the peeking simulation covers at most
+  /// 100 days, or `--days`): a sentence saying so, since its rules' power is that of a shorter test.
+  static func shortLookNotes(_ r: PlanningReport) -> [String] {
+    r.plans.compactMap { plan in
+      guard let peek = plan.peeking, let duration = plan.durationDays, peek.days < duration else { return nil }
+      return "\(peek.variant): the plan needs \(NumberText.grouped(duration)) days at this traffic; the looks are simulated over"
+        + " the first \(peek.days) only, so each rule's power is that of a test stopped at day \(peek.days), short of the planned users"
+    }
+  }
+
   /// How the simulated size was found, as one sentence.
   static func searchNote(_ r: PlanningReport) -> String? {
     guard let s = r.plans.lazy.compactMap(\.simulatedSize).first else { return nil }
@@ -71,6 +81,7 @@ public enum PlanningRenderer {
         }
       }
       out += p.render()
+      for note in shortLookNotes(r) { out += "  (\(note))\n" }
     }
     if let adjustment = r.adjustment { out += AdjustmentPlanRenderer.text(adjustment) }
     if let assurance = r.assurance { out += AssurancePlanRenderer.text(assurance, level: NumberText.level(alpha: r.alpha)) }

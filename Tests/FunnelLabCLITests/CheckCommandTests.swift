@@ -152,5 +152,10 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:1").code == 64)
     #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding")).code == 64)
     #expect(funnellab("sensitivity", experimentPath("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:40:20").code == 64)
+    let twice = funnellab(
+      "sensitivity", experimentPath("urbannest-onboarding"), "--vary", "fatiguePerScreen=0:0.04:0.04", "--vary",
+      "fatiguePerScreen=0:0.02:0.02")
+    #expect(twice.code == 64)
+    #expect(twice.err.contains("fatiguePerScreen is varied twice; give one range per parameter"), "\(twice.err)")
   }
 }

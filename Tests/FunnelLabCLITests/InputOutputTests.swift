@@ -250,6 +250,18 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     #expect(try String(contentsOfFile: report, encoding: .utf8).contains("FAIL"))
   }
 
+  /// `check` writes two files: when the report cannot be written, the JUnit file (and its missing folder) is not
+  /// created either.
+  @Test func aCheckThatCannotWriteItsReportWritesNoJUnit() throws {
+    let base = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
+    let folder = base.appendingPathComponent("junit-\(UUID().uuidString)")
+    let junit = folder.appendingPathComponent("check.xml").path
+    let r = funnellab("check", experimentPath("urbannest-onboarding"), "--junit", junit, "-o", base.path)
+    #expect(r.code == 73, "\(r.err)")
+    #expect(r.err.contains(": a folder, not a file"), "\(r.err)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path))
+  }
+
   @Test func aFolderAsOutputIsNamedAsSuch() {
     let r = funnellab("exact", "-o", FileManager.default.temporaryDirectory.path)
     #expect(r.code == 73)

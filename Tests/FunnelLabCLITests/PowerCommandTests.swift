@@ -128,6 +128,25 @@ import Testing
     #expect(r.out.isEmpty)
   }
 
+  /// Daily looks need traffic: `--days`/`--looks` without `--users-per-day` are refused, not ignored; and when the
+  /// plan needs more days than the looks simulated (at most 100), the report says so beside the peeking table.
+  @Test func dailyLooksNeedTrafficAndSayWhenTheyStopShort() {
+    for flag in ["--days", "--looks"] {
+      let r = funnellab("power", experimentPath("klick-onboarding"), "--variant", "features5", flag, "5", "--replicates", "100")
+      #expect(r.code == 64, "\(r.err)")
+      #expect(r.err.contains("\(flag) sets the daily looks of the peeking simulation, which needs --users-per-day"), "\(r.err)")
+    }
+    let long = funnellab(
+      "power", experimentPath("klick-onboarding"), "--variant", "goalOptional", "--users-per-day", "20000", "--replicates", "100")
+    #expect(long.code == 0, "\(long.err)")
+    #expect(long.out.contains("goalOptional: the plan needs 1,354 days at this traffic; the looks are simulated over the first 100 only"))
+    let short = funnellab(
+      "power", experimentPath("klick-onboarding"), "--variant", "features5", "--users-per-day", "20000", "--replicates", "100")
+    #expect(short.code == 0, "\(short.err)")
+    #expect(short.out.contains("Peeking: a look every day"))
+    #expect(!short.out.contains("the looks are simulated over"))
+  }
+
   @Test func formulaFlagsAreRefusedWithASpec() {
     let r = funnellab("power", experimentPath("klick-onboarding"), "--baseline", "0.1")
     #expect(r.code == 64)

@@ -82,6 +82,10 @@ import Testing
       #expect(r.err.contains(message), "\(r.err)")
       #expect(r.out.isEmpty)
     }
+    let top = funnellab(["merge"] + a + ["--top", "3"])
+    #expect(top.code == 64, "\(top.err)")
+    #expect(top.err.hasPrefix("Error: --top ranks the cells of a grid; these are run shards; drop --top"), "\(top.err)")
+    #expect(top.out.isEmpty)
     let notShard = try temporaryFile("not-a-shard.json", contents: "{\"name\": 1}")
     let r = funnellab("merge", notShard)
     #expect(r.code == 65)
