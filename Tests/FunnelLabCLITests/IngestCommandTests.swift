@@ -281,6 +281,10 @@ import Testing
       (["ingest", nothing, "--input-format", "xml"], 64, "--input-format"),
       (["ingest", nothing, "--max-bad-lines", "-1"], 64, "--max-bad-lines"),
       (["ingest", nothing, "--variant-property", ""], 64, "the property's name is empty"),
+      (
+        ["ingest", repositoryRoot.appendingPathComponent("experiments/data/klick-events.csv").path, "--variant-property", "varient"], 65,
+        "no \"varient\" property (the variant, --variant-property), and no event counted before it had one: is --variant-property the name"
+      ),
       (["ingest", nothing, nothing], 64, "'funnellab ingest' takes 1 argument"),
       (["trace", "--variant-property", ""], 64, "the property's name is empty"),
       (["trace", "--variant-property", "screen_name"], 64, "the events already have a property 'screen_name'"),

@@ -297,7 +297,10 @@ public struct EventIngest: Sendable {
     if let variantProperty {
       switch id(property(variantProperty), variantProperty) {
       case .failure(let problem): return bad(number, problem.message)
-      case .success(nil): return bad(number, "no \"\(variantProperty)\" property (the variant, --variant-property)")
+      case .success(nil):
+        // Before anything was counted, a misspelt --variant-property is likelier than bad data.
+        let hint = self.counted == 0 ? ", and no event counted before it had one: is --variant-property the name the events use?" : ""
+        return bad(number, "no \"\(variantProperty)\" property (the variant, --variant-property)\(hint)")
       case .success(let v?): variant = v
       }
     }
