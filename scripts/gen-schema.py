@@ -427,7 +427,7 @@ defs["metrics"] = {
     "type": "object",
     "description": "The primary metric, guardrails and decision settings of the experiment.",
     "properties": {
-        "primary": nullable({"enum": METRICS, "description": "The metric the decision is about (default purchaseConversion)."}),
+        "primary": nullable({"enum": METRICS, "description": "The metric the decision is about (default purchaseConversion; completionRate for a flow without a paywall)."}),
         "guardrails": nullable({"type": "array", "items": {
             "type": "object",
             "properties": {"metric": {"enum": METRICS}, "margin": {"type": "number", "minimum": 0, "description": "Largest acceptable worsening, in the metric's unit."}},

@@ -91,8 +91,11 @@ struct ParsedArguments: Sendable {
   func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let text = value(name) else { return nil }
     guard let n = decimalInteger(text) else {
+      // 1000.5 suggests 1001, not the range's lower bound.
+      let rounded = decimalNumber(text).flatMap { Int(rounding: $0) }.flatMap { range.contains($0) ? $0 : nil }
       throw UsageError(
-        message: "--\(name) expects a whole number, got '\(text)'", hint: "e.g. --\(name) \(range.lowerBound == 0 ? 1 : range.lowerBound)")
+        message: "--\(name) expects a whole number, got '\(text)'",
+        hint: "e.g. --\(name) \(rounded ?? (range.lowerBound == 0 ? 1 : range.lowerBound))")
     }
     guard range.contains(n) else {
       throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(n)", hint: nil)

@@ -37,7 +37,11 @@ enum CalibrateCommand: Command {
       OptionSpec(
         name: "no-profile",
         help: "With --variants: skip the profile-likelihood intervals (a constrained fit per point; the Wald intervals remain)."),
-      OutputDestination.option,
+      OptionSpec(
+        name: "output", short: "o", valueName: "file",
+        help:
+          "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file; the report stays on stdout."
+      ),
     ],
     examples: [
       "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv",

@@ -198,9 +198,14 @@ extension ParsedArguments {
   func metric() throws(UsageError) -> FunnelMetric? {
     guard let name = value("metric") else { return nil }
     guard let metric = FunnelMetric(rawValue: name) else {
+      // The reports' words ("completion", "purchase conversion") are what a reader types.
+      let words = name.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }).joined(separator: " ")
+      let named = FunnelMetric.allCases.first { $0.label.lowercased() == words }?.rawValue
+      let suggestion = named ?? closest(name, FunnelMetric.allCases.map(\.rawValue))
       throw UsageError(
         message: "unknown metric '\(name)'",
-        hint: closest(name, FunnelMetric.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" } ?? "e.g. purchaseConversion")
+        hint: suggestion.map { "did you mean '\($0)'?" }
+          ?? "one of " + FunnelMetric.allCases.map(\.rawValue).joined(separator: ", "))
     }
     return metric
   }

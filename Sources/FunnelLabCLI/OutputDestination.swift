@@ -13,6 +13,23 @@ struct OutputDestination {
 
   func write(_ text: String, console: any Console) throws(CommandFailure) {
     try stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in try emit(text) }
+    if let path, let note = Self.formatNote(path: path, text: text) { console.err(note) }
+  }
+
+  /// A note when the file's name promises HTML or JSON but the text is not (`-o report.html` without
+  /// `--format html` writes the terminal table): the format follows `--format`, never the name.
+  static func formatNote(path: String, text: String) -> String? {
+    let named: String
+    let matches: Bool
+    switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+    case "html", "htm": (named, matches) = ("html", text.hasPrefix("<!DOCTYPE html") || text.hasPrefix("<html"))
+    case "json": (named, matches) = ("json", text.hasPrefix("{") || text.hasPrefix("["))
+    default: return nil
+    }
+    guard !matches else { return nil }
+    let word = named == "html" ? "HTML" : "JSON"
+    return "Note: \(path.escapingControlCharacters) is named .\(named) but is not \(word); the format follows --format, "
+      + "so add --format \(named) for \(word).\n"
   }
 
   /// Produces the output piece by piece through `body`'s `emit`: to stdout as it

@@ -102,7 +102,7 @@ enum PowerCommand: Command {
       "funnellab power --baseline 0.056 --relative-mde 0.1 --users-per-arm 50000",
       "funnellab power --baseline 0.10 --mde 0.01 --looks 5 --spending obrien-fleming",
       "funnellab power experiments/klick-onboarding.json --variant features5 --users-per-day 20000 --replicates 2000",
-      "funnellab power experiments/urbannest-onboarding.json --metric completionRate --replicates 500",
+      "funnellab power experiments/klick-onboarding.json --variant goalOptional --metric completionRate --replicates 500",
       "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 3000 --days 10 --replicates 500 --holdout 0.05",
       "funnellab power experiments/betfree-onboarding.json --variant defaultLifetime --parameter-uncertainty --draws 20 --replicates 200",
     ])
@@ -285,7 +285,13 @@ extension PowerCommand {
   static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative", "spending"]
     where arguments.value(flag) != nil {
-      throw UsageError(message: "--\(flag) is for the formula mode, not with a spec", hint: "the spec's rates come from the exact engine")
+      let hints = [
+        "baseline": "the spec's rates come from the exact engine", "mde": "the effects are the variants' exact ones",
+        "relative-mde": "the effects are the variants' exact ones", "power": "use --target-power to size a spec's test",
+      ]
+      throw UsageError(
+        message: "--\(flag) is for the formula mode, not with a spec",
+        hint: hints[flag] ?? "drop --\(flag): it shapes the formula, not a spec's simulated test")
     }
     let metric = try plannedMetric(arguments)
     if arguments.flag("compare-bandit") { return try BanditCommand.compare(arguments, console: console) }

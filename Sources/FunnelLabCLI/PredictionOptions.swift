@@ -9,7 +9,7 @@ enum PredictionOptions {
     OptionSpec(
       name: "parameter-uncertainty",
       help:
-        "Draw the behavior parameters from the spec's parameterUncertainty section and solve every variant exactly per draw: the predictive interval of each effect and the probability to beat the control."
+        "Draw the behavior parameters from the spec's parameterUncertainty section and solve every variant exactly per draw: the predictive interval of each effect and the probability to beat the control (a table or JSON)."
     ),
     OptionSpec(name: "draws", valueName: "n", help: "With --parameter-uncertainty: draws (default: the section's draws, else 200)."),
   ]

@@ -50,7 +50,8 @@ enum RunCommand: Command {
       alphaOption,
       OutputDestination.option,
       OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
-      OptionSpec(name: "users-per-day", valueName: "n", help: "With --mode experiment: new users a day, all arms (needs --days)."),
+      OptionSpec(
+        name: "users-per-day", valueName: "n", help: "With --mode experiment or bandit: new users a day, all arms (needs --days)."),
       OptionSpec(name: "days", valueName: "n", help: "With --users-per-day: days the test runs (1...100)."),
       OptionSpec(name: "policy", valueName: "name", help: "With --mode bandit: thompson (default), top-two or epsilon-greedy."),
       OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),

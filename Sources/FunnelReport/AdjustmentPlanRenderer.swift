@@ -42,7 +42,7 @@ enum AdjustmentPlanRenderer {
     return "\(what) variance each method removes is exact "
       + "(the exact engine's rate in every segment × intent cell\(law)); users per arm for "
       + "\(NumberText.percent(p.targetPower, decimals: 0)) power at α = \(JSONValue.format(p.alpha)) two-sided, z-test on the "
-      + "method's standard error. The best method's size is tried by replicate experiments drawn from the same cells"
+      + "method's standard error (unpooled: the unadjusted row can differ by a few users from the pooled formula's size). The best method's size is tried by replicate experiments drawn from the same cells"
       + (p.covariate == nil ? "." : ", covariate and outcome jointly.")
   }
 

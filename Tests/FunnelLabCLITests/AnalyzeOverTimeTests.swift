@@ -87,6 +87,18 @@ import Testing
     #expect(r.out.contains("ended on day 2 (the last day, taken as the planned end)"), "\(r.out)")
   }
 
+  /// A planned size the first day already passes is most likely a typo (per arm, or a digit short): said on stderr.
+  @Test func aPlanReachedOnTheFirstDayIsQuestioned() {
+    let csv = Self.header + "1,a,1000,100\n1,b,1000,104\n2,a,1000,98\n2,b,1000,101\n"
+    let r = analyze(csv, ["--planned-users", "1500"])
+    #expect(r.code == 0, "\(r.err)")
+    #expect(
+      r.err.contains("Note: --planned-users 1,500 is reached on the first day (2,000 users over all arms)"), "\(r.err)")
+    let fine = analyze(csv, ["--planned-users", "4000"])
+    #expect(fine.code == 0, "\(fine.err)")
+    #expect(!fine.err.contains("is reached on the first day"), "\(fine.err)")
+  }
+
   @Test func moreThanAHundredDaysAreRefused() {
     let csv = Self.header + (1...101).map { "\($0),a,10,1\n\($0),b,10,1\n" }.joined()
     let r = analyze(csv)

@@ -106,6 +106,8 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     UsageCase(arguments: ["run", "--usrs", "10"], code: 64, message: "Error: unknown option '--usrs'; did you mean '--users'?"),
     UsageCase(arguments: ["run", "--users"], code: 64, message: "Error: --users needs a value <n>"),
     UsageCase(arguments: ["run", "--users", "ten"], code: 64, message: "Error: --users expects a whole number, got 'ten'"),
+    UsageCase(
+      arguments: ["run", "--users", "1000.5"], code: 64, message: "Error: --users expects a whole number, got '1000.5'; e.g. --users 1001"),
     UsageCase(arguments: ["run", "--users", "0"], code: 64, message: "Error: --users must be from 1 to"),
     UsageCase(arguments: ["run", "--threads", "0"], code: 64, message: "Error: --threads must be from 1 to 1024"),
     UsageCase(

@@ -262,6 +262,20 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     #expect(!FileManager.default.fileExists(atPath: folder.path))
   }
 
+  /// The format follows --format, not the file's name; a name that promises HTML or JSON gets a note when the
+  /// text is not that.
+  @Test func aFileNamedForAnotherFormatGetsANote() throws {
+    let html = try temporaryFile("report.html")
+    let plain = funnellab("exact", experimentPath("urbannest-onboarding"), "-o", html)
+    #expect(plain.code == 0, "\(plain.err)")
+    #expect(plain.err.contains("is named .html but is not HTML; the format follows --format, so add --format html"), "\(plain.err)")
+    let right = funnellab("exact", experimentPath("urbannest-onboarding"), "--format", "html", "-o", html)
+    #expect(right.code == 0 && !right.err.contains("Note:"), "\(right.err)")
+    let json = try temporaryFile("report.json")
+    #expect(funnellab("exact", experimentPath("urbannest-onboarding"), "-o", json).err.contains("add --format json"))
+    #expect(!funnellab("exact", experimentPath("urbannest-onboarding"), "-f", "json", "-o", json).err.contains("Note:"))
+  }
+
   @Test func aFolderAsOutputIsNamedAsSuch() {
     let r = funnellab("exact", "-o", FileManager.default.temporaryDirectory.path)
     #expect(r.code == 73)

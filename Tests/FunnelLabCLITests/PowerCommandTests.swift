@@ -87,17 +87,22 @@ import Testing
     #expect(json.out.contains("\"analyticUsersPerArm\""))
   }
 
-  /// UrbanNest has no paywall: its default primary metric (purchase conversion) is 0 in every arm, so `--metric`
-  /// plans what its variants move, and the plain plan says why it is empty.
+  /// UrbanNest has no paywall: decided on purchase conversion, every arm has 0, so `--metric` plans what its
+  /// variants move, and the plain plan says why it is empty.
   @Test func aMetricFlagPlansAnotherProportion() throws {
-    let plain = funnellab("power", experimentPath("urbannest-onboarding"), "--replicates", "100")
+    let purchase = try temporaryFile(
+      "urbannest-purchase.json",
+      contents: try String(contentsOfFile: experimentPath("urbannest-onboarding"), encoding: .utf8).replacingOccurrences(
+        of: "\"name\": \"urbannest-onboarding\",",
+        with: "\"name\": \"urbannest-onboarding\", \"metrics\": {\"primary\": \"purchaseConversion\"},"
+      ))
+    let plain = funnellab("power", purchase, "--replicates", "100")
     #expect(plain.code == 0, "\(plain.err)")
     #expect(plain.out.contains("planning purchase conversion"))
     #expect(
       plain.err.contains("note: no variant changes purchaseConversion (exactly 0.00% in every arm), so there is nothing to detect"),
       "\(plain.err)")
-    let r = funnellab(
-      "power", experimentPath("urbannest-onboarding"), "--metric", "completionRate", "--replicates", "100", "--format", "json")
+    let r = funnellab("power", purchase, "--metric", "completionRate", "--replicates", "100", "--format", "json")
     #expect(r.code == 0, "\(r.err)")
     #expect(!r.err.contains("note:"), "\(r.err)")
     let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
@@ -118,6 +123,9 @@ import Testing
   @Test(arguments: [
     (["--metric", "revenuePerUser"], "Error: --metric revenuePerUser is a mean; planning simulates proportion metrics"),
     (["--metric", "completonRate"], "did you mean 'completionRate'?"),
+    (["--metric", "completion"], "did you mean 'completionRate'?"),
+    (["--metric", "purchase-conversion"], "did you mean 'purchaseConversion'?"),
+    (["--metric", "zzz"], "one of completionRate, abandonmentRate"),
     (["--metric", "completionRate", "--shard", "1/2"], "Error: --metric is not taken with --shard"),
     (["--metric", "completionRate", "--compare-bandit", "--users-per-day", "100"], "Error: --metric is not taken with --compare-bandit"),
   ])

@@ -44,6 +44,29 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
     #expect(!e.variants.isEmpty)
   }
 
+  /// A flow that sells nothing defaults its primary metric to completion (its purchase conversion is 0 in every
+  /// arm); a paywall in the flow or inserted by a variant, or a primary the spec names, keeps purchase conversion.
+  @Test func aFlowWithoutAPaywallIsDecidedOnCompletion() throws {
+    let urbanNest = try String(contentsOfFile: experimentPath("urbannest-onboarding"), encoding: .utf8)
+    #expect(try load(urbanNest).metrics.primary == .completionRate)
+    #expect(try ExperimentLoader.load(contentsOf: experimentPath("ncdb-first-launch")).metrics.primary == .completionRate)
+    #expect(try ExperimentLoader.load(contentsOf: experimentPath("betfree-onboarding")).metrics.primary == .purchaseConversion)
+    #expect(try load(tinySpec).metrics.primary == .purchaseConversion)
+    let named = replacing(
+      "\"name\": \"urbannest-onboarding\",", "\"name\": \"urbannest-onboarding\", \"metrics\": {\"primary\": \"purchaseConversion\"},",
+      in: urbanNest)
+    #expect(try load(named).metrics.primary == .purchaseConversion)
+    let inserted = replacing(
+      "{ \"id\": \"control\", \"description\": \"As designed: three slides, Skip on slides 1-2.\" },",
+      """
+      { "id": "control", "description": "As designed: three slides, Skip on slides 1-2." },
+      { "id": "withPaywall", "patches": [ { "op": "insertScreen", "after": "slide3", "screen": { "id": "pro", "kind": "paywall",
+        "plans": [ { "id": "monthly", "price": 9.99, "period": "month" } ],
+        "actions": { "purchase": 0.1, "dismiss": 0.85, "quit": 0.05 } } } ] },
+      """, in: urbanNest)
+    #expect(try load(inserted).metrics.primary == .purchaseConversion)
+  }
+
   @Test func builtInDefaultIsTheKlickFile() throws {
     let file = try String(contentsOfFile: experimentPath("klick-onboarding"), encoding: .utf8)
     #expect(DefaultExperiment.json + "\n" == file, "run scripts/embed-default-experiment.sh")

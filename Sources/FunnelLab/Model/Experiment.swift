@@ -101,6 +101,20 @@ extension Experiment: Decodable {
     grid = try c.decodeIfPresent(Grid.self, forKey: .grid)
     expectations = try c.decodeIfPresent([FunnelExpectation].self, forKey: .expectations) ?? []
     parameterUncertainty = try c.decodeIfPresent(ParameterUncertainty.self, forKey: .parameterUncertainty)
+    let primaryGiven = (try? c.nestedContainer(keyedBy: MetricsSpec.CodingKeys.self, forKey: .metrics).contains(.primary)) ?? false
+    if !primaryGiven, !sellsAnything { metrics.primary = .completionRate }
+  }
+
+  /// Whether the flow, or a variant's inserted screen, has a paywall. A flow that sells nothing has
+  /// purchase conversion 0 in every arm, so its primary metric defaults to completion instead.
+  var sellsAnything: Bool {
+    flow.screens.contains { $0.kind == .paywall }
+      || allVariants.contains { variant in
+        variant.patches.contains { patch in
+          if case .insertScreen(let screen, _, _) = patch { return screen.kind == .paywall }
+          return false
+        }
+      }
   }
 }
 
