@@ -123,12 +123,10 @@ enum AnalyzeCommand: Command {
         )
       }
       let sequential = try sequentialSettings(arguments, alpha: alpha, comparisons: arms.count - 1, correction: correctionName)
-      if let planned = sequential.settings.plannedUsers, let first = daily.looks.first,
-        first.arms.reduce(0, { $0 &+ $1.users }) >= planned
-      {
-        let users = first.arms.reduce(0, { $0 &+ $1.users })
+      let firstDayUsers = daily.looks.first?.arms.reduce(0, { $0 &+ $1.users }) ?? 0
+      if let planned = sequential.settings.plannedUsers, firstDayUsers >= planned {
         console.err(
-          "Note: --planned-users \(NumberText.grouped(planned)) is reached on the first day (\(NumberText.grouped(users)) users over all arms), "
+          "Note: --planned-users \(NumberText.grouped(planned)) is reached on the first day (\(NumberText.grouped(firstDayUsers)) users over all arms), "
             + "so the test is read as ended there; is it the planned total over all arms?\n")
       }
       let report = try Self.overTime(daily, control: control, settings: sequential.settings, file: InputFile.displayName(path))

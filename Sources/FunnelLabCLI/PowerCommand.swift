@@ -13,10 +13,11 @@ enum PowerCommand: Command {
     abstract: "Plan a test: sample size, MDE or power by formula, or by simulation for a spec's variants.",
     discussion: """
       With <spec>: plans every variant against the control on the spec's primary metric
-      (or --metric, a proportion such as completionRate). The exact engine gives the true rates; --replicates simulated experiments of
-      --users-per-arm users (default: the formula's size for --target-power) give the
-      power, the A/A false-positive rate, CI coverage, type S and type M errors and the
-      p-value distribution, beside the analytic formula and a simulated size search;
+      (or --metric, a proportion such as completionRate). The exact engine gives the
+      true rates; --replicates simulated experiments of --users-per-arm users
+      (default: the formula's size for --target-power) give the power, the A/A
+      false-positive rate, CI coverage, type S and type M errors and the p-value
+      distribution, beside the analytic formula and a simulated size search;
       --users-per-day adds durations and a daily-peeking simulation comparing the naive
       daily z-test, a group-sequential design and an always-valid mSPRT.
       Without <spec>:
