@@ -166,7 +166,7 @@ def screenshot(browser, page_path, width, png):
 
 
 def reports(binary, folder, only=None):
-    """Writes the HTML reports the README mentions (those named in `only`, else all) into
+    """Writes the HTML reports the README and docs/ mention (those named in `only`, else all) into
     `folder`; returns (name, path)."""
     specs = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
     commands = [(f"run-{s}", ["run", f"experiments/{s}.json", "--users", "20000", "--quiet"]) for s in specs]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes experiments/data/klick-daily.csv: a simulated 28-day A/B test of Klick's onboarding,
-daily counts per arm, for `funnellab analyze --data … ` over time (README, tests).
+daily counts per arm, for `funnellab analyze --data … ` over time (docs/guide-real-experiments.md, tests).
 
 The arms' completion rates are the exact engine's (`funnellab exact experiments/klick-onboarding.json`):
 control 0.6567352161248938, goalOptional 0.687023344469607. Users per arm a day are Poisson

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Re-runs every `$ funnellab …` command pasted in README.md and compares its output
-with the text pasted under it, so that the README shows real output of the current build.
+"""Re-runs every `$ funnellab …` command pasted in README.md and docs/**/*.md and compares
+its output with the text pasted under it, so that the documentation shows real output of the
+current build.
 
     swift build -c release --product funnellab
     python3 scripts/readme-outputs.py            # report which outputs differ (exit 1 if any)
     python3 scripts/readme-outputs.py --write    # paste the new outputs in place
     python3 scripts/readme-outputs.py --only ingest   # commands containing a word
+    python3 scripts/readme-outputs.py --files README.md docs/guide-planning.md   # some files only
 
 A command runs with bash in a scratch folder where `experiments` links to the repository's,
 `funnellab` on PATH is the release binary, and the files earlier commands of the same
@@ -15,6 +17,7 @@ together, as a terminal shows them. A command whose inputs are not in the reposi
 elides lines (`…`) is compared up to the elision only and never rewritten.
 """
 import argparse
+import glob
 import os
 import re
 import subprocess
@@ -22,7 +25,6 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-README = os.path.join(ROOT, "README.md")
 BINARY = os.path.join(ROOT, ".build", "release")
 
 
@@ -66,10 +68,31 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="paste the new outputs in place")
     parser.add_argument("--only", action="append", help="run only the commands containing this text (repeatable: any of them)")
+    parser.add_argument("--files", nargs="+", metavar="FILE",
+                        help="the markdown files to check (default: README.md and every docs/**/*.md)")
     args = parser.parse_args()
     if not os.path.exists(os.path.join(BINARY, "funnellab")):
         sys.exit("build first: swift build -c release --product funnellab")
-    with open(README, encoding="utf-8") as f:
+    totals = [0, 0, 0]
+    for path in args.files or documents():
+        for k, count in enumerate(check(os.path.abspath(path), args)):
+            totals[k] += count
+    same, differ, skipped = totals
+    if len(args.files or documents()) > 1:
+        print(f"all files: {same} outputs as pasted, {differ} differ, {skipped} skipped")
+    sys.exit(1 if differ and not args.write else 0)
+
+
+def documents():
+    """README.md and every markdown file under docs/."""
+    return [os.path.join(ROOT, "README.md")] + sorted(
+        glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+
+
+def check(path, args):
+    """Re-runs the commands of one file; (same, differ, skipped)."""
+    name = os.path.relpath(path, ROOT)
+    with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     replacements = []
     differ = skipped = same = 0
@@ -90,7 +113,7 @@ def main():
             outputs = set(re.findall(r"(?:-o|--junit|>>?)\s+([\w./-]+)", command))
             inputs = [w for w in words if w not in outputs and not os.path.exists(os.path.join(folder, w))]
             if inputs:
-                print(f"skipped (line {at + 1}): {command}  [needs {', '.join(inputs)}]")
+                print(f"skipped ({name}:{at + 1}): {command}  [needs {', '.join(inputs)}]")
                 skipped += 1
                 continue
             got = run(command, folder)
@@ -103,7 +126,7 @@ def main():
                 for line in rest:
                     position = next((k + 1 for k in range(position, len(got)) if got[k] == line), -1)
                     if position < 0:
-                        print(f"differs after an elision (line {at + 1}): {command}\n  pasted: {line}")
+                        print(f"differs after an elision ({name}:{at + 1}): {command}\n  pasted: {line}")
                         break
                 if position >= 0:
                     same += 1
@@ -111,7 +134,7 @@ def main():
                     differ += 1
                 continue
             differ += 1
-            print(f"differs (line {at + 1}): {command}")
+            print(f"differs ({name}:{at + 1}): {command}")
             for k in range(max(len(compare), len(got))):
                 a = compare[k] if k < len(compare) else "<none>"
                 b = got[k] if k < len(got) else "<none>"
@@ -120,14 +143,15 @@ def main():
                     break
             if elided is None:
                 replacements.append((out_start, out_end, got))
-    print(f"{same} outputs as pasted, {differ} differ, {skipped} skipped")
+    if same or differ or skipped:
+        print(f"{name}: {same} outputs as pasted, {differ} differ, {skipped} skipped")
     if args.write and replacements:
         for out_start, out_end, got in sorted(replacements, reverse=True):
             lines[out_start:out_end] = got
-        with open(README, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
-        print(f"wrote {len(replacements)} outputs into README.md")
-    sys.exit(1 if differ and not args.write else 0)
+        print(f"wrote {len(replacements)} outputs into {name}")
+    return same, differ, skipped
 
 
 if __name__ == "__main__":

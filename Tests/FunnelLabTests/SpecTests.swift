@@ -274,11 +274,12 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
 }
 
 @Suite struct DocumentationTests {
-  /// The README's parameter table is the user's reference: it must list every
-  /// behavior parameter with its unit and its actual default.
+  /// The parameter table of docs/reference/spec-format.md is the user's reference: it must
+  /// list every behavior parameter with its unit and its actual default.
   @Test(arguments: BehaviorParameter.allCases)
   func readmeDocumentsParameter(_ parameter: BehaviorParameter) throws {
-    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("docs/reference").appendingPathComponent("spec-format.md"), encoding: .utf8)
     let row = "| `\(parameter.rawValue)` | \(parameter.unit) | \(JSONValue.format(parameter.defaultValue)) |"
     #expect(readme.contains(row), "README lacks the row: \(row)")
   }

@@ -76,7 +76,7 @@ public struct Prediction: Sendable {
     guard var uncertainty = uncertainty ?? experiment.parameterUncertainty else {
       throw failure(
         "the spec has no parameterUncertainty section",
-        "add one (see the README's \"Planning with uncertain assumptions\"), or write it with calibrate --variants -o",
+        "add one (see \"Planning with uncertain assumptions\" in docs/guide-planning.md), or write it with calibrate --variants -o",
         kind: .missingKey)
     }
     if let draws { uncertainty.draws = draws }

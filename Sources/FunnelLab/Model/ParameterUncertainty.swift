@@ -104,7 +104,7 @@ extension ParameterUncertainty: Decodable {
         throw SpecError(
           .unknownKey, path: path, message: "unknown behavior parameter '\(key.stringValue)'",
           hint: NameSuggestion.hint(for: key.stringValue, in: BehaviorParameter.allCases.map(\.rawValue))
-            ?? "see the README's table of behavior parameters")
+            ?? "see the behavior parameters in docs/reference/spec-format.md")
       }
       let d = try map.nestedContainer(keyedBy: DistributionKeys.self, forKey: key)
       let (mean, sd) = (try d.decodeIfPresent(Double.self, forKey: .mean), try d.decodeIfPresent(Double.self, forKey: .sd))

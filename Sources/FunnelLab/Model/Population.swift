@@ -203,7 +203,7 @@ extension BehaviorParameters {
         throw SpecError(
           .unknownKey, path: decoder.specPath.key(key.stringValue), message: "unknown behavior parameter '\(key.stringValue)'",
           hint: NameSuggestion.hint(for: key.stringValue, in: BehaviorParameter.allCases.map(\.rawValue))
-            ?? "see the README's table of behavior parameters")
+            ?? "see the behavior parameters in docs/reference/spec-format.md")
       }
       overrides[parameter] = try c.decode(Double.self, forKey: key)
     }

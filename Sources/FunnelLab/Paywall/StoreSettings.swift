@@ -1,6 +1,6 @@
 /// How the mock purchase layer behaves: the outcomes of the payment sheet and their
 /// latency. Every probability is per purchase attempt; defaults are documented
-/// per field and in the README.
+/// per field and in docs/reference/spec-format.md.
 public struct StoreSettings: Sendable, Hashable, Decodable {
   /// The user dismisses the payment sheet (StoreKit `.userCancelled`); they are back on the paywall.
   public var cancelProbability = 0.12
