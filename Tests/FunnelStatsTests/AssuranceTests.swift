@@ -9,7 +9,7 @@ import Testing
     stride(from: first, to: c.args.count - 1, by: 2).map { Assurance.Draw(control: c.arg($0), variant: c.arg($0 + 1)) }
   }
 
-  @Test(arguments: Fixtures.load("assurance.json"))
+  @Test(arguments: try Fixtures.load("assurance.json"))
   func matchesScipy(_ c: FixtureCase) throws {
     let draws = Self.draws(c, from: 2)
     try #require(!draws.isEmpty, "\(c.testDescription)")

@@ -13,7 +13,7 @@ import Testing
     }
   }
 
-  @Test(arguments: Fixtures.load("bayesian.json"))
+  @Test(arguments: try Fixtures.load("bayesian.json"))
   func matchesMpmath(_ c: FixtureCase) throws {
     let model = BetaBinomialModel()
     let arms = try Self.counts(c)

@@ -7,7 +7,7 @@ import Testing
   /// Against scipy `binom.ppf(Φ(z), n, p)`: exact inversion below the Cornish–Fisher
   /// threshold; above it, never more than one count off and at least 99 % exact.
   @Test func quantileAtANormalDeviateMatchesScipy() throws {
-    let cases = Fixtures.cases("binomial_quantile.json", prefix: "binomial.quantile")
+    let cases = try Fixtures.cases("binomial_quantile.json", prefix: "binomial.quantile")
     #expect(cases.count > 2_000)
     var expansion = 0
     var expansionExact = 0

@@ -77,7 +77,7 @@ func evaluateDistribution(_ c: FixtureCase) -> Double? {
 }
 
 @Suite struct DistributionTests {
-  @Test(arguments: Fixtures.load("distributions.json"))
+  @Test(arguments: try Fixtures.load("distributions.json"))
   func matchesScipy(_ c: FixtureCase) throws {
     let tolerance = try #require(distributionTolerance(c), "no tolerance for \(c.fn)")
     let got = try #require(evaluateDistribution(c), "unknown function \(c.fn)")
@@ -124,13 +124,13 @@ struct WorstError: Hashable, Comparable {
 /// above its worst error can be tightened.
 @Test func errorReport() throws {
   var worst: [WorstError: Double] = [:]
-  for c in Fixtures.load("distributions.json") {
+  for c in try Fixtures.load("distributions.json") {
     let tolerance = try #require(distributionTolerance(c), "no tolerance for \(c.fn)")
     let got = try #require(evaluateDistribution(c), "unknown function \(c.fn)")
     let key = WorstError(function: c.fn, tolerance: tolerance)
     worst[key] = max(worst[key] ?? 0, relativeError(got, c.value, absoluteFloor: 1e-300))
   }
-  for c in Fixtures.load("proportions.json") {
+  for c in try Fixtures.load("proportions.json") {
     let tolerance = try #require(proportionTolerance(c), "no tolerance for \(c.fn)")
     let got = try #require(try evaluateProportion(c), "unknown function \(c.fn)")
     let key = WorstError(function: c.fn, tolerance: tolerance)

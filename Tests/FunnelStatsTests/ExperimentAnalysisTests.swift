@@ -9,7 +9,7 @@ import Testing
   /// with `proportionTest: .pooledZ` its `proportions_ztest([150, 120], [1000, 1000])`.
   @Test func issueExampleMatchesStatsmodels() throws {
     let score = try #require(
-      Fixtures.load("score.json").first { $0.fn == "score.diff.two-sided" && $0.args == ["150", "1000", "120", "1000", "0.0"] })
+      try Fixtures.load("score.json").first { $0.fn == "score.diff.two-sided" && $0.args == ["150", "1000", "120", "1000", "0.0"] })
     let pooled = try #require(Fixtures.load("proportions.json").first { $0.id == "ztest.two-sided#0" })
     #expect(pooled.args == ["150", "1000", "120", "1000"])
     let arms = [
@@ -130,7 +130,7 @@ import Testing
       ], control: "control")
     let b = try #require(report.comparisons.first)
     let reference = try #require(
-      Fixtures.load("score.json").first {
+      try Fixtures.load("score.json").first {
         $0.args == ["100000000", "1000000000", "100030000", "1000000000", "0.0"] && $0.fn.hasPrefix("score.diff.two-sided")
       })
     #expect(close(b.test?.pValue ?? .nan, reference.value(1), 1e-9, "p at n = 1e9"))

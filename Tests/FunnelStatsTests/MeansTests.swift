@@ -25,7 +25,7 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
 @Suite struct MeansTests {
   /// Welch: scipy computes the variance in two passes, we from sums of squares: 1e-10
   /// relative on t, p, ν and the interval. Mann–Whitney: rank sums are exact, 1e-12.
-  @Test(arguments: Fixtures.cases("means.json", prefix: "welch."))
+  @Test(arguments: try Fixtures.cases("means.json", prefix: "welch."))
   func welchMatchesScipy(_ c: FixtureCase) throws {
     let maps = valueCountMaps(c)
     let t = SampleMeanStatistic(counts: maps.treatment)
@@ -44,7 +44,7 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
     #expect(close(r.test.degreesOfFreedom ?? .nan, c.value(2), 1e-10, c.testDescription))
   }
 
-  @Test(arguments: Fixtures.cases("means.json", prefix: "mannwhitney."))
+  @Test(arguments: try Fixtures.cases("means.json", prefix: "mannwhitney."))
   func mannWhitneyMatchesScipy(_ c: FixtureCase) throws {
     let maps = valueCountMaps(c)
     let alt = try #require(Alternative(rawValue: String(c.fn.dropFirst("mannwhitney.".count))))
@@ -54,7 +54,7 @@ func valueCountMaps(_ c: FixtureCase) -> (treatment: [Double: Int], control: [Do
   }
 
   /// Bit-exact agreement with a Python implementation of the reference algorithms.
-  @Test(arguments: Fixtures.cases("means.json", prefix: "splitmix64") + Fixtures.cases("means.json", prefix: "xoshiro"))
+  @Test(arguments: try Fixtures.cases("means.json", prefix: "splitmix64") + Fixtures.cases("means.json", prefix: "xoshiro"))
   func generatorsMatchReferenceStreams(_ c: FixtureCase) throws {
     let seed = try #require(UInt64(c.args[0]))
     let expected = c.expected.compactMap { UInt64($0) }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct MultipleTestingCorrectionTests {
   /// Adjusted p-values are products/quotients of the inputs: 1e-14 relative.
-  @Test(arguments: Fixtures.cases("multiple_srm.json", prefix: "multipletests."))
+  @Test(arguments: try Fixtures.cases("multiple_srm.json", prefix: "multipletests."))
   func matchesStatsmodels(_ c: FixtureCase) throws {
     let name = String(c.fn.dropFirst("multipletests.".count))
     let method = try #require(MultipleTestingCorrection(rawValue: name), "unknown \(c.fn)")
@@ -26,7 +26,7 @@ import Testing
 
 @Suite struct SampleRatioMismatchTests {
   /// χ² and its survival function: 1e-12 relative.
-  @Test(arguments: Fixtures.cases("multiple_srm.json", prefix: "srm."))
+  @Test(arguments: try Fixtures.cases("multiple_srm.json", prefix: "srm."))
   func matchesScipyChisquare(_ c: FixtureCase) throws {
     let k = c.int(0) == 0 && c.fn == "missing" ? 0 : Int(c.fn.dropFirst("srm.".count)) ?? 0
     try #require(k >= 2, "bad case \(c.fn)")

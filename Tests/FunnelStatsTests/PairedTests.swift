@@ -10,7 +10,7 @@ func pairedTable(_ c: FixtureCase) throws -> PairedProportionCount {
 
 @Suite struct PairedTests {
   /// statsmodels reports χ² = z²; the sign of z is the direction of the difference.
-  @Test(arguments: Fixtures.cases("paired.json", prefix: "paired.mcnemar"))
+  @Test(arguments: try Fixtures.cases("paired.json", prefix: "paired.mcnemar"))
   func mcnemarMatchesStatsmodels(_ c: FixtureCase) throws {
     let table = try pairedTable(c)
     let r = try PairedProportionDifference.mcnemarTest(table)
@@ -21,7 +21,7 @@ func pairedTable(_ c: FixtureCase) throws -> PairedProportionCount {
   }
 
   /// Against an independent 50-digit implementation; bisection to full double precision.
-  @Test(arguments: Fixtures.cases("paired.json", prefix: "paired.tango"))
+  @Test(arguments: try Fixtures.cases("paired.json", prefix: "paired.tango"))
   func tangoIntervalMatchesTheReference(_ c: FixtureCase) throws {
     let r = try PairedProportionDifference.tangoInterval(try pairedTable(c), confidenceLevel: c.arg(4))
     let ci = try #require(r.interval)
@@ -69,7 +69,7 @@ func pairedTable(_ c: FixtureCase) throws -> PairedProportionCount {
   }
 
   /// scipy `ttest_1samp` on the raw differences; we see only (n, Σd, Σd²).
-  @Test(arguments: Fixtures.cases("paired.json", prefix: "paired.ttest"))
+  @Test(arguments: try Fixtures.cases("paired.json", prefix: "paired.ttest"))
   func pairedTMatchesScipy(_ c: FixtureCase) throws {
     let d = SampleMeanStatistic(n: c.int(0), sum: c.arg(1), sumOfSquares: c.arg(2))
     let r = try PairedTTest.test(differences: d, confidenceLevel: c.arg(3))

@@ -20,7 +20,7 @@ import Testing
     }
   }
 
-  @Test(arguments: Fixtures.load("power.json"))
+  @Test(arguments: try Fixtures.load("power.json"))
   func matchesStatsmodels(_ c: FixtureCase) throws {
     let parts = c.fn.split(separator: ".")
     try #require(parts.count >= 3, "bad fn \(c.fn)")

@@ -69,7 +69,7 @@ func evaluateProportion(_ c: FixtureCase) throws -> [Double]? {
 }
 
 @Suite struct ProportionTests {
-  @Test(arguments: Fixtures.load("proportions.json"))
+  @Test(arguments: try Fixtures.load("proportions.json"))
   func matchesStatsmodelsAndScipy(_ c: FixtureCase) throws {
     let tolerance = try #require(proportionTolerance(c), "no tolerance for \(c.fn)")
     let got = try #require(try evaluateProportion(c), "unknown function \(c.fn)")

@@ -20,14 +20,14 @@ import Testing
     #expect(ci.lower <= (r.estimate ?? .nan) && (r.estimate ?? .nan) <= ci.upper)
   }
 
-  @Test(arguments: Fixtures.cases("lift.json", prefix: "lift.paired#"))
+  @Test(arguments: try Fixtures.cases("lift.json", fn: "lift.paired"))
   func pairedProportionsMatchTheReference(_ c: FixtureCase) throws {
     let r = try RelativeLift.pairedInterval(try pairedTable(c), confidenceLevel: c.arg(4))
     try Self.expectMatches(r, c, tolerance: 1e-11)
     #expect(r.interval?.method == RelativeLift.pairedMethod)
   }
 
-  @Test(arguments: Fixtures.cases("lift.json", prefix: "lift.welch"))
+  @Test(arguments: try Fixtures.cases("lift.json", prefix: "lift.welch"))
   func independentMeansMatchTheReference(_ c: FixtureCase) throws {
     let r = try RelativeLift.welchInterval(
       treatment: Self.statistic(c, 0), control: Self.statistic(c, 3), confidenceLevel: c.arg(6))
@@ -35,7 +35,7 @@ import Testing
     try Self.expectMatches(r, c, tolerance: 1e-9)
   }
 
-  @Test(arguments: Fixtures.cases("lift.json", prefix: "lift.pairedmean"))
+  @Test(arguments: try Fixtures.cases("lift.json", prefix: "lift.pairedmean"))
   func pairedMeansMatchTheReference(_ c: FixtureCase) throws {
     let r = try RelativeLift.pairedMeanInterval(
       treatment: Self.statistic(c, 0), control: Self.statistic(c, 3), differences: Self.statistic(c, 6),

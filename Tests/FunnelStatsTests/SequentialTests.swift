@@ -24,7 +24,7 @@ import Testing
 
   /// The recursion's per-look crossing probabilities against scipy's multivariate normal
   /// cdf (Genz's quasi-Monte Carlo, error ~1e-8): 2e-7 absolute, under H₀ and under drift.
-  @Test(arguments: Fixtures.load("sequential.json"))
+  @Test(arguments: try Fixtures.load("sequential.json"))
   func exitProbabilitiesMatchMultivariateNormal(_ c: FixtureCase) throws {
     let k = c.int(0)
     try #require(c.args.count == 2 * k + 2, "bad case \(c.id)")
@@ -151,7 +151,7 @@ import Testing
 /// looks, both spending families, α ∈ {0.01, 0.05, 0.1}, and looks at observed information
 /// fractions (28 daily looks, interim designs ending below 1).
 @Suite struct GroupSequentialBoundaryReferenceTests {
-  @Test(arguments: Fixtures.load("sequential_boundaries.json"))
+  @Test(arguments: try Fixtures.load("sequential_boundaries.json"))
   func boundariesMatchTheReference(_ c: FixtureCase) throws {
     let k = c.int(0)
     try #require(c.args.count == k + 3 && c.expected.count == 2 * k, "bad case \(c.id)")
@@ -164,8 +164,8 @@ import Testing
     }
   }
 
-  @Test func theFileCoversTheIssuesGrid() {
-    let cases = Fixtures.load("sequential_boundaries.json")
+  @Test func theFileCoversTheIssuesGrid() throws {
+    let cases = try Fixtures.load("sequential_boundaries.json")
     var grid = Set<String>()
     for c in cases where c.args.count == c.int(0) + 3 {
       let k = c.int(0)
@@ -181,7 +181,7 @@ import Testing
 /// confidence sequence and p-value for proportions and means, relative and absolute, over
 /// α, tuning parameters and sizes (`make_sequential_reference.py`), to 1e-9 relative.
 @Suite struct AsymptoticConfidenceSequenceTests {
-  @Test(arguments: Fixtures.load("confidence_sequences.json"))
+  @Test(arguments: try Fixtures.load("confidence_sequences.json"))
   func matchesGrowthBook(_ c: FixtureCase) throws {
     let settings = AsymptoticConfidenceSequence.Settings(alpha: c.arg(0), tuningParameter: c.arg(1), relative: c.int(2) == 1)
     let result: AsymptoticConfidenceSequence?
@@ -228,7 +228,7 @@ import Testing
 /// expected sample fractions with and without the effect, for 1–10 looks, both spending
 /// families, α ∈ {0.01, 0.05, 0.1} and power 80 % and 90 %.
 @Suite struct GroupSequentialPlanTests {
-  @Test(arguments: Fixtures.load("gsd_plans.json"))
+  @Test(arguments: try Fixtures.load("gsd_plans.json"))
   func planMatchesTheReference(_ c: FixtureCase) throws {
     try #require(c.args.count == 4 && c.expected.count == 5, "bad case \(c.id)")
     let plan = try GroupSequentialPlan(

@@ -21,7 +21,7 @@ import Testing
     Alternative(rawValue: String(base(fn).split(separator: ".").last ?? "")) ?? .twoSided
   }
 
-  @Test(arguments: Fixtures.cases("score.json", prefix: "score.diff.") + Fixtures.cases("score.json", prefix: "score.ratio."))
+  @Test(arguments: try Fixtures.cases("score.json", prefix: "score.diff.") + Fixtures.cases("score.json", prefix: "score.ratio."))
   func testMatchesReference(_ c: FixtureCase) throws {
     let (t, k) = try Self.counts(c)
     let comparison: TwoProportionScoreTest.Comparison = c.fn.hasPrefix("score.diff.") ? .difference : .ratio
@@ -33,7 +33,7 @@ import Testing
     #expect(close(r.pValue, c.value(1), 1e-10, absoluteFloor: 1e-300, c.testDescription + " p"))
   }
 
-  @Test(arguments: Fixtures.cases("score.json", prefix: "mn.diff."))
+  @Test(arguments: try Fixtures.cases("score.json", prefix: "mn.diff."))
   func miettinenNurminenMatchesReference(_ c: FixtureCase) throws {
     let (t, k) = try Self.counts(c)
     let r = try ProportionDifference.miettinenNurminenInterval(
@@ -44,7 +44,7 @@ import Testing
     #expect(close(interval.upper, c.value(2), 1e-12, absoluteFloor: 1e-15, c.testDescription + " upper"))
   }
 
-  @Test(arguments: Fixtures.cases("score.json", prefix: "score.lift."))
+  @Test(arguments: try Fixtures.cases("score.json", prefix: "score.lift."))
   func ratioScoreIntervalMatchesReference(_ c: FixtureCase) throws {
     let (t, k) = try Self.counts(c)
     let r = try RelativeLift.scoreInterval(
@@ -60,7 +60,7 @@ import Testing
   }
 
   /// The pair inverts: zero is outside the interval exactly when the test rejects at α.
-  @Test(arguments: Fixtures.cases("score.json", prefix: "mn.diff.two-sided"))
+  @Test(arguments: try Fixtures.cases("score.json", prefix: "mn.diff.two-sided"))
   func intervalExcludesZeroExactlyWhenTestRejects(_ c: FixtureCase) throws {
     let (t, k) = try Self.counts(c)
     let level = c.arg(4)

@@ -21,23 +21,54 @@ struct FixtureFile: Decodable {
   let cases: [FixtureCase]
 }
 
+/// Why a fixture yields no cases: a parameterised test over it fails instead of
+/// reporting "No test cases found" and passing (a filter that matched nothing once
+/// skipped a reference test for two days).
+struct FixtureError: Error, CustomStringConvertible {
+  let description: String
+}
+
 enum Fixtures {
   static let directory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-  /// Loads a fixture file; a missing or broken file yields no cases plus a failing sentinel.
-  static func load(_ name: String) -> [FixtureCase] {
+  /// Every case of a fixture file.
+  ///
+  /// - Throws: `FixtureError` when the file is missing, does not decode or holds no case.
+  static func load(_ name: String) throws -> [FixtureCase] {
     let url = directory.appendingPathComponent(name)
-    guard let data = try? Data(contentsOf: url),
-      let file = try? JSONDecoder().decode(FixtureFile.self, from: data)
-    else {
-      return [FixtureCase(id: "missing", fn: "missing-fixture-file:\(name)", args: [], expected: [])]
+    let file: FixtureFile
+    do {
+      file = try JSONDecoder().decode(FixtureFile.self, from: Data(contentsOf: url))
+    } catch {
+      throw FixtureError(description: "fixture \(name) cannot be read: \(error)")
     }
+    guard !file.cases.isEmpty else { throw FixtureError(description: "fixture \(name) holds no case") }
     return file.cases
   }
 
-  static func cases(_ name: String, prefix: String) -> [FixtureCase] {
-    load(name).filter { $0.fn.hasPrefix(prefix) || $0.fn.hasPrefix("missing") }
+  /// The cases of a fixture file whose function is exactly `fn`.
+  ///
+  /// - Throws: `FixtureError` when the file cannot be read or no case has that function.
+  static func cases(_ name: String, fn: String) throws -> [FixtureCase] {
+    try matching(name, "named '\(fn)'") { $0.fn == fn }
+  }
+
+  /// The cases of a fixture file whose function starts with `prefix`.
+  ///
+  /// - Throws: `FixtureError` when the file cannot be read or no case's function starts with `prefix`.
+  static func cases(_ name: String, prefix: String) throws -> [FixtureCase] {
+    try matching(name, "starting with '\(prefix)'") { $0.fn.hasPrefix(prefix) }
+  }
+
+  private static func matching(_ name: String, _ what: String, _ filter: (FixtureCase) -> Bool) throws -> [FixtureCase] {
+    let all = try load(name)
+    let kept = all.filter(filter)
+    guard !kept.isEmpty else {
+      let functions = Set(all.map(\.fn)).sorted().prefix(12).joined(separator: ", ")
+      throw FixtureError(description: "no case of \(name) has a function \(what); it has \(functions)")
+    }
+    return kept
   }
 }
 
