@@ -237,8 +237,17 @@ private func optionValue(
     value = arguments[i]
     i += 1
   }
-  if value.isEmpty, valueName.hasPrefix("file") {
-    throw UsageError(message: "--\(option.name) needs a file name, got ''", hint: "e.g. --\(option.name) <\(valueName)>")
+  if valueName.hasPrefix("file") {
+    if value.isEmpty {
+      throw UsageError(message: "--\(option.name) needs a file name, got ''", hint: "e.g. --\(option.name) <\(valueName)>")
+    }
+    // `-o -q` or `--junit -inf` is a forgotten value, not a file to create (a JUnit file
+    // named `-inf` once reached the repository this way); `-` alone is the standard stream.
+    if value.hasPrefix("-"), value != "-" {
+      throw UsageError(
+        message: "--\(option.name) needs a file name, got '\(value.escapingControlCharacters)', which looks like an option",
+        hint: "for a file of that name, write ./\(value.escapingControlCharacters)")
+    }
   }
   return value
 }

@@ -53,8 +53,10 @@ struct Settings {
   }
 }
 
-/// Runs `binary` with `arguments` in `folder`; stdout and stderr go to files beside it.
-func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], scratch: URL, timeout: Double) -> (
+/// Runs `binary` with `arguments` in the working folder `directory`; stdin, stdout and stderr
+/// go through files in `scratch`. A case runs in its own folder, so that a relative path it
+/// names (an option value such as `-inf` taken as a file) lands there, never in the repository.
+func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], in directory: URL, scratch: URL, timeout: Double) -> (
   Int32?, Int32?, Bool, [UInt8], [UInt8]
 ) {
   let inURL = scratch.appendingPathComponent("stdin")
@@ -66,6 +68,7 @@ func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], scratch: U
   let process = Process()
   process.executableURL = URL(fileURLWithPath: binary)
   process.arguments = arguments
+  process.currentDirectoryURL = directory
   process.standardInput = FileHandle(forReadingAtPath: inURL.path)
   process.standardOutput = FileHandle(forWritingAtPath: outURL.path)
   process.standardError = FileHandle(forWritingAtPath: errURL.path)
@@ -122,7 +125,8 @@ try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories
 
 var shardSets: [[String]] = []
 for set in FuzzSeeds.shardCommands(klick: "experiments/klick-onboarding.json", urbannest: "experiments/urbannest-onboarding.json") {
-  shardSets.append(set.map { String(decoding: execute(settings.binary, $0, stdin: [], scratch: scratch, timeout: 600).3, as: UTF8.self) })
+  shardSets.append(
+    set.map { String(decoding: execute(settings.binary, $0, stdin: [], in: root, scratch: scratch, timeout: 600).3, as: UTF8.self) })
 }
 let seeds = FuzzSeeds(
   specs: names.map { ($0, read("experiments/\($0)")) },
@@ -156,7 +160,7 @@ for index in settings.start..<(settings.start + settings.cases) {
   }
   let started = Date()
   let (code, signal, timedOut, out, err) = execute(
-    settings.binary, c.arguments(in: folder.path), stdin: c.standardInput, scratch: scratch, timeout: settings.timeout)
+    settings.binary, c.arguments(in: folder.path), stdin: c.standardInput, in: folder, scratch: scratch, timeout: settings.timeout)
   let seconds = Date().timeIntervalSince(started)
   if settings.show {
     say("case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(2000))")
