@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Validates the experiment files against experiments/schema.json, then compares the schema's verdict with
-`funnellab validate` on a set of mutated copies (written under /tmp, never into the repo)."""
+`funnellab validate` on a set of mutated copies (written under /tmp, never into the repo). With --tool,
+a case where the schema and `funnellab validate` disagree fails too (CI runs it so)."""
 import copy, json, os, subprocess, sys, tempfile
 import jsonschema
 
@@ -117,6 +118,7 @@ for desc, src, mutate, expected in CASES:
         tv, msg = tool_verdict(d)
         line += f" tool={'valid' if tv else 'reject'}{'' if tv == sv else ' MISMATCH'}"
         agree += tv == sv
+        ok &= tv == sv
         if tv != sv or tv != expected: line += f"  [{msg}]"
     ok &= sv == expected
     print(f"{line}  {desc}")

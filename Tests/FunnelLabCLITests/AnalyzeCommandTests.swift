@@ -112,7 +112,7 @@ import Testing
     ("arm,segment,users,conversions\nc,a,100,150\nc,b,100,0\nb,a,100,11\n", "conversions must be from 0 to its users"),
   ])
   func segmentColumnProblemsNameTheLine(file: String, message: String) throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("funnellab-segments-\(UUID().uuidString).csv")
+    let url = try scratchFolder("segments").appendingPathComponent("segments.csv")
     try Data(file.utf8).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     let console = CapturingConsole()
@@ -188,16 +188,22 @@ import Testing
     #expect(!r.out.contains("nan") && !r.out.contains("NaN"))
   }
 
-  /// 1,000 arms are analysed (the limit); 1,001 are refused, by the flag or by the file
-  /// that gave them (exit 65 naming the file, as every problem of a data file).
-  @Test func armsUpToTheLimitAndNotBeyond() throws {
-    func rows(_ count: Int) -> String {
-      "arm,users,conversions\ncontrol,100000,10000\n" + (1..<count).map { "a\($0),100000,\(9_950 + $0 % 100)\n" }.joined()
-    }
-    let thousand = try temporaryFile("arms1000.csv", contents: rows(1_000))
+  /// A data file of `count` arms, the control first.
+  static func armRows(_ count: Int) -> String {
+    "arm,users,conversions\ncontrol,100000,10000\n" + (1..<count).map { "a\($0),100000,\(9_950 + $0 % 100)\n" }.joined()
+  }
+
+  /// 1,000 arms are analysed (the limit; a minute in a debug build, so in the long stage).
+  @Test(.longStage) func armsUpToTheLimitAreAnalysed() throws {
+    let thousand = try temporaryFile("arms1000.csv", contents: Self.armRows(1_000))
     let r = funnellab("analyze", "--data", thousand, "--format", "json")
     #expect(r.code == 0, "\(r.err)")
-    let tooMany = try temporaryFile("arms1001.csv", contents: rows(1_001))
+  }
+
+  /// 1,001 arms are refused, by the flag or by the file that gave them (exit 65 naming the
+  /// file, as every problem of a data file).
+  @Test func armsBeyondTheLimitAreRefused() throws {
+    let tooMany = try temporaryFile("arms1001.csv", contents: Self.armRows(1_001))
     let file = funnellab("analyze", "--data", tooMany)
     #expect(file.code == 65, "\(file.err)")
     #expect(file.err.hasPrefix("Error: \(tooMany): 1001 arms; at most 1000"), "\(file.err)")

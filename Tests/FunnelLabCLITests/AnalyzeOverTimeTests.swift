@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -37,7 +38,7 @@ import Testing
   /// The committed example stops early on the day its boundary is crossed, and says so in
   /// every human format.
   @Test func theCommittedExampleStopsEarly() throws {
-    for format in ["table", "markdown", "html"] {
+    for format in TestStage.size(fast: ["table"], long: ["table", "markdown", "html"]) {
       let r = funnellab(
         "analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000", "--format", format)
       #expect(r.code == 0, "\(r.err)")
@@ -124,7 +125,7 @@ import Testing
   ]
 
   @Test func everyFormatReadsTheDaysBesideTheTruth() throws {
-    for format in ["table", "markdown", "html"] {
+    for format in TestStage.size(fast: ["table"], long: ["table", "markdown", "html"]) {
       let r = funnellab(Self.base + ["--format", format])
       #expect(r.code == 0, "\(r.err)")
       #expect(r.out.contains("True lift +7.6% (exact engine); verdict: correct"), "\(format)")
@@ -135,6 +136,7 @@ import Testing
     let json = try JSONParser.parse(funnellab(Self.base + ["--format", "json"]).out)
     #expect(json["overTime"]?["truth"] != nil)
     #expect(json["primary"] != nil, "the snapshot of the last day is still there")
+    guard TestStage.isLong else { return }
     let twoThreads = funnellab(Self.base + ["--format", "json", "--threads", "2"]).out
     #expect(funnellab(Self.base + ["--format", "json", "--threads", "1"]).out == twoThreads)
   }

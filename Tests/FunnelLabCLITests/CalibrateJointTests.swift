@@ -10,7 +10,8 @@ import Testing
   /// `trace | ingest | calibrate`: two arms traced from the true parameters (their own
   /// users: different seeds), ingested by variant, fitted jointly; the fitted bias's
   /// interval holds the truth and the spec's guess is flagged; the calibrated spec is written.
-  @Test func traceIngestCalibrateRecoversTheParameterWithinItsInterval() throws {
+  /// (Half a minute in a debug build: the long stage.)
+  @Test(.longStage) func traceIngestCalibrateRecoversTheParameterWithinItsInterval() throws {
     let truth = try temporaryFile("truth.json", contents: pastTestSpec(defaultPlanBias: 1.3))
     let spec = try temporaryFile("spec.json", contents: pastTestSpec())
     var log = ""

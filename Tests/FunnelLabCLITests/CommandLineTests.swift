@@ -8,16 +8,18 @@ import Testing
 /// Runs the command line in-process and returns (exit code, stdout, stderr).
 func funnellab(_ arguments: String...) -> (code: Int32, out: String, err: String) { funnellab(arguments) }
 
-/// Runs the command line in-process with an argument array.
+/// Runs the command line in-process with an argument array. The exact engine's walks are
+/// memoised for the whole test process (hundreds of tests solve the seed flows again).
 func funnellab(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+  _ExactWalkMemo.turnOn()
   let console = CapturingConsole()
   let code = FunnelLabCommandLine.run(arguments, console: console)
   return (code, console.stdout, console.stderr)
 }
 
+/// A path named `name` in a fresh scratch folder (removed when the tests end), written with `contents` when given.
 func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("funnellab-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let dir = try scratchFolder("file")
   let path = dir.appendingPathComponent(name).path
   if let contents { try contents.write(toFile: path, atomically: true, encoding: .utf8) }
   return path
@@ -53,9 +55,10 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
 
   @Test func jsonIsByteIdenticalForOneAndTwoThreadsAndAcrossRuns() {
     let path = experimentPath("klick-onboarding")
-    let one = funnellab("run", path, "--format", "json", "--threads", "1", "--users", "40000")
-    let two = funnellab("run", path, "--format=json", "--threads=2", "--users", "40000")
-    let again = funnellab("run", path, "--format", "json", "--threads", "2", "--users", "40000")
+    let users = TestStage.size(fast: "6000", long: "40000")
+    let one = funnellab("run", path, "--format", "json", "--threads", "1", "--users", users)
+    let two = funnellab("run", path, "--format=json", "--threads=2", "--users", users)
+    let again = funnellab("run", path, "--format", "json", "--threads", "2", "--users", users)
     #expect(one.code == 0)
     #expect(one.out == two.out)
     #expect(two.out == again.out)
@@ -204,8 +207,9 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
 
 @Suite struct GridAndExperimentCommandTests {
   @Test func gridIsByteIdenticalForOneAndTwoThreads() {
-    let one = funnellab("grid", "--users", "20000", "--threads", "1", "--format", "json")
-    let two = funnellab("grid", "--users", "20000", "--threads", "2", "--format", "json")
+    let users = TestStage.size(fast: "1000", long: "20000")
+    let one = funnellab("grid", "--users", users, "--threads", "1", "--format", "json")
+    let two = funnellab("grid", "--users", users, "--threads", "2", "--format", "json")
     #expect(one.code == 0, "\(one.err)")
     #expect(one.out == two.out)
     #expect(one.out.contains("\"command\": \"grid\""))
@@ -213,7 +217,7 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
 
   /// Holm and BH in the grid report match statsmodels' multipletests on the same raw
   /// p-values (fixture made by scripts/make-grid-fixture.py).
-  @Test func gridAdjustedPValuesMatchStatsmodels() throws {
+  @Test(.longStage) func gridAdjustedPValuesMatchStatsmodels() throws {
     let fixtureURL = repositoryRoot.appendingPathComponent("Tests/FunnelLabCLITests/Fixtures/klick-grid-adjusted.json")
     let fixture = try JSONParser.parse(String(contentsOf: fixtureURL, encoding: .utf8))
     let run = funnellab("grid", "--users", "20000", "--format", "json")

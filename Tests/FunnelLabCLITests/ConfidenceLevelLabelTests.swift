@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -33,7 +34,7 @@ import Testing
     #expect(!Self.saysNinetyFive("66.95% · 195% · 0.95"))
   }
 
-  @Test(arguments: commands.map(\.name))
+  @Test(.longStage, arguments: commands.map(\.name))
   func everyFormatSaysNinetyPercent(command: String) throws {
     let arguments = try #require(Self.commands.first { $0.name == command }).arguments
     for format in ["table", "csv", "markdown", "html"] {

@@ -69,13 +69,36 @@ import Testing
     return [glob]
   }
 
+  /// The most a size option may ask for in the fast stage (the long stage runs every example as
+  /// written): the fast stage checks that each example parses and runs, the long one its full cost.
+  static let fastCaps: [String: Int] = [
+    "--users": 2_000, "--users-per-day": 2_000, "--replicates": 100, "--draws": 4, "--days": 5,
+  ]
+
+  /// `arguments` with every size option capped at ``fastCaps`` in the fast stage; unchanged in the long one.
+  static func sized(_ arguments: [String]) -> [String] {
+    guard !TestStage.isLong else { return arguments }
+    var out = arguments
+    for i in out.indices.dropLast() {
+      guard let cap = fastCaps[out[i]], let value = Int(out[i + 1]), value > cap else { continue }
+      out[i + 1] = String(cap)
+    }
+    return out
+  }
+
+  @Test func fastCapsLowerOnlyTheSizesAboveThem() {
+    let example = ["run", "x.json", "--users", "200000", "--days", "3", "--seed", "99999"]
+    let fast = ["run", "x.json", "--users", "2000", "--days", "3", "--seed", "99999"]
+    #expect(Self.sized(example) == (TestStage.isLong ? example : fast))
+  }
+
   /// Every command's examples in order, one folder per command (a merge example
   /// reads what the command's shard example wrote).
   @Test(arguments: commands)
   func everyExampleRuns(command: String) throws {
     let folder = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
     for line in Self.examples(inHelp: funnellab(command, "--help").out) {
-      for arguments in try Self.argumentVectors(line, folder: folder) {
+      for arguments in try Self.argumentVectors(line, folder: folder).map(Self.sized) {
         let r = funnellab(arguments)
         // Exit 0: `check` would exit 1 for a failed expectation, but the seeds' pass.
         #expect(r.code == 0, "\(line)\n\(r.err)")

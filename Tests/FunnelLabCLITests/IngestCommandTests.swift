@@ -220,7 +220,10 @@ import Testing
       "event,screen_name\nonboarding_screen_viewed,we\"lcome\nonboarding_screen_viewed,goal\n"
       + "onboarding_screen_viewed,\"multi\nline\"\nonboarding_screen_viewed,a\rb\n"
     let ingest = Self.ingest(log, format: .csv)
-    #expect(ingest.counts[""]?.views == ["we\"lcome": 1, "goal": 1, "multi\nline": 0].filter { $0.value > 0 })
+    // The quoted multi-line screen is a bad line, not a view. (Written as a plain dictionary: a
+    // `filter` closure inside #expect crashes the 6.3.1 compiler's release-mode IR generation.)
+    let views: [String: UInt64] = ["we\"lcome": 1, "goal": 1]
+    #expect(ingest.counts[""]?.views == views)
     #expect(ingest.badLines == 2, "\(ingest.firstBadLines)")
     #expect(ingest.firstBadLines.map(\.line) == [4, 6])
     #expect(ingest.firstBadLines[0].message == "\"screen_name\" holds a control character")

@@ -11,6 +11,7 @@ func experimentText(_ name: String) throws -> String { try String(contentsOfFile
 
 /// Runs the command line in-process with `input` as standard input.
 func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int32, out: String, err: String) {
+  _ExactWalkMemo.turnOn()
   let console = CapturingConsole(standardInput: Array(input.utf8))
   let code = FunnelLabCommandLine.run(arguments, console: console)
   return (code, console.stdout, console.stderr)
@@ -252,6 +253,26 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
 
   /// `check` writes two files: when the report cannot be written, the JUnit file (and its missing folder) is not
   /// created either.
+  /// A file option given a value that looks like an option (`--junit -inf`, `-o -q`) is a
+  /// usage error that names the way to mean such a file (`./-inf`), and nothing is written
+  /// (a JUnit file named `-inf` once reached the repository this way).
+  @Test(arguments: [
+    ["check", experimentPath("urbannest-onboarding"), "--junit", "-inf"],
+    ["run", "--users", "100", "-o", "-q"],
+    ["exact", "--output=-nan"],
+    ["ingest", experimentPath("urbannest-onboarding"), "--events-map", "-1"],
+  ])
+  func aFileOptionRefusesAValueThatLooksLikeAnOption(arguments: [String]) {
+    let r = funnellab(arguments)
+    #expect(r.code == 64, "\(r.err)")
+    #expect(r.err.contains("which looks like an option"), "\(r.err)")
+    #expect(r.err.contains("write ./-"), "\(r.err)")
+    #expect(r.out.isEmpty)
+    for name in ["-inf", "-q", "-nan", "-1"] {
+      #expect(!FileManager.default.fileExists(atPath: name), "\(name) was written")
+    }
+  }
+
   @Test func aCheckThatCannotWriteItsReportWritesNoJUnit() throws {
     let base = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
     let folder = base.appendingPathComponent("junit-\(UUID().uuidString)")

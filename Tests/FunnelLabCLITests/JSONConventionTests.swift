@@ -62,8 +62,7 @@ import Testing
 
   /// `merge` writes the document of the command it merges: `command` `"run"`, keys as in the run section.
   @Test func mergeWritesTheMergedCommandsDocument() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("funnellab-json-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let folder = try scratchFolder("json")
     let parts = (0..<2).map { folder.appendingPathComponent("\($0).json").path }
     for (k, path) in parts.enumerated() {
       let r = funnellab(["run", Self.klick, "--users", "200", "-q", "--shard", "\(k)/2", "-o", path])

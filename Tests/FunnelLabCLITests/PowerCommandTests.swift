@@ -252,7 +252,7 @@ import Testing
     let spec = try String(contentsOfFile: "experiments/betfree-onboarding.json", encoding: .utf8)
       .replacingOccurrences(
         of: "\"name\": \"betfree-onboarding\",", with: "\"name\": \"betfree-onboarding\", \"metrics\": {\"primary\": \"revenuePerUser\"},")
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bandit-mean-\(UUID().uuidString).json").path
+    let path = try scratchFolder("bandit-mean").appendingPathComponent("spec.json").path
     try spec.write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let r = funnellab("power", path, "--compare-bandit", "--users-per-day", "2000", "--days", "3")

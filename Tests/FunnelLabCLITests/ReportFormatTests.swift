@@ -1,6 +1,7 @@
 import Foundation
 import FunnelLab
 import FunnelReport
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelLabCLI
@@ -156,7 +157,7 @@ final class ReportStructure: NSObject, XMLParserDelegate {
   /// moved out of the library.
   @Test func checkFailuresGolden() throws {
     let spec = "Tests/FunnelLabCLITests/Fixtures/check-failures.json"
-    let junit = FileManager.default.temporaryDirectory.appendingPathComponent("check-failures-\(UUID().uuidString).xml")
+    let junit = try scratchFolder("check-failures").appendingPathComponent("junit.xml")
     defer { try? FileManager.default.removeItem(at: junit) }
     for (arguments, golden) in [([String](), "check-failures.txt"), (["--format", "json"], "check-failures.json")] {
       let console = CapturingConsole()

@@ -23,7 +23,7 @@ import Testing
 
   /// A/A: every method's false-positive rate is in [0.04, 0.06] and its coverage within
   /// 1.5 points of 95 % over 4,000 replicates.
-  @Test func aaFalsePositivesAndCoverage() throws {
+  @Test(.longStage) func aaFalsePositivesAndCoverage() throws {
     let (e, flows, strata) = try Self.polarized()
     let control = CellModel(flow: flows[0], metric: e.metrics.primary, strata: strata)
     let results = AdjustmentPlanner.simulate(
@@ -39,7 +39,7 @@ import Testing
   /// With an effect, coverage of the exact difference is within 1.5 points of 95 %, and
   /// each method's mean standard error is the exact plan's `√(1 − reduction)` of the
   /// unadjusted one (post-stratification removes ≈ 0.3 here) to within 2 %.
-  @Test func coverageAndWidthMatchThePlan() throws {
+  @Test(.longStage) func coverageAndWidthMatchThePlan() throws {
     let (e, flows, strata) = try Self.polarized()
     let models = [flows[0], flows[flows.count - 1]].map { CellModel(flow: $0, metric: e.metrics.primary, strata: strata) }
     let plan = AdjustmentPlanner.plan(models, strata: strata, metric: e.metrics.primary, alpha: 0.05, targetPower: 0.8)
@@ -59,7 +59,7 @@ import Testing
 
   /// The users per arm the plan gives each method, tried over 500 replicates, reach the
   /// target power to within 5 points.
-  @Test func plannedSizeReachesTargetPower() throws {
+  @Test(.longStage) func plannedSizeReachesTargetPower() throws {
     let (e, flows, strata) = try Self.polarized()
     var treatment = CellModel(flow: flows[0], metric: e.metrics.primary, strata: strata)
     treatment.arm = "lifted"

@@ -17,7 +17,7 @@ import Testing
     return try FlowCompiler.compileAll(e).map(ExactEngine.solve)
   }
 
-  @Test func countsAreDeterministicPerSeedReplicateAndArm() throws {
+  @Test(.longStage) func countsAreDeterministicPerSeedReplicateAndArm() throws {
     let sampler = AggregateSampler(try Self.klickArms()[0])
     let a = sampler.sample(users: 1_000_000, seed: 7, replicate: 3, arm: 1)
     #expect(a == sampler.sample(users: 1_000_000, seed: 7, replicate: 3, arm: 1))
@@ -27,7 +27,7 @@ import Testing
   }
 
   /// Every user lands in exactly one class, and the derived counts are the classes' margins.
-  @Test(arguments: [0, 1, 17, 10_000, 1_000_000])
+  @Test(.longStage, arguments: [0, 1, 17, 10_000, 1_000_000])
   func classesPartitionTheUsers(users: Int) throws {
     for exact in try Self.klickArms() {
       let sampler = AggregateSampler(exact)
@@ -48,7 +48,7 @@ import Testing
   /// number of checks (``StatisticalBand``): per arm 6 means, 6 variances, one per
   /// plan and the covariance, over both arms as one family (n = 32, z ≈ 4.16; each
   /// variance test at level α/n).
-  @Test(arguments: Self.momentArms)
+  @Test(.longStage, arguments: Self.momentArms)
   func sampledCountsHaveTheMultinomialMeanVarianceAndCovariance(arm index: Int) throws {
     let exact = try Self.klickArms()[index]
     let sampler = AggregateSampler(exact)

@@ -12,7 +12,7 @@ import Testing
 
   /// Each day's shares are the rule's weights from the counts before the day, every user is
   /// counted once, and one thread or two give the same run.
-  @Test func sharesFollowTheCountsSoFar() throws {
+  @Test(.longStage) func sharesFollowTheCountsSoFar() throws {
     let e = try Self.klick()
     let allocation = AdaptiveAllocation(policy: .thompson, minimumShare: 0.02, burnInDays: 1)
     var options = RunOptions(seed: 5, threads: 2, mode: .experiment)
@@ -41,7 +41,7 @@ import Testing
 
   /// The reading recomputed by hand from the daily counts: rates, inverse-propensity rates,
   /// regret from the exact rates, and the shipped arm.
-  @Test func timelineMatchesAHandComputation() throws {
+  @Test(.longStage) func timelineMatchesAHandComputation() throws {
     let e = try Self.klick()
     let run = try ExperimentRunner.runAdaptive(
       e, options: RunOptions(seed: 8, variants: ["features5", "features3"], mode: .experiment), usersPerDay: 3_000, days: 4,
@@ -77,7 +77,7 @@ import Testing
     }
   }
 
-  @Test func refusesAMeanMetricAndBadOptions() throws {
+  @Test(.longStage) func refusesAMeanMetricAndBadOptions() throws {
     var e = try Self.klick()
     #expect(throws: SpecErrors.self) {
       try ExperimentRunner.runAdaptive(e, options: RunOptions(), usersPerDay: 100, days: 0, allocation: AdaptiveAllocation())

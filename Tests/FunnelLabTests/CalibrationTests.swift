@@ -63,7 +63,7 @@ import Testing
       fit.actions.filter(\.contradicted).map { "\($0.screen).\($0.action)" }.sorted() == ["slide1.continue", "slide1.quit", "slide1.skip"])
   }
 
-  @Test func withEffectsOnTheFitRecoversTheBaseProbabilities() throws {
+  @Test(.longStage) func withEffectsOnTheFitRecoversTheBaseProbabilities() throws {
     let (spec, document) = try urbannest()
     let truth = changed(spec)
     let counts = try observed(truth, users: 20_000)

@@ -133,7 +133,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
 
   /// Invariants on every variant of every seed experiment: outcomes add up, the
   /// outcome classes' margins equal the direct sums, reach and views are consistent.
-  @Test(arguments: seedExperiments)
+  @Test(.longStage, arguments: seedExperiments)
   func invariantsHoldOnSeedExperiments(name: String) throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     for flow in try FlowCompiler.compileAll(e) {
@@ -182,7 +182,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// finish, summed over every variant of the four experiments (the test function's
   /// arguments are one family): n = 290, z = Φ⁻¹(1 − 0.001 / 2n) ≈ 4.64, so the
   /// whole test fails by chance with probability at most 0.001 (at 3 SE it was about 0.54).
-  @Test(arguments: seedExperiments)
+  @Test(.longStage, arguments: seedExperiments)
   func monteCarloAgreesWithExactOnEveryVariant(name: String) throws {
     let band = StatisticalBand(checks: try Self.everyVariantChecks())
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
@@ -230,7 +230,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// Every variant solved by ``ExactEngine/solveVariants(of:threads:progress:)`` (each
   /// compiled and solved inside its worker) equals one solve of that variant, in the
   /// variants' order, on any number of threads; progress counts every variant once.
-  @Test func solveVariantsEqualsOneSolvePerVariantOnAnyThreads() throws {
+  @Test(.longStage) func solveVariantsEqualsOneSolvePerVariantOnAnyThreads() throws {
     let e = try ExperimentLoader.defaultExperiment()
     let one = try ExactEngine.solveVariants(of: e, threads: 1)
     let done = Mutex(0)
@@ -263,7 +263,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// the trial lengths differs in revenue (over the horizon, or realized by a day of the
   /// curve) and trial starts but not in purchases. A price
   /// change moves the tables, so it walks on its own.
-  @Test func variantsThatDifferOnlyInRevenueTermsShareTheWalkExactly() throws {
+  @Test(.longStage) func variantsThatDifferOnlyInRevenueTermsShareTheWalkExactly() throws {
     var e = try ExperimentLoader.defaultExperiment()
     let control = e.variants[0]
     func trial(_ id: String, _ patches: [Patch]) -> Variant { Variant(id: id, patches: control.patches + patches) }
@@ -289,7 +289,7 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
   /// variant's id and the revenue settings differ, and fails on any difference in the
   /// tables, the plans' places or count; a flow that walks differently from the first is
   /// solved on its own by the sharing solver.
-  @Test func walksLikeComparesEverythingButTheRevenueTerms() throws {
+  @Test(.longStage) func walksLikeComparesEverythingButTheRevenueTerms() throws {
     var e = try ExperimentLoader.defaultExperiment()
     e.variants = [
       e.variants[0],

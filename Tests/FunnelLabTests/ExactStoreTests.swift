@@ -41,7 +41,7 @@ import Testing
   /// realized cents, payments, trial conversions, refunds): at most 5 checks per case,
   /// counted over every case as one family in a ``StatisticalBand`` (6 cases: 30
   /// checks, z ≈ 4.15).
-  @Test(arguments: lifecycleCases)
+  @Test(.longStage, arguments: lifecycleCases)
   func lifecycleExpectationMatchesTheAverageOfManyDraws(_ c: LifecycleCase) {
     let lifecycle = SubscriptionLifecycle(settings: c.settings)
     let transaction = StoreTransaction(

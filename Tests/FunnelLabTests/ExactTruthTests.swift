@@ -1,4 +1,5 @@
 import FunnelStats
+import FunnelTestSupport
 import Testing
 
 @_spi(Internals) @testable import FunnelLab
@@ -29,7 +30,7 @@ import Testing
   /// Over 100 seeds, a result whose estimate has the exact difference's sign is never
   /// called "wrong sign", and one with the opposite sign never "correct": the grading
   /// uses the exact difference, not a sample of it.
-  @Test func nearZeroEffectIsGradedAgainstTheExactSign() throws {
+  @Test(.longStage) func nearZeroEffectIsGradedAgainstTheExactSign() throws {
     let e = try load(Self.nearZeroSpec)
     let exact = try FlowCompiler.compileAll(e).map { ExactEngine.solve($0).value(of: .completionRate) ?? .nan }
     let truth = exact[1] - exact[0]

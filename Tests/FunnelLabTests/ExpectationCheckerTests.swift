@@ -36,7 +36,7 @@ import Testing
     (FunnelExpectation(kind: .best, variant: "twoSlides", metric: .abandonmentRate, probability: 0.9), true),
   ]
 
-  @Test(arguments: cases)
+  @Test(.longStage, arguments: cases)
   func exactKindsPassAndFailAsTheTruthSays(expectation: FunnelExpectation, passes: Bool) throws {
     let result = try check(expectation)
     #expect(result.passed == passes, "\(result.expectation.id): \(result.evidence)")
@@ -45,7 +45,7 @@ import Testing
   }
 
   /// Exact-valued checks are the same whatever the seed.
-  @Test(arguments: [1, 2, 987_654] as [UInt64])
+  @Test(.longStage, arguments: [1, 2, 987_654] as [UInt64])
   func exactChecksDoNotDependOnTheSeed(seed: UInt64) throws {
     for (expectation, passes) in Self.cases {
       #expect(try check(expectation, seed: seed).passed == passes)

@@ -41,7 +41,7 @@ import Testing
 
   /// The SRM check catches a broken split (a bug that drops 3% of the treatment's
   /// users) and stays quiet on a correct 50/50 split.
-  @Test func sampleRatioMismatchFlagsABrokenAllocationOnly() throws {
+  @Test(.longStage) func sampleRatioMismatchFlagsABrokenAllocationOnly() throws {
     var e = try ExperimentLoader.defaultExperiment()
     e.variants = Array(e.variants.prefix(2))
     let correct = try ExperimentRunner.run(e, options: RunOptions(users: 100_000, mode: .experiment))
@@ -80,7 +80,7 @@ import Testing
   }
 
   /// An arm that changes nothing has a true difference of exactly zero, and the report says so.
-  @Test func experimentModeJudgesAnAAArmAgainstAZeroTruth() throws {
+  @Test(.longStage) func experimentModeJudgesAnAAArmAgainstAZeroTruth() throws {
     var e = try ExperimentLoader.defaultExperiment()
     e.variants = [e.variants[0], Variant(id: "aa", patches: [.setFeatures(screen: "proUpsell", count: 4)])]
     let observed = try ExperimentRunner.run(e, options: RunOptions(users: 40_000, mode: .experiment))

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ExperimentTimelineTests {
   /// The days add up to exactly the run of all their users at once (6 days × 1,000 users =
   /// 1,200 per arm of Klick's 5 arms), on one thread or two; each day's totals only grow.
-  @Test func daysAddUpToTheWholeRun() throws {
+  @Test(.longStage) func daysAddUpToTheWholeRun() throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     var options = RunOptions(seed: 11, threads: 2, mode: .experiment)
     let daily = try ExperimentRunner.runByDay(e, options: options, usersPerDay: 1_000, days: 6)
@@ -31,7 +31,7 @@ import Testing
 
   /// The truth beside the daily reading is the exact engine's lift of the primary metric, the
   /// same number the experiment report grades against; the verdict is graded from it.
-  @Test func theTruthIsTheExactLift() throws {
+  @Test(.longStage) func theTruthIsTheExactLift() throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     let options = RunOptions(seed: 3, variants: ["features5"], mode: .experiment)
     let daily = try ExperimentRunner.runByDay(e, options: options, usersPerDay: 20_000, days: 14)

@@ -7,7 +7,7 @@ import Testing
 
 /// The bounds of ``Limits`` and the checks built on them.
 @Suite struct LimitsTests {
-  @Test func theTableSizeFormulaIsTheCompiledTablesSize() throws {
+  @Test(.longStage) func theTableSizeFormulaIsTheCompiledTablesSize() throws {
     for name in seedExperiments {
       let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
       let expanded = e.grid == nil ? e : try #require(e.gridExperiment())

@@ -155,7 +155,7 @@ import Testing
   /// bins up to 2¹¹ and from a draw of its own otherwise: both ways the simulated
   /// completion and purchase agree with the exact engine, which weighs every bin 1/bins
   /// (8 checks in a ``StatisticalBand``: z ≈ 3.84).
-  @Test func intentBinsOfAnyCountAgreeWithTheExactEngine() throws {
+  @Test(.longStage) func intentBinsOfAnyCountAgreeWithTheExactEngine() throws {
     let band = StatisticalBand(checks: 8)
     for bins in [1, 3, 24, 256] {
       var e = try ExperimentLoader.defaultExperiment()
@@ -171,7 +171,7 @@ import Testing
   }
 
   /// The cell draw carries the bin up to 2¹¹ bins (the low bits the segment's 53 leave).
-  @Test func binsShareTheCellDrawUpTo2048() throws {
+  @Test(.longStage) func binsShareTheCellDrawUpTo2048() throws {
     for (bins, shared) in [(2, true), (2048, true), (4096, false), (2047, false), (1000, false)] {
       var e = try load(tinySpec)
       e.simulation.traitBins = bins

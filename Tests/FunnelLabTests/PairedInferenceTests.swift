@@ -87,7 +87,7 @@ func tinyPair() throws -> [CompiledFlow] {
   /// each difference covers the exact difference (``ExactEngine``) in 95 % of runs, within
   /// a binomial band set for the 5 metrics checked (``StatisticalBand``: z ≈ 3.72, ±2.6 pt);
   /// the test fails outside that band.
-  @Test func pairedIntervalsCoverTheExactDifference() throws {
+  @Test(.longStage) func pairedIntervalsCoverTheExactDifference() throws {
     let flows = try tinyPair()
     let exact = flows.map(ExactEngine.solve)
     let metrics: [FunnelMetric] = [.completionRate, .skipRate, .paywallViewRate, .purchaseConversion, .revenuePerUser]

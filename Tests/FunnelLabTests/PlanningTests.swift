@@ -14,12 +14,12 @@ import Testing
     return try #require(ExactEngine.solve(flow).value(of: .purchaseConversion))
   }
 
-  /// Over 10,000 A/A replicates the false-positive rate (and "power", the same thing
-  /// with no effect) is α, each tenth of the p-value histogram holds a tenth, and the
-  /// intervals cover 95 %: 13 binomial checks in a ``StatisticalBand`` (z ≈ 3.95).
+  /// Over 10,000 A/A replicates (2,000 in the fast stage) the false-positive rate (and
+  /// "power", the same thing with no effect) is α, each tenth of the p-value histogram holds
+  /// a tenth, and the intervals cover 95 %: 13 binomial checks in a ``StatisticalBand`` (z ≈ 3.95).
   @Test func aaFalsePositiveRateStaysAtAlphaOver10000Replicates() throws {
     let p0 = try klickControlRate()
-    let replicates: UInt64 = 10_000
+    let replicates: UInt64 = TestStage.size(fast: 2_000, long: 10_000)
     let d = DesignDiagnosis.simulate(
       variant: "aa", metric: .purchaseConversion, controlRate: p0, variantRate: p0, usersPerArm: 20_000, replicates: Int(replicates),
       alpha: 0.05, seed: 11)
@@ -51,8 +51,9 @@ import Testing
     #expect(sequential.expectedStoppingDay.map { $0 > 1 && $0 <= 28 } == true)
   }
 
-  /// Simulated power matches the analytic formula within 2 points over a range of sizes.
-  @Test(arguments: [5_000, 20_000, 50_000, 120_000])
+  /// Simulated power matches the analytic formula within 2 points over a range of sizes
+  /// (10,000 replicates each: the long stage).
+  @Test(.longStage, arguments: [5_000, 20_000, 50_000, 120_000])
   func simulatedPowerMatchesTheFormula(usersPerArm: Int) throws {
     let p0 = try klickControlRate()
     let p1 = p0 * 1.12
@@ -82,7 +83,7 @@ import Testing
   /// The acceptance test of the size search: for Klick's features5 (4.04 % → 4.34 %), the
   /// simulated n per arm over 8 seeds varies by at most 2 %, and fresh replicates at each
   /// found n (40,000, independent of the search) have power within 80 % ± 1 point.
-  @Test func simulatedSampleSizeIsStableAcrossSeedsAndHitsTheTarget() throws {
+  @Test(.longStage) func simulatedSampleSizeIsStableAcrossSeedsAndHitsTheTarget() throws {
     var options = PlanningOptions()
     options.variants = ["features5"]
     let f = try ExperimentPlanner.frame(try ExperimentLoader.defaultExperiment(), options: options)

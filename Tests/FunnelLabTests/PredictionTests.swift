@@ -135,7 +135,7 @@ import Testing
   /// Past tests of two arms fit the default-plan bias; the fitted spec's uncertainty then
   /// predicts a variant it never saw (monthly pre-selected *and* cheaper): the true
   /// effect lies inside the 95% predictive interval at about the nominal rate.
-  @Test func aHeldBackVariantsTrueEffectIsInsideItsPredictiveInterval() throws {
+  @Test(.longStage) func aHeldBackVariantsTrueEffectIsInsideItsPredictiveInterval() throws {
     let (spec, document) = try BehaviorCalibrationTests.tiny()
     let heldBack = Variant(
       id: "monthlyCheaper",

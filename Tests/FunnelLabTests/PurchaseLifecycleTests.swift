@@ -62,7 +62,7 @@ import Testing
   /// In every seed flow that sells plans, the lifecycles earn exactly the revenue the run
   /// counted, by the horizon and by the analysis day, and add up to its purchasers, trials,
   /// conversions and refunds.
-  @Test(arguments: ["klick-onboarding", "betfree-onboarding"])
+  @Test(.longStage, arguments: ["klick-onboarding", "betfree-onboarding"])
   func lifecyclesReproduceTheRunsRevenueExactly(name: String) throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     let result = try ExperimentRunner.run(e, options: RunOptions(users: 30_000, seed: 5))

@@ -9,7 +9,7 @@ import Testing
   /// It rises from the first week to the horizon, ends at the horizon revenue, passes
   /// through the realized revenue at the analysis day, and each point is what a whole solve
   /// with that day as the analysis day gives.
-  @Test(arguments: ["klick-onboarding", "betfree-onboarding"])
+  @Test(.longStage, arguments: ["klick-onboarding", "betfree-onboarding"])
   func curveIsTheRealizedRevenueOfEachDay(name: String) throws {
     var e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     let x = ExactEngine.solve(try FlowCompiler.compile(e, variant: 0))

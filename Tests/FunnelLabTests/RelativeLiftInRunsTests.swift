@@ -9,7 +9,7 @@ import Testing
 @Suite struct RelativeLiftInRunsTests {
   /// In truth mode (paired) and for the unpaired metrics, over every seed flow: the lift's
   /// interval excludes 0 exactly when the difference's interval does (both invert the same test).
-  @Test(arguments: seedExperiments)
+  @Test(.longStage, arguments: seedExperiments)
   func liftIntervalsAgreeWithTheDifferences(name: String) throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
     let result = try ExperimentRunner.run(e, options: RunOptions(users: 20_000))
@@ -29,7 +29,7 @@ import Testing
   }
 
   /// The exact lift is exact value / exact control − 1, in summaries and experiment reports.
-  @Test func exactLiftIsTheExactRatio() throws {
+  @Test(.longStage) func exactLiftIsTheExactRatio() throws {
     let e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     let result = try ExperimentRunner.run(e, options: RunOptions(users: 2_000))
     let summaries = FunnelSummary.all(result)

@@ -17,7 +17,7 @@ import Testing
     return e
   }
 
-  @Test func strataTalliesDoNotChangeTheWalkAndAreThreadIndependent() throws {
+  @Test(.longStage) func strataTalliesDoNotChangeTheWalkAndAreThreadIndependent() throws {
     let e = try Self.klick()
     var options = RunOptions(users: 20_000, seed: 3, threads: 2, mode: .experiment)
     let two = try ExperimentRunner.run(e, options: options)
@@ -39,7 +39,7 @@ import Testing
     }
   }
 
-  @Test func exactValuesByStratumAddUpToTheOverallValue() throws {
+  @Test(.longStage) func exactValuesByStratumAddUpToTheOverallValue() throws {
     let e = try Self.klick()
     let run = try ExperimentRunner.run(e, options: RunOptions(users: 5_000, seed: 1, mode: .experiment))
     let report = try #require(SegmentReport(observed: run, spec: e.metrics))
@@ -57,7 +57,7 @@ import Testing
 
   /// The Monte Carlo's covariate is the compiled law: its mean over users matches the
   /// exact mean `Σ_c w_c E[x | c]` within 4 standard errors.
-  @Test func covariateMeanMatchesItsCompiledLaw() throws {
+  @Test(.longStage) func covariateMeanMatchesItsCompiledLaw() throws {
     let e = try Self.klick()
     let run = try ExperimentRunner.run(e, options: RunOptions(users: 40_000, seed: 9, mode: .experiment))
     let strata = try #require(run.strata)
@@ -80,7 +80,7 @@ import Testing
     #expect(mean > 2 && mean < 10)
   }
 
-  @Test func adjustmentReducesVarianceAndKeepsTheTruth() throws {
+  @Test(.longStage) func adjustmentReducesVarianceAndKeepsTheTruth() throws {
     let e = try Self.klick()
     let run = try ExperimentRunner.run(e, options: RunOptions(users: 30_000, seed: 4, mode: .experiment))
     let report = try #require(SegmentReport(observed: run, spec: e.metrics))
@@ -96,7 +96,7 @@ import Testing
     #expect(report.heterogeneity.count == run.variants.count - 1)
   }
 
-  @Test func noStrataWithoutObservableSegmentsOrCovariate() throws {
+  @Test(.longStage) func noStrataWithoutObservableSegmentsOrCovariate() throws {
     var e = try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding"))
     for k in e.population.segments.indices { e.population.segments[k].observable = false }
     let run = try ExperimentRunner.run(e, options: RunOptions(users: 2_000, seed: 1, mode: .experiment))
@@ -106,7 +106,7 @@ import Testing
 
   /// A varianceReduction expectation is graded on the exact plan, and is undefined (a
   /// failure that says why) when the population offers nothing to adjust for.
-  @Test func varianceReductionExpectation() throws {
+  @Test(.longStage) func varianceReductionExpectation() throws {
     var e = try Self.klick()
     var expectation = FunnelExpectation(kind: .varianceReduction, variant: "features5", metric: .purchaseConversion, min: 0.01, max: 0.2)
     expectation.method = "regression"

@@ -20,7 +20,7 @@ import Testing
   }
 
   /// Completed and abandoned make up all users; the plans' first purchases make up the purchasers.
-  @Test(arguments: seedExperiments)
+  @Test(.longStage, arguments: seedExperiments)
   func outcomesAddUp(_ name: String) throws {
     for s in FunnelSummary.all(try Self.run(name)) {
       let rows = SVGCharts.outcomes(s)

@@ -1,4 +1,5 @@
 import FunnelLab
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelReport
@@ -188,7 +189,7 @@ import Testing
   }
 
   /// A funnel whose screens nobody reached (all counts zero) draws empty bars.
-  @Test func funnelIsFiniteWhenNobodyReachesAScreen() throws {
+  @Test(.longStage) func funnelIsFiniteWhenNobodyReachesAScreen() throws {
     let result = try Simulation.run(try ExperimentLoader.defaultExperiment(), options: RunOptions(users: 20)).run
     var summary = FunnelSummary(result.variants[0])
     let real = SVGCharts.funnel(summary, jumps: FunnelJump.all(in: result.variants[0]))

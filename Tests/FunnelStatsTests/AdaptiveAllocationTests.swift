@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable import FunnelStats
@@ -105,7 +106,7 @@ import Testing
 
   /// Equal arms: every arm's average Thompson weight is 1/K within 3 standard errors, and the
   /// naive z-test's false-positive rate on the bandit's counts is tallied (it is not α).
-  @Test func thompsonStaysBalancedWithEqualArms() throws {
+  @Test(.longStage) func thompsonStaysBalancedWithEqualArms() throws {
     let design = BanditSimulation.Design(rates: [0.1, 0.1, 0.1], usersPerDay: 600, days: 14)
     let counts = try BanditSimulation.tally(design, replicates: 0..<1000, seed: 3)
     for arm in 0..<3 {
@@ -120,7 +121,7 @@ import Testing
   }
 
   /// One arm clearly better: its mean share rises day after day towards 1 − the minimum share.
-  @Test(arguments: [AdaptiveAllocation.Policy.thompson, .topTwoThompson(leaderProbability: 0.5), .epsilonGreedy(epsilon: 0.1)])
+  @Test(.longStage, arguments: [AdaptiveAllocation.Policy.thompson, .topTwoThompson(leaderProbability: 0.5), .epsilonGreedy(epsilon: 0.1)])
   func trafficMovesToTheBetterArm(_ policy: AdaptiveAllocation.Policy) throws {
     let design = BanditSimulation.Design(
       rates: [0.10, 0.15, 0.10], usersPerDay: 1500, days: 14, allocation: AdaptiveAllocation(policy: policy))

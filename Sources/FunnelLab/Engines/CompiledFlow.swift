@@ -12,7 +12,7 @@ import FunnelStats
 /// An *outcome* is one way an action can turn out: a `type` action splits into
 /// "valid" and "validation failed" (stay on the screen), a task's `continue` into
 /// success and failure, a paywall's `purchase` into one outcome per plan.
-public struct CompiledFlow: Sendable {
+public struct CompiledFlow: Sendable, Hashable {
   /// One action a screen offers, as counted in results.
   @_spi(Internals) public struct ActionSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the screen that offers the action.

@@ -178,6 +178,11 @@ public enum ExactEngine {
   /// order: everything the walk decides (views, ends, purchases, reach, time), before
   /// its purchases are turned into revenue by ``_ExactAccumulators/funnel(_:)``.
   private static func walk(_ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)]) -> _ExactAccumulators {
+    _ExactWalkMemo.walk(layout.flow, cells: cells) { walkEveryCell(layout, cells: cells) }
+  }
+
+  /// ``walk(_:cells:)`` computed, never looked up.
+  private static func walkEveryCell(_ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)]) -> _ExactAccumulators {
     var acc = _ExactAccumulators(layout)
     for (segment, bin, weight) in cells {
       let probabilities = layout.probabilities(segment: segment, bin: bin)
@@ -585,7 +590,7 @@ struct _ExactLayout {
 }
 
 /// Weighted sums over cells, turned into an ``ExactFunnel`` at the end.
-struct _ExactAccumulators {
+struct _ExactAccumulators: Sendable {
   var views, reach, reachTruncated, outcomeFlow, classMass: [Double]
   /// P(first purchase is plan j, bought at once) and P(… approved after pending).
   var planImmediate, planApproved: [Double]
