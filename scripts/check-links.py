@@ -17,8 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"\]\(([^()\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
-def prose(text):
-    """The text's lines outside fenced code blocks, with inline code blanked; (number, line)."""
+def outside_fences(text):
+    """The text's lines outside fenced code blocks; (number, line)."""
     fence = None
     for number, line in enumerate(text.split("\n"), 1):
         stripped = line.lstrip()
@@ -30,7 +30,13 @@ def prose(text):
                 fence = None
             continue
         if fence is None:
-            yield number, re.sub(r"(`+)(?:(?!\1).)+?\1", lambda m: " " * len(m.group(0)), line)
+            yield number, line
+
+
+def prose(text):
+    """The text's lines outside fenced code blocks, with inline code blanked; (number, line)."""
+    for number, line in outside_fences(text):
+        yield number, re.sub(r"(`+)(?:(?!\1).)+?\1", lambda m: " " * len(m.group(0)), line)
 
 
 def slug(heading):
@@ -48,18 +54,7 @@ def anchors(path):
     found = set()
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    fence = None
-    for line in text.split("\n"):
-        stripped = line.lstrip()
-        marker = re.match(r"(`{3,}|~{3,})", stripped)
-        if marker:
-            if fence is None:
-                fence = marker.group(1)
-            elif stripped.startswith(fence) and not stripped[len(fence):].strip():
-                fence = None
-            continue
-        if fence is not None:
-            continue
+    for _, line in outside_fences(text):
         heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
         if heading:
             base = slug(heading.group(1))
