@@ -50,6 +50,7 @@ let package = Package(
     // Direct unit tests of the renderers' building blocks (numbers, CSV, HTML, tables, SVG charts).
     .testTarget(name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats", "FunnelTestSupport"]),
     .testTarget(
-      name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelFuzz", "FunnelTestSupport"], exclude: ["Fixtures"]),
+      name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelReport", "FunnelFuzz", "FunnelTestSupport"],
+      exclude: ["Fixtures"]),
   ]
 )

@@ -25,6 +25,15 @@ let package = Package(
       name: "funnel-baseline",
       dependencies: ["BenchmarkFlows", .product(name: "FunnelLab", package: "FunnelLab")]),
 
+    // A user of the library, outside its package: compiles only with FunnelLab's and FunnelReport's
+    // public API (no SPI), so CI's build of this package checks that the documented use still works.
+    .target(
+      name: "LibraryUse",
+      dependencies: [
+        .product(name: "FunnelLab", package: "FunnelLab"),
+        .product(name: "FunnelReport", package: "FunnelLab"),
+      ]),
+
     // MARK: - Benchmarks
     .executableTarget(
       name: "FunnelBenchmarks",

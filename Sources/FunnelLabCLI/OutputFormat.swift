@@ -1,17 +1,10 @@
-/// A report format of `--format`, parsed once when a command starts; renderers are
-/// chosen by switching over it, never by comparing text.
-enum OutputFormat: String, CaseIterable, Sendable {
-  /// Aligned columns for a terminal (the default), control characters escaped.
-  case table
-  /// One JSON document.
-  case json
-  /// RFC 4180 comma-separated values.
-  case csv
-  /// GitHub-flavoured Markdown tables.
-  case markdown
-  /// One self-contained HTML page.
-  case html
+import FunnelReport
 
+/// A report format of `--format`, parsed once when a command starts (FunnelReport's
+/// ``ReportFormat``, with the command line's option and lists).
+typealias OutputFormat = ReportFormat
+
+extension ReportFormat {
   /// The formats of a command that writes every kind of report.
   static let all: [OutputFormat] = allCases
   /// The formats of a command that writes a terminal table or JSON only.

@@ -242,14 +242,8 @@ enum RunCommand: Command {
   /// A truth-mode run in `format`, intervals at `1 − alpha`: what `run` and `merge` of
   /// its shards write.
   static func render(_ result: RunResult, alpha: Double, format: OutputFormat) -> String {
-    let summaries = FunnelSummary.all(result, alpha: alpha)
-    return switch format {
-    case .json: RunJSONRenderer.render(result, summaries: summaries)
-    case .csv: RunCSVRenderer.render(result, summaries: summaries)
-    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
-    case .html: RunHTMLRenderer.render(result, summaries: summaries)
-    case .table: terminal(RunTableRenderer.render(result, summaries: summaries))
-    }
+    let text = RunReport.render(result, format: format, alpha: alpha)
+    return format == .table ? terminal(text) : text
   }
 }
 

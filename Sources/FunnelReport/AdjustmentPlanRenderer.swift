@@ -1,4 +1,4 @@
-public import FunnelLab
+import FunnelLab
 import FunnelStats
 
 /// Renders an ``AdjustmentPlan`` (the "Adjusting for what is known at assignment"

@@ -1,5 +1,5 @@
-public import FunnelLab
-public import FunnelStats
+package import FunnelLab
+package import FunnelStats
 
 /// CSV, Markdown and HTML of an analysis of observed counts.
 extension AnalysisRenderer {
@@ -11,7 +11,7 @@ extension AnalysisRenderer {
   ]
 
   /// One row per arm × metric (conversion, and revenue per user when given), RFC 4180.
-  public static func csv(_ r: ExperimentAnalysis.Report, segments: SegmentReport? = nil) -> String {
+  package static func csv(_ r: ExperimentAnalysis.Report, segments: SegmentReport? = nil) -> String {
     var csv = CSVWriter(header: csvHeader)
     for a in r.arms {
       let c = r.comparisons.first { $0.arm == a.name }
@@ -87,7 +87,7 @@ extension AnalysisRenderer {
 
   /// The arms table (rates and lifts in percent, with the comparison's verdict), the sample-ratio check and
   /// the methods, as GitHub-flavoured Markdown.
-  public static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
+  package static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var out = "## Experiment analysis\n\n"
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue).\n\n"
@@ -106,7 +106,7 @@ extension AnalysisRenderer {
 
   /// A standalone page: the arms table, a forest plot of each arm's absolute lift in conversion (percentage
   /// points, with its confidence interval and adjusted p-value), the sample-ratio check and the methods.
-  public static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
+  package static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
     doc.paragraph(
@@ -191,7 +191,7 @@ extension PowerRenderer {
   /// Columns `quantity,value,solved`: each quantity's exact value (shortest round-trip text) and whether it
   /// is the one solved for. `usersPerDay` and `days` add their rows when given; `isMeans` names the effect row
   /// `meanDifference` instead of `treatmentRate`.
-  public static func csv(
+  package static func csv(
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     var csv = CSVWriter(header: ["quantity", "value", "solved"])
@@ -202,7 +202,7 @@ extension PowerRenderer {
 
   /// The quantities as a Markdown table with readable names and values (percent, grouped user counts
   /// rounded up), the solved one marked `← solved`.
-  public static func markdown(
+  package static func markdown(
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     var out = "## Power analysis\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
@@ -214,7 +214,7 @@ extension PowerRenderer {
   }
 
   /// The design as a table and, when given, the power curve around it.
-  public static func html(
+  package static func html(
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, curve: PowerCurve? = nil,
     sequential: GroupSequentialPlan? = nil
   ) -> String {

@@ -1,10 +1,10 @@
-public import FunnelLab
-public import FunnelStats
+package import FunnelLab
+package import FunnelStats
 
 /// Renders an ``ExperimentAnalysis/Report`` of observed experiment counts.
-public enum AnalysisRenderer {
+package enum AnalysisRenderer {
   /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   static func interval(_ ci: ConfidenceInterval?, percent: Bool) -> String {
     guard let ci else { return "n/a" }
@@ -45,7 +45,7 @@ public enum AnalysisRenderer {
   /// (lifts, intervals named after the proportion test's method, raw and adjusted p-values, P(beat), expected
   /// loss in percentage points, verdict), revenue per user when given (Welch), the sample-ratio check, any
   /// diagnostics and the methods. Confidence level `1 − α`, in whole percent.
-  public static func table(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
+  package static func table(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
     var out =
       "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
@@ -116,7 +116,7 @@ public enum AnalysisRenderer {
   }
 
   /// A test read day by day, rendered after the analysis of its last day.
-  public typealias OverTime = (report: SequentialAnalysis.Report, context: SequentialRenderer.Context)
+  package typealias OverTime = (report: SequentialAnalysis.Report, context: SequentialRenderer.Context)
 
   static func ci(_ c: ConfidenceInterval?) -> JSONValue {
     guard let c else { return .null }
@@ -147,7 +147,7 @@ public enum AnalysisRenderer {
 
   /// The report as pretty-printed JSON (`schemaVersion` 1, `command` `"analyze"`): rates and lifts as
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
-  public static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
+  package static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var body: [(String, JSONValue)] = [
       ("control", .string(r.control)),
       ("alpha", .number(r.settings.alpha)),

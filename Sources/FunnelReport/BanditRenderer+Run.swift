@@ -1,4 +1,4 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a bandit run on the flow (`run --mode bandit`): its shares by day, what it would ship,
@@ -91,7 +91,7 @@ extension BanditRenderer {
   }
 
   /// The terminal report of a bandit run.
-  public static func table(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
+  package static func table(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
     var out = "\(a.run.experiment) · bandit run on \(t.metric.label)\n"
     for line in setup(a) { out += line + "\n" }
     for table in [shareTable(a), armTable(t), differenceTable(t)] {
@@ -105,7 +105,7 @@ extension BanditRenderer {
   }
 
   /// The bandit run as Markdown.
-  public static func markdown(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
+  package static func markdown(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
     var out =
       "## Bandit run: \(RunMarkdownRenderer.cell(a.run.experiment)), \(t.metric.label)\n\n" + setup(a).joined(separator: "\n\n") + "\n"
     for table in [shareTable(a), armTable(t), differenceTable(t)] {
@@ -116,7 +116,7 @@ extension BanditRenderer {
   }
 
   /// The bandit run as a page: the conclusions, the shares by day as a chart, the tables.
-  public static func html(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
+  package static func html(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
     var doc = HTMLDocument(title: "FunnelLab · bandit run · \(a.run.experiment)")
     doc.heading(1, "Bandit run: \(a.run.experiment)")
     for line in setup(a) { doc.paragraph(line, cssClass: "note") }
@@ -146,7 +146,7 @@ extension BanditRenderer {
 
   /// One row per day and arm: `day,arm,share,probability_best_before,probability_best_after,cumulative_users,cumulative_successes`
   /// (the probability of being best from the data before the day, then after it).
-  public static func csv(_ a: AdaptiveRun) -> String {
+  package static func csv(_ a: AdaptiveRun) -> String {
     var w = CSVWriter(header: [
       "day", "arm", "share", "probability_best_before", "probability_best_after", "cumulative_users", "cumulative_successes",
     ])
@@ -164,7 +164,7 @@ extension BanditRenderer {
   }
 
   /// The bandit run as JSON (`command` `"run"`, `mode` `"bandit"`).
-  public static func json(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
+  package static func json(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: a.run.experiment, mode: "bandit", seed: a.run.seed)
     let policy = a.allocation

@@ -1,10 +1,10 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``BanditComparison``: "bandit or A/B test?" for one spec, in every format.
-public enum BanditRenderer {
+package enum BanditRenderer {
   /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md).
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// A titled table shared by the text formats.
   struct Table {
@@ -163,7 +163,7 @@ public enum BanditRenderer {
   static func tables(_ c: BanditComparison) -> [Table] { [designTable(c), armTable(c), dayTable(c)] }
 
   /// The terminal report.
-  public static func table(_ c: BanditComparison) -> String {
+  package static func table(_ c: BanditComparison) -> String {
     var out = "\(c.experiment) · bandit or A/B test on \(c.metric.label)\n"
     for line in setup(c) { out += line + "\n" }
     for t in tables(c) {
@@ -178,7 +178,7 @@ public enum BanditRenderer {
   }
 
   /// The report as Markdown.
-  public static func markdown(_ c: BanditComparison) -> String {
+  package static func markdown(_ c: BanditComparison) -> String {
     var out = "## Bandit or A/B test? \(RunMarkdownRenderer.cell(c.experiment)), \(c.metric.label)\n\n"
     out += setup(c).joined(separator: "\n\n") + "\n"
     for t in tables(c) {
@@ -190,7 +190,7 @@ public enum BanditRenderer {
   }
 
   /// The report as a self-contained page: the answer, the tables and the bandit's shares by day as a chart.
-  public static func html(_ c: BanditComparison) -> String {
+  package static func html(_ c: BanditComparison) -> String {
     var doc = HTMLDocument(title: "FunnelLab · bandit or A/B test · \(c.experiment)")
     doc.heading(1, "Bandit or A/B test? \(c.experiment)")
     for line in setup(c) { doc.paragraph(line, cssClass: "note") }
@@ -223,7 +223,7 @@ public enum BanditRenderer {
   }
 
   /// One row per design and per arm and day, long format: `section,design,arm,day,statistic,value,standard_error`.
-  public static func csv(_ c: BanditComparison) -> String {
+  package static func csv(_ c: BanditComparison) -> String {
     var w = CSVWriter(header: ["section", "design", "arm", "day", "statistic", "value", "standard_error"])
     let k = c.counts
     func moments(_ section: String, _ design: String, _ arm: String, _ statistic: String, _ m: BanditSimulation.Moments) {
@@ -253,7 +253,7 @@ public enum BanditRenderer {
   }
 
   /// The report as JSON (`command` `"power"`, `mode` `"bandit"`), every number at full precision.
-  public static func json(_ c: BanditComparison) -> String {
+  package static func json(_ c: BanditComparison) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     func moments(_ m: BanditSimulation.Moments) -> JSONValue { .object([("mean", opt(m.mean)), ("standardError", opt(m.standardError))]) }
     let k = c.counts

@@ -1,14 +1,14 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``BehaviorCalibration`` (past tests fitted jointly) as a terminal report.
-public enum BehaviorCalibrationRenderer {
+package enum BehaviorCalibrationRenderer {
   static func f(_ x: Double) -> String { CheckRenderer.format(x) }
   static func pad(_ s: String, _ width: Int, right: Bool = false) -> String { CalibrationRenderer.pad(s, width, right: right) }
 
   /// The fitted behavior parameters with both intervals, those not identified and why,
   /// the fitted base probabilities, and the goodness of fit per variant and screen.
-  public static func table(experiment: String, observedPath: String, calibration c: BehaviorCalibration) -> String {
+  package static func table(experiment: String, observedPath: String, calibration c: BehaviorCalibration) -> String {
     let level = f((c.level * 1000).rounded() / 10) + "%"
     var out = "\(experiment) · \(c.variants.map(\.variant).joined(separator: ", ")) fitted jointly to \(observedPath)\n"
     out += "Maximum likelihood through the exact engine (\(c.iterations) scoring iterations); "

@@ -1,7 +1,7 @@
-public import FunnelLab
+package import FunnelLab
 
 /// Renders a ``Calibration`` as a terminal report.
-public enum CalibrationRenderer {
+package enum CalibrationRenderer {
   static func f(_ x: Double) -> String { CheckRenderer.format(x) }
 
   static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
@@ -12,7 +12,7 @@ public enum CalibrationRenderer {
 
   /// Every observed action: views, observed rate with its interval, the rate the
   /// spec implies, the spec's and the fitted probability; then the G-tests.
-  public static func table(experiment: String, observedPath: String, calibration c: Calibration) -> String {
+  package static func table(experiment: String, observedPath: String, calibration c: Calibration) -> String {
     var out = "\(experiment) · calibrated against \(observedPath)\n"
     out += "Fitted: the base probability of every explicit action on the \(c.screens.count) observed screens (behavior parameters\n"
     out +=

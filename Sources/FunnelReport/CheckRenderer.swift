@@ -1,23 +1,23 @@
 import Foundation
-public import FunnelLab
+package import FunnelLab
 
 /// Renders the results of `funnellab check` as a pass/fail table, as JSON (schema
 /// version ``schemaVersion``) and as JUnit XML for CI systems.
-public enum CheckRenderer {
+package enum CheckRenderer {
   /// The `schemaVersion` written by ``json(_:)``; raised when a field changes meaning or goes away.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// The checked expectations of one spec file.
-  public struct File: Sendable {
+  package struct File: Sendable {
     /// The spec file as the user named it (shown in the table, the JSON and the JUnit failure text).
-    public var path: String
+    package var path: String
     /// The experiment's name: the table's block title and the JUnit test suite's name.
-    public var experiment: String
+    package var experiment: String
     /// One result per expectation, in the spec's order; empty when the spec declares none.
-    public var results: [ExpectationResult]
+    package var results: [ExpectationResult]
 
     /// A file's results as ``ExpectationChecker/check(_:)`` returned them.
-    public init(path: String, experiment: String, results: [ExpectationResult]) {
+    package init(path: String, experiment: String, results: [ExpectationResult]) {
       self.path = path
       self.experiment = experiment
       self.results = results
@@ -35,7 +35,7 @@ public enum CheckRenderer {
 
   /// Four significant digits (integers whole, `∞` for an infinite bound), as every
   /// check report shows numbers.
-  public static func format(_ x: Double) -> String {
+  package static func format(_ x: Double) -> String {
     guard x.isFinite else { return x > 0 ? "∞" : "-∞" }
     if x == 0 { return "0" }
     if x == x.rounded(), abs(x) < 1e9 { return String(Int64(x)) }
@@ -46,7 +46,7 @@ public enum CheckRenderer {
 
   /// One block per file: result, id, measured value, its interval and basis; the
   /// statement and, on failure, the explanation under each row.
-  public static func table(_ files: [File]) -> String {
+  package static func table(_ files: [File]) -> String {
     var out = ""
     var passed = 0
     var total = 0
@@ -82,7 +82,7 @@ public enum CheckRenderer {
   /// Pretty-printed JSON (`command` `"check"`): overall `passed` (true when every expectation of every file
   /// passed), the number of `failures`, then per file each expectation's id, kind, variant, metric, measured
   /// value and interval (`null` when exact), basis and words.
-  public static func json(_ files: [File]) -> String {
+  package static func json(_ files: [File]) -> String {
     let all = files.flatMap(\.results)
     let document = JSONReportHead(schemaVersion: schemaVersion, command: "check").document([
       ("passed", .bool(all.allSatisfy(\.passed))),
@@ -120,7 +120,7 @@ public enum CheckRenderer {
 
   /// JUnit XML: `<testsuites>` with one `<testsuite>` per file and one `<testcase>`
   /// per expectation, a failed one holding a `<failure>` with the explanation.
-  public static func junit(_ files: [File]) -> String {
+  package static func junit(_ files: [File]) -> String {
     let all = files.flatMap(\.results)
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites name=\"funnellab check\" tests=\"\(all.count)\" failures=\"\(all.filter { !$0.passed }.count)\">\n"

@@ -1,4 +1,4 @@
-@_spi(Internals) public import FunnelLab
+import FunnelLab
 
 /// CSV, Markdown and HTML of exact funnels: the metrics of every variant side by side,
 /// then each variant's screens and plans. Rates and revenue that the flow cannot have
@@ -109,7 +109,7 @@ extension ExactRenderer {
   /// One row per variant × item × measure, numbers at full precision: `section` is
   /// `metric` (item empty), `screen` (item the screen id), `plan` (item the plan id), `store`, or
   /// `realized_revenue` (item the day, measure `per_user`: the realized-revenue curve).
-  public static func csv(experiment: String, variants: [Variant]) -> String {
+  package static func csv(experiment: String, variants: [Variant]) -> String {
     var csv = CSVWriter(header: ["experiment", "variant", "section", "item", "measure", "value"])
     for v in variants {
       let x = v.exact
@@ -149,7 +149,7 @@ extension ExactRenderer {
   // MARK: - Markdown
 
   /// The metrics of every variant side by side, then each variant's screens and plan mix.
-  public static func markdown(experiment: String, variants: [Variant]) -> String {
+  package static func markdown(experiment: String, variants: [Variant]) -> String {
     var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n\(note(variants))\n\n"
     func table(_ t: (headers: [String], rows: [[String]]), right: Set<Int>) {
       out += RunMarkdownRenderer.header(t.headers, right: right)
@@ -169,7 +169,7 @@ extension ExactRenderer {
   // MARK: - HTML
 
   /// One self-contained page: the metrics side by side, then each variant's screens and plan mix.
-  public static func html(experiment: String, variants: [Variant]) -> String {
+  package static func html(experiment: String, variants: [Variant]) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
     doc.heading(1, "\(experiment): exact solution")
     doc.paragraph(note(variants), cssClass: "note")

@@ -1,25 +1,25 @@
-@_spi(Internals) public import FunnelLab
+package import FunnelLab
 
 /// Renders exact funnels (``ExactEngine``) as a terminal report or JSON of schema
 /// version ``schemaVersion``: per variant the exact probabilities and expectations
 /// per user, with no sampling noise. Key order and number text are fixed, so the same
 /// spec always gives the same bytes.
-public enum ExactRenderer {
+package enum ExactRenderer {
   /// The `schemaVersion` written by ``document(experiment:variants:)``.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// One variant: its definition, its compiled flow and its exact funnel.
-  public struct Variant: Sendable {
+  package struct Variant: Sendable {
     /// The spec's variant: its id and description head the variant's block.
-    public var variant: FunnelLab.Variant
+    package var variant: FunnelLab.Variant
     /// The variant's compiled flow: screen ids and kinds, plans, the revenue horizon and analysis day.
-    public var flow: CompiledFlow
+    package var flow: CompiledFlow
     /// The ``ExactEngine`` solution of `flow`: probabilities and expectations per user, indexed like `flow`'s
     /// screens and plans.
-    public var exact: ExactFunnel
+    package var exact: ExactFunnel
 
     /// Pairs a variant with its compiled flow and the exact funnel solved from that flow.
-    public init(variant: FunnelLab.Variant, flow: CompiledFlow, exact: ExactFunnel) {
+    package init(variant: FunnelLab.Variant, flow: CompiledFlow, exact: ExactFunnel) {
       self.variant = variant
       self.flow = flow
       self.exact = exact
@@ -31,7 +31,7 @@ public enum ExactRenderer {
   /// The terminal report: per variant the screens (reach, quit here, drop-off, views and seconds per view),
   /// the funnel rates in percent, the time to finish, and when the flow sells plans the trial and revenue
   /// lines, the plan mix and the store's events per 1,000 users.
-  public static func table(experiment: String, variants: [Variant]) -> String {
+  package static func table(experiment: String, variants: [Variant]) -> String {
     var out = "\(experiment) · exact solution (probabilities per user, no sampling noise)"
     out += " · store and revenue from the spec\n"
     for v in variants { out += "\n" + table(v) }
@@ -95,14 +95,14 @@ public enum ExactRenderer {
   // MARK: - JSON
 
   /// ``document(experiment:variants:)`` as pretty-printed JSON followed by a newline.
-  public static func json(experiment: String, variants: [Variant]) -> String {
+  package static func json(experiment: String, variants: [Variant]) -> String {
     JSONWriter.write(document(experiment: experiment, variants: variants))
   }
 
   /// The JSON tree (`command` and `mode` `"exact"`): per variant every ``FunnelMetric`` (`null` when
   /// undefined), the revenue per user over the horizon, the time to finish in seconds, each screen and
   /// plan, the store's expected events per user and `truncatedMass`, the bound on every probability's error.
-  public static func document(experiment: String, variants: [Variant]) -> JSONValue {
+  package static func document(experiment: String, variants: [Variant]) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "exact", experiment: experiment, mode: "exact")
     return head.document([
       ("variants", .array(variants.map(variant)))

@@ -1,11 +1,11 @@
-public import FunnelLab
+package import FunnelLab
 
 /// The words of a check's result, as `funnellab check` prints them: the library gives
 /// values (``ExpectationResult/evidence``, ``ExpectationResult/failures``), this puts
 /// them in sentences with numbers at four significant digits (``CheckRenderer/format(_:)``).
 extension ExpectationResult {
   /// The expectation in words, e.g. `control completionRate in [0.55, 0.7]`.
-  public var statement: String {
+  package var statement: String {
     let e = expectation
     let metric = e.metric.rawValue
     switch e.kind {
@@ -38,7 +38,7 @@ extension ExpectationResult {
 
   /// Where the measurement comes from: `exact`, `experiment 5000/arm seed 7` or
   /// `exact + experiment 5000/arm seed 7`.
-  public var basisDescription: String {
+  package var basisDescription: String {
     switch basis {
     case .exact: "exact"
     case .experiment(let users, let seed): "experiment \(users)/arm seed \(seed)"
@@ -47,7 +47,7 @@ extension ExpectationResult {
   }
 
   /// What was measured, in words (the value, the power, the adjusted p, P(best)).
-  public var detail: String {
+  package var detail: String {
     let e = expectation
     switch evidence {
     case .undefined:
@@ -69,7 +69,7 @@ extension ExpectationResult {
   }
 
   /// Why it failed, in words; `nil` when it passed (or failed with no reason to give).
-  public var explanation: String? {
+  package var explanation: String? {
     guard !passed, !failures.isEmpty else { return nil }
     let reasons = failures.map(words).joined(separator: "; ")
     return expectation.kind == .lift && failures != [.undefined] ? "exact \(expectation.metric.rawValue): \(detail); " + reasons : reasons

@@ -1,4 +1,4 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// CSV, Markdown and HTML of an experiment-mode run.
@@ -20,7 +20,7 @@ extension ExperimentReportRenderer {
     ] + LifecycleRenderer.csvKeyColumns + ["stratum", "variance_reduction"]
 
   /// One row per arm × metric (primary, guardrails, secondary), RFC 4180.
-  public static func csv(_ r: ExperimentReport) -> String {
+  package static func csv(_ r: ExperimentReport) -> String {
     var csv = CSVWriter(header: csvHeader)
     for (role, m) in sections(r) {
       for a in m.arms {
@@ -101,7 +101,7 @@ extension ExperimentReportRenderer {
   }
 
   /// Tables for a pull request: arms, the sample-ratio check, each metric, the decisions.
-  public static func markdown(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
+  package static func markdown(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) (experiment mode)\n\n"
     out +=
       "Seed \(r.seed) · α = \(JSONValue.format(r.spec.alpha)) · correction \(r.spec.correction.rawValue) · * significant after correction.\n\n"
@@ -131,7 +131,7 @@ extension ExperimentReportRenderer {
 
   /// The observed run's page (funnels, plan mix, revenue) with the experiment's
   /// forest plots of the primary metric and guardrails, and the decisions.
-  public static func html(_ r: ExperimentReport, observed: RunResult, overTime: AnalysisRenderer.OverTime? = nil) -> String {
+  package static func html(_ r: ExperimentReport, observed: RunResult, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · experiment")
     doc.heading(1, "\(r.experiment) (experiment mode)")
     doc.paragraph(

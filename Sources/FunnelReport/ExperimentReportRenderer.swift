@@ -1,10 +1,10 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders an ``ExperimentReport``: the observed A/B test beside the truth.
-public enum ExperimentReportRenderer {
+package enum ExperimentReportRenderer {
   /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   static func value(_ x: Double?, _ metric: FunnelMetric, decimals: Int = 2) -> String {
     guard let x else { return "n/a" }
@@ -53,7 +53,7 @@ public enum ExperimentReportRenderer {
   /// The terminal report: the sample-ratio check (when computed), the primary metric's table per arm with the
   /// exact true difference beside the estimate, each guardrail with its margin and status, the secondary
   /// metrics, and each arm's ship decision with the rule that made it.
-  public static func table(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
+  package static func table(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
     out +=
       " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
@@ -133,7 +133,7 @@ public enum ExperimentReportRenderer {
   /// The report as pretty-printed JSON (`command` `"run"`, `mode` `"experiment"`): the arms' users and planned
   /// shares, the sample-ratio check (`null` when not computed), each metric per arm with its interval,
   /// adjusted p-value, true value and verdict, the guardrails' status and the decisions by arm.
-  public static func json(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
+  package static func json(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     let srm: JSONValue =
       r.sampleRatio.map { s in
         .object([("statistic", .number(s.test.statistic)), ("pValue", .number(s.test.pValue)), ("mismatch", .bool(s.mismatch))])

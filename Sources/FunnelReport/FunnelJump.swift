@@ -1,4 +1,4 @@
-@_spi(Internals) package import FunnelLab
+package import FunnelLab
 
 /// The users a skip or jump brings to a screen from an earlier screen other than the one
 /// just above it: why a funnel's reach can rise from one row to the next (Klick's Skip on

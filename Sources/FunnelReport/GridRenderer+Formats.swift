@@ -1,11 +1,11 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// CSV, Markdown and HTML of a grid.
 extension GridRenderer {
   /// One row per cell × metric; the Holm and Benjamini–Hochberg p-values are on the
   /// primary metric's rows. One column per factor gives the cell's level.
-  public static func csv(_ r: GridReport) -> String {
+  package static func csv(_ r: GridReport) -> String {
     var csv = CSVWriter(
       header: ["experiment", "cell", "control", "rank"] + r.factors.map(\.id) + [
         "metric", "primary", "exact", "exact_difference", "estimate", "lower", "upper", "n", "relative_lift", "relative_lift_lower",
@@ -67,7 +67,7 @@ extension GridRenderer {
 
   /// The factors and their levels, then every cell ranked by the exact primary metric, as a Markdown table
   /// with the same columns as ``table(_:top:)``.
-  public static func markdown(_ r: GridReport) -> String {
+  package static func markdown(_ r: GridReport) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
     out += r.factors.map {
       RunMarkdownRenderer.code($0.id) + ": " + $0.levels.map { RunMarkdownRenderer.cell($0.id) }.joined(separator: " / ")
@@ -82,7 +82,7 @@ extension GridRenderer {
 
   /// The ranked table, then heatmaps of the primary metric: the first factor's levels
   /// by the second's, one heatmap per combination of the other factors' levels.
-  public static func html(_ r: GridReport) -> String {
+  package static func html(_ r: GridReport) -> String {
     let metric = r.spec.primary
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · grid")
     doc.heading(1, "\(r.experiment): grid of \(r.cells.count - 1) cells")

@@ -1,16 +1,16 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``GridReport``: the cells ranked by the primary metric.
-public enum GridRenderer {
+package enum GridRenderer {
   /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// The terminal report: the cells ranked by the exact primary metric, each with its simulated estimate,
   /// Δ against the control (paired when the metric allows it) and p-values adjusted across cells by Holm and
   /// by Benjamini–Hochberg. `top` keeps the control and the `top` best cells and says how many were left out;
   /// `nil` shows every cell.
-  public static func table(_ r: GridReport, top: Int? = nil) -> String {
+  package static func table(_ r: GridReport, top: Int? = nil) -> String {
     let metric = r.spec.primary
     var out = "\(r.experiment) · grid of \(r.cells.count - 1) cells"
     out += " (" + r.factors.map { "\($0.id): " + $0.levels.map(\.id).joined(separator: "/") }.joined(separator: " × ") + ")"
@@ -33,7 +33,7 @@ public enum GridRenderer {
   /// Every cell (the control first, `control` true) as pretty-printed JSON (`command` `"grid"`, `mode`
   /// `"truth"`): its rank, factor levels, exact value and difference, simulated estimate with interval,
   /// raw, Holm and Benjamini–Hochberg p-values, guardrail status and every metric's value.
-  public static func json(_ r: GridReport) -> String {
+  package static func json(_ r: GridReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "grid", experiment: r.experiment, mode: "truth", seed: r.seed)
     return JSONWriter.write(

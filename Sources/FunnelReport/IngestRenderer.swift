@@ -1,14 +1,14 @@
-public import FunnelLab
+package import FunnelLab
 
 /// Renders an ``EventIngest``: the counts as the CSV `calibrate` reads, and a summary of
 /// what was read, counted, left out and refused.
-public enum IngestRenderer {
+package enum IngestRenderer {
   /// The counts as CSV: `count,screen,action` (and `variant` when the events were read
   /// per variant), one row of views per screen (empty action) before its actions;
   /// variants, screens and actions in code-point order, so the bytes are the same for the
   /// same events in any order. `count` comes first: a row never starts with `#`, which
   /// `calibrate` would read as a comment.
-  public static func csv(_ ingest: EventIngest, variants: Bool) -> String {
+  package static func csv(_ ingest: EventIngest, variants: Bool) -> String {
     var writer = CSVWriter(header: variants ? ["count", "screen", "action", "variant"] : ["count", "screen", "action"])
     for variant in ingest.counts.keys.sorted() {
       guard let observed = ingest.counts[variant] else { continue }
@@ -25,7 +25,7 @@ public enum IngestRenderer {
 
   /// What was read, in a few lines: the lines and events, the counts, the events that
   /// carry none or are outside the taxonomy, and the bad lines (the first ones by line).
-  public static func summary(_ ingest: EventIngest, source: String) -> String {
+  package static func summary(_ ingest: EventIngest, source: String) -> String {
     func n(_ value: UInt64) -> String { NumberText.grouped(value) }
     var out =
       "\(source.escapingControlCharacters): \(n(ingest.lines)) lines; counted \(n(ingest.views)) views and \(n(ingest.actions)) actions"

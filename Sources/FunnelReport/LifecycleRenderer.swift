@@ -1,4 +1,4 @@
-public import FunnelLab
+import FunnelLab
 import FunnelStats
 
 /// Realized revenue by day and renewal by period (``LifecycleSummary``) as the tables every

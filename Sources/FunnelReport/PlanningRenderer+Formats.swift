@@ -1,4 +1,4 @@
-public import FunnelLab
+package import FunnelLab
 
 /// CSV, Markdown and HTML of planning by simulation (`funnellab power <spec>`).
 extension PlanningRenderer {
@@ -12,7 +12,7 @@ extension PlanningRenderer {
 
   /// One row per variant for the fixed-horizon design (`rule` = `fixed`), then one per
   /// peeking rule when daily looks were simulated.
-  public static func csv(_ r: PlanningReport) -> String {
+  package static func csv(_ r: PlanningReport) -> String {
     var csv = CSVWriter(header: csvHeader)
     for plan in r.plans {
       let d = plan.diagnosis
@@ -60,7 +60,7 @@ extension PlanningRenderer {
   /// The design table (one row per variant: rates, users per arm used, simulated and formula power, A/A
   /// false positives, interval coverage, type S and M errors, users per arm for the target power,
   /// duration) as Markdown.
-  public static func markdown(_ r: PlanningReport) -> String {
+  package static func markdown(_ r: PlanningReport) -> String {
     var out = "## Planning \(RunMarkdownRenderer.cell(r.experiment)) by simulation\n\n"
     out +=
       "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0))"
@@ -89,7 +89,7 @@ extension PlanningRenderer {
 
   /// The design table, then for each variant with daily looks the peeking chart: each
   /// rule's A/A false-positive rate against α, and its power.
-  public static func html(_ r: PlanningReport) -> String {
+  package static func html(_ r: PlanningReport) -> String {
     var doc = HTMLDocument(title: "FunnelLab · planning \(r.experiment)")
     doc.heading(1, "Planning \(r.experiment) by simulation")
     doc.paragraph(

@@ -1,9 +1,9 @@
-public import FunnelLab
+package import FunnelLab
 
 /// Renders a ``PlanningReport``.
-public enum PlanningRenderer {
+package enum PlanningRenderer {
   /// The `schemaVersion` written by ``json(_:)`` (docs/json-output.md); raised when a key is removed or renamed.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   static func pct(_ x: Double?, _ d: Int = 1) -> String { NumberText.percent(x, decimals: d) }
 
@@ -40,7 +40,7 @@ public enum PlanningRenderer {
   /// by simulation (`± one Monte Carlo standard error`), the simulated power, false-positive rate, coverage,
   /// type S and M errors and the duration; then, when daily looks were simulated, each peeking rule's
   /// false-positive rate, power and mean stopping day.
-  public static func table(_ r: PlanningReport) -> String {
+  package static func table(_ r: PlanningReport) -> String {
     var out = "\(r.experiment) · planning \(r.metric.label) · α = \(JSONValue.format(r.alpha)) two-sided"
     out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n"
     out += "Rates are exact (the exact engine); each replicate experiment draws both arms' conversions from them.\n\n"
@@ -91,7 +91,7 @@ public enum PlanningRenderer {
   /// The report as pretty-printed JSON (`command` `"power"`, `mode` `"simulation"`): per variant every number of ``table(_:)`` at
   /// full precision, the p-value histogram, the size search's outcome and the peeking rules; absent values
   /// (no effect, no traffic, no daily looks) are `null`.
-  public static func json(_ r: PlanningReport) -> String {
+  package static func json(_ r: PlanningReport) -> String {
     func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     func optInt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "power", experiment: r.experiment, mode: "simulation", seed: r.seed)

@@ -1,5 +1,5 @@
-public import FunnelLab
-public import FunnelStats
+import FunnelLab
+import FunnelStats
 
 /// A planned group-sequential design (`power --looks K`) in every format: per look the users,
 /// the boundary, the nominal p-value and α spent, and the chance to stop there; then what the

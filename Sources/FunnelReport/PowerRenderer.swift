@@ -1,16 +1,16 @@
-public import FunnelLab
-public import FunnelStats
+import FunnelLab
+package import FunnelStats
 
 /// Renders a solved power problem.
-public enum PowerRenderer {
+package enum PowerRenderer {
   /// The `schemaVersion` written by ``json(_:isMeans:usersPerDay:days:)`` (docs/json-output.md); raised when a
   /// key is removed or renamed.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// The terminal summary: baseline, effect (a mean difference with Cohen's d when `isMeans`, otherwise a
   /// treatment rate with its absolute and relative lift), α, power, users per arm rounded up and in total,
   /// the solved quantity marked `← solved`; the duration line only when both `usersPerDay` and `days` are given.
-  public static func table(
+  package static func table(
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
@@ -39,7 +39,7 @@ public enum PowerRenderer {
 
   /// The solved design as pretty-printed JSON (`command` `"power"`, `mode` `"formula"`): exact values, user
   /// counts per arm unrounded (`treatmentUsers`, `controlUsers`), `usersPerDay` and `days` `null` when not given.
-  public static func json(
+  package static func json(
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     var body: [(String, JSONValue)] = [

@@ -1,10 +1,10 @@
-public import FunnelLab
+package import FunnelLab
 
 /// Renders a ``Prediction`` (effects under parameter uncertainty) as a table or as JSON
 /// (schema version ``schemaVersion``).
-public enum PredictionRenderer {
+package enum PredictionRenderer {
   /// The `schemaVersion` written by ``json(_:command:)``.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// A metric value: a percentage with two decimals for a proportion, else four significant decimals.
   static func value(_ x: Double?, _ metric: FunnelMetric) -> String {
@@ -32,7 +32,7 @@ public enum PredictionRenderer {
 
   /// The title, the distributions drawn from, then one row per variant: the exact value and effect at the spec's
   /// parameters, the median and predictive interval of the effect, of the lift, and the probability to beat the control.
-  public static func table(_ p: Prediction) -> String {
+  package static func table(_ p: Prediction) -> String {
     let level = NumberText.level(alpha: 1 - p.level)
     var out = "\(p.experiment) · predicted effect on \(p.metric.rawValue) under parameter uncertainty\n\n"
     out += "\(p.draws.count) draws (seed \(p.seed)) of "
@@ -63,7 +63,7 @@ public enum PredictionRenderer {
 
   /// The prediction as pretty-printed JSON under `command`: the distributions, each variant's summary and every
   /// draw (its parameter values and each variant's exact metric, `null` where undefined).
-  public static func json(_ p: Prediction, command: String) -> String {
+  package static func json(_ p: Prediction, command: String) -> String {
     func bounds(_ r: ClosedRange<Double>?) -> JSONValue { r.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null }
     func number(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
     let distributions: [JSONValue] = p.uncertainty.parameters.map { u in

@@ -1,16 +1,16 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``RunResult`` as CSV (RFC 4180): one row per variant × metric with the
 /// estimate, its interval, and the difference from the control with its interval
 /// (method in `interval_method`), test and p-value. Numbers are written exactly as in the JSON output; absent values
 /// are empty cells.
-public enum RunCSVRenderer {
+package enum RunCSVRenderer {
   /// The columns of ``render(_:summaries:)``, in order; `kind` is `proportion` or `mean`, `exact`,
   /// `exact_relative_lift` and `exact_difference` come from the exact engine (no sampling noise), `confidence_level` is `1 − α`.
   /// Rows of metric `realized_revenue_by_day` (one per curve day, in `day`) and `renewal_rate` (one per `plan` and
   /// renewal `period`, `n` the subscribers who could renew) follow the metrics; `day`, `plan` and `period` are empty elsewhere.
-  public static let header =
+  package static let header =
     [
       "experiment", "variant", "metric", "kind", "estimate", "lower", "upper", "n", "relative_lift", "relative_lift_lower",
       "relative_lift_upper", "relative_lift_method", "difference", "difference_lower", "difference_upper", "test", "p_value",
@@ -19,7 +19,7 @@ public enum RunCSVRenderer {
 
   /// The CSV document: one row per variant × metric, the control's difference columns empty.
   /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var csv = CSVWriter(header: header)
     for s in summaries {
       for e in s.estimates {
@@ -54,7 +54,7 @@ public enum RunCSVRenderer {
 
 /// Renders a ``RunResult`` as Markdown for a pull request: the comparison of every
 /// metric with the control, then each variant's funnel and plan mix.
-public enum RunMarkdownRenderer {
+package enum RunMarkdownRenderer {
   /// Text as Markdown shows it, never as markup that does something: a backslash
   /// (CommonMark's escape) before what would open raw HTML or an autolink (`<` then
   /// a letter, `/`, `!` or `?`), an entity (`&` then a letter or `#`), a link or
@@ -111,7 +111,7 @@ public enum RunMarkdownRenderer {
   /// The Markdown document: when there are several variants, every metric of each against the control (Δ,
   /// its interval, p-value, exact Δ); then per variant the screens, the estimates with the exact values and
   /// the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var out = "## \(cell(result.experiment))\n\n"
     out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
     out += " (the same users walk every variant).\n\n"

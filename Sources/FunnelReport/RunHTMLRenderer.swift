@@ -1,14 +1,14 @@
-@_spi(Internals) public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``RunResult`` as one self-contained HTML page: a summary table, a
 /// funnel chart per variant, a forest plot per metric of each variant against the
 /// control (``FunnelSummary/comparisons``), plan-mix bars and revenue per user with
 /// intervals. No script, no external URL; the same result gives the same bytes.
-public enum RunHTMLRenderer {
+package enum RunHTMLRenderer {
   /// The whole page (see the type's description); intervals at the level of the first summary's α.
   /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
     doc.paragraph(

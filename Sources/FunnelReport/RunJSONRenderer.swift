@@ -1,21 +1,21 @@
-@_spi(Internals) public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``RunResult`` as JSON of schema version ``schemaVersion``
 /// (documented in docs/json-output.md). Key order and number text are fixed, so
 /// the same result always gives the same bytes.
-public enum RunJSONRenderer {
+package enum RunJSONRenderer {
   /// The `schemaVersion` field of the document (docs/json-output.md); raised when a field changes meaning.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// The JSON document of a run as text, one key per line, ending in a newline.
-  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     JSONWriter.write(document(result, summaries: summaries))
   }
 
   /// The JSON document of a run: settings, then every variant's counts, rates with intervals, screens,
   /// plans and revenue (`summaries` in the order of `result.variants`).
-  public static func document(_ result: RunResult, summaries: [FunnelSummary]) -> JSONValue {
+  package static func document(_ result: RunResult, summaries: [FunnelSummary]) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: result.experiment, mode: "truth", seed: result.seed)
     return head.document([
       ("usersPerVariant", .integer(result.usersPerVariant)),

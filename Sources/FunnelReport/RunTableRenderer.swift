@@ -1,13 +1,13 @@
-@_spi(Internals) public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``RunResult`` as aligned terminal tables: per variant, the funnel
 /// screen by screen and the purchase layer's outcomes, then a comparison of every
 /// variant with the control (paired on the same users; see ``FunnelSummary/comparisons``).
-public enum RunTableRenderer {
+package enum RunTableRenderer {
   /// The terminal report: per variant its funnel, purchase outcomes and estimates, then the comparison of
   /// every variant with the control. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  public static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
     out += " · truth mode (the same users walk every variant)\n"
     for (run, summary) in zip(result.variants, summaries) {
@@ -89,7 +89,7 @@ public enum RunTableRenderer {
 
   /// The paired interval and test of `metric`'s comparisons in truth mode, in words; `nil`
   /// for a metric compared unpaired (its denominator differs between variants).
-  public static func pairedMethods(_ metric: FunnelMetric) -> String? {
+  package static func pairedMethods(_ metric: FunnelMetric) -> String? {
     guard PairedTallies.covers(metric) else { return nil }
     return metric.isProportion ? "Tango score interval, McNemar score test" : "paired t on per-user differences"
   }

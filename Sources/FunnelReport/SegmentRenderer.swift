@@ -1,11 +1,11 @@
-public import FunnelLab
+package import FunnelLab
 import FunnelStats
 
 /// Renders a ``SegmentReport`` in every format: the primary metric by observable
 /// stratum with the exact per-stratum values, the heterogeneity test per arm, and the
 /// overall difference by each adjustment with the variance it removed. The text,
 /// Markdown and HTML forms share one set of rows.
-public enum SegmentRenderer {
+package enum SegmentRenderer {
   typealias E = ExperimentReportRenderer
 
   /// The by-stratum table: headers and rows (control first, stratum by stratum).
@@ -80,7 +80,7 @@ public enum SegmentRenderer {
   }
 
   /// The terminal sections.
-  public static func text(_ s: SegmentReport) -> String {
+  package static func text(_ s: SegmentReport) -> String {
     var out = ""
     if s.strata.count > 1 {
       out += "\nBy observable segment: \(s.label) (\(basis(s))" + (hasTruth(s) ? "; true: the exact value of each stratum" : "")
@@ -102,7 +102,7 @@ public enum SegmentRenderer {
   }
 
   /// The Markdown sections.
-  public static func markdown(_ s: SegmentReport) -> String {
+  package static func markdown(_ s: SegmentReport) -> String {
     var out = ""
     if s.strata.count > 1 {
       out += "\n### By observable segment: \(RunMarkdownRenderer.cell(s.label))\n\n"

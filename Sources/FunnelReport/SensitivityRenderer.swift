@@ -1,10 +1,10 @@
-public import FunnelLab
+package import FunnelLab
 
 /// Renders a ``Sensitivity`` analysis as a table (one row per point, flips marked)
 /// or as JSON chart data (schema version ``schemaVersion``).
-public enum SensitivityRenderer {
+package enum SensitivityRenderer {
   /// The `schemaVersion` written by ``json(_:)``.
-  public static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   static func f(_ x: Double?) -> String { x.map(CheckRenderer.format) ?? "n/a" }
 
@@ -14,7 +14,7 @@ public enum SensitivityRenderer {
 
   /// One row per grid point (the axes' values, each variant's exact metric value, the winner), `← flip` where
   /// the winner changes along the last axis, then each flip with its bisected tie point, or `No flip`.
-  public static func table(_ s: Sensitivity) -> String {
+  package static func table(_ s: Sensitivity) -> String {
     var out = "\(s.experiment) · sensitivity of the winner on \(s.metric.rawValue) (exact engine, no sampling noise)\n\n"
     let columns = s.axes.map(\.parameter.rawValue) + s.variants + ["winner"]
     let widths = columns.map { max($0.count, 9) }
@@ -42,7 +42,7 @@ public enum SensitivityRenderer {
 
   /// Chart data as pretty-printed JSON (`command` `"sensitivity"`): the axes and their values, every point's
   /// metric per variant (`null` when undefined) and winner, and the flips with their bracket and tie point.
-  public static func json(_ s: Sensitivity) -> String {
+  package static func json(_ s: Sensitivity) -> String {
     let document = JSONReportHead(schemaVersion: schemaVersion, command: "sensitivity", experiment: s.experiment).document([
       ("metric", .string(s.metric.rawValue)),
       ("variants", .array(s.variants.map { .string($0) })),

@@ -1,24 +1,24 @@
-public import FunnelLab
-public import FunnelStats
+package import FunnelLab
+package import FunnelStats
 
 /// A running test read day by day (``SequentialAnalysis``) in every format: a table by day
 /// (the cumulative lift, the fixed-horizon interval and p-value, the confidence sequence and
 /// always-valid p-values, the group-sequential boundary and decision), a sentence per arm
 /// with where its test stands, and in HTML a chart of each arm's lift over time.
-public enum SequentialRenderer {
+package enum SequentialRenderer {
   /// How the counts were read and what α each comparison used, stated in every format.
-  public struct Context: Sendable {
+  package struct Context: Sendable {
     /// `daily` (each row a day's own counts, summed here) or `cumulative` (running totals).
-    public var counts: String
+    package var counts: String
     /// A sentence on α when it was split over several arms; `nil` for one comparison.
-    public var alphaNote: String?
+    package var alphaNote: String?
     /// The exact relative lift per arm, when the test was simulated (experiment mode).
-    public var truth: [String: Double]
+    package var truth: [String: Double]
     /// Each arm's conclusion graded against the truth (a ``Verdict``'s words).
-    public var verdicts: [String: String]
+    package var verdicts: [String: String]
 
     /// Creates a context.
-    public init(counts: String, alphaNote: String? = nil, truth: [String: Double] = [:], verdicts: [String: String] = [:]) {
+    package init(counts: String, alphaNote: String? = nil, truth: [String: Double] = [:], verdicts: [String: String] = [:]) {
       self.counts = counts
       self.alphaNote = alphaNote
       self.truth = truth
@@ -26,7 +26,7 @@ public enum SequentialRenderer {
     }
 
     /// The context of a simulated test: counts are the simulation's daily totals, the truth exact.
-    public init(_ timeline: ExperimentTimeline, alphaNote: String?) {
+    package init(_ timeline: ExperimentTimeline, alphaNote: String?) {
       self.init(
         counts: "simulated cumulative", alphaNote: alphaNote, truth: timeline.trueRelativeLift,
         verdicts: timeline.verdicts.mapValues(\.rawValue))
@@ -144,7 +144,7 @@ public enum SequentialRenderer {
   }
 
   /// The terminal section.
-  public static func table(_ r: SequentialAnalysis.Report, context: Context) -> String {
+  package static func table(_ r: SequentialAnalysis.Report, context: Context) -> String {
     let h = headers(r)
     var table = TextTable(h, alignments: h.indices.map { [0, 1, decisionColumn].contains($0) ? .left : .right })
     for row in cells(r) { table.add(row) }
@@ -155,7 +155,7 @@ public enum SequentialRenderer {
   }
 
   /// The Markdown section.
-  public static func markdown(_ r: SequentialAnalysis.Report, context: Context) -> String {
+  package static func markdown(_ r: SequentialAnalysis.Report, context: Context) -> String {
     let h = headers(r)
     var out = "\n## Over time\n\n"
     out += summary(r, context: context).map { "- \($0)\n" }.joined() + "\n"
@@ -223,7 +223,7 @@ public enum SequentialRenderer {
   ]
 
   /// One row per day and arm, RFC 4180.
-  public static func csv(_ r: SequentialAnalysis.Report) -> String {
+  package static func csv(_ r: SequentialAnalysis.Report) -> String {
     var csv = CSVWriter(header: csvHeader)
     for row in r.rows {
       csv.add([
@@ -239,7 +239,7 @@ public enum SequentialRenderer {
   }
 
   /// The `overTime` object of the analysis JSON.
-  public static func json(_ r: SequentialAnalysis.Report, context: Context) -> JSONValue {
+  package static func json(_ r: SequentialAnalysis.Report, context: Context) -> JSONValue {
     let ci = AnalysisRenderer.ci
     let number = AnalysisRenderer.optional
     return .object([

@@ -1,14 +1,14 @@
-public import FunnelLab
+package import FunnelLab
 
 /// Renders a ``UserTrace`` as NDJSON: one event per line,
 /// `{"user_id":…,"timestamp_ms":…,"event":…,"properties":{…}}`, keys in that order
 /// (documented in docs/json-output.md).
-public enum TraceRenderer {
+package enum TraceRenderer {
   /// Every user's events of `trace`, user by user in the order they happened, one JSON object per line.
-  public static func ndjson(_ trace: UserTrace) -> String { ndjson(trace.events) }
+  package static func ndjson(_ trace: UserTrace) -> String { ndjson(trace.events) }
 
   /// Events as NDJSON lines (one user's, when streaming).
-  public static func ndjson(_ events: [TraceEvent]) -> String {
+  package static func ndjson(_ events: [TraceEvent]) -> String {
     var out = ""
     for event in events {
       let line: JSONValue = .object([

@@ -1,4 +1,4 @@
-import FunnelLab
+@_spi(Internals) import FunnelLab
 
 /// The seed experiments of `experiments/`, loaded and compiled through the public
 /// API exactly as a user of the library would (`ExperimentLoader`, `FlowCompiler`).

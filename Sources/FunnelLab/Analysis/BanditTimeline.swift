@@ -1,64 +1,64 @@
-public import FunnelStats
+package import FunnelStats
 
 /// A bandit run on the flow (``AdaptiveRun``) read against the exact truth: what it cost, what it
 /// would ship, and its naive and inverse-propensity estimates beside the exact differences.
-public struct BanditTimeline: Sendable {
+package struct BanditTimeline: Sendable {
   /// One arm at the end of the run.
-  public struct Arm: Sendable, Hashable {
+  package struct Arm: Sendable, Hashable {
     /// The variant's id.
-    public var id: String
+    package var id: String
     /// Users and successes of the primary metric over every day.
-    public var users: Int, successes: Int
+    package var users: Int, successes: Int
     /// The exact rate (``ExactEngine``); `nil` when not solved.
-    public var exactRate: Double?
+    package var exactRate: Double?
     /// The probability of being best after the last day.
-    public var probabilityBest: Double
+    package var probabilityBest: Double
     /// `successes / users`, pooled over the days (biased under adaptive allocation).
-    public var naiveRate: Double?
+    package var naiveRate: Double?
     /// The inverse-propensity (Horvitz–Thompson) rate `(1/N)·Σ_d x_d / w_d`.
-    public var weightedRate: Double
+    package var weightedRate: Double
   }
 
   /// A non-control arm's difference with the control.
-  public struct Difference: Sendable, Hashable {
+  package struct Difference: Sendable, Hashable {
     /// The arm's id.
-    public var id: String
+    package var id: String
     /// The naive difference of pooled rates.
-    public var naive: Double?
+    package var naive: Double?
     /// The inverse-propensity difference.
-    public var weighted: Double
+    package var weighted: Double
     /// Its standard error (see ``BanditTimeline/init(_:alpha:)``).
-    public var weightedStandardError: Double
+    package var weightedStandardError: Double
     /// Its normal interval at the spec's level.
-    public var weightedInterval: ConfidenceInterval
+    package var weightedInterval: ConfidenceInterval
     /// The exact difference; `nil` when not solved.
-    public var exact: Double?
+    package var exact: Double?
   }
 
   /// The metric optimised.
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// Per arm, the control first.
-  public var arms: [Arm]
+  package var arms: [Arm]
   /// Per non-control arm.
-  public var differences: [Difference]
+  package var differences: [Difference]
   /// The arm the bandit would ship: the most likely to be best after the last day.
-  public var shippedArm: String
+  package var shippedArm: String
   /// Whether the shipped arm's probability of being best reached ``BanditSimulation/defaultDecisionThreshold``.
-  public var decided: Bool
+  package var decided: Bool
   /// The arm with the best exact rate; `nil` when not solved.
-  public var bestArm: String?
+  package var bestArm: String?
   /// Expected successes lost against showing the best arm to every user, from the exact rates
   /// and the users each arm got: `Σ n_i·(p* − p_i)`; `nil` when not solved.
-  public var regret: Double?
+  package var regret: Double?
   /// The same for an equal split of the same users: `N·(p* − mean p)`.
-  public var equalSplitRegret: Double?
+  package var equalSplitRegret: Double?
   /// The interval level of ``Difference/weighted``.
-  public var level: Double
+  package var level: Double
 
   /// Reads `adaptive` with intervals at `1 − alpha`.
   ///
   /// The weighted rates and differences are ``InversePropensity``'s, the interval normal.
-  public init(_ adaptive: AdaptiveRun, alpha: Double) {
+  package init(_ adaptive: AdaptiveRun, alpha: Double) {
     let runs = adaptive.run.variants
     let k = runs.count
     let metric = adaptive.metric

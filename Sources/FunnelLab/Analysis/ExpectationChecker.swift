@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelStats
+import FunnelStats
 
 /// Evaluates the ``Experiment/expectations`` of a spec (see ``FunnelExpectation`` for the
 /// rule of each kind). Exact values come from ``ExactEngine`` (no sampling noise),
@@ -7,10 +7,10 @@ public import FunnelStats
 ///
 /// - Complexity: one exact solve per variant; one experiment-mode run per distinct
 ///   `users` among the simulated expectations.
-public enum ExpectationChecker {
+package enum ExpectationChecker {
   /// Checks every expectation of `experiment`.
   /// - Throws: ``SpecErrors`` when the experiment is invalid.
-  public static func check(_ experiment: Experiment) throws(SpecErrors) -> [ExpectationResult] {
+  package static func check(_ experiment: Experiment) throws(SpecErrors) -> [ExpectationResult] {
     let expanded = experiment.expandingGrid()
     let errors = expanded.validationErrors() + experiment.expectationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }

@@ -7,7 +7,7 @@ public import FunnelStats
 public struct ExpectationResult: Sendable, Hashable {
   /// The expectation with every default the check applied filled in: `users` and
   /// `alpha` of a `beats` (the spec's), its `power` (0.8), a `best`'s `probability` (0.9).
-  public var expectation: FunnelExpectation
+  package var expectation: FunnelExpectation
   /// The control's variant id, the reference of `lift` and `beats`.
   public var control: String
   /// Whether the measurement meets the expectation's threshold (see ``FunnelExpectation`` for each kind's rule).
@@ -127,7 +127,7 @@ public struct ExpectationResult: Sendable, Hashable {
   }
 
   /// A result of checking `expectation`; ``failures`` must be empty when `passed`.
-  public init(
+  package init(
     expectation: FunnelExpectation, control: String, passed: Bool, measured: Double?, interval: ConfidenceInterval? = nil,
     basis: Basis = .exact, evidence: Evidence, failures: [Failure]
   ) {

@@ -1,9 +1,9 @@
-public import FunnelStats
+package import FunnelStats
 
 /// Whether an experiment's conclusion about an arm matched the truth: the exact
 /// difference (``ExactEngine``), read with a practical-equivalence margin
 /// (``MetricsSpec/equivalenceMargin(for:)``).
-public enum Verdict: String, Sendable, Hashable, CaseIterable {
+package enum Verdict: String, Sendable, Hashable, CaseIterable {
   /// Significant, in the direction of a true effect larger than the margin.
   case correct = "correct"
   /// Significant, opposite to a true effect larger than the margin (a type S error).
@@ -26,7 +26,7 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
   /// | exactly 0              | false positive         | false positive          | correct null    |
   /// | 0 < \|truth\| ≤ margin | negligible detected    | negligible detected     | correct null    |
   /// | \|truth\| > margin     | correct                | wrong sign              | missed          |
-  public static func judge(significant: Bool, observed: Double, truth: Double, margin: Double = 0) -> Verdict {
+  package static func judge(significant: Bool, observed: Double, truth: Double, margin: Double = 0) -> Verdict {
     if truth == 0 { return significant ? .falsePositive : .correctNull }
     if abs(truth) <= margin { return significant ? .negligibleDetected : .correctNull }
     guard significant else { return .missed }
@@ -35,14 +35,14 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A guardrail's state for one arm (see ``Guardrail``).
-public enum GuardrailStatus: String, Sendable, Hashable {
+package enum GuardrailStatus: String, Sendable, Hashable {
   /// `ok`: the interval's worst case stays within the margin; `violated`: the estimate itself is worse by more
   /// than the margin; `inconclusive`: neither, or no interval.
   case ok, violated, inconclusive
 }
 
 /// What the decision rule of ``MetricsSpec`` says about an arm.
-public enum Decision: String, Sendable, Hashable {
+package enum Decision: String, Sendable, Hashable {
   /// The primary metric is significantly better and every guardrail is `ok`.
   case ship = "ship"
   /// The primary metric is significantly worse, or a guardrail is violated.
@@ -55,44 +55,44 @@ public enum Decision: String, Sendable, Hashable {
 }
 
 /// One arm's result on one metric, next to the truth.
-public struct ArmMetricResult: Sendable, Hashable {
+package struct ArmMetricResult: Sendable, Hashable {
   /// The arm's variant id.
-  public var arm: String
+  package var arm: String
   /// The arm's own value of the metric with its `1 − α` interval, from the observed users.
-  public var estimate: MetricEstimate
+  package var estimate: MetricEstimate
   /// Against the control; `nil` for the control.
-  public var comparison: MetricComparison?
+  package var comparison: MetricComparison?
   /// Relative lift with the score interval of the ratio (proportions).
-  public var relativeLift: IntervalEstimate?
+  package var relativeLift: IntervalEstimate?
   /// The p-value after the spec's multiple-testing correction across the non-control arms; `nil` for the
   /// control or when the test is undefined.
-  public var adjustedPValue: Double?
+  package var adjustedPValue: Double?
   /// FunnelStats' rule (``ControlComparison``): adjusted p ≤ α and the intervals at 1 − α
   /// exclude zero.
-  public var significant: Bool
+  package var significant: Bool
   /// Bayesian chance that the arm is better than the control on this metric (Beta(1,1) prior
   /// for proportions; normal posterior for means), oriented by `higherIsBetter`.
-  public var probabilityToBeatControl: Double?
+  package var probabilityToBeatControl: Double?
   /// Chance of being the best of all arms, oriented by `higherIsBetter`.
-  public var probabilityToBeBest: Double?
+  package var probabilityToBeBest: Double?
   /// The exact value of the metric in this arm (``ExactEngine``), when solved.
-  public var trueValue: Double?
+  package var trueValue: Double?
   /// The exact difference arm − control (``ExactEngine``), when solved.
-  public var trueDifference: Double?
+  package var trueDifference: Double?
   /// The exact relative lift arm/control − 1 (``ExactEngine``), when both were solved and
   /// the control's exact value is not 0.
-  public var trueRelativeLift: Double? {
+  package var trueRelativeLift: Double? {
     guard let value = trueValue, let difference = trueDifference, value != difference else { return nil }
     return difference / (value - difference)
   }
   /// The practical-equivalence margin the verdict used, in the metric's unit.
-  public var equivalenceMargin: Double?
+  package var equivalenceMargin: Double?
   /// How the conclusion compares with ``trueDifference``; `nil` for the control or when either the observed
   /// or the exact difference is missing.
-  public var verdict: Verdict?
+  package var verdict: Verdict?
 
   /// An arm's result with only its estimate; the rest is filled in by the analysis.
-  public init(arm: String, estimate: MetricEstimate) {
+  package init(arm: String, estimate: MetricEstimate) {
     self.arm = arm
     self.estimate = estimate
     significant = false
@@ -100,59 +100,59 @@ public struct ArmMetricResult: Sendable, Hashable {
 }
 
 /// A metric across all arms.
-public struct MetricResult: Sendable, Hashable {
+package struct MetricResult: Sendable, Hashable {
   /// The metric every row is about.
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// One result per arm in the run's order, the control first (its comparison fields are `nil`).
-  public var arms: [ArmMetricResult]
+  package var arms: [ArmMetricResult]
 
   /// The result of the arm with variant id `id`; `nil` when there is none.
-  public func arm(_ id: String) -> ArmMetricResult? { arms.first { $0.arm == id } }
+  package func arm(_ id: String) -> ArmMetricResult? { arms.first { $0.arm == id } }
 }
 
 /// The analysis of an experiment-mode run the way an experiment platform would show
 /// it: every arm against the control on the primary metric and the guardrails, the
 /// sample-ratio check, the decision rule — and, beside it, the truth.
-public struct ExperimentReport: Sendable {
+package struct ExperimentReport: Sendable {
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The run's seed: the same seed and spec give the same report.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The control's variant id: the first variant (empty only for a run without variants).
-  public var control: String
+  package var control: String
   /// Every arm's variant id, in the spec's order, the control first.
-  public var arms: [String]
+  package var arms: [String]
   /// Users the hash assignment put in each arm, indexed like ``arms``.
-  public var armUsers: [UInt64]
+  package var armUsers: [UInt64]
   /// Each arm's planned share of traffic (from the assignment weights, equal shares without them), summing to 1.
-  public var plannedShares: [Double]
+  package var plannedShares: [Double]
   /// The χ² check of ``armUsers`` against ``plannedShares``; `nil` when it could not be computed (e.g. no users).
-  public var sampleRatio: SampleRatioMismatch.Result?
+  package var sampleRatio: SampleRatioMismatch.Result?
   /// The spec's metrics section: primary metric, guardrails, α, correction, equivalence margins.
-  public var spec: MetricsSpec
+  package var spec: MetricsSpec
   /// Every arm against the control on the spec's primary metric.
-  public var primary: MetricResult
+  package var primary: MetricResult
   /// Each guardrail in spec order, with its metric's results and each non-control arm's status: `ok` when the
   /// interval's worst case stays within the margin, `violated` when the estimate itself is worse by more than
   /// the margin, otherwise (or without an interval) `inconclusive`.
-  public var guardrails: [(guardrail: Guardrail, result: MetricResult, status: [String: GuardrailStatus])]
+  package var guardrails: [(guardrail: Guardrail, result: MetricResult, status: [String: GuardrailStatus])]
   /// Other metrics reported for context.
-  public var secondary: [MetricResult]
+  package var secondary: [MetricResult]
   /// Each non-control arm's decision, in arm order: `do not ship` on a violated guardrail or a significant
   /// worsening, `ship` on a significant improvement with every guardrail `ok`, otherwise `no decision`; every
   /// arm `sampleRatioMismatch` when the sample-ratio check flags a mismatch.
-  public var decisions: [(arm: String, decision: Decision)]
+  package var decisions: [(arm: String, decision: Decision)]
   /// Each arm's realized revenue by day and renewal by period, in ``arms`` order; `nil`
   /// entries for a flow that sells no plans.
-  public var lifecycles: [LifecycleSummary?]
+  package var lifecycles: [LifecycleSummary?]
   /// The primary metric by observable segment and adjusted for the strata and the
   /// pre-period covariate; `nil` when the population has neither (or the metric is not over all users).
-  public var segments: SegmentReport?
+  package var segments: SegmentReport?
 
   /// Analyses `observed` (an experiment-mode run) under `spec`, beside the truth:
   /// the exact solution each variant carries (``VariantRun/exact``), against which
   /// every verdict is graded.
-  public init(observed: RunResult, spec: MetricsSpec) {
+  package init(observed: RunResult, spec: MetricsSpec) {
     experiment = observed.experiment
     seed = observed.seed
     self.spec = spec

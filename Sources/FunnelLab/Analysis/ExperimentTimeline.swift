@@ -1,20 +1,20 @@
-public import FunnelStats
+package import FunnelStats
 
 /// A day-by-day experiment-mode run (``DailyRun``) read as the running test it simulates:
 /// the primary metric's cumulative counts each day through ``SequentialAnalysis`` (the planned
 /// end is the last day's users), with the exact lift beside it and each arm's decision graded
 /// against it (``Verdict``), so a team sees before launch what reading a live test day by day
 /// would conclude, and whether that would be right.
-public struct ExperimentTimeline: Sendable {
+package struct ExperimentTimeline: Sendable {
   /// The primary metric, read day by day.
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// The analysis of the daily looks.
-  public var report: SequentialAnalysis.Report
+  package var report: SequentialAnalysis.Report
   /// The exact relative lift of the primary metric per non-control arm (``ExactEngine``).
-  public var trueRelativeLift: [String: Double]
+  package var trueRelativeLift: [String: Double]
   /// Each non-control arm's group-sequential conclusion graded against the exact difference:
   /// significant when it stopped or ended significant.
-  public var verdicts: [String: Verdict]
+  package var verdicts: [String: Verdict]
 
   /// Reads `daily` under `spec` (its primary metric, α and correction: α is split over the
   /// arms by Bonferroni unless the correction is `none`).
@@ -22,7 +22,7 @@ public struct ExperimentTimeline: Sendable {
   /// - Returns: `nil` when the primary metric is not a rate (a mean is not read over time yet)
   ///   or the run has no day.
   /// - Throws: ``StatsError`` from the analysis.
-  public init?(_ daily: DailyRun, spec: MetricsSpec) throws(StatsError) {
+  package init?(_ daily: DailyRun, spec: MetricsSpec) throws(StatsError) {
     let metric = spec.primary
     let names = daily.run.variants.map(\.variant.id)
     var looks: [SequentialAnalysis.Look] = []

@@ -1,7 +1,7 @@
 extension FunnelMetric {
   /// Whether a bandit can optimise this metric: a rate over every user (so that an arm's
   /// successes per user are what showing it to everyone would give) where higher is better.
-  public var isBanditReward: Bool {
+  package var isBanditReward: Bool {
     switch definition {
     case .proportion(.count(_, of: .users)): higherIsBetter
     default: false

@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// The metrics a funnel run reports, by name.
 ///
@@ -37,7 +37,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   case realizedRevenuePerUser
 
   /// What a metric is computed from.
-  public enum Data: Sendable, Hashable {
+  package enum Data: Sendable, Hashable {
     case proportion(successes: UInt64, trials: UInt64)
     case mean(SampleMeanStatistic)
   }
@@ -80,14 +80,14 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// How a proportion metric counts its users, from the aggregate's counters.
-  public enum Proportion: Sendable, Hashable {
+  package enum Proportion: Sendable, Hashable {
     /// `successes` of `trials`.
     case count(FunnelCounter, of: FunnelCounter)
     /// The `trials` who are not among `successes` (abandonment: users who did not complete).
     case complement(FunnelCounter, of: FunnelCounter)
 
     /// `(numerator, denominator)` from the counter values `count`.
-    public func counts(_ count: (FunnelCounter) -> UInt64) -> (successes: UInt64, trials: UInt64) {
+    package func counts(_ count: (FunnelCounter) -> UInt64) -> (successes: UInt64, trials: UInt64) {
       switch self {
       case .count(let successes, let trials): (count(successes), count(trials))
       case .complement(let others, let trials):
@@ -97,7 +97,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// Where a mean metric's per-user values come from.
-  public enum MeanSource: Sendable, Hashable {
+  package enum MeanSource: Sendable, Hashable {
     /// Seconds to finish, over completers.
     case timeToFinish
     /// Net revenue to the horizon, per user counted by the counter.
@@ -107,7 +107,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// What the metric is made of: a proportion of counted users, or a mean.
-  public enum Definition: Sendable, Hashable {
+  package enum Definition: Sendable, Hashable {
     /// A proportion of users.
     case proportion(Proportion)
     /// A mean of a per-user quantity.
@@ -115,7 +115,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// The metric's definition: the one place that says which counters make each metric.
-  public var definition: Definition {
+  package var definition: Definition {
     switch self {
     case .completionRate: .proportion(.count(.completed, of: .users))
     case .abandonmentRate: .proportion(.complement(.completed, of: .users))
@@ -136,13 +136,13 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// How a proportion metric counts; `nil` for the means.
-  public var proportion: Proportion? {
+  package var proportion: Proportion? {
     if case .proportion(let p) = definition { return p }
     return nil
   }
 
   /// The metric's data in an aggregate.
-  public func data(in a: FunnelAggregate) -> Data {
+  package func data(in a: FunnelAggregate) -> Data {
     switch definition {
     case .proportion(let p):
       let (successes, trials) = p.counts { a[$0] }
@@ -158,7 +158,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   }
 
   /// `(numerator, denominator)` of a proportion metric.
-  public func counts(in a: FunnelAggregate) -> (successes: UInt64, trials: UInt64)? {
+  package func counts(in a: FunnelAggregate) -> (successes: UInt64, trials: UInt64)? {
     if case .proportion(let s, let n) = data(in: a) { return (s, n) }
     return nil
   }
@@ -166,7 +166,7 @@ public enum FunnelMetric: String, Sendable, Hashable, CaseIterable, Codable {
   /// The metric's point estimate (`nil` when its denominator is empty): a proportion `successes / trials`, a
   /// mean its exact integer total over its users (``RevenueDistribution/mean(users:)``,
   /// ``TimeStatistic/meanSeconds``), each one division of exact integers.
-  public func value(in a: FunnelAggregate) -> Double? {
+  package func value(in a: FunnelAggregate) -> Double? {
     switch definition {
     case .proportion(let p):
       let (successes, trials) = p.counts { a[$0] }

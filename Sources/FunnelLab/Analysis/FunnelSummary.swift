@@ -2,39 +2,39 @@ import FunnelStats
 
 /// The readable funnel of one variant, derived from its aggregate: what a report
 /// shows. Pure arithmetic on counts; no simulation.
-public struct FunnelSummary: Sendable {
+package struct FunnelSummary: Sendable {
   /// One row of the funnel.
-  public struct ScreenRow: Sendable, Hashable {
+  package struct ScreenRow: Sendable, Hashable {
     /// The screen's id in the spec.
-    public var id: String
+    package var id: String
     /// The screen's kind (info, choice, paywall, …).
-    public var kind: ScreenKind
+    package var kind: ScreenKind
     /// Users who saw the screen at least once.
-    public var reached: UInt64
+    package var reached: UInt64
     /// `reached / users` of the variant, a fraction in [0, 1].
-    public var reachRate: Double
+    package var reachRate: Double
     /// Times the screen was shown, counting repeat views after `back` or a failure.
-    public var views: UInt64
+    package var views: UInt64
     /// Users who quit on this screen.
-    public var droppedOff: UInt64
+    package var droppedOff: UInt64
     /// `droppedOff / reached` (0 when unreached).
-    public var dropOffRate: Double
+    package var dropOffRate: Double
     /// Mean seconds per view.
-    public var meanSeconds: Double?
+    package var meanSeconds: Double?
     /// Validation or task failures.
-    public var failures: UInt64
+    package var failures: UInt64
     /// Times each action was taken here, in the compiled order.
-    public var actions: [(id: String, count: UInt64)]
+    package var actions: [(id: String, count: UInt64)]
 
     /// Compares the counts (id, reached, views, dropped off, failures, actions); `kind` and the rates and
     /// seconds derived from those counts are not compared.
-    public static func == (a: ScreenRow, b: ScreenRow) -> Bool {
+    package static func == (a: ScreenRow, b: ScreenRow) -> Bool {
       a.id == b.id && a.reached == b.reached && a.views == b.views && a.droppedOff == b.droppedOff
         && a.failures == b.failures && a.actions.map(\.id) == b.actions.map(\.id) && a.actions.map(\.count) == b.actions.map(\.count)
     }
 
     /// Hashes `id`, `reached` and `views`: a subset of what ``==(_:_:)`` compares, as hashing requires.
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
       h.combine(id)
       h.combine(reached)
       h.combine(views)
@@ -42,63 +42,63 @@ public struct FunnelSummary: Sendable {
   }
 
   /// One plan's share of purchases.
-  public struct PlanRow: Sendable, Hashable {
+  package struct PlanRow: Sendable, Hashable {
     /// The id of the paywall that offers the plan.
-    public var screen: String
+    package var screen: String
     /// The plan's id.
-    public var plan: String
+    package var plan: String
     /// Whether the paywall pre-selects this plan.
-    public var isDefault: Bool
+    package var isDefault: Bool
     /// Users whose first purchase was this plan.
-    public var purchases: UInt64
+    package var purchases: UInt64
     /// Share of purchasers whose first purchase was this plan.
-    public var share: Double
+    package var share: Double
   }
 
   /// The variant's id.
-  public var variant: String
+  package var variant: String
   /// Users who walked the variant's flow: the denominator of every per-user rate.
-  public var users: UInt64
+  package var users: UInt64
   /// One row per screen, in the spec's order.
-  public var screens: [ScreenRow]
+  package var screens: [ScreenRow]
   /// One row per plan of every paywall, in compiled order (screen by screen); empty without a paywall.
-  public var plans: [PlanRow]
+  package var plans: [PlanRow]
   /// Every ``FunnelMetric`` in declaration order with its value from the counts; `nil` when its denominator
   /// is zero (e.g. purchase conversion of paywall viewers when nobody saw a paywall).
-  public var metrics: [(metric: FunnelMetric, value: Double?)]
+  package var metrics: [(metric: FunnelMetric, value: Double?)]
   /// Every metric with its confidence interval.
-  public var estimates: [MetricEstimate]
+  package var estimates: [MetricEstimate]
   /// Every metric against the control (empty for the control itself). In truth mode the
   /// metrics over all users are compared pairwise on the same users
   /// (``MetricAnalysis/comparePaired(_:tallies:variant:control:alpha:)``: Tango/McNemar, paired t); the
   /// others, and every metric of a run without paired tallies, as independent samples.
   /// Each result names its method.
-  public var comparisons: [MetricComparison]
+  package var comparisons: [MetricComparison]
   /// Each plan's share of purchasers with a Wilson interval, in plan order.
-  public var planShares: [MetricEstimate]
+  package var planShares: [MetricEstimate]
   /// Users whose walk hit the step limit and was counted as abandoned (a sign of a loop in the flow).
-  public var stepLimitReached: UInt64
+  package var stepLimitReached: UInt64
   /// Users who completed the flow.
-  public var completed: UInt64 = 0
+  package var completed: UInt64 = 0
   /// Users who bought a plan; `nil` when the flow sells none.
-  public var purchasers: UInt64?
+  package var purchasers: UInt64?
   /// Median and 90th percentile of the time to finish: Monte Carlo estimates (from
   /// the completion-time histogram); the exact engine solves the mean and the
   /// standard deviation only.
-  public var medianSecondsToFinish: Double?
+  package var medianSecondsToFinish: Double?
   /// The 90th percentile of the time to finish, in seconds (1-second histogram bins); `nil` when nobody finished.
-  public var p90SecondsToFinish: Double?
+  package var p90SecondsToFinish: Double?
   /// The significance level the intervals and tests use (`1 − alpha` intervals).
-  public var alpha: Double
+  package var alpha: Double
   /// The variant's exact solution (``ExactEngine``), when the run solved it.
-  public var exact: ExactFunnel?
+  package var exact: ExactFunnel?
   /// The control's exact solution, when the run solved it (for exact differences).
-  public var controlExact: ExactFunnel?
+  package var controlExact: ExactFunnel?
   /// Realized revenue by day and renewal by period; `nil` when the flow sells no plans.
-  public var lifecycle: LifecycleSummary?
+  package var lifecycle: LifecycleSummary?
 
   /// The summary of `run`, compared with `control` when given (and not `run` itself).
-  public init(_ run: VariantRun, control: VariantRun? = nil, alpha: Double = 0.05) {
+  package init(_ run: VariantRun, control: VariantRun? = nil, alpha: Double = 0.05) {
     let a = run.aggregate
     let f = run.flow
     let n = Double(max(a[.users], 1))
@@ -146,32 +146,32 @@ public struct FunnelSummary: Sendable {
   }
 
   /// The value of `metric` in ``metrics``; `nil` when undefined.
-  public func value(_ metric: FunnelMetric) -> Double? { metrics.first { $0.metric == metric }?.value ?? nil }
+  package func value(_ metric: FunnelMetric) -> Double? { metrics.first { $0.metric == metric }?.value ?? nil }
 
   /// The estimate of `metric` with its `1 − alpha` interval, from ``estimates``.
-  public func estimate(_ metric: FunnelMetric) -> MetricEstimate? { estimates.first { $0.metric == metric } }
+  package func estimate(_ metric: FunnelMetric) -> MetricEstimate? { estimates.first { $0.metric == metric } }
 
   /// The comparison of `metric` with the control; `nil` for the control itself.
-  public func comparison(_ metric: FunnelMetric) -> MetricComparison? { comparisons.first { $0.metric == metric } }
+  package func comparison(_ metric: FunnelMetric) -> MetricComparison? { comparisons.first { $0.metric == metric } }
 
   /// The exact value of `metric` (no sampling noise), when solved.
-  public func exactValue(_ metric: FunnelMetric) -> Double? { exact?.value(of: metric) }
+  package func exactValue(_ metric: FunnelMetric) -> Double? { exact?.value(of: metric) }
 
   /// The exact difference from the control of `metric`, when both were solved.
-  public func exactDifference(_ metric: FunnelMetric) -> Double? {
+  package func exactDifference(_ metric: FunnelMetric) -> Double? {
     guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric) else { return nil }
     return v - c
   }
 
   /// The exact relative lift `variant/control − 1` of `metric`, when both were solved and
   /// the control's value is not 0.
-  public func exactRelativeLift(_ metric: FunnelMetric) -> Double? {
+  package func exactRelativeLift(_ metric: FunnelMetric) -> Double? {
     guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric), c != 0 else { return nil }
     return (v - c) / c
   }
 
   /// Summaries of every variant of a run, each compared with the control.
-  public static func all(_ result: RunResult, alpha: Double = 0.05) -> [FunnelSummary] {
+  package static func all(_ result: RunResult, alpha: Double = 0.05) -> [FunnelSummary] {
     result.variants.map { FunnelSummary($0, control: result.control, alpha: alpha) }
   }
 }

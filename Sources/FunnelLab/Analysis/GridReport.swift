@@ -3,58 +3,58 @@ import FunnelStats
 /// A grid run ranked by the exact value of the primary metric (``ExactEngine``, no
 /// sampling noise), with the Monte Carlo estimate beside it: every cell against the
 /// control, with raw, Holm- and Benjamini–Hochberg-adjusted p-values and the guardrails.
-public struct GridReport: Sendable {
+package struct GridReport: Sendable {
   /// One variant of the grid (or the control): its estimate, its exact value and its comparison with the control.
-  public struct Cell: Sendable {
+  package struct Cell: Sendable {
     /// The variant id: `factor=level,factor=level` for a cell, the control's own id for the control.
-    public var variant: String
+    package var variant: String
     /// `(factor, level)` of the cell, in factor order (empty for the control).
-    public var levels: [(factor: String, level: String)]
+    package var levels: [(factor: String, level: String)]
     /// The simulated primary metric with its `1 − α` interval (Monte Carlo).
-    public var primary: MetricEstimate
+    package var primary: MetricEstimate
     /// The cell's exact solution (``ExactEngine``); `nil` when not solved.
-    public var solution: ExactFunnel?
+    package var solution: ExactFunnel?
     /// The exact value of the primary metric; `nil` when not solved.
-    public var exact: Double?
+    package var exact: Double?
     /// The exact difference cell − control of the primary metric.
-    public var exactDifference: Double?
+    package var exactDifference: Double?
     /// The primary metric against the control on the same users (paired when the metric allows it); `nil`
     /// for the control.
-    public var comparison: MetricComparison?
+    package var comparison: MetricComparison?
     /// The Holm-adjusted p-value across all cells; `nil` for the control or when the cell has no test.
-    public var holm: Double?
+    package var holm: Double?
     /// The Benjamini–Hochberg-adjusted p-value (false discovery rate) across all cells; `nil` for the
     /// control or when the cell has no test.
-    public var benjaminiHochberg: Double?
+    package var benjaminiHochberg: Double?
     /// Each guardrail in spec order with the simulated difference from the control and its status (always
     /// `ok` with no difference for the control).
-    public var guardrails: [(guardrail: Guardrail, difference: Double?, status: GuardrailStatus)]
+    package var guardrails: [(guardrail: Guardrail, difference: Double?, status: GuardrailStatus)]
     /// 1 = the best cell on the exact primary metric (0 for the control, which is not
     /// ranked); cells without an exact value are ranked by their estimate, after those with one.
-    public var rank: Int
+    package var rank: Int
     /// The cell's whole funnel, for reports that show more than the primary metric.
-    public var summary: FunnelSummary
+    package var summary: FunnelSummary
   }
 
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The run's seed.
-  public var seed: UInt64
+  package var seed: UInt64
   /// Users walked through every cell (truth mode: the same users in each).
-  public var usersPerVariant: Int
+  package var usersPerVariant: Int
   /// The spec's metrics section: primary metric, guardrails, α.
-  public var spec: MetricsSpec
+  package var spec: MetricsSpec
   /// The grid's factors and their levels, in the spec's order.
-  public var factors: [GridFactor]
+  package var factors: [GridFactor]
   /// The control first, then the cells best first.
-  public var cells: [Cell]
+  package var cells: [Cell]
 
   /// The value a cell is ranked and drawn by: exact when solved, else its estimate.
-  public static func rankingValue(_ c: Cell) -> Double? { c.exact ?? c.primary.estimate }
+  package static func rankingValue(_ c: Cell) -> Double? { c.exact ?? c.primary.estimate }
 
   /// - Parameter result: a truth-mode run whose first variant is the control and the
   ///   rest the grid's cells (as ``Experiment/gridExperiment()`` lays them out).
-  public init(result: RunResult, grid: Grid, spec: MetricsSpec) {
+  package init(result: RunResult, grid: Grid, spec: MetricsSpec) {
     experiment = result.experiment
     seed = result.seed
     usersPerVariant = result.usersPerVariant

@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// What an arm's purchases earned over time: realized revenue per user by day (the curve
 /// RevenueCat and Adapty call realized LTV) and renewal by plan and period, each with
@@ -6,48 +6,48 @@ public import FunnelStats
 ///
 /// Read from the purchasers' lifecycles (``FunnelAggregate/lifecycles``), so it merges
 /// across shards like every other count.
-public struct LifecycleSummary: Sendable, Hashable {
+package struct LifecycleSummary: Sendable, Hashable {
   /// Realized revenue per user by one day.
-  public struct RevenueByDay: Sendable, Hashable {
+  package struct RevenueByDay: Sendable, Hashable {
     /// Days since the purchase screen; payments before this day count.
-    public var day: Double
+    package var day: Double
     /// Mean net revenue per user (all users; 0 for those who bought nothing) with its
     /// Student-t interval.
-    public var estimate: IntervalEstimate
+    package var estimate: IntervalEstimate
     /// The exact engine's expectation (``ExactFunnel/realizedRevenueCurve``), when solved.
-    public var exact: Double?
+    package var exact: Double?
   }
 
   /// Renewal of one plan at one period.
-  public struct Renewal: Sendable, Hashable {
+  package struct Renewal: Sendable, Hashable {
     /// The plan's id.
-    public var plan: String
+    package var plan: String
     /// The renewal's number: 1 is the renewal after the first paid period.
-    public var period: Int
+    package var period: Int
     /// Subscribers who paid period ``period`` with the next payment before the horizon.
-    public var eligible: UInt64
+    package var eligible: UInt64
     /// Of those, the ones who renewed.
-    public var renewed: UInt64
+    package var renewed: UInt64
     /// The renewal rate with its Wilson interval; churn is its complement.
-    public var estimate: IntervalEstimate
+    package var estimate: IntervalEstimate
     /// The exact renewal probability (``ExactFunnel/planRenewal``), when solved.
-    public var exact: Double?
+    package var exact: Double?
   }
 
   /// The plans' currency (the first plan's).
-  public var currency: String
+  package var currency: String
   /// The revenue settings' analysis day (the day ``FunnelMetric/realizedRevenuePerUser`` reads).
-  public var analysisDay: Double
+  package var analysisDay: Double
   /// The arm's users: the denominator of realized revenue per user.
-  public var users: UInt64
+  package var users: UInt64
   /// Realized revenue per user at each of ``RevenueSettings/curveDays``, in order.
-  public var revenueByDay: [RevenueByDay]
+  package var revenueByDay: [RevenueByDay]
   /// Renewals by plan (in plan order) and period (in order), for periods someone reached.
-  public var renewals: [Renewal]
+  package var renewals: [Renewal]
 
   /// The summary of `aggregate`, walked through `flow`, at confidence `1 − alpha`; `nil`
   /// when the flow sells no plans.
-  public init?(_ aggregate: FunnelAggregate, flow: CompiledFlow, exact: ExactFunnel?, alpha: Double) {
+  package init?(_ aggregate: FunnelAggregate, flow: CompiledFlow, exact: ExactFunnel?, alpha: Double) {
     guard !flow.plans.isEmpty else { return nil }
     let users = aggregate[.users]
     self.users = users

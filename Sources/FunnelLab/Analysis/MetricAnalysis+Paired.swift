@@ -13,7 +13,7 @@ extension MetricAnalysis {
   ///
   /// These are Monte Carlo estimates of the difference over the simulated users; the
   /// exact difference comes from ``ExactEngine``.
-  public static func comparePaired(
+  package static func comparePaired(
     _ metric: FunnelMetric, tallies: PairedTallies, variant: FunnelAggregate? = nil, control: FunnelAggregate? = nil,
     alpha: Double = 0.05
   ) -> MetricComparison? {
@@ -39,7 +39,7 @@ extension MetricAnalysis {
   /// `variant` against `control` on `metric`: paired (``comparePaired(_:tallies:variant:control:alpha:)``)
   /// when `paired` tallies are given and cover the metric, otherwise as independent samples
   /// (``compare(_:variant:control:alpha:)``).
-  public static func compare(
+  package static func compare(
     _ metric: FunnelMetric, variant: FunnelAggregate, control: FunnelAggregate, paired: PairedTallies?, alpha: Double = 0.05
   ) -> MetricComparison {
     if let paired, let comparison = comparePaired(metric, tallies: paired, variant: variant, control: control, alpha: alpha) {

@@ -44,9 +44,9 @@ public struct MetricComparison: Sendable, Hashable {
 }
 
 /// Estimates and comparisons of every metric of a run, computed with FunnelStats.
-public enum MetricAnalysis {
+package enum MetricAnalysis {
   /// The estimate of `metric` in `a` at confidence `1 − alpha`.
-  public static func estimate(_ metric: FunnelMetric, in a: FunnelAggregate, alpha: Double = 0.05) -> MetricEstimate {
+  package static func estimate(_ metric: FunnelMetric, in a: FunnelAggregate, alpha: Double = 0.05) -> MetricEstimate {
     switch metric.data(in: a) {
     case .proportion(let s, let n):
       guard n > 0, let count = try? ProportionCount(successes: Int(s), trials: Int(n)) else {
@@ -64,7 +64,7 @@ public enum MetricAnalysis {
   /// `variant` against `control` for `metric`, by FunnelStats' one pipeline
   /// (``ControlComparison``): the Miettinen–Nurminen score test and interval for
   /// proportions, Welch's test and interval for means; unadjusted (one comparison).
-  public static func compare(_ metric: FunnelMetric, variant: FunnelAggregate, control: FunnelAggregate, alpha: Double = 0.05)
+  package static func compare(_ metric: FunnelMetric, variant: FunnelAggregate, control: FunnelAggregate, alpha: Double = 0.05)
     -> MetricComparison
   {
     let settings = ControlComparison.Settings(alpha: alpha, correction: .none, higherIsBetter: metric.higherIsBetter, bayesian: false)
@@ -78,7 +78,7 @@ public enum MetricAnalysis {
 
   /// The data of `metric` in every aggregate, in order, as FunnelStats takes it; `nil` when
   /// the kinds differ or a count does not fit an `Int`.
-  public static func data(_ metric: FunnelMetric, _ aggregates: [FunnelAggregate]) -> ControlComparison.Data? {
+  package static func data(_ metric: FunnelMetric, _ aggregates: [FunnelAggregate]) -> ControlComparison.Data? {
     var counts: [ProportionCount] = []
     var means: [SampleMeanStatistic] = []
     for a in aggregates {

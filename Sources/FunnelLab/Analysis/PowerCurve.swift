@@ -1,25 +1,25 @@
-public import FunnelStats
+package import FunnelStats
 
 /// Power at sample sizes around a solved design: what a smaller or larger test buys.
-public struct PowerCurve: Sendable, Hashable {
+package struct PowerCurve: Sendable, Hashable {
   /// One point of the curve.
-  public struct Point: Sendable, Hashable {
+  package struct Point: Sendable, Hashable {
     /// Users in the treatment arm (the control has `ratio` times as many).
-    public var usersPerArm: Double
+    package var usersPerArm: Double
     /// The power at that size, a probability.
-    public var power: Double
+    package var power: Double
   }
 
   /// One point per positive multiple, in the order of `multiples` (ascending by default); a multiple whose solve
   /// fails is left out.
-  public var points: [Point]
+  package var points: [Point]
   /// The design's own sample size and power.
-  public var design: Point
+  package var design: Point
 
   /// Solves `problem` for power at `multiples` of the design's treatment sample size,
   /// with the design's effect and alpha.
   /// - Complexity: one ``PowerAnalysis/solve(_:)`` per multiple.
-  public init(problem: PowerAnalysis.Problem, result: PowerAnalysis.Result, multiples: [Double] = [0.25, 0.5, 0.75, 1, 1.5, 2, 3]) {
+  package init(problem: PowerAnalysis.Problem, result: PowerAnalysis.Result, multiples: [Double] = [0.25, 0.5, 0.75, 1, 1.5, 2, 3]) {
     design = Point(usersPerArm: result.sampleSize, power: result.power)
     var points: [Point] = []
     for m in multiples where m > 0 {

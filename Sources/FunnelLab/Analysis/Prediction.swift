@@ -14,45 +14,45 @@ import FunnelStats
 ///
 /// - Complexity: one exact solve of every variant per draw, the draws spread over the
 ///   cores; results do not depend on the thread count (draws are made first, from the seed).
-public struct Prediction: Sendable {
+package struct Prediction: Sendable {
   /// One variant's predicted effect.
-  public struct Effect: Sendable, Hashable {
+  package struct Effect: Sendable, Hashable {
     /// The variant's id.
-    public var variant: String
+    package var variant: String
     /// The exact metric with the spec's parameter values.
-    public var assumedValue: Double?
+    package var assumedValue: Double?
     /// The exact effect (variant − control) with the spec's values; `0` for the control.
-    public var assumedEffect: Double?
+    package var assumedEffect: Double?
     /// The central interval of the variant's metric over the draws.
-    public var valueInterval: ClosedRange<Double>?
+    package var valueInterval: ClosedRange<Double>?
     /// The median effect over the draws.
-    public var medianEffect: Double?
+    package var medianEffect: Double?
     /// The predictive interval of the effect (variant − control), at ``Prediction/level``.
-    public var effectInterval: ClosedRange<Double>?
+    package var effectInterval: ClosedRange<Double>?
     /// The predictive interval of the relative lift (variant / control − 1); `nil` when the control's value can be 0.
-    public var liftInterval: ClosedRange<Double>?
+    package var liftInterval: ClosedRange<Double>?
     /// The share of draws where the effect is in the metric's good direction; `nil` for the control.
-    public var probabilityToBeatControl: Double?
+    package var probabilityToBeatControl: Double?
     /// The draws at which both the variant's and the control's metric are defined.
-    public var definedDraws: Int
+    package var definedDraws: Int
   }
 
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The metric the effects are on (the spec's primary metric unless another was asked for).
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// The coverage of the intervals (1 − the spec's `metrics.alpha`).
-  public var level: Double
+  package var level: Double
   /// The seed of the draws.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The distributions drawn from, ``ParameterUncertainty/draws`` the number of draws made.
-  public var uncertainty: ParameterUncertainty
+  package var uncertainty: ParameterUncertainty
   /// Each draw's parameter values, in the order of ``ParameterUncertainty/parameters``.
-  public var draws: [[Double]]
+  package var draws: [[Double]]
   /// Each draw's exact metric per variant (in ``variants``' order); `nil` where undefined.
-  public var values: [[Double?]]
+  package var values: [[Double?]]
   /// Per variant, the control first.
-  public var variants: [Effect]
+  package var variants: [Effect]
 
   /// Draws the parameters and solves every variant of `experiment` at each draw.
   /// - Parameters:
@@ -64,7 +64,7 @@ public struct Prediction: Sendable {
   ///   - progress: called with the number of draws just solved.
   /// - Throws: ``SpecErrors`` when the experiment has no uncertainty section, the section or
   ///   a draw of it is invalid, or the distributions leave almost no mass inside the ranges.
-  public static func run(
+  package static func run(
     _ experiment: Experiment, variants: [String]? = nil, uncertainty: ParameterUncertainty? = nil, draws: Int? = nil,
     seed: UInt64? = nil, metric: FunnelMetric? = nil, alpha: Double? = nil, threads: Int? = nil,
     progress: (@Sendable (Int) -> Void)? = nil

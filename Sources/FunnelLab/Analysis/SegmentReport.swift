@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// An experiment's primary metric broken down by what is observable at assignment,
 /// and adjusted for it: per stratum (the observable segments, and `other`), each arm's
@@ -11,9 +11,9 @@ public import FunnelStats
 /// per-user value and pre-period covariate by stratum), so it is the same on any
 /// thread count. Standard errors are HC1 (``RegressionAdjustment``), except CUPED's,
 /// which are gbstats' (``CUPED``).
-public struct SegmentReport: Sendable {
+package struct SegmentReport: Sendable {
   /// How the overall difference is estimated.
-  public enum Method: String, Sendable, Hashable, CaseIterable {
+  package enum Method: String, Sendable, Hashable, CaseIterable {
     /// The difference of the arms' means.
     case unadjusted = "unadjusted"
     /// Stratum means weighted by the pooled stratum shares (Lin's regression on the strata's indicators).
@@ -24,7 +24,7 @@ public struct SegmentReport: Sendable {
     case regression = "regression (Lin)"
 
     /// The method's name in a spec (a `varianceReduction` expectation's `method`).
-    public var specName: String {
+    package var specName: String {
       switch self {
       case .unadjusted: "unadjusted"
       case .postStratified: "postStratified"
@@ -35,92 +35,92 @@ public struct SegmentReport: Sendable {
   }
 
   /// One arm in one stratum.
-  public struct Cell: Sendable, Hashable {
+  package struct Cell: Sendable, Hashable {
     /// The arm's variant id.
-    public var arm: String
+    package var arm: String
     /// Index into ``SegmentReport/strata``.
-    public var stratum: Int
+    package var stratum: Int
     /// The arm's users in the stratum.
-    public var users: Int
+    package var users: Int
     /// Their mean value of the metric (`nil` without users).
-    public var estimate: Double?
+    package var estimate: Double?
     /// The stratum's exact value in this arm (``ExactEngine`` over the stratum's segments).
-    public var trueValue: Double?
+    package var trueValue: Double?
     /// Against the control in the same stratum (HC1, normal); `nil` for the control or too few users.
-    public var difference: IntervalEstimate?
+    package var difference: IntervalEstimate?
     /// The difference's standard error.
-    public var standardError: Double?
+    package var standardError: Double?
     /// The comparison's p-value.
-    public var pValue: Double?
+    package var pValue: Double?
     /// After the spec's correction across the arm's strata.
-    public var adjustedPValue: Double?
+    package var adjustedPValue: Double?
     /// The exact difference in the stratum.
-    public var trueDifference: Double?
+    package var trueDifference: Double?
   }
 
   /// One arm's overall difference by one method.
-  public struct Adjusted: Sendable, Hashable {
+  package struct Adjusted: Sendable, Hashable {
     /// The arm's variant id.
-    public var arm: String
+    package var arm: String
     /// How the difference was estimated.
-    public var method: Method
+    package var method: Method
     /// The difference and its `1 − α` interval.
-    public var difference: IntervalEstimate
+    package var difference: IntervalEstimate
     /// Its standard error.
-    public var standardError: Double
+    package var standardError: Double
     /// Its two-sided p-value.
-    public var pValue: Double
+    package var pValue: Double
     /// The p-value after the spec's correction across the arms (each method separately), as the primary metric's table.
-    public var adjustedPValue: Double
+    package var adjustedPValue: Double
     /// `1 − SE²/SE²_unadjusted`: the variance the method removed.
-    public var varianceReduction: Double
+    package var varianceReduction: Double
     /// The exact difference (the same for every method: they all estimate it).
-    public var trueDifference: Double?
+    package var trueDifference: Double?
     /// The verdict of `adjustedPValue ≤ α` against ``trueDifference``.
-    public var verdict: Verdict?
+    package var verdict: Verdict?
     /// Whether the interval contains ``trueDifference``.
-    public var covers: Bool?
+    package var covers: Bool?
   }
 
   /// The name of the by-stratum comparison: a difference of means with its HC1 standard error and the normal.
-  public static let strataTestName = "difference of means (HC1)"
+  package static let strataTestName = "difference of means (HC1)"
 
   /// The metric broken down (the spec's primary metric).
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// The metric's name in reports (the metric's label, or `conversion` for observed counts).
-  public var label: String
+  package var label: String
   /// The strata: observable segments, then `other`.
-  public var strata: [String]
+  package var strata: [String]
   /// Each stratum's exact share of the population.
-  public var strataShares: [Double]
+  package var strataShares: [Double]
   /// The pre-period covariate's name, `nil` without one.
-  public var covariate: String?
+  package var covariate: String?
   /// The spec's α and correction (applied across each arm's strata).
-  public var alpha: Double
+  package var alpha: Double
   /// The correction of the per-stratum p-values.
-  public var correction: MultipleTestingCorrection
+  package var correction: MultipleTestingCorrection
   /// Per arm (control first), per stratum.
-  public var cells: [Cell]
+  package var cells: [Cell]
   /// Per non-control arm, Cochran's Q across the strata with a defined difference (`nil` with fewer than two).
-  public var heterogeneity: [(arm: String, result: HeterogeneityTest.Result?)]
+  package var heterogeneity: [(arm: String, result: HeterogeneityTest.Result?)]
   /// Per non-control arm, per method available.
-  public var adjusted: [Adjusted]
+  package var adjusted: [Adjusted]
 
   /// One arm's users by stratum, as the report reads them.
-  public struct ArmStrata: Sendable {
+  package struct ArmStrata: Sendable {
     /// The arm's id.
-    public var arm: String
+    package var arm: String
     /// Per stratum, the power sums of the metric's per-user value (and covariate).
-    public var sums: [StratumSums]
+    package var sums: [StratumSums]
     /// All strata's raw sums for CUPED, `nil` without a covariate.
-    public var cuped: CUPED.Arm?
+    package var cuped: CUPED.Arm?
     /// Per stratum, the exact value (empty when unknown: observed data).
-    public var trueValues: [Double?]
+    package var trueValues: [Double?]
     /// The exact overall difference from the control (`nil` for the control or observed data).
-    public var trueDifference: Double?
+    package var trueDifference: Double?
 
     /// An arm's strata; `trueValues` empty and `trueDifference` `nil` for observed data.
-    public init(arm: String, sums: [StratumSums], cuped: CUPED.Arm? = nil, trueValues: [Double?] = [], trueDifference: Double? = nil) {
+    package init(arm: String, sums: [StratumSums], cuped: CUPED.Arm? = nil, trueValues: [Double?] = [], trueDifference: Double? = nil) {
       self.arm = arm
       self.sums = sums
       self.cuped = cuped
@@ -131,7 +131,7 @@ public struct SegmentReport: Sendable {
 
   /// The breakdown of `observed` (a run that recorded strata: ``VariantRun/strata``),
   /// or `nil` when it recorded none or the metric has no per-user value.
-  public init?(observed: RunResult, spec: MetricsSpec) {
+  package init?(observed: RunResult, spec: MetricsSpec) {
     guard let strata = observed.strata, let value = PerUserValue(spec.primary),
       let control = observed.variants.first, control.strata != nil
     else { return nil }
@@ -157,7 +157,7 @@ public struct SegmentReport: Sendable {
   /// comparisons, Cochran's Q, and the overall difference unadjusted, post-stratified
   /// (more than one stratum) and, with CUPED sums, CUPED-adjusted and regression-adjusted.
   /// `margin` is the practical-equivalence margin of the verdicts.
-  public init(
+  package init(
     metric: FunnelMetric, strata: [String], strataShares: [Double], covariate: String?, arms: [ArmStrata], alpha: Double,
     correction: MultipleTestingCorrection, margin: Double = 0, label: String? = nil
   ) {

@@ -11,16 +11,16 @@ import FunnelStats
 /// by bisection on the sign of `value(new winner) − value(old winner)`.
 ///
 /// - Complexity: one exact solve per variant per point, plus 10 per flip.
-public struct Sensitivity: Sendable {
+package struct Sensitivity: Sendable {
   /// One varied behavior parameter and its values.
-  public struct Axis: Sendable, Hashable {
+  package struct Axis: Sendable, Hashable {
     /// The parameter set (in the experiment's `behavior`, under any segment override) to each value.
-    public var parameter: BehaviorParameter
+    package var parameter: BehaviorParameter
     /// The values, in the order the points visit them; checked against the parameter's range when run.
-    public var values: [Double]
+    package var values: [Double]
 
     /// An axis through exactly `values` (no count limit here: ``Sensitivity/pointCount(_:)`` checks the product).
-    public init(parameter: BehaviorParameter, values: [Double]) {
+    package init(parameter: BehaviorParameter, values: [Double]) {
       self.parameter = parameter
       self.values = values
     }
@@ -28,7 +28,7 @@ public struct Sensitivity: Sendable {
     /// `from:to:step` inclusive of `to` (to within a hundredth of a step), or `nil` when
     /// ``valueCount(from:to:step:)`` is `nil`. The count is checked before any value is
     /// made.
-    public init?(parameter: BehaviorParameter, from: Double, to: Double, step: Double) {
+    package init?(parameter: BehaviorParameter, from: Double, to: Double, step: Double) {
       guard let count = Self.valueCount(from: from, to: to, step: step) else { return nil }
       self.parameter = parameter
       self.values = (0..<count).map { from + Double($0) * step }
@@ -37,7 +37,7 @@ public struct Sensitivity: Sendable {
     /// The number of values of `from:to:step`, `⌊(to − from)/step + 0.01⌋ + 1`, or `nil`
     /// unless the bounds and step are finite, `step > 0`, `from ≤ to` and the count is
     /// at most ``Limits/sensitivityPoints``.
-    public static func valueCount(from: Double, to: Double, step: Double) -> Int? {
+    package static func valueCount(from: Double, to: Double, step: Double) -> Int? {
       guard from.isFinite, to.isFinite, step.isFinite, step > 0, from <= to else { return nil }
       let steps = (to - from) / step + 0.01
       guard steps.isFinite, steps < Double(Limits.sensitivityPoints), let count = Int(rounding: steps, .down) else { return nil }
@@ -47,54 +47,54 @@ public struct Sensitivity: Sendable {
 
   /// The number of points of `axes` (the product of their value counts), or `nil` when
   /// it exceeds ``Limits/sensitivityPoints``; computed without building them.
-  public static func pointCount(_ axes: [Axis]) -> Int? {
+  package static func pointCount(_ axes: [Axis]) -> Int? {
     Limits.product(axes.map(\.values.count)).flatMap { $0 <= Limits.sensitivityPoints ? $0 : nil }
   }
 
   /// The exact metric of every variant at one point.
-  public struct Point: Sendable, Hashable {
+  package struct Point: Sendable, Hashable {
     /// The axis values, in axis order.
-    public var values: [Double]
+    package var values: [Double]
     /// Per variant (in spec order); `nil` when undefined.
-    public var metricValues: [Double?]
+    package var metricValues: [Double?]
     /// The variant with the best exact value (the earlier one on a tie); `—` when no variant's value is defined.
-    public var winner: String
+    package var winner: String
   }
 
   /// Where the winner changes along the last axis.
-  public struct Flip: Sendable, Hashable {
+  package struct Flip: Sendable, Hashable {
     /// The other axes' values (all but the last).
-    public var fixed: [Double]
+    package var fixed: [Double]
     /// The last axis's parameter, along which the winner changes.
-    public var parameter: BehaviorParameter
+    package var parameter: BehaviorParameter
     /// The two neighbouring grid values of that parameter whose winners differ.
-    public var between: ClosedRange<Double>
+    package var between: ClosedRange<Double>
     /// The bisected point where the two variants tie.
-    public var at: Double
+    package var at: Double
     /// The winner at the lower end of ``between``.
-    public var from: String
+    package var from: String
     /// The winner at the upper end of ``between``.
-    public var to: String
+    package var to: String
   }
 
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The metric the winner is chosen on (the spec's primary metric unless another was asked for).
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// Every variant id, in the spec's order: the order of each point's ``Point/metricValues``.
-  public var variants: [String]
+  package var variants: [String]
   /// The varied parameters, in the order given; the last one varies fastest.
-  public var axes: [Axis]
+  package var axes: [Axis]
   /// Every combination of the axes' values, the last axis varying fastest.
-  public var points: [Point]
+  package var points: [Point]
   /// Every change of winner between neighbours along the last axis, in point order; empty when one variant
   /// wins everywhere.
-  public var flips: [Flip]
+  package var flips: [Flip]
 
   /// Runs the analysis.
   /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
   ///   (e.g. a value outside the parameter's range).
-  public static func run(_ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil) throws(SpecErrors) -> Sensitivity {
+  package static func run(_ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
     guard pointCount(axes) != nil else {
       throw SpecErrors(

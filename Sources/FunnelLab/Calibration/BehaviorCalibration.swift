@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelStats
+import FunnelStats
 
 /// Fits the base probabilities *and* the behavior parameters of a flow to the observed
 /// counts of several of its variants (past tests), by maximum likelihood through the
@@ -41,9 +41,9 @@ public import FunnelStats
 ///
 /// - Complexity: per scoring iteration `(P + 1)·V` exact solves for `P` parameters and
 ///   `V` variants; the observed information `2P²·V`; each profile point a constrained fit.
-public struct BehaviorCalibration: Sendable {
+package struct BehaviorCalibration: Sendable {
   /// What a fitted parameter is.
-  public enum ParameterKind: Sendable, Hashable {
+  package enum ParameterKind: Sendable, Hashable {
     /// The base probability of `action` on `screen` (written to the spec).
     case probability(screen: String, action: String)
     /// A behavior parameter (written to the spec's `behavior`).
@@ -51,26 +51,26 @@ public struct BehaviorCalibration: Sendable {
   }
 
   /// One fitted parameter.
-  public struct FittedParameter: Sendable, Hashable {
+  package struct FittedParameter: Sendable, Hashable {
     /// What it is.
-    public var kind: ParameterKind
+    package var kind: ParameterKind
     /// The spec's value.
-    public var assumed: Double
+    package var assumed: Double
     /// The maximum-likelihood estimate.
-    public var fitted: Double
+    package var fitted: Double
     /// From the observed information (a probability's by the delta method).
-    public var standardError: Double
+    package var standardError: Double
     /// `fitted ± z·SE` (a probability's clamped to [0, 1]).
-    public var interval: ClosedRange<Double>
+    package var interval: ClosedRange<Double>
     /// The profile-likelihood interval (behavior parameters only).
-    public var profileInterval: ClosedRange<Double>?
+    package var profileInterval: ClosedRange<Double>?
     /// The profile interval's lower or upper end is the parameter's range bound, not a crossing.
-    public var profileBounded: (lower: Bool, upper: Bool) { (lowerBounded, upperBounded) }
+    package var profileBounded: (lower: Bool, upper: Bool) { (lowerBounded, upperBounded) }
     var lowerBounded = false
     var upperBounded = false
 
     /// `screen.action` or the behavior parameter's name.
-    public var name: String {
+    package var name: String {
       switch kind {
       case .probability(let screen, let action): "\(screen).\(action)"
       case .behavior(let p): p.rawValue
@@ -79,61 +79,61 @@ public struct BehaviorCalibration: Sendable {
   }
 
   /// A candidate behavior parameter the design cannot identify.
-  public struct Unidentified: Sendable, Hashable {
+  package struct Unidentified: Sendable, Hashable {
     /// The parameter, kept at the spec's value.
-    public var parameter: BehaviorParameter
+    package var parameter: BehaviorParameter
     /// The fitted parameters that explain most of its information; empty when it does
     /// not change the observed counts at all.
-    public var confoundedWith: [String]
+    package var confoundedWith: [String]
     /// The share of its information the others leave unexplained (below ``identifiabilityShare``).
-    public var unexplainedShare: Double
+    package var unexplainedShare: Double
   }
 
   /// One variant's goodness of fit, screen by screen.
-  public struct VariantFit: Sendable, Hashable {
+  package struct VariantFit: Sendable, Hashable {
     /// The variant's id.
-    public var variant: String
+    package var variant: String
     /// G before and after the fit per observed screen (``Calibration/ScreenFit``).
-    public var screens: [Calibration.ScreenFit]
+    package var screens: [Calibration.ScreenFit]
   }
 
   /// The minimum share of a behavior parameter's information that must be its own for it to be fitted.
-  public static let identifiabilityShare = 1e-3
+  package static let identifiabilityShare = 1e-3
 
   /// The variants fitted, in the order given.
-  public var variants: [VariantFit]
+  package var variants: [VariantFit]
   /// The fitted base probabilities (screen by screen in flow order), then the fitted behavior parameters.
-  public var parameters: [FittedParameter]
+  package var parameters: [FittedParameter]
   /// Candidate behavior parameters left at the spec's value.
-  public var unidentified: [Unidentified]
+  package var unidentified: [Unidentified]
   /// `screen.action` of every explicit action no arm counted: fitted (and written) as probability 0.
-  public var neverObserved: [String]
+  package var neverObserved: [String]
   /// Scoring iterations of the main fit.
-  public var iterations: Int
+  package var iterations: Int
   /// `ℓ` at the spec's values and at the estimate (multinomial constants omitted).
-  public var logLikelihood: (assumed: Double, fitted: Double)
+  package var logLikelihood: (assumed: Double, fitted: Double)
   /// The confidence level of the intervals.
-  public var level: Double
+  package var level: Double
   /// The covariance of the fitted behavior parameters (in ``parameters``' order), from the observed information.
-  public var behaviorCovariance: [[Double]]
+  package var behaviorCovariance: [[Double]]
   /// The spec with the fitted probabilities and behavior parameters.
-  public var calibrated: Experiment
+  package var calibrated: Experiment
   /// The spec document with them written (member order kept).
-  public var document: JSONValue
+  package var document: JSONValue
 
   /// The fitted behavior parameters.
-  public var behaviorParameters: [FittedParameter] {
+  package var behaviorParameters: [FittedParameter] {
     parameters.filter { if case .behavior = $0.kind { true } else { false } }
   }
 
   /// The likelihood-ratio statistic of the fit against the spec's values: `2(ℓ̂ − ℓ₀)`.
-  public var likelihoodRatio: Double { 2 * (logLikelihood.fitted - logLikelihood.assumed) }
+  package var likelihoodRatio: Double { 2 * (logLikelihood.fitted - logLikelihood.assumed) }
 }
 
 extension BehaviorCalibration {
   /// The behavior parameters that act on action probabilities (the others act on time or
   /// are bounds and prices): the default candidates.
-  public static let fittable: [BehaviorParameter] = [
+  package static let fittable: [BehaviorParameter] = [
     .fatiguePerScreen, .requiredInputFriction, .optionalSkipShare, .intentOnQuit, .intentOnPurchase, .investmentPerScreen,
     .personalizationBoost, .defaultPlanBias, .badgeBoost, .priceSensitivity, .featureUtility,
   ]
@@ -144,7 +144,7 @@ extension BehaviorCalibration {
   ///   - profile: whether to compute the profile-likelihood intervals.
   /// - Throws: ``SpecErrors`` for an invalid spec, unknown variants, screens or actions,
   ///   a parameter that cannot be fitted, or a fit that does not converge.
-  public static func fit(
+  package static func fit(
     _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
     candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed"
   ) throws(SpecErrors) -> BehaviorCalibration {
@@ -255,7 +255,7 @@ extension BehaviorCalibration {
   /// The goodness of fit of the whole model: the G of every variant's screens after the fit,
   /// on their degrees of freedom less the parameters fitted, and its p-value (1 when no
   /// degree of freedom is left: the model is saturated).
-  public var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
+  package var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
     let screens = variants.flatMap(\.screens)
     let g = screens.reduce(0) { $0 + $1.fittedG }
     let df = max(screens.reduce(0) { $0 + $1.degreesOfFreedom } - freeParameterCount, 0)
@@ -264,7 +264,7 @@ extension BehaviorCalibration {
 
   /// The parameters fitted freely: a screen's probabilities sum to its total, so each
   /// screen has one fewer free than it lists.
-  public var freeParameterCount: Int {
+  package var freeParameterCount: Int {
     parameters.count - Set(parameters.compactMap { if case .probability(let screen, _) = $0.kind { screen } else { nil } }).count
   }
 }

@@ -1,17 +1,17 @@
 extension Calibration {
   /// A variant's (or grid level's) `setAction` probability changed so that the screen
   /// it patches still sums to 1 over the fitted base probabilities.
-  public struct PatchRebalance: Sendable, Hashable {
+  package struct PatchRebalance: Sendable, Hashable {
     /// The patch in the spec document, e.g. `variants[1].patches[1]`.
-    public var path: SpecPath
+    package var path: SpecPath
     /// The id of the screen the patch changes.
-    public var screen: String
+    package var screen: String
     /// The id of the action whose probability the patch sets.
-    public var action: String
+    package var action: String
     /// The probability the patch set, and the one it sets now.
-    public var from: Double
+    package var from: Double
     /// The probability the patch sets now, rounded to 4 decimals, in [0, 1].
-    public var to: Double
+    package var to: Double
   }
 
   /// Rebalances the patches written for the old base probabilities.

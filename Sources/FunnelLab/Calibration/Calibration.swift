@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelStats
+package import FunnelStats
 
 /// Fits a spec's explicit action probabilities to counts observed in production and
 /// tests the spec's assumptions against them.
@@ -23,73 +23,73 @@ public import FunnelStats
 /// `1 − 0.05 / m` (Bonferroni over the `m` actions observed).
 ///
 /// - Complexity: one exact solve per iteration.
-public struct Calibration: Sendable {
+package struct Calibration: Sendable {
   /// One action's observed rate against the spec.
-  public struct ActionFit: Sendable, Hashable {
+  package struct ActionFit: Sendable, Hashable {
     /// The screen's id.
-    public var screen: String
+    package var screen: String
     /// The action's id (an action of the spec with an explicit probability).
-    public var action: String
+    package var action: String
     /// `n_a`: times the action was observed; 0 when the export has no row for it, and for `quit` without a
     /// row the views no logged action accounts for.
-    public var count: UInt64
+    package var count: UInt64
     /// `N_s`: users who viewed the screen (the export's `views` row, else the sum of its action counts).
-    public var views: UInt64
+    package var views: UInt64
     /// `n_a / N_s`.
-    public var observedRate: Double
+    package var observedRate: Double
     /// Wilson interval of the observed rate at level `1 − 0.05 / m`.
-    public var interval: ConfidenceInterval?
+    package var interval: ConfidenceInterval?
     /// The per-view rate the spec implies (exact engine).
-    public var assumedRate: Double
+    package var assumedRate: Double
     /// The spec's base probability.
-    public var assumedProbability: Double
+    package var assumedProbability: Double
     /// The fitted base probability (written to the calibrated spec).
-    public var fittedProbability: Double
+    package var fittedProbability: Double
     /// The assumed rate lies outside ``interval``.
-    public var contradicted: Bool
+    package var contradicted: Bool
   }
 
   /// One screen's goodness of fit.
-  public struct ScreenFit: Sendable, Hashable {
+  package struct ScreenFit: Sendable, Hashable {
     /// The screen's id.
-    public var screen: String
+    package var screen: String
     /// `N_s`: users who viewed the screen.
-    public var views: UInt64
+    package var views: UInt64
     /// `k − 1` for the screen's `k` fitted actions (0 for a single action, whose p-values are then 1).
-    public var degreesOfFreedom: Int
+    package var degreesOfFreedom: Int
     /// G of the spec's assumptions and its p-value.
-    public var assumedG: Double
+    package var assumedG: Double
     /// The upper-tail χ² p-value of ``assumedG``: small when the data contradict the spec.
-    public var assumedP: Double
+    package var assumedP: Double
     /// G after the fit and its p-value.
-    public var fittedG: Double
+    package var fittedG: Double
     /// The upper-tail χ² p-value of ``fittedG``.
-    public var fittedP: Double
+    package var fittedP: Double
   }
 
   /// Every fitted action, screen by screen in flow order, each screen's actions in the spec's order.
-  public var actions: [ActionFit]
+  package var actions: [ActionFit]
   /// Every screen with observed data, in flow order.
-  public var screens: [ScreenFit]
+  package var screens: [ScreenFit]
   /// Iterations the fit took.
-  public var iterations: Int
+  package var iterations: Int
   /// The spec with the fitted probabilities.
-  public var calibrated: Experiment
+  package var calibrated: Experiment
   /// The spec document with the fitted probabilities replaced (member order kept).
-  public var document: JSONValue
+  package var document: JSONValue
   /// Patches changed so that the screens they patch still sum to 1 over the fitted
   /// probabilities (see ``rebalancingPatches(document:original:calibrated:screens:)``).
-  public var rebalanced: [PatchRebalance]
+  package var rebalanced: [PatchRebalance]
 
   /// The sum of the screens' G and degrees of freedom, and the p-value, before the fit.
-  public var assumedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
+  package var assumedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
     let g = screens.reduce(0) { $0 + $1.assumedG }
     let df = screens.reduce(0) { $0 + $1.degreesOfFreedom }
     return (g, df, df > 0 ? ChiSquared(degreesOfFreedom: Double(df)).sf(g) : 1)
   }
 
   /// The same after the fit.
-  public var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
+  package var fittedTotal: (g: Double, degreesOfFreedom: Int, p: Double) {
     let g = screens.reduce(0) { $0 + $1.fittedG }
     let df = screens.reduce(0) { $0 + $1.degreesOfFreedom }
     return (g, df, df > 0 ? ChiSquared(degreesOfFreedom: Double(df)).sf(g) : 1)
@@ -105,7 +105,7 @@ public struct Calibration: Sendable {
   /// Fits `experiment` (its control) to `observed`.
   /// - Parameter document: the spec's JSON, to write the calibrated spec from.
   /// - Throws: ``SpecErrors`` for an invalid spec or counts naming unknown screens or actions.
-  public static func fit(
+  package static func fit(
     _ experiment: Experiment, document: JSONValue, observed: ObservedCounts, source: String = "observed", maxIterations: Int = 200
   ) throws(SpecErrors) -> Calibration {
     let targets = try targets(experiment, observed: observed, source: source)

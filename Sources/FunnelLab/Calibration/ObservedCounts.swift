@@ -9,14 +9,14 @@
 /// welcome,,10000
 /// welcome,continue,8512
 /// ```
-public struct ObservedCounts: Sendable, Hashable {
+package struct ObservedCounts: Sendable, Hashable {
   /// Views per screen id, when the export has them.
-  public var views: [String: UInt64]
+  package var views: [String: UInt64]
   /// Counts per screen id and action id.
-  public var actions: [String: [String: UInt64]]
+  package var actions: [String: [String: UInt64]]
 
   /// Counts given directly rather than parsed from CSV; no count is checked until the calibration uses it.
-  public init(views: [String: UInt64] = [:], actions: [String: [String: UInt64]] = [:]) {
+  package init(views: [String: UInt64] = [:], actions: [String: [String: UInt64]] = [:]) {
     self.views = views
     self.actions = actions
   }
@@ -25,7 +25,7 @@ public struct ObservedCounts: Sendable, Hashable {
   /// mark and quoted fields are read; a record whose first field starts with `#` is a comment).
   /// - Parameter variant: keep only rows of this variant (rows without a variant are kept).
   /// - Throws: ``SpecErrors`` whose errors carry the line (`file:line: message`).
-  public static func parse(csv text: String, source: String, variant: String? = nil) throws(SpecErrors) -> ObservedCounts {
+  package static func parse(csv text: String, source: String, variant: String? = nil) throws(SpecErrors) -> ObservedCounts {
     var errors: [SpecError] = []
     var result = ObservedCounts()
     let records: [CSVRecord]
@@ -143,7 +143,7 @@ extension ObservedCounts {
   /// The distinct non-empty values of the CSV's `variant` column, in order of first
   /// appearance, and the line of the first data row whose variant is empty; no variants
   /// when the file has no such column or does not parse (``parse(csv:source:variant:)`` says why).
-  public static func variantColumn(inCSV text: String) -> (variants: [String], unlabelledLine: Int?) {
+  package static func variantColumn(inCSV text: String) -> (variants: [String], unlabelledLine: Int?) {
     guard let records = try? CSVReader.records(text) else { return ([], nil) }
     var column: Int?
     var seen: [String] = []

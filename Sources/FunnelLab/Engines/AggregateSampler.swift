@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// Draws an arm's outcome counts for `n` users from the exact class
 /// probabilities of an ``ExactFunnel`` instead of walking every user: the fast
@@ -49,16 +49,16 @@ public import FunnelStats
 ///
 /// - Complexity: `O(K)` binomial draws per arm, each `O(1)` expected, independent
 ///   of `n`; memory `O(K + screens + plans)`.
-public struct AggregateSampler: Sendable {
+package struct AggregateSampler: Sendable {
   /// Separates the sampler's streams from the users' under one seed (ASCII "AGGREGAT").
-  public static let streamDomain: UInt64 = 0x4147_4752_4547_4154
+  package static let streamDomain: UInt64 = 0x4147_4752_4547_4154
 
   /// The variant whose compiled flow the classes were solved for.
-  public let variantID: String
+  package let variantID: String
   /// The outcome classes, in drawing order (decreasing probability).
-  public let classes: [ExactFunnel.OutcomeClass]
+  package let classes: [ExactFunnel.OutcomeClass]
   /// `p_k`, in the order of ``classes``.
-  public let probabilities: [Double]
+  package let probabilities: [Double]
   /// `p_k / Σ_{j≥k} p_j`.
   let conditional: [Double]
   let screens, plans: Int
@@ -73,7 +73,7 @@ public struct AggregateSampler: Sendable {
 
   /// A sampler for one arm, from its exact funnel.
   /// - Complexity: `O(K log K)` for `K` classes.
-  public init(_ exact: ExactFunnel) {
+  package init(_ exact: ExactFunnel) {
     let order = exact.outcomeClassProbabilities.indices.sorted {
       let a = exact.outcomeClassProbabilities[$0]
       let b = exact.outcomeClassProbabilities[$1]
@@ -108,20 +108,20 @@ public struct AggregateSampler: Sendable {
   }
 
   /// The generator of (seed, replicate, arm); arms must be below 2¹⁶.
-  public static func generator(seed: UInt64, replicate: UInt64, arm: Int) -> Xoshiro256StarStar {
+  package static func generator(seed: UInt64, replicate: UInt64, arm: Int) -> Xoshiro256StarStar {
     precondition((0..<(1 << 16)).contains(arm), "arm index out of range")
     return Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ streamDomain), stream: replicate << 16 | UInt64(arm))
   }
 
   /// The counts of `users` users of replicate `replicate`, arm `arm`, deterministically.
-  public func sample(users: UInt64, seed: UInt64, replicate: UInt64, arm: Int) -> SampledArm {
+  package func sample(users: UInt64, seed: UInt64, replicate: UInt64, arm: Int) -> SampledArm {
     var rng = Self.generator(seed: seed, replicate: replicate, arm: arm)
     return sample(users: users, using: &rng)
   }
 
   /// The counts of `users` users, drawn from `rng`.
   /// - Complexity: at most `K + 1` binomial draws, `O(K)` expected time.
-  public func sample(users: UInt64, using rng: inout some RandomNumberGenerator) -> SampledArm {
+  package func sample(users: UInt64, using rng: inout some RandomNumberGenerator) -> SampledArm {
     var arm = SampledArm(classes: classes.count, screens: screens, plans: plans)
     arm[.users] = users
     var remaining = users

@@ -14,7 +14,7 @@ import FunnelStats
 /// success and failure, a paywall's `purchase` into one outcome per plan.
 public struct CompiledFlow: Sendable, Hashable {
   /// One action a screen offers, as counted in results.
-  @_spi(Internals) public struct ActionSlot: Sendable, Hashable {
+  public struct ActionSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the screen that offers the action.
     public var screen: Int
     /// The action's id in the spec (`skip` for the implicit skip).
@@ -28,7 +28,7 @@ public struct CompiledFlow: Sendable, Hashable {
   }
 
   /// One plan on a paywall, as counted in results.
-  @_spi(Internals) public struct PlanSlot: Sendable, Hashable {
+  public struct PlanSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the paywall that shows the plan.
     public var screen: Int
     /// The plan as the spec defines it (price, trial, period, utility, badge).
@@ -38,7 +38,7 @@ public struct CompiledFlow: Sendable, Hashable {
   }
 
   /// One option of a choice screen, as counted in results.
-  @_spi(Internals) public struct OptionSlot: Sendable, Hashable {
+  public struct OptionSlot: Sendable, Hashable {
     /// Index into ``CompiledFlow/screenIDs`` of the choice screen that offers the option.
     public var screen: Int
     /// The option's id in the spec.
@@ -71,11 +71,11 @@ public struct CompiledFlow: Sendable, Hashable {
   public let segmentIDs: [String]
   /// Every action of every screen, screen by screen, each screen's actions by kind then id, an implicit skip
   /// last: the order of the results' action counters.
-  @_spi(Internals) public let actions: [ActionSlot]
+  public let actions: [ActionSlot]
   /// Every plan of every paywall, screen by screen in the spec's order: the order of the plan counters.
-  @_spi(Internals) public internal(set) var plans: [PlanSlot]
+  public internal(set) var plans: [PlanSlot]
   /// Every option of every choice screen, screen by screen in the spec's order: the order of the option counters.
-  @_spi(Internals) public let options: [OptionSlot]
+  public let options: [OptionSlot]
 
   /// The purchase layer's settings (for the built-in ``MockPaywallManager``).
   public let store: StoreSettings

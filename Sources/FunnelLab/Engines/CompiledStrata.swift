@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelStats
+import FunnelStats
 
 /// What an experiment can observe about a user at assignment, compiled for the engines:
 /// the stratum of each segment (``Population/strata``) and, when the population has a
@@ -15,13 +15,13 @@ public import FunnelStats
 /// distribution: the Monte Carlo draws it (one 53-bit draw, binary search) and the
 /// exact moments (``mean(cell:)``, ``variance(cell:)``) are its own, so the two agree
 /// by construction, as the flow's tables do.
-public struct CompiledStrata: Sendable {
+package struct CompiledStrata: Sendable {
   /// Stratum ids: the observable segments', then ``Population/otherStratum`` when some segment is not observable.
-  public let strataIDs: [String]
+  package let strataIDs: [String]
   /// Per segment (spec order), its stratum's index into ``strataIDs``.
-  public let stratumOfSegment: [Int]
+  package let stratumOfSegment: [Int]
   /// The covariate's name, `nil` when the population has none.
-  public let covariateName: String?
+  package let covariateName: String?
   /// Intent bins per segment (the flow's `traitBins`).
   let bins: Int
   /// Per cell `segment · bins + bin`: the smallest value of the window, and where its thresholds start and end.
@@ -31,7 +31,7 @@ public struct CompiledStrata: Sendable {
   let thresholds: [UInt64]
 
   /// Compiles the strata and covariate of a validated experiment.
-  public init(_ experiment: Experiment) {
+  package init(_ experiment: Experiment) {
     let population = experiment.population
     let strata = population.strata
     strataIDs = strata.ids
@@ -62,7 +62,7 @@ public struct CompiledStrata: Sendable {
   }
 
   /// Whether users carry a pre-period covariate.
-  public var hasCovariate: Bool { covariateName != nil }
+  package var hasCovariate: Bool { covariateName != nil }
 
   /// The seed of the covariate's streams: one draw per user from a stream of its own, so the walk's draws are untouched.
   static func covariateSeed(_ seed: UInt64) -> UInt64 { SplitMix64.mix(seed ^ 0x636F_7661_7269_6174) }
@@ -80,19 +80,19 @@ public struct CompiledStrata: Sendable {
   }
 
   /// The compiled law of the covariate in `cell`: its smallest value and the probability of each value from there.
-  public func distribution(cell: Int) -> (low: Int, probabilities: [Double]) {
+  package func distribution(cell: Int) -> (low: Int, probabilities: [Double]) {
     guard hasCovariate, start.indices.contains(cell) else { return (0, [1]) }
     return (Int(low[cell]), CompiledFlow.widths(Array(thresholds[start[cell]..<end[cell]])))
   }
 
   /// The exact mean of the compiled covariate in `cell` (0 without a covariate).
-  public func mean(cell: Int) -> Double { moments(cell: cell).mean }
+  package func mean(cell: Int) -> Double { moments(cell: cell).mean }
 
   /// The exact variance of the compiled covariate in `cell` (0 without a covariate).
-  public func variance(cell: Int) -> Double { moments(cell: cell).variance }
+  package func variance(cell: Int) -> Double { moments(cell: cell).variance }
 
   /// The exact mean and variance of the compiled covariate in `cell`, from one reading of its law.
-  public func moments(cell: Int) -> (mean: Double, variance: Double) {
+  package func moments(cell: Int) -> (mean: Double, variance: Double) {
     let (first, p) = distribution(cell: cell)
     let m = p.enumerated().reduce(0) { $0 + $1.element * Double(first + $1.offset) }
     let v = p.enumerated().reduce(0) { $0 + $1.element * (Double(first + $1.offset) - m) * (Double(first + $1.offset) - m) }

@@ -89,7 +89,7 @@
 /// ``PaywallManager`` passed to the Monte Carlo has no exact counterpart.
 public enum ExactEngine {
   /// Mass per cell below which the iteration stops before the step limit.
-  public static let tolerance = 1e-16
+  package static let tolerance = 1e-16
 
   /// The exact funnel of `flow`, with the built-in ``MockPaywallManager`` configured
   /// by `flow.store` (what ``MonteCarloEngine/run(_:users:seed:include:progress:)`` uses).
@@ -108,7 +108,7 @@ public enum ExactEngine {
   /// `segmentWeights[s] / Σ segmentWeights` (e.g. one stratum's segments, with their
   /// weights in the population, the others 0), its intent bins equally likely.
   /// - Precondition: the weights are finite and not negative, with a positive sum.
-  public static func solve(_ flow: CompiledFlow, segmentWeights: [Double]) -> ExactFunnel {
+  package static func solve(_ flow: CompiledFlow, segmentWeights: [Double]) -> ExactFunnel {
     let total = segmentWeights.reduce(0, +)
     let normalized = segmentWeights.map { total > 0 ? $0 / total : 0 }
     var funnel = solve(flow, cellWeights: cellWeights(flow, segments: normalized))
@@ -117,7 +117,7 @@ public enum ExactEngine {
   }
 
   /// The exact funnel of the users of one population cell: `segment`'s intent bin `bin`.
-  public static func solve(_ flow: CompiledFlow, segment: Int, bin: Int) -> ExactFunnel {
+  package static func solve(_ flow: CompiledFlow, segment: Int, bin: Int) -> ExactFunnel {
     var funnel = solve(flow, cells: [(segment, bin, 1)])
     funnel.segmentProbabilities = (0..<flow.segmentCount).map { $0 == segment ? 1 : 0 }
     return funnel

@@ -11,7 +11,7 @@
 /// included, up to floating-point rounding and ``truncatedMass`` (see ``ExactEngine``).
 public struct ExactFunnel: Sendable, Hashable {
   /// How a user's walk ends.
-  public enum End: Sendable, Hashable {
+  package enum End: Sendable, Hashable {
     /// Reached the flow's `completed` target.
     case completed
     /// Quit on this screen (an index into ``CompiledFlow/screenIDs``).
@@ -25,23 +25,23 @@ public struct ExactFunnel: Sendable, Hashable {
   /// paywall, skipped, went back or personalized. The classes are mutually
   /// exclusive and exhaustive, so a multinomial over them reproduces the joint
   /// distribution of these per-user facts.
-  public struct OutcomeClass: Sendable, Hashable {
+  package struct OutcomeClass: Sendable, Hashable {
     /// How the walks of this class ended.
-    public var end: End
+    package var end: End
     /// The plan slot of the user's purchase: the first that succeeded, or the
     /// pending one approved at the end of the walk (`nil`: never bought).
-    public var firstPlan: Int?
+    package var firstPlan: Int?
     /// Whether the user saw at least one paywall.
-    public var sawPaywall: Bool
+    package var sawPaywall: Bool
     /// Whether the user took at least one skip action.
-    public var skipped: Bool
+    package var skipped: Bool
     /// Whether the user went back at least once.
-    public var wentBack: Bool
+    package var wentBack: Bool
     /// Whether the user answered a personalizing question.
-    public var personalized: Bool
+    package var personalized: Bool
 
     /// A class from its defining facts (no check that any walk can produce it).
-    public init(end: End, firstPlan: Int?, sawPaywall: Bool, skipped: Bool, wentBack: Bool, personalized: Bool) {
+    package init(end: End, firstPlan: Int?, sawPaywall: Bool, skipped: Bool, wentBack: Bool, personalized: Bool) {
       self.end = end
       self.firstPlan = firstPlan
       self.sawPaywall = sawPaywall
@@ -52,122 +52,122 @@ public struct ExactFunnel: Sendable, Hashable {
   }
 
   /// The variant the flow was compiled for (``CompiledFlow/variantID``).
-  public var variantID: String
+  package var variantID: String
   /// Probability of each segment.
-  public var segmentProbabilities: [Double]
+  package var segmentProbabilities: [Double]
 
   /// P(completed).
-  public var completion: Double
+  package var completion: Double
   /// P(quit on each screen).
-  public var abandonedAt: [Double]
+  package var abandonedAt: [Double]
   /// P(cut off by the step limit): the walks that MC counts in `stepLimitReached`.
-  public var stepLimitReached: Double
+  package var stepLimitReached: Double
   /// P(first purchase is plan slot j): bought at once, or pending and approved at
   /// the end of the walk.
-  public var planPurchases: [Double]
+  package var planPurchases: [Double]
   /// The part of ``planPurchases`` that was pending and approved later.
-  public var planApprovals: [Double]
+  package var planApprovals: [Double]
   /// P(bought any plan) = Σ ``planPurchases``.
-  public var purchase: Double
+  package var purchase: Double
   /// P(the user sees screen s at least once).
-  public var reach: [Double]
+  package var reach: [Double]
   /// P(sees at least one paywall).
-  public var paywallViewers: Double
+  package var paywallViewers: Double
   /// P(takes at least one skip action).
-  public var skipped: Double
+  package var skipped: Double
   /// P(goes back at least once).
-  public var wentBack: Double
+  package var wentBack: Double
   /// P(answers a personalizing question).
-  public var personalized: Double
+  package var personalized: Double
 
   /// P(the purchase starts a free trial): `Σ_j planPurchases[j]` over plans with `trialDays > 0`.
-  public var trialStarts: Double
+  package var trialStarts: Double
   /// P(a trial converts to a paid period | trial), exactly as the lifecycle draws it.
-  public var trialConversion: Double
+  package var trialConversion: Double
   /// P(the user bought a plan whose first payment was refunded).
-  public var refunds = 0.0
+  package var refunds = 0.0
   /// P(the first payment is refunded | a purchase of each plan slot), at once or approved
   /// later in the slot's proportion; 0 for a slot nobody buys.
-  public var planRefunds: [Double] = []
+  package var planRefunds: [Double] = []
   /// P(a subscription of each plan slot renews at the end of a paid period), exactly as the
   /// lifecycle draws it; `nil` for a lifetime plan.
-  public var planRenewal: [Double?] = []
+  package var planRenewal: [Double?] = []
   /// Whether each plan slot starts with a free trial.
-  public var planHasTrial: [Bool]
+  package var planHasTrial: [Bool]
   /// Expected net revenue per user over the revenue horizon (ARPU), in the plans' currency.
-  public var revenuePerUser: Double
+  package var revenuePerUser: Double
   /// Expected net revenue per user realized by the analysis day.
-  public var realizedRevenuePerUser: Double
+  package var realizedRevenuePerUser: Double
   /// Expected net horizon revenue of one purchase of each plan slot (no approval delay).
-  public var planRevenue: [Double]
+  package var planRevenue: [Double]
   /// Expected net revenue per user realized by each day, the curve from the first week to the
   /// horizon (RevenueCat's realized LTV): days 7 and 14, the analysis day, then the end of
   /// every month to the horizon, in order. Its last point is ``revenuePerUser`` and its point
   /// at the analysis day ``realizedRevenuePerUser``.
-  public var realizedRevenueCurve: [RevenuePoint] = []
+  package var realizedRevenueCurve: [RevenuePoint] = []
 
   /// One point of ``realizedRevenueCurve``.
-  public struct RevenuePoint: Sendable, Hashable {
+  package struct RevenuePoint: Sendable, Hashable {
     /// Days since the purchase screen (payments before this day count).
-    public var day: Double
+    package var day: Double
     /// Expected net revenue per user realized by ``day``, in the plans' currency.
-    public var perUser: Double
+    package var perUser: Double
   }
 
   /// Expected store events per user, the counterparts of the Monte Carlo aggregate's store counts.
-  public struct StoreCounts: Sendable, Hashable {
+  package struct StoreCounts: Sendable, Hashable {
     /// Plan taps that reached the store (users not yet entitled).
-    public var purchaseTaps: Double
+    package var purchaseTaps: Double
     /// Store attempts, retries included.
-    public var purchaseAttempts: Double
+    package var purchaseAttempts: Double
     /// Purchase taps that ended with the user cancelling the payment sheet.
-    public var purchaseCancels: Double
+    package var purchaseCancels: Double
     /// Purchase taps that ended in a failure once the retries were used up or declined.
-    public var purchaseFailures: Double
+    package var purchaseFailures: Double
     /// Purchase taps that ended pending (e.g. Ask to Buy), whether approved later or not.
-    public var purchasePendings: Double
+    package var purchasePendings: Double
     /// Pending purchases approved at the end of the walk (each such user is a purchaser).
-    public var pendingApprovals: Double
+    package var pendingApprovals: Double
     /// Times a restore action was taken.
-    public var restoreAttempts: Double
+    package var restoreAttempts: Double
     /// Restore attempts that found a purchase and entitled the user.
-    public var restores: Double
+    package var restores: Double
   }
 
   /// Expected store events per user.
-  public var store: StoreCounts
+  package var store: StoreCounts
 
   /// Expected views of each screen (revisits included).
-  public var views: [Double]
+  package var views: [Double]
   /// Expected times each action slot is taken.
-  public var actionCounts: [Double]
+  package var actionCounts: [Double]
   /// Expected validation or task failures on each screen.
-  public var failures: [Double]
+  package var failures: [Double]
   /// Expected times each option slot is selected.
-  public var optionCounts: [Double]
+  package var optionCounts: [Double]
   /// Expected milliseconds spent on each screen (over all views).
-  public var screenMillis: [Double]
+  package var screenMillis: [Double]
   /// Expected screen views per user, `Σ views`.
-  public var expectedScreens: Double
+  package var expectedScreens: Double
   /// `E[T | completed]` in seconds, `T` the sum of the dwell times of a completer's
   /// views (`nil` when completion is impossible).
-  public var meanSecondsToFinish: Double?
+  package var meanSecondsToFinish: Double?
   /// `sd(T | completed)` in seconds.
-  public var standardDeviationSecondsToFinish: Double?
+  package var standardDeviationSecondsToFinish: Double?
 
   /// The outcome classes of positive probability, in a fixed order.
-  public var outcomeClasses: [OutcomeClass]
+  package var outcomeClasses: [OutcomeClass]
   /// Probabilities of ``outcomeClasses`` (they sum to `1 − truncatedMass`).
-  public var outcomeClassProbabilities: [Double]
+  package var outcomeClassProbabilities: [Double]
 
   /// Probability mass still walking when the solver stopped early because it had
   /// fallen below ``ExactEngine/tolerance``, before the step limit. It bounds the
   /// absolute error of every probability above; an expectation of a count per view
   /// is off by at most `truncatedMass × stepLimit`.
-  public var truncatedMass: Double
+  package var truncatedMass: Double
 
   /// P(abandoned) as the Monte Carlo aggregate counts it: quits plus step-limit cuts.
-  public var abandonment: Double { abandonedAt.reduce(0, +) + stepLimitReached }
+  package var abandonment: Double { abandonedAt.reduce(0, +) + stepLimitReached }
 
   /// The exact value of a metric (`nil` when its denominator is zero). Revenue per
   /// paying user and per paywall viewer are ratios of expectations,

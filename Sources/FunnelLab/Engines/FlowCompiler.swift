@@ -22,7 +22,7 @@ public enum FlowCompiler {
   }
 
   /// Compiles every variant, validating the whole experiment first.
-  public static func compileAll(_ experiment: Experiment) throws(SpecErrors) -> [CompiledFlow] {
+  package static func compileAll(_ experiment: Experiment) throws(SpecErrors) -> [CompiledFlow] {
     let errors = experiment.validationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
     var flows: [CompiledFlow] = []

@@ -1,17 +1,17 @@
-public import FunnelStats
+import FunnelStats
 
 /// Renewals of one plan at one period, counted over the purchasers whose next payment
 /// fell within the revenue horizon (later renewals are not observable, so they are not
 /// counted as churn).
-public struct RenewalCount: Sendable, Hashable {
+package struct RenewalCount: Sendable, Hashable {
   /// The plan slot (an index into ``CompiledFlow/plans``).
-  public var plan: Int
+  package var plan: Int
   /// The renewal's number: 1 is the renewal after the first paid period.
-  public var period: Int
+  package var period: Int
   /// Subscribers who paid period `period` and whose next payment falls before the horizon.
-  public var eligible: UInt64
+  package var eligible: UInt64
   /// Of those, the ones who renewed (paid period `period + 1`).
-  public var renewed: UInt64
+  package var renewed: UInt64
 }
 
 extension FunnelAggregate {
@@ -20,7 +20,7 @@ extension FunnelAggregate {
   /// of whole cents. Before the analysis day it is ``realizedRevenue``, by the horizon
   /// ``revenue``, exactly.
   /// - Complexity: O(lifecycles × payments).
-  public func revenue(before day: Double, in flow: CompiledFlow) -> RevenueDistribution {
+  package func revenue(before day: Double, in flow: CompiledFlow) -> RevenueDistribution {
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     var distribution = RevenueDistribution()
     for (l, count) in lifecycles where flow.plans.indices.contains(l.plan) {
@@ -36,7 +36,7 @@ extension FunnelAggregate {
   /// paid period `k` with period `k + 1` still before the horizon, and how many paid it.
   /// Sorted by plan, then period; empty without renewing plans.
   /// - Complexity: O(lifecycles × payments).
-  public func renewals(in flow: CompiledFlow) -> [RenewalCount] {
+  package func renewals(in flow: CompiledFlow) -> [RenewalCount] {
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     var counts: [Int: [(eligible: UInt64, renewed: UInt64)]] = [:]
     for (l, count) in lifecycles.sorted(by: { $0.key < $1.key }) where flow.plans.indices.contains(l.plan) {

@@ -87,7 +87,7 @@ public struct TimeStatistic: Sendable, Hashable {
 /// slots, plan slots, option slots, segments).
 public struct FunnelAggregate: Sendable, Hashable {
   /// The scalar counts, one per ``FunnelCounter``; read them as `aggregate[.purchasers]`.
-  public var counts = FunnelCounts()
+  package var counts = FunnelCounts()
   /// Users who saw each screen at least once.
   public var reach: [UInt64] = []
   /// Screen views, revisits included.
@@ -105,9 +105,9 @@ public struct FunnelAggregate: Sendable, Hashable {
   /// Users of each segment.
   public var segmentUsers: [UInt64] = []
   /// Net revenue per user over the revenue horizon.
-  public var revenue = RevenueDistribution()
+  package var revenue = RevenueDistribution()
   /// Net revenue per user realized by the analysis day.
-  public var realizedRevenue = RevenueDistribution()
+  package var realizedRevenue = RevenueDistribution()
   /// Time to finish, for users who completed.
   public var completionTime = TimeStatistic()
   /// Total milliseconds spent on each screen (over all views).
@@ -115,7 +115,7 @@ public struct FunnelAggregate: Sendable, Hashable {
   /// Purchasers per lifecycle: what each purchase paid and when, enough for realized
   /// revenue by any day and renewal by period (``realizedRevenue(before:in:)``,
   /// ``renewals(in:)``).
-  public var lifecycles: [PurchaseLifecycle: UInt64] = [:]
+  package var lifecycles: [PurchaseLifecycle: UInt64] = [:]
 
   /// An empty aggregate with these index spaces.
   public init(screens: Int, actions: Int, plans: Int, options: Int, segments: Int) {

@@ -54,11 +54,11 @@ public enum FunnelCounter: Int, CaseIterable, Sendable, Hashable {
 
   /// The name in shard files and JSON reports: the case's name (which is also what
   /// `"\(counter)"` prints; the enum is deliberately not `CustomStringConvertible`).
-  public var name: String { String(describing: self) }
+  package var name: String { String(describing: self) }
 
   /// The count this one never exceeds in a consistent aggregate (each of these
   /// users or events is one of those), or `nil`.
-  public var bound: FunnelCounter? {
+  package var bound: FunnelCounter? {
     switch self {
     case .users, .purchaseTaps, .purchaseAttempts, .purchaseCancels, .purchaseFailures, .purchasePendings, .restoreAttempts: nil
     case .completed, .stepLimitReached, .usersWhoSkipped, .usersWhoWentBack, .purchasers, .paywallViewers, .usersPersonalized: .users
@@ -71,14 +71,14 @@ public enum FunnelCounter: Int, CaseIterable, Sendable, Hashable {
 }
 
 /// One `UInt64` per ``FunnelCounter``, indexed by the counter.
-public struct FunnelCounts: Sendable, Hashable {
+package struct FunnelCounts: Sendable, Hashable {
   private var values = [UInt64](repeating: 0, count: FunnelCounter.allCases.count)
 
   /// All zero.
-  public init() {}
+  package init() {}
 
   /// The count of `counter`.
-  public subscript(counter: FunnelCounter) -> UInt64 {
+  package subscript(counter: FunnelCounter) -> UInt64 {
     get { values[counter.rawValue] }
     set { values[counter.rawValue] = newValue }
   }

@@ -9,11 +9,11 @@ extension MonteCarloEngine {
 
   /// The walks of the same users through several flows: each flow's aggregate, and each
   /// variant's joint tallies with the first flow (the control).
-  public struct PairedRun: Sendable, Hashable {
+  package struct PairedRun: Sendable, Hashable {
     /// One aggregate per flow, in the order given.
-    public var aggregates: [FunnelAggregate]
+    package var aggregates: [FunnelAggregate]
     /// Per flow, its paired tallies with the control: `nil` for the control itself.
-    public var paired: [PairedTallies?]
+    package var paired: [PairedTallies?]
   }
 
   /// Walks users `range` through the control (`flows[0]`) and every variant in lockstep,
@@ -29,14 +29,14 @@ extension MonteCarloEngine {
   /// byte-identical for any thread count and any split of the users.
   /// - Complexity: O(users × flows × steps per user); memory O(flows × (size of a flow
   ///   + threads)) plus O(``pairedChunkSize``) per thread.
-  public func runPaired(
+  package func runPaired(
     _ flows: [CompiledFlow], users range: Range<UInt64>, seed: UInt64, progress: (@Sendable (Int) -> Void)? = nil
   ) -> PairedRun {
     lockstep(flows, paywalls: flows.map { MockPaywallManager(settings: $0.store) }, users: range, seed: seed, progress: progress)
   }
 
   /// Like ``runPaired(_:users:seed:progress:)``, with a purchase layer of your own for every flow.
-  public func runPaired<Manager: PaywallManager>(
+  package func runPaired<Manager: PaywallManager>(
     _ flows: [CompiledFlow], users range: Range<UInt64>, seed: UInt64, paywall: Manager,
     progress: (@Sendable (Int) -> Void)? = nil
   ) -> PairedRun {

@@ -26,14 +26,14 @@ import Synchronization
 /// outcome taken; views and actions are sums of those): no allocation, no floating point.
 public struct MonteCarloEngine: Sendable {
   /// Users per unit of work handed to a thread.
-  public static let chunkSize = 1 << 14
+  package static let chunkSize = 1 << 14
 
   /// Worker threads (at least 1); the result is byte-identical for any count.
-  public var threads: Int
+  package var threads: Int
 
   /// The threads used when none are asked for: the processors active for this process
   /// (`ProcessInfo.activeProcessorCount`, on every platform), at least 1.
-  public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  package static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
   /// - Parameter threads: worker threads (default: ``defaultThreadCount``).
   public init(threads: Int? = nil) {
@@ -55,7 +55,7 @@ public struct MonteCarloEngine: Sendable {
   }
 
   /// Simulates users `range` with a purchase layer of your own.
-  public func run<Manager: PaywallManager>(
+  package func run<Manager: PaywallManager>(
     _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64, paywall: Manager,
     include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) -> FunnelAggregate {
@@ -65,7 +65,7 @@ public struct MonteCarloEngine: Sendable {
   /// Simulates users `range` like ``run(_:users:seed:paywall:include:progress:)`` and,
   /// when `recording` is given, also tallies each user's stratum, pre-period covariate
   /// and value (``StrataTally``), the covariate from a stream of its own.
-  public func run<Manager: PaywallManager>(
+  package func run<Manager: PaywallManager>(
     _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64, paywall: Manager, recording: StrataRecording?,
     include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) -> (aggregate: FunnelAggregate, strata: StrataTally?) {

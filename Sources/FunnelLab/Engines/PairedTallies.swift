@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// What a variant's walks and the control's walks of the same users add up to, user by
 /// user: the sufficient statistics of paired inference under the common random numbers
@@ -10,15 +10,15 @@ public import FunnelStats
 /// `d = variant cents − control cents`. Integers only, so `+` is exact, associative and
 /// commutative: threads and shards merge in any order to the same bytes, like
 /// ``FunnelAggregate``.
-public struct PairedTallies: Sendable, Hashable {
+package struct PairedTallies: Sendable, Hashable {
   /// A per-user binary outcome with every user in its denominator.
-  public enum Outcome: Int, Sendable, Hashable, CaseIterable {
+  package enum Outcome: Int, Sendable, Hashable, CaseIterable {
     /// Each counts the users of its metric's numerator (``metric``): completed, abandoned (quits and step-limit
     /// cuts), took a skip, saw a paywall, bought, started a trial, answered a personalizing question.
     case completed, abandoned, skipped, sawPaywall, purchased, startedTrial, personalized
 
     /// The metric whose numerator the outcome counts.
-    public var metric: FunnelMetric {
+    package var metric: FunnelMetric {
       switch self {
       case .completed: .completionRate
       case .abandoned: .abandonmentRate
@@ -38,21 +38,21 @@ public struct PairedTallies: Sendable, Hashable {
   }
 
   /// One outcome's table: users by (control outcome, variant outcome).
-  public struct Table: Sendable, Hashable {
+  package struct Table: Sendable, Hashable {
     /// Users with the outcome in neither walk.
-    public var neither: UInt64 = 0
+    package var neither: UInt64 = 0
     /// Users with the outcome in the variant's walk only (a discordant pair).
-    public var variantOnly: UInt64 = 0
+    package var variantOnly: UInt64 = 0
     /// Users with the outcome in the control's walk only (the other discordant pair).
-    public var controlOnly: UInt64 = 0
+    package var controlOnly: UInt64 = 0
     /// Users with the outcome in both walks.
-    public var both: UInt64 = 0
+    package var both: UInt64 = 0
 
     /// An empty table: every cell 0.
-    public init() {}
+    package init() {}
 
     /// The table as FunnelStats counts (`nil` when a cell exceeds `Int.max`).
-    public var counts: PairedProportionCount? {
+    package var counts: PairedProportionCount? {
       guard let a = Int(exactly: neither), let b = Int(exactly: variantOnly), let c = Int(exactly: controlOnly),
         let d = Int(exactly: both)
       else { return nil }
@@ -61,49 +61,49 @@ public struct PairedTallies: Sendable, Hashable {
   }
 
   /// `Σd` and `Σd²` of per-user differences in whole cents.
-  public struct DifferenceSums: Sendable, Hashable {
+  package struct DifferenceSums: Sendable, Hashable {
     /// `Σd` in whole cents, signed (the variant earns less when negative).
-    public var sum: Int128 = 0
+    package var sum: Int128 = 0
     /// `Σd²` in cents², exact in 128 bits.
-    public var sumOfSquares: UInt128 = 0
+    package var sumOfSquares: UInt128 = 0
 
     /// No users: both sums 0.
-    public init() {}
+    package init() {}
 
     /// The differences' statistic in currency units over `users` users.
-    public func statistic(users: UInt64) -> SampleMeanStatistic {
+    package func statistic(users: UInt64) -> SampleMeanStatistic {
       SampleMeanStatistic(n: Int(clamping: users), sum: Double(sum) / 100, sumOfSquares: Double(sumOfSquares) / 10_000)
     }
   }
 
   /// The metrics with a per-user difference tally, in order.
-  public static let meanMetrics: [FunnelMetric] = [.revenuePerUser, .realizedRevenuePerUser]
+  package static let meanMetrics: [FunnelMetric] = [.revenuePerUser, .realizedRevenuePerUser]
 
   /// Users walked by both.
-  public var users: UInt64 = 0
+  package var users: UInt64 = 0
   /// One table per ``Outcome``, in `allCases` order.
-  public var tables = [Table](repeating: Table(), count: Outcome.allCases.count)
+  package var tables = [Table](repeating: Table(), count: Outcome.allCases.count)
   /// Revenue over the horizon, variant − control.
-  public var revenue = DifferenceSums()
+  package var revenue = DifferenceSums()
   /// Revenue realized by the analysis day, variant − control.
-  public var realizedRevenue = DifferenceSums()
+  package var realizedRevenue = DifferenceSums()
 
   /// No users: the identity of `+`.
-  public init() {}
+  package init() {}
 
   /// Whether `metric` has a paired tally.
-  public static func covers(_ metric: FunnelMetric) -> Bool {
+  package static func covers(_ metric: FunnelMetric) -> Bool {
     Outcome.allCases.contains { $0.metric == metric } || meanMetrics.contains(metric)
   }
 
   /// The table of a proportion metric over all users (`nil` for any other metric).
-  public func table(_ metric: FunnelMetric) -> PairedProportionCount? {
+  package func table(_ metric: FunnelMetric) -> PairedProportionCount? {
     Outcome.allCases.first { $0.metric == metric }.flatMap { tables[$0.rawValue].counts }
   }
 
   /// The per-user differences of a mean metric over all users, in currency units (`nil`
   /// for any other metric).
-  public func differences(_ metric: FunnelMetric) -> SampleMeanStatistic? {
+  package func differences(_ metric: FunnelMetric) -> SampleMeanStatistic? {
     switch metric {
     case .revenuePerUser: revenue.statistic(users: users)
     case .realizedRevenuePerUser: realizedRevenue.statistic(users: users)
@@ -112,7 +112,7 @@ public struct PairedTallies: Sendable, Hashable {
   }
 
   /// Cell-wise sum. Exact integer arithmetic: associative and commutative.
-  public static func + (a: PairedTallies, b: PairedTallies) -> PairedTallies {
+  package static func + (a: PairedTallies, b: PairedTallies) -> PairedTallies {
     var r = a
     r.users &+= b.users
     for i in r.tables.indices {

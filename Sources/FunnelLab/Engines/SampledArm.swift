@@ -8,38 +8,38 @@
 /// trial conversions (a binomial thinning of the trial starts). Reach of individual
 /// screens, views, actions, times and revenue are not sampled; use the
 /// ``MonteCarloEngine`` for those (or ``ExactFunnel`` for their expectations).
-public struct SampledArm: Sendable, Hashable {
+package struct SampledArm: Sendable, Hashable {
   /// The counts the classes determine (users, completed, stepLimitReached, purchasers,
   /// paywallViewers, usersWhoSkipped, usersWhoWentBack, usersPersonalized, trialStarts,
   /// trialConversions); the store's event counts stay 0. Read them as `arm[.purchasers]`.
-  public var counts = FunnelCounts()
+  package var counts = FunnelCounts()
   /// Users in each class of the sampler's ``AggregateSampler/classes``.
-  public var classCounts: [UInt64]
+  package var classCounts: [UInt64]
   /// Users who quit on each screen.
-  public var abandonedAt: [UInt64]
+  package var abandonedAt: [UInt64]
   /// Users whose first purchase was each plan slot.
-  public var planPurchases: [UInt64]
+  package var planPurchases: [UInt64]
 
   /// An empty arm with these index spaces.
-  public init(classes: Int, screens: Int, plans: Int) {
+  package init(classes: Int, screens: Int, plans: Int) {
     classCounts = Array(repeating: 0, count: classes)
     abandonedAt = Array(repeating: 0, count: screens)
     planPurchases = Array(repeating: 0, count: plans)
   }
 
   /// The count of `counter`.
-  public subscript(counter: FunnelCounter) -> UInt64 {
+  package subscript(counter: FunnelCounter) -> UInt64 {
     get { counts[counter] }
     set { counts[counter] = newValue }
   }
 
   /// Abandoned users: quits plus step-limit cuts.
-  public var abandoned: UInt64 { self[.users] - self[.completed] }
+  package var abandoned: UInt64 { self[.users] - self[.completed] }
 
   /// `(numerator, denominator)` of a proportion metric, as ``FunnelMetric/counts(in:)``
   /// counts it on a Monte Carlo aggregate (`nil` for the means, time and revenue, which
   /// are not sampled).
-  public func counts(for metric: FunnelMetric) -> (successes: UInt64, trials: UInt64)? {
+  package func counts(for metric: FunnelMetric) -> (successes: UInt64, trials: UInt64)? {
     metric.proportion.map { $0.counts { self[$0] } }
   }
 }

@@ -1,8 +1,8 @@
-public import FunnelStats
+package import FunnelStats
 
 /// The per-user value of a metric whose denominator is every user: what covariate
 /// adjustment and results by segment regress on.
-public enum PerUserValue: Sendable, Hashable {
+package enum PerUserValue: Sendable, Hashable {
   /// 1 when the user has the outcome, else 0.
   case outcome(PairedTallies.Outcome)
   /// The user's revenue, in cents.
@@ -12,7 +12,7 @@ public enum PerUserValue: Sendable, Hashable {
 
   /// The value of `metric` per user; `nil` for a metric over a subset of users (viewers,
   /// payers, trials, completers), which is a ratio, not a mean over users.
-  public init?(_ metric: FunnelMetric) {
+  package init?(_ metric: FunnelMetric) {
     if let outcome = PairedTallies.Outcome.allCases.first(where: { $0.metric == metric }) {
       self = .outcome(outcome)
     } else if metric == .revenuePerUser {
@@ -25,7 +25,7 @@ public enum PerUserValue: Sendable, Hashable {
   }
 
   /// The unit the tallies count in per unit of the metric (100 cents per currency unit).
-  public var scale: Double {
+  package var scale: Double {
     switch self {
     case .outcome: 1
     case .revenueCents, .realizedCents: 100
@@ -46,12 +46,12 @@ public enum PerUserValue: Sendable, Hashable {
 /// ``StratumSums/monomials`` over the users' pre-period covariate `x` (0 without one)
 /// and per-user value `y`. Integers only, so threads and shards merge in any order to
 /// the same bytes.
-public struct StrataTally: Sendable, Hashable {
+package struct StrataTally: Sendable, Hashable {
   /// Per stratum, the sums in the order of ``StratumSums/monomials``.
-  public var sums: [[Int128]]
+  package var sums: [[Int128]]
 
   /// Zero sums for `strata` strata.
-  public init(strata: Int) { sums = Array(repeating: Array(repeating: 0, count: StratumSums.monomials.count), count: strata) }
+  package init(strata: Int) { sums = Array(repeating: Array(repeating: 0, count: StratumSums.monomials.count), count: strata) }
 
   /// The sums of `strata` strata read from a recorder's raw buffer (stratum by stratum, in the order of ``StratumSums/monomials``).
   init(strata: Int, reading buffer: UnsafeMutableBufferPointer<Int128>) {
@@ -60,10 +60,10 @@ public struct StrataTally: Sendable, Hashable {
   }
 
   /// Users per stratum.
-  public var users: [Int128] { sums.map { $0[0] } }
+  package var users: [Int128] { sums.map { $0[0] } }
 
   /// Both tallies' users together.
-  public static func + (lhs: StrataTally, rhs: StrataTally) -> StrataTally {
+  package static func + (lhs: StrataTally, rhs: StrataTally) -> StrataTally {
     var total = lhs
     for s in total.sums.indices { for k in total.sums[s].indices { total.sums[s][k] &+= rhs.sums[s][k] } }
     return total
@@ -72,7 +72,7 @@ public struct StrataTally: Sendable, Hashable {
   /// The sums as FunnelStats reads them, per stratum: measured from the stratum's mean
   /// covariate rounded to a whole number (shifted exactly, in integers, then converted),
   /// and `y` divided by `scale` (cents to currency units).
-  public func stratumSums(scale: Double = 1) -> [StratumSums] {
+  package func stratumSums(scale: Double = 1) -> [StratumSums] {
     sums.map { raw in
       let n = raw[0]
       let shift: Int128 = n > 0 ? (raw[1] + n / 2) / n : 0
@@ -92,7 +92,7 @@ public struct StrataTally: Sendable, Hashable {
 
   /// All strata's users as CUPED reads them: raw (unshifted) sums of `y` (divided by
   /// `scale`) and `x`; a `proportion` outcome has no sum of squares (gbstats' proportion type).
-  public func cupedArm(scale: Double = 1, proportion: Bool) -> CUPED.Arm {
+  package func cupedArm(scale: Double = 1, proportion: Bool) -> CUPED.Arm {
     var total = [Int128](repeating: 0, count: StratumSums.monomials.count)
     for s in sums { for k in s.indices { total[k] &+= s[k] } }
     func at(_ x: Int, _ y: Int) -> Double { Double(total[Self.index(x: x, y: y)]) }
@@ -109,14 +109,14 @@ public struct StrataTally: Sendable, Hashable {
 
 /// What a run records per user beyond its aggregate: the stratum, covariate and value
 /// of each user (``StrataTally``).
-public struct StrataRecording: Sendable {
+package struct StrataRecording: Sendable {
   /// The strata and covariate tables.
-  public var strata: CompiledStrata
+  package var strata: CompiledStrata
   /// The per-user value recorded.
-  public var value: PerUserValue
+  package var value: PerUserValue
 
   /// A recording of `value` by the strata (and covariate) of `strata`.
-  public init(strata: CompiledStrata, value: PerUserValue) {
+  package init(strata: CompiledStrata, value: PerUserValue) {
     self.strata = strata
     self.value = value
   }

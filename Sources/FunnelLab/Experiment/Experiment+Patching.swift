@@ -1,7 +1,7 @@
 extension Experiment {
   /// The experiment as `variant` sees it: the base with the variant's patches
   /// applied in order. Problems are reported at `variants[i].patches[j]`.
-  public func applying(_ variant: Variant, at path: SpecPath) throws(SpecErrors) -> Experiment {
+  package func applying(_ variant: Variant, at path: SpecPath) throws(SpecErrors) -> Experiment {
     var patched = self
     var errors: [SpecError] = []
     for (j, patch) in variant.patches.enumerated() {
@@ -13,7 +13,7 @@ extension Experiment {
   }
 
   /// The experiment of variant number `index` (validated separately).
-  public func experiment(forVariant index: Int) throws(SpecErrors) -> Experiment {
+  @_spi(Internals) public func experiment(forVariant index: Int) throws(SpecErrors) -> Experiment {
     try applying(variants[index], at: SpecPath([.key("variants"), .index(index)]))
   }
 

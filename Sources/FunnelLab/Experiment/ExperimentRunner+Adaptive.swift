@@ -1,22 +1,22 @@
-public import FunnelStats
+package import FunnelStats
 
 /// An experiment-mode run whose split follows the data: a bandit on the flow's variants.
 public struct AdaptiveRun: Sendable {
   /// The run over every day's users, analysed like any experiment-mode run (exact solution included).
-  public var run: RunResult
+  package var run: RunResult
   /// Users arriving each day (all arms).
-  public var usersPerDay: Int
+  package var usersPerDay: Int
   /// The rule that set each day's shares.
-  public var allocation: AdaptiveAllocation
+  package var allocation: AdaptiveAllocation
   /// The primary metric the bandit optimised (a rate).
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// Each arm's aggregate over the users of day 1 through day `d + 1`, in ``RunResult/variants`` order.
-  public var cumulative: [[FunnelAggregate]]
+  package var cumulative: [[FunnelAggregate]]
   /// The share of each arm on each day: the assignment probabilities (propensities) users met.
-  public var shares: [[Double]]
+  package var shares: [[Double]]
   /// Each arm's probability of being best from the data before each day, then after the last day
   /// (one more entry than ``shares``).
-  public var probabilityBest: [[Double]]
+  package var probabilityBest: [[Double]]
 }
 
 extension ExperimentRunner {
@@ -28,7 +28,7 @@ extension ExperimentRunner {
   /// - Throws: ``SpecErrors`` when the experiment or the options are invalid, or the primary
   ///   metric is not a rate.
   /// - Complexity: O(users × steps per user), plus one allocation per day.
-  public static func runAdaptive(
+  package static func runAdaptive(
     _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int, allocation: AdaptiveAllocation,
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> AdaptiveRun {

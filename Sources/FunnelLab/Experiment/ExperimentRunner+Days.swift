@@ -8,7 +8,7 @@ extension ExperimentRunner {
   /// - Throws: ``SpecErrors`` when the experiment or the options are invalid (days outside
   ///   1…100, no user a day, more than ``Limits/users`` in all, a shard).
   /// - Complexity: O(users × steps per user), as one run of all the days' users.
-  public static func runByDay(
+  package static func runByDay(
     _ experiment: Experiment, options: RunOptions, usersPerDay: Int, days: Int,
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> DailyRun {

@@ -2,27 +2,27 @@ import Dispatch
 import Synchronization
 
 /// One variant's simulated users.
-public struct VariantRun: Sendable {
+package struct VariantRun: Sendable {
   /// The spec's variant that was run.
-  public var variant: Variant
+  package var variant: Variant
   /// The variant's compiled flow: its indices (screens, actions, plans) label the aggregate's counters.
-  public var flow: CompiledFlow
+  package var flow: CompiledFlow
   /// The Monte Carlo engine's counts over the users this variant walked (all of them in truth mode, its
   /// arm's in experiment mode).
-  public var aggregate: FunnelAggregate
+  package var aggregate: FunnelAggregate
   /// Truth mode: this variant's per-user outcomes tallied against the control's for the
   /// same users (paired inference). `nil` for the control and in experiment mode.
-  public var paired: PairedTallies?
+  package var paired: PairedTallies?
   /// Experiment mode, when the population has observable segments or a pre-period
   /// covariate: the primary metric's per-user values and the covariate by stratum.
-  public var strata: StrataTally?
+  package var strata: StrataTally?
   /// The exact solution of ``flow`` (``ExactEngine``): the truth the aggregate's
   /// estimates are graded against; `nil` when not solved (a shard, a custom
   /// purchase layer, or ``RunOptions/solveExact`` off).
-  public var exact: ExactFunnel?
+  package var exact: ExactFunnel?
 
   /// Creates a variant's run.
-  public init(
+  package init(
     variant: Variant, flow: CompiledFlow, aggregate: FunnelAggregate, paired: PairedTallies? = nil, exact: ExactFunnel? = nil
   ) {
     self.variant = variant
@@ -50,24 +50,24 @@ public enum RunMode: String, Sendable, Hashable, CaseIterable {
 /// they would have in truth mode.
 public struct RunResult: Sendable {
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The seed the users' random streams came from (the options', else the spec's): same seed, same result.
-  public var seed: UInt64
+  package var seed: UInt64
   /// Whether every user walked every variant (truth) or one arm each (experiment).
-  public var mode: RunMode
+  package var mode: RunMode
   /// Truth mode: users per variant. Experiment mode: the average per arm (total / arms).
-  public var usersPerVariant: Int
+  package var usersPerVariant: Int
   /// One run per variant selected, in the spec's order, the control first.
-  public var variants: [VariantRun]
+  package var variants: [VariantRun]
   /// Experiment mode: the assignment used.
-  public var assignment: HashAssignment?
+  package var assignment: HashAssignment?
   /// The strata and covariate the variants' ``VariantRun/strata`` are tallied by; `nil` when none were recorded.
-  public var strata: CompiledStrata?
+  package var strata: CompiledStrata?
 
   /// The run of the variant with this id.
-  public func variant(_ id: String) -> VariantRun? { variants.first { $0.variant.id == id } }
+  package func variant(_ id: String) -> VariantRun? { variants.first { $0.variant.id == id } }
   /// The control: the first variant.
-  public var control: VariantRun? { variants.first }
+  package var control: VariantRun? { variants.first }
 }
 
 /// Options of a run that override the spec's own values.
@@ -84,7 +84,7 @@ public struct RunOptions: Sendable {
   /// Truth (every user walks every variant, paired) or experiment (users split by hash); default truth.
   public var mode: RunMode
   /// Only this shard of the users (for runs split across machines; see ``Shard``).
-  public var shard: Shard?
+  package var shard: Shard?
   /// Whether to solve every variant exactly (``RunResult/solveExact(threads:)``)
   /// after simulating it, so that results carry their truth. Default `true`;
   /// shards never solve (their merge does), nor do runs with a custom purchase layer.
@@ -114,7 +114,7 @@ public struct RunOptions: Sendable {
 
   /// Like ``run(_:options:progress:)``, with a purchase layer of your own instead of
   /// the mock configured by each variant's `store` settings.
-  public static func run<Manager: PaywallManager>(
+  package static func run<Manager: PaywallManager>(
     _ experiment: Experiment, options: RunOptions = RunOptions(), paywall: Manager?,
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> RunResult {
@@ -266,7 +266,7 @@ extension ExperimentRunner {
   /// The result a run of `experiment` under `options` has when its per-variant
   /// aggregates are `aggregates` and its paired tallies `paired` (the sums of its shards'
   /// parts, in variant order; `paired` empty for experiment mode).
-  public static func result(
+  package static func result(
     of experiment: Experiment, options: RunOptions, aggregates: [FunnelAggregate], paired: [PairedTallies?] = []
   ) throws(SpecErrors) -> RunResult {
     let plan = try Plan(experiment, options: options)
@@ -292,7 +292,7 @@ extension ExperimentRunner {
   }
 
   /// The flows of the variants a run selects, in order (to read shard aggregates).
-  public static func selectedFlows(of experiment: Experiment, options: RunOptions) throws(SpecErrors) -> [CompiledFlow] {
+  package static func selectedFlows(of experiment: Experiment, options: RunOptions) throws(SpecErrors) -> [CompiledFlow] {
     let plan = try Plan(experiment, options: options)
     return plan.selected.map { plan.flows[$0] }
   }

@@ -7,11 +7,11 @@ import FunnelStats
 /// whose cumulative allocation weight exceeds `u`. The same user id always gets the
 /// same arm for a salt, independent of the experiment's seed (the seed drives
 /// behavior; the salt drives assignment), and a new salt reshuffles everyone.
-public struct HashAssignment: Sendable, Hashable {
+package struct HashAssignment: Sendable, Hashable {
   /// The arms' variant ids in assignment order; ``arm(of:)`` returns an index into this list.
-  public let arms: [String]
+  package let arms: [String]
   /// The planned share of each arm, `weight / total weight` (one division, so five equal arms get 0.2 each).
-  public let shares: [Double]
+  package let shares: [Double]
   /// Cumulative shares, the last exactly 1.
   let cumulative: [Double]
   let saltKey: UInt64
@@ -19,7 +19,7 @@ public struct HashAssignment: Sendable, Hashable {
   /// - Parameters:
   ///   - weights: relative weight per arm (missing: 1; all zero: an equal split, though
   ///     runs refuse an all-zero allocation before they get here).
-  public init(salt: String, arms: [String], weights: [String: Double] = [:]) {
+  package init(salt: String, arms: [String], weights: [String: Double] = [:]) {
     self.arms = arms
     var w = arms.map { weights[$0] ?? 1 }
     if w.reduce(0, +) <= 0 { w = arms.map { _ in 1 } }
@@ -34,7 +34,7 @@ public struct HashAssignment: Sendable, Hashable {
   }
 
   /// The arm index of `user`.
-  public func arm(of user: UInt64) -> Int {
+  package func arm(of user: UInt64) -> Int {
     let u = Double(SplitMix64.mix(saltKey ^ user) >> 11) * 0x1.0p-53
     var k = 0
     while k < cumulative.count - 1, u >= cumulative[k] { k += 1 }

@@ -12,7 +12,7 @@ extension RunResult {
   /// there (see ``RunOptions/solveExact``).
   ///
   /// - Complexity: one ``ExactEngine/solve(_:)`` per variant.
-  public mutating func solveExact(threads: Int? = nil) {
+  package mutating func solveExact(threads: Int? = nil) {
     let flows = variants.map(\.flow)
     let solutions = ExactTruth.solve(flows, threads: threads)
     for i in variants.indices { variants[i].exact = solutions[i] }
@@ -22,7 +22,7 @@ extension RunResult {
   /// when either exact value is undefined or was not solved. Variants whose
   /// compiled tables are identical differ by exactly zero (the solver is
   /// deterministic), which grades their significant results as false positives.
-  public func exactDifference(_ metric: FunnelMetric, variant id: String) -> Double? {
+  package func exactDifference(_ metric: FunnelMetric, variant id: String) -> Double? {
     guard let v = variant(id), let c = control, let ev = v.exact, let ec = c.exact else { return nil }
     guard let a = ev.value(of: metric), let b = ec.value(of: metric) else { return nil }
     return a - b

@@ -6,7 +6,7 @@ public struct SimulationResult: Sendable {
   /// The spec that was run.
   public var experiment: Experiment
   /// The raw run: aggregates per variant.
-  public var run: RunResult {
+  package var run: RunResult {
     didSet { solutions = Self.solutions(of: run) }
   }
   /// Each variant's exact solution, in the order of `run.variants`, solved once for
@@ -14,7 +14,7 @@ public struct SimulationResult: Sendable {
   private var solutions: [ExactSolution]
 
   /// Pairs a run with the spec it ran; `run` is expected to come from `experiment` (not checked).
-  public init(experiment: Experiment, run: RunResult) {
+  package init(experiment: Experiment, run: RunResult) {
     self.experiment = experiment
     self.run = run
     solutions = Self.solutions(of: run)
@@ -29,14 +29,14 @@ public struct SimulationResult: Sendable {
     /// The variant's id.
     public var id: String
     /// The variant's counters.
-    public var aggregate: FunnelAggregate
+    package var aggregate: FunnelAggregate
     /// The compiled flow the users walked.
-    public var flow: CompiledFlow
+    package var flow: CompiledFlow
     /// The exact solution: the one solved with the run (``VariantRun/exact``), else
     /// solved on the first call of ``exact(_:)`` and kept by the result.
     let solution: ExactSolution
     /// Truth mode: this variant's tallies against the control over the same users.
-    public var paired: PairedTallies?
+    package var paired: PairedTallies?
     let control: FunnelAggregate?
     let alpha: Double
 

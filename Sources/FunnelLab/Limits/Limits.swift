@@ -35,63 +35,63 @@ import FunnelStats
 /// ``ExactEngine/tolerance`` (10⁻¹⁶), or at `stepLimit`: a near-absorbing loop (return
 /// probability ρ per step) needs about `log(10⁻¹⁶)/log ρ` steps, so its cost is bounded
 /// by `stepLimit` whatever ρ is.
-public enum Limits {
+package enum Limits {
   /// Users per variant: the spec's `users` and `--users` of `run`, `grid`, `exact`.
-  public static let users: ClosedRange<Int> = 1...10_000_000_000
+  package static let users: ClosedRange<Int> = 1...10_000_000_000
   /// `simulation.stepLimit`: steps after which a walk is cut; also the exact engine's
   /// ceiling on iterations.
-  public static let stepLimit: ClosedRange<Int> = 1...10_000
+  package static let stepLimit: ClosedRange<Int> = 1...10_000
   /// `simulation.traitBins`.
-  public static let traitBins: ClosedRange<Int> = 1...4096
+  package static let traitBins: ClosedRange<Int> = 1...4096
   /// Screens of a flow (after patches).
-  public static let screens = 63
+  package static let screens = 63
   /// Actions of one screen.
-  public static let actionsPerScreen = 64
+  package static let actionsPerScreen = 64
   /// Plans of a flow, over all its paywalls.
-  public static let plans = 64
+  package static let plans = 64
   /// Options of one choice screen.
-  public static let optionsPerChoice = 1_000
+  package static let optionsPerChoice = 1_000
   /// Segments of the population.
-  public static let segments = 100
+  package static let segments = 100
   /// The largest mean of a pre-period covariate at intent 0 (``PrePeriodCovariate/mean``).
-  public static let covariateMean = 1_000.0
+  package static let covariateMean = 1_000.0
   /// The largest `|intentEffect|` of a pre-period covariate: `exp(3)` per unit of intent.
-  public static let covariateIntentEffect = 3.0
+  package static let covariateIntentEffect = 3.0
   /// The largest mean count any user may have (`λ` of the most intent-rich bin).
-  public static let covariateCellMean = 10_000.0
+  package static let covariateCellMean = 10_000.0
   /// The most entries of the compiled covariate tables (every segment and intent bin), 8 bytes each.
-  public static let covariateTableEntries = 1 << 22
+  package static let covariateTableEntries = 1 << 22
   /// The largest relative weight (segments, options, allocation).
-  public static let weight = 1e12
+  package static let weight = 1e12
   /// Variants listed in a spec (grid cells come on top).
-  public static let variants = 1_000
+  package static let variants = 1_000
   /// Cells of a grid: the product of its factors' level counts.
-  public static let gridCells = 10_000
+  package static let gridCells = 10_000
   /// Points of a sensitivity analysis: the product of its axes' value counts.
-  public static let sensitivityPoints = 5_000
+  package static let sensitivityPoints = 5_000
   /// Draws of the uncertain behavior parameters (`parameterUncertainty.draws`, `--draws`): each costs one exact
   /// solve of every variant.
-  public static let parameterDraws: ClosedRange<Int> = 2...10_000
+  package static let parameterDraws: ClosedRange<Int> = 2...10_000
   /// Bytes of the compiled tables of all the variants a run compiles at once: 1 GiB.
-  public static let compiledTableBytes = 1 << 30
+  package static let compiledTableBytes = 1 << 30
   /// The largest count read back from a file or a flag (`analyze`, `calibrate`).
-  public static let count = StatsLimits.maxCount
+  package static let count = StatsLimits.maxCount
 
   /// The ranges of the planning settings (`funnellab power <spec>`), checked on the
   /// command line and again when a planning shard file is read back.
-  public enum Planning {
+  package enum Planning {
     /// Users per arm of the simulated experiments.
-    public static let usersPerArm: ClosedRange<Int> = 2...1_000_000_000
+    package static let usersPerArm: ClosedRange<Int> = 2...1_000_000_000
     /// Eligible users per day.
-    public static let usersPerDay: ClosedRange<Int> = 2...1_000_000_000_000
+    package static let usersPerDay: ClosedRange<Int> = 2...1_000_000_000_000
     /// Days (daily looks) of the peeking simulation.
-    public static let days: ClosedRange<Int> = 1...100
+    package static let days: ClosedRange<Int> = 1...100
     /// Replicate experiments per simulation.
-    public static let replicates: ClosedRange<Int> = 100...1_000_000
+    package static let replicates: ClosedRange<Int> = 100...1_000_000
     /// Target power of the size search.
-    public static let targetPower: ClosedRange<Double> = 0.01...0.999
+    package static let targetPower: ClosedRange<Double> = 0.01...0.999
     /// Significance level.
-    public static let alpha: ClosedRange<Double> = 1e-6...0.5
+    package static let alpha: ClosedRange<Double> = 1e-6...0.5
   }
 
   /// Bytes of one variant's compiled threshold table:
@@ -101,12 +101,12 @@ public enum Limits {
   /// where `seenLevels = screensSeenCap + 1`, 2 is the personalized flag and `stride`
   /// the largest number of outcomes of a screen (see ``CompiledFlow``).
   /// - Returns: `nil` when the product overflows `Int`.
-  public static func compiledTableBytes(segments: Int, traitBins: Int, seenLevels: Int, screens: Int, stride: Int) -> Int? {
+  package static func compiledTableBytes(segments: Int, traitBins: Int, seenLevels: Int, screens: Int, stride: Int) -> Int? {
     product([segments, traitBins, seenLevels, 2, screens, stride, 8])
   }
 
   /// The product of `factors`, or `nil` when it overflows `Int` or a factor is negative.
-  public static func product(_ factors: [Int]) -> Int? {
+  package static func product(_ factors: [Int]) -> Int? {
     var result = 1
     for f in factors {
       guard f >= 0 else { return nil }

@@ -142,7 +142,7 @@ extension ParameterUncertainty: Decodable {
 
 extension ParameterUncertainty {
   /// The section as it is written in a spec (what ``init(from:)`` reads back).
-  public var specJSON: JSONValue {
+  package var specJSON: JSONValue {
     var members: [(String, JSONValue)] = []
     if let summary { members.append(("description", .string(summary))) }
     members.append(("draws", .integer(draws)))

@@ -15,23 +15,23 @@ extension MockPaywallManager {
   /// ```
   /// The tap's latency is `latencySeconds · a`, added to the walk's clock in whole
   /// milliseconds (truncated, as the Monte Carlo does).
-  public struct TapDistribution: Sendable, Hashable {
+  package struct TapDistribution: Sendable, Hashable {
     /// A tap's final result.
-    public enum Result: Int, Sendable, Hashable, CaseIterable {
+    package enum Result: Int, Sendable, Hashable, CaseIterable {
       /// The four ends of a tap, matching ``PurchaseResult``'s cases; the raw value indexes ``probabilities``.
       case success, cancelled, pending, failed
     }
 
     /// `probabilities[result.rawValue][a − 1]` = P(the tap ends in `result` after `a` attempts).
-    public var probabilities: [[Double]]
+    package var probabilities: [[Double]]
     /// The milliseconds a tap of `a` attempts adds to the clock, at index `a − 1`.
-    public var latencyMillis: [Double]
+    package var latencyMillis: [Double]
 
     /// P(the tap ends in `result`).
-    public func probability(of result: Result) -> Double { probabilities[result.rawValue].reduce(0, +) }
+    package func probability(of result: Result) -> Double { probabilities[result.rawValue].reduce(0, +) }
 
     /// `E[L · 1{result}]` and `E[L² · 1{result}]`, `L` the tap's latency in ms.
-    public func latencyMoments(of result: Result) -> (first: Double, second: Double) {
+    package func latencyMoments(of result: Result) -> (first: Double, second: Double) {
       var first = 0.0
       var second = 0.0
       for (i, p) in probabilities[result.rawValue].enumerated() {
@@ -42,14 +42,14 @@ extension MockPaywallManager {
     }
 
     /// `E[attempts]` per tap.
-    public var meanAttempts: Double {
+    package var meanAttempts: Double {
       probabilities.reduce(0) { sum, row in sum + row.enumerated().reduce(0) { $0 + $1.element * Double($1.offset + 1) } }
     }
   }
 
   /// The exact law of one tap under these settings.
   /// - Complexity: `O(maximumAttempts)`.
-  public var tapDistribution: TapDistribution {
+  package var tapDistribution: TapDistribution {
     let s = settings
     let cancelBelow = UnitDraw.probabilityBelow(s.cancelProbability)
     let failBelow = UnitDraw.probabilityBelow(s.cancelProbability + s.failureProbability)
@@ -76,8 +76,8 @@ extension MockPaywallManager {
   }
 
   /// P("Restore purchases" restores), exactly as drawn.
-  public var restoreProbability: Double { UnitDraw.probabilityBelow(settings.restoreSuccessProbability) }
+  package var restoreProbability: Double { UnitDraw.probabilityBelow(settings.restoreSuccessProbability) }
 
   /// P(a pending purchase is approved), exactly as drawn.
-  public var approvalProbability: Double { UnitDraw.probabilityBelow(settings.approvalProbability) }
+  package var approvalProbability: Double { UnitDraw.probabilityBelow(settings.approvalProbability) }
 }

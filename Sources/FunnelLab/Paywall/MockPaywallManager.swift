@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// The built-in purchase layer: outcomes drawn from ``StoreSettings`` with the user's
 /// store stream.
@@ -8,16 +8,16 @@ public import FunnelStats
 /// pending with `pendingProbability`, otherwise a success — a free trial when the plan
 /// has one. A pending purchase is approved later with `approvalProbability`, after
 /// `approvalDelayDays`. Every attempt takes `latencySeconds`.
-public struct MockPaywallManager: PaywallManager, Hashable {
+package struct MockPaywallManager: PaywallManager, Hashable {
   /// The store's probabilities, retries and latency (the spec's `store`).
-  public var settings: StoreSettings
+  package var settings: StoreSettings
 
   /// A mock store; the default settings are those of a spec without `store`.
-  public init(settings: StoreSettings = StoreSettings()) { self.settings = settings }
+  package init(settings: StoreSettings = StoreSettings()) { self.settings = settings }
 
   /// Draws attempts until one ends: cancelled, pending, a success, or a failure (`network`) the user does
   /// not retry or that exhausts `maximumAttempts`. The latency is `latencySeconds` × attempts.
-  public func purchase(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> PurchaseAttempt {
+  package func purchase(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> PurchaseAttempt {
     var attempts = 0
     while true {
       attempts += 1
@@ -39,19 +39,19 @@ public struct MockPaywallManager: PaywallManager, Hashable {
   }
 
   /// Approves a pending purchase with `approvalProbability`, the transaction `approvalDelayDays` later; `nil` otherwise.
-  public func resolvePending(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> StoreTransaction? {
+  package func resolvePending(_ plan: Plan, using rng: inout Xoshiro256StarStar) -> StoreTransaction? {
     guard rng.nextUnitDouble() < settings.approvalProbability else { return nil }
     return StoreTransaction(productID: plan.id, price: plan.price, isTrial: plan.trialDays > 0, delayDays: settings.approvalDelayDays)
   }
 
   /// `restored` with `restoreSuccessProbability`, otherwise `nothingToRestore` (never `failed`).
-  public func restorePurchases(using rng: inout Xoshiro256StarStar) -> RestoreResult {
+  package func restorePurchases(using rng: inout Xoshiro256StarStar) -> RestoreResult {
     rng.nextUnitDouble() < settings.restoreSuccessProbability ? .restored : .nothingToRestore
   }
 
   /// Probabilities of the final outcome of one tap (retries folded in), for exact computations:
   /// `(success, cancelled, pending, failed)`.
-  public var outcomeProbabilities: (success: Double, cancelled: Double, pending: Double, failed: Double) {
+  package var outcomeProbabilities: (success: Double, cancelled: Double, pending: Double, failed: Double) {
     let c = settings.cancelProbability, f = settings.failureProbability, p = settings.pendingProbability
     let s = 1 - c - f - p
     // Each attempt: c, s, p end it; a failure retries with r while attempts remain.

@@ -5,22 +5,22 @@
 /// Purchasers with the same lifecycle paid the same amounts on the same days, so a
 /// count per lifecycle (``FunnelAggregate/lifecycles``) is a sufficient statistic for
 /// realized revenue by any day and for renewal by period, and it merges by addition.
-public struct PurchaseLifecycle: Sendable, Hashable, Comparable {
+package struct PurchaseLifecycle: Sendable, Hashable, Comparable {
   /// The plan slot bought (an index into ``CompiledFlow/plans``).
-  public var plan: Int
+  package var plan: Int
   /// Days after the tap when the purchase happened (an approved Ask to Buy comes later).
-  public var delayDays: Double
+  package var delayDays: Double
   /// Whether the purchase started a free trial.
-  public var isTrial: Bool
+  package var isTrial: Bool
   /// Whether the trial converted to a paid period (false without a trial).
-  public var convertedFromTrial: Bool
+  package var convertedFromTrial: Bool
   /// Payments charged within the horizon, the refunded first one included.
-  public var payments: Int
+  package var payments: Int
   /// Whether the first payment was refunded.
-  public var refunded: Bool
+  package var refunded: Bool
 
   /// A lifecycle; see the properties.
-  public init(plan: Int, delayDays: Double, isTrial: Bool, convertedFromTrial: Bool, payments: Int, refunded: Bool) {
+  package init(plan: Int, delayDays: Double, isTrial: Bool, convertedFromTrial: Bool, payments: Int, refunded: Bool) {
     self.plan = plan
     self.delayDays = delayDays
     self.isTrial = isTrial
@@ -31,14 +31,14 @@ public struct PurchaseLifecycle: Sendable, Hashable, Comparable {
 
   /// Hashes the fields packed into two words: one `Hasher` round fewer than field by
   /// field, on the purchase path of every purchaser.
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     let flags = (isTrial ? 1 : 0) | (convertedFromTrial ? 2 : 0) | (refunded ? 4 : 0)
     hasher.combine(UInt64(truncatingIfNeeded: plan) << 40 ^ UInt64(truncatingIfNeeded: payments) << 3 ^ UInt64(flags))
     hasher.combine(delayDays)
   }
 
   /// Orders by plan, delay, trial, conversion, payments and refund: the order of shard files.
-  public static func < (a: PurchaseLifecycle, b: PurchaseLifecycle) -> Bool {
+  package static func < (a: PurchaseLifecycle, b: PurchaseLifecycle) -> Bool {
     (a.plan, a.delayDays, a.isTrial ? 1 : 0, a.convertedFromTrial ? 1 : 0, a.payments, a.refunded ? 1 : 0)
       < (b.plan, b.delayDays, b.isTrial ? 1 : 0, b.convertedFromTrial ? 1 : 0, b.payments, b.refunded ? 1 : 0)
   }
@@ -57,7 +57,7 @@ extension SubscriptionLifecycle {
   /// so by the analysis day it is the outcome's `realizedCents`, and by the horizon its
   /// `horizonCents`.
   /// - Complexity: O(payments).
-  public func earnedCents(_ lifecycle: PurchaseLifecycle, plan: Plan, before day: Double) -> Int64 {
+  package func earnedCents(_ lifecycle: PurchaseLifecycle, plan: Plan, before day: Double) -> Int64 {
     var schedule = PaymentSchedule(delayDays: lifecycle.delayDays, isTrial: lifecycle.isTrial, plan: plan, settings: settings)
     var total: Int64 = 0
     for _ in 0..<max(lifecycle.payments, 0) {
@@ -70,7 +70,7 @@ extension SubscriptionLifecycle {
   /// The number of payments a purchase with `lifecycle` of `plan` could make within the
   /// horizon if it renewed every time: its renewals are observable up to this many.
   /// - Complexity: O(payments within the horizon).
-  public func possiblePayments(_ lifecycle: PurchaseLifecycle, plan: Plan) -> Int {
+  package func possiblePayments(_ lifecycle: PurchaseLifecycle, plan: Plan) -> Int {
     var schedule = PaymentSchedule(delayDays: lifecycle.delayDays, isTrial: lifecycle.isTrial, plan: plan, settings: settings)
     var count = 0
     while schedule.next() != nil { count += 1 }

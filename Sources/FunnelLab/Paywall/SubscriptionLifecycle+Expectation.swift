@@ -2,20 +2,20 @@ import FunnelStats
 
 extension SubscriptionLifecycle {
   /// The expected value of an ``Outcome``: what one transaction earns on average.
-  public struct Expectation: Sendable, Hashable {
+  package struct Expectation: Sendable, Hashable {
     /// `E[horizonCents]`.
-    public var horizonCents = 0.0
+    package var horizonCents = 0.0
     /// `E[realizedCents]`.
-    public var realizedCents = 0.0
+    package var realizedCents = 0.0
     /// `E[payments]`.
-    public var payments = 0.0
+    package var payments = 0.0
     /// `P(convertedFromTrial)`.
-    public var trialConversion = 0.0
+    package var trialConversion = 0.0
     /// `P(refunded)`.
-    public var refund = 0.0
+    package var refund = 0.0
 
     /// All zero: the expectation of a transaction that earns nothing.
-    public init() {}
+    package init() {}
   }
 
   /// The exact expectation of ``outcome(of:plan:using:)``, in closed form.
@@ -35,7 +35,7 @@ extension SubscriptionLifecycle {
   /// ```
   /// a geometric series truncated at the horizon.
   /// - Complexity: `O(n)`, the payments that fit in the horizon.
-  public func expectation(of transaction: StoreTransaction, plan: Plan) -> Expectation {
+  package func expectation(of transaction: StoreTransaction, plan: Plan) -> Expectation {
     var e = Expectation()
     var schedule = PaymentSchedule(delayDays: transaction.delayDays, isTrial: transaction.isTrial, plan: plan, settings: settings)
     var alive = 1.0

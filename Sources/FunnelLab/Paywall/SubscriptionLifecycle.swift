@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// What one transaction earns: the payments it leads to within the revenue horizon,
 /// net of the store's fee and refunds, in cents; and the part realized by the
@@ -11,32 +11,32 @@ public import FunnelStats
 /// plan pays once. Intro offers charge `introPrice` for the first `introPeriods`
 /// periods. The first payment is refunded with `refundProbability`. Each payment is
 /// `round(100 · price · (1 − storeFee))` cents.
-public struct SubscriptionLifecycle: Sendable, Hashable {
+package struct SubscriptionLifecycle: Sendable, Hashable {
   /// What one transaction turned out to earn; all zero for a trial that did not convert.
-  public struct Outcome: Sendable, Hashable {
+  package struct Outcome: Sendable, Hashable {
     /// Net revenue within the horizon, in whole cents of the plan's currency (a refunded first payment counts 0).
-    public var horizonCents: Int64 = 0
+    package var horizonCents: Int64 = 0
     /// The part of ``horizonCents`` paid before the analysis day, in cents.
-    public var realizedCents: Int64 = 0
+    package var realizedCents: Int64 = 0
     /// Payments charged within the horizon, the refunded first one included.
-    public var payments = 0
+    package var payments = 0
     /// Whether the transaction was a trial that converted to a paid period.
-    public var convertedFromTrial = false
+    package var convertedFromTrial = false
     /// Whether the first payment was refunded.
-    public var refunded = false
+    package var refunded = false
   }
 
   static let daysPerMonth = 365.25 / 12
 
   /// Trial conversion, renewals, refunds, store fee, horizon and analysis day.
-  public var settings: RevenueSettings
+  package var settings: RevenueSettings
 
   /// A lifecycle under `settings` (a plan's own renewal probability still overrides the settings').
-  public init(settings: RevenueSettings) { self.settings = settings }
+  package init(settings: RevenueSettings) { self.settings = settings }
 
   /// The revenue of `transaction` for `plan`, drawing renewals from `rng`.
   /// - Complexity: O(payments within the horizon).
-  public func outcome(of transaction: StoreTransaction, plan: Plan, using rng: inout Xoshiro256StarStar) -> Outcome {
+  package func outcome(of transaction: StoreTransaction, plan: Plan, using rng: inout Xoshiro256StarStar) -> Outcome {
     var outcome = Outcome()
     var schedule = PaymentSchedule(delayDays: transaction.delayDays, isTrial: transaction.isTrial, plan: plan, settings: settings)
     if transaction.isTrial {
@@ -60,7 +60,7 @@ public struct SubscriptionLifecycle: Sendable, Hashable {
 
   /// The probability that a subscription to `plan` renews at the end of a paid period: the
   /// plan's own, or the settings' for its period.
-  public func renewal(of plan: Plan) -> Double { plan.renewalProbability ?? settings.renewal(for: plan.period) }
+  package func renewal(of plan: Plan) -> Double { plan.renewalProbability ?? settings.renewal(for: plan.period) }
 
   /// The payments of one purchase, in order, while they fall before the horizon: the
   /// days and net cents that ``outcome(of:plan:using:)``, its expectation and a
@@ -121,7 +121,7 @@ extension RevenueSettings {
   /// The days of a realized-revenue curve (``ExactFunnel/realizedRevenueCurve``,
   /// ``LifecycleSummary/revenueByDay``): 7, 14, the analysis day and the end of every month
   /// to the horizon (`k · 365.25/12`), sorted, without repeats.
-  public var curveDays: [Double] {
+  package var curveDays: [Double] {
     let months = max(Int(horizonMonths.rounded(.down)), 0)
     let horizon = horizonMonths * SubscriptionLifecycle.daysPerMonth
     var days = [7, 14, analysisDay] + (1...max(months, 1)).map { Double($0) * SubscriptionLifecycle.daysPerMonth }

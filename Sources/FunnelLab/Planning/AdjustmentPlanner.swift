@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import FunnelStats
+import FunnelStats
 import Synchronization
 
 /// One arm's population as the exact engine sees it, cell by cell (segment × intent
@@ -8,18 +8,18 @@ import Synchronization
 /// its covariate's law. Given the cell, the covariate and the outcome are independent
 /// (both depend on the user only through segment and intent), which is what makes
 /// their joint law, and so every adjustment's variance, exact.
-public struct CellModel: Sendable {
+package struct CellModel: Sendable {
   /// The arm's variant id.
-  public var arm: String
+  package var arm: String
   /// Per cell `segment · bins + bin`: its probability.
-  public var weights: [Double]
+  package var weights: [Double]
   /// Per cell: the exact probability of the outcome (``ExactEngine`` on the cell alone).
-  public var rates: [Double]
+  package var rates: [Double]
   /// Per cell: its stratum.
-  public var strata: [Int]
+  package var strata: [Int]
 
   /// The model of `flow` for a per-user 0/1 `metric` (one exact solve per cell).
-  public init(flow: CompiledFlow, metric: FunnelMetric, strata: CompiledStrata) {
+  package init(flow: CompiledFlow, metric: FunnelMetric, strata: CompiledStrata) {
     arm = flow.variantID
     let bins = flow.traitBins
     let p = flow.segmentProbabilities
@@ -31,85 +31,85 @@ public struct CellModel: Sendable {
   }
 
   /// The exact rate over the population.
-  public var rate: Double { zip(weights, rates).reduce(0) { $0 + $1.0 * $1.1 } }
+  package var rate: Double { zip(weights, rates).reduce(0) { $0 + $1.0 * $1.1 } }
 }
 
 /// What each adjustment would do to a planned test: the per-user variance it leaves
 /// (exact, from the ``CellModel``s) and the users per arm it needs, for each arm
 /// against the control; optionally checked by replicate experiments that draw
 /// covariate and outcome jointly from the same exact model.
-public struct AdjustmentPlan: Sendable {
+package struct AdjustmentPlan: Sendable {
   /// One arm's exact variances.
-  public struct Arm: Sendable, Hashable {
+  package struct Arm: Sendable, Hashable {
     /// The variant id.
-    public var arm: String
+    package var arm: String
     /// The exact rate.
-    public var rate: Double
+    package var rate: Double
     /// Per method (``SegmentReport/Method``, in that order; those available): the per-user
     /// variance left, `Var(y)` for ``SegmentReport/Method/unadjusted``. CUPED's slope is pooled
     /// over a pair of arms: the control's CUPED value here is with the first other arm.
-    public var variances: [SegmentReport.Method: Double]
+    package var variances: [SegmentReport.Method: Double]
   }
 
   /// One arm against the control by one method.
-  public struct Size: Sendable, Hashable {
+  package struct Size: Sendable, Hashable {
     /// The variant id.
-    public var arm: String
+    package var arm: String
     /// The method.
-    public var method: SegmentReport.Method
+    package var method: SegmentReport.Method
     /// `1 − (σ²₀′ + σ²₁′)/(σ²₀ + σ²₁)`: the share of the difference's variance removed.
-    public var varianceReduction: Double
+    package var varianceReduction: Double
     /// Users per arm for the target power, two-sided z-test at α; `nil` for a zero effect or a size beyond `Int`.
-    public var usersPerArm: Int?
+    package var usersPerArm: Int?
     /// Whether the arm's exact rate equals the control's (no size reaches any power).
-    public var noEffect: Bool
+    package var noEffect: Bool
   }
 
   /// The metric (a per-user 0/1 outcome).
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// The strata (observable segments, then `other`).
-  public var strata: [String]
+  package var strata: [String]
   /// The covariate's name, `nil` without one.
-  public var covariate: String?
+  package var covariate: String?
   /// The two-sided level.
-  public var alpha: Double
+  package var alpha: Double
   /// The power sizes are solved for.
-  public var targetPower: Double
+  package var targetPower: Double
   /// The control first, then each planned arm.
-  public var arms: [Arm]
+  package var arms: [Arm]
   /// Per non-control arm, per method.
-  public var sizes: [Size]
+  package var sizes: [Size]
   /// The methods available, in order.
-  public var methods: [SegmentReport.Method]
+  package var methods: [SegmentReport.Method]
   /// Per non-control arm: the best method's planned size tried by replicate experiments
   /// drawn from the exact cell models (covariate and outcome jointly).
-  public var checks: [Check] = []
+  package var checks: [Check] = []
 
   /// A planned size tried by simulation.
-  public struct Check: Sendable, Hashable {
+  package struct Check: Sendable, Hashable {
     /// The variant id.
-    public var arm: String
+    package var arm: String
     /// The users per arm tried (the method's planned size).
-    public var usersPerArm: Int
+    package var usersPerArm: Int
     /// The replicates' result for the method.
-    public var simulated: SimulatedAdjustment
+    package var simulated: SimulatedAdjustment
   }
 }
 
 /// Plans covariate adjustment from the exact engine and checks it by simulation.
-public enum AdjustmentPlanner {
+package enum AdjustmentPlanner {
   /// The most replicates of the check of each planned size.
-  public static let checkReplicates = 4_000
+  package static let checkReplicates = 4_000
   /// The most population cells (segments × intent bins) planned: one exact solve per cell and arm.
-  public static let maxCells = 4_096
+  package static let maxCells = 4_096
   /// The most users per arm the check of one size simulates over all its replicates.
-  public static let checkUsers = 200_000_000
+  package static let checkUsers = 200_000_000
 
   /// The adjustment plan of `e`'s primary metric for the control and `variants` (all
   /// when `nil`), each best method's size checked by `min(replicates, checkReplicates)`
   /// replicates; `nil` when the population has no observable segment and no covariate,
   /// or the primary metric is not a 0/1 outcome of every user.
-  public static func plan(
+  package static func plan(
     _ e: Experiment, variants: [String]?, alpha: Double, targetPower: Double, replicates: Int, seed: UInt64, threads: Int? = nil
   ) throws(SpecErrors) -> AdjustmentPlan? {
     guard e.population.covariate != nil || e.population.segments.contains(where: \.observable),
@@ -137,7 +137,7 @@ public enum AdjustmentPlanner {
   }
 
   /// The methods `strata` allows, in report order.
-  public static func methods(_ strata: CompiledStrata) -> [SegmentReport.Method] {
+  package static func methods(_ strata: CompiledStrata) -> [SegmentReport.Method] {
     var m: [SegmentReport.Method] = [.unadjusted]
     if strata.strataIDs.count > 1 { m.append(.postStratified) }
     if strata.hasCovariate { m += [.cuped, .regression] }
@@ -145,7 +145,7 @@ public enum AdjustmentPlanner {
   }
 
   /// The plan for `models` (the control first), or `nil` when nothing is observable.
-  public static func plan(
+  package static func plan(
     _ models: [CellModel], strata: CompiledStrata, metric: FunnelMetric, alpha: Double, targetPower: Double
   ) -> AdjustmentPlan {
     let methods = methods(strata)
@@ -249,24 +249,24 @@ public enum AdjustmentPlanner {
 }
 
 /// Replicate experiments of one arm against the control, drawn from the exact cell models.
-public struct SimulatedAdjustment: Sendable, Hashable {
+package struct SimulatedAdjustment: Sendable, Hashable {
   /// The method.
-  public var method: SegmentReport.Method
+  package var method: SegmentReport.Method
   /// Replicates run.
-  public var replicates: Int
+  package var replicates: Int
   /// Replicates with a two-sided p ≤ α.
-  public var significant: Int
+  package var significant: Int
   /// Replicates whose `1 − α` interval contains the exact difference.
-  public var covered: Int
+  package var covered: Int
   /// The mean standard error over replicates.
-  public var meanStandardError: Double
+  package var meanStandardError: Double
   /// The mean estimate over replicates.
-  public var meanEstimate: Double
+  package var meanEstimate: Double
 
   /// `significant / replicates`: the power (or, with no effect, the false-positive rate).
-  public var rejectionRate: Double { Double(significant) / Double(max(replicates, 1)) }
+  package var rejectionRate: Double { Double(significant) / Double(max(replicates, 1)) }
   /// `covered / replicates`.
-  public var coverage: Double { Double(covered) / Double(max(replicates, 1)) }
+  package var coverage: Double { Double(covered) / Double(max(replicates, 1)) }
 }
 
 extension AdjustmentPlanner {
@@ -274,7 +274,7 @@ extension AdjustmentPlanner {
   /// and outcome are drawn from the arm's ``CellModel`` (replicate `r` from stream `r` of
   /// `seed`), then every method analyses the same data, as experiment mode would.
   /// Identical for any `threads`.
-  public static func simulate(
+  package static func simulate(
     control: CellModel, treatment: CellModel, strata: CompiledStrata, usersPerArm: Int, replicates: Int, seed: UInt64,
     alpha: Double, threads: Int? = nil
   ) -> [SimulatedAdjustment] {

@@ -4,36 +4,36 @@ import FunnelStats
 /// reaches significance in the direction of the true effect, averaged over the draws of a
 /// ``Prediction`` (see ``FunnelStats/Assurance``), beside the power at the assumed effect,
 /// and the users per arm that reach a target assurance.
-public struct AssurancePlan: Sendable, Hashable {
+package struct AssurancePlan: Sendable, Hashable {
   /// One planned variant.
-  public struct Variant: Sendable, Hashable {
+  package struct Variant: Sendable, Hashable {
     /// The variant's id.
-    public var variant: String
+    package var variant: String
     /// The users per arm of the plan (those the power was computed at).
-    public var usersPerArm: Int
+    package var usersPerArm: Int
     /// The assurance at ``usersPerArm``.
-    public var assurance: Double
+    package var assurance: Double
     /// The share of draws where the variant beats the control.
-    public var probabilityToBeatControl: Double?
+    package var probabilityToBeatControl: Double?
     /// The predictive interval of the effect (variant − control).
-    public var effectInterval: ClosedRange<Double>?
+    package var effectInterval: ClosedRange<Double>?
     /// The fewest users per arm whose assurance reaches ``AssurancePlan/target``; `nil` when no size up to
     /// ``FunnelStats/StatsLimits/maxSampleSize`` does (too many draws lie near no effect).
-    public var usersPerArmForTarget: Int?
+    package var usersPerArmForTarget: Int?
   }
 
   /// The assurance the sizes are solved for.
-  public var target: Double
+  package var target: Double
   /// The number of draws averaged over.
-  public var draws: Int
+  package var draws: Int
   /// The two-sided significance level of the planned test.
-  public var alpha: Double
+  package var alpha: Double
   /// One entry per planned variant, in the plan's order.
-  public var variants: [Variant]
+  package var variants: [Variant]
 
   /// The assurance of every plan in `report` over `prediction`'s draws (made on the same
   /// experiment and metric); a planned variant the prediction lacks is left out.
-  public init(report: PlanningReport, prediction: Prediction, target: Double) {
+  package init(report: PlanningReport, prediction: Prediction, target: Double) {
     self.target = target
     draws = prediction.draws.count
     alpha = report.alpha
@@ -56,7 +56,7 @@ public struct AssurancePlan: Sendable, Hashable {
 
 extension PlanningReport {
   /// This plan with its ``assurance`` over `prediction`'s draws at `target`.
-  public func addingAssurance(_ prediction: Prediction, target: Double) -> PlanningReport {
+  package func addingAssurance(_ prediction: Prediction, target: Double) -> PlanningReport {
     var copy = self
     copy.assurance = AssurancePlan(report: self, prediction: prediction, target: target)
     return copy

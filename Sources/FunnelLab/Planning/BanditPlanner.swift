@@ -1,72 +1,72 @@
 import Dispatch
-public import FunnelStats
+package import FunnelStats
 import Synchronization
 
 /// Options of a bandit-or-A/B comparison (defaults in parentheses).
-public struct BanditOptions: Sendable {
+package struct BanditOptions: Sendable {
   /// Eligible users a day over all arms.
-  public var usersPerDay: Int
+  package var usersPerDay: Int
   /// Days the test runs; `nil`: the days the fixed test needs to detect the best variant with power
   /// 0.8 at α/(K − 1) (14 when no variant differs), at most 100.
-  public var days: Int?
+  package var days: Int?
   /// Days after the test in which everyone sees the shipped arm (28).
-  public var horizonDays = 28
+  package var horizonDays = 28
   /// The bandit's rule (Thompson sampling, 1 % minimum share, one burn-in day).
-  public var allocation = AdaptiveAllocation()
+  package var allocation = AdaptiveAllocation()
   /// Replicates (2,000).
-  public var replicates = 2_000
+  package var replicates = 2_000
   /// The fixed test's level over all comparisons; `nil`: the spec's `metrics.alpha`.
-  public var alpha: Double?
+  package var alpha: Double?
   /// Only these variants beside the control; `nil`: every variant.
-  public var variants: [String]?
+  package var variants: [String]?
   /// Seed of the replicates; `nil`: the spec's.
-  public var seed: UInt64?
+  package var seed: UInt64?
   /// A holdout share kept on the control after shipping, in (0, 0.5]; `nil`: none planned.
-  public var holdoutShare: Double?
+  package var holdoutShare: Double?
   /// Worker threads; `nil`: every core. The result does not depend on it.
-  public var threads: Int?
+  package var threads: Int?
 
   /// Options for `usersPerDay` users a day and the defaults above.
-  public init(usersPerDay: Int) { self.usersPerDay = usersPerDay }
+  package init(usersPerDay: Int) { self.usersPerDay = usersPerDay }
 }
 
 /// What a holdout of the shipped arm can detect after the horizon.
-public struct HoldoutPlan: Sendable, Hashable {
+package struct HoldoutPlan: Sendable, Hashable {
   /// The share of users kept on the control.
-  public var share: Double
+  package var share: Double
   /// The arm shipped: the one with the best exact rate.
-  public var shippedArm: String
+  package var shippedArm: String
   /// Users in the holdout and in the shipped arm after ``BanditComparison/horizonDays`` days.
-  public var holdoutUsers: Int, shippedUsers: Int
+  package var holdoutUsers: Int, shippedUsers: Int
   /// Power of the pooled z-test to detect the shipped arm's exact effect at those sizes.
-  public var power: Double
+  package var power: Double
   /// The smallest effect (absolute rate difference) detected with power 0.8 at those sizes.
-  public var minimumDetectableEffect: Double?
+  package var minimumDetectableEffect: Double?
 }
 
 /// A bandit against a fixed A/B test on one spec, over replicates drawn from the exact rates.
-public struct BanditComparison: Sendable {
+package struct BanditComparison: Sendable {
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The primary metric, a rate.
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// The arms' ids, the control first.
-  public var arms: [String]
+  package var arms: [String]
   /// The simulated design: exact rates, days, horizon, rule, α.
-  public var design: BanditSimulation.Design
+  package var design: BanditSimulation.Design
   /// The seed of the replicates.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The tallies over every replicate.
-  public var counts: BanditSimulation.Counts
+  package var counts: BanditSimulation.Counts
   /// The holdout share asked for, if any.
-  public var holdoutShare: Double?
+  package var holdoutShare: Double?
   /// The holdout plan, when a share was given and a variant beats the control.
-  public var holdout: HoldoutPlan?
+  package var holdout: HoldoutPlan?
 
   /// The exact difference of each arm with the control (0 for the control).
-  public var trueDifferences: [Double] { design.rates.map { $0 - (design.rates.first ?? 0) } }
+  package var trueDifferences: [Double] { design.rates.map { $0 - (design.rates.first ?? 0) } }
   /// The arm with the best exact rate (the first on a tie).
-  public var bestArm: String {
+  package var bestArm: String {
     arms[design.rates.indices.max { design.rates[$0] < design.rates[$1] || (design.rates[$0] == design.rates[$1] && $0 > $1) } ?? 0]
   }
 }
@@ -74,14 +74,14 @@ public struct BanditComparison: Sendable {
 /// Plans the bandit-or-A/B comparison of a spec: exact rates from the ``ExactEngine``, then
 /// ``BanditSimulation`` in fixed blocks of replicates summed in order (the same bytes on any
 /// thread count).
-public enum BanditPlanner {
+package enum BanditPlanner {
   /// Replicates per block: the unit of parallel work and of summation order.
   static let block = 250
 
   /// Compares the bandit with the fixed test. `progress` gets (blocks done, blocks).
   /// - Throws: ``SpecErrors`` for an invalid spec, a mean primary metric, an unknown variant or
   ///   out-of-range options (named by their field).
-  public static func compare(
+  package static func compare(
     _ e: Experiment, options: BanditOptions, progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(SpecErrors) -> BanditComparison {
     var planning = PlanningOptions()

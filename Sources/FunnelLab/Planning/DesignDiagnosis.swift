@@ -1,4 +1,4 @@
-public import FunnelStats
+package import FunnelStats
 
 /// How a planned A/B test of one variant against the control would behave, by
 /// simulating many replicate experiments (in the spirit of DeclareDesign).
@@ -10,39 +10,39 @@ public import FunnelStats
 /// Newcombe interval for `p₁ − p₀`, and an A/A pair drawn from `p₀` twice.
 public struct DesignDiagnosis: Sendable, Hashable {
   /// The variant's id, compared with the control.
-  public var variant: String
+  package var variant: String
   /// The proportion metric whose exact rates the replicates draw from.
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// Exact rates of the control and the variant.
-  public var controlRate: Double
+  package var controlRate: Double
   /// The variant's exact rate (``controlRate`` is the control's), a probability in [0, 1].
-  public var variantRate: Double
+  package var variantRate: Double
   /// Users in each arm of every replicate (the arms are equal).
-  public var usersPerArm: Int
+  package var usersPerArm: Int
   /// Replicate experiments simulated; every share below has this denominator.
-  public var replicates: Int
+  package var replicates: Int
   /// The two-sided significance level of the replicates' tests; the intervals are at `1 − alpha`.
-  public var alpha: Double
+  package var alpha: Double
   /// Share of replicates significant in either direction (two-sided power).
-  public var power: Double
+  package var power: Double
   /// The analytic power of the pooled z-test for the same rates and users.
-  public var analyticPower: Double?
+  package var analyticPower: Double?
   /// Share of A/A replicates significant (should be α).
-  public var falsePositiveRate: Double
+  package var falsePositiveRate: Double
   /// Share of replicates whose interval covers the true difference (should be 1 − α).
-  public var coverage: Double
+  package var coverage: Double
   /// Among significant replicates, the share with the wrong sign (type S).
-  public var typeS: Double?
+  package var typeS: Double?
   /// Among significant replicates, the mean |estimate| / |true difference| (type M, exaggeration).
-  public var typeM: Double?
+  package var typeM: Double?
   /// Histogram of the replicates' p-values in ten bins of width 0.1.
-  public var pValueHistogram: [Int]
+  package var pValueHistogram: [Int]
 
   /// `variantRate − controlRate`: the exact effect the replicates try to detect.
-  public var trueDifference: Double { variantRate - controlRate }
+  package var trueDifference: Double { variantRate - controlRate }
 
   /// Monte Carlo standard error of a simulated rate.
-  public func standardError(of rate: Double) -> Double {
+  package func standardError(of rate: Double) -> Double {
     (rate * (1 - rate) / Double(max(replicates, 1))).squareRoot()
   }
 
@@ -50,26 +50,26 @@ public struct DesignDiagnosis: Sendable, Hashable {
   /// replicate ranges exactly (shards merge in any order).
   public struct Counts: Sendable, Hashable {
     /// Replicates tallied.
-    public var replicates = 0
+    package var replicates = 0
     /// Replicates whose pooled z-test had `p < alpha` (either direction).
-    public var significant = 0
+    package var significant = 0
     /// A/A pairs whose pooled z-test had `p < alpha`.
-    public var falsePositives = 0
+    package var falsePositives = 0
     /// Replicates whose Newcombe interval contains the true difference.
-    public var covered = 0
+    package var covered = 0
     /// Significant replicates whose observed difference has the opposite sign of the true one (0 when the
     /// true difference is 0).
-    public var wrongSign = 0
+    package var wrongSign = 0
     /// Σ |x₁ − x₀| over significant replicates (type M = this / n / |Δ| / significant).
-    public var absoluteDifferenceSum: UInt64 = 0
+    package var absoluteDifferenceSum: UInt64 = 0
     /// Replicates per p-value decile: bin `k` holds `k/10 ≤ p < (k+1)/10`, `p = 1` in the last bin.
-    public var pValueHistogram = [Int](repeating: 0, count: 10)
+    package var pValueHistogram = [Int](repeating: 0, count: 10)
 
     /// No replicates: the identity of `+`.
-    public init() {}
+    package init() {}
 
     /// Adds every tally; exact and order-independent for disjoint replicate ranges.
-    public static func + (a: Counts, b: Counts) -> Counts {
+    package static func + (a: Counts, b: Counts) -> Counts {
       var r = a
       r.replicates += b.replicates
       r.significant += b.significant
@@ -120,7 +120,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
   }
 
   /// The diagnosis that tallies `counts` amount to.
-  public init(
+  package init(
     variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
     alpha: Double, counts: Counts
   ) {
@@ -148,7 +148,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
   }
 
   /// Simulates `replicates` experiments of `usersPerArm` users per arm.
-  public static func simulate(
+  package static func simulate(
     variant: String, metric: FunnelMetric, controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int,
     replicates: Int, alpha: Double, seed: UInt64
   ) -> DesignDiagnosis {
@@ -165,48 +165,48 @@ public struct DesignDiagnosis: Sendable, Hashable {
 /// **group-sequential** (Lan–DeMets O'Brien–Fleming-type boundaries for the `days`
 /// planned looks) and **always valid** (the mSPRT of FunnelStats). Under A/A both
 /// arms convert at the control's rate; under the alternative at the variant's.
-public struct PeekingDiagnosis: Sendable, Hashable {
+package struct PeekingDiagnosis: Sendable, Hashable {
   /// One stopping rule's operating characteristics under daily looks.
-  public struct Rule: Sendable, Hashable {
+  package struct Rule: Sendable, Hashable {
     /// The rule in words: `naive daily z-test`, `group-sequential (O'Brien-Fleming)` or `always-valid mSPRT`.
-    public var name: String
+    package var name: String
     /// Share of A/A replicates that ever reject.
-    public var falsePositiveRate: Double
+    package var falsePositiveRate: Double
     /// Share of replicates under the true effect that reject.
-    public var power: Double
+    package var power: Double
     /// Mean day of the first rejection among replicates that reject under the true effect.
-    public var expectedStoppingDay: Double?
+    package var expectedStoppingDay: Double?
   }
 
   /// The variant's id, compared with the control.
-  public var variant: String
+  package var variant: String
   /// Looks per replicate, one a day; also the planned looks of the group-sequential boundaries.
-  public var days: Int
+  package var days: Int
   /// New users per arm each day; a look on day `d` sees `d × usersPerDayPerArm` users per arm.
-  public var usersPerDayPerArm: Int
+  package var usersPerDayPerArm: Int
   /// Replicates per scenario (A/A and true effect); the rates' denominator.
-  public var replicates: Int
+  package var replicates: Int
   /// The overall significance level every rule is meant to hold.
-  public var alpha: Double
+  package var alpha: Double
   /// The three rules, always in the order naive, group-sequential, always-valid.
-  public var rules: [Rule]
+  package var rules: [Rule]
 
   /// Integer tallies over a replicate range (`+` merges shards exactly).
-  public struct Counts: Sendable, Hashable {
+  package struct Counts: Sendable, Hashable {
     /// Replicates tallied per scenario.
-    public var replicates = 0
+    package var replicates = 0
     /// Per rule (naive, group-sequential, always-valid): A/A replicates that rejected at some look.
-    public var falsePositives = [0, 0, 0]
+    package var falsePositives = [0, 0, 0]
     /// Per rule: replicates under the true effect that rejected at some look.
-    public var rejections = [0, 0, 0]
+    package var rejections = [0, 0, 0]
     /// Per rule: the sum of the first rejection's day (1-based) over the rejecting replicates under the true effect.
-    public var stoppingDays = [0, 0, 0]
+    package var stoppingDays = [0, 0, 0]
 
     /// No replicates: the identity of `+`.
-    public init() {}
+    package init() {}
 
     /// Adds every tally rule by rule; exact and order-independent for disjoint replicate ranges.
-    public static func + (a: Counts, b: Counts) -> Counts {
+    package static func + (a: Counts, b: Counts) -> Counts {
       var r = a
       r.replicates += b.replicates
       for k in 0..<3 {
@@ -222,7 +222,7 @@ public struct PeekingDiagnosis: Sendable, Hashable {
 
   /// Tallies replicates `range`.
   /// - Complexity: O(replicates × days).
-  public static func tally(
+  package static func tally(
     controlRate p0: Double, variantRate p1: Double, usersPerDayPerArm m: Int, days: Int, replicates range: Range<Int>,
     alpha: Double, seed: UInt64
   ) throws(StatsError) -> Counts {
@@ -261,7 +261,7 @@ public struct PeekingDiagnosis: Sendable, Hashable {
   }
 
   /// The diagnosis that tallies `counts` amount to.
-  public init(variant: String, usersPerDayPerArm m: Int, days: Int, alpha: Double, counts: Counts) {
+  package init(variant: String, usersPerDayPerArm m: Int, days: Int, alpha: Double, counts: Counts) {
     let runs = Double(max(counts.replicates, 1))
     let rules = (0..<3).map { k in
       Rule(
@@ -278,7 +278,7 @@ public struct PeekingDiagnosis: Sendable, Hashable {
   }
 
   /// Simulates `replicates` replicate experiments under A/A and under the true effect.
-  public static func simulate(
+  package static func simulate(
     variant: String, controlRate p0: Double, variantRate p1: Double, usersPerDayPerArm m: Int, days: Int, replicates: Int,
     alpha: Double, seed: UInt64
   ) throws(StatsError) -> PeekingDiagnosis {

@@ -1,91 +1,91 @@
 import FunnelStats
 
 /// Options of a plan (defaults in parentheses).
-public struct PlanningOptions: Sendable {
+package struct PlanningOptions: Sendable {
   /// Users per arm; `nil`: the analytic size for ``targetPower``.
-  public var usersPerArm: Int?
+  package var usersPerArm: Int?
   /// Target power when solving for the size (0.8).
-  public var targetPower = 0.8
+  package var targetPower = 0.8
   /// Eligible users per day (both arms): durations and daily looks.
-  public var usersPerDay: Int?
+  package var usersPerDay: Int?
   /// Daily looks for the peeking simulation (default: the planned duration, at most 100).
-  public var days: Int?
+  package var days: Int?
   /// Replicate experiments per simulation (10,000); the sample-size search uses
   /// ``searchReplicates`` (four times as many).
-  public var replicates = 10_000
+  package var replicates = 10_000
   /// Significance level (the spec's `metrics.alpha`).
-  public var alpha: Double?
+  package var alpha: Double?
   /// Only these variants (the control is the reference).
-  public var variants: [String]?
+  package var variants: [String]?
   /// Seed of the replicates (the spec's `seed`); each variant's stream is derived from it and the variant's index.
-  public var seed: UInt64?
+  package var seed: UInt64?
 
   /// The defaults above: analytic size, power 0.8, 10,000 replicates, no traffic figure, every variant.
-  public init() {}
+  package init() {}
 
   /// Replicates of the sample-size search: 4 × ``replicates`` (40,000 by default, which
   /// puts the Monte Carlo standard error of the simulated size near 0.5 %).
-  public var searchReplicates: Int { replicates.multipliedReportingOverflow(by: 4).overflow ? Int.max : replicates * 4 }
+  package var searchReplicates: Int { replicates.multipliedReportingOverflow(by: 4).overflow ? Int.max : replicates * 4 }
 }
 
 /// The plan of one variant against the control.
-public struct VariantPlan: Sendable {
+package struct VariantPlan: Sendable {
   /// The replicate experiments at ``PlanningOptions/usersPerArm``, else at the analytic size, else (zero
   /// effect) at 10,000 users per arm.
-  public var diagnosis: DesignDiagnosis
+  package var diagnosis: DesignDiagnosis
   /// Users per arm the pooled z-test formula needs for the target power (nil for a zero effect).
-  public var analyticUsersPerArm: Int?
+  package var analyticUsersPerArm: Int?
   /// The users per arm at which simulated power reaches the target, found by
   /// ``SampleSizeSearch`` (nil for a zero effect).
-  public var simulatedSize: SimulatedSampleSize?
+  package var simulatedSize: SimulatedSampleSize?
   /// ``simulatedSize``'s users per arm when the search found the target inside its range.
-  public var simulatedUsersPerArm: Int? { simulatedSize.flatMap { $0.position == .found ? $0.usersPerArm : nil } }
+  package var simulatedUsersPerArm: Int? { simulatedSize.flatMap { $0.position == .found ? $0.usersPerArm : nil } }
   /// Days to reach `usersPerArm` in both arms at the given daily traffic.
-  public var durationDays: Int?
+  package var durationDays: Int?
   /// The daily-look simulation; `nil` without ``PlanningOptions/usersPerDay`` (or fewer than 2 users a day).
-  public var peeking: PeekingDiagnosis?
+  package var peeking: PeekingDiagnosis?
 }
 
 /// Planning before launch for every variant against the control.
-public struct PlanningReport: Sendable {
+package struct PlanningReport: Sendable {
   /// The experiment's name.
-  public var experiment: String
+  package var experiment: String
   /// The primary metric planned for: always a proportion.
-  public var metric: FunnelMetric
+  package var metric: FunnelMetric
   /// The two-sided significance level used (the options' `alpha`, else the spec's `metrics.alpha`).
-  public var alpha: Double
+  package var alpha: Double
   /// The power the sizes are solved for, a probability.
-  public var targetPower: Double
+  package var targetPower: Double
   /// The seed the replicates were drawn with: the same seed, spec and options give the same report.
-  public var seed: UInt64
+  package var seed: UInt64
   /// Eligible users per day over both arms, when given; durations and peeking need it.
-  public var usersPerDay: Int?
+  package var usersPerDay: Int?
   /// One plan per variant other than the control, in the spec's order (only those asked for, when filtered).
-  public var plans: [VariantPlan]
+  package var plans: [VariantPlan]
   /// What adjusting for the observable segments and the pre-period covariate would save;
   /// `nil` when the population has neither.
-  public var adjustment: AdjustmentPlan?
+  package var adjustment: AdjustmentPlan?
   /// The assurance of each plan over uncertain behavior parameters (`power --parameter-uncertainty`); `nil` otherwise.
-  public var assurance: AssurancePlan? = nil
+  package var assurance: AssurancePlan? = nil
 }
 
 /// The integer tallies of a plan, per variant: what a shard computes and `merge` adds.
-public struct PlanningCounts: Sendable, Hashable {
+package struct PlanningCounts: Sendable, Hashable {
   /// One variant's tallies: each part adds separately across shards.
-  public struct Variant: Sendable, Hashable {
+  package struct Variant: Sendable, Hashable {
     /// The fixed-size replicate experiments.
-    public var diagnosis = DesignDiagnosis.Counts()
+    package var diagnosis = DesignDiagnosis.Counts()
     /// The tallies of the simulated size search (nil for a zero effect).
-    public var sizeSearch: SampleSizeSearch.Counts?
+    package var sizeSearch: SampleSizeSearch.Counts?
     /// The daily-look replicates; `nil` without a traffic figure.
-    public var peeking: PeekingDiagnosis.Counts?
+    package var peeking: PeekingDiagnosis.Counts?
   }
 
   /// One entry per planned variant, in the order of ``PlanningReport/plans``.
-  public var variants: [Variant]
+  package var variants: [Variant]
 
   /// Adds two shards' tallies variant by variant; an optional part stays only when both shards have it.
-  public static func + (a: PlanningCounts, b: PlanningCounts) -> PlanningCounts {
+  package static func + (a: PlanningCounts, b: PlanningCounts) -> PlanningCounts {
     PlanningCounts(
       variants: zip(a.variants, b.variants).map { x, y in
         Variant(
@@ -97,7 +97,7 @@ public struct PlanningCounts: Sendable, Hashable {
 
 /// Plans an experiment: exact rates from the ``ExactEngine``, replicate experiments
 /// drawn from them, sizes, durations and the cost of peeking.
-public enum ExperimentPlanner {
+package enum ExperimentPlanner {
   /// The parts of a plan that do not depend on random draws.
   struct Frame {
     var metric: FunnelMetric
@@ -161,7 +161,7 @@ public enum ExperimentPlanner {
   }
 
   /// The tallies of the replicates in `shard` (all replicates when `nil`).
-  public static func tally(
+  package static func tally(
     _ e: Experiment, options: PlanningOptions, shard: Shard? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(SpecErrors) -> PlanningCounts {
     let f = try frame(e, options: options)
@@ -193,7 +193,7 @@ public enum ExperimentPlanner {
   }
 
   /// The plan that `counts` (all replicates, summed over shards) amount to.
-  public static func report(_ e: Experiment, options: PlanningOptions, counts: PlanningCounts) throws(SpecErrors) -> PlanningReport {
+  package static func report(_ e: Experiment, options: PlanningOptions, counts: PlanningCounts) throws(SpecErrors) -> PlanningReport {
     let f = try frame(e, options: options)
     guard counts.variants.count == f.ids.count else {
       throw SpecErrors(
@@ -233,7 +233,7 @@ public enum ExperimentPlanner {
   /// ``report(_:options:counts:)``. `progress` is called with (variants done, variants) after each variant.
   /// - Throws: ``SpecErrors`` when the spec is invalid, its primary metric is a mean, or an asked-for
   /// variant does not exist.
-  public static func plan(
+  package static func plan(
     _ e: Experiment, options: PlanningOptions = PlanningOptions(), progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(SpecErrors) -> PlanningReport {
     try report(e, options: options, counts: tally(e, options: options, progress: progress))

@@ -3,9 +3,9 @@ import FunnelStats
 
 /// The users per arm at which a design's simulated power reaches the target, with the
 /// Monte Carlo precision of that size.
-public struct SimulatedSampleSize: Sendable, Hashable {
+package struct SimulatedSampleSize: Sendable, Hashable {
   /// Where the target power lies among the sizes searched.
-  public enum Position: String, Sendable, Hashable {
+  package enum Position: String, Sendable, Hashable {
     /// Reached between the smallest and the largest size searched.
     case found
     /// Already reached at the smallest size searched (``SampleSizeSearch/span``'s lower end).
@@ -15,15 +15,15 @@ public struct SimulatedSampleSize: Sendable, Hashable {
   }
 
   /// Whether the target was crossed inside the searched sizes, or lies below or above them.
-  public var position: Position
+  package var position: Position
   /// The smallest users per arm at which the simulated power curve reaches the target
   /// (for ``Position/found``); otherwise the end of the searched range.
-  public var usersPerArm: Int
+  package var usersPerArm: Int
   /// The Monte Carlo standard error of ``usersPerArm``: the standard error of simulated
   /// power there, `√(P(1−P)/R)`, over the slope of the power curve (`nil` unless found).
-  public var standardError: Double?
+  package var standardError: Double?
   /// Replicate experiments behind every point of the power curve.
-  public var replicates: Int
+  package var replicates: Int
 }
 
 /// A monotone root search for the sample size at which simulated power reaches a target,
@@ -42,14 +42,14 @@ public struct SimulatedSampleSize: Sendable, Hashable {
 ///
 /// The tallies are integers per size, so shards of replicates merge exactly; the root is
 /// found from the merged tallies.
-public enum SampleSizeSearch {
+package enum SampleSizeSearch {
   /// Sizes read on the power curve.
-  public static let sizesPerSearch = 41
+  package static let sizesPerSearch = 41
   /// The searched sizes as multiples of the formula's size.
-  public static let span = (lower: 0.5, upper: 2.0)
+  package static let span = (lower: 0.5, upper: 2.0)
 
   /// The geometric ladder of sizes searched around the formula's size `analytic`.
-  public static func sizes(around analytic: Int) -> [Int] {
+  package static func sizes(around analytic: Int) -> [Int] {
     let ratio = span.upper / span.lower
     return (0..<sizesPerSearch).map { j in
       max(2, Int(rounding: Double(analytic) * span.lower * pow(ratio, Double(j) / Double(sizesPerSearch - 1))) ?? analytic)
@@ -57,17 +57,17 @@ public enum SampleSizeSearch {
   }
 
   /// Significant replicates at every size of a search (`+` merges disjoint replicate ranges).
-  public struct Counts: Sendable, Hashable {
+  package struct Counts: Sendable, Hashable {
     /// Replicates tallied (each read at every size).
-    public var replicates = 0
+    package var replicates = 0
     /// Per size, the replicates whose pooled z-test is significant at α (either direction).
-    public var significant: [Int]
+    package var significant: [Int]
 
     /// No replicates yet, for a search over `sizes` sizes.
-    public init(sizes: Int) { significant = Array(repeating: 0, count: sizes) }
+    package init(sizes: Int) { significant = Array(repeating: 0, count: sizes) }
 
     /// Adds the tallies size by size; both must come from the same ladder of sizes (a shorter list truncates).
-    public static func + (a: Counts, b: Counts) -> Counts {
+    package static func + (a: Counts, b: Counts) -> Counts {
       var r = a
       r.replicates += b.replicates
       r.significant = zip(a.significant, b.significant).map { $0 + $1 }
@@ -77,7 +77,7 @@ public enum SampleSizeSearch {
 
   /// Tallies replicates `range` at every size of `sizes`.
   /// - Complexity: O(replicates × sizes), each two closed-form quantiles and one z-test.
-  public static func tally(
+  package static func tally(
     controlRate p0: Double, variantRate p1: Double, sizes: [Int], replicates range: Range<Int>, alpha: Double, seed: UInt64
   ) -> Counts {
     var counts = Counts(sizes: sizes.count)
@@ -107,7 +107,7 @@ public enum SampleSizeSearch {
 
   /// The smallest size at which the running maximum of simulated power reaches `target`,
   /// interpolated between the two sizes around the crossing; `nil` without replicates.
-  public static func solve(_ counts: Counts, sizes: [Int], target: Double) -> SimulatedSampleSize? {
+  package static func solve(_ counts: Counts, sizes: [Int], target: Double) -> SimulatedSampleSize? {
     guard counts.replicates > 0, !sizes.isEmpty, sizes.count == counts.significant.count else { return nil }
     let runs = Double(counts.replicates)
     var envelope: [Double] = []

@@ -1,7 +1,7 @@
 extension FunnelAggregate {
   /// Every field as JSON, for shard files. Integers only (the sum of squares as a
   /// decimal string), so reading it back gives the same aggregate exactly.
-  public var json: JSONValue {
+  package var json: JSONValue {
     func ints(_ xs: [UInt64]) -> JSONValue { .array(xs.map { .integer($0) }) }
     func pairs(_ d: RevenueDistribution) -> JSONValue {
       .array(d.counts.sorted { $0.key < $1.key }.map { .array([.integer($0.key), .integer($0.value)]) })
@@ -35,7 +35,7 @@ extension FunnelAggregate {
 
   /// Reads an aggregate written by ``json`` for `flow`, checking every field's shape.
   /// - Throws: ``SpecError`` at the offending path.
-  public init(json value: JSONValue, for flow: CompiledFlow, at path: SpecPath) throws(SpecError) {
+  package init(json value: JSONValue, for flow: CompiledFlow, at path: SpecPath) throws(SpecError) {
     self.init(for: flow)
     func field(_ key: String) throws(SpecError) -> JSONValue {
       guard let v = value[key] else { throw SpecError(path: path.key(key), message: "missing", hint: "the shard file is damaged") }

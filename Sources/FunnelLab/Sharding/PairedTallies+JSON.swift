@@ -2,7 +2,7 @@ extension PairedTallies {
   /// Every field as JSON, for shard files: the tables as `[neither, variantOnly,
   /// controlOnly, both]` per ``Outcome`` (keyed by the outcome's metric), the 128-bit sums
   /// as decimal strings, so reading it back gives the same tallies exactly.
-  public var json: JSONValue {
+  package var json: JSONValue {
     func sums(_ s: DifferenceSums) -> JSONValue {
       .object([("sumCents", .string(String(s.sum))), ("sumSquaredCents", .string(String(s.sumOfSquares)))])
     }
@@ -23,7 +23,7 @@ extension PairedTallies {
 
   /// Reads tallies written by ``json``, checking every field's shape.
   /// - Throws: ``SpecError`` at the offending path.
-  public init(json value: JSONValue, at path: SpecPath) throws(SpecError) {
+  package init(json value: JSONValue, at path: SpecPath) throws(SpecError) {
     self.init()
     func fail(_ p: SpecPath, _ message: String) -> SpecError { SpecError(path: p, message: message, hint: "the shard file is damaged") }
     guard case .number(_, let literal)? = value["users"]?.kind, let n = UInt64(literal) else {

@@ -4,24 +4,24 @@
 /// every replicate range). Users keep their indices, hence their random streams, and
 /// every sufficient statistic is an integer, so the merge of all shards equals the
 /// single run exactly, in any order.
-public struct Shard: Sendable, Hashable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, CustomStringConvertible {
   /// The shard's 0-based position, `0 ..< count`.
-  public var index: Int
+  package var index: Int
   /// How many shards the run is split into, 1 to 100,000.
-  public var count: Int
+  package var count: Int
 
   /// Shard `index` of `count`; `nil` unless `1 ≤ count ≤ 100,000` and `0 ≤ index < count`.
-  public init?(index: Int, count: Int) {
+  package init?(index: Int, count: Int) {
     guard count >= 1, count <= 100_000, index >= 0, index < count else { return nil }
     self.index = index
     self.count = count
   }
 
   /// `index/count`, the form ``init(parsing:)`` reads (e.g. `0/4`).
-  public var description: String { "\(index)/\(count)" }
+  package var description: String { "\(index)/\(count)" }
 
   /// Parses `i/n` (0-based `i`).
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }
     self.init(index: i, count: n)
@@ -32,7 +32,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
   /// (`SLURM_ARRAY_TASK_ID`, relative to `SLURM_ARRAY_TASK_MIN`), AWS Batch array jobs
   /// (`AWS_BATCH_JOB_ARRAY_INDEX`).
   /// - Returns: the shard and the variable it came from, or `nil` when none is set.
-  public static func fromEnvironment(count: Int, _ environment: (String) -> String?) -> (Shard?, String)? {
+  package static func fromEnvironment(count: Int, _ environment: (String) -> String?) -> (Shard?, String)? {
     for name in ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "AWS_BATCH_JOB_ARRAY_INDEX"] {
       guard let value = environment(name) else { continue }
       var index = Int(value)
@@ -45,7 +45,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// This shard's slice of `range`.
-  public func range(of range: Range<UInt64>) -> Range<UInt64> {
+  package func range(of range: Range<UInt64>) -> Range<UInt64> {
     let n = UInt64(range.count)
     let lower = range.lowerBound + UInt64((UInt128(n) * UInt128(index) / UInt128(count)))
     let upper = range.lowerBound + UInt64((UInt128(n) * UInt128(index + 1) / UInt128(count)))

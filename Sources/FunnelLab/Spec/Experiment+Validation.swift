@@ -6,7 +6,7 @@ package let probabilitySumTolerance = 1e-6
 extension Experiment {
   /// Every problem of the base experiment and of each variant once its patches are
   /// applied. An empty list means the experiment can run.
-  public func validationErrors() -> [SpecError] { validationErrors(placing: []) }
+  package func validationErrors() -> [SpecError] { validationErrors(placing: []) }
 
   /// ``validationErrors()`` with the problems the decoder reported while decoding the
   /// base flow's screens (``SpecDecodingOutcome/reported``: fields given on the wrong
@@ -148,7 +148,7 @@ extension Experiment {
   /// out of range. Kept apart from ``validationErrors()`` (which every run checks) so
   /// that code may drop variants from a loaded spec and still run it; the loader and
   /// ``ExpectationChecker`` check both.
-  public func expectationErrors() -> [SpecError] {
+  package func expectationErrors() -> [SpecError] {
     let variantIDs = ((grid?.cellCount ?? 0) <= Limits.gridCells ? allVariants : variants).map(\.id)
     var errors: [SpecError] = []
     var ids: [String: Int] = [:]

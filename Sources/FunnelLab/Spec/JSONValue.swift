@@ -4,9 +4,9 @@ import FunnelStats
 ///
 /// Object members keep their order of appearance, so that output written back is
 /// stable and error messages can point at the line of the offending key.
-public struct JSONValue: Sendable, Hashable {
+package struct JSONValue: Sendable, Hashable {
   /// The shape of a JSON value.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// JSON `null`.
     case null
     /// `true` or `false`.
@@ -22,16 +22,16 @@ public struct JSONValue: Sendable, Hashable {
   }
 
   /// One `"key": value` member of an object.
-  public struct Member: Sendable, Hashable {
+  package struct Member: Sendable, Hashable {
     /// The member's name, unescaped; unique in a parsed object (the parser rejects a duplicate key).
-    public var key: String
+    package var key: String
     /// The member's value.
-    public var value: JSONValue
+    package var value: JSONValue
     /// The 1-based line of the key in the source.
-    public var line: Int
+    package var line: Int
 
     /// A member; `line` 0 for one built in code.
-    public init(key: String, value: JSONValue, line: Int = 0) {
+    package init(key: String, value: JSONValue, line: Int = 0) {
       self.key = key
       self.value = value
       self.line = line
@@ -39,19 +39,19 @@ public struct JSONValue: Sendable, Hashable {
   }
 
   /// What the value is, with its contents.
-  public var kind: Kind
+  package var kind: Kind
   /// The 1-based line where the value starts (0 when built in code).
-  public var line: Int
+  package var line: Int
 
   /// A value; `line` 0 for one built in code. `line` takes part in `==`, so a parsed value and the same
   /// value built in code compare unequal.
-  public init(_ kind: Kind, line: Int = 0) {
+  package init(_ kind: Kind, line: Int = 0) {
     self.kind = kind
     self.line = line
   }
 
   /// A short English name of the value's type, for error messages.
-  public var typeName: String {
+  package var typeName: String {
     switch kind {
     case .null: "null"
     case .bool: "a boolean"
@@ -63,7 +63,7 @@ public struct JSONValue: Sendable, Hashable {
   }
 
   /// The member named `key`, if this is an object that has one.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = kind else { return nil }
     return members.first(where: { $0.key == key })?.value
   }
@@ -71,32 +71,32 @@ public struct JSONValue: Sendable, Hashable {
 
 extension JSONValue {
   /// Convenience constructors for building output documents in code.
-  public static func number(_ value: Double) -> JSONValue {
+  package static func number(_ value: Double) -> JSONValue {
     JSONValue(.number(value, literal: JSONValue.format(value)))
   }
 
   /// A whole number written with all its digits (the literal is `String(value)`, exact beyond 2⁵³ where
   /// the `Double` beside it is not).
-  public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue {
+  package static func integer<T: BinaryInteger>(_ value: T) -> JSONValue {
     JSONValue(.number(Double(value), literal: String(value)))
   }
 
   /// A string; the writer escapes quotes, backslashes and control characters.
-  public static func string(_ value: String) -> JSONValue { JSONValue(.string(value)) }
+  package static func string(_ value: String) -> JSONValue { JSONValue(.string(value)) }
   /// `true` or `false`.
-  public static func bool(_ value: Bool) -> JSONValue { JSONValue(.bool(value)) }
+  package static func bool(_ value: Bool) -> JSONValue { JSONValue(.bool(value)) }
   /// JSON `null`: what the reports write for an absent or undefined number.
-  public static let null = JSONValue(.null)
+  package static let null = JSONValue(.null)
   /// An array of `values`, in order.
-  public static func array(_ values: [JSONValue]) -> JSONValue { JSONValue(.array(values)) }
+  package static func array(_ values: [JSONValue]) -> JSONValue { JSONValue(.array(values)) }
 
   /// An object whose members appear in the given order.
-  public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+  package static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
     JSONValue(.object(pairs.map { Member(key: $0.key, value: $0.value) }))
   }
 
   /// An object whose members appear in the given order (duplicate keys are kept, not merged).
-  public static func object(_ members: [(String, JSONValue)]) -> JSONValue {
+  package static func object(_ members: [(String, JSONValue)]) -> JSONValue {
     JSONValue(.object(members.map { Member(key: $0.0, value: $0.1) }))
   }
 
@@ -104,7 +104,7 @@ extension JSONValue {
   /// fraction, others as the shortest text that reads back to the same double
   /// (Swift's own algorithm, identical on every platform). Non-finite values, which
   /// JSON cannot carry, become `null` at the writer.
-  public static func format(_ value: Double) -> String {
+  package static func format(_ value: Double) -> String {
     guard value.isFinite else { return "null" }
     if value == value.rounded(), abs(value) < 1e15, let whole = Int64(rounding: value) {
       return String(whole)

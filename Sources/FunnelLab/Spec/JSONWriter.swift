@@ -3,9 +3,9 @@
 ///
 /// The same value always gives the same bytes, on every platform; golden files and
 /// byte-identical shard merges rely on it.
-public enum JSONWriter {
+package enum JSONWriter {
   /// Renders `value` as pretty-printed JSON followed by a newline.
-  public static func write(_ value: JSONValue, pretty: Bool = true) -> String {
+  package static func write(_ value: JSONValue, pretty: Bool = true) -> String {
     var out = ""
     write(value, into: &out, indent: 0, pretty: pretty)
     out.append("\n")
@@ -56,7 +56,7 @@ public enum JSONWriter {
   }
 
   /// Writes a JSON string literal with the escapes RFC 8259 requires.
-  public static func writeString(_ s: String, into out: inout String) {
+  package static func writeString(_ s: String, into out: inout String) {
     out.append("\"")
     for scalar in s.unicodeScalars {
       switch scalar {

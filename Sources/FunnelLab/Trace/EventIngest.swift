@@ -29,9 +29,9 @@
 /// not an event, or an event that counts but lacks what it needs, is a *bad line*:
 /// counted in ``badLines``, the first ones kept with their line and what was wrong
 /// (``firstBadLines``), never dropped silently.
-public struct EventIngest: Sendable {
+package struct EventIngest: Sendable {
   /// How the log is written.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// One JSON object per line.
     case ndjson
     /// A header, then one event per record.
@@ -39,53 +39,53 @@ public struct EventIngest: Sendable {
   }
 
   /// A line that gave no count, and why.
-  public struct BadLine: Sendable, Hashable {
+  package struct BadLine: Sendable, Hashable {
     /// The 1-based line in the log (a CSV record's first line).
-    public var line: Int
+    package var line: Int
     /// What was wrong, e.g. `no "screen_name" property`.
-    public var message: String
+    package var message: String
 
     /// A bad line.
-    public init(line: Int, message: String) {
+    package init(line: Int, message: String) {
       self.line = line
       self.message = message
     }
   }
 
   /// The bad lines kept with their message (the rest are only counted).
-  public static let maximumBadLinesKept = 5
+  package static let maximumBadLinesKept = 5
   /// Event names outside the taxonomy kept by name (the rest are counted together).
-  public static let maximumNamesKept = 20
+  package static let maximumNamesKept = 20
   /// Distinct (variant, screen, action) counts: a log naming more is not a log of screens.
-  public static let maximumKeys = 100_000
+  package static let maximumKeys = 100_000
   /// The longest screen, action or variant id, in UTF-8 bytes (bytes, not characters: one
   /// character may combine any number of scalars).
-  public static let maximumIDBytes = 800
+  package static let maximumIDBytes = 800
   /// The longest CSV record, in bytes (a quoted field that never closes would grow without bound).
-  public static let maximumRecordBytes = 1 << 20
+  package static let maximumRecordBytes = 1 << 20
 
   /// The counts per variant id (`""` when no variant property is read).
-  public private(set) var counts: [String: ObservedCounts] = [:]
+  package private(set) var counts: [String: ObservedCounts] = [:]
   /// Lines read that are not blank; in a CSV, records (a quoted field may span lines), the
   /// header included.
-  public private(set) var lines: UInt64 = 0
+  package private(set) var lines: UInt64 = 0
   /// Views counted.
-  public private(set) var views: UInt64 = 0
+  package private(set) var views: UInt64 = 0
   /// Actions counted.
-  public private(set) var actions: UInt64 = 0
+  package private(set) var actions: UInt64 = 0
   /// Events of the taxonomy that carry no count, by their FunnelLab name.
-  public private(set) var uncounted: [String: UInt64] = [:]
+  package private(set) var uncounted: [String: UInt64] = [:]
   /// Events outside the taxonomy (under the map), by name, for ``maximumNamesKept`` names.
-  public private(set) var outside: [String: UInt64] = [:]
+  package private(set) var outside: [String: UInt64] = [:]
   /// Events outside the taxonomy whose names were not kept.
-  public private(set) var otherOutside: UInt64 = 0
+  package private(set) var otherOutside: UInt64 = 0
   /// Lines that gave no event, or an event that counts but lacks what it needs.
-  public private(set) var badLines: UInt64 = 0
+  package private(set) var badLines: UInt64 = 0
   /// The first ``maximumBadLinesKept`` of them.
-  public private(set) var firstBadLines: [BadLine] = []
+  package private(set) var firstBadLines: [BadLine] = []
   /// A problem that makes the rest of the log unreadable (a CSV header without an event
   /// column); once set, lines are no longer read.
-  public private(set) var fatal: BadLine?
+  package private(set) var fatal: BadLine?
 
   private let format: Format
   /// Emitted name → FunnelLab name.
@@ -97,14 +97,14 @@ public struct EventIngest: Sendable {
 
   /// An empty tally of a log written in `format`, its event names under `names`; with
   /// `variantProperty`, every event that counts must name its variant in that property.
-  public init(format: Format, names: EventNameMap = EventNameMap(), variantProperty: String? = nil) {
+  package init(format: Format, names: EventNameMap = EventNameMap(), variantProperty: String? = nil) {
     self.format = format
     self.names = names.funnelLabNames
     self.variantProperty = variantProperty
   }
 
   /// Reads one line of the log (without its line end); `number` is its 1-based line.
-  public mutating func add(line text: String, number: Int) {
+  package mutating func add(line text: String, number: Int) {
     guard fatal == nil else { return }
     switch format {
     case .ndjson: addJSON(text, number)
@@ -113,7 +113,7 @@ public struct EventIngest: Sendable {
   }
 
   /// Counts a line the reader could not turn into text (not UTF-8, too long).
-  public mutating func addBadLine(_ message: String, number: Int) {
+  package mutating func addBadLine(_ message: String, number: Int) {
     guard fatal == nil else { return }
     lines &+= 1
     bad(number, message)
@@ -121,7 +121,7 @@ public struct EventIngest: Sendable {
 
   /// Ends the log: a CSV record whose quoted field never closed is a bad line (the header:
   /// the log cannot be read).
-  public mutating func finish() {
+  package mutating func finish() {
     if let pending = pendingRecord, fatal == nil {
       pendingRecord = nil
       if header == nil {
@@ -134,7 +134,7 @@ public struct EventIngest: Sendable {
   }
 
   /// Events that gave a count.
-  public var counted: UInt64 { views &+ actions }
+  package var counted: UInt64 { views &+ actions }
 
   private mutating func bad(_ line: Int, _ message: String) {
     badLines &+= 1

@@ -7,20 +7,20 @@ import Foundation
 /// ```json
 /// { "onboarding_started": "Onboarding Started", "purchase_succeeded": "Subscription Purchased" }
 /// ```
-public struct EventNameMap: Sendable, Hashable {
+package struct EventNameMap: Sendable, Hashable {
   /// FunnelLab event name → the name to emit; names not listed are kept.
-  public var renames: [String: String]
+  package var renames: [String: String]
 
   /// A map with these renames, unchecked (``init(parsing:source:)`` checks a file's); the default keeps every name.
-  public init(_ renames: [String: String] = [:]) { self.renames = renames }
+  package init(_ renames: [String: String] = [:]) { self.renames = renames }
 
   /// The name to emit for FunnelLab's `name`.
-  public func name(of name: String) -> String { renames[name] ?? name }
+  package func name(of name: String) -> String { renames[name] ?? name }
 
   /// The inverse of ``name(of:)``: each name a trace written with this map emits, and the
   /// FunnelLab event it stands for. A checked map gives no two events one name; for an
   /// unchecked one that does, the first event in ``TraceEvent/names`` keeps the name.
-  public var funnelLabNames: [String: String] {
+  package var funnelLabNames: [String: String] {
     Dictionary(TraceEvent.names.map { (name(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
   }
 
@@ -28,7 +28,7 @@ public struct EventNameMap: Sendable, Hashable {
   /// - Throws: ``SpecErrors`` for bad JSON, a key that is not a FunnelLab event name,
   ///   a value that is not a non-empty string, or two events renamed to one name (or
   ///   one renamed to the name another keeps).
-  public init(parsing text: String, source: String) throws(SpecErrors) {
+  package init(parsing text: String, source: String) throws(SpecErrors) {
     let root: JSONValue
     do {
       root = try JSONParser.parse(text)
@@ -84,7 +84,7 @@ extension EventNameMap {
   /// Reads a mapping file.
   /// - Throws: ``SpecErrors``: "no such file" (at the root) when it is missing, else
   ///   every problem of its content.
-  public init(contentsOf path: String) throws(SpecErrors) {
+  package init(contentsOf path: String) throws(SpecErrors) {
     try self.init(parsing: ExperimentLoader.readText(path, missingHint: "check the path of --events-map"), source: path)
   }
 }

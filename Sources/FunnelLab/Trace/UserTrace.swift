@@ -4,23 +4,23 @@
 /// recording ``WalkObserver``), with the same random streams: user `u` of a trace
 /// with seed `s` is user `u` of a run with seed `s`. Summing a trace's events over
 /// users therefore gives the counts of the run's ``aggregate``.
-public struct UserTrace: Sendable {
+package struct UserTrace: Sendable {
   /// The experiment's name, as given to the initializer (empty by default).
-  public var experiment: String
+  package var experiment: String
   /// The id of the variant whose flow was walked.
-  public var variant: String
+  package var variant: String
   /// The seed of the users' random streams: the same seed as a run reproduces the same users.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The user indices traced, e.g. `0..<10` for the first ten users of a run.
-  public var users: Range<UInt64>
+  package var users: Range<UInt64>
   /// Every user's events, user by user, in the order they happened.
-  public var events: [TraceEvent]
+  package var events: [TraceEvent]
   /// The counts of the same walks, as `run` would report them.
-  public var aggregate: FunnelAggregate
+  package var aggregate: FunnelAggregate
 
   /// Traces users `users` of `flow`.
   /// - Complexity: O(users × steps per user) time and memory.
-  public init(
+  package init(
     _ flow: CompiledFlow, experiment: String = "", users: Range<UInt64>, seed: UInt64, names: EventNameMap = EventNameMap()
   ) {
     var events: [TraceEvent] = []
@@ -36,7 +36,7 @@ public struct UserTrace: Sendable {
   /// as soon as they are known: memory stays that of one user, whatever the count.
   /// - Returns: the counts of the same walks.
   @discardableResult
-  public static func walk<E: Error>(
+  package static func walk<E: Error>(
     _ flow: CompiledFlow, users: Range<UInt64>, seed: UInt64, names: EventNameMap = EventNameMap(),
     _ body: (_ events: [TraceEvent]) throws(E) -> Void
   ) throws(E) -> FunnelAggregate {
@@ -56,7 +56,7 @@ public struct UserTrace: Sendable {
   /// The compiled flow of one variant of `experiment` (`nil`: the control), for
   /// ``walk(_:users:seed:names:_:)``.
   /// - Throws: ``SpecErrors`` when the experiment is invalid or has no such variant.
-  public static func flow(of experiment: Experiment, variant: String?) throws(SpecErrors) -> CompiledFlow {
+  package static func flow(of experiment: Experiment, variant: String?) throws(SpecErrors) -> CompiledFlow {
     let id = variant ?? experiment.variants.first?.id ?? ""
     guard let index = experiment.variants.firstIndex(where: { $0.id == id }) else {
       throw SpecErrors(
@@ -81,7 +81,7 @@ public struct UserTrace: Sendable {
   ///   - variant: a variant id; `nil` for the control.
   ///   - seed: `nil` for the spec's seed.
   /// - Throws: ``SpecErrors`` when the experiment is invalid or has no such variant.
-  public static func trace(
+  package static func trace(
     _ experiment: Experiment, variant: String?, users: Int, seed: UInt64?, names: EventNameMap = EventNameMap()
   ) throws(SpecErrors) -> UserTrace {
     UserTrace(
@@ -90,7 +90,7 @@ public struct UserTrace: Sendable {
   }
 
   /// How many events carry `name` (after renaming).
-  public func count(_ name: String) -> Int { events.reduce(0) { $0 + ($1.name == name ? 1 : 0) } }
+  package func count(_ name: String) -> Int { events.reduce(0) { $0 + ($1.name == name ? 1 : 0) } }
 }
 
 /// Turns the hooks of a walk into analytics events.

@@ -1,0 +1,44 @@
+public import FunnelLab
+
+/// A simulation's report, in the formats `funnellab run` writes: the one public entry of the
+/// renderers (the command line reaches the rest of them inside the package).
+///
+/// ```swift
+/// let result = try Simulation.run(contentsOf: "experiments/klick-onboarding.json", users: 20_000)
+/// print(RunReport.render(result, format: .markdown))
+/// ```
+public enum RunReport {
+  /// `result`'s report in `format`, intervals at `1 − alpha`: the bytes `funnellab run` writes
+  /// for the same spec, users and seed (the terminal table before it is fitted to a width).
+  public static func render(_ result: SimulationResult, format: ReportFormat, alpha: Double = 0.05) -> String {
+    render(result.run, format: format, alpha: alpha)
+  }
+
+  /// `result`'s report in `format`, intervals at `1 − alpha`: what `run` and `merge` of its
+  /// shards write (the command line fits `.table` to the terminal).
+  package static func render(_ result: RunResult, format: ReportFormat, alpha: Double) -> String {
+    let summaries = FunnelSummary.all(result, alpha: alpha)
+    return switch format {
+    case .json: RunJSONRenderer.render(result, summaries: summaries)
+    case .csv: RunCSVRenderer.render(result, summaries: summaries)
+    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
+    case .html: RunHTMLRenderer.render(result, summaries: summaries)
+    case .table: RunTableRenderer.render(result, summaries: summaries)
+    }
+  }
+}
+
+/// A report format: `--format` of every command (each command writes some of them), chosen by
+/// switching over it, never by comparing text.
+public enum ReportFormat: String, CaseIterable, Sendable {
+  /// Aligned columns for a terminal (the command line's default), control characters escaped.
+  case table
+  /// One JSON document (docs/reference/json-output.md).
+  case json
+  /// RFC 4180 comma-separated values.
+  case csv
+  /// GitHub-flavoured Markdown tables.
+  case markdown
+  /// One self-contained HTML page.
+  case html
+}
