@@ -10,10 +10,11 @@ let strict: [SwiftSetting] = [
 /// simulates and solves flows thousands of times, and unoptimised generic code runs them ~20×
 /// slower (`swift test` took 16 min instead of under 5). Results are bit-identical in both modes
 /// (the release-mode CI stage checks the same goldens). To step through them in a debugger,
-/// build with `FUNNELLAB_UNOPTIMIZED=1 swift build`. Tools version 6.2: a package with
-/// unsafe flags can be a dependency of another package from SwiftPM 6.2 on.
+/// build with `FUNNELLAB_UNOPTIMIZED=1 swift build` (the optimised build has no debug info, which
+/// would only slow it down). Tools version 6.2: from SwiftPM 6.2 on, a package with unsafe flags
+/// can be a dependency of another package.
 let optimizedInDebug: [SwiftSetting] =
-  Context.environment["FUNNELLAB_UNOPTIMIZED"] == nil ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+  Context.environment["FUNNELLAB_UNOPTIMIZED"] == nil ? [.unsafeFlags(["-O", "-gnone"], .when(configuration: .debug))] : []
 
 let package = Package(
   name: "FunnelLab",

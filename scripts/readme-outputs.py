@@ -8,15 +8,18 @@ current build.
     python3 scripts/readme-outputs.py --write    # paste the new outputs in place
     python3 scripts/readme-outputs.py --only ingest   # commands containing a word
     python3 scripts/readme-outputs.py --files README.md docs/guide-planning.md   # some files only
+    python3 scripts/readme-outputs.py --build debug   # the debug binary (CI: the one its first stage built)
 
 A command runs with bash in a scratch folder where `experiments` links to the repository's,
-`funnellab` on PATH is the release binary, and the files earlier commands of the same
+`funnellab` on PATH is the release binary (or `--build debug`'s: the output is the same bytes,
+results do not depend on the build), and the files earlier commands of the same
 block wrote are kept (a block is one fenced code block). Its stdout and stderr are read
 together, as a terminal shows them. A command whose inputs are not in the repository
 (a file the text asks the reader to write) is reported as skipped. A pasted output that
 elides lines (`…`) is compared up to the elision only and never rewritten.
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -25,7 +28,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, ".build", "release")
+BINARY = os.path.join(ROOT, ".build", "release")  # or .build/debug with --build debug
 
 
 def blocks(lines):
@@ -70,13 +73,23 @@ def main():
     parser.add_argument("--only", action="append", help="run only the commands containing this text (repeatable: any of them)")
     parser.add_argument("--files", nargs="+", metavar="FILE",
                         help="the markdown files to check (default: README.md and every docs/**/*.md)")
+    parser.add_argument("--jobs", type=int, default=2, help="files checked at once (default: 2)")
+    parser.add_argument("--build", choices=["release", "debug"], default="release",
+                        help="whose funnellab runs the commands (default: release)")
     args = parser.parse_args()
+    global BINARY
+    BINARY = os.path.join(ROOT, ".build", args.build)
     if not os.path.exists(os.path.join(BINARY, "funnellab")):
-        sys.exit("build first: swift build -c release --product funnellab")
+        sys.exit(f"build first: swift build -c {args.build} --product funnellab")
     totals = [0, 0, 0]
-    for path in args.files or documents():
-        for k, count in enumerate(check(os.path.abspath(path), args)):
-            totals[k] += count
+    paths = [os.path.abspath(p) for p in args.files or documents()]
+    # Files in parallel (each block runs in its own folder); their reports in order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for *counts, said in pool.map(lambda p: check(p, args), paths):
+            for line in said:
+                print(line, flush=True)
+            for k, count in enumerate(counts):
+                totals[k] += count
     same, differ, skipped = totals
     if len(args.files or documents()) > 1:
         print(f"all files: {same} outputs as pasted, {differ} differ, {skipped} skipped")
@@ -90,7 +103,9 @@ def documents():
 
 
 def check(path, args):
-    """Re-runs the commands of one file; (same, differ, skipped)."""
+    """Re-runs the commands of one file; (same, differ, skipped, the lines to print)."""
+    said = []
+    say = said.append
     name = os.path.relpath(path, ROOT)
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
@@ -113,7 +128,7 @@ def check(path, args):
             outputs = set(re.findall(r"(?:-o|--junit|>>?)\s+([\w./-]+)", command))
             inputs = [w for w in words if w not in outputs and not os.path.exists(os.path.join(folder, w))]
             if inputs:
-                print(f"skipped ({name}:{at + 1}): {command}  [needs {', '.join(inputs)}]")
+                say(f"skipped ({name}:{at + 1}): {command}  [needs {', '.join(inputs)}]")
                 skipped += 1
                 continue
             got = run(command, folder)
@@ -126,7 +141,7 @@ def check(path, args):
                 for line in rest:
                     position = next((k + 1 for k in range(position, len(got)) if got[k] == line), -1)
                     if position < 0:
-                        print(f"differs after an elision ({name}:{at + 1}): {command}\n  pasted: {line}")
+                        say(f"differs after an elision ({name}:{at + 1}): {command}\n  pasted: {line}")
                         break
                 if position >= 0:
                     same += 1
@@ -134,24 +149,24 @@ def check(path, args):
                     differ += 1
                 continue
             differ += 1
-            print(f"differs ({name}:{at + 1}): {command}")
+            say(f"differs ({name}:{at + 1}): {command}")
             for k in range(max(len(compare), len(got))):
                 a = compare[k] if k < len(compare) else "<none>"
                 b = got[k] if k < len(got) else "<none>"
                 if a != b:
-                    print(f"  pasted: {a}\n  now:    {b}")
+                    say(f"  pasted: {a}\n  now:    {b}")
                     break
             if elided is None:
                 replacements.append((out_start, out_end, got))
     if same or differ or skipped:
-        print(f"{name}: {same} outputs as pasted, {differ} differ, {skipped} skipped")
+        say(f"{name}: {same} outputs as pasted, {differ} differ, {skipped} skipped")
     if args.write and replacements:
         for out_start, out_end, got in sorted(replacements, reverse=True):
             lines[out_start:out_end] = got
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
-        print(f"wrote {len(replacements)} outputs into {name}")
-    return same, differ, skipped
+        say(f"wrote {len(replacements)} outputs into {name}")
+    return same, differ, skipped, said
 
 
 if __name__ == "__main__":

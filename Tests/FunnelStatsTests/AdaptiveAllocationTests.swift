@@ -158,7 +158,7 @@ import Testing
   /// With three arms, 900 users a day and a 1 % minimum share, the inverse-propensity interval
   /// is approximate: it covers 92–94 % at a nominal 95 % (the documented shortfall, measured
   /// here: 93.3 % and 93.2 % for the unequal arms), never above nominal by more than 3 SE.
-  @Test(arguments: [[0.1, 0.1, 0.1], [0.05, 0.06, 0.045]])
+  @Test(.longStage, arguments: [[0.1, 0.1, 0.1], [0.05, 0.06, 0.045]])
   func inversePropensityIntervalsAreApproximate(_ rates: [Double]) throws {
     let design = BanditSimulation.Design(rates: rates, usersPerDay: 900, days: 10)
     let counts = try BanditSimulation.tally(design, replicates: 0..<1500, seed: 13)
