@@ -44,9 +44,10 @@ extension AnalysisRenderer {
   static func segmentRows(_ s: SegmentReport, level: Double, into csv: inout CSVWriter) {
     for c in s.cells {
       let d = c.difference
-      let conversions = (c.estimate ?? 0) * Double(c.users)
+      // Empty, never a trap, when the product leaves Int's range (a non-finite estimate).
+      let conversions = Int(exactly: ((c.estimate ?? 0) * Double(c.users)).rounded()).map(String.init) ?? ""
       csv.add([
-        c.arm, "conversion", String(max(c.users, 0)), String(Int(conversions.rounded())), CSVWriter.number(c.estimate), "", "",
+        c.arm, "conversion", String(max(c.users, 0)), conversions, CSVWriter.number(c.estimate), "", "",
         CSVWriter.number(d?.estimate), CSVWriter.number(d?.interval?.lower), CSVWriter.number(d?.interval?.upper), "", "", "",
         d == nil ? "" : SegmentReport.strataTestName, CSVWriter.number(c.pValue), CSVWriter.number(c.adjustedPValue), "", "", "", "",
         CSVWriter.number(level), "", s.strata.indices.contains(c.stratum) ? s.strata[c.stratum] : "",
