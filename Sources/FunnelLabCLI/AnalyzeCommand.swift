@@ -275,6 +275,9 @@ enum AnalyzeCommand: Command {
     do { records = try CSVReader.records(text) } catch { throw fail(error.line, error.message) }
     guard let header = records.first else { throw fail(1, "the file is empty; expected the header arm,users,conversions") }
     let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    for (k, name) in columns.enumerated() where columns[..<k].contains(name) {
+      throw fail(header.line, "column '\(name)' appears twice in the header; keep one")
+    }
     let required = ["arm", "users", "conversions"]
     for name in required where !columns.contains(name) {
       throw fail(header.line, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")

@@ -132,6 +132,25 @@ import Testing
     #expect(table.out.contains("MISMATCH"))
   }
 
+  /// A 99/1 holdout's shape: the small arm's chance to beat the control is exact (the closed
+  /// form B(16729, 400345)/B(16729, 400202), which 80-digit sums and mpmath quadrature agree
+  /// on; it read 0.002758 when the small arm's tail was integrated in one panel), and with
+  /// two arms it and the control's chance to be best add up to 1.
+  @Test func chanceToBeatIsExactForVeryUnequalArms() throws {
+    let doc = try json("analyze", "--arm", "c=416929:16728", "--arm", "t=142:0")
+    guard case .array(let comparisons)? = doc["comparisons"]?.kind, case .array(let arms)? = doc["arms"]?.kind,
+      comparisons.count == 1, arms.count == 2
+    else {
+      Issue.record("no comparison")
+      return
+    }
+    let beat = number(comparisons[0], "probabilityToBeatControl")
+    #expect(close(beat, 0.002865474909, relative: 1e-8), "\(String(describing: beat))")
+    let controlBest = number(arms[0], "probabilityToBeBest") ?? .nan
+    #expect(abs((beat ?? .nan) + controlBest - 1) < 1e-10)
+    #expect(close(number(arms[1], "probabilityToBeBest"), 0.002865474909, relative: 1e-8))
+  }
+
   @Test func armsFromCSVWithRevenue() throws {
     let path = try temporaryFile(
       "arms.csv",
@@ -151,6 +170,9 @@ import Testing
     ("arm,users,convs\n", "arms.csv:1: missing column 'conversions'"),
     ("arm,users,conversions,extra\n", "arms.csv:1: unknown column 'extra'"),
     ("arm,users,conversions\ncontrol,100\n", "arms.csv:2: 2 fields, expected 3"),
+    // The second `users` was once ignored; `ingest` refused the same header.
+    ("arm,users,conversions,users\ncontrol,100,10,200\nb,100,12,300\n", "arms.csv:1: column 'users' appears twice"),
+    ("arm,Users,conversions, users \ncontrol,100,10,200\n", "arms.csv:1: column 'users' appears twice"),
   ])
   func csvProblemsNameTheLine(contents: String, message: String) throws {
     let path = try temporaryFile("arms.csv", contents: contents)

@@ -70,8 +70,10 @@ struct _BetaRace {
           var h = 8 / max(slope, 1e-300)
           if abs(x - mean) < 3 * sd || (x > coreLo && x < coreHi) { h = min(h, sd / 2) }
           x += direction * h
-          if x <= max(from, lo) || x >= min(to, hi) { break }
-          points.append(x)
+          // Stop only when the walk leaves the range outward: a mean below `from` (or above
+          // `to`) still needs the points on the far side, where the density's tail runs.
+          if direction < 0 ? x <= max(from, lo) : x >= min(to, hi) { break }
+          if x > from && x < to { points.append(x) }
         }
       }
       return points.filter { $0 >= from && $0 <= to }

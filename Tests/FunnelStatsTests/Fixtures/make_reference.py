@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generate the FunnelStats reference fixtures with scipy and statsmodels.
 
-Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_reference.py [--check]
+Run from anywhere:  python3 Tests/FunnelStatsTests/Fixtures/make_reference.py [--check] [SECTION ...]
+(SECTION: distributions, proportions, multiple_and_srm, power, means, bayesian, sequential,
+score; none means all)
 (needs scipy, statsmodels and mpmath: python3 -m venv venv && venv/bin/pip install statsmodels scipy mpmath).
 With --check nothing is written: the script regenerates every file in memory and exits
 with status 1 unless each is byte-identical to the committed one.
@@ -478,6 +480,10 @@ def bayesian():
                 pairs.append((xt, n, xc, n))
     pairs += [(1, 1, 100000, 100000), (1000, 10**12, 1100, 10**12), (10**12 - 1000, 10**12, 10**12 - 900, 10**12),
               (3, 10**9, 0, 10**9), (0, 10, 10**6, 10**6), (500, 5000, 480, 5000), (12, 100, 100000, 1000000)]
+    # Unequal arms, a 99/1 holdout's shape included: 10^2 users against 10^7 and back.
+    pairs += [(0, 142, 16728, 416929), (16728, 416929, 0, 142), (0, 100, 400000, 10**7), (3, 100, 400000, 10**7),
+              (400000, 10**7, 3, 100), (97, 100, 9 * 10**6, 10**7), (1, 10, 50000, 10**6), (5, 1000, 40000, 10**6),
+              (40000, 10**6, 5, 1000), (0, 1, 120, 10**7), (2, 100, 10**7 - 5, 10**7)]
     for xt, nt, xc, nc in pairs:
         at, bt, ac, bc = 1 + xt, 1 + nt - xt, 1 + xc, 1 + nc - xc
         c.add("beta.beat.exact", [xt, nt, xc, nc], [beat(at, bt, ac, bc)])
@@ -769,15 +775,15 @@ def sequential():
 
 
 if __name__ == "__main__":
+    sections = [distributions, proportions, multiple_and_srm, power, means, bayesian, sequential, score]
+    chosen = [a for a in sys.argv[1:] if not a.startswith("--")]
+    unknown = [a for a in chosen if a not in [f.__name__ for f in sections]]
+    if unknown:
+        sys.exit("unknown section %s; choose from %s" % (", ".join(unknown), ", ".join(f.__name__ for f in sections)))
     total = 0
-    total += distributions()
-    total += proportions()
-    total += multiple_and_srm()
-    total += power()
-    total += means()
-    total += bayesian()
-    total += sequential()
-    total += score()
+    for section in sections:
+        if not chosen or section.__name__ in chosen:
+            total += section()
     print("total %d cases" % total)
     if MISMATCHED:
         sys.exit("fixtures differ from the committed files: " + ", ".join(MISMATCHED))
