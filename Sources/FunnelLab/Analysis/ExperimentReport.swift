@@ -18,16 +18,23 @@ package enum Verdict: String, Sendable, Hashable, CaseIterable {
   /// found a difference too small to matter.
   case negligibleDetected = "negligible effect detected"
 
+  /// A true difference this small is no effect: the exact engine's values are sums of
+  /// thousands of terms of order 1, so two variants that differ only after a metric is
+  /// decided can still differ by a few units in the last place (~1e-16) where a metric is not
+  /// solved by first passage. 1e-12 is four orders above that rounding and far below any
+  /// effect a test could detect (10⁻¹² of a rate needs ~10²⁴ users).
+  package static let zeroTolerance = 1e-12
+
   /// The verdict for an observed result given the exact difference `truth` and the
   /// practical-equivalence `margin` (≥ 0, in the metric's unit):
   ///
   /// | true effect            | significant, same sign | significant, other sign | not significant |
   /// |------------------------|------------------------|-------------------------|-----------------|
-  /// | exactly 0              | false positive         | false positive          | correct null    |
+  /// | 0 (± ``zeroTolerance``)  | false positive         | false positive          | correct null    |
   /// | 0 < \|truth\| ≤ margin | negligible detected    | negligible detected     | correct null    |
   /// | \|truth\| > margin     | correct                | wrong sign              | missed          |
   package static func judge(significant: Bool, observed: Double, truth: Double, margin: Double = 0) -> Verdict {
-    if truth == 0 { return significant ? .falsePositive : .correctNull }
+    if abs(truth) <= zeroTolerance { return significant ? .falsePositive : .correctNull }
     if abs(truth) <= margin { return significant ? .negligibleDetected : .correctNull }
     guard significant else { return .missed }
     return (observed > 0) == (truth > 0) ? .correct : .wrongSign

@@ -184,14 +184,17 @@ public enum ExactEngine {
   /// ``walk(_:cells:)`` computed, never looked up.
   private static func walkEveryCell(_ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)]) -> _ExactAccumulators {
     var acc = _ExactAccumulators(layout)
+    let paywalls = (0..<layout.screens).filter { layout.isPaywall[$0] }
     for (segment, bin, weight) in cells {
       let probabilities = layout.probabilities(segment: segment, bin: bin)
       labelledPass(layout, probabilities, weight: weight, into: &acc)
       for target in 0..<layout.screens {
-        let (reached, left) = firstPassage(layout, probabilities, to: target)
+        let (reached, left) = firstPassage(layout, probabilities, to: [target])
         acc.reach[target] += weight * reached
         acc.reachTruncated[target] += weight * left
+        if paywalls == [target] { acc.paywallReach += weight * reached }
       }
+      if paywalls.count > 1 { acc.paywallReach += weight * firstPassage(layout, probabilities, to: paywalls).0 }
     }
     return acc
   }
@@ -353,21 +356,27 @@ public enum ExactEngine {
     }
   }
 
-  /// P(the walk views `target` at least once within the step limit), and the mass
+  /// P(the walk views one of `targets` at least once within the step limit), and the mass
   /// left when the iteration stopped early. The state is (personalized, entitled,
   /// screen): entitlement decides whether a purchase or restore reaches the store,
   /// whose failures keep the user on the screen.
-  private static func firstPassage(_ g: _ExactLayout, _ probabilities: [Double], to target: Int) -> (Double, Double) {
-    if g.start == target { return (1, 0) }
+  ///
+  /// Only the screens before the targets carry mass (it is absorbed there), so a variant
+  /// that changes nothing before them gets bit-identical values: a structurally null effect
+  /// on reaching a screen is exactly 0, not a rounding difference of a whole-walk sum.
+  private static func firstPassage(_ g: _ExactLayout, _ probabilities: [Double], to targets: [Int]) -> (Double, Double) {
+    if targets.contains(g.start) { return (1, 0) }
     let s = g.screens
     var mass = [Double](repeating: 0, count: 4 * s)
     var next = mass
     mass[g.start] = 1
     var reached = 0.0
     for t in 1...g.stepLimit {
-      for part in 0..<4 {
-        reached += mass[part * s + target]
-        mass[part * s + target] = 0
+      for target in targets {
+        for part in 0..<4 {
+          reached += mass[part * s + target]
+          mass[part * s + target] = 0
+        }
       }
       let seen = min(t - 1, g.maxSeen)
       for i in next.indices { next[i] = 0 }
@@ -601,6 +610,9 @@ struct _ExactAccumulators: Sendable {
   var timeSum = 0.0
   var timeSquaredSum = 0.0
   var truncated = 0.0
+  /// P(the walk views a paywall), by first passage: equal to the classes' mass that saw one,
+  /// but summed over the screens before the paywalls only (see `firstPassage`).
+  var paywallReach = 0.0
 
   init(_ g: _ExactLayout) {
     views = Array(repeating: 0, count: g.screens)
@@ -644,7 +656,6 @@ struct _ExactAccumulators: Sendable {
     var planPurchases: [Double]
     var completion = 0.0
     var stepLimit = 0.0
-    var paywall = 0.0
     var skipped = 0.0
     var wentBack = 0.0
     var personalized = 0.0
@@ -678,7 +689,6 @@ struct _ExactAccumulators: Sendable {
             end: e, firstPlan: code == 0 ? nil : code - 1, sawPaywall: flags & _ExactLayout.paywallFlag != 0,
             skipped: flags & _ExactLayout.skipFlag != 0, wentBack: flags & _ExactLayout.backFlag != 0, personalized: pers == 1)
           if let j = c.firstPlan { t.planPurchases[j] += p }
-          if c.sawPaywall { t.paywall += p }
           if c.skipped { t.skipped += p }
           if c.wentBack { t.wentBack += p }
           if c.personalized { t.personalized += p }
@@ -785,7 +795,7 @@ struct _ExactAccumulators: Sendable {
     var funnel = ExactFunnel(
       variantID: flow.variantID, segmentProbabilities: flow.segmentProbabilities, completion: t.completion,
       abandonedAt: t.abandonedAt, stepLimitReached: t.stepLimit, planPurchases: t.planPurchases, planApprovals: planApproved,
-      purchase: t.planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: t.paywall, skipped: t.skipped,
+      purchase: t.planPurchases.reduce(0, +), reach: reach.map { min($0, 1) }, paywallViewers: min(paywallReach, 1), skipped: t.skipped,
       wentBack: t.wentBack, personalized: t.personalized, trialStarts: trialStarts,
       trialConversion: UnitDraw.probabilityBelow(flow.revenue.trialConversion),
       planHasTrial: flow.plans.map { $0.plan.trialDays > 0 }, revenuePerUser: revenue, realizedRevenuePerUser: realized,
