@@ -445,7 +445,7 @@ defs["design"] = {
     "type": "object",
     "description": "How experiment mode assigns users to arms.",
     "properties": {
-        "salt": nullable({"type": "string", "description": "Mixed into the assignment hash (default \"funnellab\")."}),
+        "salt": nullable({"type": "string", "description": "Mixed into the assignment hash (default: the experiment's name, so that two experiments split users independently)."}),
         "allocation": nullable({"type": "object", "additionalProperties": {"type": "number", "minimum": 0, "maximum": MAX_WEIGHT},
                                 "description": "Relative weight per variant id (missing: 1; not all 0)."}),
     },

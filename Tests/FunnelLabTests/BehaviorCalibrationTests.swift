@@ -162,6 +162,13 @@ import Testing
         guard let value = values[p.name] else { continue }
         if p.interval.contains(value) { covered[p.name, default: 0] += 1 }
         if let profile = p.profileInterval {
+          #expect(profile.contains(p.fitted), "\(p.name) seed \(seed): the profile interval holds the fit")
+          // Near the truth ℓ is near quadratic and the two intervals agree. A fit far from it
+          // sits where the parameter's effect saturates (seed 7 since the assignment salt became
+          // the experiment's name: defaultPlanBias fitted 1.95 for a truth of 1.2, 2.7 SE away;
+          // Wald [1.23, 2.66], profile [1.36, 3.00]); there ℓ is skewed and the profile is the
+          // interval to read, so the comparison would test the data, not the code.
+          guard abs(p.fitted - value) <= 2 * p.standardError else { continue }
           #expect(abs(profile.lowerBound - p.interval.lowerBound) < 0.15 * (p.interval.upperBound - p.interval.lowerBound))
           #expect(abs(profile.upperBound - p.interval.upperBound) < 0.15 * (p.interval.upperBound - p.interval.lowerBound))
         }

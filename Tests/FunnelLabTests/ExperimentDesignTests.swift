@@ -49,7 +49,7 @@ import Testing
     #expect(report.sampleRatio?.mismatch == false)
 
     let flows = try FlowCompiler.compileAll(e)
-    let assignment = HashAssignment(salt: e.design.salt, arms: ["control", "upsellAfter3"])
+    let assignment = HashAssignment(salt: e.assignmentSalt, arms: ["control", "upsellAfter3"])
     let engine = MonteCarloEngine()
     let control = engine.run(flows[0], users: 0..<200_000, seed: e.seed, include: { assignment.arm(of: $0) == 0 })
     let biased = engine.run(
@@ -117,12 +117,33 @@ import Testing
     #expect(ExperimentReport.decide(arm(0.01, -0.005, 0.025), higherIsBetter: true, guardrails: []) == .noDecision)
   }
 
+  /// Without `design.salt` the salt is the experiment's name, as platforms hash with the
+  /// experiment's key: UrbanNest and NCDB once split 20,000 users identically (19,899 / 20,057 /
+  /// 20,044 of 60,000 in three arms), whatever their seeds.
+  @Test func experimentsWithoutASaltSplitTheirUsersDifferently() throws {
+    func split(_ name: String) throws -> [UInt64] {
+      let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+      #expect(e.design.salt.isEmpty && e.assignmentSalt == name)
+      let run = try ExperimentRunner.run(e, options: RunOptions(users: 20_000, mode: .experiment))
+      return run.variants.map { $0.aggregate[.users] }
+    }
+    let urbannest = try split("urbannest-onboarding")
+    let ncdb = try split("ncdb-first-launch")
+    #expect(urbannest.reduce(0, +) == ncdb.reduce(0, +))
+    #expect(urbannest != ncdb, "\(urbannest) \(ncdb)")
+    // A salt the spec names is used as written.
+    var klick = try ExperimentLoader.defaultExperiment()
+    #expect(klick.assignmentSalt == "klick-onboarding-2026")
+    klick.design.salt = ""
+    #expect(klick.assignmentSalt == klick.name)
+  }
+
   @Test func usersKeepTheirStreamInExperimentMode() throws {
     // A user assigned to an arm walks it exactly as in truth mode.
     var e = try ExperimentLoader.defaultExperiment()
     e.variants = Array(e.variants.prefix(2))
     let flows = try FlowCompiler.compileAll(e)
-    let assignment = HashAssignment(salt: e.design.salt, arms: ["control", "upsellAfter3"])
+    let assignment = HashAssignment(salt: e.assignmentSalt, arms: ["control", "upsellAfter3"])
     let engine = MonteCarloEngine(threads: 1)
     let observed = try ExperimentRunner.run(e, options: RunOptions(users: 5_000, threads: 1, mode: .experiment))
     let byHand = engine.run(flows[1], users: 0..<10_000, seed: e.seed, include: { assignment.arm(of: $0) == 1 })

@@ -70,7 +70,7 @@ extension ExperimentRunner {
       best.append(chosen.probabilityBest)
       guard day < days else { break }
       let assignment = HashAssignment(
-        salt: experiment.design.salt, arms: ids, weights: Dictionary(uniqueKeysWithValues: zip(ids, chosen.weights)))
+        salt: experiment.assignmentSalt, arms: ids, weights: Dictionary(uniqueKeysWithValues: zip(ids, chosen.weights)))
       shares.append(assignment.shares)
       let today = arms(
         experiment, plan, assignment: assignment, range: UInt64(day) * perDay..<UInt64(day + 1) * perDay, engine: engine,

@@ -248,7 +248,7 @@ extension ExperimentRunner {
       }
       assignment =
         options.mode == .experiment
-        ? HashAssignment(salt: experiment.design.salt, arms: arms, weights: experiment.design.allocation) : nil
+        ? HashAssignment(salt: experiment.assignmentSalt, arms: arms, weights: experiment.design.allocation) : nil
       recording = options.mode == .experiment && options.shard == nil ? Self.recording(experiment) : nil
     }
 

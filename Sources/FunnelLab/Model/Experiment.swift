@@ -31,6 +31,8 @@ public struct Experiment: Sendable, Hashable {
   public var metrics: MetricsSpec
   /// How experiment mode assigns users to arms.
   public var design: ExperimentDesign
+  /// The salt of the assignment hash: `design.salt`, or the experiment's name when it has none.
+  package var assignmentSalt: String { design.salt.isEmpty ? name : design.salt }
   /// Factors crossed into more variants (after the listed ones).
   public var grid: Grid?
   /// Assumptions checked by `funnellab check` (see ``FunnelExpectation``).

@@ -149,13 +149,15 @@ extension FunnelMetric {
 
 /// How users are split among arms in experiment mode, as feature-flag systems do it.
 public struct ExperimentDesign: Sendable, Hashable, Decodable {
-  /// Mixed into the assignment hash: a new salt reshuffles users among arms.
+  /// Mixed into the assignment hash: a new salt reshuffles users among arms. Empty (the
+  /// default) means the experiment's name, as platforms hash with the experiment's key: two
+  /// experiments never split the same users the same way unless they share a salt.
   public var salt: String
   /// Relative weight of each arm by variant id (e.g. `{"control": 90, "b": 10}`); missing arms get 1.
   public var allocation: [String: Double]
 
-  /// A design; by default salt `funnellab` and equal weights for every arm.
-  public init(salt: String = "funnellab", allocation: [String: Double] = [:]) {
+  /// A design; by default the experiment's name as the salt and equal weights for every arm.
+  public init(salt: String = "", allocation: [String: Double] = [:]) {
     self.salt = salt
     self.allocation = allocation
   }
@@ -165,7 +167,7 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
   /// Decodes a spec's `design` object: `salt` and `allocation` (keyed by variant id) may be omitted.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    salt = try c.decodeIfPresent(String.self, forKey: .salt) ?? "funnellab"
+    salt = try c.decodeIfPresent(String.self, forKey: .salt) ?? ""
     if c.contains(.allocation) {
       let allocationDecoder = try c.superDecoder(forKey: .allocation)
       allocationDecoder.acceptAllKeys()
