@@ -94,17 +94,19 @@ extension AnalyzeCommand {
     do {
       return try SequentialAnalysis.analyze(looks: data.looks, control: control, settings: settings)
     } catch {
+      // A problem of a look's arm is the data file's (65, its line); of the control or the
+      // planned size, the flag's (64); anything else the data's as a whole (65).
       var field = error.field
+      var code = ExitCode.invalidInput
       if field.hasPrefix("looks["), let look = index(in: field, after: "looks["), data.lines.indices.contains(look),
         let arm = index(in: field, after: "arms["), data.lines[look].indices.contains(arm)
       {
         field = "\(file):\(data.lines[look][arm])"
       } else if field == "control" {
-        field = "--control"
+        (field, code) = ("--control", .usage)
       } else if field == "settings.plannedUsers" {
-        field = "--planned-users"
+        (field, code) = ("--planned-users", .usage)
       }
-      let code: ExitCode = field.hasPrefix("--") ? .usage : .invalidInput
       throw CommandFailure(code: code, text: "Error: \(field): \(error.message)" + (error.hint.map { "; \($0)" } ?? "") + "\n")
     }
   }

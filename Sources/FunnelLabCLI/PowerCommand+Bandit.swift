@@ -9,7 +9,8 @@ enum BanditCommand {
 
   /// Reads the options, runs ``BanditPlanner`` and writes the report.
   static func compare(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    for flag in ["users-per-arm", "target-power", "shard", "shards", "looks"] where !arguments.all(flag).isEmpty {
+    let ignored = ["users-per-arm", "target-power", "shard", "shards", "looks", "parameter-uncertainty", "draws", "target-assurance"]
+    for flag in ignored where !arguments.all(flag).isEmpty || arguments.flag(flag) {
       throw UsageError(
         message: "--\(flag) is not used by --compare-bandit", hint: "the bandit and the fixed test run --users-per-day for --days")
     }

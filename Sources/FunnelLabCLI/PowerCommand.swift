@@ -303,6 +303,10 @@ extension PowerCommand {
     options.usersPerArm = try arguments.integer("users-per-arm", in: Limits.Planning.usersPerArm)
     options.targetPower = try arguments.number("target-power", in: Limits.Planning.targetPower) ?? 0.8
     options.usersPerDay = try arguments.integer("users-per-day", in: Limits.Planning.usersPerDay)
+    if arguments.value("days") != nil, arguments.value("looks") != nil {
+      throw UsageError(
+        message: "--days and --looks both set the daily looks of a spec's peeking simulation", hint: "give one of them")
+    }
     options.days = try arguments.integer("days", in: Limits.Planning.days) ?? arguments.integer("looks", in: Limits.Planning.days)
     if options.days != nil, options.usersPerDay == nil {
       let flag = arguments.value("days") != nil ? "days" : "looks"

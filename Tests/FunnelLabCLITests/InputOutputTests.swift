@@ -324,12 +324,27 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
   }
 
   /// urbannest with a variant id that is HTML, a screen id that closes an attribute,
-  /// and a variant id with a terminal escape.
+  /// and a variant id that is a Markdown link (an id with a control character is refused
+  /// when the spec is read: ``idsWithControlCharactersAreRefused(id:path:)``).
   static func hostileSpec() throws -> String {
     try experimentText("urbannest-onboarding")
       .replacingOccurrences(of: "\"twoSlides\"", with: "\"<script>alert(1)</script>\"")
       .replacingOccurrences(of: "\"slide2\"", with: "\"\\\"><img src=x onerror=alert(1)>\"")
-      .replacingOccurrences(of: "\"noSkipOnSlide1\"", with: "\"\\u001b[31mred](http://x)\"")
+      .replacingOccurrences(of: "\"noSkipOnSlide1\"", with: "\"red](http://x)\"")
+  }
+
+  /// An id is printed in every table: a newline would split its row, an escape would reach the
+  /// terminal. `validate` refuses both (65), naming the id's path, with the character escaped.
+  @Test(arguments: [
+    ("\"noSkipOnSlide1\"", "\"\\u001b[31mred\"", "variants[1].id (line 70): the variant id '\\u{1B}[31mred' contains a control character"),
+    ("\"slide2\"", "\"slide\\n2\"", "flow.screens[1].id (line 32): the screen id 'slide\\n2' contains a control character"),
+  ])
+  func idsWithControlCharactersAreRefused(id: String, hostile: String, message: String) throws {
+    let spec = try experimentText("urbannest-onboarding").replacingOccurrences(of: id, with: hostile)
+    let r = funnellab("validate", try temporaryFile("hostile.json", contents: spec))
+    #expect(r.code == 65)
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(!r.err.contains("\u{1B}") && r.out.isEmpty)
   }
 
   @Test(arguments: ["run", "exact", "power-plan", "grid"])

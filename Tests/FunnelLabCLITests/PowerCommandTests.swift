@@ -128,6 +128,8 @@ import Testing
     (["--metric", "zzz"], "one of completionRate, abandonmentRate"),
     (["--metric", "completionRate", "--shard", "1/2"], "Error: --metric is not taken with --shard"),
     (["--metric", "completionRate", "--compare-bandit", "--users-per-day", "100"], "Error: --metric is not taken with --compare-bandit"),
+    // Two flags for one setting: neither is dropped silently.
+    (["--looks", "5", "--days", "6", "--users-per-day", "20000"], "Error: --days and --looks both set the daily looks"),
   ])
   func aBadMetricIsAUsageError(extra: [String], message: String) {
     let r = funnellab(["power", experimentPath("urbannest-onboarding")] + extra)
@@ -220,6 +222,8 @@ import Testing
     (["--min-share", "0"], "Error: --min-share"),
     (["--holdout", "0.7"], "Error: --holdout"),
     (["--users-per-arm", "1000"], "Error: --users-per-arm is not used by --compare-bandit"),
+    (["--parameter-uncertainty"], "Error: --parameter-uncertainty is not used by --compare-bandit"),
+    (["--parameter-uncertainty", "--draws", "4"], "Error: --parameter-uncertainty is not used by --compare-bandit"),
     (["--burn-in", "-1"], "Error: --burn-in"),
     (["--horizon-days", "x"], "Error: --horizon-days"),
   ])

@@ -100,6 +100,16 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
   }
 
   static let cases: [Case] = [
+    // An id is printed in every table: a newline would split its row, an escape would reach the terminal.
+    Case(
+      name: "newline in a screen id", old: "{ \"id\": \"intro\"", new: "{ \"id\": \"in\\ntro\"",
+      path: "flow.screens[0].id", message: "the screen id 'in\\ntro' contains a control character"),
+    Case(
+      name: "escape in a variant id", old: "{ \"id\": \"optional\"", new: "{ \"id\": \"opt\\u001b[31mional\"",
+      path: "variants[1].id", message: "the variant id 'opt\\u{1B}[31mional' contains a control character"),
+    Case(
+      name: "tab in a plan id", old: "\"id\": \"monthly\"", new: "\"id\": \"mon\\tthly\"",
+      path: "flow.screens[2].plans[0].id", message: "the plan id 'mon\\tthly' contains a control character"),
     Case(
       name: "duplicate screen id", old: "\"id\": \"goal\", \"kind\"", new: "\"id\": \"intro\", \"kind\"",
       path: "flow.screens[1].id", message: "duplicate screen id 'intro'"),

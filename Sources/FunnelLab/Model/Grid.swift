@@ -100,12 +100,15 @@ public struct Grid: Sendable, Hashable, Decodable {
       if !ids.insert(factor.id).inserted {
         errors.append(SpecError(path: fp.key("id"), message: "duplicate factor '\(factor.id)'", hint: nil))
       }
+      if let error = SpecError.unprintable(id: factor.id, at: fp.key("id"), naming: "factor") { errors.append(error) }
       if factor.levels.isEmpty {
         errors.append(SpecError(path: fp.key("levels"), message: "factor '\(factor.id)' has no levels", hint: nil))
       }
       var levelIDs = Set<String>()
-      for (j, level) in factor.levels.enumerated() where !levelIDs.insert(level.id).inserted {
-        errors.append(SpecError(path: fp.key("levels").index(j).key("id"), message: "duplicate level '\(level.id)'", hint: nil))
+      for (j, level) in factor.levels.enumerated() {
+        let lp = fp.key("levels").index(j).key("id")
+        if !levelIDs.insert(level.id).inserted { errors.append(SpecError(path: lp, message: "duplicate level '\(level.id)'", hint: nil)) }
+        if let error = SpecError.unprintable(id: level.id, at: lp, naming: "level") { errors.append(error) }
       }
     }
     if cellCount > Limits.gridCells {

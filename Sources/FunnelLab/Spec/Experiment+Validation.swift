@@ -60,6 +60,7 @@ extension Experiment {
       if variant.id.isEmpty {
         errors.append(SpecError(path: path.key("id"), message: "a variant id is empty", hint: "name it, e.g. \"control\""))
       }
+      if let error = SpecError.unprintable(id: variant.id, at: path.key("id"), naming: "variant") { errors.append(error) }
       if variant.patches.isEmpty { continue }
       do {
         let patched = try applying(variant, at: path)
@@ -162,6 +163,9 @@ extension Experiment {
       } else {
         ids[expectation.id] = i
       }
+      if let error = SpecError.unprintable(id: expectation.id, at: [.key("expectations"), .index(i), .key("id")], naming: "expectation") {
+        errors.append(error)
+      }
     }
     return errors
       + expectations.enumerated().flatMap { i, expectation in
@@ -255,6 +259,7 @@ private struct Validator {
     for (i, segment) in population.segments.enumerated() {
       let path = base.index(i)
       if !ids.insert(segment.id).inserted { fail(path.key("id"), "duplicate segment id '\(segment.id)'", "give each segment its own id") }
+      if let error = SpecError.unprintable(id: segment.id, at: path.key("id"), naming: "segment") { errors.append(error) }
       if !segment.weight.isFinite || segment.weight < 0 || segment.weight > Limits.weight {
         fail(
           path.key("weight"),
@@ -400,6 +405,7 @@ private struct Validator {
         fail(screensPath.index(i).key("id"), "'\(screen.id)' is a reserved target name", "rename the screen")
       }
       if screen.id.isEmpty { fail(screensPath.index(i).key("id"), "a screen id is empty", "name it") }
+      if let error = SpecError.unprintable(id: screen.id, at: screensPath.index(i).key("id"), naming: "screen") { errors.append(error) }
     }
     let targets = ids.union([Flow.completed, Flow.abandoned])
     if let start = flow.start, !ids.contains(start) {
@@ -558,6 +564,7 @@ private struct Validator {
     for (j, plan) in paywall.plans.enumerated() {
       let pp = path.key("plans").index(j)
       if !planIDs.insert(plan.id).inserted { fail(pp.key("id"), "duplicate plan '\(plan.id)'", nil) }
+      if let error = SpecError.unprintable(id: plan.id, at: pp.key("id"), naming: "plan") { errors.append(error) }
       checkPlan(plan, at: pp)
     }
     if let d = paywall.defaultPlan, !planIDs.contains(d) {

@@ -222,3 +222,15 @@ package enum NameSuggestion {
     return previous[b.count]
   }
 }
+
+extension SpecError {
+  /// The error for an id holding a control character (a newline, a tab, an escape) or a
+  /// bidirectional override, which would split or reorder every table and line the id
+  /// appears in; `nil` for a printable id.
+  package static func unprintable(id: String, at path: SpecPath, naming what: String) -> SpecError? {
+    guard id.unicodeScalars.contains(where: \.isEscapedInMessages) else { return nil }
+    return SpecError(
+      path: path, message: "the \(what) id '\(id.escapingControlCharacters)' contains a control character",
+      hint: "ids are printed in every table; use letters, digits, '-' or '_'")
+  }
+}
