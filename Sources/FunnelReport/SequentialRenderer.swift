@@ -208,9 +208,12 @@ package enum SequentialRenderer {
   /// wide and would flatten the rest; they are drawn to the edge).
   static func liftScale(_ points: [SVGCharts.SequentialPoint], days: Int, truth: [Double] = []) -> ChartScale {
     let from = Double(days) / 4
-    let values = points.flatMap { p in
-      [p.lift, p.fixed.lowerBound, p.fixed.upperBound]
-        + (p.look >= from ? (p.boundary.map { [$0, -$0] } ?? []) + (p.sequence.map { [$0.lowerBound, $0.upperBound] } ?? []) : [])
+    var values: [Double] = []
+    for p in points {
+      values += [p.lift, p.fixed.lowerBound, p.fixed.upperBound]
+      guard Double(p.look) >= from else { continue }
+      if let b = p.boundary { values += [b, -b] }
+      if let s = p.sequence { values += [s.lowerBound, s.upperBound] }
     }
     return ChartScale.differences(values + truth.map { $0 * 100 }, unit: "%")
   }

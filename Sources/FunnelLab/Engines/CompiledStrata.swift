@@ -123,7 +123,10 @@ package struct CompiledStrata: Sendable {
   static func poissonThresholds(_ lambda: Double) -> (Int, [UInt64]) {
     let (first, last) = window(lambda)
     let weights = (first...last).map { k -> Double in
-      lambda == 0 ? (k == 0 ? 1 : 0) : exp(Double(k) * log(lambda) - lambda - lgamma(Double(k) + 1))
+      guard lambda != 0 else { return k == 0 ? 1 : 0 }
+      let x = Double(k)
+      let logWeight: Double = x * log(lambda) - lambda - lgamma(x + 1)
+      return exp(logWeight)
     }
     return (first, CompiledFlow.thresholds(of: weights))
   }

@@ -174,7 +174,8 @@ final class PairedAccumulator {
     while discordant != 0 {
       let k = discordant.trailingZeroBitCount
       // Slot 1 + 2k: variant only; 2 + 2k: control only.
-      counts[1 + 2 * k + Int((c.flags >> k) & 1)] &+= 1
+      let slot: Int = 1 + 2 * k + Int((c.flags >> k) & 1)
+      counts[slot] &+= 1
       discordant &= discordant &- 1
     }
     if c.revenueCents != v.revenueCents { add(v.revenueCents &- c.revenueCents, at: 0) }

@@ -43,7 +43,11 @@ extension MockPaywallManager {
 
     /// `E[attempts]` per tap.
     package var meanAttempts: Double {
-      probabilities.reduce(0) { sum, row in sum + row.enumerated().reduce(0) { $0 + $1.element * Double($1.offset + 1) } }
+      var sum = 0.0
+      for row in probabilities {
+        for (k, p) in row.enumerated() { sum += p * Double(k + 1) }
+      }
+      return sum
     }
   }
 

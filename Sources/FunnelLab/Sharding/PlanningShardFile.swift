@@ -42,28 +42,21 @@ package struct PlanningShardFile: Sendable {
 
   /// The file's content, sealed with its checksum (``ShardChecksum``).
   package var json: JSONValue {
-    ShardChecksum.sealing(
+    let variants: [JSONValue] = counts.variants.map { v in
+      var peeking = JSONValue.null
+      if let p = v.peeking {
+        let counts: [Int] = [p.replicates] + p.falsePositives + p.rejections + p.stoppingDays
+        peeking = .array(counts.map { JSONValue.integer($0) })
+      }
+      return .object([("diagnosis", Self.tally(v.diagnosis)), ("sizeSearch", Self.search(v.sizeSearch)), ("peeking", peeking)])
+    }
+    return ShardChecksum.sealing(
       .object([
         ("funnellabShard", .integer(ShardFile.formatVersion)),
         ("command", .string("power")),
         ("shard", .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])),
         ("settings", settings),
-        (
-          "variants",
-          .array(
-            counts.variants.map { v in
-              .object([
-                ("diagnosis", Self.tally(v.diagnosis)),
-                ("sizeSearch", Self.search(v.sizeSearch)),
-                (
-                  "peeking",
-                  v.peeking.map { p in
-                    .array(([p.replicates] + p.falsePositives + p.rejections + p.stoppingDays).map { .integer($0) })
-                  } ?? .null
-                ),
-              ])
-            })
-        ),
+        ("variants", .array(variants)),
         ("spec", .string(specText)),
       ]))
   }
