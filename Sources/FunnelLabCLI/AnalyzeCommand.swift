@@ -88,6 +88,13 @@ enum AnalyzeCommand: Command {
       origins.append("--arm '\(text.escapingControlCharacters)'")
     }
     guard arms.count >= 2 else {
+      if fromFile > 0, let data = arguments.value("data") {
+        // The file's problem: name it, with the data exit code.
+        throw CommandFailure(
+          code: .invalidInput,
+          text: "Error: \(InputFile.displayName(data)): needs at least two arms (got \(arms.count)); add a row for each arm, or --arm name=users:conversions\n"
+            .escapingControlCharactersButNewlines)
+      }
       throw UsageError(message: "needs at least two arms (got \(arms.count))", hint: "e.g. --arm control=1000:120 --arm b=1000:150")
     }
     let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05

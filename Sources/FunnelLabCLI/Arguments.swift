@@ -116,7 +116,11 @@ struct ParsedArguments: Sendable {
   func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
     guard let text = value(name) else { return nil }
     guard let x = decimalNumber(text) else {
-      throw UsageError(message: "--\(name) expects a number, got '\(text)'", hint: nil)
+      // `12%` is a percentage; the options take fractions.
+      let percent = text.hasSuffix("%") ? decimalNumber(String(text.dropLast())) : nil
+      throw UsageError(
+        message: "--\(name) expects a number, got '\(text.escapingControlCharacters)'",
+        hint: percent.map { "write a fraction: --\(name) \(JSONValue.format($0 / 100)) for \(JSONValue.format($0)) %" })
     }
     guard range.contains(x) else {
       throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)", hint: nil)

@@ -114,6 +114,12 @@ enum PowerCommand: Command {
     let method = methods[methodName] ?? .pooledNormal
     let isMeans = method == .means
     let (baseline, mde) = try baselineAndEffect(arguments, isMeans: isMeans)
+    if let text = arguments.value("relative-mde"), let relative = decimalNumber(text), abs(relative) >= 1 {
+      // A fraction of the baseline: 5 is +500 %, which is rarely what was meant.
+      console.err(
+        "note: --relative-mde \(text.escapingControlCharacters) is \(relative > 0 ? "+" : "")\(JSONValue.format(relative * 100)) % of the baseline; "
+          + "for \(JSONValue.format(relative)) % write --relative-mde \(JSONValue.format(relative / 100))\n")
+    }
     try refuseSpecOptions(arguments)
     let users = try arguments.number("users-per-arm", in: 2...1e12)
     let power = try arguments.number("power", in: 0.0001...0.9999)

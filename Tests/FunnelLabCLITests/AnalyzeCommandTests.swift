@@ -151,6 +151,15 @@ import Testing
     #expect(close(number(arms[1], "probabilityToBeBest"), 0.002865474909, relative: 1e-8))
   }
 
+  /// A data file with one arm names the file, with the data exit code (it gave 64 and no name).
+  @Test func aFileWithOneArmNamesTheFile() throws {
+    let path = try temporaryFile("one.csv", contents: "arm,users,conversions\ncontrol,100,10\n")
+    let r = funnellab("analyze", "--data", path)
+    #expect(r.code == 65)
+    #expect(r.err.hasPrefix("Error: \(path): needs at least two arms (got 1)"), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
   @Test func armsFromCSVWithRevenue() throws {
     let path = try temporaryFile(
       "arms.csv",
@@ -175,6 +184,7 @@ import Testing
     ("arm,Users,conversions, users \ncontrol,100,10,200\n", "arms.csv:1: column 'users' appears twice"),
   ])
   func csvProblemsNameTheLine(contents: String, message: String) throws {
+    // (Each file names its line; one arm alone is the file's problem too, below.)
     let path = try temporaryFile("arms.csv", contents: contents)
     let r = funnellab("analyze", "--data", path)
     #expect(r.code == 65)

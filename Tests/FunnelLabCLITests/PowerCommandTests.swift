@@ -47,6 +47,7 @@ import Testing
   @Test(arguments: [
     (["power", "--mde", "0.01"], "Error: missing --baseline"),
     (["power", "--baseline", "1.5", "--mde", "0.01"], "Error: --baseline must be from 0.0 to 1.0"),
+    (["power", "--baseline", "12%", "--mde", "0.01"], "Error: --baseline expects a number, got '12%'; write a fraction: --baseline 0.12 for 12 %"),
     (["power", "--baseline", "0.1"], "Error: give --mde (or --relative-mde) or --users-per-arm"),
     (
       ["power", "--baseline", "0.1", "--mde", "0.01", "--users-per-arm", "100", "--power", "0.8"],
@@ -63,6 +64,15 @@ import Testing
     let console = CapturingConsole()
     #expect(FunnelLabCommandLine.run(arguments, console: console) == 64)
     #expect(console.stderr.hasPrefix(message), "\(console.stderr)")
+  }
+
+  /// `--relative-mde` is a fraction of the baseline: 5 plans for +500 %, and says so.
+  @Test func aRelativeEffectOfOneOrMoreGetsANote() {
+    let large = funnellab("power", "--baseline", "0.1", "--relative-mde", "5", "--users-per-arm", "1000")
+    #expect(large.code == 0)
+    #expect(large.err.contains("note: --relative-mde 5 is +500 % of the baseline; for 5 % write --relative-mde 0.05"), "\(large.err)")
+    let usual = funnellab("power", "--baseline", "0.1", "--relative-mde", "0.5", "--users-per-arm", "1000")
+    #expect(usual.code == 0 && usual.err.isEmpty, "\(usual.err)")
   }
 
   @Test func unreachableDesignIsReportedNotCrashed() {
