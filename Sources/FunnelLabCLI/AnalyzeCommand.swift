@@ -92,8 +92,8 @@ enum AnalyzeCommand: Command {
         // The file's problem: name it, with the data exit code.
         throw CommandFailure(
           code: .invalidInput,
-          text: "Error: \(InputFile.displayName(data)): needs at least two arms (got \(arms.count)); add a row for each arm, or --arm name=users:conversions\n"
-            .escapingControlCharactersButNewlines)
+          text: ("Error: \(InputFile.displayName(data)): needs at least two arms (got \(arms.count));"
+            + " add a row for each arm, or --arm name=users:conversions\n").escapingControlCharactersButNewlines)
       }
       throw UsageError(message: "needs at least two arms (got \(arms.count))", hint: "e.g. --arm control=1000:120 --arm b=1000:150")
     }

@@ -47,7 +47,10 @@ import Testing
   @Test(arguments: [
     (["power", "--mde", "0.01"], "Error: missing --baseline"),
     (["power", "--baseline", "1.5", "--mde", "0.01"], "Error: --baseline must be from 0.0 to 1.0"),
-    (["power", "--baseline", "12%", "--mde", "0.01"], "Error: --baseline expects a number, got '12%'; write a fraction: --baseline 0.12 for 12 %"),
+    (
+      ["power", "--baseline", "12%", "--mde", "0.01"],
+      "Error: --baseline expects a number, got '12%'; write a fraction: --baseline 0.12 for 12 %"
+    ),
     (["power", "--baseline", "0.1"], "Error: give --mde (or --relative-mde) or --users-per-arm"),
     (
       ["power", "--baseline", "0.1", "--mde", "0.01", "--users-per-arm", "100", "--power", "0.8"],
