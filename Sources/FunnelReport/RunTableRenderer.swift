@@ -94,11 +94,23 @@ package enum RunTableRenderer {
     return metric.isProportion ? "Tango score interval, McNemar score test" : "paired t on per-user differences"
   }
 
+  /// The variants whose revenue was compared unpaired because too few users' revenue differs
+  /// (``PairedTallies/minimumDiffering``), as a sentence; `nil` when every comparison is paired.
+  static func unpairedRevenueNote(_ summaries: [FunnelSummary]) -> String? {
+    let unpaired = summaries.filter { s in
+      PairedTallies.meanMetrics.contains { s.comparison($0)?.test?.method == WelchTTest.methodName }
+    }
+    guard !unpaired.isEmpty else { return nil }
+    return "revenue of \(unpaired.map(\.variant).joined(separator: ", ")): Welch's t, unpaired (fewer than"
+      + " \(PairedTallies.minimumDiffering) users' revenue differs from the control's, too few for the paired t)"
+  }
+
   /// How the comparisons of a truth-mode run are computed, as one sentence.
   static let methodsNote =
     "Differences are Monte Carlo estimates over the same users (common random numbers), analysed paired:"
     + " rates of all users with Tango's score interval and McNemar's score test on each user's pair of outcomes,"
-    + " revenue and realized revenue per user with the paired t interval and test on per-user differences."
+    + " revenue and realized revenue per user with the paired t interval and test on per-user differences"
+    + " (Welch's, unpaired, when fewer than \(PairedTallies.minimumDiffering) users' revenue differs: too few for the paired t)."
     + " Metrics whose denominator differs between variants (conversion of viewers, trial to paid, time to finish,"
     + " refund rate, revenue per payer or viewer) are compared unpaired (Miettinen–Nurminen score interval and test; Welch)."
     + " Each lift (variant/control − 1) has an interval that excludes 0 exactly when the test beside it rejects:"
@@ -170,6 +182,7 @@ package enum RunTableRenderer {
     out += table.render()
     out += "  Rates: \(pairedMethods(.completionRate) ?? "") on each user's pair of outcomes"
     if hasPlans { out += "; revenue: \(pairedMethods(.revenuePerUser) ?? "")" }
+    if hasPlans, let note = unpairedRevenueNote(summaries) { out += ";\n  \(note)" }
     out += ".\n  Time to finish (completers only): Welch's t, unpaired (the completers differ between variants).\n"
     return out
   }

@@ -9,7 +9,8 @@ extension MetricAnalysis {
   /// paired Fieller interval from the arms' statistics in `variant` and `control` (no lift
   /// without them). Each lift interval excludes 0 exactly when the test beside it rejects.
   /// `nil` for a metric without a paired tally (its denominator is not every user: see
-  /// ``PairedTallies/covers(_:)``) or an empty run.
+  /// ``PairedTallies/covers(_:)``), an empty run, or a mean where fewer than
+  /// ``PairedTallies/minimumDiffering`` users differ.
   ///
   /// These are Monte Carlo estimates of the difference over the simulated users; the
   /// exact difference comes from ``ExactEngine``.
@@ -26,6 +27,8 @@ extension MetricAnalysis {
       return MetricComparison(metric: metric, difference: interval, relativeLift: lift, test: test)
     }
     if let differences = tallies.differences(metric) {
+      // Too few users differ for the paired t: the caller compares as independent samples.
+      guard let sums = tallies.differenceSums(metric), sums.differing >= PairedTallies.minimumDiffering else { return nil }
       guard differences.n > 0, let paired = try? PairedTTest.test(differences: differences, confidenceLevel: level) else { return nil }
       var lift: IntervalEstimate?
       if let variant, let control, case .mean(let t) = metric.data(in: variant), case .mean(let c) = metric.data(in: control) {

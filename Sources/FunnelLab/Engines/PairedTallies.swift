@@ -60,12 +60,15 @@ package struct PairedTallies: Sendable, Hashable {
     }
   }
 
-  /// `Σd` and `Σd²` of per-user differences in whole cents.
+  /// `Σd` and `Σd²` of per-user differences in whole cents, and how many are not 0.
   package struct DifferenceSums: Sendable, Hashable {
     /// `Σd` in whole cents, signed (the variant earns less when negative).
     package var sum: Int128 = 0
     /// `Σd²` in cents², exact in 128 bits.
     package var sumOfSquares: UInt128 = 0
+    /// Users whose difference is not 0: the paired t is trusted only when there are enough
+    /// of them (``PairedTallies/minimumDiffering``).
+    package var differing: UInt64 = 0
 
     /// No users: both sums 0.
     package init() {}
@@ -78,6 +81,23 @@ package struct PairedTallies: Sendable, Hashable {
 
   /// The metrics with a per-user difference tally, in order.
   package static let meanMetrics: [FunnelMetric] = [.revenuePerUser, .realizedRevenuePerUser]
+
+  /// The fewest users whose difference is not 0 for the paired t interval of a mean. Under
+  /// common random numbers most users earn the same in both walks, so the mean difference is
+  /// a sum over the few who differ: with a handful of them its law is lumpy and skewed, and
+  /// with none the interval collapses to [0, 0] at p = 1 whatever the true effect. Below
+  /// this count the comparison is made as of independent samples (Welch), which stays
+  /// valid because the walks' positive correlation only widens it.
+  package static let minimumDiffering: UInt64 = 30
+
+  /// The differences' sums of a mean metric (`nil` for any other metric).
+  package func differenceSums(_ metric: FunnelMetric) -> DifferenceSums? {
+    switch metric {
+    case .revenuePerUser: revenue
+    case .realizedRevenuePerUser: realizedRevenue
+    default: nil
+    }
+  }
 
   /// Users walked by both.
   package var users: UInt64 = 0
@@ -104,11 +124,7 @@ package struct PairedTallies: Sendable, Hashable {
   /// The per-user differences of a mean metric over all users, in currency units (`nil`
   /// for any other metric).
   package func differences(_ metric: FunnelMetric) -> SampleMeanStatistic? {
-    switch metric {
-    case .revenuePerUser: revenue.statistic(users: users)
-    case .realizedRevenuePerUser: realizedRevenue.statistic(users: users)
-    default: nil
-    }
+    differenceSums(metric)?.statistic(users: users)
   }
 
   /// Cell-wise sum. Exact integer arithmetic: associative and commutative.
@@ -124,6 +140,7 @@ package struct PairedTallies: Sendable, Hashable {
     for path in [\PairedTallies.revenue, \PairedTallies.realizedRevenue] {
       r[keyPath: path].sum &+= b[keyPath: path].sum
       r[keyPath: path].sumOfSquares &+= b[keyPath: path].sumOfSquares
+      r[keyPath: path].differing &+= b[keyPath: path].differing
     }
     return r
   }
@@ -149,6 +166,8 @@ final class PairedAccumulator {
   let sums: UnsafeMutableBufferPointer<Int128>
   /// Σd² of revenue and of realized revenue, in cents².
   let squares: UnsafeMutableBufferPointer<UInt128>
+  /// Users whose revenue, and whose realized revenue, differs.
+  let differing: UnsafeMutableBufferPointer<UInt64>
 
   init() {
     counts = .allocate(capacity: 1 + 2 * PairedTallies.Outcome.allCases.count)
@@ -157,12 +176,15 @@ final class PairedAccumulator {
     sums.initialize(repeating: 0)
     squares = .allocate(capacity: 2)
     squares.initialize(repeating: 0)
+    differing = .allocate(capacity: 2)
+    differing.initialize(repeating: 0)
   }
 
   deinit {
     counts.deallocate()
     sums.deallocate()
     squares.deallocate()
+    differing.deallocate()
   }
 
   /// Adds one user's pair of outcomes. Under common random numbers most users behave
@@ -186,6 +208,7 @@ final class PairedAccumulator {
   func add(_ d: Int64, at i: Int) {
     sums[i] &+= Int128(d)
     squares[i] &+= UInt128(d.magnitude) &* UInt128(d.magnitude)
+    differing[i] &+= 1
   }
 
   /// The tallies, given the control's count of each outcome over the same users.
@@ -200,8 +223,8 @@ final class PairedAccumulator {
       t.tables[k].both = both
       t.tables[k].neither = t.users &- variantOnly &- controlOnly &- both
     }
-    (t.revenue.sum, t.revenue.sumOfSquares) = (sums[0], squares[0])
-    (t.realizedRevenue.sum, t.realizedRevenue.sumOfSquares) = (sums[1], squares[1])
+    (t.revenue.sum, t.revenue.sumOfSquares, t.revenue.differing) = (sums[0], squares[0], differing[0])
+    (t.realizedRevenue.sum, t.realizedRevenue.sumOfSquares, t.realizedRevenue.differing) = (sums[1], squares[1], differing[1])
     return t
   }
 }

@@ -1,10 +1,14 @@
 extension PairedTallies {
   /// Every field as JSON, for shard files: the tables as `[neither, variantOnly,
   /// controlOnly, both]` per ``Outcome`` (keyed by the outcome's metric), the 128-bit sums
-  /// as decimal strings, so reading it back gives the same tallies exactly.
+  /// as decimal strings and the users whose difference is not 0, so reading it back gives the
+  /// same tallies exactly.
   package var json: JSONValue {
     func sums(_ s: DifferenceSums) -> JSONValue {
-      .object([("sumCents", .string(String(s.sum))), ("sumSquaredCents", .string(String(s.sumOfSquares)))])
+      .object([
+        ("sumCents", .string(String(s.sum))), ("sumSquaredCents", .string(String(s.sumOfSquares))),
+        ("differingUsers", .integer(s.differing)),
+      ])
     }
     return .object([
       ("users", .integer(users)),
@@ -48,11 +52,21 @@ extension PairedTallies {
     }
     func sums(_ key: String) throws(SpecError) -> DifferenceSums {
       guard case .string(let s)? = value[key]?["sumCents"]?.kind, let sum = Int128(s),
-        case .string(let q)? = value[key]?["sumSquaredCents"]?.kind, let squares = UInt128(q)
-      else { throw fail(path.key(key), "expected {\"sumCents\": \"…\", \"sumSquaredCents\": \"…\"} (whole numbers in strings)") }
+        case .string(let q)? = value[key]?["sumSquaredCents"]?.kind, let squares = UInt128(q),
+        case .number(_, let k)? = value[key]?["differingUsers"]?.kind, let differing = UInt64(k)
+      else {
+        throw fail(
+          path.key(key),
+          "expected {\"sumCents\": \"…\", \"sumSquaredCents\": \"…\", \"differingUsers\": n} (the sums as whole numbers in strings)")
+      }
+      // The count of users who differ cannot exceed the users, and is 0 exactly when Σd² is.
+      guard differing <= users, (differing == 0) == (squares == 0) else {
+        throw fail(path.key(key).key("differingUsers"), "does not match the users and the sums")
+      }
       var d = DifferenceSums()
       d.sum = sum
       d.sumOfSquares = squares
+      d.differing = differing
       return d
     }
     revenue = try sums("revenue")

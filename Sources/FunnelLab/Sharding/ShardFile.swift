@@ -7,8 +7,8 @@
 /// would.
 package struct ShardFile: Sendable {
   /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ShardChecksum``);
-  /// 3 the purchasers' lifecycles (``FunnelAggregate/lifecycles``).
-  package static let formatVersion = 3
+  /// 3 the purchasers' lifecycles (``FunnelAggregate/lifecycles``); 4 the users whose revenue differs in the paired tallies.
+  package static let formatVersion = 4
 
   /// `run` or `grid`.
   package var command: String
