@@ -129,6 +129,7 @@ package struct HTMLDocument {
     main > p { max-width: 880px; }
     h1 { font-size: 1.5em; margin: 0.4em 0; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #cbd5e0; } h3 { font-size: 1.05em; }
     .note { color: #4a5568; }
+    .warning { color: #9b2c2c; font-weight: 600; border-left: 4px solid #9b2c2c; padding-left: 8px; }
     .scroll { overflow-x: auto; }
     .scroll th[scope="row"], .scroll thead th:first-child { position: sticky; left: 0; background: #ffffff; z-index: 1; }
     table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }

@@ -68,6 +68,7 @@ extension PlanningRenderer {
     let headers = designHeaders(alpha: r.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count))
     for row in designRows(r) { out += RunMarkdownRenderer.row(row) }
+    for note in infeasibleNotes(r) { out += "\n**" + note + ".**\n" }
     if let note = searchNote(r) { out += "\n" + note + "\n" }
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
@@ -97,6 +98,7 @@ extension PlanningRenderer {
       cssClass: "note")
     let headers = designHeaders(alpha: r.alpha)
     doc.table(headers, designRows(r), right: Set(1..<headers.count), caption: "Fixed-horizon design")
+    for note in infeasibleNotes(r) { doc.paragraph(note + ".", cssClass: "warning") }
     if let note = searchNote(r) { doc.paragraph(note, cssClass: "note") }
     if let adjustment = r.adjustment { AdjustmentPlanRenderer.html(adjustment, into: &doc) }
     if let assurance = r.assurance { AssurancePlanRenderer.html(assurance, level: NumberText.level(alpha: r.alpha), into: &doc) }

@@ -28,6 +28,17 @@ package enum PlanningRenderer {
     }
   }
 
+  /// Per variant whose test would run longer than ``VariantPlan/feasibleDays`` at the given traffic: a
+  /// sentence calling it infeasible, since a size is not a plan when nobody can wait for it.
+  static func infeasibleNotes(_ r: PlanningReport) -> [String] {
+    r.plans.compactMap { plan in
+      guard plan.isFeasible == false, let days = plan.durationDays else { return nil }
+      return "\(plan.diagnosis.variant): infeasible at this traffic: \(NumberText.grouped(days)) days (more than"
+        + " \(VariantPlan.feasibleDays)) to find a true Δ of \(NumberText.points(plan.diagnosis.trueDifference, decimals: 2))"
+        + " with \(pct(r.targetPower, 0)) power; test a larger change, or plan on more traffic"
+    }
+  }
+
   /// How the simulated size was found, as one sentence.
   static func searchNote(_ r: PlanningReport) -> String? {
     guard let s = r.plans.lazy.compactMap(\.simulatedSize).first else { return nil }
@@ -61,6 +72,7 @@ package enum PlanningRenderer {
       ])
     }
     out += t.render()
+    for note in infeasibleNotes(r) { out += "  \(note)\n" }
     if let note = searchNote(r) { out += "  (\(note))\n" }
     if let first = r.plans.first {
       out += "  (\(NumberText.grouped(first.diagnosis.replicates)) replicates per estimate; Monte Carlo SE of a rate near 5%: "

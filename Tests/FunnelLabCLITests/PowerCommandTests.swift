@@ -163,11 +163,19 @@ import Testing
       "power", experimentPath("klick-onboarding"), "--variant", "goalOptional", "--users-per-day", "20000", "--replicates", "100")
     #expect(long.code == 0, "\(long.err)")
     #expect(long.out.contains("goalOptional: the plan needs 1,354 days at this traffic; the looks are simulated over the first 100 only"))
+    // More than a year is not a plan: the report says so under the design table, in every text format.
+    #expect(
+      long.out.contains("goalOptional: infeasible at this traffic: 1,354 days (more than 365) to find a true Δ of -0.02 pp with 80% power"))
+    let markdown = funnellab(
+      "power", experimentPath("klick-onboarding"), "--variant", "goalOptional", "--users-per-day", "20000", "--replicates", "100", "-f",
+      "markdown")
+    #expect(markdown.out.contains("**goalOptional: infeasible at this traffic: 1,354 days"))
     let short = funnellab(
       "power", experimentPath("klick-onboarding"), "--variant", "features5", "--users-per-day", "20000", "--replicates", "100")
     #expect(short.code == 0, "\(short.err)")
     #expect(short.out.contains("Peeking: a look every day"))
     #expect(!short.out.contains("the looks are simulated over"))
+    #expect(!short.out.contains("infeasible"))
   }
 
   @Test func formulaFlagsAreRefusedWithASpec() {

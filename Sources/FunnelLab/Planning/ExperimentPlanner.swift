@@ -42,6 +42,11 @@ package struct VariantPlan: Sendable {
   package var simulatedUsersPerArm: Int? { simulatedSize.flatMap { $0.position == .found ? $0.usersPerArm : nil } }
   /// Days to reach `usersPerArm` in both arms at the given daily traffic.
   package var durationDays: Int?
+  /// A test longer than this many days is not a plan: the product, the users and the
+  /// season change under it, and no team waits that long for an onboarding answer.
+  package static let feasibleDays = 365
+  /// Whether the test fits in ``feasibleDays`` at the given traffic (`nil` without traffic).
+  package var isFeasible: Bool? { durationDays.map { $0 <= Self.feasibleDays } }
   /// The daily-look simulation; `nil` without ``PlanningOptions/usersPerDay`` (or fewer than 2 users a day).
   package var peeking: PeekingDiagnosis?
 }
