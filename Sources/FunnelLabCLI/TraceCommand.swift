@@ -23,6 +23,9 @@ enum TraceCommand: Command {
       OptionSpec(
         name: "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "ndjson (the only format)."),
+      OptionSpec(
+        name: "max-output-mb", valueName: "n",
+        help: "Refuse to start when the trace would exceed this many megabytes, estimated from the first 1,000 users (default 1,000)."),
       OutputDestination.option,
     ],
     examples: [
@@ -34,6 +37,7 @@ enum TraceCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let users = try arguments.integer("users", in: 1...100_000) ?? 100
+    let maximumMegabytes = try arguments.integer("max-output-mb", in: 1...10_000_000) ?? 1_000
     let seed = try arguments.unsigned("seed")
     _ = try arguments.choice("format", ["ndjson"])
     let output = OutputDestination(path: arguments.value("output"))
@@ -52,6 +56,10 @@ enum TraceCommand: Command {
     } catch {
       throw CommandFailure.invalid(error)
     }
+    try refuseAnOversizedTrace(
+      flow, users: users, seed: seed ?? experiment.seed, names: names,
+      extraBytesPerEvent: variantProperty.map { $0.utf8.count + flow.variantID.utf8.count + 6 } ?? 0,
+      maximumMegabytes: maximumMegabytes)
     // Streamed user by user (in chunks of about 1 MB), never held whole.
     try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in
       var buffer = ""
@@ -67,5 +75,25 @@ enum TraceCommand: Command {
       try emit(buffer)
     }
     return .success
+  }
+
+  /// Refuses before writing anything when the trace's size, estimated from the bytes of its first
+  /// 1,000 users (the same users it starts with), would pass `maximumMegabytes`: a flow whose users
+  /// loop can write ~90 KB each, 9 GB for 100,000 users.
+  static func refuseAnOversizedTrace(
+    _ flow: CompiledFlow, users: Int, seed: UInt64, names: EventNameMap, extraBytesPerEvent: Int, maximumMegabytes: Int
+  ) throws(UsageError) {
+    let sample = min(users, 1_000)
+    var bytes = 0
+    _ = UserTrace.walk(flow, users: 0..<UInt64(sample), seed: seed, names: names) { (events: [TraceEvent]) in
+      bytes += TraceRenderer.ndjson(events).utf8.count + events.count * extraBytesPerEvent
+    }
+    let estimate = Double(bytes) / Double(sample) * Double(users)
+    guard estimate > Double(maximumMegabytes) * 1e6 else { return }
+    throw UsageError(
+      message:
+        "the trace would be about \(NumberText.grouped(Int(estimate / 1e6))) MB (\(NumberText.grouped(bytes / sample)) bytes per user"
+        + " over the first \(NumberText.grouped(sample)) users), over the limit of \(NumberText.grouped(maximumMegabytes)) MB",
+      hint: "trace fewer users, or raise the limit with --max-output-mb \(Int((estimate / 1e6).rounded(.up)))")
   }
 }

@@ -121,4 +121,17 @@ import Testing
     #expect(funnellab("trace", "--format", "csv").code == 64)
     #expect(funnellab("trace", "--users", "0").code == 64)
   }
+
+  /// A trace estimated (from its first 1,000 users) to pass --max-output-mb is refused before
+  /// anything is written; under the limit it runs. Klick writes about 1.8 KB per user.
+  @Test func anOversizedTraceIsRefusedBeforeWriting() throws {
+    let out = try temporaryFile("trace.ndjson")
+    let big = funnellab("trace", "--users", "20000", "--max-output-mb", "10", "-o", out)
+    #expect(big.code == 64)
+    #expect(big.err.hasPrefix("Error: the trace would be about 35 MB (1,782 bytes per user over the first 1,000 users)"), "\(big.err)")
+    #expect(big.err.contains("raise the limit with --max-output-mb 36"), "\(big.err)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let small = funnellab("trace", "--users", "2000", "--max-output-mb", "10")
+    #expect(small.code == 0 && small.out.utf8.count > 3_000_000)
+  }
 }
