@@ -71,7 +71,7 @@ extension FuzzGenerator {
     }
     for _ in 0...rng.below(3) {
       let r = rng.below(rows.count)
-      switch rng.below(9) {
+      switch rng.below(10) {
       case 0: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = argumentValue(&rng) }
       case 1: rows[r].append(argumentValue(&rng))
       case 2: if !rows[r].isEmpty { rows[r].removeLast() }
@@ -80,6 +80,8 @@ extension FuzzGenerator {
       case 5: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = "\"" + rng.pick(["a,b", "q\"\"q", "line\nbreak", "open"]) }
       case 6: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = rng.pick(numbers) }
       case 7: if !rows[r].isEmpty { rows[r][0] = rng.pick(Self.hostileIDs).replacingOccurrences(of: ",", with: ";") }
+      // A header naming a column twice (the second was once ignored).
+      case 8: if let name = rows[0].isEmpty ? nil : rows[0][rng.below(rows[0].count)] { rows[0].append(name) }
       default: rows = Array(rows.prefix(1))
       }
       if rows.isEmpty { break }

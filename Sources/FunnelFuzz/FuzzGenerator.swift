@@ -111,6 +111,8 @@ public struct FuzzGenerator: Sendable {
       numbers + Self.hostileIDs + [
         "0x10", "1_000", "nan", "inf", "-inf", "1e309", "+5", "1.", ".5", "--", "-", "table", "json", "csv", "markdown", "html",
         "control", "b", "0/2", "1/2", "2/2", "x/y", "control=90,b=10", "a=1:0", "c=10:1", "fatiguePerScreen=0:0.2:0.1", "alpha",
+        // Forgotten values and percentages: refused where a file or a fraction is expected.
+        "-q", "-1", "-nan", "-o", "-h", "12%", "5",
       ])
   }
 }

@@ -174,7 +174,7 @@ public enum RegressionAdjustment {
   {
     guard !c.isEmpty else { return outcomeVariance }
     guard sigma.count == c.count * c.count, let solver = _SymmetricSolve(sigma, size: c.count) else { return nil }
-    let explained = zip(c, solver.solve(c)).reduce(0) { $0 + $1.0 * $1.1 }
+    let explained = _dot(c, solver.solve(c))
     return max(outcomeVariance - explained, 0)
   }
 
@@ -209,7 +209,7 @@ public enum RegressionAdjustment {
     var a = [Double](repeating: 0, count: p * p)
     var b = [Double](repeating: 0, count: p)
     for (yi, z) in zip(y, zc) {
-      let r = [1] + z
+      let r: [Double] = [1] + z
       for i in 0..<p {
         b[i] += r[i] * yi
         for j in 0..<p { a[i * p + j] += r[i] * r[j] }
@@ -225,7 +225,7 @@ public enum RegressionAdjustment {
     var meat = 0.0
     var rss = 0.0
     for (yi, z) in zip(y, zc) {
-      let r = [1] + z
+      let r: [Double] = [1] + z
       var fitted = 0.0
       var weight = 0.0
       for i in 0..<p {
@@ -236,7 +236,7 @@ public enum RegressionAdjustment {
       var omega = e * e
       rss += omega
       if kind == .hc2 || kind == .hc3 {
-        let h = zip(r, solver.solve(r)).reduce(0) { $0 + $1.0 * $1.1 }
+        let h = _dot(r, solver.solve(r))
         guard h < 1 - 1e-10 else {
           throw StatsError(.invalidParameter, field: field, message: "a user has leverage 1", hint: "use hc0 or hc1")
         }
@@ -375,7 +375,12 @@ struct _StrataDesign {
       let (n, s1, s2, sy, sxy) = (st.users, st[x: 1, y: 0], st[x: 2, y: 0], st[x: 0, y: 1], st[x: 1, y: 1])
       for i in 0..<p {
         b[i] += sy * v[i] + sxy * e[i]
-        for j in 0..<p { a[i * p + j] += n * v[i] * v[j] + s1 * (v[i] * e[j] + e[i] * v[j]) + s2 * e[i] * e[j] }
+        for j in 0..<p {
+          let level: Double = n * v[i] * v[j]
+          let cross: Double = s1 * (v[i] * e[j] + e[i] * v[j])
+          let square: Double = s2 * e[i] * e[j]
+          a[i * p + j] += level + cross + square
+        }
       }
     }
     guard let solver = _SymmetricSolve(a, size: p) else {
@@ -387,14 +392,14 @@ struct _StrataDesign {
     var unit = [Double](repeating: 0, count: p)
     unit[0] = 1
     let c = solver.solve(unit)
-    let slopeB = zip(beta, e).reduce(0) { $0 + $1.0 * $1.1 }
-    let slopeC = zip(c, e).reduce(0) { $0 + $1.0 * $1.1 }
+    let slopeB = _dot(beta, e)
+    let slopeC = _dot(c, e)
     var meat = 0.0
     var rss = 0.0
     for (s, st) in arm.enumerated() where st.users > 0 {
       let v = row(s, shift: st.shift)
-      let m = zip(beta, v).reduce(0) { $0 + $1.0 * $1.1 }
-      let k = zip(c, v).reduce(0) { $0 + $1.0 * $1.1 }
+      let m = _dot(beta, v)
+      let k = _dot(c, v)
       let residual = _Polynomial([(0, 1, 1), (0, 0, -m), (1, 0, -slopeB)])
       let weight = _Polynomial([(0, 0, k), (1, 0, slopeC)])
       let squared = residual * residual
@@ -403,4 +408,13 @@ struct _StrataDesign {
     }
     return _ArmFit(intercept: beta[0], meat: meat, residualSquares: rss, inverseIntercept: c[0])
   }
+}
+
+/// `Σ aᵢbᵢ`, summed left to right (a plain loop: the `zip(…).reduce` it replaces took the type
+/// checker over a second per use).
+@inline(__always)
+private func _dot(_ a: [Double], _ b: [Double]) -> Double {
+  var total = 0.0
+  for i in 0..<min(a.count, b.count) { total += a[i] * b[i] }
+  return total
 }
