@@ -84,6 +84,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
 
   /// Decodes one item of a spec's `expectations`: `kind`, `variant` and `metric` are required, the rest
   /// optional; `id` defaults as in the initializer.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     kind = try c.decodeEnum(Kind.self, forKey: .kind)

@@ -14,6 +14,7 @@ public struct GridLevel: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case id, patches }
 
   /// Decodes `{"id": …, "patches": […]}`; `patches` may be omitted.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -37,6 +38,7 @@ public struct GridFactor: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case id, levels }
 
   /// Decodes `{"id": …, "levels": […]}`; both are required.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -59,6 +61,7 @@ public struct Grid: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case factors }
 
   /// Decodes `{"factors": […]}`.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     factors = try c.decode([GridFactor].self, forKey: .factors)

@@ -22,6 +22,7 @@ public struct Guardrail: Sendable, Hashable, Decodable {
 
   /// Decodes `{"metric": …, "margin": …}`; both are required.
   /// - Throws: ``SpecError`` for an unknown metric name (with the closest name as a hint).
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     metric = try c.decodeEnum(FunnelMetric.self, forKey: .metric)
@@ -88,6 +89,7 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
 
   /// Decodes a spec's `metrics` object; every key may be omitted and defaults as in the initializer.
   /// `equivalenceMargins` is keyed by metric name.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     primary = try c.decodeEnumIfPresent(FunnelMetric.self, forKey: .primary) ?? .purchaseConversion
@@ -165,6 +167,7 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case salt, allocation }
 
   /// Decodes a spec's `design` object: `salt` and `allocation` (keyed by variant id) may be omitted.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     salt = try c.decodeIfPresent(String.self, forKey: .salt) ?? ""

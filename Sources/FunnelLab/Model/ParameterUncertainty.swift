@@ -91,6 +91,7 @@ extension ParameterUncertainty: Decodable {
 
   /// Decodes the section: `parameters` is required, `description` and `correlations` optional; an entry must give `mean` and `sd`, or `low` and `high`.
   /// - Throws: ``SpecError`` for an unknown parameter, a missing or mixed pair of keys, or a wrong type.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let draws = try c.decodeIfPresent(Int.self, forKey: .draws) ?? Self.defaultDraws

@@ -18,6 +18,7 @@ public struct IntentDistribution: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case mean, sd }
 
   /// Decodes `{"mean": …, "sd": …}`; either may be omitted (0 and 1).
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     mean = try c.decodeIfPresent(Double.self, forKey: .mean) ?? 0
@@ -69,6 +70,7 @@ extension Segment: Decodable {
   /// Decodes a segment of a spec: `id` is required; `behavior` names must be behavior parameters, and
   /// `screens` maps screen ids to `{action id: probability}` objects.
   /// - Throws: ``SpecError`` for an unknown behavior parameter or a value of the wrong type.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -135,6 +137,7 @@ extension PrePeriodCovariate: Decodable {
   enum CodingKeys: String, CodingKey { case name, mean, intentEffect }
 
   /// Decodes `{"name": …, "mean": …, "intentEffect": …}`; each may be omitted (the defaults of ``init(name:mean:intentEffect:)``).
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let defaults = PrePeriodCovariate()
@@ -160,6 +163,7 @@ public struct Population: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case segments, covariate }
 
   /// Decodes `{"segments": […], "covariate": {…}}`; `segments` is required.
+  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     segments = try c.decode([Segment].self, forKey: .segments)
