@@ -58,6 +58,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
 
   /// An expectation built in code; `id` `nil` gives `"<kind> <variant> <metric>"`. Validation checks that
   /// the fields the kind needs are present.
+  @_optimize(none)
   public init(
     id: String? = nil, kind: Kind, variant: String, metric: FunnelMetric, min: Double? = nil, max: Double? = nil,
     atLeast: Double? = nil, costsAtMost: Double? = nil, users: Int? = nil, power: Double? = nil, alpha: Double? = nil,
@@ -104,8 +105,10 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   }
 
   /// Problems of this expectation against the experiment it belongs to.
+  @_optimize(none)
   func validationErrors(at path: SpecPath, variants: [String]) -> [SpecError] {
     var errors: [SpecError] = []
+    @_optimize(none)
     func fail(_ key: String?, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) {
       errors.append(SpecError(kind, path: key.map { path.key($0) } ?? path, message: message, hint: hint))
     }

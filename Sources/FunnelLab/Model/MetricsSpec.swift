@@ -13,6 +13,7 @@ public struct Guardrail: Sendable, Hashable, Decodable {
   public var margin: Double
 
   /// A guardrail on `metric`; validation requires `margin` finite and ≥ 0.
+  @_optimize(none)
   public init(metric: FunnelMetric, margin: Double) {
     self.metric = metric
     self.margin = margin
@@ -66,6 +67,7 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
   public static let defaultEquivalenceMargin = 0.01
 
   /// Creates a metrics spec; every argument has the documented default.
+  @_optimize(none)
   public init(
     primary: FunnelMetric = .purchaseConversion, guardrails: [Guardrail] = [], alpha: Double = 0.05,
     correction: MultipleTestingCorrection = .holm, equivalenceMargin: Double = MetricsSpec.defaultEquivalenceMargin,
@@ -81,6 +83,7 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
 
   /// The practical-equivalence margin of `metric` in the metric's unit, given the
   /// control's exact value: `relative margin × |control|`.
+  @_optimize(none)
   public func equivalenceMargin(for metric: FunnelMetric, control: Double) -> Double {
     (equivalenceMargins[metric] ?? equivalenceMargin) * abs(control)
   }
@@ -109,6 +112,7 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
     }
   }
 
+  @_optimize(none)
   func validationErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
     let margins =
@@ -159,6 +163,7 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
   public var allocation: [String: Double]
 
   /// A design; by default the experiment's name as the salt and equal weights for every arm.
+  @_optimize(none)
   public init(salt: String = "", allocation: [String: Double] = [:]) {
     self.salt = salt
     self.allocation = allocation

@@ -10,6 +10,7 @@ public struct IntentDistribution: Sendable, Hashable, Decodable {
   public var sd: Double
 
   /// A normal intent; the default is standard normal (mean 0, the reference intent of the spec's probabilities).
+  @_optimize(none)
   public init(mean: Double = 0, sd: Double = 1) {
     self.mean = mean
     self.sd = sd
@@ -49,6 +50,7 @@ public struct Segment: Sendable, Hashable {
 
   /// A segment; the defaults are those of a spec that omits the field (weight 1, standard normal intent, no
   /// overrides, not observable).
+  @_optimize(none)
   public init(
     id: String, weight: Double = 1, intent: IntentDistribution = IntentDistribution(),
     behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:], observable: Bool = false,
@@ -126,6 +128,7 @@ public struct PrePeriodCovariate: Sendable, Hashable {
   public var intentEffect: Double
 
   /// A covariate; by default a count of mean 5 at intent 0 whose log mean rises by 0.5 per unit of intent.
+  @_optimize(none)
   public init(name: String = "prePeriodCount", mean: Double = 5, intentEffect: Double = 0.5) {
     self.name = name
     self.mean = mean
@@ -155,6 +158,7 @@ public struct Population: Sendable, Hashable, Decodable {
   public var covariate: PrePeriodCovariate?
 
   /// A population; by default one segment, `everyone`, with weight 1 and standard normal intent, and no covariate.
+  @_optimize(none)
   public init(segments: [Segment] = [Segment(id: "everyone")], covariate: PrePeriodCovariate? = nil) {
     self.segments = segments
     self.covariate = covariate
@@ -198,6 +202,7 @@ public struct Population: Sendable, Hashable, Decodable {
 
 extension BehaviorParameters {
   /// Decodes an object of `parameterName: value` members; unknown names are errors.
+  @_optimize(none)
   static func decodeOverrides(from decoder: any Decoder) throws -> [BehaviorParameter: Double] {
     decoder.acceptAllKeys()
     let c = try decoder.container(keyedBy: AnyCodingKey.self)
