@@ -30,14 +30,9 @@ enum BanditCommand {
     let experiment = spec.experiment
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     options.variants = variants.isEmpty ? nil : variants
-    let arms = variants.isEmpty ? experiment.variants.count : variants.count + 1
-    do {
-      try options.allocation.validate(arms: arms)
-    } catch {
-      throw UsageError(
-        message: "--min-share \(JSONValue.format(options.allocation.minimumShare)): \(error.message)",
-        hint: "below 1/\(arms) for \(arms) arms")
-    }
+    // The same checks, messages and exit code (64) as `run --mode bandit`.
+    try validate(options.allocation, arms: armCount(variants, of: experiment))
+    if let days = options.days { try validateBurnIn(options.allocation, days: days) }
     let bar = ProgressBar(console: console, label: "bandit vs A/B", enabled: true)
     let comparison: BanditComparison
     do {
@@ -72,6 +67,14 @@ enum BanditCommand {
     } catch {
       guard error.field == "minimumShare" else { throw UsageError(message: error.message, hint: error.hint) }
       throw UsageError(message: "--min-share \(JSONValue.format(allocation.minimumShare)): \(error.message)", hint: error.hint)
+    }
+  }
+
+  /// Refuses a burn-in that leaves no adaptive day, naming both flags.
+  static func validateBurnIn(_ allocation: AdaptiveAllocation, days: Int) throws(UsageError) {
+    guard allocation.burnInDays < days else {
+      throw UsageError(
+        message: "--burn-in \(allocation.burnInDays) must be shorter than --days \(days)", hint: "fewer burn-in days or more days")
     }
   }
 

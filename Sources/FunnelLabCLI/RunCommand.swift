@@ -154,10 +154,7 @@ enum RunCommand: Command {
     try applyAlpha(arguments, to: &experiment)
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     try BanditCommand.validate(allocation, arms: BanditCommand.armCount(variants, of: experiment))
-    guard allocation.burnInDays < schedule.days else {
-      throw UsageError(
-        message: "--burn-in \(allocation.burnInDays) must be shorter than --days \(schedule.days)", hint: "fewer burn-in days or more days")
-    }
+    try BanditCommand.validateBurnIn(allocation, days: schedule.days)
     let options = RunOptions(seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants, mode: .experiment)
     let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
     let adaptive: AdaptiveRun

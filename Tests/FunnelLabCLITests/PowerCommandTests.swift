@@ -246,6 +246,9 @@ import Testing
     (["--parameter-uncertainty"], "Error: --parameter-uncertainty is not used by --compare-bandit"),
     (["--parameter-uncertainty", "--draws", "4"], "Error: --parameter-uncertainty is not used by --compare-bandit"),
     (["--burn-in", "-1"], "Error: --burn-in"),
+    // The same refusals, words and code as `run --mode bandit` (they exited 65, blaming the spec).
+    (["--burn-in", "50"], "Error: --burn-in 50 must be shorter than --days 6"),
+    (["--variant", "control"], "Error: a bandit takes 2 to 20 arms, got 1"),
     (["--horizon-days", "x"], "Error: --horizon-days"),
   ])
   func badOptionsAreUsageErrors(extra: [String], message: String) {
