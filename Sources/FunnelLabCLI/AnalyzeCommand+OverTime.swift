@@ -57,7 +57,10 @@ extension AnalyzeCommand {
           throw fail(group.rows[0].line, "day '\(group.day)' has no row for arm '\(name)'; every day needs a row for every arm")
         }
         if matching.count > 1 { throw fail(matching[1].line, "arm '\(name)' appears twice on day '\(group.day)'") }
-        if let problem = row.arm.validationErrors(field: "arm").first { throw fail(row.line, problem.message) }
+        // The same wording and code as the same row without a day column.
+        if let problem = row.arm.validationErrors(field: [.name(.arms), .index(0)]).first {
+          throw StatsProblems(arms: [.file(file, line: row.line)], dataFile: file).failure([problem])
+        }
         arms.append(row.arm)
         lines.append(row.line)
       }
@@ -96,25 +99,9 @@ extension AnalyzeCommand {
     } catch {
       // A problem of a look's arm is the data file's (65, its line); of the control or the
       // planned size, the flag's (64); anything else the data's as a whole (65).
-      var field = error.field
-      var code = ExitCode.invalidInput
-      if field.hasPrefix("looks["), let look = index(in: field, after: "looks["), data.lines.indices.contains(look),
-        let arm = index(in: field, after: "arms["), data.lines[look].indices.contains(arm)
-      {
-        field = "\(file):\(data.lines[look][arm])"
-      } else if field == "control" {
-        (field, code) = ("--control", .usage)
-      } else if field == "settings.plannedUsers" {
-        (field, code) = ("--planned-users", .usage)
-      }
-      throw CommandFailure(code: code, text: "Error: \(field): \(error.message)" + (error.hint.map { "; \($0)" } ?? "") + "\n")
+      let looks = data.lines.map { $0.map { StatsProblems.Origin.file(file, line: $0) } }
+      throw StatsProblems(looks: looks, dataFile: file).failure([error])
     }
-  }
-
-  /// The number after `prefix` in `field` (`looks[3].arms[1]` → 3 after `looks[`).
-  static func index(in field: String, after prefix: String) -> Int? {
-    guard let start = field.range(of: prefix)?.upperBound, let close = field[start...].firstIndex(of: "]") else { return nil }
-    return Int(field[start..<close])
   }
 
   /// The sequential settings from the command line: α split over the arms (Bonferroni) unless

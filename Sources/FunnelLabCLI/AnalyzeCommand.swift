@@ -85,7 +85,7 @@ enum AnalyzeCommand: Command {
     let fromFile = origins.count
     for text in arguments.all("arm") {
       arms.append(try parseArm(text))
-      origins.append("--arm '\(text.escapingControlCharacters)'")
+      origins.append(.flag("--arm '\(text.escapingControlCharacters)'"))
     }
     guard arms.count >= 2 else {
       if fromFile > 0, let data = arguments.value("data") {
@@ -113,7 +113,7 @@ enum AnalyzeCommand: Command {
     do {
       report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)
     } catch {
-      throw failure(error.problems, origins: origins, fromFile: fromFile, dataFile: arguments.value("data").map(InputFile.displayName))
+      throw StatsProblems(arms: origins, dataFile: arguments.value("data").map(InputFile.displayName)).failure(error.problems)
     }
     if segmentRows != nil, side != "two-sided" {
       throw UsageError(message: "a segment column is read two-sided", hint: "drop --alternative \(side)")
@@ -162,10 +162,10 @@ enum AnalyzeCommand: Command {
   /// The arms of `--data` with the origin (`file:line`) of each, and the looks when the file
   /// has a day column (the arms are then the last day's totals).
   static func fileArms(_ arguments: ParsedArguments, console: any Console) throws -> (
-    arms: [ArmData], origins: [String], daily: DailyData?, segments: SegmentData?
+    arms: [ArmData], origins: [StatsProblems.Origin], daily: DailyData?, segments: SegmentData?
   ) {
     var arms: [ArmData] = []
-    var origins: [String] = []
+    var origins: [StatsProblems.Origin] = []
     var daily: DailyData?
     var segments: SegmentData?
     if let path = arguments.value("data") {
@@ -177,7 +177,7 @@ enum AnalyzeCommand: Command {
         let data = try segmentData(rows, file: InputFile.displayName(path))
         segments = data
         arms = data.totals
-        origins = data.lines.map { "\(InputFile.displayName(path)):\($0)" }
+        origins = data.lines.map { .file(InputFile.displayName(path), line: $0) }
       } else if rows.contains(where: { $0.day != nil }) {
         guard arguments.all("arm").isEmpty else {
           throw UsageError(message: "--arm cannot be added to a --data file with a day column", hint: "put every arm in the file")
@@ -187,12 +187,12 @@ enum AnalyzeCommand: Command {
         daily = data
         for (arm, line) in zip(data.looks.last?.arms ?? [], data.lines.last ?? []) {
           arms.append(arm)
-          origins.append("\(InputFile.displayName(path)):\(line)")
+          origins.append(.file(InputFile.displayName(path), line: line))
         }
       } else {
         for row in rows {
           arms.append(row.arm)
-          origins.append("\(InputFile.displayName(path)):\(row.line)")
+          origins.append(.file(InputFile.displayName(path), line: row.line))
         }
       }
     }
@@ -202,37 +202,6 @@ enum AnalyzeCommand: Command {
       }
     }
     return (arms, origins, daily, segments)
-  }
-
-  /// The analysis's problems, each named by where its arm came from (`file.csv:3`
-  /// or `--arm '…'`): exit 65 when a problem is in the --data file, else 64 (the
-  /// command line's values are wrong).
-  ///
-  /// A problem of the arms as a whole (too many of them) is the file's when the file gave
-  /// arms, and is named by it.
-  static func failure(_ problems: [StatsError], origins: [String], fromFile: Int, dataFile: String? = nil) -> CommandFailure {
-    var text = ""
-    var inFile = false
-    for problem in problems {
-      var field = problem.field
-      if field.hasPrefix("arms["), let close = field.firstIndex(of: "]"),
-        let i = Int(field[field.index(field.startIndex, offsetBy: 5)..<close]), origins.indices.contains(i)
-      {
-        inFile = inFile || i < fromFile
-        let rest = field[field.index(after: close)...].drop { $0 == "." }
-        field = origins[i] + (rest.isEmpty ? "" : " (\(rest))")
-      } else if field == "arms", fromFile > 0, let dataFile {
-        inFile = true
-        field = dataFile
-      } else if field.hasPrefix("settings.plannedAllocation") {
-        field = "--allocation" + field.dropFirst("settings.plannedAllocation".count)
-      } else if field == "control" {
-        field = "--control"
-      }
-      text += "Error: \(field): \(problem.message)" + (problem.hint.map { "; \($0)" } ?? "")
-      text += "\n"
-    }
-    return CommandFailure(code: inFile ? .invalidInput : .usage, text: text.escapingControlCharactersButNewlines)
   }
 
   /// `name=users:conversions[:revenueSum:revenueSumOfSquares]`.

@@ -65,7 +65,7 @@ enum BanditCommand {
     do {
       try allocation.validate(arms: arms)
     } catch {
-      guard error.field == "minimumShare" else { throw UsageError(message: error.message, hint: error.hint) }
+      guard error.field.argument == .minimumShare else { throw UsageError(message: error.message, hint: error.hint) }
       throw UsageError(message: "--min-share \(JSONValue.format(allocation.minimumShare)): \(error.message)", hint: error.hint)
     }
   }

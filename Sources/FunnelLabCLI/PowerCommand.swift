@@ -266,12 +266,13 @@ extension PowerCommand {
   /// A formula-mode problem the solver refuses: every value came from the command
   /// line, so it is a usage error naming the flag.
   static func usageError(_ error: StatsError, problem: PowerAnalysis.Problem) -> UsageError {
-    let flags = [
-      "effect": "--mde", "baseline": "--baseline", "sampleSize": "--users-per-arm", "power": "--power", "alpha": "--alpha",
-      "ratio": "--ratio", "standardDeviation": "--sd",
+    let flags: [StatsError.Field.Name: String] = [
+      .effect: "--mde", .baseline: "--baseline", .sampleSize: "--users-per-arm", .power: "--power", .alpha: "--alpha",
+      .ratio: "--ratio", .standardDeviation: "--sd",
     ]
-    guard error.field == "problem", let target = problem.power else {
-      return UsageError(message: "\(flags[error.field] ?? error.field): \(error.message)", hint: error.hint)
+    guard error.field.argument == .problem, let target = problem.power else {
+      let flag = StatsProblems(flags: flags).origin(of: error.field).origin.name
+      return UsageError(message: "\(flag): \(error.message)", hint: error.hint)
     }
     // "Unreachable" also happens when the power asked for is reached by any value:
     // say which, rather than advising to increase what is already enough.

@@ -1,7 +1,8 @@
 /// An error in the data or parameters given to a FunnelStats function.
 ///
-/// Carries where the problem is (`field`, e.g. `"arms[1].conversions"`), what is wrong and,
-/// when there is one, what to do about it.
+/// Carries where the problem is (``field``, a typed path such as `arms[1].conversions`), what
+/// is wrong and, when there is one, what to do about it. A caller maps the path back to where
+/// the value came from (a file's line, a command-line flag) by its steps, never by its text.
 public struct StatsError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of problem.
   public enum Kind: String, Sendable, Hashable, Codable {
@@ -22,14 +23,14 @@ public struct StatsError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The kind of problem.
   public var kind: Kind
   /// Where the problem is, as a path into the input.
-  public var field: String
+  public var field: Field
   /// What is wrong.
   public var message: String
   /// What to do about it, when known.
   public var hint: String?
 
   /// Creates an error.
-  public init(_ kind: Kind, field: String, message: String, hint: String? = nil) {
+  public init(_ kind: Kind, field: Field, message: String, hint: String? = nil) {
     self.kind = kind
     self.field = field
     self.message = message
@@ -128,7 +129,7 @@ internal func normalPValue(_ z: Double, _ alternative: Alternative) -> Double {
 }
 
 /// Validates a confidence level in (0, 1).
-internal func checkLevel(_ level: Double, field: String = "confidenceLevel") throws(StatsError) {
+internal func checkLevel(_ level: Double, field: StatsError.Field = [.name(.confidenceLevel)]) throws(StatsError) {
   guard level > 0, level < 1 else {
     throw StatsError(
       .invalidParameter, field: field, message: "must be in (0, 1), got \(level)",

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelStats
 import FunnelTestSupport
 import Testing
 
@@ -246,4 +247,35 @@ import Testing
     #expect(command.err.hasPrefix("Error: arms: 1001 arms; at most 1000"), "\(command.err)")
   }
 
+}
+
+/// One condition, one wording and one exit code, wherever its value came from: a row of a
+/// file is the data's problem (65, `file:line`), the same numbers typed as `--arm` the command
+/// line's (64), and a day column changes neither.
+@Suite struct StatsProblemsTests {
+  @Test func oneConditionHasOneCodeInEveryInput() throws {
+    let plain = try temporaryFile("arms.csv", contents: "arm,users,conversions\nc,100,10\nt,100,120\n")
+    let daily = try temporaryFile("daily.csv", contents: "day,arm,users,conversions\n1,c,100,10\n1,t,100,120\n")
+    let fromFile = funnellab("analyze", "--data", plain)
+    let fromDays = funnellab("analyze", "--data", daily)
+    let fromFlag = funnellab("analyze", "--arm", "c=100:10", "--arm", "t=100:120")
+    let problem = "(conversions): 120 conversions exceed 100 users; check that users and conversions are not swapped\n"
+    #expect(fromFile.code == 65 && fromDays.code == 65 && fromFlag.code == 64)
+    #expect(fromFile.err == "Error: \(plain):3 \(problem)")
+    #expect(fromDays.err == "Error: \(daily):3 \(problem)")
+    #expect(fromFlag.err == "Error: --arm 't=100:120' \(problem)")
+  }
+
+  @Test func settingsAreNamedByTheirFlags() {
+    let problems = StatsProblems(arms: [.file("a.csv", line: 2), .flag("--arm 'b=1:1'")], dataFile: "a.csv")
+    #expect(problems.origin(of: [.name(.control)]).origin == .flag("--control"))
+    #expect(problems.origin(of: [.name(.settings), .name(.plannedAllocation), .key("b")]).origin == .flag("--allocation[b]"))
+    #expect(problems.origin(of: [.name(.arms), .index(1), .name(.users)]) == (.flag("--arm 'b=1:1'"), "users"))
+    #expect(problems.origin(of: [.name(.arms), .index(0), .name(.revenue), .name(.n)]) == (.file("a.csv", line: 2), "revenue.n"))
+    // The arms as a whole, and anything the command has no flag for, are the file's.
+    #expect(problems.origin(of: [.name(.arms)]).origin == .file("a.csv", line: nil))
+    #expect(problems.origin(of: [.name(.table), .every, .index(1)]) == (.file("a.csv", line: nil), "table[*][1]"))
+    #expect(StatsProblems().failure([StatsError(.invalidParameter, field: [.name(.alpha)], message: "m")]).code == .usage)
+    #expect(problems.failure([StatsError(.negativeCount, field: [.name(.arms), .index(0)], message: "m")]).code == .invalidInput)
+  }
 }

@@ -68,7 +68,7 @@ import Testing
     (header + "1,a,1,1\n1,b,1,1\n1,b,1,1\n", [], "standard input:4: arm 'b' appears twice on day '1'"),
     (header + "1,a,1,1\n1,b,1,1\n2,a,1,1\n2,b,1,1\n2,c,1,1\n", [], "standard input:6: arm 'c' is not on the first day"),
     (header + "1,a,10,1\n1,b,10,1\n2,a,9,1\n2,b,10,1\n", ["--counts", "cumulative"], "standard input:4: cumulative counts decrease"),
-    (header + "1,a,10,11\n1,b,10,1\n", [], "standard input:2: 11 conversions exceed 10 users"),
+    (header + "1,a,10,11\n1,b,10,1\n", [], "standard input:2 (conversions): 11 conversions exceed 10 users"),
     (header + ",a,10,1\n,b,10,1\n", [], "standard input:2: the day is empty"),
     (header + "1,a,10,1\n1,b,10,1\n", ["--control", "x"], "--control: no arm named 'x'"),
     (header + "1,a,10,1\n1,b,10,1\n", ["--alternative", "greater"], "a day column is read two-sided"),

@@ -113,12 +113,12 @@ import Testing
         ], control: "ctrl")
       Issue.record("expected an error")
     } catch {
-      let fields = error.problems.map(\.field)
+      let fields = error.problems.map(\.field.description)
       #expect(fields.contains("arms[0].conversions"))
       #expect(fields.contains("arms[1].users"))
       #expect(fields.contains("arms[2].name"))
       #expect(fields.contains("control"))
-      #expect(error.problems.first { $0.field == "control" }?.hint?.contains("control, b") == true)
+      #expect(error.problems.first { $0.field.argument == .control }?.hint?.contains("control, b") == true)
     }
   }
 

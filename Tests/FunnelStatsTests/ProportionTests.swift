@@ -83,11 +83,13 @@ func evaluateProportion(_ c: FixtureCase) throws -> [Double]? {
   @Test func invalidCountsThrowTypedErrors() {
     #expect(throws: StatsError.self) { try ProportionCount(successes: 5, trials: 3) }
     #expect(throws: StatsError.self) { try ProportionCount(successes: -1, trials: 3) }
-    do {
-      _ = try ProportionCount(successes: 5, trials: 3, field: "arms[1]")
+    do throws(StatsError) {
+      _ = try ProportionCount(successes: 5, trials: 3, field: [.name(.arms), .index(1)])
+      Issue.record("expected an error")
     } catch {
       #expect(error.kind == .conversionsExceedUsers)
-      #expect(error.field == "arms[1].successes")
+      #expect(error.field == [.name(.arms), .index(1), .name(.successes)])
+      #expect(error.field.description == "arms[1].successes")
     }
   }
 

@@ -129,7 +129,7 @@ import Testing
       do {
         _ = try SequentialAnalysis.analyze(looks: looks, control: control)
         return nil
-      } catch { return error.field }
+      } catch { return error.field.description }
     }
     #expect(field([.init(day: "1", arms: [a, b]), .init(day: "2", arms: [a, fewer])]) == "looks[1].arms[1]")
     #expect(field([.init(day: "1", arms: [a, b]), .init(day: "2", arms: [b, a])]) == "looks[1].arms")

@@ -33,27 +33,34 @@ import Testing
   }
 
   @Test(arguments: [
-    (ArmData(name: "a", users: 10, conversions: 2, revenue: .statistic(.init(n: 10, sum: 50, sumOfSquares: 10))), "a.revenue.sumOfSquares"),
-    (ArmData(name: "a", users: 10, conversions: 2, revenue: .statistic(.init(n: 0, sum: 5, sumOfSquares: 25))), "a.revenue.sumOfSquares"),
-    (ArmData(name: "a", users: 10, conversions: 5, revenue: .statistic(.init(n: 10, sum: 1e300, sumOfSquares: 1e300))), "a.revenue"),
-    (ArmData(name: "a", users: Int.max, conversions: 1), "a.users"),
-    (ArmData(name: "a", users: 10, conversions: -1), "a.conversions"),
-    (ArmData(name: "a", users: 10, conversions: 11), "a.conversions"),
-    (ArmData(name: "a", users: 10, conversions: 1, revenue: .counts([1e300: 2])), "a.revenue"),
-    (ArmData(name: "a", users: 10, conversions: 1, revenue: .counts([1: Int.max, 2: Int.max])), "a.revenue"),
+    (
+      ArmData(name: "a", users: 10, conversions: 2, revenue: .statistic(.init(n: 10, sum: 50, sumOfSquares: 10))),
+      "arms[3].revenue.sumOfSquares"
+    ),
+    (
+      ArmData(name: "a", users: 10, conversions: 2, revenue: .statistic(.init(n: 0, sum: 5, sumOfSquares: 25))),
+      "arms[3].revenue.sumOfSquares"
+    ),
+    (ArmData(name: "a", users: 10, conversions: 5, revenue: .statistic(.init(n: 10, sum: 1e300, sumOfSquares: 1e300))), "arms[3].revenue"),
+    (ArmData(name: "a", users: Int.max, conversions: 1), "arms[3].users"),
+    (ArmData(name: "a", users: 10, conversions: -1), "arms[3].conversions"),
+    (ArmData(name: "a", users: 10, conversions: 11), "arms[3].conversions"),
+    (ArmData(name: "a", users: 10, conversions: 1, revenue: .counts([1e300: 2])), "arms[3].revenue"),
+    (ArmData(name: "a", users: 10, conversions: 1, revenue: .counts([1: Int.max, 2: Int.max])), "arms[3].revenue"),
   ])
   func infeasibleArmsAreRefused(arm: ArmData, field: String) {
-    let problems = arm.validationErrors(field: "a")
+    let problems = arm.validationErrors(field: [.name(.arms), .index(3)])
     #expect(problems.count == 1)
-    #expect(problems.first?.field == field, "\(problems)")
+    #expect(problems.first?.field.description == field, "\(problems)")
+    #expect(problems.first?.field.index(after: .arms) == 3)
   }
 
   @Test func feasibleArmsPass() {
     // All ten users with revenue 5: Σx² = 250 = (Σx)²/n exactly, at the bound.
     let exact = ArmData(name: "a", users: 10, conversions: 10, revenue: .statistic(.init(n: 10, sum: 50, sumOfSquares: 250)))
-    #expect(exact.validationErrors(field: "a").isEmpty)
+    #expect(exact.validationErrors(field: [.name(.arms)]).isEmpty)
     let atLimit = ArmData(name: "a", users: StatsLimits.maxCount, conversions: StatsLimits.maxCount)
-    #expect(atLimit.validationErrors(field: "a").isEmpty)
+    #expect(atLimit.validationErrors(field: [.name(.arms)]).isEmpty)
   }
 }
 

@@ -41,7 +41,7 @@ extension ExperimentRunner {
       try allocation.validate(arms: ids.count)
       guard allocation.burnInDays < days else {
         throw StatsError(
-          .invalidParameter, field: "burnInDays",
+          .invalidParameter, field: [.name(.burnInDays)],
           message: "the burn-in (\(allocation.burnInDays) days) must be shorter than the \(days) days")
       }
     } catch {

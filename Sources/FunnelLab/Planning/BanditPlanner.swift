@@ -97,15 +97,16 @@ package enum BanditPlanner {
     do throws(StatsError) {
       try design.validate()
       guard options.replicates >= 1 else {
-        throw StatsError(.invalidParameter, field: "replicates", message: "must be 1 or more, got \(options.replicates)")
+        throw StatsError(.invalidParameter, field: [.name(.replicates)], message: "must be 1 or more, got \(options.replicates)")
       }
       if let share = options.holdoutShare {
         guard share > 0 && share <= 0.5 else {
-          throw StatsError(.invalidParameter, field: "holdoutShare", message: "must be in (0, 0.5], got \(share)", hint: "e.g. 0.05")
+          throw StatsError(
+            .invalidParameter, field: [.name(.holdoutShare)], message: "must be in (0, 0.5], got \(share)", hint: "e.g. 0.05")
         }
         guard options.horizonDays >= 1 else {
           throw StatsError(
-            .invalidParameter, field: "horizonDays", message: "a holdout is kept after the test: the horizon must be 1 day or more",
+            .invalidParameter, field: [.name(.horizonDays)], message: "a holdout is kept after the test: the horizon must be 1 day or more",
             hint: "e.g. 28")
         }
       }

@@ -77,27 +77,27 @@ public struct AdaptiveAllocation: Sendable, Hashable {
   public func validate(arms: Int) throws(StatsError) {
     guard (2...Self.maxArms).contains(arms) else {
       throw StatsError(
-        .invalidParameter, field: "arms", message: "a bandit takes 2 to \(Self.maxArms) arms, got \(arms)",
+        .invalidParameter, field: [.name(.arms)], message: "a bandit takes 2 to \(Self.maxArms) arms, got \(arms)",
         hint: arms < 2 ? "the spec needs a variant beside the control" : "choose the arms with --variant")
     }
     guard minimumShare >= Self.smallestMinimumShare, minimumShare * Double(arms) < 1 else {
       throw StatsError(
-        .invalidParameter, field: "minimumShare",
+        .invalidParameter, field: [.name(.minimumShare)],
         message: "must be in [\(Self.smallestMinimumShare), 1/\(arms)) for \(arms) arms, got \(minimumShare)",
         hint: "every arm keeps a positive share, so that its effect can be estimated; e.g. 0.01")
     }
     guard burnInDays >= 0 else {
-      throw StatsError(.invalidParameter, field: "burnInDays", message: "must be 0 or more, got \(burnInDays)")
+      throw StatsError(.invalidParameter, field: [.name(.burnInDays)], message: "must be 0 or more, got \(burnInDays)")
     }
     switch policy {
     case .thompson: break
     case .topTwoThompson(let beta):
       guard beta > 0, beta < 1 else {
-        throw StatsError(.invalidParameter, field: "leaderProbability", message: "must be in (0, 1), got \(beta)", hint: "0.5")
+        throw StatsError(.invalidParameter, field: [.name(.leaderProbability)], message: "must be in (0, 1), got \(beta)", hint: "0.5")
       }
     case .epsilonGreedy(let epsilon):
       guard epsilon >= 0, epsilon <= 1 else {
-        throw StatsError(.invalidParameter, field: "epsilon", message: "must be in [0, 1], got \(epsilon)", hint: "e.g. 0.1")
+        throw StatsError(.invalidParameter, field: [.name(.epsilon)], message: "must be in [0, 1], got \(epsilon)", hint: "e.g. 0.1")
       }
     }
   }

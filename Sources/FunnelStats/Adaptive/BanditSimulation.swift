@@ -66,22 +66,22 @@ public enum BanditSimulation {
     public func validate() throws(StatsError) {
       try allocation.validate(arms: rates.count)
       guard rates.allSatisfy({ $0 >= 0 && $0 <= 1 }) else {
-        throw StatsError(.invalidParameter, field: "rates", message: "every rate must be in [0, 1]")
+        throw StatsError(.invalidParameter, field: [.name(.rates)], message: "every rate must be in [0, 1]")
       }
       guard usersPerDay >= 1, usersPerDay <= StatsLimits.maxCount / 1000 else {
-        throw StatsError(.invalidParameter, field: "usersPerDay", message: "must be from 1 to \(StatsLimits.maxCount / 1000)")
+        throw StatsError(.invalidParameter, field: [.name(.usersPerDay)], message: "must be from 1 to \(StatsLimits.maxCount / 1000)")
       }
       guard (1...GroupSequentialDesign.maxLooks).contains(days), (0...100_000).contains(horizonDays) else {
-        throw StatsError(.invalidParameter, field: "days", message: "days must be 1...100 and the horizon 0...100000 days")
+        throw StatsError(.invalidParameter, field: [.name(.days)], message: "days must be 1...100 and the horizon 0...100000 days")
       }
       guard allocation.burnInDays < days else {
         throw StatsError(
-          .invalidParameter, field: "burnInDays",
+          .invalidParameter, field: [.name(.burnInDays)],
           message: "the burn-in (\(allocation.burnInDays) days) must be shorter than the \(days) test days",
           hint: "fewer burn-in days or more days")
       }
       guard alpha > 0, alpha < 1, decisionThreshold > 0.5, decisionThreshold < 1 else {
-        throw StatsError(.invalidParameter, field: "alpha", message: "α must be in (0, 1) and the decision threshold in (0.5, 1)")
+        throw StatsError(.invalidParameter, field: [.name(.alpha)], message: "α must be in (0, 1) and the decision threshold in (0.5, 1)")
       }
     }
 

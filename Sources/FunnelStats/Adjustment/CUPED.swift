@@ -75,20 +75,21 @@ public enum CUPED {
   ///   or a confidence level outside (0, 1).
   public static func compare(treatment: Arm, control: Arm, confidenceLevel: Double = 0.95) throws(StatsError) -> Result {
     try checkLevel(confidenceLevel)
-    for (arm, field) in [(control, "control"), (treatment, "treatment")] {
+    for (arm, field) in [(control, StatsError.Field([.name(.control)])), (treatment, StatsError.Field([.name(.treatment)]))] {
       let values = [
         arm.users, arm.outcomeSum, arm.outcomeSumOfSquares ?? 0, arm.covariateSum, arm.covariateSumOfSquares ?? 0, arm.sumOfProducts,
       ]
       guard values.allSatisfy(\.isFinite) else { throw StatsError(.invalidParameter, field: field, message: "a sum is not finite") }
       guard arm.users >= 2 else {
-        throw StatsError(.emptyArm, field: "\(field).users", message: "\(arm.users) users", hint: "each arm needs at least 2 users")
+        throw StatsError(
+          .emptyArm, field: field.appending(.name(.users)), message: "\(arm.users) users", hint: "each arm needs at least 2 users")
       }
     }
     guard (control.outcomeSumOfSquares == nil) == (treatment.outcomeSumOfSquares == nil),
       (control.covariateSumOfSquares == nil) == (treatment.covariateSumOfSquares == nil)
     else {
       throw StatsError(
-        .dimensionMismatch, field: "treatment", message: "one arm's outcome or covariate is a proportion and the other's a mean",
+        .dimensionMismatch, field: [.name(.treatment)], message: "one arm's outcome or covariate is a proportion and the other's a mean",
         hint: "give both arms sums of squares, or neither")
     }
     let joint = Arm(

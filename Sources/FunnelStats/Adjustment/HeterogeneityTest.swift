@@ -33,14 +33,15 @@ public enum HeterogeneityTest {
   public static func test(effects: [Double], standardErrors: [Double]) throws(StatsError) -> Result {
     guard effects.count == standardErrors.count else {
       throw StatsError(
-        .dimensionMismatch, field: "standardErrors", message: "\(standardErrors.count) standard errors for \(effects.count) effects")
+        .dimensionMismatch, field: [.name(.standardErrors)], message: "\(standardErrors.count) standard errors for \(effects.count) effects"
+      )
     }
     guard effects.count >= 2 else {
-      throw StatsError(.invalidParameter, field: "effects", message: "heterogeneity needs at least 2 strata, got \(effects.count)")
+      throw StatsError(.invalidParameter, field: [.name(.effects)], message: "heterogeneity needs at least 2 strata, got \(effects.count)")
     }
     for (k, (d, se)) in zip(effects, standardErrors).enumerated() where !d.isFinite || !se.isFinite || se <= 0 {
       throw StatsError(
-        .invalidParameter, field: "strata[\(k)]", message: "effect \(d) with standard error \(se)",
+        .invalidParameter, field: [.name(.strata), .index(k)], message: "effect \(d) with standard error \(se)",
         hint: "every stratum needs a finite effect and a positive standard error")
     }
     let weights = standardErrors.map { 1 / ($0 * $0) }

@@ -96,16 +96,17 @@ public enum RegressionAdjustment {
     nullDifference: Double = 0, confidenceLevel: Double = 0.95
   ) throws(StatsError) -> Result {
     try checkLevel(confidenceLevel)
-    let q = try covariateCount(control, field: "control")
-    guard try covariateCount(treatment, field: "treatment") == q else {
-      throw StatsError(.dimensionMismatch, field: "treatment.covariates", message: "the arms have different numbers of covariates")
+    let q = try covariateCount(control, field: [.name(.control)])
+    guard try covariateCount(treatment, field: [.name(.treatment)]) == q else {
+      throw StatsError(
+        .dimensionMismatch, field: [.name(.treatment), .name(.covariates)], message: "the arms have different numbers of covariates")
     }
     var pooled = [Double](repeating: 0, count: q)
     for row in control.covariates + treatment.covariates { for j in 0..<q { pooled[j] += row[j] } }
     let total = control.outcomes.count + treatment.outcomes.count
     for j in 0..<q { pooled[j] /= Double(total) }
     let fits = try [control, treatment].enumerated().map { k, arm throws(StatsError) in
-      let field = k == 0 ? "control" : "treatment"
+      let field: StatsError.Field = [.name(k == 0 ? .control : .treatment)]
       let adjusted = try fitRows(arm.outcomes, arm.covariates.map { zip($0, pooled).map { $0 - $1 } }, kind: kind, field: field)
       let plain = try fitRows(arm.outcomes, [[Double]](repeating: [], count: arm.outcomes.count), kind: kind, field: field)
       return (adjusted, plain)
@@ -128,18 +129,20 @@ public enum RegressionAdjustment {
     try checkLevel(confidenceLevel)
     guard kind != .hc2, kind != .hc3 else {
       throw StatsError(
-        .invalidParameter, field: "standardError", message: "\(kind.rawValue) needs per-user rows", hint: "use hc0, hc1 or classical")
+        .invalidParameter, field: [.name(.standardError)], message: "\(kind.rawValue) needs per-user rows",
+        hint: "use hc0, hc1 or classical")
     }
     guard treatment.count == control.count, !control.isEmpty else {
-      throw StatsError(.dimensionMismatch, field: "treatment", message: "the arms have \(treatment.count) and \(control.count) strata")
+      throw StatsError(
+        .dimensionMismatch, field: [.name(.treatment)], message: "the arms have \(treatment.count) and \(control.count) strata")
     }
-    for (arm, field) in [(control, "control"), (treatment, "treatment")] {
+    for (arm, field) in [(control, StatsError.Field([.name(.control)])), (treatment, StatsError.Field([.name(.treatment)]))] {
       for (k, stratum) in arm.enumerated() {
         guard stratum.sums.count == StratumSums.monomials.count, stratum.sums.allSatisfy(\.isFinite), stratum.shift.isFinite,
           stratum.users >= 0
         else {
           throw StatsError(
-            .invalidParameter, field: "\(field).strata[\(k)]",
+            .invalidParameter, field: field.appending(.name(.strata), .index(k)),
             message: "a stratum needs \(StratumSums.monomials.count) finite sums and a user count ≥ 0")
         }
       }
@@ -148,14 +151,14 @@ public enum RegressionAdjustment {
     let kept = control.indices.filter { control[$0].users + treatment[$0].users > 0 }
     let control = kept.map { control[$0] }
     let treatment = kept.map { treatment[$0] }
-    guard !control.isEmpty else { throw StatsError(.emptyArm, field: "control", message: "no users in either arm") }
+    guard !control.isEmpty else { throw StatsError(.emptyArm, field: [.name(.control)], message: "no users in either arm") }
     let design = _StrataDesign(control: control, treatment: treatment, strata: strata && control.count > 1, covariate: covariate)
     let plain = _StrataDesign(control: control, treatment: treatment, strata: false, covariate: false)
     let arms = [control, treatment]
     var adjusted: [_ArmFit] = []
     var unadjusted: [_ArmFit] = []
     for (k, arm) in arms.enumerated() {
-      let field = k == 0 ? "control" : "treatment"
+      let field: StatsError.Field = [.name(k == 0 ? .control : .treatment)]
       adjusted.append(try design.fit(arm, field: field))
       unadjusted.append(try plain.fit(arm, field: field))
     }
@@ -179,28 +182,29 @@ public enum RegressionAdjustment {
   }
 
   /// The number of covariates of `arm`, checked: finite, rectangular, enough rows.
-  static func covariateCount(_ arm: Arm, field: String) throws(StatsError) -> Int {
+  static func covariateCount(_ arm: Arm, field: StatsError.Field) throws(StatsError) -> Int {
     guard arm.covariates.count == arm.outcomes.count else {
       throw StatsError(
-        .dimensionMismatch, field: "\(field).covariates",
+        .dimensionMismatch, field: field.appending(.name(.covariates)),
         message: "\(arm.covariates.count) covariate rows for \(arm.outcomes.count) outcomes")
     }
     let q = arm.covariates.first?.count ?? 0
     guard q <= maxCovariates else {
-      throw StatsError(.invalidParameter, field: "\(field).covariates", message: "at most \(maxCovariates) covariates, got \(q)")
+      throw StatsError(
+        .invalidParameter, field: field.appending(.name(.covariates)), message: "at most \(maxCovariates) covariates, got \(q)")
     }
     for (i, row) in arm.covariates.enumerated() where row.count != q || !row.allSatisfy(\.isFinite) {
       throw StatsError(
-        .invalidParameter, field: "\(field).covariates[\(i)]", message: "a row of \(q) finite covariates is needed")
+        .invalidParameter, field: field.appending(.name(.covariates), .index(i)), message: "a row of \(q) finite covariates is needed")
     }
     for (i, y) in arm.outcomes.enumerated() where !y.isFinite {
-      throw StatsError(.invalidParameter, field: "\(field).outcomes[\(i)]", message: "outcome is not finite")
+      throw StatsError(.invalidParameter, field: field.appending(.name(.outcomes), .index(i)), message: "outcome is not finite")
     }
     return q
   }
 
   /// One arm's regression on rows `[1, zc]`.
-  static func fitRows(_ y: [Double], _ zc: [[Double]], kind: StandardError, field: String) throws(StatsError) -> _ArmFit {
+  static func fitRows(_ y: [Double], _ zc: [[Double]], kind: StandardError, field: StatsError.Field) throws(StatsError) -> _ArmFit {
     let p = 1 + (zc.first?.count ?? 0)
     guard y.count > p else {
       throw StatsError(
@@ -216,7 +220,8 @@ public enum RegressionAdjustment {
       }
     }
     guard let solver = _SymmetricSolve(a, size: p) else {
-      throw StatsError(.invalidParameter, field: "\(field).covariates", message: "the covariates are collinear within the arm")
+      throw StatsError(
+        .invalidParameter, field: field.appending(.name(.covariates)), message: "the covariates are collinear within the arm")
     }
     let beta = solver.solve(b)
     var unit = [Double](repeating: 0, count: p)
@@ -354,7 +359,7 @@ struct _StrataDesign {
     return e
   }
 
-  func fit(_ arm: [StratumSums], field: String) throws(StatsError) -> _ArmFit {
+  func fit(_ arm: [StratumSums], field: StatsError.Field) throws(StatsError) -> _ArmFit {
     let p = parameters
     let armUsers = arm.reduce(0) { $0 + $1.users }
     guard armUsers > Double(p) else {
@@ -363,7 +368,7 @@ struct _StrataDesign {
     if strata {
       for (s, stratum) in arm.enumerated() where stratum.users == 0 {
         throw StatsError(
-          .emptyArm, field: "\(field).strata[\(s)]", message: "the stratum has no users in this arm",
+          .emptyArm, field: field.appending(.name(.strata), .index(s)), message: "the stratum has no users in this arm",
           hint: "merge it with another stratum or adjust without strata")
       }
     }
@@ -385,7 +390,7 @@ struct _StrataDesign {
     }
     guard let solver = _SymmetricSolve(a, size: p) else {
       throw StatsError(
-        .invalidParameter, field: "\(field).covariate", message: "the covariate does not vary within the arm",
+        .invalidParameter, field: field.appending(.name(.covariate)), message: "the covariate does not vary within the arm",
         hint: "adjust without the covariate")
     }
     let beta = solver.solve(b)

@@ -32,25 +32,25 @@ extension ArmData {
   /// negative counts, counts above ``StatsLimits/maxCount``, more conversions than users,
   /// and revenue that no sample of the arm's users can have (see
   /// ``ExperimentAnalysis/analyze(arms:control:settings:)``).
-  public func validationErrors(field: String) -> [StatsError] {
+  public func validationErrors(field: StatsError.Field) -> [StatsError] {
     var problems: [StatsError] = []
-    for (key, value) in [("users", users), ("conversions", conversions)] {
+    for (key, value) in [(StatsError.Field.Name.users, users), (.conversions, conversions)] {
       if value < 0 {
-        problems.append(StatsError(.negativeCount, field: "\(field).\(key)", message: "is negative (\(value))"))
+        problems.append(StatsError(.negativeCount, field: field.appending(.name(key)), message: "is negative (\(value))"))
       } else if value > StatsLimits.maxCount {
         problems.append(
           StatsError(
-            .invalidParameter, field: "\(field).\(key)", message: "\(value) is above the limit of \(StatsLimits.maxCount)",
+            .invalidParameter, field: field.appending(.name(key)), message: "\(value) is above the limit of \(StatsLimits.maxCount)",
             hint: "counts are whole numbers up to 10^15"))
       }
     }
     if problems.isEmpty, conversions > users {
       problems.append(
         StatsError(
-          .conversionsExceedUsers, field: "\(field).conversions", message: "\(conversions) conversions exceed \(users) users",
+          .conversionsExceedUsers, field: field.appending(.name(.conversions)), message: "\(conversions) conversions exceed \(users) users",
           hint: "check that users and conversions are not swapped"))
     }
-    if problems.isEmpty, case .failure(let error) = ExperimentAnalysis.revenueStatistic(self, field: "\(field).revenue") {
+    if problems.isEmpty, case .failure(let error) = ExperimentAnalysis.revenueStatistic(self, field: field.appending(.name(.revenue))) {
       problems.append(error)
     }
     return problems

@@ -20,7 +20,8 @@ extension ControlComparison {
   static func twoSidedLevel(_ settings: Settings) throws(StatsError) -> Double {
     guard settings.alternative != .twoSided else { return 1 - settings.alpha }
     guard settings.alpha < 0.5 else {
-      throw StatsError(.invalidParameter, field: "settings.alpha", message: "a one-sided test needs α < 0.5, got \(settings.alpha)")
+      throw StatsError(
+        .invalidParameter, field: [.name(.settings), .name(.alpha)], message: "a one-sided test needs α < 0.5, got \(settings.alpha)")
     }
     return 1 - 2 * settings.alpha
   }

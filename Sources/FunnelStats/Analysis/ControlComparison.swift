@@ -161,13 +161,13 @@ public enum ControlComparison {
   ///   outside (0, 1), a control without data, invalid statistics or an invalid prior.
   public static func compare(_ data: Data, control: Int, settings: Settings = Settings()) throws(StatsError) -> Result {
     guard data.count >= 2 else {
-      throw StatsError(.dimensionMismatch, field: "arms", message: "needs at least two arms")
+      throw StatsError(.dimensionMismatch, field: [.name(.arms)], message: "needs at least two arms")
     }
     guard data.count > control, control >= 0 else {
-      throw StatsError(.unknownName, field: "control", message: "index \(control) is not an arm (0..<\(data.count))")
+      throw StatsError(.unknownName, field: [.name(.control)], message: "index \(control) is not an arm (0..<\(data.count))")
     }
     guard settings.alpha > 0, settings.alpha < 1 else {
-      throw StatsError(.invalidParameter, field: "settings.alpha", message: "must be in (0, 1), got \(settings.alpha)")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.alpha)], message: "must be in (0, 1), got \(settings.alpha)")
     }
     var rows: [Row] = []
     for i in 0..<data.count where i != control {

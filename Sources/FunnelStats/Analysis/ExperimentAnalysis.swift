@@ -209,28 +209,28 @@ public enum ExperimentAnalysis {
   {
     var problems: [StatsError] = []
     if arms.count < 2 {
-      problems.append(StatsError(.dimensionMismatch, field: "arms", message: "needs at least two arms"))
+      problems.append(StatsError(.dimensionMismatch, field: [.name(.arms)], message: "needs at least two arms"))
     }
     guard arms.count <= StatsLimits.maxArms else {
       throw InputError(problems: [
-        StatsError(.dimensionMismatch, field: "arms", message: "\(arms.count) arms; at most \(StatsLimits.maxArms) are supported")
+        StatsError(.dimensionMismatch, field: [.name(.arms)], message: "\(arms.count) arms; at most \(StatsLimits.maxArms) are supported")
       ])
     }
     if !(settings.alpha > 0 && settings.alpha < 1) {
       problems.append(
-        StatsError(.invalidParameter, field: "settings.alpha", message: "must be in (0, 1), got \(settings.alpha)"))
+        StatsError(.invalidParameter, field: [.name(.settings), .name(.alpha)], message: "must be in (0, 1), got \(settings.alpha)"))
     }
     let (counts, revenues, invalid) = armCounts(arms, problems: &problems)
     let controlIndex = arms.firstIndex { $0.name == control }
     if controlIndex == nil {
       problems.append(
         StatsError(
-          .unknownName, field: "control", message: "no arm named '\(control)'",
+          .unknownName, field: [.name(.control)], message: "no arm named '\(control)'",
           hint: "arms are: \(arms.map(\.name).joined(separator: ", "))"))
     }
     let weights = allocationWeights(arms, planned: settings.plannedAllocation, problems: &problems)
     if let c = controlIndex, !invalid.contains(c), counts[c].trials == 0 {
-      problems.append(StatsError(.emptyArm, field: "arms[\(c)].users", message: "the control has no users"))
+      problems.append(StatsError(.emptyArm, field: [.name(.arms), .index(c), .name(.users)], message: "the control has no users"))
     }
     guard problems.isEmpty, let c = controlIndex else { throw InputError(problems: problems) }
     return ValidatedInput(counts: counts, revenues: revenues, weights: weights, control: c)
@@ -247,10 +247,10 @@ public enum ExperimentAnalysis {
     for (i, arm) in arms.enumerated() {
       if !seen.insert(arm.name).inserted {
         problems.append(
-          StatsError(.invalidParameter, field: "arms[\(i)].name", message: "duplicate arm name '\(arm.name)'"))
+          StatsError(.invalidParameter, field: [.name(.arms), .index(i), .name(.name)], message: "duplicate arm name '\(arm.name)'"))
       }
-      let armProblems = arm.validationErrors(field: "arms[\(i)]")
-      if armProblems.isEmpty, case .success(let revenue) = revenueStatistic(arm, field: "arms[\(i)].revenue") {
+      let armProblems = arm.validationErrors(field: [.name(.arms), .index(i)])
+      if armProblems.isEmpty, case .success(let revenue) = revenueStatistic(arm, field: [.name(.arms), .index(i), .name(.revenue)]) {
         counts.append(ProportionCount(uncheckedSuccesses: arm.conversions, trials: arm.users))
         revenues.append(revenue)
       } else {
@@ -271,7 +271,7 @@ public enum ExperimentAnalysis {
     if let planned {
       for name in planned.keys.sorted() where !arms.contains(where: { $0.name == name }) {
         problems.append(
-          StatsError(.unknownName, field: "settings.plannedAllocation[\(name)]", message: "no arm named '\(name)'"))
+          StatsError(.unknownName, field: [.name(.settings), .name(.plannedAllocation), .key(name)], message: "no arm named '\(name)'"))
       }
       for (i, arm) in arms.enumerated() {
         if let w = planned[arm.name], w > 0, w.isFinite {
@@ -279,7 +279,7 @@ public enum ExperimentAnalysis {
         } else {
           problems.append(
             StatsError(
-              .invalidParameter, field: "settings.plannedAllocation[\(arm.name)]",
+              .invalidParameter, field: [.name(.settings), .name(.plannedAllocation), .key(arm.name)],
               message: "needs a positive weight for every arm"))
         }
       }
@@ -400,7 +400,7 @@ public enum ExperimentAnalysis {
   }
 
   /// The arm's revenue over all its users, validated.
-  static func revenueStatistic(_ arm: ArmData, field: String) -> Result<SampleMeanStatistic?, StatsError> {
+  static func revenueStatistic(_ arm: ArmData, field: StatsError.Field) -> Result<SampleMeanStatistic?, StatsError> {
     switch arm.revenue {
     case nil:
       return .success(nil)
@@ -409,7 +409,7 @@ public enum ExperimentAnalysis {
       guard s.n <= arm.users else {
         return .failure(
           StatsError(
-            .conversionsExceedUsers, field: "\(field).n",
+            .conversionsExceedUsers, field: field.appending(.name(.n)),
             message: "revenue covers \(s.n) users but the arm has \(arm.users)"))
       }
       return .success(
@@ -417,7 +417,7 @@ public enum ExperimentAnalysis {
     case .counts(let map):
       for (v, count) in map {
         if count < 0 {
-          return .failure(StatsError(.negativeCount, field: "\(field)[\(v)]", message: "count is negative (\(count))"))
+          return .failure(StatsError(.negativeCount, field: field.appending(.key("\(v)")), message: "count is negative (\(count))"))
         }
         if !v.isFinite {
           return .failure(StatsError(.invalidParameter, field: field, message: "values must be finite"))

@@ -61,7 +61,7 @@ public struct BetaBinomialModel: Sendable, Hashable, Codable {
   private func validate() throws(StatsError) {
     guard priorAlpha > 0, priorBeta > 0, priorAlpha.isFinite, priorBeta.isFinite else {
       throw StatsError(
-        .invalidParameter, field: "prior", message: "shapes must be positive and finite",
+        .invalidParameter, field: [.name(.prior)], message: "shapes must be positive and finite",
         hint: "Beta(1, 1) is the uniform prior")
     }
   }
@@ -78,7 +78,7 @@ public struct BetaBinomialModel: Sendable, Hashable, Codable {
   public func posterior(_ count: ProportionCount, credibleLevel: Double = 0.95) throws(StatsError)
     -> Posterior
   {
-    try checkLevel(credibleLevel, field: "credibleLevel")
+    try checkLevel(credibleLevel, field: [.name(.credibleLevel)])
     let d = try posteriorDistribution(count)
     let a = 1 - credibleLevel
     return Posterior(
@@ -108,7 +108,7 @@ public struct BetaBinomialModel: Sendable, Hashable, Codable {
   /// - Throws: ``StatsError`` for an invalid prior or fewer than one arm.
   public func probabilityToBeBest(_ arms: [ProportionCount]) throws(StatsError) -> [Double] {
     guard !arms.isEmpty else {
-      throw StatsError(.emptyArm, field: "arms", message: "needs at least one arm")
+      throw StatsError(.emptyArm, field: [.name(.arms)], message: "needs at least one arm")
     }
     var dists: [BetaDistribution] = []
     for arm in arms { dists.append(try posteriorDistribution(arm)) }

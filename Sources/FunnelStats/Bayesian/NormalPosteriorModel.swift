@@ -33,8 +33,8 @@ public enum NormalPosteriorModel {
   public static func compare(treatment: SampleMeanStatistic, control: SampleMeanStatistic)
     throws(StatsError) -> Result
   {
-    try treatment.validate(field: "treatment")
-    try control.validate(field: "control")
+    try treatment.validate(field: [.name(.treatment)])
+    try control.validate(field: [.name(.control)])
     guard let vt = treatment.variance, let vc = control.variance,
       let mt = treatment.mean, let mc = control.mean
     else {
@@ -70,13 +70,13 @@ public enum NormalPosteriorModel {
   /// - Complexity: O(k²) normal CDFs per quadrature node for k arms.
   public static func probabilityToBeBest(_ arms: [SampleMeanStatistic]) throws(StatsError) -> [Double] {
     guard !arms.isEmpty else {
-      throw StatsError(.emptyArm, field: "arms", message: "needs at least one arm")
+      throw StatsError(.emptyArm, field: [.name(.arms)], message: "needs at least one arm")
     }
     var posteriors: [Normal] = []
     for (i, arm) in arms.enumerated() {
-      try arm.validate(field: "arms[\(i)]")
+      try arm.validate(field: [.name(.arms), .index(i)])
       guard let mean = arm.mean, let variance = arm.variance else {
-        throw StatsError(.emptyArm, field: "arms[\(i)].n", message: "needs at least two users, got \(arm.n)")
+        throw StatsError(.emptyArm, field: [.name(.arms), .index(i), .name(.n)], message: "needs at least two users, got \(arm.n)")
       }
       let floor = 1e-12 * Swift.max(abs(mean), 1)
       posteriors.append(Normal(mean: mean, standardDeviation: Swift.max((variance / Double(arm.n)).squareRoot(), floor)))

@@ -54,12 +54,12 @@ public enum Bootstrap {
   public static func meanIntervals(
     treatment: [Double: Int], control: [Double: Int], settings: Settings = Settings()
   ) throws(StatsError) -> Result {
-    try checkLevel(settings.confidenceLevel, field: "settings.confidenceLevel")
+    try checkLevel(settings.confidenceLevel, field: [.name(.settings), .name(.confidenceLevel)])
     guard settings.replicates >= 10 else {
-      throw StatsError(.invalidParameter, field: "settings.replicates", message: "must be at least 10")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.replicates)], message: "must be at least 10")
     }
-    let t = try Sample(treatment, field: "treatment")
-    let c = try Sample(control, field: "control")
+    let t = try Sample(treatment, field: [.name(.treatment)])
+    let c = try Sample(control, field: [.name(.control)])
     var rng = Xoshiro256StarStar(seed: settings.seed)
     var diffs: [Double] = []
     var ratios: [Double] = []
@@ -112,14 +112,14 @@ public enum Bootstrap {
     var n: UInt64
     var mean: Double
 
-    init(_ map: [Double: Int], field: String) throws(StatsError) {
+    init(_ map: [Double: Int], field: StatsError.Field) throws(StatsError) {
       var values: [Double] = []
       var cumulative: [UInt64] = []
       var total: UInt64 = 0
       var sum = 0.0
       for (v, count) in map.sorted(by: { $0.key < $1.key }) {
         guard count >= 0 else {
-          throw StatsError(.negativeCount, field: "\(field)[\(v)]", message: "count is negative (\(count))")
+          throw StatsError(.negativeCount, field: field.appending(.key("\(v)")), message: "count is negative (\(count))")
         }
         guard v.isFinite else {
           throw StatsError(.invalidParameter, field: field, message: "values must be finite")

@@ -37,20 +37,20 @@ public enum MannWhitneyUTest {
   public static func test(
     treatment: [Double: Int], control: [Double: Int], alternative: Alternative = .twoSided
   ) throws(StatsError) -> Result {
-    for (name, sample) in [("treatment", treatment), ("control", control)] {
+    for (name, sample) in [(StatsError.Field.Name.treatment, treatment), (.control, control)] {
       for (v, c) in sample {
         guard c >= 0 else {
-          throw StatsError(.negativeCount, field: "\(name)[\(v)]", message: "count is negative (\(c))")
+          throw StatsError(.negativeCount, field: [.name(name), .key("\(v)")], message: "count is negative (\(c))")
         }
         guard v.isFinite else {
-          throw StatsError(.invalidParameter, field: name, message: "values must be finite")
+          throw StatsError(.invalidParameter, field: [.name(name)], message: "values must be finite")
         }
       }
     }
     let n1 = treatment.values.reduce(0.0) { $0 + Double($1) }
     let n0 = control.values.reduce(0.0) { $0 + Double($1) }
-    guard n1 > 0 else { throw StatsError(.emptyArm, field: "treatment", message: "has no observations") }
-    guard n0 > 0 else { throw StatsError(.emptyArm, field: "control", message: "has no observations") }
+    guard n1 > 0 else { throw StatsError(.emptyArm, field: [.name(.treatment)], message: "has no observations") }
+    guard n0 > 0 else { throw StatsError(.emptyArm, field: [.name(.control)], message: "has no observations") }
     let values = Set(treatment.keys).union(control.keys).sorted()
     var below = 0.0
     var r1 = 0.0

@@ -36,7 +36,7 @@ public enum PairedTTest {
     differences d: SampleMeanStatistic, alternative: Alternative = .twoSided, nullDifference: Double = 0,
     confidenceLevel: Double = 0.95
   ) throws(StatsError) -> Result {
-    try d.validate(field: "differences")
+    try d.validate(field: [.name(.differences)])
     try checkLevel(confidenceLevel)
     guard let mean = d.mean, let variance = d.variance else {
       return Result(

@@ -13,7 +13,7 @@ extension SampleMeanStatistic {
   /// - Throws: ``StatsError`` for an invalid statistic or a level outside (0, 1).
   /// - Complexity: O(1) plus one t quantile.
   public func studentTInterval(confidenceLevel: Double = 0.95) throws(StatsError) -> ConfidenceInterval? {
-    try validate(field: "statistic")
+    try validate(field: [.name(.statistic)])
     try checkLevel(confidenceLevel)
     guard let mean, let variance else { return nil }
     let alpha = 1 - confidenceLevel

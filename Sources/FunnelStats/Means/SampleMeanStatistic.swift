@@ -77,12 +77,12 @@ public struct SampleMeanStatistic: Sendable, Hashable, Codable {
   /// ``StatsLimits/maxRevenueSum`` and ``StatsLimits/maxRevenueSumOfSquares``, and the
   /// sums of a real sample: `Σx² ≥ (Σx)²/n` (Cauchy–Schwarz, to the relative tolerance
   /// ``StatsLimits/varianceTolerance``), both 0 when `n = 0`.
-  internal func validate(field: String) throws(StatsError) {
+  internal func validate(field: StatsError.Field) throws(StatsError) {
     guard n >= 0 else {
-      throw StatsError(.negativeCount, field: "\(field).n", message: "is negative (\(n))")
+      throw StatsError(.negativeCount, field: field.appending(.name(.n)), message: "is negative (\(n))")
     }
     guard n <= StatsLimits.maxCount else {
-      throw StatsError(.invalidParameter, field: "\(field).n", message: "\(n) is above the limit of \(StatsLimits.maxCount)")
+      throw StatsError(.invalidParameter, field: field.appending(.name(.n)), message: "\(n) is above the limit of \(StatsLimits.maxCount)")
     }
     guard sum.isFinite, sumOfSquares.isFinite, sumOfSquares >= 0 else {
       throw StatsError(
@@ -95,12 +95,13 @@ public struct SampleMeanStatistic: Sendable, Hashable, Codable {
     }
     guard n > 0 || (sum == 0 && sumOfSquares == 0) else {
       throw StatsError(
-        .invalidParameter, field: "\(field).sumOfSquares", message: "sums of an empty sample must be 0, got \(sum) and \(sumOfSquares)")
+        .invalidParameter, field: field.appending(.name(.sumOfSquares)),
+        message: "sums of an empty sample must be 0, got \(sum) and \(sumOfSquares)")
     }
     let floor = n == 0 ? 0 : sum * sum / Double(n)
     guard sumOfSquares >= floor * (1 - StatsLimits.varianceTolerance) else {
       throw StatsError(
-        .invalidParameter, field: "\(field).sumOfSquares",
+        .invalidParameter, field: field.appending(.name(.sumOfSquares)),
         message: "\(sumOfSquares) is below sum²/n = \(floor): no sample of \(n) values has these sums",
         hint: "check that the sum of squares is Σx², not the variance, and that n, sum and sumOfSquares cover the same users")
     }

@@ -38,8 +38,8 @@ public enum WelchTTest {
     treatment: SampleMeanStatistic, control: SampleMeanStatistic,
     alternative: Alternative = .twoSided, nullDifference: Double = 0, confidenceLevel: Double = 0.95
   ) throws(StatsError) -> Result {
-    try treatment.validate(field: "treatment")
-    try control.validate(field: "control")
+    try treatment.validate(field: [.name(.treatment)])
+    try control.validate(field: [.name(.control)])
     try checkLevel(confidenceLevel)
     guard let v1 = treatment.variance, let v0 = control.variance,
       let m1 = treatment.mean, let m0 = control.mean

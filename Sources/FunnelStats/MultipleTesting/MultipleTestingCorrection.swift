@@ -26,7 +26,7 @@ public enum MultipleTestingCorrection: String, Sendable, Hashable, Codable, Case
   /// - Throws: ``StatsError`` if a p-value is outside [0, 1] or NaN.
   public func adjust(_ pValues: [Double]) throws(StatsError) -> [Double] {
     for (i, p) in pValues.enumerated() where !(p >= 0 && p <= 1) {
-      throw StatsError(.invalidParameter, field: "pValues[\(i)]", message: "must be in [0, 1], got \(p)")
+      throw StatsError(.invalidParameter, field: [.name(.pValues), .index(i)], message: "must be in [0, 1], got \(p)")
     }
     let m = pValues.count
     guard m > 0 else { return [] }

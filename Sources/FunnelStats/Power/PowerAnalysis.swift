@@ -224,39 +224,39 @@ public enum PowerAnalysis {
     ].filter { $0 }.count
     guard missing == 1 else {
       throw StatsError(
-        .invalidParameter, field: "problem",
+        .invalidParameter, field: [.name(.problem)],
         message: "exactly one of effect, sampleSize, power, alpha must be nil (\(missing) are)")
     }
     if problem.method != .means {
       guard problem.baseline > 0, problem.baseline < 1 else {
-        throw StatsError(.invalidParameter, field: "baseline", message: "must be in (0, 1), got \(problem.baseline)")
+        throw StatsError(.invalidParameter, field: [.name(.baseline)], message: "must be in (0, 1), got \(problem.baseline)")
       }
       if let p1 = problem.effect, !(p1 > 0 && p1 < 1) || p1 == problem.baseline {
         throw StatsError(
-          .invalidParameter, field: "effect",
+          .invalidParameter, field: [.name(.effect)],
           message: "treatment rate must be in (0, 1) and differ from the baseline, got \(p1)",
           hint: "the effect of a proportion method is the treatment rate, e.g. 0.11 for 0.10 + 1 pp")
       }
     } else {
       guard problem.standardDeviation > 0, problem.standardDeviation.isFinite else {
-        throw StatsError(.invalidParameter, field: "standardDeviation", message: "must be positive")
+        throw StatsError(.invalidParameter, field: [.name(.standardDeviation)], message: "must be positive")
       }
       if let d = problem.effect, d == 0 || !d.isFinite {
-        throw StatsError(.invalidParameter, field: "effect", message: "mean difference must be non-zero")
+        throw StatsError(.invalidParameter, field: [.name(.effect)], message: "mean difference must be non-zero")
       }
     }
     guard problem.ratio > 0, problem.ratio.isFinite else {
-      throw StatsError(.invalidParameter, field: "ratio", message: "must be positive")
+      throw StatsError(.invalidParameter, field: [.name(.ratio)], message: "must be positive")
     }
     if let a = problem.alpha, !(a > 0 && a < 1) {
-      throw StatsError(.invalidParameter, field: "alpha", message: "must be in (0, 1), got \(a)")
+      throw StatsError(.invalidParameter, field: [.name(.alpha)], message: "must be in (0, 1), got \(a)")
     }
     if let p = problem.power, !(p > 0 && p < 1) {
-      throw StatsError(.invalidParameter, field: "power", message: "must be in (0, 1), got \(p)")
+      throw StatsError(.invalidParameter, field: [.name(.power)], message: "must be in (0, 1), got \(p)")
     }
     if let n = problem.sampleSize, !(n > 0 && n <= StatsLimits.maxSampleSize) {
       throw StatsError(
-        .invalidParameter, field: "sampleSize",
+        .invalidParameter, field: [.name(.sampleSize)],
         message: "must be positive and at most \(Int64(StatsLimits.maxSampleSize)), got \(n)")
     }
   }
@@ -264,7 +264,7 @@ public enum PowerAnalysis {
   /// The error of a solve whose requested power no value of the unknown reaches.
   private static var unreachable: StatsError {
     StatsError(
-      .invalidParameter, field: "problem", message: "no solution: the requested power is unreachable",
+      .invalidParameter, field: [.name(.problem)], message: "no solution: the requested power is unreachable",
       hint: "increase the sample size, effect or alpha")
   }
 
@@ -280,7 +280,7 @@ public enum PowerAnalysis {
         ratio: problem.ratio)
       if (problem.alternative == .greater && prm.d <= 0) || (problem.alternative == .less && prm.d >= 0) {
         throw StatsError(
-          .invalidParameter, field: "effect",
+          .invalidParameter, field: [.name(.effect)],
           message: "the effect points away from the \(problem.alternative.rawValue) alternative",
           hint: "use a treatment rate on the alternative's side of the baseline")
       }
@@ -353,7 +353,7 @@ public enum PowerAnalysis {
       n <= StatsLimits.maxSampleSize, n0 <= StatsLimits.maxSampleSize
     else {
       throw StatsError(
-        .invalidParameter, field: "sampleSize",
+        .invalidParameter, field: [.name(.sampleSize)],
         message: "the design needs \(n.isFinite && n0.isFinite ? "\(max(n, n0).rounded(.up))" : "infinitely many") users per arm, "
           + "more than the limit of \(Int64(StatsLimits.maxSampleSize))",
         hint: "the effect is too small to detect in practice; increase the effect, alpha or the ratio, or lower the power")

@@ -34,16 +34,16 @@ public enum ChiSquareIndependenceTest {
   {
     let rows = table.count
     guard rows > 0, let columns = table.first?.count, columns > 0 else {
-      throw StatsError(.dimensionMismatch, field: "table", message: "is empty")
+      throw StatsError(.dimensionMismatch, field: [.name(.table)], message: "is empty")
     }
     for (i, row) in table.enumerated() {
       guard row.count == columns else {
         throw StatsError(
-          .dimensionMismatch, field: "table[\(i)]",
+          .dimensionMismatch, field: [.name(.table), .index(i)],
           message: "has \(row.count) columns, expected \(columns)")
       }
       for (j, v) in row.enumerated() where v < 0 {
-        throw StatsError(.negativeCount, field: "table[\(i)][\(j)]", message: "is negative (\(v))")
+        throw StatsError(.negativeCount, field: [.name(.table), .index(i), .index(j)], message: "is negative (\(v))")
       }
     }
     let rowSums = table.map { $0.reduce(0.0) { $0 + Double($1) } }
@@ -52,12 +52,12 @@ public enum ChiSquareIndependenceTest {
     let total = rowSums.reduce(0, +)
     if let i = rowSums.firstIndex(of: 0) {
       throw StatsError(
-        .emptyArm, field: "table[\(i)]", message: "row total is zero: expected counts undefined",
+        .emptyArm, field: [.name(.table), .index(i)], message: "row total is zero: expected counts undefined",
         hint: "drop empty rows")
     }
     if let j = colSums.firstIndex(of: 0) {
       throw StatsError(
-        .emptyArm, field: "table[*][\(j)]",
+        .emptyArm, field: [.name(.table), .every, .index(j)],
         message: "column total is zero: expected counts undefined", hint: "drop empty columns")
     }
     let expected = rowSums.map { r in colSums.map { c in r * c / total } }

@@ -24,12 +24,12 @@ public enum FisherExactTest {
   public static func test(a: Int, b: Int, c: Int, d: Int, alternative: Alternative = .twoSided)
     throws(StatsError) -> Result
   {
-    for (name, v) in [("a", a), ("b", b), ("c", c), ("d", d)] where v < 0 {
-      throw StatsError(.negativeCount, field: "table.\(name)", message: "is negative (\(v))")
+    for (name, v) in [(StatsError.Field.Name.a, a), (.b, b), (.c, c), (.d, d)] where v < 0 {
+      throw StatsError(.negativeCount, field: [.name(.table), .name(name)], message: "is negative (\(v))")
     }
     guard a <= 1 << 40, b <= 1 << 40, c <= 1 << 40, d <= 1 << 40 else {
       throw StatsError(
-        .invalidParameter, field: "table", message: "counts above 2⁴⁰ are too large for an exact test",
+        .invalidParameter, field: [.name(.table)], message: "counts above 2⁴⁰ are too large for an exact test",
         hint: "use the chi-square test")
     }
     let method = "Fisher's exact test"

@@ -25,10 +25,12 @@ public struct PairedProportionCount: Sendable, Hashable, Codable {
   ///
   /// - Throws: ``StatsError`` (`.negativeCount`) naming the negative cell, or
   ///   (`.invalidParameter`) when the cells add up to more than `Int.max`.
-  public init(neither: Int, treatmentOnly: Int, controlOnly: Int, both: Int, field: String = "table") throws(StatsError) {
-    for (name, value) in [("neither", neither), ("treatmentOnly", treatmentOnly), ("controlOnly", controlOnly), ("both", both)]
+  public init(neither: Int, treatmentOnly: Int, controlOnly: Int, both: Int, field: StatsError.Field = [.name(.table)]) throws(StatsError) {
+    for (name, value) in [
+      (StatsError.Field.Name.neither, neither), (.treatmentOnly, treatmentOnly), (.controlOnly, controlOnly), (.both, both),
+    ]
     where value < 0 {
-      throw StatsError(.negativeCount, field: "\(field).\(name)", message: "is negative (\(value))")
+      throw StatsError(.negativeCount, field: field.appending(.name(name)), message: "is negative (\(value))")
     }
     let (partial, o1) = neither.addingReportingOverflow(treatmentOnly)
     let (partial2, o2) = partial.addingReportingOverflow(controlOnly)

@@ -43,9 +43,9 @@ public enum PairedProportionDifference {
   public static func mcnemarTest(
     _ table: PairedProportionCount, alternative: Alternative = .twoSided, nullDifference: Double = 0
   ) throws(StatsError) -> TestResult {
-    guard table.pairs > 0 else { throw StatsError(.emptyArm, field: "table", message: "has no pairs") }
+    guard table.pairs > 0 else { throw StatsError(.emptyArm, field: [.name(.table)], message: "has no pairs") }
     guard nullDifference > -1, nullDifference < 1 else {
-      throw StatsError(.invalidParameter, field: "nullDifference", message: "must be in (−1, 1), got \(nullDifference)")
+      throw StatsError(.invalidParameter, field: [.name(.nullDifference)], message: "must be in (−1, 1), got \(nullDifference)")
     }
     if nullDifference == 0, table.discordant == 0 {
       return TestResult(statistic: 0, pValue: 1, alternative: alternative, method: testMethodName, diagnostic: .zeroVariance)
@@ -64,7 +64,7 @@ public enum PairedProportionDifference {
   {
     try checkLevel(confidenceLevel)
     guard table.pairs > 0, let estimate = table.difference else {
-      throw StatsError(.emptyArm, field: "table", message: "has no pairs")
+      throw StatsError(.emptyArm, field: [.name(.table)], message: "has no pairs")
     }
     let alpha = 1 - confidenceLevel
     let z = -Normal.standardQuantile(p: alpha / 2, q: 1 - alpha / 2)

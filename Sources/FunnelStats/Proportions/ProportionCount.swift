@@ -8,17 +8,17 @@ public struct ProportionCount: Sendable, Hashable, Codable {
   /// Creates a count.
   ///
   /// - Throws: ``StatsError`` (`.negativeCount`, `.conversionsExceedUsers`) naming `field`.
-  public init(successes: Int, trials: Int, field: String = "count") throws(StatsError) {
+  public init(successes: Int, trials: Int, field: StatsError.Field = [.name(.table)]) throws(StatsError) {
     guard trials >= 0 else {
-      throw StatsError(.negativeCount, field: "\(field).trials", message: "is negative (\(trials))")
+      throw StatsError(.negativeCount, field: field.appending(.name(.trials)), message: "is negative (\(trials))")
     }
     guard successes >= 0 else {
       throw StatsError(
-        .negativeCount, field: "\(field).successes", message: "is negative (\(successes))")
+        .negativeCount, field: field.appending(.name(.successes)), message: "is negative (\(successes))")
     }
     guard successes <= trials else {
       throw StatsError(
-        .conversionsExceedUsers, field: "\(field).successes",
+        .conversionsExceedUsers, field: field.appending(.name(.successes)),
         message: "\(successes) successes exceed \(trials) trials",
         hint: "check that users and conversions are not swapped")
     }

@@ -34,10 +34,10 @@ public enum ProportionDifference {
     treatment: ProportionCount, control: ProportionCount, confidenceLevel: Double = 0.95
   ) throws(StatsError) -> IntervalEstimate {
     guard treatment.trials > 0 else {
-      throw StatsError(.emptyArm, field: "treatment.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.treatment), .name(.trials)], message: "has no users")
     }
     guard control.trials > 0 else {
-      throw StatsError(.emptyArm, field: "control.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.control), .name(.trials)], message: "has no users")
     }
     let w1 = try ProportionInterval.wilson(treatment, confidenceLevel: confidenceLevel)
     let w0 = try ProportionInterval.wilson(control, confidenceLevel: confidenceLevel)

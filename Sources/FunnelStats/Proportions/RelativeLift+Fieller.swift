@@ -46,7 +46,7 @@ extension RelativeLift {
     -> IntervalEstimate
   {
     try checkLevel(confidenceLevel)
-    guard table.pairs > 0 else { throw StatsError(.emptyArm, field: "table", message: "has no pairs") }
+    guard table.pairs > 0 else { throw StatsError(.emptyArm, field: [.name(.table)], message: "has no pairs") }
     let x1 = Double(table.treatmentOnly + table.both)
     let x0 = Double(table.controlOnly + table.both)
     if table.discordant == 0, x0 > 0 {
@@ -104,12 +104,13 @@ extension RelativeLift {
     treatment: SampleMeanStatistic, control: SampleMeanStatistic, differences: SampleMeanStatistic,
     confidenceLevel: Double = 0.95
   ) throws(StatsError) -> IntervalEstimate {
-    try treatment.validate(field: "treatment")
-    try control.validate(field: "control")
-    try differences.validate(field: "differences")
+    try treatment.validate(field: [.name(.treatment)])
+    try control.validate(field: [.name(.control)])
+    try differences.validate(field: [.name(.differences)])
     try checkLevel(confidenceLevel)
     guard treatment.n == control.n, treatment.n == differences.n else {
-      throw StatsError(.invalidParameter, field: "differences.n", message: "must equal both arms' n (one difference per pair)")
+      throw StatsError(
+        .invalidParameter, field: [.name(.differences), .name(.n)], message: "must equal both arms' n (one difference per pair)")
     }
     guard let m1 = treatment.mean, let m0 = control.mean, let d = differences.mean,
       let s1 = treatment.variance, let s0 = control.variance, let sd = differences.variance

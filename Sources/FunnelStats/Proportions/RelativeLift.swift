@@ -19,10 +19,10 @@ public enum RelativeLift {
   ) throws(StatsError) -> IntervalEstimate {
     try checkLevel(confidenceLevel)
     guard treatment.trials > 0 else {
-      throw StatsError(.emptyArm, field: "treatment.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.treatment), .name(.trials)], message: "has no users")
     }
     guard control.trials > 0 else {
-      throw StatsError(.emptyArm, field: "control.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.control), .name(.trials)], message: "has no users")
     }
     let x1 = Double(treatment.successes)
     let n1 = Double(treatment.trials)

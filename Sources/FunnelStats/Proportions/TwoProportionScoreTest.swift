@@ -61,13 +61,13 @@ public enum TwoProportionScoreTest {
     case .difference:
       let d = nullValue ?? 0
       guard d > -1, d < 1 else {
-        throw StatsError(.invalidParameter, field: "nullValue", message: "a difference must be in (-1, 1), got \(d)")
+        throw StatsError(.invalidParameter, field: [.name(.nullValue)], message: "a difference must be in (-1, 1), got \(d)")
       }
       z = differenceStatistic(treatment, control, difference: d, correction: smallSampleCorrection)
     case .ratio:
       let r = nullValue ?? 1
       guard r > 0, r.isFinite else {
-        throw StatsError(.invalidParameter, field: "nullValue", message: "a ratio must be positive and finite, got \(r)")
+        throw StatsError(.invalidParameter, field: [.name(.nullValue)], message: "a ratio must be positive and finite, got \(r)")
       }
       z = ratioStatistic(treatment, control, ratio: r, lift: r - 1, correction: smallSampleCorrection)
     }
@@ -79,10 +79,10 @@ public enum TwoProportionScoreTest {
 
   static func checkArms(_ treatment: ProportionCount, _ control: ProportionCount) throws(StatsError) {
     guard treatment.trials > 0 else {
-      throw StatsError(.emptyArm, field: "treatment.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.treatment), .name(.trials)], message: "has no users")
     }
     guard control.trials > 0 else {
-      throw StatsError(.emptyArm, field: "control.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.control), .name(.trials)], message: "has no users")
     }
   }
 

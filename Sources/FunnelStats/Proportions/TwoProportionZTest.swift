@@ -27,10 +27,10 @@ public enum TwoProportionZTest {
     nullDifference: Double = 0
   ) throws(StatsError) -> TestResult {
     guard treatment.trials > 0 else {
-      throw StatsError(.emptyArm, field: "treatment.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.treatment), .name(.trials)], message: "has no users")
     }
     guard control.trials > 0 else {
-      throw StatsError(.emptyArm, field: "control.trials", message: "has no users")
+      throw StatsError(.emptyArm, field: [.name(.control), .name(.trials)], message: "has no users")
     }
     let n1 = Double(treatment.trials)
     let n0 = Double(control.trials)

@@ -56,22 +56,22 @@ public enum SampleRatioMismatch {
   {
     guard observed.count == weights.count else {
       throw StatsError(
-        .dimensionMismatch, field: "weights",
+        .dimensionMismatch, field: [.name(.weights)],
         message: "\(weights.count) weights for \(observed.count) arms")
     }
     guard observed.count >= 2 else {
-      throw StatsError(.dimensionMismatch, field: "observed", message: "needs at least two arms")
+      throw StatsError(.dimensionMismatch, field: [.name(.observed)], message: "needs at least two arms")
     }
     for (i, n) in observed.enumerated() where n < 0 {
-      throw StatsError(.negativeCount, field: "observed[\(i)]", message: "is negative (\(n))")
+      throw StatsError(.negativeCount, field: [.name(.observed), .index(i)], message: "is negative (\(n))")
     }
     for (i, w) in weights.enumerated() where !(w > 0 && w.isFinite) {
       throw StatsError(
-        .invalidParameter, field: "weights[\(i)]", message: "must be positive, got \(w)")
+        .invalidParameter, field: [.name(.weights), .index(i)], message: "must be positive, got \(w)")
     }
     let total = observed.reduce(0.0) { $0 + Double($1) }
     guard total > 0 else {
-      throw StatsError(.emptyArm, field: "observed", message: "no users in any arm")
+      throw StatsError(.emptyArm, field: [.name(.observed)], message: "no users in any arm")
     }
     let weightSum = weights.reduce(0, +)
     let shares = weights.map { $0 / weightSum }

@@ -67,9 +67,9 @@ public struct AlwaysValidProportionTest: Sendable, Hashable, Codable {
   ///
   /// - Throws: ``StatsError`` for α outside (0, 1) or a non-positive τ.
   public init(settings: Settings = Settings()) throws(StatsError) {
-    try checkLevel(settings.alpha, field: "settings.alpha")
+    try checkLevel(settings.alpha, field: [.name(.settings), .name(.alpha)])
     guard settings.mixingStandardDeviation > 0, settings.mixingStandardDeviation.isFinite else {
-      throw StatsError(.invalidParameter, field: "settings.mixingStandardDeviation", message: "must be positive")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.mixingStandardDeviation)], message: "must be positive")
     }
     self.settings = settings
   }
@@ -79,7 +79,7 @@ public struct AlwaysValidProportionTest: Sendable, Hashable, Codable {
   /// - Throws: ``StatsError`` for an arm without users.
   public mutating func update(treatment: ProportionCount, control: ProportionCount) throws(StatsError) -> Look {
     guard treatment.trials > 0, control.trials > 0 else {
-      throw StatsError(.emptyArm, field: treatment.trials > 0 ? "control" : "treatment", message: "has no users yet")
+      throw StatsError(.emptyArm, field: [.name(treatment.trials > 0 ? .control : .treatment)], message: "has no users yet")
     }
     let n1 = Double(treatment.trials)
     let n0 = Double(control.trials)

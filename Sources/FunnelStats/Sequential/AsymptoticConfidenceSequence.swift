@@ -103,12 +103,12 @@ public struct AsymptoticConfidenceSequence: Sendable, Hashable, Codable {
   private static func make(
     mean0: Double, variance0: Double, n0: Double, mean1: Double, variance1: Double, n1: Double, settings: Settings
   ) throws(StatsError) -> AsymptoticConfidenceSequence? {
-    try checkLevel(settings.alpha, field: "settings.alpha")
+    try checkLevel(settings.alpha, field: [.name(.settings), .name(.alpha)])
     guard settings.tuningParameter > 0, settings.tuningParameter.isFinite else {
-      throw StatsError(.invalidParameter, field: "settings.tuningParameter", message: "must be positive and finite")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.tuningParameter)], message: "must be positive and finite")
     }
     guard settings.nullValue.isFinite else {
-      throw StatsError(.invalidParameter, field: "settings.nullValue", message: "must be finite")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.nullValue)], message: "must be finite")
     }
     // As gbstats: no result while either arm's own variance is zero (all or none converted).
     guard variance0 > 0, variance1 > 0 else { return nil }

@@ -71,7 +71,7 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
   /// - Throws: ``StatsError`` for fewer than one look or α outside (0, 1).
   public init(looks: Int, alpha: Double = 0.05, spending: Spending = .obrienFleming) throws(StatsError) {
     guard looks >= 1, looks <= Self.maxLooks else {
-      throw StatsError(.invalidParameter, field: "looks", message: "must be in 1...\(Self.maxLooks), got \(looks)")
+      throw StatsError(.invalidParameter, field: [.name(.looks)], message: "must be in 1...\(Self.maxLooks), got \(looks)")
     }
     try self.init(
       informationFractions: (1...looks).map { Double($0) / Double(looks) }, alpha: alpha,
@@ -85,16 +85,16 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
     throws(StatsError)
   {
     guard alpha > 0, alpha < 1 else {
-      throw StatsError(.invalidParameter, field: "alpha", message: "must be in (0, 1), got \(alpha)")
+      throw StatsError(.invalidParameter, field: [.name(.alpha)], message: "must be in (0, 1), got \(alpha)")
     }
     guard !informationFractions.isEmpty, informationFractions.count <= Self.maxLooks else {
-      throw StatsError(.invalidParameter, field: "informationFractions", message: "needs 1...\(Self.maxLooks) looks")
+      throw StatsError(.invalidParameter, field: [.name(.informationFractions)], message: "needs 1...\(Self.maxLooks) looks")
     }
     var previous = 0.0
     for (i, t) in informationFractions.enumerated() {
       guard t > previous, t <= 1 else {
         throw StatsError(
-          .invalidParameter, field: "informationFractions[\(i)]",
+          .invalidParameter, field: [.name(.informationFractions), .index(i)],
           message: "must increase strictly within (0, 1], got \(t)")
       }
       previous = t
@@ -230,19 +230,19 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
   ) throws(StatsError) -> [Double] {
     guard boundaries.count == informationFractions.count, !boundaries.isEmpty else {
       throw StatsError(
-        .dimensionMismatch, field: "boundaries",
+        .dimensionMismatch, field: [.name(.boundaries)],
         message: "\(boundaries.count) boundaries for \(informationFractions.count) looks")
     }
     var previous = 0.0
     for (i, t) in informationFractions.enumerated() {
       guard t > previous, t <= 1 else {
         throw StatsError(
-          .invalidParameter, field: "informationFractions[\(i)]", message: "must increase strictly within (0, 1]")
+          .invalidParameter, field: [.name(.informationFractions), .index(i)], message: "must increase strictly within (0, 1]")
       }
       previous = t
     }
     for (i, c) in boundaries.enumerated() where !(c > 0 && c.isFinite) {
-      throw StatsError(.invalidParameter, field: "boundaries[\(i)]", message: "must be positive and finite")
+      throw StatsError(.invalidParameter, field: [.name(.boundaries), .index(i)], message: "must be positive and finite")
     }
     var state: State?
     var result: [Double] = []

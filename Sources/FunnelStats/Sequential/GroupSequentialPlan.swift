@@ -49,13 +49,13 @@ public struct GroupSequentialPlan: Sendable, Hashable, Codable {
     throws(StatsError)
   {
     guard looks >= 1, looks <= Self.maxLooks else {
-      throw StatsError(.invalidParameter, field: "looks", message: "must be in 1...\(Self.maxLooks), got \(looks)")
+      throw StatsError(.invalidParameter, field: [.name(.looks)], message: "must be in 1...\(Self.maxLooks), got \(looks)")
     }
     guard power > alpha, power < 1 else {
-      throw StatsError(.invalidParameter, field: "power", message: "must be in (α, 1), got \(power)")
+      throw StatsError(.invalidParameter, field: [.name(.power)], message: "must be in (α, 1), got \(power)")
     }
     guard usersPerArm > 0, usersPerArm.isFinite else {
-      throw StatsError(.invalidParameter, field: "usersPerArm", message: "must be positive")
+      throw StatsError(.invalidParameter, field: [.name(.usersPerArm)], message: "must be positive")
     }
     let design = try GroupSequentialDesign(looks: looks, alpha: alpha, spending: spending)
     let z = -Normal.standardQuantile(p: alpha / 2, q: 1 - alpha / 2)

@@ -203,44 +203,47 @@ public enum SequentialAnalysis {
       if t >= 1 { finalLook = fractions.count - 1 }
     }
     if fractions.isEmpty {
-      throw StatsError(.emptyArm, field: "looks", message: "no look has any user", hint: "give counts with users")
+      throw StatsError(.emptyArm, field: [.name(.looks)], message: "no look has any user", hint: "give counts with users")
     }
     return Plan(fractions: fractions, lookIndex: lookIndex, finalLook: finalLook)
   }
 
   static func validate(looks: [Look], control: String, settings: Settings) throws(StatsError) {
-    try checkLevel(settings.alpha, field: "settings.alpha")
+    try checkLevel(settings.alpha, field: [.name(.settings), .name(.alpha)])
     if let planned = settings.plannedUsers, planned < 1 || planned > StatsLimits.maxCount {
-      throw StatsError(.invalidParameter, field: "settings.plannedUsers", message: "must be in 1...10^15, got \(planned)")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.plannedUsers)], message: "must be in 1...10^15, got \(planned)")
     }
     guard settings.tuningParameter > 0, settings.tuningParameter.isFinite else {
-      throw StatsError(.invalidParameter, field: "settings.tuningParameter", message: "must be positive and finite")
+      throw StatsError(.invalidParameter, field: [.name(.settings), .name(.tuningParameter)], message: "must be positive and finite")
     }
     guard let first = looks.first, looks.count <= GroupSequentialDesign.maxLooks else {
       throw StatsError(
-        .dimensionMismatch, field: "looks", message: "needs 1...\(GroupSequentialDesign.maxLooks) looks, got \(looks.count)")
+        .dimensionMismatch, field: [.name(.looks)], message: "needs 1...\(GroupSequentialDesign.maxLooks) looks, got \(looks.count)")
     }
     let names = first.arms.map(\.name)
     guard names.count >= 2, names.count <= StatsLimits.maxArms else {
-      throw StatsError(.dimensionMismatch, field: "looks[0].arms", message: "needs 2...\(StatsLimits.maxArms) arms, got \(names.count)")
+      throw StatsError(
+        .dimensionMismatch, field: [.name(.looks), .index(0), .name(.arms)],
+        message: "needs 2...\(StatsLimits.maxArms) arms, got \(names.count)")
     }
     guard names.contains(control) else {
       throw StatsError(
-        .unknownName, field: "control", message: "'\(control)' is not an arm", hint: "arms: \(names.joined(separator: ", "))")
+        .unknownName, field: [.name(.control)], message: "'\(control)' is not an arm", hint: "arms: \(names.joined(separator: ", "))")
     }
     for (k, look) in looks.enumerated() {
       guard look.arms.map(\.name) == names else {
         throw StatsError(
-          .dimensionMismatch, field: "looks[\(k)].arms", message: "the arms differ from the first look's (\(names.joined(separator: ", ")))"
+          .dimensionMismatch, field: [.name(.looks), .index(k), .name(.arms)],
+          message: "the arms differ from the first look's (\(names.joined(separator: ", ")))"
         )
       }
       for (i, arm) in look.arms.enumerated() {
-        if let problem = arm.validationErrors(field: "looks[\(k)].arms[\(i)]").first { throw problem }
+        if let problem = arm.validationErrors(field: [.name(.looks), .index(k), .name(.arms), .index(i)]).first { throw problem }
         guard k > 0 else { continue }
         let before = looks[k - 1].arms[i]
         if arm.users < before.users || arm.conversions < before.conversions {
           throw StatsError(
-            .invalidParameter, field: "looks[\(k)].arms[\(i)]",
+            .invalidParameter, field: [.name(.looks), .index(k), .name(.arms), .index(i)],
             message: "cumulative counts decrease (\(before.users):\(before.conversions) before, \(arm.users):\(arm.conversions) now)",
             hint: "counts are running totals; give each day's own counts as daily counts instead")
         }
