@@ -98,3 +98,56 @@ import Testing
     #expect(note.err.contains("has rows of 'oldTest', which is not a variant of the spec"), "\(note.err)")
   }
 }
+
+/// A fit that breaks the flow is the data's problem, named by the data file and the fitted
+/// actions, never blamed on the spec (which was valid as given); a tiny fitted probability is
+/// written with its digits, not rounded to a 0 that would close the path.
+@Suite struct CalibrationBreaksTheFlowTests {
+  static let spec = """
+    {"name": "mini", "users": 10000, "flow": {"screens": [
+      {"id": "slide1", "kind": "info",
+       "actions": {"continue": 0.8, "skip": {"to": "registration", "probability": 0.1}, "quit": 0.1}},
+      {"id": "slide2", "kind": "info", "actions": {"continue": 0.9, "quit": 0.1}},
+      {"id": "registration", "kind": "info", "actions": {"continue": 0.9, "quit": 0.1}}]},
+     "variants": [{"id": "control"}]}
+    """
+
+  @Test(arguments: [
+    (
+      "screen,action,count\nslide1,,1000\nslide1,continue,0\nslide1,skip,900\n", [String](),
+      ": the fit drives slide1.continue to 0, which leaves the flow broken: screen 'slide2' is unreachable from 'slide1'"
+    ),
+    (
+      "screen,action,count\nregistration,,500\nregistration,quit,500\n", [],
+      ": the fit drives registration.continue to 0, registration.quit to 1, which leaves the flow broken: "
+        + "no path from 'slide1' reaches completion"
+    ),
+    (
+      "variant,screen,action,count\ncontrol,slide1,,1000\ncontrol,slide1,continue,0\ncontrol,slide1,skip,900\n",
+      ["--variants", "all", "--no-profile"],
+      ": the fit drives slide1.continue to 0, which leaves the flow broken: screen 'slide2' is unreachable from 'slide1'"
+    ),
+  ])
+  func aFitThatBreaksTheFlowNamesTheData(csv: String, flags: [String], message: String) throws {
+    let spec = try temporaryFile("mini.json", contents: Self.spec)
+    let data = try temporaryFile("counts.csv", contents: csv)
+    let output = try temporaryFile("out.json")
+    let r = funnellab(["calibrate", spec, data, "-o", output] + flags)
+    #expect(r.code == 65)
+    #expect(r.err.hasPrefix(data + message), "\(r.err)")
+    #expect(!r.err.contains("mini:"), "the spec is not to blame")
+    #expect(r.out.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  @Test func aTinyFittedProbabilityIsWrittenWithItsDigits() throws {
+    let spec = try temporaryFile("mini.json", contents: Self.spec)
+    let data = try temporaryFile("counts.csv", contents: "screen,action,count\nslide1,,100000\nslide1,continue,1\nslide1,skip,90000\n")
+    let output = try temporaryFile("out.json")
+    let r = funnellab("calibrate", spec, data, "-o", output)
+    #expect(r.code == 0, "\(r.err)")
+    let written = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(written.contains("\"continue\": 1.009e-05"), "\(written)")
+    #expect(funnellab("validate", output).code == 0)
+  }
+}

@@ -205,6 +205,7 @@ extension BehaviorCalibration {
       behaviorCovariance.append(model.behaviors.indices.map { covariance[i][model.baseCount + $0] })
     }
     var (document, calibrated) = model.write(phi, into: document)
+    try Calibration.refuseBrokenFlow(experiment, fitted: calibrated, source: source)
     writeUncertainty(
       of: model.behaviors, estimates: model.behaviors.indices.map { phi[model.baseCount + $0] }, covariance: behaviorCovariance,
       keeping: experiment.parameterUncertainty, source: source, into: &document, calibrated: &calibrated)

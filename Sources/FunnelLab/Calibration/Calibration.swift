@@ -110,7 +110,7 @@ package struct Calibration: Sendable {
   ) throws(SpecErrors) -> Calibration {
     let targets = try targets(experiment, observed: observed, source: source)
     let initial = try rates(experiment, targets)
-    let solution = try fixedPoint(experiment, targets: targets, initial: initial, maxIterations: maxIterations)
+    let solution = try fixedPoint(experiment, targets: targets, initial: initial, maxIterations: maxIterations, source: source)
     var current = solution.current
     let actionCount = targets.reduce(0) { $0 + $1.counts.count }
     let level = 1 - 0.05 / Double(max(actionCount, 1))
@@ -127,6 +127,7 @@ package struct Calibration: Sendable {
     let fittedScreens = targets.map { experiment.flow.screens[$0.screen].id }
     let (document, calibrated, rebalanced) = rebalancingPatches(
       document: out, original: experiment, calibrated: current, screens: fittedScreens)
+    try refuseBrokenFlow(experiment, fitted: calibrated, source: source)
     return Calibration(
       actions: actions, screens: screens, iterations: solution.iterations, calibrated: calibrated, document: document,
       rebalanced: rebalanced)
@@ -135,7 +136,7 @@ package struct Calibration: Sendable {
   /// The fixed-point iteration `p_a ← p_a · r_a / e_a(p)`, renormalised per screen, until every
   /// expected rate is within 1e-9 of the observed one or after `maxIterations`.
   private static func fixedPoint(
-    _ experiment: Experiment, targets: [Target], initial: [Int: [String: Double]], maxIterations: Int
+    _ experiment: Experiment, targets: [Target], initial: [Int: [String: Double]], maxIterations: Int, source: String
   ) throws(SpecErrors) -> (current: Experiment, fitted: [Int: [String: Double]], iterations: Int) {
     var current = experiment
     var iterations = 0
@@ -158,7 +159,12 @@ package struct Calibration: Sendable {
       }
       if worst < 1e-9 { break }
       iterations += 1
-      fitted = try rates(current, targets)
+      do {
+        fitted = try rates(current, targets)
+      } catch {
+        try refuseBrokenFlow(experiment, fitted: current, source: source)
+        throw error
+      }
     }
     return (current, fitted, iterations)
   }
@@ -200,10 +206,14 @@ package struct Calibration: Sendable {
   /// Rounds screen `index`'s fitted probabilities to 4 decimals (the rounding residue on the
   /// largest action) in both the calibrated experiment and the document.
   static func writeRounded(_ index: Int, of current: inout Experiment, into out: inout JSONValue) {
-    var rounded = current.flow.screens[index].actions.compactMap { a in a.probability.map { (a.id, ($0 * 10_000).rounded() / 10_000) } }
+    // Four decimals; a positive probability below 0.00005 keeps four significant digits, so
+    // that the written spec never closes a path the fit left open.
+    var rounded = current.flow.screens[index].actions.compactMap { a in a.probability.map { (a.id, roundedProbability($0)) } }
     let residue = 1 - rounded.reduce(0) { $0 + $1.1 }
     if let k = rounded.indices.max(by: { rounded[$0].1 < rounded[$1].1 }) {
-      rounded[k].1 = ((rounded[k].1 + residue) * 10_000).rounded() / 10_000
+      // Eight decimals when a tiny probability kept its digits, so the screen still sums to 1.
+      let scale = rounded.contains { $0.1 != ($0.1 * 10_000).rounded() / 10_000 } ? 100_000_000.0 : 10_000
+      rounded[k].1 = ((rounded[k].1 + residue) * scale).rounded() / scale
     }
     for (action, p) in rounded {
       let path: SpecPath = [.key("flow"), .key("screens"), .index(index), .key("actions"), .key(action)]
@@ -212,6 +222,14 @@ package struct Calibration: Sendable {
         current.flow.screens[index].actions[j].probability = p
       }
     }
+  }
+
+  /// `p` to four decimals, or to four significant digits when that would make it 0.
+  static func roundedProbability(_ p: Double) -> Double {
+    let fixed = (p * 10_000).rounded() / 10_000
+    guard fixed == 0, p > 0, p.isFinite else { return fixed }
+    let scale = Foundation.pow(10, 3 - Foundation.log10(p).rounded(.down))
+    return (p * scale).rounded() / scale
   }
 
   /// `2 [n ln(n/E) − (n − E)]`, the Poisson deviance of one cell.

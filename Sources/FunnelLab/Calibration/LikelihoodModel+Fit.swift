@@ -285,7 +285,8 @@ extension LikelihoodModel {
     return out
   }
 
-  /// The multinomial deviance of one screen: its explicit cells and its remainder.
+  /// The multinomial deviance of one screen: its explicit cells and its remainder; never
+  /// below 0 (a sum of cells that cancel can leave −1e-13 of rounding).
   func deviance(_ g: Group, _ e: [Double]) -> Double {
     var sum = 0.0
     var taken = 0.0
@@ -293,7 +294,7 @@ extension LikelihoodModel {
       sum += Calibration.deviance(counts[c], g.views * e[c])
       taken += e[c]
     }
-    return sum + Calibration.deviance(g.remainder, g.views * max(1 - taken, 0))
+    return max(0, sum + Calibration.deviance(g.remainder, g.views * max(1 - taken, 0)))
   }
 
   /// The categories of a screen that can occur (its explicit actions the model gives a
