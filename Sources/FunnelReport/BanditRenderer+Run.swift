@@ -48,7 +48,7 @@ extension BanditRenderer {
     return Table(
       title: "Difference with \(t.arms.first?.id ?? "the control"): naive (biased under adaptive allocation) and inverse-propensity"
         + " (unbiased; its normal interval is approximate)",
-      headers: ["arm", "naive Δ", "weighted Δ", "≈\(level) CI (weighted)", "exact Δ", "CI covers exact"],
+      headers: ["arm", "naive Δ", "weighted Δ", "≈\(level) CI (weighted)", "exact Δ", "CI covers exact", "its coverage (measured)"],
       rows: t.differences.map { d in
         let ci = d.weightedInterval
         let covers = d.exact.map { ci.lower <= $0 && $0 <= ci.upper ? "yes" : "no" } ?? "n/a"
@@ -56,7 +56,7 @@ extension BanditRenderer {
           d.id, NumberText.points(d.naive, decimals: 3), NumberText.points(d.weighted, decimals: 3),
           "[\(NumberText.points(ci.lower, decimals: 3)), \(NumberText.points(ci.upper, decimals: 3))]",
           NumberText.points(d.exact, decimals: 3),
-          covers,
+          covers, pct(d.measuredCoverage, 1),
         ]
       })
   }
@@ -87,6 +87,12 @@ extension BanditRenderer {
     out.append(
       "Adaptive shares bias the naive rates (an arm unlucky early is shown less); the inverse-propensity estimate weights each day's"
         + " successes by 1 / that day's share and is unbiased. Use it, not the naive one, to report a bandit's effect.")
+    if let worst = t.differences.compactMap(\.measuredCoverage).min() {
+      out.append(
+        "Its interval is approximate: over \(NumberText.grouped(BanditTimeline.coverageReplicates)) replicates of this design"
+          + " at the exact rates it covered the exact difference \(pct(worst, 1)) of the time at worst, against a nominal"
+          + " \(pct(t.level, 0)).")
+    }
     return out
   }
 
@@ -199,7 +205,7 @@ extension BanditRenderer {
                 ("id", .string(d.id)), ("naive", opt(d.naive)), ("weighted", .number(d.weighted)),
                 ("weightedStandardError", .number(d.weightedStandardError)),
                 ("weightedInterval", .array([.number(d.weightedInterval.lower), .number(d.weightedInterval.upper)])),
-                ("exact", opt(d.exact)),
+                ("exact", opt(d.exact)), ("weightedIntervalCoverage", opt(d.measuredCoverage)),
               ])
             })
         ),

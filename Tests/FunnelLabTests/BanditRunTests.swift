@@ -75,6 +75,13 @@ import Testing
       #expect(d.weightedInterval.lower < d.weighted && d.weighted < d.weightedInterval.upper)
       #expect(d.weightedStandardError > 0)
     }
+    // The coverage stated beside each interval is that of this design at the exact rates.
+    let design = BanditSimulation.Design(rates: exact, usersPerDay: 3_000, days: 4, allocation: AdaptiveAllocation(), alpha: 0.05)
+    let tally = try BanditSimulation.tally(design, replicates: 0..<BanditTimeline.coverageReplicates, seed: 8)
+    for (i, d) in t.differences.enumerated() {
+      #expect(d.measuredCoverage == Double(tally.weightedCovered[i + 1]) / Double(BanditTimeline.coverageReplicates))
+      #expect((d.measuredCoverage ?? 0) > 0.85, "\(d.id): \(d.measuredCoverage ?? 0)")
+    }
   }
 
   @Test(.longStage) func refusesAMeanMetricAndBadOptions() throws {

@@ -33,7 +33,14 @@ package struct BanditTimeline: Sendable {
     package var weightedInterval: ConfidenceInterval
     /// The exact difference; `nil` when not solved.
     package var exact: Double?
+    /// The share of ``BanditTimeline/coverageReplicates`` replicates of this run's design (its
+    /// allocation, users a day and days) at the exact rates whose interval covered the exact
+    /// difference: what the approximate interval's coverage is here. `nil` when not solved.
+    package var measuredCoverage: Double?
   }
+
+  /// Replicates of the run's design that measure each interval's coverage.
+  package static let coverageReplicates = 1_000
 
   /// The metric optimised.
   package var metric: FunnelMetric
@@ -57,7 +64,10 @@ package struct BanditTimeline: Sendable {
 
   /// Reads `adaptive` with intervals at `1 − alpha`.
   ///
-  /// The weighted rates and differences are ``InversePropensity``'s, the interval normal.
+  /// The weighted rates and differences are ``InversePropensity``'s, the interval normal; its
+  /// coverage is measured on ``coverageReplicates`` replicates of the design at the exact rates
+  /// (``BanditSimulation/tally(_:replicates:seed:)``, seeded by the run's seed), since an
+  /// adaptive design can leave it short of `1 − alpha`.
   package init(_ adaptive: AdaptiveRun, alpha: Double) {
     let runs = adaptive.run.variants
     let k = runs.count
@@ -103,6 +113,9 @@ package struct BanditTimeline: Sendable {
           lower: estimate - z * se, upper: estimate + z * se, confidenceLevel: 1 - alpha, method: "inverse-propensity, normal"),
         exact: truth)
     }
+    let coverage = Self.coverage(
+      rates: exact.compactMap { $0 }, arms: k, adaptive: adaptive, days: daily.count, alpha: alpha)
+    for i in differences.indices where i + 1 < coverage.count { differences[i].measuredCoverage = coverage[i + 1] }
     let leader = finalBest.indices.max { finalBest[$0] < finalBest[$1] || (finalBest[$0] == finalBest[$1] && $0 > $1) } ?? 0
     let rates = exact.compactMap { $0 }
     self.metric = metric
@@ -114,5 +127,15 @@ package struct BanditTimeline: Sendable {
     bestArm = arms[rates.firstIndex(of: top) ?? 0].id
     regret = arms.indices.reduce(0.0) { $0 + Double(arms[$1].users) * (top - rates[$1]) }
     equalSplitRegret = Double(arms.reduce(0) { $0 + $1.users }) * (top - rates.reduce(0, +) / Double(k))
+  }
+
+  /// Per arm (the control's unused), the share of replicates of the design whose interval
+  /// covered the exact difference; empty when the rates are not all solved.
+  static func coverage(rates: [Double], arms k: Int, adaptive: AdaptiveRun, days: Int, alpha: Double) -> [Double] {
+    guard rates.count == k, k >= 2, days >= 1 else { return [] }
+    let design = BanditSimulation.Design(
+      rates: rates, usersPerDay: adaptive.usersPerDay, days: days, allocation: adaptive.allocation, alpha: alpha)
+    guard let counts = try? BanditSimulation.tally(design, replicates: 0..<coverageReplicates, seed: adaptive.run.seed) else { return [] }
+    return counts.weightedCovered.map { Double($0) / Double(coverageReplicates) }
   }
 }
