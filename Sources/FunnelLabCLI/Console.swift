@@ -1,4 +1,5 @@
 import FunnelLab
+import FunnelReport
 import FunnelStats
 import Synchronization
 
@@ -122,25 +123,54 @@ package final class CapturingConsole: Console {
 }
 
 /// A progress line on stderr, redrawn at most every 0.2 s: percentage, rate, ETA.
-/// Silent unless stderr is a terminal (quiet in pipes and CI).
+/// Silent unless stderr is a terminal (quiet in pipes and CI), except for a run estimated to
+/// take over a minute of one core (``WorkEstimate``): that is announced before it starts, and
+/// off a terminal it prints a line at every 10 % instead of the bar.
 final class ProgressBar: Sendable {
   private let console: any Console
   private let label: String
   private let unit: String
   private let enabled: Bool
-  private let state: Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>
+  /// Off a terminal, a long run's line per 10 %.
+  private let lines: Bool
+  private let state: Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool, tenths: Int)>
   private let start = ContinuousClock.now
 
-  /// - Parameter unit: what is counted, in the rate (`users/s`).
-  init(console: any Console, label: String, enabled: Bool, unit: String = "users") {
+  /// - Parameters:
+  ///   - unit: what is counted, in the rate (`users/s`).
+  ///   - estimate: the run's cost; when it is long (``WorkEstimate/isLong``) and `enabled`, it is
+  ///     announced now, on `threads` threads (default: every core).
+  init(
+    console: any Console, label: String, enabled: Bool, unit: String = "users", estimate: WorkEstimate? = nil, threads: Int? = nil
+  ) {
     self.console = console
     self.label = label
     self.unit = unit
     self.enabled = enabled && console.errIsTerminal
-    state = Mutex((ContinuousClock.now, false))
+    let long = enabled && estimate?.isLong == true
+    lines = long && !console.errIsTerminal
+    state = Mutex((ContinuousClock.now, false, 0))
+    if long, let estimate { console.err(Self.announcement(estimate, threads: threads ?? MonteCarloEngine.defaultThreadCount)) }
+  }
+
+  /// `Note: about 3.2 min on 2 threads (6.4 min of one core): …`, one line.
+  static func announcement(_ e: WorkEstimate, threads: Int) -> String {
+    "Note: this run should take about \(duration(e.wallSeconds(threads: threads))) on \(threads) thread\(threads == 1 ? "" : "s")"
+      + " (\(duration(e.cpuSeconds)) of one core): \(NumberText.grouped(e.walks, rounding: .toNearestOrAwayFromZero)) user walks"
+      + " × \(NumberText.fixed(e.stepsPerWalk, 1)) screens at ~\(Int(WorkEstimate.nanosecondsPerStep * WorkEstimate.buildSlowdown)) ns"
+      + " a screen\(WorkEstimate.buildSlowdown > 1 ? " in this debug build" : "")"
+      + " (the cost model of Benchmarks/README.md); progress follows, --quiet hides it.\n"
+  }
+
+  /// `45 s`, `3.2 min`, `1.5 h`.
+  static func duration(_ seconds: Double) -> String {
+    if seconds < 90 { return "\(Int(rounding: seconds) ?? 0) s" }
+    if seconds < 5_400 { return NumberText.fixed(seconds / 60, 1) + " min" }
+    return NumberText.fixed(seconds / 3_600, 1) + " h"
   }
 
   func update(done: Int, total: Int) {
+    if lines { line(done: done, total: total) }
     guard enabled else { return }
     let now = ContinuousClock.now
     let line: String? = state.withLock { s in
@@ -156,6 +186,21 @@ final class ProgressBar: Sendable {
       return "\r\(label) \(bar) \(percent)% · \(Self.compact(rate)) \(unit)/s · ETA \(Int(rounding: eta).map(String.init) ?? "?") s "
     }
     if let line { console.err(line) }
+  }
+
+  /// Off a terminal: one line each time another 10 % is done.
+  private func line(done: Int, total: Int) {
+    guard total > 0 else { return }
+    let tenths = min(10, Int(rounding: Double(done) / Double(total) * 10, .towardZero) ?? 10)
+    let crossed = state.withLock { s -> Bool in
+      guard tenths > s.tenths else { return false }
+      s.tenths = tenths
+      return true
+    }
+    guard crossed else { return }
+    let elapsed = Self.seconds(ContinuousClock.now - start)
+    let left = done > 0 ? elapsed * Double(total - done) / Double(done) : 0
+    console.err("\(label): \(tenths * 10)% · \(Self.duration(elapsed)) so far · about \(Self.duration(left)) left\n")
   }
 
   func finish() {

@@ -13,7 +13,9 @@ enum GridCommand: Command {
       every cell) on all cores; results are byte-identical for any --threads. The table
       ranks cells by the spec's primary metric with raw, Holm- and Benjamini–Hochberg-
       adjusted p-values and the guardrails. A progress bar (rate, ETA) appears on stderr
-      when it is a terminal. Without <spec>, runs the built-in Klick grid (18 cells).
+      when it is a terminal; a grid estimated at over a minute of one core is announced
+      first, and off a terminal it reports every 10 %. Without <spec>, runs the built-in
+      Klick grid (18 cells).
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec with a \"grid\" (default: built-in klick-onboarding).")],
     options: [
@@ -45,10 +47,12 @@ enum GridCommand: Command {
         code: .invalidInput,
         text: "Error: \(experiment.name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
     }
-    let bar = ProgressBar(console: console, label: "grid", enabled: !arguments.flag("quiet"))
     let result: RunResult
     var options = RunOptions(users: users, seed: seed, threads: threads)
     options.shard = try shard(arguments, console: console)
+    let bar = ProgressBar(
+      console: console, label: "grid", enabled: !arguments.flag("quiet"), estimate: WorkEstimate.run(gridded, options: options),
+      threads: threads)
     do {
       result = try Simulation.run(gridded, options: options) { done, total in
         bar.update(done: done, total: total)

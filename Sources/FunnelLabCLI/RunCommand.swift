@@ -33,7 +33,8 @@ enum RunCommand: Command {
       the probability that the variant beats the control (as 'exact' does).
       Without <spec>, runs the built-in Klick onboarding experiment.
       Results depend only on the spec and the seed: any --threads gives the same bytes.
-      A progress bar appears on stderr when it is a terminal.
+      A progress bar appears on stderr when it is a terminal. A run estimated at over a
+      minute of one core is announced first, and off a terminal it reports every 10 %.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
@@ -101,9 +102,12 @@ enum RunCommand: Command {
     if options.shard != nil, mode == .experiment {
       throw UsageError(message: "--shard works with --mode truth", hint: "shard the truth run, or run experiment mode on one machine")
     }
-    let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
     options.mode = mode
     let schedule = try dailySchedule(arguments, mode: mode, users: users)
+    let bar = ProgressBar(
+      console: console, label: "simulating", enabled: !arguments.flag("quiet"),
+      estimate: WorkEstimate.run(experiment, options: options, usersPerDay: schedule?.usersPerDay, days: schedule?.days),
+      threads: threads)
     let result: RunResult
     var daily: DailyRun?
     do {
@@ -156,7 +160,9 @@ enum RunCommand: Command {
     try BanditCommand.validate(allocation, arms: BanditCommand.armCount(variants, of: experiment))
     try BanditCommand.validateBurnIn(allocation, days: schedule.days)
     let options = RunOptions(seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants, mode: .experiment)
-    let bar = ProgressBar(console: console, label: "simulating", enabled: !arguments.flag("quiet"))
+    let bar = ProgressBar(
+      console: console, label: "simulating", enabled: !arguments.flag("quiet"),
+      estimate: WorkEstimate.run(experiment, options: options, usersPerDay: schedule.usersPerDay, days: schedule.days), threads: threads)
     let adaptive: AdaptiveRun
     do {
       adaptive = try Simulation.runAdaptive(

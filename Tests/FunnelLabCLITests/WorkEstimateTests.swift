@@ -1,0 +1,67 @@
+import FunnelLab
+import FunnelTestSupport
+import Testing
+
+@testable import FunnelLabCLI
+
+/// A run estimated to take over a minute of one core is announced before it starts, with the
+/// cost model's numbers; off a terminal it then prints a line at every 10 %.
+@Suite struct WorkEstimateTests {
+  static func klick() throws -> Experiment { try ExperimentLoader.load(contentsOf: experimentPath("klick-onboarding")) }
+
+  @Test func walksFollowTheRunsUsersArmsAndShard() throws {
+    let e = try Self.klick()
+    let steps = try ExactEngine.solve(FlowCompiler.compile(e, variant: 0)).expectedScreens
+    let truth = try #require(WorkEstimate.run(e, options: RunOptions(users: 100_000_000)))
+    #expect(truth.walks == 100_000_000 * Double(e.variants.count))
+    #expect(truth.stepsPerWalk == steps)
+    #expect(truth.stepsPerWalk > 1 && truth.stepsPerWalk < Double(e.flow.screens.count) * 3)
+    let expected = truth.walks * steps * WorkEstimate.nanosecondsPerStep * WorkEstimate.buildSlowdown * 1e-9
+    #expect(abs(truth.cpuSeconds - expected) <= 1e-9 * expected)
+    #expect(truth.isLong)
+    // --variant: the control and the variants named; a shard: its share of the users.
+    var options = RunOptions(users: 100_000_000, variants: ["features5", "features5"])
+    options.shard = Shard(index: 1, count: 4)
+    #expect(WorkEstimate.run(e, options: options)?.walks == 50_000_000)
+    #expect(WorkEstimate.run(e, options: RunOptions(), usersPerDay: 2_000_000, days: 10)?.walks == 20_000_000)
+    // Too few walks to take a minute: nothing is solved.
+    #expect(WorkEstimate.run(e, options: RunOptions(users: 1_000_000)) == nil)
+  }
+
+  @Test func aLongRunIsAnnouncedAndReportsEveryTenthOffATerminal() {
+    let console = CapturingConsole()
+    let long = WorkEstimate(walks: 1e9, stepsPerWalk: 5)
+    let bar = ProgressBar(console: console, label: "simulating", enabled: true, estimate: long, threads: 2)
+    for done in stride(from: 0, through: 1000, by: 7) { bar.update(done: done, total: 1000) }
+    bar.update(done: 1000, total: 1000)
+    bar.finish()
+    let lines = console.stderr.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("Note: this run should take about ") == true, "\(console.stderr)")
+    #expect(lines.first?.contains("1,000,000,000 user walks × 5.0 screens") == true)
+    #expect(lines.dropFirst().map { $0.split(separator: " · ").first.map(String.init) } == (1...10).map { "simulating: \($0 * 10)%" })
+    #expect(lines.last?.hasSuffix("about 0 s left") == true, "\(console.stderr)")
+    #expect(console.stdout.isEmpty)
+  }
+
+  @Test func shortQuietOrTerminalRunsPrintNoLines() {
+    let short = WorkEstimate(walks: 1e6, stepsPerWalk: 5)
+    let long = WorkEstimate(walks: 1e9, stepsPerWalk: 5)
+    for (estimate, enabled) in [(short, true), (long, false), (nil, true)] {
+      let console = CapturingConsole()
+      let bar = ProgressBar(console: console, label: "grid", enabled: enabled, estimate: estimate)
+      for done in [0, 500, 1000] { bar.update(done: done, total: 1000) }
+      #expect(console.stderr.isEmpty)
+    }
+    // On a terminal the bar redraws in place: the announcement, then no line of its own.
+    let terminal = CapturingConsole(terminal: true)
+    let bar = ProgressBar(console: terminal, label: "grid", enabled: true, estimate: long)
+    bar.update(done: 1000, total: 1000)
+    #expect(terminal.stderr.hasPrefix("Note: ") && !terminal.stderr.contains("grid: 100%"))
+  }
+
+  @Test func durationsReadAsPeopleSayThem() {
+    #expect(ProgressBar.duration(45) == "45 s")
+    #expect(ProgressBar.duration(192) == "3.2 min")
+    #expect(ProgressBar.duration(5_400) == "1.5 h")
+  }
+}
