@@ -36,7 +36,9 @@ enum CalibrateCommand: Command {
         help: "With --variants: the behavior parameters that may be fitted, comma-separated (default: every one that acts on the counts)."),
       OptionSpec(
         name: "no-profile",
-        help: "With --variants: skip the profile-likelihood intervals (a constrained fit per point; the Wald intervals remain)."),
+        help:
+          "With --variants: skip the profile-likelihood intervals, the slow part (a constrained fit per point; announced with progress when long; the Wald intervals remain)."
+      ),
       OptionSpec(
         name: "output", short: "o", valueName: "file",
         help:

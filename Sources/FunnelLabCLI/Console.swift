@@ -140,17 +140,24 @@ final class ProgressBar: Sendable {
   ///   - unit: what is counted, in the rate (`users/s`).
   ///   - estimate: the run's cost; when it is long (``WorkEstimate/isLong``) and `enabled`, it is
   ///     announced now, on `threads` threads (default: every core).
-  init(
+  convenience init(
     console: any Console, label: String, enabled: Bool, unit: String = "users", estimate: WorkEstimate? = nil, threads: Int? = nil
   ) {
+    let note = estimate.flatMap { $0.isLong ? Self.announcement($0, threads: threads ?? MonteCarloEngine.defaultThreadCount) : nil }
+    self.init(console: console, label: label, enabled: enabled, unit: unit, note: note)
+  }
+
+  /// - Parameter note: a long run's announcement; when given (and `enabled`), it is printed now
+  ///   and, off a terminal, a line follows every 10 %.
+  init(console: any Console, label: String, enabled: Bool, unit: String, note: String?) {
     self.console = console
     self.label = label
     self.unit = unit
     self.enabled = enabled && console.errIsTerminal
-    let long = enabled && estimate?.isLong == true
+    let long = enabled && note != nil
     lines = long && !console.errIsTerminal
     state = Mutex((ContinuousClock.now, false, 0))
-    if long, let estimate { console.err(Self.announcement(estimate, threads: threads ?? MonteCarloEngine.defaultThreadCount)) }
+    if long, let note { console.err(note) }
   }
 
   /// `Note: about 3.2 min on 2 threads (6.4 min of one core): …`, one line.
@@ -200,7 +207,8 @@ final class ProgressBar: Sendable {
     guard crossed else { return }
     let elapsed = Self.seconds(ContinuousClock.now - start)
     let left = done > 0 ? elapsed * Double(total - done) / Double(done) : 0
-    console.err("\(label): \(tenths * 10)% · \(Self.duration(elapsed)) so far · about \(Self.duration(left)) left\n")
+    let percent = min(100, Int(rounding: Double(done) / Double(total) * 100, .towardZero) ?? 100)
+    console.err("\(label): \(percent)% · \(Self.duration(elapsed)) so far · about \(Self.duration(left)) left\n")
   }
 
   func finish() {

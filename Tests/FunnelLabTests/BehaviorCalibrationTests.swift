@@ -142,6 +142,22 @@ import Testing
     #expect(abs(root - 1) < 1e-6, "\(root)")
   }
 
+  /// The profile phase reports its ends: once the fit is done (0 of 2 for one parameter), then
+  /// after each end; without profile intervals, nothing.
+  @Test func theProfilePhaseReportsEachEnd() throws {
+    let (spec, document) = try Self.tiny()
+    var truth = spec
+    truth.behavior.defaultPlanBias = 1.2
+    let observed = try Self.observed(truth, variants: ["control", "defaultMonthly"], users: 5_000, seed: 3)
+    for profile in [true, false] {
+      var calls: [[Int]] = []
+      _ = try BehaviorCalibration.fit(
+        spec, document: document, observed: observed, candidates: [.defaultPlanBias], profile: profile
+      ) { calls.append([$0, $1]) }
+      #expect(calls == (profile ? [[0, 2], [1, 2], [2, 2]] : []))
+    }
+  }
+
   /// Over 500 simulated past tests in the long stage (100 in the fast one; 5,000 users per
   /// arm, the engine of `run`), each fitted parameter's 95% interval covers the value that
   /// made the data 95% of the time, within ±3.09 SE (each of the 3 parameters' checks at a

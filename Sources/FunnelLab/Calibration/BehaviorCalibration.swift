@@ -142,11 +142,14 @@ extension BehaviorCalibration {
   /// - Parameters:
   ///   - candidates: the behavior parameters that may be fitted (default ``fittable``).
   ///   - profile: whether to compute the profile-likelihood intervals.
+  ///   - progress: called with the profile-likelihood ends done and their total (two a
+  ///     fitted behavior parameter): first with 0 once the fit itself is done, then after each end.
   /// - Throws: ``SpecErrors`` for an invalid spec, unknown variants, screens or actions,
   ///   a parameter that cannot be fitted, or a fit that does not converge.
   package static func fit(
     _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
-    candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed"
+    candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed",
+    progress: ((_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> BehaviorCalibration {
     guard level > 0, level < 1 else {
       throw failure("the confidence level \(level) is not between 0 and 1", hint: "e.g. 0.95", source: source)
@@ -192,18 +195,10 @@ extension BehaviorCalibration {
         hint: "some fitted parameter is at a bound or barely identified; fit fewer with --fit", source: source)
     }
     let z = Normal.standardQuantile(p: 0.5 + level / 2, q: 0.5 - level / 2)
-    var parameters = model.probabilityParameters(phi, covariance: covariance, z: z)
-    var behaviorCovariance: [[Double]] = []
-    for (k, parameter) in model.behaviors.enumerated() {
-      let i = model.baseCount + k
-      let se = covariance[i][i].squareRoot()
-      var fittedParameter = FittedParameter(
-        kind: .behavior(parameter), assumed: experiment.behavior[parameter], fitted: phi[i], standardError: se,
-        interval: (phi[i] - z * se)...(phi[i] + z * se))
-      if profile { model.profile(i, estimate: phi, logLikelihood: fitted, se: se, z: z, into: &fittedParameter) }
-      parameters.append(fittedParameter)
-      behaviorCovariance.append(model.behaviors.indices.map { covariance[i][model.baseCount + $0] })
-    }
+    let (behaviorParameters, behaviorCovariance) = behaviorIntervals(
+      model, experiment: experiment, phi: phi, covariance: covariance, logLikelihood: fitted, z: z, profile: profile,
+      progress: progress)
+    let parameters = model.probabilityParameters(phi, covariance: covariance, z: z) + behaviorParameters
     var (document, calibrated) = model.write(phi, into: document)
     try Calibration.refuseBrokenFlow(experiment, fitted: calibrated, source: source)
     writeUncertainty(
@@ -221,6 +216,33 @@ extension BehaviorCalibration {
 }
 
 extension BehaviorCalibration {
+  /// Each fitted behavior parameter with its Wald interval and, with `profile`, its
+  /// profile-likelihood interval (reporting each end to `progress`); and their covariance rows.
+  static func behaviorIntervals(
+    _ model: LikelihoodModel, experiment: Experiment, phi: [Double], covariance: [[Double]], logLikelihood fitted: Double, z: Double,
+    profile: Bool, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) -> (parameters: [FittedParameter], covariance: [[Double]]) {
+    var parameters: [FittedParameter] = []
+    var behaviorCovariance: [[Double]] = []
+    let ends = profile ? 2 * model.behaviors.count : 0
+    if ends > 0 { progress?(0, ends) }
+    for (k, parameter) in model.behaviors.enumerated() {
+      let i = model.baseCount + k
+      let se = covariance[i][i].squareRoot()
+      var fittedParameter = FittedParameter(
+        kind: .behavior(parameter), assumed: experiment.behavior[parameter], fitted: phi[i], standardError: se,
+        interval: (phi[i] - z * se)...(phi[i] + z * se))
+      if profile {
+        model.profile(i, estimate: phi, logLikelihood: fitted, se: se, z: z, into: &fittedParameter) { end in
+          progress?(2 * k + end, ends)
+        }
+      }
+      parameters.append(fittedParameter)
+      behaviorCovariance.append(model.behaviors.indices.map { covariance[i][model.baseCount + $0] })
+    }
+    return (parameters, behaviorCovariance)
+  }
+
   /// Writes the fit's uncertainty as the spec's `parameterUncertainty` section (see
   /// ``ParameterUncertainty/fitted(_:estimates:covariance:keeping:summary:)``); when it
   /// cannot be written, a section that would still hold the overturned guesses is removed.

@@ -176,10 +176,11 @@ extension LikelihoodModel {
     return out
   }
 
-  /// The profile-likelihood interval of parameter `i` (a behavior parameter), written into `parameter`.
+  /// The profile-likelihood interval of parameter `i` (a behavior parameter), written into
+  /// `parameter`; `ended` is called with 1 and 2 as each end is found.
   func profile(
     _ i: Int, estimate: [Double], logLikelihood best: Double, se: Double, z: Double,
-    into parameter: inout BehaviorCalibration.FittedParameter
+    into parameter: inout BehaviorCalibration.FittedParameter, ended: (Int) -> Void = { _ in }
   ) {
     let range = behaviors[i - baseCount].range
     let critical = z * z
@@ -213,14 +214,15 @@ extension LikelihoodModel {
         if t == bound { break }
         step *= 1.5
       }
-      guard let out = outside else {
+      if let out = outside {
+        ends.append(crossing(inside: inside, outside: out, tolerance: 1e-3 * max(se, 1e-6), excess))
+        bounded.append(false)
+      } else {
         // The bound inside the interval (or, past 30 widenings, the widest point reached).
         ends.append(inside.t)
         bounded.append(true)
-        continue
       }
-      ends.append(crossing(inside: inside, outside: out, tolerance: 1e-3 * max(se, 1e-6), excess))
-      bounded.append(false)
+      ended(ends.count)
     }
     parameter.profileInterval = min(ends[0], ends[1])...max(ends[0], ends[1])
     parameter.lowerBounded = bounded[0]
