@@ -53,7 +53,7 @@ extension CalibrateCommand {
     }
     let candidates = try fitCandidates(arguments.value("fit"))
     let calibration: BehaviorCalibration
-    let progress = ProfileProgress(console: console)
+    let progress = PacedProgress(console: console, label: "profile intervals", unit: "ends", note: profileNote)
     do {
       var observed: [(variant: String, counts: ObservedCounts)] = []
       for id in variants { observed.append((id, try ObservedCounts.parse(csv: csv, source: csvPath, variant: id))) }
@@ -98,6 +98,17 @@ extension CalibrateCommand {
     return out
   }
 
+  /// The announcement of the profile-likelihood phase, once the fit took `fitted` seconds:
+  /// each end is a few constrained fits, measured at about 0.62 of the fit's own time
+  /// (`calibrate experiments/betfree-onboarding.json experiments/data/betfree-past-tests.csv
+  /// --variants all` took 21 s to fit and 52 s more for its 4 ends, debug build, 2 cores).
+  static func profileNote(fitted: Double, done: Int, total: Int) -> String? {
+    let left = fitted * 0.62 * Double(total)
+    guard left > 30 else { return nil }
+    return "Note: fitted in \(ProgressBar.duration(fitted)); the profile-likelihood intervals take \(total) ends, about"
+      + " \(ProgressBar.duration(left)) more at that pace; --no-profile skips them.\n"
+  }
+
   /// The one-line-per-problem failure of a spec or counts error.
   static func failure(_ error: SpecErrors) -> CommandFailure {
     var text = ""
@@ -120,34 +131,4 @@ extension CalibrateCommand {
       throw CommandFailure(code: ExitCode(error), text: text)
     }
   }
-}
-
-/// The profile-likelihood phase of a joint fit, the slow part: once the fit is done, how many
-/// ends are left and at what pace (each end is a few constrained fits, measured here at about
-/// 0.6 of the fit's own time), announced when that comes to over half a minute; then a bar on
-/// a terminal, or a line every 10 % off one (``ProgressBar``).
-final class ProfileProgress {
-  /// Measured: `calibrate experiments/betfree-onboarding.json experiments/data/betfree-past-tests.csv
-  /// --variants all` took 21 s to fit and 52 s more for its 4 ends (debug build, 2 cores).
-  static let endsPerFit = 0.62
-  private let console: any Console
-  private let start = ContinuousClock.now
-  private var bar: ProgressBar?
-
-  init(console: any Console) { self.console = console }
-
-  func update(done: Int, total: Int) {
-    if let bar { return bar.update(done: done, total: total) }
-    let fitted = ProgressBar.seconds(ContinuousClock.now - start)
-    let left = fitted * Self.endsPerFit * Double(total)
-    let note =
-      left > 30
-      ? "Note: fitted in \(ProgressBar.duration(fitted)); the profile-likelihood intervals take \(total) ends, about"
-        + " \(ProgressBar.duration(left)) more at that pace; --no-profile skips them.\n" : nil
-    let created = ProgressBar(console: console, label: "profile intervals", enabled: true, unit: "ends", note: note)
-    bar = created
-    created.update(done: done, total: total)
-  }
-
-  func finish() { bar?.finish() }
 }

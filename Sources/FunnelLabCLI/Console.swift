@@ -169,8 +169,9 @@ final class ProgressBar: Sendable {
       + " (the cost model of Benchmarks/README.md); progress follows, --quiet hides it.\n"
   }
 
-  /// `45 s`, `3.2 min`, `1.5 h`.
+  /// `120 ms`, `45 s`, `3.2 min`, `1.5 h`.
   static func duration(_ seconds: Double) -> String {
+    if seconds < 0.995, seconds > 0 { return "\(Int(rounding: seconds * 1000) ?? 0) ms" }
     if seconds < 90 { return "\(Int(rounding: seconds) ?? 0) s" }
     if seconds < 5_400 { return NumberText.fixed(seconds / 60, 1) + " min" }
     return NumberText.fixed(seconds / 3_600, 1) + " h"
@@ -226,4 +227,41 @@ final class ProgressBar: Sendable {
     if x >= 1e3 { return String(whole / 1000) + "k" }
     return String(whole)
   }
+}
+
+/// Progress of work whose pace is known only once it has started: its first report (after a
+/// first unit, or after a phase before the units) measures the pace, `note` turns that into an
+/// announcement of the rest (or `nil` when it is short), and a ``ProgressBar`` follows.
+final class PacedProgress {
+  private let console: any Console
+  private let label: String
+  private let unit: String
+  private let enabled: Bool
+  private let note: (_ elapsed: Double, _ done: Int, _ total: Int) -> String?
+  private let start = ContinuousClock.now
+  private var bar: ProgressBar?
+
+  /// - Parameter note: the announcement from the seconds elapsed at the first report, the units
+  ///   done then and their total.
+  init(
+    console: any Console, label: String, unit: String, enabled: Bool = true,
+    note: @escaping (_ elapsed: Double, _ done: Int, _ total: Int) -> String?
+  ) {
+    self.console = console
+    self.label = label
+    self.unit = unit
+    self.enabled = enabled
+    self.note = note
+  }
+
+  func update(done: Int, total: Int) {
+    if let bar { return bar.update(done: done, total: total) }
+    let elapsed = ProgressBar.seconds(ContinuousClock.now - start)
+    let created = ProgressBar(
+      console: console, label: label, enabled: enabled, unit: unit, note: note(elapsed, done, total))
+    bar = created
+    created.update(done: done, total: total)
+  }
+
+  func finish() { bar?.finish() }
 }

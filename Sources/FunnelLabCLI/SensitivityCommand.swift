@@ -10,7 +10,8 @@ enum SensitivityCommand: Command {
       For every combination of the --vary values (the last varies fastest), solves
       every variant exactly (no sampling noise) and names the winner on the metric
       (default: the spec's primary metric). A flip between neighbouring values of
-      the last parameter is located by bisection to 1/1024 of the step.
+      the last parameter is located by bisection to 1/1024 of the step. A sweep
+      estimated at over a minute (from its first point) is announced, with progress.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
@@ -71,11 +72,20 @@ enum SensitivityCommand: Command {
     }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let result: Sensitivity
+    // The first point's time paces the rest.
+    let progress = PacedProgress(console: console, label: "sensitivity", unit: "points") { first, done, total in
+      let left = first / Double(max(done, 1)) * Double(total - done)
+      guard first + left > WorkEstimate.announcedAboveSeconds else { return nil }
+      return "Note: \(total) points at \(ProgressBar.duration(first / Double(max(done, 1)))) each (each solves every variant exactly):"
+        + " about \(ProgressBar.duration(left)) more; larger steps or fewer axes make it shorter.\n"
+    }
     do {
-      result = try Sensitivity.run(experiment, axes: axes, metric: metric)
+      result = try Sensitivity.run(experiment, axes: axes, metric: metric, progress: progress.update)
     } catch {
+      progress.finish()
       throw CommandFailure.invalid(error)
     }
+    progress.finish()
     let output = OutputDestination(path: arguments.value("output"))
     try output.write(format == .json ? SensitivityRenderer.json(result) : terminal(SensitivityRenderer.table(result)), console: console)
     return .success

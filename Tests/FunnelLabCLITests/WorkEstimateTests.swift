@@ -59,7 +59,23 @@ import Testing
     #expect(terminal.stderr.hasPrefix("Note: ") && !terminal.stderr.contains("grid: 100%"))
   }
 
+  /// Work paced by its first report: announced when the rest is long, silent when short.
+  @Test func pacedWorkIsAnnouncedFromItsFirstReport() {
+    for (long, expected) in [(true, 4), (false, 0)] {
+      let console = CapturingConsole()
+      let progress = PacedProgress(console: console, label: "points", unit: "points") { _, done, total in
+        #expect(done == 1 && total == 10)
+        return long ? "Note: long.\n" : nil
+      }
+      for done in [1, 5, 10] { progress.update(done: done, total: 10) }
+      progress.finish()
+      // The note, then a line at 10 %, 50 % and 100 % (off a terminal).
+      #expect(console.stderr.split(separator: "\n").count == expected, "\(console.stderr)")
+    }
+  }
+
   @Test func durationsReadAsPeopleSayThem() {
+    #expect(ProgressBar.duration(0.132) == "132 ms")
     #expect(ProgressBar.duration(45) == "45 s")
     #expect(ProgressBar.duration(192) == "3.2 min")
     #expect(ProgressBar.duration(5_400) == "1.5 h")

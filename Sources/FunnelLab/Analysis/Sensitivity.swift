@@ -91,10 +91,12 @@ package struct Sensitivity: Sendable {
   /// wins everywhere.
   package var flips: [Flip]
 
-  /// Runs the analysis.
+  /// Runs the analysis; `progress` is called with the points solved and their total after each.
   /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
   ///   (e.g. a value outside the parameter's range).
-  package static func run(_ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil) throws(SpecErrors) -> Sensitivity {
+  package static func run(
+    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
     guard pointCount(axes) != nil else {
       throw SpecErrors(
@@ -112,6 +114,7 @@ package struct Sensitivity: Sendable {
     for values in combos {
       let metricValues = try evaluate(experiment, axes: axes, values: values, metric: metric)
       points.append(Point(values: values, metricValues: metricValues, winner: winner(ids, metricValues, metric)))
+      progress?(points.count, combos.count)
     }
     var flips: [Flip] = []
     if let last = axes.last {
