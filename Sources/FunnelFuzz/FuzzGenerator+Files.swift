@@ -71,7 +71,7 @@ extension FuzzGenerator {
     }
     for _ in 0...rng.below(3) {
       let r = rng.below(rows.count)
-      switch rng.below(10) {
+      switch rng.below(11) {
       case 0: if !rows[r].isEmpty { rows[r][rng.below(rows[r].count)] = argumentValue(&rng) }
       case 1: rows[r].append(argumentValue(&rng))
       case 2: if !rows[r].isEmpty { rows[r].removeLast() }
@@ -82,6 +82,8 @@ extension FuzzGenerator {
       case 7: if !rows[r].isEmpty { rows[r][0] = rng.pick(Self.hostileIDs).replacingOccurrences(of: ",", with: ";") }
       // A header naming a column twice (the second was once ignored).
       case 8: if let name = rows[0].isEmpty ? nil : rows[0][rng.below(rows[0].count)] { rows[0].append(name) }
+      // A count of 0: a fit that drives an action to 0 can close a path of the flow.
+      case 9: if r > 0, let last = rows[r].indices.last { rows[r][last] = "0" }
       default: rows = Array(rows.prefix(1))
       }
       if rows.isEmpty { break }
