@@ -4,8 +4,8 @@ import FunnelLab
 package enum ExitCode: Int32, Sendable, CaseIterable {
   /// Success.
   case success = 0
-  /// The command ran, and an assumption check it evaluated failed (`check`), or `analyze
-  /// --fail-on-srm` found a sample ratio mismatch.
+  /// The command ran, and an assumption check it evaluated failed (`check`, which also fails
+  /// when it has nothing to check), or `analyze --fail-on-srm` found a sample ratio mismatch.
   case checkFailed = 1
   /// Wrong command line: unknown command or option, missing or malformed value.
   case usage = 64
@@ -22,7 +22,8 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   package var meaning: String {
     switch self {
     case .success: "success"
-    case .checkFailed: "an expectation checked by the command failed, or analyze --fail-on-srm found a sample ratio mismatch"
+    case .checkFailed:
+      "an expectation checked by the command failed (or check found none to check), or analyze --fail-on-srm found a sample ratio mismatch"
     case .usage: "usage error: unknown command or option, missing or malformed value"
     case .invalidInput: "invalid spec or data file (every problem is listed on stderr)"
     case .noInput: "an input file does not exist or cannot be read"

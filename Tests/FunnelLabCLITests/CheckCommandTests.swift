@@ -56,6 +56,29 @@ import Testing
     #expect(r.err.contains("skipping"))
   }
 
+  /// A check that checks nothing fails (exit 1) unless --allow-empty: a spec without
+  /// expectations, or files none of which is a spec; nothing is written then.
+  @Test func nothingToCheckFailsUnlessAllowed() throws {
+    let empty = try spec("")
+    let junit = try temporaryFile("check.xml")
+    let none = funnellab("check", empty, "--junit", junit)
+    #expect(none.code == 1)
+    #expect(
+      none.err
+        == "Error: \(empty): no expectations to check; add an \"expectations\" list (docs/guide-ci-checks.md), or pass --allow-empty\n")
+    #expect(none.out.isEmpty && !FileManager.default.fileExists(atPath: junit))
+    let schema = funnellab("check", experimentPath("schema"))
+    #expect(schema.code == 1)
+    #expect(schema.err.contains("Error: nothing to check: \(experimentPath("schema")) is not an experiment spec"), "\(schema.err)")
+    // One spec without expectations beside one with them still fails, naming the empty one.
+    #expect(funnellab("check", empty, experimentPath("urbannest-onboarding")).code == 1)
+    for arguments in [[empty], [experimentPath("schema")], [empty, experimentPath("urbannest-onboarding")]] {
+      let allowed = funnellab(["check"] + arguments + ["--allow-empty"])
+      #expect(allowed.code == 0, "\(allowed.err)")
+      #expect(allowed.out.hasSuffix("expectations passed.\n"), "\(allowed.out)")
+    }
+  }
+
   @Test func jsonReportsEveryExpectation() throws {
     let r = funnellab("check", try spec(Self.wrong), "--format", "json")
     #expect(r.code == 1)
