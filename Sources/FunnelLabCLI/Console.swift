@@ -236,29 +236,23 @@ final class PacedProgress {
   private let console: any Console
   private let label: String
   private let unit: String
-  private let enabled: Bool
   private let note: (_ elapsed: Double, _ done: Int, _ total: Int) -> String?
   private let start = ContinuousClock.now
   private var bar: ProgressBar?
 
   /// - Parameter note: the announcement from the seconds elapsed at the first report, the units
   ///   done then and their total.
-  init(
-    console: any Console, label: String, unit: String, enabled: Bool = true,
-    note: @escaping (_ elapsed: Double, _ done: Int, _ total: Int) -> String?
-  ) {
+  init(console: any Console, label: String, unit: String, note: @escaping (_ elapsed: Double, _ done: Int, _ total: Int) -> String?) {
     self.console = console
     self.label = label
     self.unit = unit
-    self.enabled = enabled
     self.note = note
   }
 
   func update(done: Int, total: Int) {
     if let bar { return bar.update(done: done, total: total) }
     let elapsed = ProgressBar.seconds(ContinuousClock.now - start)
-    let created = ProgressBar(
-      console: console, label: label, enabled: enabled, unit: unit, note: note(elapsed, done, total))
+    let created = ProgressBar(console: console, label: label, enabled: true, unit: unit, note: note(elapsed, done, total))
     bar = created
     created.update(done: done, total: total)
   }

@@ -96,9 +96,10 @@ package enum RunTableRenderer {
 
   /// The variants whose revenue was compared unpaired because too few users' revenue differs
   /// (``PairedTallies/minimumDiffering``), as a sentence; `nil` when every comparison is paired.
+  /// (In a truth-mode run, a mean with a test that is not paired is exactly that fallback.)
   static func unpairedRevenueNote(_ summaries: [FunnelSummary]) -> String? {
     let unpaired = summaries.filter { s in
-      PairedTallies.meanMetrics.contains { s.comparison($0)?.test?.method == WelchTTest.methodName }
+      PairedTallies.meanMetrics.contains { s.comparison($0).map { $0.test != nil && !$0.isPaired } ?? false }
     }
     guard !unpaired.isEmpty else { return nil }
     return "revenue of \(unpaired.map(\.variant).joined(separator: ", ")): Welch's t, unpaired (fewer than"

@@ -73,6 +73,7 @@ func tinyPair() throws -> [CompiledFlow] {
       #expect((paired == nil) == PairedTallies.meanMetrics.contains(metric), "\(metric)")
       let c = MetricAnalysis.compare(metric, variant: result.variants[1].aggregate, control: result.variants[0].aggregate, paired: t)
       #expect(c.test?.pValue == 1 && c.difference?.estimate == 0, "\(metric)")
+      #expect(c.isPaired == !PairedTallies.meanMetrics.contains(metric), "\(metric)")
     }
   }
 

@@ -24,7 +24,7 @@ extension MetricAnalysis {
         let test = try? PairedProportionDifference.mcnemarTest(table)
       else { return nil }
       let lift = try? RelativeLift.pairedInterval(table, confidenceLevel: level)
-      return MetricComparison(metric: metric, difference: interval, relativeLift: lift, test: test)
+      return MetricComparison(metric: metric, difference: interval, relativeLift: lift, test: test, isPaired: true)
     }
     if let differences = tallies.differences(metric) {
       // Too few users differ for the paired t: the caller compares as independent samples.
@@ -34,7 +34,7 @@ extension MetricAnalysis {
       if let variant, let control, case .mean(let t) = metric.data(in: variant), case .mean(let c) = metric.data(in: control) {
         lift = try? RelativeLift.pairedMeanInterval(treatment: t, control: c, differences: differences, confidenceLevel: level)
       }
-      return MetricComparison(metric: metric, difference: paired.difference, relativeLift: lift, test: paired.test)
+      return MetricComparison(metric: metric, difference: paired.difference, relativeLift: lift, test: paired.test, isPaired: true)
     }
     return nil
   }

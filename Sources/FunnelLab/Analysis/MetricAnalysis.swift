@@ -29,17 +29,21 @@ public struct MetricComparison: Sendable, Hashable {
   /// For revenue: Mann–Whitney U with tie correction on the per-user value→count maps
   /// (a shift in the distribution, robust to a few large payers).
   public var rankTest: TestResult?
+  /// Whether the comparison was made on each user's pair of outcomes (truth mode, the same
+  /// users in both variants); `false` when the arms were compared as independent samples.
+  public var isPaired: Bool
 
   /// A comparison; `nil` parts mean the method could not be applied (e.g. an empty arm).
   public init(
     metric: FunnelMetric, difference: IntervalEstimate?, relativeLift: IntervalEstimate? = nil, test: TestResult?,
-    rankTest: TestResult? = nil
+    rankTest: TestResult? = nil, isPaired: Bool = false
   ) {
     self.metric = metric
     self.difference = difference
     self.relativeLift = relativeLift
     self.test = test
     self.rankTest = rankTest
+    self.isPaired = isPaired
   }
 }
 
