@@ -186,6 +186,8 @@ def reports(binary, folder, only=None):
         ("bandit-run-klick", ["run", "experiments/klick-onboarding.json", "--mode", "bandit", "--users-per-day", "20000", "--days", "14", "--quiet"]),
         ("exact-betfree", ["exact", "experiments/betfree-onboarding.json"]),
         ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
+        ("check-all", ["check", "experiments/klick-onboarding.json", "experiments/urbannest-onboarding.json"]),
+        ("check-baseline", ["check", "experiments/klick-onboarding.json", "--baseline", "experiments/baselines/klick-onboarding.json"]),
     ]
     made = []
     for name, arguments in commands:

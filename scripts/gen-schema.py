@@ -473,7 +473,7 @@ defs["grid"] = {
 
 defs["expectation"] = {
     "type": "object",
-    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]), lift (exact improvement over the control ≥ atLeast and/or worsening ≤ costsAtMost), beats (power ≥ power of the z-test at users per arm and the exact rates; with simulate, an experiment-mode run must also be significant), best (highest value with probability ≥ probability: exact, or from an experiment-mode run of users per arm), varianceReduction (the exact share of the variant-vs-control difference's variance that method removes, in [min, max]).",
+    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]; with relativeTo, its difference from that variant, absolute or relative by scale), lift (the exact improvement Δ over the control bounded by atLeast (Δ ≥ x), atMost (Δ ≤ x), costsAtMost (Δ ≥ -x), costsAtLeast (Δ ≤ -x) and within (|Δ| ≤ m); absolute, or relative to the control's value with scale relative), beats (power ≥ power of the z-test at users per arm and the exact rates, at alpha shared by Bonferroni among the variant and among (by default its own comparison alone; grid cells never count); with simulate, an experiment-mode run of those arms must also be significant), best (highest value among the control, the variant and among (default: the declared variants) with probability ≥ probability: exact, or from an experiment-mode run of users per arm), varianceReduction (the exact share of the variant-vs-control difference's variance that method removes, in [min, max]).",
     "properties": {
         "id": nullable({"type": "string", "description": "A name for reports (default: kind variant metric)."}),
         "kind": {"enum": ["range", "lift", "beats", "best", "varianceReduction"]},
@@ -484,9 +484,15 @@ defs["expectation"] = {
         "max": nullable({"type": "number"}),
         "atLeast": nullable({"type": "number", "description": "lift: the smallest acceptable improvement (0.02 = 2 points of a rate)."}),
         "costsAtMost": nullable({"type": "number", "minimum": 0, "description": "lift: the largest acceptable worsening."}),
+        "atMost": nullable({"type": "number", "description": "lift: the largest acceptable improvement."}),
+        "costsAtLeast": nullable({"type": "number", "minimum": 0, "description": "lift: the smallest worsening expected (the variant costs at least this)."}),
+        "within": nullable({"type": "number", "minimum": 0, "description": "lift: an equivalence margin: the improvement lies in [-within, within]."}),
+        "scale": nullable({"enum": ["absolute", "relative"], "description": "lift, and range with relativeTo: bounds in the metric's unit (absolute, the default) or as a share of the reference's value (relative: 0.05 = 5 %)."}),
+        "relativeTo": nullable({"type": "string", "minLength": 1, "description": "range: a variant whose value is subtracted before min and max apply (usually the control)."}),
+        "among": nullable({"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "uniqueItems": True, "description": "beats: the other arms sharing alpha (Bonferroni); best: the other arms ranked (default: every declared variant)."}),
         "users": nullable({"type": "integer", "minimum": 2, "maximum": 100000000, "description": "Users per arm (beats: required; best: simulate an experiment of this size)."}),
         "power": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "description": "beats: least acceptable power (default 0.8)."}),
-        "alpha": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "beats: significance level (default metrics.alpha)."}),
+        "alpha": nullable({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5, "description": "beats: significance level (default metrics.alpha), for its own comparisons only."}),
         "simulate": nullable({"type": "boolean", "description": "beats: also run an experiment and require adjusted p < alpha."}),
         "probability": nullable({"type": "number", "exclusiveMinimum": 0, "maximum": 1, "description": "best: least acceptable probability to be best."}),
     },

@@ -8,7 +8,7 @@ import Foundation
 public struct FuzzCase: Sendable, Hashable {
   /// What the case attacks.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
-    case mutatedSpec, arguments, shards, csv, hostileIDs, eventLog
+    case mutatedSpec, arguments, shards, csv, hostileIDs, eventLog, baseline
   }
 
   /// Stands for the case's folder in ``rawArguments``.
@@ -102,7 +102,7 @@ public enum FuzzFinding: Sendable, Hashable, CustomStringConvertible {
     case .hang: "hang (timeout)"
     case .internalError: "internal error (exit 70)"
     case .undocumentedExitCode(let c): "undocumented exit code \(c)"
-    case .checkFailedOutsideCheck: "exit 1 from a command other than check"
+    case .checkFailedOutsideCheck: "exit 1 from a command other than check and diff"
     case .noMessage: "failure without a one-line message"
     case .controlCharacterInMessage: "raw control character on stderr"
     case .controlCharacterInTerminalOutput: "raw control character in a terminal table"
@@ -140,7 +140,7 @@ extension FuzzCase {
     } else if !Self.documentedCodes.contains(code) {
       findings.append(.undocumentedExitCode(code))
     }
-    if code == 1, rawArguments.first != "check" { findings.append(.checkFailedOutsideCheck) }
+    if code == 1, !["check", "diff"].contains(rawArguments.first ?? "") { findings.append(.checkFailedOutsideCheck) }
     let err = String(decoding: run.stderr, as: UTF8.self)
     if err.unicodeScalars.contains(where: { $0 != "\n" && Self.isControl($0) }) { findings.append(.controlCharacterInMessage) }
     if code != 0, code != 1 {

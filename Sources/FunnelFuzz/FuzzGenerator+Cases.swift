@@ -129,7 +129,8 @@ extension FuzzGenerator {
       ],
       "merge": ["format", "top"],
       "trace": ["users", "seed", "variant", "events-map", "format"],
-      "check": ["junit", "format"],
+      "check": ["junit", "format", "baseline", "update-baseline", "tolerance", "relative-tolerance", "allow-empty"],
+      "diff": ["tolerance", "relative-tolerance", "format"],
       "calibrate": ["variant"],
       "sensitivity": ["vary", "metric", "format"],
     ]
@@ -153,7 +154,9 @@ extension FuzzGenerator {
       if name == "mode", rng.chance(50) { value = rng.pick(["truth", "experiment", "bandit"]) }
       if name == "policy", rng.chance(50) { value = rng.pick(["thompson", "top-two", "epsilon-greedy"]) }
       // An output path stays inside the case's folder, whatever its text.
-      if ["o", "output", "junit"].contains(name), !value.isEmpty, !value.hasPrefix("-") { value = "\(Self.token)/\(value)" }
+      if ["o", "output", "junit", "update-baseline"].contains(name), !value.isEmpty, !value.hasPrefix("-") {
+        value = "\(Self.token)/\(value)"
+      }
       switch rng.below(6) {
       case 0: c.rawArguments.append("--\(name)=\(value)")
       case 1: c.rawArguments.append("--\(name)")

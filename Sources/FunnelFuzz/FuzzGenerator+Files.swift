@@ -30,6 +30,36 @@ extension FuzzGenerator {
     return c
   }
 
+  /// A baseline (the small spec's exact funnel) with a number, a key or its text damaged,
+  /// given to `check --baseline` or `diff` with random tolerances.
+  func tamperedBaseline(_ rng: inout FuzzRandom) -> FuzzCase {
+    var text = seeds.baseline
+    switch rng.below(4) {
+    case 0: text = mutateText(text, &rng)
+    case 1: break
+    default:
+      if var document = try? JSONParser.parse(text) {
+        for _ in 0...rng.below(2) { mutateNumbers(&document, &rng) }
+        text = JSONWriter.write(document)
+      }
+    }
+    let small = smallSpec
+    var c = FuzzCase(index: 0, kind: .baseline, rawArguments: [])
+    c.files[small.name] = Array(small.text.utf8)
+    c.files["base.json"] = Array(text.utf8)
+    let spec = "\(Self.token)/\(small.name)"
+    let base = "\(Self.token)/base.json"
+    c.rawArguments =
+      rng.chance(50) ? ["check", spec, "--baseline", base] : rng.chance(50) ? ["diff", base, spec] : ["diff", spec, base]
+    for _ in 0..<rng.below(3) {
+      let value = rng.chance(50) ? argumentValue(&rng) : rng.pick(["completionRate=", "skipRate=", "bogus="]) + rng.pick(numbers)
+      c.rawArguments += [rng.pick(["--tolerance", "--relative-tolerance"]), value]
+    }
+    c.rawArguments += format(
+      &rng, c.rawArguments[0] == "check" ? ["table", "json", "markdown", "github", "html"] : ["table", "json", "markdown"])
+    return c
+  }
+
   /// Changes one number deep in the document (shard counts): +1, doubled, huge, negative.
   func mutateNumbers(_ value: inout JSONValue, _ rng: inout FuzzRandom) {
     switch value.kind {

@@ -8,12 +8,19 @@ public struct FuzzSeeds: Sendable {
   public var observed: (spec: String, csv: String)
   /// Shard files of one sharded run (each a set that merges), e.g. run 0/2 + 1/2.
   public var shardSets: [[String]]
+  /// The exact funnel of the small spec as `exact --format json` writes it (``baselineCommand``):
+  /// the baseline that `check --baseline` and `diff` cases tamper with; empty: no such cases.
+  public var baseline: String
 
-  public init(specs: [(name: String, text: String)], observed: (spec: String, csv: String), shardSets: [[String]]) {
+  public init(specs: [(name: String, text: String)], observed: (spec: String, csv: String), shardSets: [[String]], baseline: String = "") {
     self.specs = specs
     self.observed = observed
     self.shardSets = shardSets
+    self.baseline = baseline
   }
+
+  /// The command line whose output is ``baseline``, for a runner to execute once before generating.
+  public static func baselineCommand(urbannest: String) -> [String] { ["exact", urbannest, "--format", "json"] }
 
   /// The command lines whose outputs make ``shardSets`` (each writes to stdout),
   /// for a runner to execute once before generating: spec paths are given.
@@ -55,8 +62,8 @@ public struct FuzzGenerator: Sendable {
     var rng = FuzzRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
     let kinds: [(FuzzCase.Kind, Int)] =
       quick
-      ? [(.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11), (.eventLog, 8)]
-      : [(.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13), (.eventLog, 10)]
+      ? [(.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11), (.eventLog, 8), (.baseline, 5)]
+      : [(.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13), (.eventLog, 10), (.baseline, 6)]
     var c: FuzzCase
     switch rng.weighted(kinds) {
     case .mutatedSpec: c = mutatedSpec(&rng)
@@ -65,6 +72,7 @@ public struct FuzzGenerator: Sendable {
     case .csv: c = malformedCSV(&rng)
     case .hostileIDs: c = hostileIDs(&rng)
     case .eventLog: c = eventLog(&rng)
+    case .baseline: c = tamperedBaseline(&rng)
     }
     c.index = index
     c.format = FuzzCase.format(of: c.rawArguments)

@@ -17,30 +17,54 @@ enum CheckCommand: Command {
       spec is invalid (nothing is checked then). Nothing to check is a failure too (1):
       a spec without expectations, or files none of which is a spec (a CI glob that
       matches the wrong files), unless --allow-empty.
+      With --baseline BASE.json (written by 'funnellab exact SPEC --format json' or by
+      --update-baseline): also solves the spec exactly and compares every metric of
+      every variant with the baseline; any move beyond --tolerance fails (1), naming
+      the metrics and the first screen of each variant whose reach or quits moved.
+      Exact, so there is no noise and no flake: snapshot testing for funnels.
       """,
     positionals: [PositionalSpec(name: "spec", help: "Experiment specs (JSON) to check.", optional: false, variadic: true)],
     options: [
       OptionSpec(name: "junit", valueName: "file", help: "Also write JUnit XML (testsuites/testsuite/testcase/failure) to this file."),
       OptionSpec(name: "allow-empty", help: "Pass a spec without expectations, and files none of which is a spec (exit 0)."),
-      OutputFormat.option(OutputFormat.tableOrJSON),
+      OptionSpec(name: "baseline", valueName: "file", help: "Compare the spec's exact funnel with this baseline (one spec only)."),
+      OptionSpec(
+        name: "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only)."),
+    ] + BaselineOptions.toleranceOptions + [
+      OptionSpec(
+        name: "format", short: "f", valueName: "format",
+        help:
+          "table, json, markdown (a pull-request comment), html, or github (::error annotations at each failing expectation's line) (default: table)."
+      ),
       OutputDestination.option,
     ],
     examples: [
       "funnellab check experiments/*.json --junit build/funnellab-check.xml",
       "funnellab check experiments/urbannest-onboarding.json --format json",
+      "funnellab check experiments/*.json --format github",
+      "funnellab check experiments/urbannest-onboarding.json --update-baseline build/urbannest-baseline.json",
+      "funnellab check experiments/urbannest-onboarding.json --baseline build/urbannest-baseline.json --tolerance completionRate=0.001",
     ])
 
+  /// What `--format` writes.
+  enum Format: String, CaseIterable {
+    case table, json, markdown, html, github
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format(OutputFormat.tableOrJSON)
+    let format = Format(rawValue: try arguments.choice("format", Format.allCases.map(\.rawValue)) ?? "table") ?? .table
     let output = OutputDestination(path: arguments.value("output"))
     guard !arguments.positionals.isEmpty else {
       throw UsageError(message: "no spec given", hint: "e.g. funnellab check experiments/*.json")
     }
     var experiments: [(String, Experiment)] = []
+    var lines: [[Int?]] = []
     var failures: [CommandFailure] = []
     for loaded in LoadedSpec.loadAll(arguments.positionals, console: console) {
       switch loaded {
-      case .success(let spec): experiments.append((spec.source, spec.experiment))
+      case .success(let spec):
+        experiments.append((spec.source, spec.experiment))
+        lines.append(ExperimentLoader.expectationLines(in: spec.text))
       case .failure(let failure): failures.append(failure)
       }
     }
@@ -48,21 +72,75 @@ enum CheckCommand: Command {
       let code = failures.contains { $0.code == .invalidInput } ? ExitCode.invalidInput : .noInput
       throw CommandFailure(code: code, text: failures.map(\.text).joined())
     }
-    try refuseNothingToCheck(experiments, given: arguments.positionals, allowEmpty: arguments.flag("allow-empty"))
+    let baseline = try Baseline(arguments, specs: experiments.count, console: console)
+    try refuseNothingToCheck(
+      experiments, given: arguments.positionals, allowEmpty: arguments.flag("allow-empty") || baseline.replacesExpectations)
     var files: [CheckRenderer.File] = []
-    for (path, experiment) in experiments {
+    for ((path, experiment), lines) in zip(experiments, lines) {
       do {
-        files.append(CheckRenderer.File(path: path, experiment: experiment.name, results: try ExpectationChecker.check(experiment)))
+        let results = try ExpectationChecker.check(experiment)
+        files.append(CheckRenderer.File(path: path, experiment: experiment.name, results: results, lines: lines))
       } catch {
         throw CommandFailure.invalid(error)
       }
     }
+    if let (path, experiment) = experiments.first, let index = files.indices.first {
+      files[index].baseline = try baseline.compare(experiment, path: path)
+    }
+    var update: (OutputDestination, String)?
+    if let destination = baseline.update, let (_, experiment) = experiments.first {
+      update = (destination, ExactRenderer.json(experiment: experiment.name, variants: try ExactCommand.solve(experiment)))
+    }
     if let junit = arguments.value("junit") {
       try output.preflight()
+      try update?.0.preflight()
       try OutputDestination(path: junit).write(CheckRenderer.junit(files), console: console)
     }
-    try output.write(format == .json ? CheckRenderer.json(files) : terminal(CheckRenderer.table(files)), console: console)
-    return files.allSatisfy { $0.results.allSatisfy(\.passed) } ? .success : .checkFailed
+    if let (destination, text) = update {
+      try output.preflight()
+      try destination.write(text, console: console)
+    }
+    let text =
+      switch format {
+      case .table: terminal(CheckRenderer.table(files))
+      case .json: CheckRenderer.json(files)
+      case .markdown: CheckRenderer.markdown(files)
+      case .html: CheckRenderer.html(files)
+      case .github: CheckRenderer.github(files)
+      }
+    try output.write(text, console: console)
+    return files.allSatisfy(\.passed) ? .success : .checkFailed
+  }
+
+  /// `--baseline` and `--update-baseline`: read and checked before anything is solved.
+  struct Baseline {
+    var snapshot: (path: String, value: FunnelSnapshot)?
+    var update: OutputDestination?
+    var tolerance: SnapshotTolerance
+
+    /// Whether a baseline is asked for, so a spec without expectations still has something to check.
+    var replacesExpectations: Bool { snapshot != nil || update != nil }
+
+    init(_ arguments: ParsedArguments, specs: Int, console: any Console) throws {
+      tolerance = try BaselineOptions.tolerance(arguments)
+      let path = arguments.value("baseline")
+      update = arguments.value("update-baseline").map { OutputDestination(path: $0) }
+      if path == nil, !arguments.all("tolerance").isEmpty || arguments.value("relative-tolerance") != nil {
+        throw UsageError(message: "--tolerance and --relative-tolerance need --baseline", hint: "e.g. --baseline build/klick-baseline.json")
+      }
+      if (path != nil || update != nil), specs != 1 {
+        throw UsageError(
+          message: "--baseline and --update-baseline take one spec, got \(specs)", hint: "run check once per spec and baseline")
+      }
+      if let path { snapshot = (InputFile.displayName(path), try BaselineOptions.load(path, console: console)) }
+    }
+
+    /// The comparison of `experiment`'s exact funnel with the baseline, when one was given.
+    func compare(_ experiment: Experiment, path: String) throws(CommandFailure) -> SnapshotRenderer.Report? {
+      guard let (name, base) = snapshot else { return nil }
+      let comparison = SnapshotComparison.compare(baseline: base, current: try BaselineOptions.solve(experiment), tolerance: tolerance)
+      return SnapshotRenderer.Report(comparison: comparison, baseline: name, current: path)
+    }
   }
 
   /// A check that checks nothing fails (exit 1), naming why, unless `allowEmpty`: no file

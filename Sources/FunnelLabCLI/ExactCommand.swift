@@ -53,16 +53,7 @@ enum ExactCommand: Command {
     }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
-    let flows: [CompiledFlow]
-    do {
-      flows = try FlowCompiler.compileAll(experiment)
-    } catch {
-      throw CommandFailure.invalid(error)
-    }
-    let selected = experiment.variants.indices.filter { wanted.isEmpty || $0 == 0 || wanted.contains(experiment.variants[$0].id) }
-    let variants = selected.map { i in
-      ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: ExactEngine.solve(flows[i]))
-    }
+    let variants = try solve(experiment, wanted: wanted)
     let name = experiment.name
     let text =
       switch format {
@@ -74,5 +65,20 @@ enum ExactCommand: Command {
       }
     try output.write(text, console: console)
     return .success
+  }
+
+  /// Every variant of `experiment` solved exactly, or only the control and `wanted` when given.
+  /// - Throws: ``CommandFailure`` (65) when the experiment does not compile.
+  static func solve(_ experiment: Experiment, wanted: [String] = []) throws(CommandFailure) -> [ExactRenderer.Variant] {
+    let flows: [CompiledFlow]
+    do {
+      flows = try FlowCompiler.compileAll(experiment)
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+    let selected = experiment.variants.indices.filter { wanted.isEmpty || $0 == 0 || wanted.contains(experiment.variants[$0].id) }
+    return selected.map { i in
+      ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: ExactEngine.solve(flows[i]))
+    }
   }
 }

@@ -5,7 +5,8 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   /// Success.
   case success = 0
   /// The command ran, and an assumption check it evaluated failed (`check`, which also fails
-  /// when it has nothing to check), or `analyze --fail-on-srm` found a sample ratio mismatch.
+  /// when it has nothing to check or the funnel moved from its baseline), `diff` found a
+  /// moved value, or `analyze --fail-on-srm` found a sample ratio mismatch.
   case checkFailed = 1
   /// Wrong command line: unknown command or option, missing or malformed value.
   case usage = 64
@@ -23,7 +24,7 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
     switch self {
     case .success: "success"
     case .checkFailed:
-      "an expectation checked by the command failed (or check found none to check), or analyze --fail-on-srm found a sample ratio mismatch"
+      "an expectation checked by the command failed (or check found none to check, or the funnel moved from its baseline), diff found a moved value, or analyze --fail-on-srm found a sample ratio mismatch"
     case .usage: "usage error: unknown command or option, missing or malformed value"
     case .invalidInput: "invalid spec or data file (every problem is listed on stderr)"
     case .noInput: "an input file does not exist or cannot be read"

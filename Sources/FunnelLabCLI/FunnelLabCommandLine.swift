@@ -11,7 +11,7 @@ package enum FunnelLabCommandLine {
     CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
     CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(MergeCommand.self),
     CommandEntry(TraceCommand.self), CommandEntry(IngestCommand.self), CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self),
-    CommandEntry(SensitivityCommand.self),
+    CommandEntry(SensitivityCommand.self), CommandEntry(DiffCommand.self),
   ]
 
   static var overview: String {

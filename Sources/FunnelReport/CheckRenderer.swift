@@ -15,17 +15,28 @@ package enum CheckRenderer {
     package var experiment: String
     /// One result per expectation, in the spec's order; empty when the spec declares none.
     package var results: [ExpectationResult]
+    /// The 1-based line of each expectation in the spec file (``ExperimentLoader/expectationLines(in:)``),
+    /// for annotations on the spec's lines; empty or `nil` where unknown.
+    package var lines: [Int?]
+    /// The spec's exact funnel compared with a baseline (`--baseline`), when asked for.
+    package var baseline: SnapshotRenderer.Report?
 
     /// A file's results as ``ExpectationChecker/check(_:)`` returned them.
-    package init(path: String, experiment: String, results: [ExpectationResult]) {
+    package init(
+      path: String, experiment: String, results: [ExpectationResult], lines: [Int?] = [], baseline: SnapshotRenderer.Report? = nil
+    ) {
       self.path = path
       self.experiment = experiment
       self.results = results
+      self.lines = lines
+      self.baseline = baseline
     }
-  }
 
-  static func measured(_ r: ExpectationResult) -> String {
-    r.measured.map(format) ?? "n/a"
+    /// Whether every expectation passed and nothing moved from the baseline.
+    package var passed: Bool { results.allSatisfy(\.passed) && (baseline?.comparison.passed ?? true) }
+
+    /// The line of the `index`th expectation, when known.
+    package func line(_ index: Int) -> Int? { lines.indices.contains(index) ? lines[index] : nil }
   }
 
   static func interval(_ r: ExpectationResult) -> String {
@@ -61,16 +72,26 @@ package enum CheckRenderer {
         total += 1
         if r.passed { passed += 1 }
         out +=
-          "  " + (r.passed ? "PASS  " : "FAIL  ") + "  " + pad(r.expectation.id, idWidth) + "  " + pad(measured(r), 10) + "  "
+          "  " + (r.passed ? "PASS  " : "FAIL  ") + "  " + pad(r.expectation.id, idWidth) + "  " + pad(r.measuredText, 10) + "  "
           + pad(interval(r), 20) + "  " + r.basisDescription + "\n"
         out += "          " + r.statement + " · " + r.detail + "\n"
         if let why = r.explanation { out += "          ✗ " + why + "\n" }
       }
+      if let baseline = file.baseline {
+        for line in SnapshotRenderer.table(baseline).split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+          out += line.isEmpty ? "\n" : "  \(line)\n"
+        }
+      }
       out += "\n"
     }
     out += "\(passed) of \(total) expectation\(total == 1 ? "" : "s") passed"
-    out += passed == total ? ".\n" : "; \(total - passed) failed.\n"
-    return out
+    out += passed == total ? "." : "; \(total - passed) failed."
+    let baselines = files.compactMap(\.baseline)
+    if !baselines.isEmpty {
+      let moved = baselines.filter { !$0.comparison.passed }.count
+      out += moved == 0 ? " The exact funnel is unchanged from its baseline." : " The exact funnel moved from its baseline."
+    }
+    return out + "\n"
   }
 
   static func pad(_ s: String, _ width: Int) -> String {
@@ -85,8 +106,8 @@ package enum CheckRenderer {
   package static func json(_ files: [File]) -> String {
     let all = files.flatMap(\.results)
     let document = JSONReportHead(schemaVersion: schemaVersion, command: "check").document([
-      ("passed", .bool(all.allSatisfy(\.passed))),
-      ("failures", .integer(all.filter { !$0.passed }.count)),
+      ("passed", .bool(files.allSatisfy(\.passed))),
+      ("failures", .integer(all.filter { !$0.passed }.count + files.filter { !($0.baseline?.comparison.passed ?? true) }.count)),
       ("files", .array(files.map(file))),
     ])
     return JSONWriter.write(document)
@@ -97,6 +118,7 @@ package enum CheckRenderer {
       ("path", .string(f.path)),
       ("experiment", .string(f.experiment)),
       ("expectations", .array(f.results.map(result))),
+      ("baseline", f.baseline.map(SnapshotRenderer.jsonValue) ?? .null),
     ])
   }
 
@@ -107,6 +129,9 @@ package enum CheckRenderer {
       ("variant", .string(r.expectation.variant)),
       ("metric", .string(r.expectation.metric.rawValue)),
       ("passed", .bool(r.passed)),
+      ("scale", .string(r.expectation.scale.rawValue)),
+      ("alpha", r.alpha.map { .number($0) } ?? .null),
+      ("arms", .array(r.arms.map { .string($0) })),
       ("measured", r.measured.map { .number($0) } ?? .null),
       ("interval", r.interval.map { .array([.number($0.lower), .number($0.upper)]) } ?? .null),
       ("basis", .string(r.basisDescription)),
@@ -122,12 +147,15 @@ package enum CheckRenderer {
   /// per expectation, a failed one holding a `<failure>` with the explanation.
   package static func junit(_ files: [File]) -> String {
     let all = files.flatMap(\.results)
+    let baselines = files.compactMap(\.baseline)
+    let failed = all.filter { !$0.passed }.count + baselines.filter { !$0.comparison.passed }.count
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<testsuites name=\"funnellab check\" tests=\"\(all.count)\" failures=\"\(all.filter { !$0.passed }.count)\">\n"
+    out += "<testsuites name=\"funnellab check\" tests=\"\(all.count + baselines.count)\" failures=\"\(failed)\">\n"
     for f in files {
-      let failures = f.results.filter { !$0.passed }.count
+      let failures = f.results.filter { !$0.passed }.count + (f.baseline.map { $0.comparison.passed ? 0 : 1 } ?? 0)
+      let tests = f.results.count + (f.baseline == nil ? 0 : 1)
       out +=
-        "  <testsuite name=\"\(xml(f.experiment))\" tests=\"\(f.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+        "  <testsuite name=\"\(xml(f.experiment))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
       for r in f.results {
         let attributes = "classname=\"\(xml(f.experiment))\" name=\"\(xml(r.expectation.id))\" time=\"0\""
         guard let why = r.explanation, !r.passed else {
@@ -136,9 +164,18 @@ package enum CheckRenderer {
         }
         out += "    <testcase \(attributes)>\n"
         out += "      <failure message=\"\(xml(why))\" type=\"\(r.expectation.kind.rawValue)\">"
-        out += xml("\(r.statement)\nmeasured \(measured(r)) \(interval(r)) (\(r.basisDescription)): \(r.detail)\n\(why)\nin \(f.path)")
+        out += xml("\(r.statement)\nmeasured \(r.measuredText) \(interval(r)) (\(r.basisDescription)): \(r.detail)\n\(why)\nin \(f.path)")
         out += "</failure>\n"
         out += "    </testcase>\n"
+      }
+      if let baseline = f.baseline {
+        let attributes = "classname=\"\(xml(f.experiment))\" name=\"baseline \(xml(baseline.baseline))\" time=\"0\""
+        if baseline.comparison.passed {
+          out += "    <testcase \(attributes)/>\n"
+        } else {
+          out += "    <testcase \(attributes)>\n      <failure message=\"\(xml(SnapshotRenderer.outcome(baseline)))\" type=\"baseline\">"
+          out += xml(SnapshotRenderer.table(baseline) + "in \(f.path)") + "</failure>\n    </testcase>\n"
+        }
       }
       out += "  </testsuite>\n"
     }

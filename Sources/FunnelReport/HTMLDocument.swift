@@ -159,5 +159,12 @@ package struct HTMLDocument {
     svg .point.open { fill: #ffffff; }
     svg .whisker { stroke: #c05621; stroke-width: 2; }
     svg .reference { fill: none; stroke: #c05621; stroke-width: 2; }
+    .card { border: 1px solid #cbd5e0; border-left-width: 6px; border-radius: 4px; padding: 4px 12px; margin: 10px 0; max-width: 880px; overflow-wrap: anywhere; }
+    .card p { margin: 6px 0; }
+    .card.pass { border-left-color: #276749; }
+    .card.fail { border-left-color: #9b2c2c; background: #fff5f5; }
+    .badge { display: inline-block; font-weight: 700; font-size: 0.85em; padding: 0 6px; border-radius: 3px; color: #ffffff; background: #276749; }
+    .card.fail .badge { background: #9b2c2c; }
+    .reason { color: #9b2c2c; }
     """
 }

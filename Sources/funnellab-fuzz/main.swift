@@ -130,7 +130,12 @@ for set in FuzzSeeds.shardCommands(klick: "experiments/klick-onboarding.json", u
 }
 let seeds = FuzzSeeds(
   specs: names.map { ($0, read("experiments/\($0)")) },
-  observed: (read("experiments/urbannest-onboarding.json"), read("experiments/urbannest-observed.csv")), shardSets: shardSets)
+  observed: (read("experiments/urbannest-onboarding.json"), read("experiments/urbannest-observed.csv")), shardSets: shardSets,
+  baseline: String(
+    decoding: execute(
+      settings.binary, FuzzSeeds.baselineCommand(urbannest: "experiments/urbannest-onboarding.json"), stdin: [], in: root, scratch: scratch,
+      timeout: 600
+    ).3, as: UTF8.self))
 let generator = FuzzGenerator(seed: settings.seed, seeds: seeds, extremeNumbers: settings.extremes, quick: settings.quick)
 
 var codes: [String: Int] = [:]

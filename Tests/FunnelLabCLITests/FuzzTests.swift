@@ -30,7 +30,8 @@ import Testing
     }
     let seeds = FuzzSeeds(
       specs: names.map { ($0, read("experiments/\($0)")) },
-      observed: (read("experiments/urbannest-onboarding.json"), read("experiments/urbannest-observed.csv")), shardSets: sets)
+      observed: (read("experiments/urbannest-onboarding.json"), read("experiments/urbannest-observed.csv")), shardSets: sets,
+      baseline: funnellab(FuzzSeeds.baselineCommand(urbannest: experimentPath("urbannest-onboarding"))).out)
     // Numbers at the edges of their types (1e308, 2⁶³…) are the bounds' work: they
     // run in scripts/fuzz.sh, where a trap is counted instead of ending the tests.
     return FuzzGenerator(seed: 20_261_123, seeds: seeds, extremeNumbers: false, quick: true)

@@ -23,8 +23,8 @@ import Testing
   }
 
   /// One example as argument vectors: the program name dropped, a `| …` pipe and a
-  /// `# …` comment cut, globs expanded, inputs under the repository, outputs under
-  /// `folder`. An example writing shard 0/n stands for all n shards (its comment
+  /// `# …` comment cut, globs expanded, inputs under the repository (or under `folder`, where
+  /// an earlier example of the command wrote them), outputs under `folder`. An example writing shard 0/n stands for all n shards (its comment
   /// says so), so all of them are run.
   static func argumentVectors(_ line: String, folder: URL) throws -> [[String]] {
     var text = line
@@ -36,13 +36,15 @@ import Testing
     var arguments: [String] = []
     var isOutput = false
     for word in words {
-      defer { isOutput = ["-o", "--output", "--junit"].contains(word) }
+      defer { isOutput = ["-o", "--output", "--junit", "--update-baseline"].contains(word) }
       if isOutput {
         arguments.append(folder.appendingPathComponent(word).path)
       } else if word.contains("*") {
         arguments += try expand(word, roots: [repositoryRoot, folder])
       } else if !word.hasPrefix("-"), FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(word).path) {
         arguments.append(repositoryRoot.appendingPathComponent(word).path)
+      } else if !word.hasPrefix("-"), FileManager.default.fileExists(atPath: folder.appendingPathComponent(word).path) {
+        arguments.append(folder.appendingPathComponent(word).path)
       } else {
         arguments.append(word)
       }

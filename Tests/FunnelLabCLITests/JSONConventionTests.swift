@@ -49,6 +49,10 @@ import Testing
       arguments: ["analyze", "--data", "experiments/data/klick-results.csv", "--allocation", "control=90,b=10"]),
     Report(section: "check", command: "check", arguments: ["check", "experiments/urbannest-onboarding.json"]),
     Report(
+      section: "check", command: "check",
+      arguments: ["check", klick, "--baseline", "experiments/baselines/klick-onboarding.json"]),
+    Report(section: "diff", command: "diff", arguments: ["diff", "experiments/baselines/klick-onboarding.json", klick]),
+    Report(
       section: "sensitivity", command: "sensitivity",
       arguments: ["sensitivity", betfree, "--vary", "priceSensitivity=0.5:2:0.5", "--metric", "revenuePerUser"]),
   ]

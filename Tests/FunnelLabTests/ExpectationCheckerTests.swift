@@ -91,32 +91,105 @@ import Testing
     #expect(cost > 0.005 && l.measured == -cost)
   }
 
-  @Test func invalidExpectationsAreReportedWithTheirPath() throws {
+  /// Both sides and both scales of `lift`, and `range` relative to another variant, each
+  /// passing and failing where UrbanNest's exact values say (twoSlides lifts completion by
+  /// 0.03348 = 5.15 % of the control's 0.6497; noSkipOnSlide1 costs between 0.005 and 0.02).
+  @Test func twoSidedBoundsAndScales() throws {
+    typealias E = FunnelExpectation
+    let twoSlides = { (e: E) in try self.check(e) }
+    #expect(try twoSlides(E(kind: .lift, variant: "twoSlides", metric: .completionRate, atMost: 0.05)).passed)
+    let tooLarge = try twoSlides(E(kind: .lift, variant: "twoSlides", metric: .completionRate, atMost: 0.03))
+    guard case .liftTooLarge(let lift, 0.03)? = tooLarge.failures.first else {
+      Issue.record("\(tooLarge.failures)")
+      return
+    }
+    #expect(abs(lift - 0.03348) < 1e-4)
+    #expect(try check(E(kind: .lift, variant: "noSkipOnSlide1", metric: .completionRate, costsAtLeast: 0.005)).passed)
+    let cheap = try check(E(kind: .lift, variant: "noSkipOnSlide1", metric: .completionRate, costsAtLeast: 0.02))
+    guard case .costsTooLittle(let cost, 0.02)? = cheap.failures.first else {
+      Issue.record("\(cheap.failures)")
+      return
+    }
+    #expect(cost > 0.005 && cost < 0.02)
+    #expect(try twoSlides(E(kind: .lift, variant: "twoSlides", metric: .completionRate, within: 0.04)).passed)
+    let wide = try twoSlides(E(kind: .lift, variant: "twoSlides", metric: .completionRate, within: 0.03))
+    #expect(wide.failures.count == 1 && { if case .notEquivalent = wide.failures[0] { true } else { false } }(), "\(wide.failures)")
+    // Relative: 5.15 % of the control's value.
+    let relative = try twoSlides(E(kind: .lift, variant: "twoSlides", metric: .completionRate, atLeast: 0.05, scale: .relative))
+    #expect(relative.passed && abs((relative.measured ?? 0) - 0.03348 / 0.6497) < 1e-3, "\(relative)")
+    #expect(try !twoSlides(E(kind: .lift, variant: "twoSlides", metric: .completionRate, atLeast: 0.06, scale: .relative)).passed)
+    // Lower is better for abandonment: fewer quits are an improvement.
+    #expect(try twoSlides(E(kind: .lift, variant: "twoSlides", metric: .abandonmentRate, atLeast: 0.03)).passed)
+    // A range relative to the control, absolute and relative.
+    let range = try check(E(kind: .range, variant: "twoSlides", metric: .completionRate, min: 0.03, max: 0.04, relativeTo: "control"))
+    #expect(range.passed && range.evidence != .undefined, "\(range)")
+    #expect(
+      try check(
+        E(kind: .range, variant: "twoSlides", metric: .completionRate, min: 0.05, max: 0.06, scale: .relative, relativeTo: "control")
+      ).passed)
+    #expect(try !check(E(kind: .range, variant: "control", metric: .completionRate, min: 0, relativeTo: "twoSlides")).passed)
+  }
+
+  /// `liftBounds` combines every key: the largest lower bound and the smallest upper bound.
+  @Test func liftBoundsCombineEveryKey() {
+    let e = FunnelExpectation(
+      kind: .lift, variant: "b", metric: .completionRate, atLeast: -0.01, costsAtMost: 0.005, atMost: 0.2, costsAtLeast: nil,
+      within: 0.1)
+    #expect(e.liftBounds.lower == -0.005 && e.liftBounds.upper == 0.1)
+    let open = FunnelExpectation(kind: .lift, variant: "b", metric: .completionRate, costsAtLeast: 0.01)
+    #expect(open.liftBounds.lower == -.infinity && open.liftBounds.upper == -0.01)
+  }
+
+  /// Loads UrbanNest with `items` prepended to its expectations and expects every fragment in
+  /// its problems (the loader must refuse it).
+  func expectProblems(_ items: String, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
     let text = try String(contentsOfFile: experimentPath("urbannest-onboarding"), encoding: .utf8)
-    let broken = text.replacingOccurrences(
-      of: "\"expectations\": [",
-      with: """
-        "expectations": [
-            { "kind": "lift", "variant": "twoSlidez", "metric": "completionRate" },
-            { "kind": "beats", "variant": "control", "metric": "revenuePerUser", "min": 1 },
-            { "kind": "best", "variant": "control", "metric": "completionRate", "probability": 2, "users": 1 },
-            { "kind": "range", "variant": "control", "metric": "completionRate", "min": 0.8, "max": 0.7, "colour": 1 },
-        """)
-    #expect(throws: SpecErrors.self) { try ExperimentLoader.load(text: broken, source: "x.json") }
+    let broken = text.replacingOccurrences(of: "\"expectations\": [", with: "\"expectations\": [\n" + items)
     do {
       _ = try ExperimentLoader.load(text: broken, source: "x.json")
+      Issue.record("the spec loaded", sourceLocation: sourceLocation)
     } catch {
       let lines = error.errors.map(\.description)
-      let expected = [
-        "expectations[0].variant", "did you mean 'twoSlides'?", "expectations[0]", "needs atLeast, costsAtMost or both",
+      for fragment in fragments {
+        #expect(lines.contains { $0.contains(fragment) }, "\(fragment) not in \(lines)", sourceLocation: sourceLocation)
+      }
+    }
+  }
+
+  @Test func invalidBoundsAndReferencesAreReported() throws {
+    try expectProblems(
+      """
+      { "kind": "lift", "variant": "twoSlides", "metric": "completionRate", "atLeast": 0.02, "costsAtLeast": 0.01 },
+      { "kind": "lift", "variant": "twoSlides", "metric": "completionRate", "within": -1, "scale": "percent" },
+      { "kind": "range", "variant": "twoSlides", "metric": "completionRate", "min": 0, "scale": "relative" },
+      { "kind": "range", "variant": "twoSlides", "metric": "completionRate", "min": 0, "relativeTo": "twoSlides" },
+      { "kind": "beats", "variant": "twoSlides", "metric": "completionRate", "users": 100, "among": ["control", "twoSlidez", "twoSlides", "twoSlides"] },
+      { "kind": "best", "variant": "twoSlides", "metric": "completionRate", "probability": 0.5, "among": [], "relativeTo": "control" },
+      """,
+      [
+        "expectations[0]", "no improvement meets every bound: it must be ≥ 0.02 and ≤ -0.01", "expectations[1].within", "must be ≥ 0",
+        "expectations[1].scale", "expectations[2].scale", "a relative range needs relativeTo", "expectations[3].relativeTo",
+        "relative to its own variant", "expectations[4].among[0]", "the control is not a comparison", "expectations[4].among[1]",
+        "did you mean 'twoSlides'?", "expectations[4].among[3]", "listed twice", "expectations[5].among", "lists no arm",
+        "expectations[5].relativeTo", "not used by a best",
+      ])
+  }
+
+  @Test func invalidExpectationsAreReportedWithTheirPath() throws {
+    try expectProblems(
+      """
+      { "kind": "lift", "variant": "twoSlidez", "metric": "completionRate" },
+      { "kind": "beats", "variant": "control", "metric": "revenuePerUser", "min": 1 },
+      { "kind": "best", "variant": "control", "metric": "completionRate", "probability": 2, "users": 1 },
+      { "kind": "range", "variant": "control", "metric": "completionRate", "min": 0.8, "max": 0.7, "colour": 1 },
+      """,
+      [
+        "expectations[0].variant", "did you mean 'twoSlides'?", "expectations[0]",
+        "needs atLeast, atMost, costsAtLeast, costsAtMost or within",
         "expectations[1].variant", "is the control", "expectations[1].metric", "expectations[1].min", "not used by a beats",
         "expectations[1]", "needs users", "expectations[2].probability", "expectations[2].users", "expectations[3].max",
         "expectations[3].colour", "unknown key 'colour'",
-      ]
-      for fragment in expected {
-        #expect(lines.contains { $0.contains(fragment) }, "\(fragment) not in \(lines)")
-      }
-    }
+      ])
   }
 
   @Test func theSeedExperimentsDecodeTheirExpectations() throws {

@@ -14,7 +14,7 @@ package enum ExpectationChecker {
     let expanded = experiment.expandingGrid()
     let errors = expanded.validationErrors() + experiment.expectationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
-    var context = Context(experiment: expanded)
+    var context = Context(experiment: expanded, declared: experiment.variants.map(\.id))
     var results: [ExpectationResult] = []
     for expectation in experiment.expectations {
       results.append(try context.evaluate(expectation))
@@ -25,8 +25,16 @@ package enum ExpectationChecker {
   /// Caches exact solutions and simulated runs across expectations.
   struct Context {
     let experiment: Experiment
+    /// The variants the spec declares, without its grid cells: the arms a `best` ranks by default.
+    let declared: [String]
     var exact: [String: ExactFunnel] = [:]
-    var runs: [Int: RunResult] = [:]
+    var runs: [RunKey: RunResult] = [:]
+
+    /// An experiment-mode run: its users per arm and the arms besides the control.
+    struct RunKey: Hashable {
+      var users: Int
+      var arms: [String]
+    }
 
     var ids: [String] { experiment.variants.map(\.id) }
     var controlID: String { experiment.variants.first?.id ?? "control" }
@@ -42,11 +50,26 @@ package enum ExpectationChecker {
       return solved
     }
 
-    mutating func run(users: Int) throws(SpecErrors) -> RunResult {
-      if let cached = runs[users] { return cached }
-      let result = try ExperimentRunner.run(experiment, options: RunOptions(users: users, mode: .experiment))
-      runs[users] = result
+    /// An experiment-mode run of the control and `arms` (in spec order) at `users` per arm.
+    mutating func run(users: Int, arms: [String]) throws(SpecErrors) -> RunResult {
+      let ordered = ids.filter { $0 != controlID && arms.contains($0) }
+      let key = RunKey(users: users, arms: ordered)
+      if let cached = runs[key] { return cached }
+      let result = try ExperimentRunner.run(experiment, options: RunOptions(users: users, variants: ordered, mode: .experiment))
+      runs[key] = result
       return result
+    }
+
+    /// The arms an expectation compares besides the control: its variant and `among`, in spec order.
+    func comparedArms(_ e: FunnelExpectation) -> [String] {
+      let named = Set([e.variant] + (e.among ?? []))
+      return ids.filter { $0 != controlID && named.contains($0) }
+    }
+
+    /// The arms a `best` ranks: the control, the variant and `among`, or by default every declared variant.
+    func rankedArms(_ e: FunnelExpectation) -> [String] {
+      let named = Set([controlID, e.variant] + (e.among ?? declared))
+      return ids.filter { named.contains($0) }
     }
 
     mutating func exactValue(_ metric: FunnelMetric, _ id: String) throws(SpecErrors) -> Double? {
@@ -85,39 +108,72 @@ package enum ExpectationChecker {
         e, passed: v >= lo && v <= hi, measured: v, evidence: .exactValue(v), failures: [.outOfRange(value: v, minimum: lo, maximum: hi)])
     }
 
+    /// A result of `e`; a `beats` carries its α and compared arms, a `best` its ranked arms
+    /// (and with users, the interval's α).
     func result(
       _ e: FunnelExpectation, passed: Bool, measured: Double?, basis: ExpectationResult.Basis = .exact,
       interval: ConfidenceInterval? = nil, evidence: ExpectationResult.Evidence, failures: [ExpectationResult.Failure]
     ) -> ExpectationResult {
-      ExpectationResult(
+      let (alpha, arms): (Double?, [String]) =
+        switch e.kind {
+        case .beats: (e.alpha, comparedArms(e))
+        case .best: (e.users == nil ? nil : experiment.metrics.alpha, rankedArms(e))
+        default: (nil, [])
+        }
+      return ExpectationResult(
         expectation: e, control: controlID, passed: passed, measured: measured, interval: interval, basis: basis, evidence: evidence,
-        failures: failures)
+        failures: failures, alpha: alpha, arms: arms)
     }
 
+    /// The exact value, or with `relativeTo` its difference from that variant's (relative to it on the relative scale).
     mutating func range(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
       let lo = e.min ?? -Double.infinity
       let hi = e.max ?? Double.infinity
       guard let v = try exactValue(e.metric, e.variant) else {
         return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
+      var measured = v
+      var evidence = ExpectationResult.Evidence.exactValue(v)
+      if let reference = e.relativeTo {
+        guard let r = try exactValue(e.metric, reference), let d = Self.difference(v, from: r, scale: e.scale) else {
+          return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
+        }
+        (measured, evidence) = (d, .exactValues(variant: v, control: r))
+      }
       return result(
-        e, passed: v >= lo && v <= hi, measured: v, evidence: .exactValue(v), failures: [.outOfRange(value: v, minimum: lo, maximum: hi)])
+        e, passed: measured >= lo && measured <= hi, measured: measured, evidence: evidence,
+        failures: [.outOfRange(value: measured, minimum: lo, maximum: hi)])
     }
 
-    /// The oriented improvement of `id` over the control (positive = better).
-    mutating func improvement(_ metric: FunnelMetric, _ id: String) throws(SpecErrors) -> (value: Double, variant: Double, control: Double)?
-    {
-      guard let v = try exactValue(metric, id), let c = try exactValue(metric, controlID) else { return nil }
-      return ((v - c) * (metric.higherIsBetter ? 1 : -1), v, c)
+    /// `value − reference`, or relative to the reference (`nil` when the reference is 0).
+    static func difference(_ value: Double, from reference: Double, scale: FunnelExpectation.Scale) -> Double? {
+      switch scale {
+      case .absolute: return value - reference
+      case .relative: return reference == 0 ? nil : (value - reference) / abs(reference)
+      }
+    }
+
+    /// The oriented improvement of `id` over the control (positive = better), absolute or
+    /// relative to the control's value; `nil` when undefined.
+    mutating func improvement(
+      _ metric: FunnelMetric, _ id: String, scale: FunnelExpectation.Scale = .absolute
+    ) throws(SpecErrors) -> (value: Double, variant: Double, control: Double)? {
+      guard let v = try exactValue(metric, id), let c = try exactValue(metric, controlID),
+        let d = Self.difference(v, from: c, scale: scale)
+      else { return nil }
+      return (d * (metric.higherIsBetter ? 1 : -1), v, c)
     }
 
     mutating func lift(_ e: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
-      guard let d = try improvement(e.metric, e.variant) else {
+      guard let d = try improvement(e.metric, e.variant, scale: e.scale) else {
         return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
       var failures: [ExpectationResult.Failure] = []
       if let a = e.atLeast, d.value < a { failures.append(.liftShort(improvement: d.value, wanted: a)) }
+      if let m = e.atMost, d.value > m { failures.append(.liftTooLarge(improvement: d.value, allowed: m)) }
       if let c = e.costsAtMost, d.value < -c { failures.append(.costsTooMuch(cost: -d.value, allowed: c)) }
+      if let c = e.costsAtLeast, d.value > -c { failures.append(.costsTooLittle(cost: -d.value, wanted: c)) }
+      if let w = e.within, abs(d.value) > w { failures.append(.notEquivalent(improvement: d.value, margin: w)) }
       return result(
         e, passed: failures.isEmpty, measured: d.value, evidence: .exactValues(variant: d.variant, control: d.control), failures: failures)
     }
@@ -141,7 +197,8 @@ package enum ExpectationChecker {
       guard let d = try improvement(e.metric, e.variant) else {
         return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
       }
-      let comparisons = Swift.max(experiment.variants.count - 1, 1)
+      let arms = comparedArms(e)
+      let comparisons = Swift.max(arms.count, 1)
       let level = alpha / Double(comparisons)
       let n1 = Double(users) * (try denominatorShare(e.metric, e.variant))
       let n0 = Double(users) * (try denominatorShare(e.metric, controlID))
@@ -151,7 +208,8 @@ package enum ExpectationChecker {
           method: .pooledNormal, baseline: d.control, effect: d.variant, sampleSize: n1, power: nil, alpha: level, ratio: n0 / n1)
         power = (try? PowerAnalysis.solve(problem).power) ?? 0
       }
-      var evidence = ExpectationResult.PowerEvidence(difference: d.value, power: power, comparisons: comparisons, level: level)
+      var evidence = ExpectationResult.PowerEvidence(
+        difference: d.value, power: power, comparisons: comparisons, level: level, arms: arms)
       var failures: [ExpectationResult.Failure] = []
       if d.value <= 0 {
         failures.append(.notBetter(variant: d.variant, control: d.control))
@@ -161,7 +219,7 @@ package enum ExpectationChecker {
       var basis = ExpectationResult.Basis.exact
       var interval: ConfidenceInterval?
       if e.simulate {
-        let run = try run(users: users)
+        let run = try run(users: users, arms: arms)
         basis = .exactAndExperiment(usersPerArm: users, seed: run.seed)
         let spec = MetricsSpec(primary: e.metric, alpha: alpha, correction: experiment.metrics.correction)
         let analysed = ExperimentReport.analyze(e.metric, observed: run, spec: spec)
@@ -182,9 +240,10 @@ package enum ExpectationChecker {
       var e = stated
       e.probability = wanted
       let sign = e.metric.higherIsBetter ? 1.0 : -1.0
+      let ranked = rankedArms(e)
       guard let users = e.users else {
         var values: [(String, Double)] = []
-        for id in ids { if let v = try exactValue(e.metric, id) { values.append((id, v * sign)) } }
+        for id in ranked { if let v = try exactValue(e.metric, id) { values.append((id, v * sign)) } }
         guard let mine = values.first(where: { $0.0 == e.variant })?.1 else {
           return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined])
         }
@@ -198,7 +257,7 @@ package enum ExpectationChecker {
           e, passed: p >= wanted, measured: p, evidence: .exactRanking(value: mine * sign, runnerUp: rival),
           failures: rival.map { [.rivalIsBetter($0, value: mine * sign)] } ?? [])
       }
-      let run = try run(users: users)
+      let run = try run(users: users, arms: ranked)
       let probabilities = Self.probabilityToBeBest(e.metric, run: run)
       let index = run.variants.firstIndex { $0.variant.id == e.variant }
       let p = index.flatMap { probabilities?[$0] }

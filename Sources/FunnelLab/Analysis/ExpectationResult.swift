@@ -23,6 +23,12 @@ public struct ExpectationResult: Sendable, Hashable {
   public var evidence: Evidence
   /// Why the expectation failed, one reason per unmet condition; empty when it passed.
   public var failures: [Failure]
+  /// The significance level the result used: a `beats`' α (shared among ``arms`` by
+  /// Bonferroni), a simulated `best`'s interval level; `nil` when no test or interval is involved.
+  public var alpha: Double?
+  /// The arms compared: a `beats`' comparisons with the control, the arms a `best` ranks
+  /// (control first); empty for the other kinds.
+  public var arms: [String]
 
   /// Where a measurement comes from.
   public enum Basis: Sendable, Hashable {
@@ -57,19 +63,24 @@ public struct ExpectationResult: Sendable, Hashable {
     public var difference: Double
     /// The power of a pooled z-test at ``level`` with the expectation's users per arm.
     public var power: Double
-    /// The comparisons with the control that share α (Bonferroni).
+    /// The comparisons with the control that share α (Bonferroni): 1 unless the expectation names `among`.
     public var comparisons: Int
     /// α / ``comparisons``.
     public var level: Double
+    /// The arms whose comparisons share α, in spec order.
+    public var arms: [String]
     /// The simulated experiment's improvement and adjusted p-value, when simulated.
     public var simulated: SimulatedComparison?
 
     /// The evidence of a power check; see each property.
-    public init(difference: Double, power: Double, comparisons: Int, level: Double, simulated: SimulatedComparison? = nil) {
+    public init(
+      difference: Double, power: Double, comparisons: Int, level: Double, arms: [String] = [], simulated: SimulatedComparison? = nil
+    ) {
       self.difference = difference
       self.power = power
       self.comparisons = comparisons
       self.level = level
+      self.arms = arms
       self.simulated = simulated
     }
   }
@@ -112,6 +123,12 @@ public struct ExpectationResult: Sendable, Hashable {
     case liftShort(improvement: Double, wanted: Double)
     /// `lift`: the variant costs more than `costsAtMost` allows.
     case costsTooMuch(cost: Double, allowed: Double)
+    /// `lift`: the improvement exceeds the `atMost` allowed.
+    case liftTooLarge(improvement: Double, allowed: Double)
+    /// `lift`: the variant costs less than the `costsAtLeast` expected (a negative cost is an improvement).
+    case costsTooLittle(cost: Double, wanted: Double)
+    /// `lift`: the improvement lies outside `[-margin, margin]` (`within`).
+    case notEquivalent(improvement: Double, margin: Double)
     /// `beats`: the variant's exact value is not better than the control's.
     case notBetter(variant: Double, control: Double)
     /// `beats`: the test's `power` at the expectation's users is below the power wanted.
@@ -129,8 +146,10 @@ public struct ExpectationResult: Sendable, Hashable {
   /// A result of checking `expectation`; ``failures`` must be empty when `passed`.
   package init(
     expectation: FunnelExpectation, control: String, passed: Bool, measured: Double?, interval: ConfidenceInterval? = nil,
-    basis: Basis = .exact, evidence: Evidence, failures: [Failure]
+    basis: Basis = .exact, evidence: Evidence, failures: [Failure], alpha: Double? = nil, arms: [String] = []
   ) {
+    self.alpha = alpha
+    self.arms = arms
     self.expectation = expectation
     self.control = control
     self.passed = passed

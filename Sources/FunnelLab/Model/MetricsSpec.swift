@@ -151,6 +151,16 @@ extension FunnelMetric {
     default: true
     }
   }
+
+  /// Whether ``higherIsBetter`` is a convention rather than obvious: skipping slides, seeing the
+  /// paywall, time to finish and revenue per payer can each be good or bad (revenue per payer
+  /// rises when fewer, richer users pay). Reports say which way they count "better" for these.
+  public var betterDirectionIsAConvention: Bool {
+    switch self {
+    case .skipRate, .paywallViewRate, .timeToFinish, .revenuePerPayingUser: true
+    default: false
+    }
+  }
 }
 
 /// How users are split among arms in experiment mode, as feature-flag systems do it.

@@ -199,6 +199,7 @@ enum DefaultExperiment {
         { "id": "knowing the channel removes 0.5-1.5% of the variance", "kind": "varianceReduction", "variant": "features5", "metric": "purchaseConversion", "method": "postStratified", "min": 0.005, "max": 0.015 },
         { "id": "optional goal lifts completion", "kind": "lift", "variant": "goalOptional", "metric": "completionRate", "atLeast": 0.02 },
         { "id": "optional goal costs little conversion", "kind": "lift", "variant": "goalOptional", "metric": "purchaseConversion", "costsAtMost": 0.005 },
+        { "id": "early upsell costs completion", "kind": "lift", "variant": "upsellAfter3", "metric": "completionRate", "costsAtLeast": 0.005 },
         { "id": "5 features detectable", "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "power": 0.8 },
         { "id": "5 features sell best", "kind": "best", "variant": "features5", "metric": "purchaseConversion", "probability": 0.9 }
       ]

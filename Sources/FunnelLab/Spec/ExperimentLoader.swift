@@ -51,6 +51,15 @@ public enum ExperimentLoader {
     return decoded
   }
 
+  /// The 1-based line of each entry of the spec's `expectations` in `text`, for annotations
+  /// on the spec's lines; empty when the text does not parse or has no expectations.
+  package static func expectationLines(in text: String) -> [Int?] {
+    guard let document = try? SpecDecoder(source: "").parse(text),
+      case .array(let items)? = document.value(at: [.key("expectations")])?.kind
+    else { return [] }
+    return items.indices.map { document.line(at: [.key("expectations"), .index($0)]) }
+  }
+
   /// The text of the built-in default experiment.
   public static var defaultExperimentText: String { DefaultExperiment.json }
 

@@ -1,0 +1,66 @@
+import FunnelLab
+import FunnelReport
+
+/// The options that compare a spec's exact funnel with a saved one (`check --baseline`,
+/// `diff`): the tolerance of a move, and reading or writing a baseline file.
+enum BaselineOptions {
+  /// `--tolerance` and `--relative-tolerance`.
+  static let toleranceOptions = [
+    OptionSpec(
+      name: "tolerance", valueName: "x|metric=x",
+      help:
+        "The absolute move allowed before a metric counts as changed (default 1e-9: any change); metric=x sets one metric's (e.g. completionRate=0.005). Repeatable.",
+      repeatable: true),
+    OptionSpec(
+      name: "relative-tolerance", valueName: "x", help: "Also allow x × |baseline| (default 1e-9; 0.01 allows a 1 % move)."),
+  ]
+
+  /// The tolerance the command line asks for.
+  /// - Throws: ``UsageError`` for a value that is not a number in [0, 1e6], or an unknown metric.
+  static func tolerance(_ arguments: ParsedArguments) throws(UsageError) -> SnapshotTolerance {
+    var tolerance = SnapshotTolerance()
+    if let r = try arguments.number("relative-tolerance", in: 0...1e6) { tolerance.relative = r }
+    for text in arguments.all("tolerance") {
+      let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+      let number = parts.last ?? ""
+      guard let x = decimalNumber(number), x >= 0, x <= 1e6 else {
+        throw UsageError(
+          message: "--tolerance expects a number from 0 to 1e6 or metric=number, got '\(text.escapingControlCharacters)'",
+          hint: "e.g. --tolerance 0.001 or --tolerance completionRate=0.005")
+      }
+      guard parts.count == 2 else {
+        tolerance.absolute = x
+        continue
+      }
+      guard let metric = FunnelMetric(rawValue: parts[0]) else {
+        let names = FunnelMetric.allCases.map(\.rawValue)
+        throw UsageError(
+          message: "--tolerance: unknown metric '\(parts[0].escapingControlCharacters)'",
+          hint: NameSuggestion.hint(for: parts[0], in: names) ?? "use one of: " + names.joined(separator: ", "))
+      }
+      tolerance.perMetric[metric] = x
+    }
+    return tolerance
+  }
+
+  /// The baseline file at `path`, read as `funnellab exact --format json` writes it.
+  /// - Throws: ``CommandFailure``: 66 when unreadable, 65 when it is not a baseline (naming the JSON path and line).
+  static func load(_ path: String, console: any Console) throws(CommandFailure) -> FunnelSnapshot {
+    let text = try InputFile.read(path, console: console)
+    do {
+      return try FunnelSnapshot.decode(exactJSON: text, source: InputFile.displayName(path))
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+  }
+
+  /// Solves `experiment` exactly.
+  /// - Throws: ``CommandFailure`` (65) when the experiment does not compile.
+  static func solve(_ experiment: Experiment) throws(CommandFailure) -> FunnelSnapshot {
+    do {
+      return try FunnelSnapshot.solve(experiment)
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+  }
+}
