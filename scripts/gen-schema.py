@@ -473,10 +473,10 @@ defs["grid"] = {
 
 defs["expectation"] = {
     "type": "object",
-    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]; with relativeTo, its difference from that variant, absolute or relative by scale), lift (the exact improvement Δ over the control bounded by atLeast (Δ ≥ x), atMost (Δ ≤ x), costsAtMost (Δ ≥ -x), costsAtLeast (Δ ≤ -x) and within (|Δ| ≤ m); absolute, or relative to the control's value with scale relative), beats (power ≥ power of the z-test at users per arm and the exact rates, at alpha shared by Bonferroni among the variant and among (by default its own comparison alone; grid cells never count); with simulate, an experiment-mode run of those arms must also be significant), best (highest value among the control, the variant and among (default: the declared variants) with probability ≥ probability: exact, or from an experiment-mode run of users per arm), varianceReduction (the exact share of the variant-vs-control difference's variance that method removes, in [min, max]).",
+    "description": "An assumption checked by `funnellab check`: range (exact value in [min, max]; with relativeTo, its difference from that variant, absolute or relative by scale), lift (the exact improvement Δ over the control bounded by atLeast (Δ ≥ x), atMost (Δ ≤ x), costsAtMost (Δ ≥ -x), costsAtLeast (Δ ≤ -x) and within (|Δ| ≤ m); absolute, or relative to the control's value with scale relative), beats (power ≥ power of the z-test at users per arm and the exact rates, at alpha shared by Bonferroni among the variant and among (by default its own comparison alone; grid cells never count); with simulate, an experiment-mode run of those arms must also be significant), best (highest value among the control, the variant and among (default: the declared variants) with probability ≥ probability: exact, or from an experiment-mode run of users per arm), varianceReduction (the exact share of the variant-vs-control difference's variance that method removes, in [min, max]), equivalent (a test of users per arm shows the variant equivalent to the control within ±within by two one-sided tests at alpha with power ≥ power, at the exact rates; with simulate, a seeded run must show it too).",
     "properties": {
         "id": nullable({"type": "string", "description": "A name for reports (default: kind variant metric)."}),
-        "kind": {"enum": ["range", "lift", "beats", "best", "varianceReduction"]},
+        "kind": {"enum": ["range", "lift", "beats", "best", "varianceReduction", "equivalent"]},
         "method": nullable({"enum": ["postStratified", "cuped", "regression"], "description": "varianceReduction: the adjustment (required)."}),
         "variant": {"type": "string", "minLength": 1},
         "metric": {"enum": METRICS},
@@ -486,7 +486,7 @@ defs["expectation"] = {
         "costsAtMost": nullable({"type": "number", "minimum": 0, "description": "lift: the largest acceptable worsening."}),
         "atMost": nullable({"type": "number", "description": "lift: the largest acceptable improvement."}),
         "costsAtLeast": nullable({"type": "number", "minimum": 0, "description": "lift: the smallest worsening expected (the variant costs at least this)."}),
-        "within": nullable({"type": "number", "minimum": 0, "description": "lift: an equivalence margin: the improvement lies in [-within, within]."}),
+        "within": nullable({"type": "number", "minimum": 0, "description": "lift: an equivalence margin: the improvement lies in [-within, within]; equivalent: the margin (> 0) a test must show the difference within."}),
         "scale": nullable({"enum": ["absolute", "relative"], "description": "lift, and range with relativeTo: bounds in the metric's unit (absolute, the default) or as a share of the reference's value (relative: 0.05 = 5 %)."}),
         "relativeTo": nullable({"type": "string", "minLength": 1, "description": "range: a variant whose value is subtracted before min and max apply (usually the control)."}),
         "among": nullable({"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "uniqueItems": True, "description": "beats: the other arms sharing alpha (Bonferroni); best: the other arms ranked (default: every declared variant)."}),

@@ -29,6 +29,11 @@ extension ExpectationResult {
       return "\(e.variant) has the best \(metric) of \(arms.count) arms with P ≥ \(f(e.probability ?? 0.9))" + direction
     case .varianceReduction:
       return "\(e.method ?? "?") removes \(bounds) of the variance of \(e.variant) − \(control) on \(metric)"
+    case .equivalent:
+      let users = e.users.map { "\($0)" } ?? "?"
+      let margin = e.scale == .relative ? "±\(f((e.within ?? 0) * 100))% of \(control)'s value" : "±\(f(e.within ?? 0))"
+      return
+        "a test of \(users)/arm shows \(e.variant) equivalent to \(control) on \(metric) within \(margin) (TOST p < \(f(e.alpha ?? 0.05))), power ≥ \(f(e.power ?? 0.8))"
     }
   }
 
@@ -91,6 +96,10 @@ extension ExpectationResult {
       return "\(e.metric.rawValue) = \(f(v))"
     case .exactValues(let variant, let reference):
       return "\(e.variant) \(f(variant)) vs \(e.relativeTo ?? control) \(f(reference))"
+    case .power(let p) where e.kind == .equivalent:
+      var text = "Δ \(f(p.difference)) exact, margin ±\(f(p.margin ?? 0)), TOST power \(f(p.power)) at α \(f(p.level))"
+      if let s = p.simulated { text += "; simulated Δ \(f(s.difference)), TOST p \(f(s.adjustedPValue))" }
+      return text
     case .power(let p):
       var text = "Δ \(f(p.difference)) exact, power \(f(p.power)) at \(level(p))"
       if let s = p.simulated { text += "; simulated Δ \(f(s.difference)), adj. p \(f(s.adjustedPValue))" }
@@ -120,7 +129,7 @@ extension ExpectationResult {
       case (.range, _) where e.relativeTo != nil:
         "\(metric) is undefined for \(e.variant) or \(e.relativeTo ?? "")\(isRelative ? ", or is 0 for the latter (relative scale)" : "")"
       case (.range, _): "\(metric) is undefined for \(e.variant): its denominator is 0"
-      case (.lift, _), (.beats, _):
+      case (.lift, _), (.beats, _), (.equivalent, _):
         "\(metric) is undefined for \(e.variant) or the control\(isRelative ? ", or is 0 for the control (relative scale)" : "")"
       case (.best, .exact): "\(metric) is undefined for \(e.variant)"
       case (.best, _): "no arm has data on \(metric)"
@@ -145,10 +154,18 @@ extension ExpectationResult {
       return cost <= 0
         ? "it does not cost: the improvement is \(amount(-cost)), where a cost of at least \(amount(wanted)) was expected"
         : "it costs \(amount(cost)), less than the \(amount(wanted)) expected"
+    case .notEquivalent(let difference, let margin) where e.kind == .equivalent:
+      return "the exact difference \(f(difference)) is not inside ±\(f(margin)): no test can show equivalence"
     case .notEquivalent(let improvement, let margin):
       return "the difference \(amount(improvement)) is outside ±\(amount(margin))"
+    case .notShownEquivalentInSimulation(let p):
+      return "the simulated experiment (seed \(seed)) did not show equivalence (TOST p \(f(p)) ≥ \(f(e.alpha ?? 0.05)))"
     case .notBetter(let variant, let controlValue):
       return "the exact \(metric) of \(e.variant) (\(f(variant))) is not better than \(control)'s (\(f(controlValue)))"
+    case .underpowered(let power, let difference) where e.kind == .equivalent:
+      let users = e.users.map { "\($0)" } ?? "?"
+      return
+        "at \(users) users per arm the TOST's power is only \(f(power)) (< \(f(e.power ?? 0.8))) for a true difference of \(f(difference)); more users or a wider margin are needed"
     case .underpowered(let power, let difference):
       let users = e.users.map { "\($0)" } ?? "?"
       return

@@ -18,7 +18,7 @@ extension StatsError {
       case confidenceLevel, credibleLevel, nullValue, nullDifference, plannedUsers, plannedAllocation, tuningParameter
       case mixingStandardDeviation, replicates, problem, prior, rates, weights, pValues, statistic, boundaries
       case informationFractions, days, burnInDays, horizonDays, usersPerDay, usersPerArm, epsilon, minimumShare
-      case leaderProbability, holdoutShare, name
+      case leaderProbability, holdoutShare, margin, name
     }
 
     /// One step of the path.

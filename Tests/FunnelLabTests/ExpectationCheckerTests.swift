@@ -130,6 +130,41 @@ import Testing
     #expect(try !check(E(kind: .range, variant: "control", metric: .completionRate, min: 0, relativeTo: "twoSlides")).passed)
   }
 
+  /// `equivalent`: the TOST's power at the exact rates (noSkipOnSlide1 costs 0.01053 of
+  /// completion), failing when the truth is outside the margin or the test is too small, and
+  /// with `simulate` a seeded run's TOST.
+  @Test func equivalenceIsATestsDetection() throws {
+    typealias E = FunnelExpectation
+    let e = E(kind: .equivalent, variant: "noSkipOnSlide1", metric: .completionRate, within: 0.02, users: 50_000)
+    let pass = try check(e)
+    #expect(pass.passed && pass.alpha == 0.05 && pass.arms == ["noSkipOnSlide1"], "\(pass)")
+    guard case .power(let evidence) = pass.evidence, let margin = evidence.margin else {
+      Issue.record("\(pass.evidence)")
+      return
+    }
+    #expect(margin == 0.02 && abs(evidence.difference + 0.01053) < 1e-4 && evidence.power > 0.9 && evidence.power < 0.95, "\(evidence)")
+    let outside = try check(E(kind: .equivalent, variant: "noSkipOnSlide1", metric: .completionRate, within: 0.01, users: 50_000))
+    guard case .notEquivalent(_, 0.01)? = outside.failures.first else {
+      Issue.record("\(outside.failures)")
+      return
+    }
+    let small = try check(E(kind: .equivalent, variant: "noSkipOnSlide1", metric: .completionRate, within: 0.02, users: 5_000))
+    guard case .underpowered(let power, _)? = small.failures.first else {
+      Issue.record("\(small.failures)")
+      return
+    }
+    #expect(power < 0.8)
+    // Relative: 3 % of the control's 0.6497 is a margin of 0.01949.
+    let relative = try check(
+      E(kind: .equivalent, variant: "noSkipOnSlide1", metric: .completionRate, within: 0.03, scale: .relative, users: 50_000))
+    guard case .power(let r) = relative.evidence else { return }
+    #expect(abs((r.margin ?? 0) - 0.03 * 0.6497) < 1e-4)
+    let simulated = try check(
+      E(kind: .equivalent, variant: "noSkipOnSlide1", metric: .completionRate, within: 0.02, users: 50_000, simulate: true))
+    #expect(simulated.passed && simulated.basis == .exactAndExperiment(usersPerArm: 50_000, seed: 20_261_123), "\(simulated)")
+    #expect(simulated.interval.map { $0.lower > -0.02 && $0.upper < 0.02 } == true, "\(String(describing: simulated.interval))")
+  }
+
   /// `liftBounds` combines every key: the largest lower bound and the smallest upper bound.
   @Test func liftBoundsCombineEveryKey() {
     let e = FunnelExpectation(
@@ -165,13 +200,16 @@ import Testing
       { "kind": "range", "variant": "twoSlides", "metric": "completionRate", "min": 0, "relativeTo": "twoSlides" },
       { "kind": "beats", "variant": "twoSlides", "metric": "completionRate", "users": 100, "among": ["control", "twoSlidez", "twoSlides", "twoSlides"] },
       { "kind": "best", "variant": "twoSlides", "metric": "completionRate", "probability": 0.5, "among": [], "relativeTo": "control" },
+      { "kind": "equivalent", "variant": "control", "metric": "timeToFinish", "users": 100, "atLeast": 0 },
       """,
       [
         "expectations[0]", "no improvement meets every bound: it must be ≥ 0.02 and ≤ -0.01", "expectations[1].within", "must be ≥ 0",
         "expectations[1].scale", "expectations[2].scale", "a relative range needs relativeTo", "expectations[3].relativeTo",
         "relative to its own variant", "expectations[4].among[0]", "the control is not a comparison", "expectations[4].among[1]",
         "did you mean 'twoSlides'?", "expectations[4].among[3]", "listed twice", "expectations[5].among", "lists no arm",
-        "expectations[5].relativeTo", "not used by a best",
+        "expectations[5].relativeTo", "not used by a best", "expectations[6].variant", "expectations[6].metric",
+        "an equivalent expectation needs a proportion metric", "expectations[6].atLeast", "not used by an equivalent",
+        "an equivalent expectation needs within > 0",
       ])
   }
 

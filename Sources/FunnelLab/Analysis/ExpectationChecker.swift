@@ -83,6 +83,7 @@ package enum ExpectationChecker {
       case .beats: try beats(e)
       case .best: try best(e)
       case .varianceReduction: try varianceReduction(e)
+      case .equivalent: try equivalent(e)
       }
     }
 
@@ -117,6 +118,7 @@ package enum ExpectationChecker {
       let (alpha, arms): (Double?, [String]) =
         switch e.kind {
         case .beats: (e.alpha, comparedArms(e))
+        case .equivalent: (e.alpha, [e.variant])
         case .best: (e.users == nil ? nil : experiment.metrics.alpha, rankedArms(e))
         default: (nil, [])
         }
@@ -233,6 +235,52 @@ package enum ExpectationChecker {
       }
       return result(
         e, passed: failures.isEmpty, measured: d.value, basis: basis, interval: interval, evidence: .power(evidence), failures: failures)
+    }
+
+    /// The power of a TOST at the exact rates and, with `simulate`, the TOST of a seeded run of
+    /// the control and the variant (see ``FunnelExpectation/Kind/equivalent``).
+    mutating func equivalent(_ stated: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {
+      var e = stated
+      (e.users, e.alpha, e.power) = (stated.users ?? experiment.users, stated.alpha ?? experiment.metrics.alpha, stated.power ?? 0.8)
+      let (users, alpha, wanted) = (e.users ?? 0, e.alpha ?? 0.05, e.power ?? 0.8)
+      guard let v = try exactValue(e.metric, e.variant), let c = try exactValue(e.metric, controlID), let within = e.within,
+        case let margin = e.scale == .relative ? within * abs(c) : within, margin > 0
+      else { return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined]) }
+      let d = v - c
+      let n1 = Double(users) * (try denominatorShare(e.metric, e.variant))
+      let n0 = Double(users) * (try denominatorShare(e.metric, controlID))
+      let power =
+        (try? TwoProportionEquivalenceTest.power(
+          treatmentRate: v, controlRate: c, treatmentUsers: n1, controlUsers: n0, lower: -margin, upper: margin, alpha: alpha)) ?? 0
+      var evidence = ExpectationResult.PowerEvidence(difference: d, power: power, comparisons: 1, level: alpha, arms: [e.variant])
+      evidence.margin = margin
+      var failures: [ExpectationResult.Failure] = []
+      if abs(d) >= margin {
+        failures.append(.notEquivalent(improvement: d, margin: margin))
+      } else if power < wanted {
+        failures.append(.underpowered(power: power, difference: d))
+      }
+      var basis = ExpectationResult.Basis.exact
+      var interval: ConfidenceInterval?
+      if e.simulate {
+        let run = try run(users: users, arms: [e.variant])
+        basis = .exactAndExperiment(usersPerArm: users, seed: run.seed)
+        if let data = MetricAnalysis.data(e.metric, run.variants.map(\.aggregate)), case .proportions(let counts) = data,
+          counts.count == 2,
+          let tost = try? TwoProportionEquivalenceTest.test(treatment: counts[1], control: counts[0], lower: -margin, upper: margin)
+        {
+          let z = Normal.standardQuantile(p: 1 - alpha, q: alpha)
+          interval = ConfidenceInterval(
+            lower: tost.difference - z * tost.standardError, upper: tost.difference + z * tost.standardError,
+            confidenceLevel: 1 - 2 * alpha, method: TwoProportionEquivalenceTest.methodName)
+          evidence.simulated = ExpectationResult.SimulatedComparison(difference: tost.difference, adjustedPValue: tost.pValue)
+          if !(tost.pValue < alpha) { failures.append(.notShownEquivalentInSimulation(pValue: tost.pValue)) }
+        } else {
+          failures.append(.undefined)
+        }
+      }
+      return result(
+        e, passed: failures.isEmpty, measured: d, basis: basis, interval: interval, evidence: .power(evidence), failures: failures)
     }
 
     mutating func best(_ stated: FunnelExpectation) throws(SpecErrors) -> ExpectationResult {

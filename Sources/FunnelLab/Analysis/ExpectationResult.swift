@@ -48,7 +48,7 @@ public struct ExpectationResult: Sendable, Hashable {
     case exactValue(Double)
     /// `lift`: the exact values of the variant and of the control.
     case exactValues(variant: Double, control: Double)
-    /// `beats`: the power of the planned test, and the simulated experiment when asked for.
+    /// `beats` and `equivalent`: the power of the planned test, and the simulated experiment when asked for.
     case power(PowerEvidence)
     /// `best` without users: the variant's exact value and the best other arm's; `nil`
     /// when the variant is the only arm with a value.
@@ -57,7 +57,7 @@ public struct ExpectationResult: Sendable, Hashable {
     case probabilityToBeBest(Double, estimate: Double?)
   }
 
-  /// The evidence of a `beats` check.
+  /// The evidence of a `beats` or `equivalent` check.
   public struct PowerEvidence: Sendable, Hashable {
     /// The exact improvement over the control (positive = better).
     public var difference: Double
@@ -69,8 +69,11 @@ public struct ExpectationResult: Sendable, Hashable {
     public var level: Double
     /// The arms whose comparisons share α, in spec order.
     public var arms: [String]
-    /// The simulated experiment's improvement and adjusted p-value, when simulated.
+    /// The simulated experiment's improvement and adjusted p-value (an `equivalent`'s TOST p-value), when simulated.
     public var simulated: SimulatedComparison?
+    /// An `equivalent`'s margin in the metric's unit (its `within`, times the control's value on
+    /// the relative scale); `nil` for a `beats`.
+    public var margin: Double?
 
     /// The evidence of a power check; see each property.
     public init(
@@ -127,15 +130,18 @@ public struct ExpectationResult: Sendable, Hashable {
     case liftTooLarge(improvement: Double, allowed: Double)
     /// `lift`: the variant costs less than the `costsAtLeast` expected (a negative cost is an improvement).
     case costsTooLittle(cost: Double, wanted: Double)
-    /// `lift`: the improvement lies outside `[-margin, margin]` (`within`).
+    /// `lift` and `equivalent`: the exact difference lies outside `[-margin, margin]` (`within`).
     case notEquivalent(improvement: Double, margin: Double)
     /// `beats`: the variant's exact value is not better than the control's.
     case notBetter(variant: Double, control: Double)
-    /// `beats`: the test's `power` at the expectation's users is below the power wanted.
+    /// `beats`, `equivalent`: the test's `power` at the expectation's users is below the power wanted.
     case underpowered(power: Double, difference: Double)
     /// `beats` with `simulate`: the simulated experiment did not find the variant
     /// significantly better (its adjusted p-value).
     case notSignificantInSimulation(adjustedPValue: Double)
+    /// `equivalent` with `simulate`: the simulated experiment's TOST did not show equivalence
+    /// (its p-value, not below α).
+    case notShownEquivalentInSimulation(pValue: Double)
     /// `best` without users: another arm has a better exact value than the variant's `value`.
     case rivalIsBetter(RankedArm, value: Double)
     /// `best` with users: the probability to be best is below the one wanted; `leader` is

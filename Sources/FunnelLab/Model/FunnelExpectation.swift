@@ -24,13 +24,21 @@
 ///   with probability ≥ `probability` — from the exact values (probability 1 or 0)
 ///   or, with `users`, the Bayesian probability to be best after an
 ///   experiment-mode run of those arms at that size (seeded by the spec: deterministic).
+/// - ``Kind/equivalent``: a test of `users` per arm would show the variant equivalent to the
+///   control within ±`within` (absolute, or relative to the control's value with `"scale":
+///   "relative"`) with power ≥ `power`: the power of two one-sided z-tests at level α
+///   (``TwoProportionEquivalenceTest``) at the exact rates; with `simulate`, a seeded
+///   experiment-mode run of the control and the variant must also show it (TOST p < α).
 public struct FunnelExpectation: Sendable, Hashable, Decodable {
-  /// What is expected: `range`, `lift`, `beats` or `best` (see the type's description for each rule).
+  /// What is expected: `range`, `lift`, `beats`, `best`, `varianceReduction` or `equivalent` (see the type's description for each rule).
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// The four rules, each described in ``FunnelExpectation``; the raw value is the spec's `kind`.
     case range, lift, beats, best
     /// The exact share of the variant-vs-control difference's variance that ``FunnelExpectation/method`` removes is in `[min, max]`.
     case varianceReduction
+    /// A test of `users` per arm shows the variant equivalent to the control within ±`within`
+    /// (two one-sided tests at α) with power ≥ `power`: the detection counterpart of a `lift`'s `within`.
+    case equivalent
   }
 
   /// The scale of a `lift`'s bounds, or of a `range` `relativeTo` another variant.
@@ -45,9 +53,9 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   public var id: String
   /// The rule this expectation is checked by.
   public var kind: Kind
-  /// The variant the expectation is about; not the control for `lift` and `beats`.
+  /// The variant the expectation is about; not the control for `lift`, `beats` and `equivalent`.
   public var variant: String
-  /// The metric measured; `beats` needs a proportion metric (its power is a two-proportion z-test's).
+  /// The metric measured; `beats` and `equivalent` need a proportion metric (their power is a two-proportion z-test's).
   public var metric: FunnelMetric
   /// ``Kind/range`` bounds (at least one).
   public var min: Double?
@@ -61,9 +69,10 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   public var atMost: Double?
   /// ``Kind/lift``: the smallest worsening against the control expected (≥ 0): the variant costs at least this.
   public var costsAtLeast: Double?
-  /// ``Kind/lift``: an equivalence margin (≥ 0): the improvement lies in `[-within, within]`.
+  /// ``Kind/lift``: an equivalence margin (≥ 0): the improvement lies in `[-within, within]`;
+  /// ``Kind/equivalent``: the margin (> 0) a test must show the difference within.
   public var within: Double?
-  /// ``Kind/lift`` and ``Kind/range`` with ``relativeTo``: the bounds' scale; default absolute.
+  /// ``Kind/lift``, ``Kind/equivalent`` and ``Kind/range`` with ``relativeTo``: the bounds' scale; default absolute.
   public var scale: Scale
   /// ``Kind/range``: a variant whose value is subtracted before the bounds apply (the control, usually).
   public var relativeTo: String?
@@ -72,13 +81,14 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   /// default its own comparison alone); `best` ranks the control, the variant and these (by
   /// default every variant the spec declares, not its grid cells).
   public var among: [String]?
-  /// ``Kind/beats`` (required) and ``Kind/best`` (optional): users per arm.
+  /// ``Kind/beats`` and ``Kind/equivalent`` (required), ``Kind/best`` (optional): users per arm.
   public var users: Int?
-  /// ``Kind/beats``: the least acceptable power (default 0.8).
+  /// ``Kind/beats`` and ``Kind/equivalent``: the least acceptable power (default 0.8).
   public var power: Double?
-  /// ``Kind/beats``: the significance level (default the spec's `metrics.alpha`).
+  /// ``Kind/beats`` and ``Kind/equivalent``: the significance level (default the spec's `metrics.alpha`).
   public var alpha: Double?
-  /// ``Kind/beats``: also run an experiment of `users` per arm and require significance.
+  /// ``Kind/beats`` and ``Kind/equivalent``: also run an experiment of `users` per arm and require
+  /// significance (of the improvement, or of the equivalence).
   public var simulate: Bool
   /// ``Kind/best``: the least acceptable probability to be best.
   public var probability: Double?
@@ -155,6 +165,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     case .beats: ["users", "power", "alpha", "simulate", "among"]
     case .best: ["users", "probability", "among"]
     case .varianceReduction: ["min", "max", "method"]
+    case .equivalent: ["users", "within", "power", "alpha", "simulate", "scale"]
     }
   }
 
@@ -181,7 +192,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
         NameSuggestion.hint(for: variant, in: variants) ?? "use one of: " + variants.joined(separator: ", "), kind: .unknownReference)
     } else if kind != .range, kind != .best, variant == variants.first {
       fail(
-        "variant", "a \(kind.rawValue) expectation compares a variant with the control, and '\(variant)' is the control",
+        "variant", "\(kind.withArticle) expectation compares a variant with the control, and '\(variant)' is the control",
         kind == .lift ? "name another variant; to bound the control itself use a range" : "name another variant")
     }
     let allowed = Self.keys(of: kind)
@@ -193,8 +204,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     ]
     for (key, isSet) in set where isSet && !allowed.contains(key) {
       fail(
-        key, "\(key) is not used by a \(kind.rawValue) expectation",
-        "a \(kind.rawValue) expectation takes: " + allowed.sorted().joined(separator: ", "), kind: .unknownKey)
+        key, "\(key) is not used by \(kind.withArticle) expectation",
+        "\(kind.withArticle) expectation takes: " + allowed.sorted().joined(separator: ", "), kind: .unknownKey)
     }
     let numbers = [
       ("min", min), ("max", max), ("atLeast", atLeast), ("costsAtMost", costsAtMost), ("atMost", atMost),
@@ -209,7 +220,7 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     errors += referenceErrors(at: path, variants: variants)
     switch kind {
     case .range, .varianceReduction:
-      if min == nil, max == nil { fail(nil, "a \(kind.rawValue) expectation needs min, max or both", "e.g. \"min\": 0.55, \"max\": 0.7") }
+      if min == nil, max == nil { fail(nil, "\(kind.withArticle) expectation needs min, max or both", "e.g. \"min\": 0.55, \"max\": 0.7") }
       if let lo = min, let hi = max, lo > hi { fail("max", "max \(JSONValue.format(hi)) is below min \(JSONValue.format(lo))") }
       if kind == .range, scale == .relative, relativeTo == nil {
         fail("scale", "a relative range needs relativeTo (the variant it is relative to)", "e.g. \"relativeTo\": \"control\"")
@@ -225,13 +236,18 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
           "no improvement meets every bound: it must be ≥ \(JSONValue.format(liftBounds.lower)) and ≤ \(JSONValue.format(liftBounds.upper))",
           "atLeast and costsAtMost bound it from below, atMost, costsAtLeast and within from above")
       }
-    case .beats:
-      if users == nil { fail(nil, "a beats expectation needs users (per arm)", "e.g. \"users\": 50000") }
+    case .beats, .equivalent:
+      if users == nil { fail(nil, "\(kind.withArticle) expectation needs users (per arm)", "e.g. \"users\": 50000") }
       if !metric.isProportion {
-        fail("metric", "a beats expectation needs a proportion metric (its power comes from the exact rates)", "e.g. purchaseConversion")
+        fail(
+          "metric", "\(kind.withArticle) expectation needs a proportion metric (its power comes from the exact rates)",
+          "e.g. purchaseConversion")
       }
       if let p = power, !(p > 0 && p < 1) { fail("power", "power must be in (0, 1)", "the default is 0.8") }
       if let a = alpha, !(a > 0 && a < 0.5) { fail("alpha", "alpha must be in (0, 0.5)", "the default is metrics.alpha") }
+      if kind == .equivalent, !(within.map { $0 > 0 } ?? false) {
+        fail(nil, "an equivalent expectation needs within > 0 (the margin)", "e.g. \"within\": 0.005 (half a point of a rate)")
+      }
     case .best:
       if probability == nil { fail(nil, "a best expectation needs probability", "e.g. \"probability\": 0.9") }
       if let p = probability, !(p > 0 && p <= 1) { fail("probability", "probability must be in (0, 1]") }
@@ -296,5 +312,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   }
 }
 
-extension FunnelExpectation.Kind: CaseIterableRawEnum {}
+extension FunnelExpectation.Kind: CaseIterableRawEnum {
+  /// The kind with its article, for messages: `a lift`, `an equivalent`.
+  var withArticle: String { (self == .equivalent ? "an " : "a ") + rawValue }
+}
 extension FunnelExpectation.Scale: CaseIterableRawEnum {}

@@ -200,6 +200,7 @@ enum DefaultExperiment {
         { "id": "optional goal lifts completion", "kind": "lift", "variant": "goalOptional", "metric": "completionRate", "atLeast": 0.02 },
         { "id": "optional goal costs little conversion", "kind": "lift", "variant": "goalOptional", "metric": "purchaseConversion", "costsAtMost": 0.005 },
         { "id": "early upsell costs completion", "kind": "lift", "variant": "upsellAfter3", "metric": "completionRate", "costsAtLeast": 0.005 },
+        { "id": "optional goal: a test shows conversion unchanged", "kind": "equivalent", "variant": "goalOptional", "metric": "purchaseConversion", "within": 0.005, "users": 50000 },
         { "id": "5 features detectable", "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "power": 0.8 },
         { "id": "5 features sell best", "kind": "best", "variant": "features5", "metric": "purchaseConversion", "probability": 0.9 }
       ]

@@ -18,12 +18,7 @@ public enum RelativeLift {
     treatment: ProportionCount, control: ProportionCount, confidenceLevel: Double = 0.95
   ) throws(StatsError) -> IntervalEstimate {
     try checkLevel(confidenceLevel)
-    guard treatment.trials > 0 else {
-      throw StatsError(.emptyArm, field: [.name(.treatment), .name(.trials)], message: "has no users")
-    }
-    guard control.trials > 0 else {
-      throw StatsError(.emptyArm, field: [.name(.control), .name(.trials)], message: "has no users")
-    }
+    try TwoProportionScoreTest.checkArms(treatment, control)
     let x1 = Double(treatment.successes)
     let n1 = Double(treatment.trials)
     let x0 = Double(control.successes)

@@ -26,12 +26,7 @@ public enum TwoProportionZTest {
     treatment: ProportionCount, control: ProportionCount, alternative: Alternative = .twoSided,
     nullDifference: Double = 0
   ) throws(StatsError) -> TestResult {
-    guard treatment.trials > 0 else {
-      throw StatsError(.emptyArm, field: [.name(.treatment), .name(.trials)], message: "has no users")
-    }
-    guard control.trials > 0 else {
-      throw StatsError(.emptyArm, field: [.name(.control), .name(.trials)], message: "has no users")
-    }
+    try TwoProportionScoreTest.checkArms(treatment, control)
     let n1 = Double(treatment.trials)
     let n0 = Double(control.trials)
     let p1 = Double(treatment.successes) / n1
