@@ -51,8 +51,7 @@ extension MonteCarloEngine {
     let lifecycles = flows.map { SubscriptionLifecycle(settings: $0.revenue) }
     let chunks = ChunkQueue(range, size: min(Self.pairedChunkSize, max(1_024, range.count / (4 * threads))))
     let workers = min(threads, max(chunks.count, 1))
-    let results = Mutex<[([FunnelAggregate], [PairedTallies])]>([])
-    let work: @Sendable (Int) -> Void = { _ in
+    let parts = ParallelWork.eachWorker(workers) { _ -> ([FunnelAggregate], [PairedTallies]) in
       let accumulators = tables.map(Accumulator.init)
       // One per flow; the control's (index 0) stays empty.
       let pairs = tables.map { _ in PairedAccumulator() }
@@ -69,21 +68,13 @@ extension MonteCarloEngine {
       }
       let aggregates = accumulators.map { $0.aggregate() }
       let margins = aggregates.first.map { a in PairedTallies.Outcome.allCases.map { $0.count(in: a) } } ?? []
-      let part = (aggregates, pairs.dropFirst().map { $0.tallies(controlMargins: margins) })
-      results.withLock { $0.append(part) }
+      return (aggregates, pairs.dropFirst().map { $0.tallies(controlMargins: margins) })
     }
-    if workers == 1 {
-      work(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    let aggregates = flows.indices.map { i in parts.reduce(FunnelAggregate(for: flows[i])) { $0 + $1.0[i] } }
+    let paired = flows.indices.map { i -> PairedTallies? in
+      i == 0 ? nil : parts.reduce(PairedTallies()) { $0 + $1.1[i - 1] }
     }
-    return results.withLock { parts in
-      let aggregates = flows.indices.map { i in parts.reduce(FunnelAggregate(for: flows[i])) { $0 + $1.0[i] } }
-      let paired = flows.indices.map { i -> PairedTallies? in
-        i == 0 ? nil : parts.reduce(PairedTallies()) { $0 + $1.1[i - 1] }
-      }
-      return PairedRun(aggregates: aggregates, paired: paired)
-    }
+    return PairedRun(aggregates: aggregates, paired: paired)
   }
 
   /// Walks `users` through one flow: the control's outcomes are kept in `control`

@@ -73,8 +73,7 @@ public struct MonteCarloEngine: Sendable {
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     let chunks = ChunkQueue(range)
     let workers = min(threads, max(chunks.count, 1))
-    let results = Mutex<[(FunnelAggregate, StrataTally?)]>([])
-    let work: @Sendable (Int) -> Void = { _ in
+    let parts = ParallelWork.eachWorker(workers) { _ -> (FunnelAggregate, StrataTally?) in
       let accumulator = Accumulator(tables)
       let recorder = recording.map { StrataRecorder($0, seed: seed) }
       var none = NoWalkObserver()
@@ -94,21 +93,13 @@ public struct MonteCarloEngine: Sendable {
         }
         progress?(Int(last - first))
       }
-      let part = (accumulator.aggregate(), recorder?.tally())
-      results.withLock { $0.append(part) }
+      return (accumulator.aggregate(), recorder?.tally())
     }
-    if workers == 1 {
-      work(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    let aggregate = parts.reduce(FunnelAggregate(for: flow)) { $0 + $1.0 }
+    let strata = recording.map { r in
+      parts.reduce(StrataTally(strata: r.strata.strataIDs.count)) { total, part in part.1.map { total + $0 } ?? total }
     }
-    return results.withLock { parts in
-      let aggregate = parts.reduce(FunnelAggregate(for: flow)) { $0 + $1.0 }
-      let strata = recording.map { r in
-        parts.reduce(StrataTally(strata: r.strata.strataIDs.count)) { total, part in part.1.map { total + $0 } ?? total }
-      }
-      return (aggregate, strata)
-    }
+    return (aggregate, strata)
   }
 
   /// Simulates users `0..<users`.

@@ -185,17 +185,7 @@ public struct RunOptions: Sendable {
     guard engine.threads > 1, chosen.count >= 2 * engine.threads else { return chosen.indices.map { simulate($0, engine) } }
     // Many arms: one arm per worker at a time, each on one thread. Every arm's aggregate
     // depends only on its own users, so the result is the same.
-    let slots = Mutex<[VariantRun?]>(Array(repeating: nil, count: chosen.count))
-    let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: engine.threads) { _ in
-      while true {
-        let k = next.add(1, ordering: .relaxed).oldValue
-        if k >= chosen.count { break }
-        let run = simulate(k, MonteCarloEngine(threads: 1))
-        slots.withLock { $0[k] = run }
-      }
-    }
-    return slots.withLock { $0.compactMap { $0 } }
+    return ParallelWork.map(chosen.count, threads: engine.threads) { k in simulate(k, MonteCarloEngine(threads: 1)) }
   }
 }
 

@@ -40,31 +40,13 @@ enum ExactTruth {
       }
   }
 
-  /// `body(k)` for `k` in `0..<count` on up to `threads` workers, each `k` once, the
-  /// results in the order of `k` whatever the scheduling. After a failure at `k`, no
-  /// index above `k` is started: the results end at the first failure or a little after.
+  /// `body(k)` for `k` in `0..<count` on up to `threads` workers, the results in the order
+  /// of `k`, ending at the first failure (``ParallelWork/mapUntilFailure(_:threads:progress:_:)``).
   static func solve<Success: Sendable, Failure: Error>(
     count: Int, threads: Int?, progress: (@Sendable (Int) -> Void)? = nil,
     _ body: @Sendable (Int) -> Result<Success, Failure>
   ) -> [Result<Success, Failure>] {
-    let workers = min(max(threads ?? MonteCarloEngine(threads: nil).threads, 1), count)
-    let slots = Mutex<[Result<Success, Failure>?]>(Array(repeating: nil, count: count))
-    let next = Atomic<Int>(0)
-    // The lowest index that failed: later indices are not started (their results
-    // would follow the first failure, which is all a caller reads past).
-    let failed = Atomic<Int>(Int.max)
-    @Sendable func work(_: Int) {
-      while true {
-        let k = next.add(1, ordering: .relaxed).oldValue
-        if k >= count || k > failed.load(ordering: .relaxed) { break }
-        let solution = body(k)
-        if case .failure = solution { failed.min(k, ordering: .relaxed) }
-        slots.withLock { $0[k] = solution }
-        progress?(1)
-      }
-    }
-    if workers > 1 { DispatchQueue.concurrentPerform(iterations: workers, execute: work) } else { work(0) }
-    return slots.withLock { $0.compactMap { $0 } }
+    ParallelWork.mapUntilFailure(count, threads: threads, progress: progress, body)
   }
 }
 

@@ -281,20 +281,11 @@ extension AdjustmentPlanner {
     let methods = methods(strata)
     let truth = treatment.rate - control.rate
     let tables = [control, treatment].map { DrawTables($0, strata: strata) }
-    let results = Mutex<[[Replicate?]]>(Array(repeating: [], count: replicates))
-    let next = Atomic<Int>(0)
-    let workers = max(1, min(threads ?? MonteCarloEngine.defaultThreadCount, replicates))
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      while true {
-        let r = next.add(1, ordering: .relaxed).oldValue
-        if r >= replicates { break }
-        var rng = Xoshiro256StarStar(seed: seed, stream: UInt64(r))
-        let tallies = tables.map { $0.draw(users: usersPerArm, strata: strata, using: &rng) }
-        let row = methods.map { analyse($0, tallies[1], tallies[0], strata: strata, alpha: alpha) }
-        results.withLock { $0[r] = row }
-      }
+    let rows = ParallelWork.map(replicates, threads: threads) { r -> [Replicate?] in
+      var rng = Xoshiro256StarStar(seed: seed, stream: UInt64(r))
+      let tallies = tables.map { $0.draw(users: usersPerArm, strata: strata, using: &rng) }
+      return methods.map { analyse($0, tallies[1], tallies[0], strata: strata, alpha: alpha) }
     }
-    let rows = results.withLock { $0 }
     return methods.indices.map { m in
       var s = SimulatedAdjustment(
         method: methods[m], replicates: 0, significant: 0, covered: 0, meanStandardError: 0, meanEstimate: 0)

@@ -140,22 +140,14 @@ package enum BanditPlanner {
     _ design: BanditSimulation.Design, replicates: Int, seed: UInt64, threads: Int?, progress: (@Sendable (Int, Int) -> Void)?
   ) -> BanditSimulation.Counts {
     let blocks = (replicates + block - 1) / block
-    let slots = Mutex<[BanditSimulation.Counts?]>(Array(repeating: nil, count: blocks))
-    let next = Atomic<Int>(0)
     let done = Atomic<Int>(0)
-    let workers = max(1, min(threads ?? MonteCarloEngine.defaultThreadCount, blocks))
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      while true {
-        let b = next.add(1, ordering: .relaxed).oldValue
-        if b >= blocks { break }
-        let range = b * block..<min(replicates, (b + 1) * block)
-        // The design was validated, so the tally cannot throw.
-        let counts = try? BanditSimulation.tally(design, replicates: range, seed: seed)
-        slots.withLock { $0[b] = counts }
-        progress?(done.add(1, ordering: .relaxed).newValue, blocks)
-      }
-    }
-    let parts = slots.withLock { $0.compactMap { $0 } }
+    let parts = ParallelWork.map(blocks, threads: threads) { b -> BanditSimulation.Counts? in
+      let range = b * block..<min(replicates, (b + 1) * block)
+      // The design was validated, so the tally cannot throw.
+      let counts = try? BanditSimulation.tally(design, replicates: range, seed: seed)
+      progress?(done.add(1, ordering: .relaxed).newValue, blocks)
+      return counts
+    }.compactMap { $0 }
     return parts.dropFirst().reduce(parts.first ?? BanditSimulation.Counts(days: design.days, arms: design.rates.count), +)
   }
 
