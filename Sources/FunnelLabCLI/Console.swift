@@ -232,7 +232,11 @@ final class ProgressBar: Sendable {
 /// Progress of work whose pace is known only once it has started: its first report (after a
 /// first unit, or after a phase before the units) measures the pace, `note` turns that into an
 /// announcement of the rest (or `nil` when it is short), and a ``ProgressBar`` follows.
-final class PacedProgress {
+///
+/// `@unchecked Sendable`: work on several threads reports through one serialising reporter
+/// (FunnelLab's `SerialProgress` takes a lock around each call), and `finish()` comes after
+/// the work has joined, so no two calls ever overlap.
+final class PacedProgress: @unchecked Sendable {
   private let console: any Console
   private let label: String
   private let unit: String

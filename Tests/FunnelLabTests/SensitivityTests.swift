@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FunnelLab
@@ -53,5 +54,26 @@ import Testing
       experiment, axes: [try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.1))])
     #expect(result.flips.isEmpty)
     #expect(Set(result.points.map(\.winner)) == ["oneScreen"])
+  }
+
+  /// The points are solved in parallel: progress still counts 1, 2, … to the total, one call at
+  /// a time, and the points come in their order with every flip found on one thread too.
+  @Test func parallelPointsReportInOrderAndMatchOneByOne() throws {
+    let experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
+    let axes = [
+      try #require(Sensitivity.Axis(parameter: .requiredInputFriction, from: 0, to: 0.4, step: 0.2)),
+      try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.02)),
+    ]
+    let seen = Mutex<[Int]>([])
+    let result = try Sensitivity.run(experiment, axes: axes) { done, total in
+      seen.withLock { $0.append(done) }
+      #expect(total == 33)
+    }
+    #expect(seen.withLock { $0 } == Array(1...33))
+    #expect(result.points.map(\.values) == [0, 0.2, 0.4].flatMap { a in axes[1].values.map { [a, $0] } })
+    #expect(result.flips.count == 3 && result.flips.map(\.fixed) == [[0], [0.2], [0.4]], "\(result.flips)")
+    for (k, point) in result.points.enumerated() where k % 7 == 0 {
+      #expect(try Sensitivity.evaluate(experiment, axes: axes, values: point.values, metric: result.metric) == point.metricValues)
+    }
   }
 }

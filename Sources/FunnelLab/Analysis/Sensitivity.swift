@@ -1,4 +1,5 @@
 import FunnelStats
+import Synchronization
 
 /// Reruns an experiment's comparison across values of behavior parameters and finds
 /// where the winner on a metric flips, with the exact engine (no sampling noise, so
@@ -91,11 +92,12 @@ package struct Sensitivity: Sendable {
   /// wins everywhere.
   package var flips: [Flip]
 
-  /// Runs the analysis; `progress` is called with the points solved and their total after each.
+  /// Runs the analysis, the points in parallel; `progress` is called with the points solved and
+  /// their total after each, one call at a time (from the worker that solved it).
   /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
   ///   (e.g. a value outside the parameter's range).
   package static func run(
-    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
     guard pointCount(axes) != nil else {
@@ -108,38 +110,63 @@ package struct Sensitivity: Sendable {
         ])
     }
     let ids = experiment.variants.map(\.id)
-    var combos: [[Double]] = [[]]
-    for axis in axes { combos = combos.flatMap { prefix in axis.values.map { prefix + [$0] } } }
-    var points: [Point] = []
-    for values in combos {
-      let metricValues = try evaluate(experiment, axes: axes, values: values, metric: metric)
-      points.append(Point(values: values, metricValues: metricValues, winner: winner(ids, metricValues, metric)))
-      progress?(points.count, combos.count)
-    }
+    let combos = axes.reduce([[Double]]([[]])) { combos, axis in combos.flatMap { prefix in axis.values.map { prefix + [$0] } } }
+    // Points are independent: solved in parallel, in point order (``ParallelWork``).
+    let ticks = SerialProgress(total: combos.count, progress)
+    let points = try firstFailure(
+      ParallelWork.mapUntilFailure(combos.count, threads: nil) { k -> Result<Point, SpecErrors> in
+        defer { ticks.tick() }
+        return Result { () throws(SpecErrors) -> Point in
+          let metricValues = try evaluate(experiment, axes: axes, values: combos[k], metric: metric)
+          return Point(values: combos[k], metricValues: metricValues, winner: winner(ids, metricValues, metric))
+        }
+      })
     var flips: [Flip] = []
     if let last = axes.last {
-      for k in points.indices.dropFirst() {
-        let a = points[k - 1]
-        let b = points[k]
-        guard a.values.dropLast() == b.values.dropLast(), a.winner != b.winner,
-          let lo = a.values.last, let hi = b.values.last,
-          let i = ids.firstIndex(of: a.winner), let j = ids.firstIndex(of: b.winner)
-        else { continue }
-        var low = lo
-        var high = hi
-        for _ in 0..<40 where high - low > (hi - lo) / 1024 {
-          let mid = (low + high) / 2
-          let v = try evaluate(experiment, axes: axes, values: Array(a.values.dropLast()) + [mid], metric: metric)
-          let sign = metric.higherIsBetter ? 1.0 : -1.0
-          if ((v[j] ?? -.infinity) - (v[i] ?? -.infinity)) * sign > 0 { high = mid } else { low = mid }
-        }
-        flips.append(
-          Flip(
-            fixed: Array(a.values.dropLast()), parameter: last.parameter, between: lo...hi, at: (low + high) / 2, from: a.winner,
-            to: b.winner))
+      let changes = points.indices.dropFirst().filter { k in
+        points[k - 1].values.dropLast() == points[k].values.dropLast() && points[k - 1].winner != points[k].winner
       }
+      // Each change of winner is bisected on its own, the changes in parallel.
+      flips = try firstFailure(
+        ParallelWork.mapUntilFailure(changes.count, threads: nil) { c -> Result<Flip?, SpecErrors> in
+          Result { () throws(SpecErrors) -> Flip? in
+            try bisect(experiment, axes: axes, last: last, from: points[changes[c] - 1], to: points[changes[c]], ids: ids, metric: metric)
+          }
+        }
+      ).compactMap { $0 }
     }
     return Sensitivity(experiment: experiment.name, metric: metric, variants: ids, axes: axes, points: points, flips: flips)
+  }
+
+  /// Where between two neighbouring points the winner changes: bisected on the last axis to
+  /// 1/1024 of the step; `nil` when a winner is not a variant.
+  static func bisect(
+    _ experiment: Experiment, axes: [Axis], last: Axis, from a: Point, to b: Point, ids: [String], metric: FunnelMetric
+  ) throws(SpecErrors) -> Flip? {
+    guard let lo = a.values.last, let hi = b.values.last, let i = ids.firstIndex(of: a.winner), let j = ids.firstIndex(of: b.winner)
+    else { return nil }
+    var low = lo
+    var high = hi
+    for _ in 0..<40 where high - low > (hi - lo) / 1024 {
+      let mid = (low + high) / 2
+      let v = try evaluate(experiment, axes: axes, values: Array(a.values.dropLast()) + [mid], metric: metric)
+      let sign = metric.higherIsBetter ? 1.0 : -1.0
+      if ((v[j] ?? -.infinity) - (v[i] ?? -.infinity)) * sign > 0 { high = mid } else { low = mid }
+    }
+    return Flip(
+      fixed: Array(a.values.dropLast()), parameter: last.parameter, between: lo...hi, at: (low + high) / 2, from: a.winner, to: b.winner)
+  }
+
+  /// The values of `results` in order, or the first failure (in index order) thrown.
+  static func firstFailure<T>(_ results: [Result<T, SpecErrors>]) throws(SpecErrors) -> [T] {
+    var values: [T] = []
+    for result in results {
+      switch result {
+      case .success(let value): values.append(value)
+      case .failure(let error): throw error
+      }
+    }
+    return values
   }
 
   static func evaluate(_ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric) throws(SpecErrors) -> [Double?] {
@@ -156,5 +183,25 @@ package struct Sensitivity: Sendable {
       if best.map({ value * sign > $0.1 }) ?? true { best = (id, value * sign) }
     }
     return best?.0 ?? "—"
+  }
+}
+
+/// Reports work done from several workers one call at a time, counting the items itself.
+final class SerialProgress: Sendable {
+  private let done = Mutex<Int>(0)
+  private let total: Int
+  private let report: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+
+  init(total: Int, _ report: (@Sendable (_ done: Int, _ total: Int) -> Void)?) {
+    self.total = total
+    self.report = report
+  }
+
+  /// One more item done: the report sees the count so far, under the lock.
+  func tick() {
+    done.withLock { count in
+      count += 1
+      report?(count, total)
+    }
   }
 }
