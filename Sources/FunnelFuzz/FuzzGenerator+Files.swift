@@ -51,8 +51,9 @@ extension FuzzGenerator {
     let base = "\(Self.token)/base.json"
     c.rawArguments =
       rng.chance(50) ? ["check", spec, "--baseline", base] : rng.chance(50) ? ["diff", base, spec] : ["diff", spec, base]
-    for _ in 0..<rng.below(3) {
-      let value = rng.chance(50) ? argumentValue(&rng) : rng.pick(["completionRate=", "skipRate=", "bogus="]) + rng.pick(numbers)
+    // Mostly valid tolerances, so that a tampered but well-formed baseline reaches the comparison.
+    for _ in 0..<(rng.chance(35) ? 1 + rng.below(2) : 0) {
+      let value = rng.chance(40) ? argumentValue(&rng) : rng.pick(["completionRate=", "skipRate=", "bogus=", ""]) + rng.pick(numbers)
       c.rawArguments += [rng.pick(["--tolerance", "--relative-tolerance"]), value]
     }
     c.rawArguments += format(
