@@ -149,6 +149,25 @@ import Testing
     }
   }
 
+  /// A baseline that lists fewer metrics (written before a metric existed) compares those it
+  /// lists; a listed `null` is compared as undefined.
+  @Test func aBaselineComparesTheMetricsItLists() throws {
+    let spec = experimentPath("urbannest-onboarding")
+    let full = funnellab("exact", spec, "--format", "json").out
+    let snapshot = try FunnelSnapshot.decode(exactJSON: full, source: "full")
+    var partial = snapshot
+    for v in partial.variants.indices {
+      partial.variants[v].metrics = partial.variants[v].metrics.filter {
+        $0.key == .completionRate || $0.key == .purchaseConversionOfViewers
+      }
+    }
+    #expect(SnapshotComparison.compare(baseline: partial, current: snapshot).passed)
+    partial.variants[0].metrics[.completionRate] = 0.5
+    partial.variants[1].metrics[.purchaseConversionOfViewers] = .some(0.1)
+    let moved = SnapshotComparison.compare(baseline: partial, current: snapshot)
+    #expect(moved.changes.map { "\($0.variant) \($0.metric)" } == ["control completionRate", "noSkipOnSlide1 purchaseConversionOfViewers"])
+  }
+
   /// `diff` of two specs, or of a baseline and a spec: 0 when nothing moved, 1 when something did.
   @Test func diffComparesSpecsAndBaselines() throws {
     let spec = experimentPath("urbannest-onboarding")

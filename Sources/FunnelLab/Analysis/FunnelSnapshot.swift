@@ -210,7 +210,8 @@ public struct SnapshotComparison: Sendable, Hashable {
   /// Whether nothing moved: no change, no variant added or removed.
   public var passed: Bool { changes.isEmpty && added.isEmpty && removed.isEmpty }
 
-  /// Compares `current` with `baseline`, variant by variant (matched by id) and metric by metric.
+  /// Compares `current` with `baseline`, variant by variant (matched by id) and metric by metric;
+  /// a metric the baseline does not list is not compared (`null` is listed: undefined).
   public static func compare(
     baseline: FunnelSnapshot, current: FunnelSnapshot, tolerance: SnapshotTolerance = SnapshotTolerance()
   ) -> SnapshotComparison {
@@ -220,8 +221,10 @@ public struct SnapshotComparison: Sendable, Hashable {
     var screens: [ScreenShift] = []
     for new in current.variants {
       guard let old = baseline.variants.first(where: { $0.id == new.id }) else { continue }
+      // A metric the baseline does not list (one written before the metric existed) is not compared.
       for metric in FunnelMetric.allCases {
-        let (a, b) = ((old.metrics[metric] ?? nil), (new.metrics[metric] ?? nil))
+        guard let stored = old.metrics[metric] else { continue }
+        let (a, b) = (stored, new.metrics[metric] ?? nil)
         switch (a, b) {
         case (nil, nil): continue
         case (let x?, let y?):
