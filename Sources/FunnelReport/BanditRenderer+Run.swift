@@ -22,7 +22,8 @@ extension BanditRenderer {
       let best = a.probabilityBest[safe: d] ?? []
       let leader = best.indices.max { best[$0] < best[$1] }
       let tied = best.allSatisfy { $0 == best.first }
-      return [String(d + 1)] + shares.map { pct($0) } + [leader.flatMap { tied ? nil : "\(ids[$0]) (\(pct(best[$0])))" } ?? "—"]
+      let leaderText: String = leader.flatMap { tied ? nil : "\(ids[$0]) (\(pct(best[$0])))" } ?? "—"
+      return [String(d + 1)] + shares.map { pct($0) } + [leaderText]
     }
     return Table(
       title: "Share of each day's users, and the arm most likely to be best before the day", headers: ["day"] + ids + ["leader (P best)"],

@@ -89,7 +89,7 @@ import Testing
     }
     // Joint structure: P(completed ∧ bought) from the classes.
     let both = zip(exact.outcomeClasses, exact.outcomeClassProbabilities)
-      .filter { $0.0.end == .completed && $0.0.firstPlan != nil }.reduce(0) { $0 + $1.1 }
+      .filter { $0.0.end == .completed && $0.0.firstPlan != nil }.reduce(0.0) { $0 + $1.1 }
     let pc = exact.completion
     let pb = exact.purchase
     let covariance = n * (both - pc * pb)

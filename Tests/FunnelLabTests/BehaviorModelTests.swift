@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Testing
 
 @testable @_spi(Internals) import FunnelLab
@@ -71,5 +72,46 @@ import Testing
     #expect(abs(Double(t[0]) / scale - 0.25) < 1e-12)
     #expect(t[1] == t[0], "an impossible outcome has an empty interval")
     #expect(t[2] == CompiledFlow.thresholdScale)
+  }
+
+  /// Every row of a compiled table is the softmax of the model's utilities in its own state,
+  /// recomputed here from the spec for every segment, bin, screens-seen level, personalized
+  /// flag and screen: the compiler's shortcuts (state-free terms computed once, rows that
+  /// cannot differ copied) change no threshold.
+  @Test(arguments: ["betfree-onboarding", "ncdb-first-launch"])
+  func everyCompiledRowIsTheSoftmaxOfItsStatesUtilities(name: String) throws {
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+    let flow = try FlowCompiler.compile(e, variant: 0)
+    let binMeans = Discretisation.normalBinMeans(flow.traitBins)
+    var rows = 0
+    for (s, segment) in e.population.segments.enumerated() {
+      let behavior = e.behavior.applying(segment.behavior)
+      for bin in 0..<flow.traitBins {
+        for seen in 0..<flow.seenLevels {
+          for personalized in 0..<2 {
+            let state = BehaviorModel.State(
+              intent: segment.intent.mean + segment.intent.sd * binMeans[bin],
+              screensSeen: min(Double(seen), behavior.screensSeenCap), personalized: personalized == 1)
+            for (i, screen) in e.flow.screens.enumerated() {
+              let utilities = flow.outcomes(of: i).map { o -> Double in
+                let slot = flow.actions[Int(flow.outcomeAction[o])]
+                let action = slot.implicit ? nil : screen.actions.first { $0.id == slot.id }
+                let plan = flow.outcomePlan[o] >= 0 ? flow.plans[Int(flow.outcomePlan[o])] : nil
+                let failure = plan == nil ? FlowCompiler.failureProbability(of: slot.kind, on: screen) : 0
+                let share = failure == 0 ? 0 : flow.outcomeEffects[o] & CompiledFlow.Effect.failure != 0 ? log(failure) : log1p(-failure)
+                let u = BehaviorModel.utility(
+                  of: action, plan: plan, on: screen, overrides: segment.screens[screen.id], behavior: behavior, state: state)
+                return u + share
+              }
+              let start = flow.row(segment: s, bin: bin, seen: seen, personalized: personalized, screen: i)
+              let compiled = Array(flow.thresholds[start..<(start + utilities.count)])
+              #expect(compiled == BehaviorModel.thresholds(utilities: utilities[...]), "\(name) row \(start / flow.stride)")
+              rows += 1
+            }
+          }
+        }
+      }
+    }
+    #expect(rows == flow.thresholds.count / flow.stride)
   }
 }

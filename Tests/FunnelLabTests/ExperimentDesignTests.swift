@@ -129,7 +129,7 @@ import Testing
     }
     let urbannest = try split("urbannest-onboarding")
     let ncdb = try split("ncdb-first-launch")
-    #expect(urbannest.reduce(0, +) == ncdb.reduce(0, +))
+    #expect(urbannest.reduce(UInt64(0), +) == ncdb.reduce(UInt64(0), +))
     #expect(urbannest != ncdb, "\(urbannest) \(ncdb)")
     // A salt the spec names is used as written.
     var klick = try ExperimentLoader.defaultExperiment()

@@ -44,7 +44,7 @@ import Testing
     let run = try ExperimentRunner.run(e, options: RunOptions(users: 5_000, seed: 1, mode: .experiment))
     let report = try #require(SegmentReport(observed: run, spec: e.metrics))
     #expect(report.strata == ["enthusiast", "other"])
-    #expect(abs(report.strataShares.reduce(0, +) - 1) < 1e-12)
+    #expect(abs(report.strataShares.reduce(0.0, +) - 1) < 1e-12)
     for (a, variant) in run.variants.enumerated() {
       let overall = try #require(variant.exact?.value(of: e.metrics.primary))
       let cells = report.cells.filter { $0.arm == variant.variant.id }

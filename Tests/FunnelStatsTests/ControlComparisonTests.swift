@@ -114,7 +114,7 @@ import Testing
     // A family of one: Bonferroni leaves the p-value unchanged.
     #expect(tested.adjustedPValue == tested.pValue)
     #expect(result.probabilityToBeBest[1] == nil)
-    #expect(abs(result.probabilityToBeBest.compactMap { $0 }.reduce(0, +) - 1) < 1e-9)
+    #expect(abs(result.probabilityToBeBest.compactMap { $0 }.reduce(0.0, +) - 1) < 1e-9)
   }
 
   @Test func significanceIsAdjustedPAtMostAlpha() throws {

@@ -64,7 +64,7 @@ import Testing
     #expect(report.comparisons[1].revenue?.mannWhitney == nil)  // statistic only: no ranks
     #expect(report.arms[0].revenue?.n == 4000)  // padded with zero-revenue users
     let best = report.arms.compactMap(\.probabilityToBeBest)
-    #expect(abs(best.reduce(0, +) - 1) < 1e-9)
+    #expect(abs(best.reduce(0.0, +) - 1) < 1e-9)
     #expect(!report.sampleRatioMismatch.mismatch)
   }
 

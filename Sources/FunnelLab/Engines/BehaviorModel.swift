@@ -39,37 +39,116 @@ package enum BehaviorModel {
     of action: Action?, plan: CompiledFlow.PlanSlot?, on screen: Screen, overrides: [String: Double]?,
     behavior b: BehaviorParameters, state: State
   ) -> Double {
-    let theta = state.intent
-    let n = state.screensSeen
-    var u: Double
+    terms(of: action, plan: plan, on: screen, overrides: overrides, behavior: b).value(in: state)
+  }
+
+  /// The parts of `U(a)` that do not depend on the user's state (its spec probability, a
+  /// plan's value, price and badge), computed once per outcome and segment: the compiler
+  /// evaluates them for every state of its table (``UtilityTerms/value(in:)``).
+  package static func terms(
+    of action: Action?, plan: CompiledFlow.PlanSlot?, on screen: Screen, overrides: [String: Double]?, behavior b: BehaviorParameters
+  ) -> UtilityTerms {
+    var terms: UtilityTerms
     if let action {
       let p = overrides?[action.id] ?? action.probability ?? 0
-      u = p > 0 ? log(p) : -.infinity
+      terms = UtilityTerms(start: p > 0 ? log(p) : -.infinity)
       if action.kind == .quit {
-        u += b.fatiguePerScreen * n - b.intentOnQuit * theta
-        if screen.required == true { u += b.requiredInputFriction }
+        terms.quit = .init(
+          fatiguePerScreen: b.fatiguePerScreen, intentOnQuit: b.intentOnQuit,
+          friction: screen.required == true ? b.requiredInputFriction : nil)
       }
     } else {
       let q = b.optionalSkipShare
-      u = q > 0 ? log(q / (1 - q)) : -.infinity
+      terms = UtilityTerms(start: q > 0 ? log(q / (1 - q)) : -.infinity)
     }
     if let slot = plan {
+      let paywall = screen.paywall
       let monthly = slot.plan.monthlyEquivalentPrice(lifetimeMonths: b.lifetimeMonths)
-      u += slot.plan.utility - b.priceSensitivity * log(monthly / b.referenceMonthlyPrice)
-      u -= log(Double(screen.paywall?.plans.count ?? 1))
-      if slot.isDefault { u += b.defaultPlanBias }
-      if slot.plan.badge != nil { u += b.badgeBoost }
-      u += b.intentOnPurchase * theta + b.investmentPerScreen * n
-      u += b.personalizationBoost * (state.personalized ? 1 : 0) + b.featureUtility * Double(screen.paywall?.features ?? 0)
+      terms.purchase = .init(
+        value: slot.plan.utility - b.priceSensitivity * log(monthly / b.referenceMonthlyPrice),
+        logPlanCount: log(Double(paywall?.plans.count ?? 1)), defaultBias: slot.isDefault ? b.defaultPlanBias : nil,
+        badgeBoost: slot.plan.badge != nil ? b.badgeBoost : nil, intentOnPurchase: b.intentOnPurchase,
+        investmentPerScreen: b.investmentPerScreen, personalizationBoost: b.personalizationBoost,
+        features: b.featureUtility * Double(paywall?.features ?? 0))
     }
-    return u
+    return terms
+  }
+
+  /// One outcome's utility as a function of the state: its state-free parts, and the
+  /// coefficients of `n`, `θ` and `f` (see ``BehaviorModel``). ``value(in:)`` adds them in
+  /// the model's order, so that a table built from terms equals one built from
+  /// ``BehaviorModel/utility(of:plan:on:overrides:behavior:state:)`` bit for bit.
+  package struct UtilityTerms: Sendable {
+    /// A quit's terms: `fatiguePerScreen·n − intentOnQuit·θ`, plus the friction of a required screen.
+    struct Quit: Sendable {
+      var fatiguePerScreen: Double
+      var intentOnQuit: Double
+      var friction: Double?
+    }
+
+    /// A purchase's terms: the plan's value `V_j` in its parts, then the state's.
+    struct Purchase: Sendable {
+      var value: Double
+      var logPlanCount: Double
+      var defaultBias: Double?
+      var badgeBoost: Double?
+      var intentOnPurchase: Double
+      var investmentPerScreen: Double
+      var personalizationBoost: Double
+      /// `featureUtility·features`.
+      var features: Double
+    }
+
+    /// `ln p_s(a)`, or the implicit skip's log-odds.
+    var start: Double
+    var quit: Quit?
+    var purchase: Purchase?
+
+    /// Whether the value changes with the state (else every state's row of the screen is the same).
+    var dependsOnState: Bool { quit != nil || purchase != nil }
+    /// Whether the value changes with the personalized flag `f`.
+    var dependsOnPersonalization: Bool { purchase != nil }
+
+    /// `U(a)` in `state`.
+    package func value(in state: State) -> Double {
+      let theta = state.intent
+      let n = state.screensSeen
+      var u = start
+      if let quit {
+        u += quit.fatiguePerScreen * n - quit.intentOnQuit * theta
+        if let friction = quit.friction { u += friction }
+      }
+      if let p = purchase {
+        u += p.value
+        u -= p.logPlanCount
+        if let bias = p.defaultBias { u += bias }
+        if let badge = p.badgeBoost { u += badge }
+        u += p.intentOnPurchase * theta + p.investmentPerScreen * n
+        u += p.personalizationBoost * (state.personalized ? 1 : 0) + p.features
+      }
+      return u
+    }
   }
 
   /// `softmax(U)` as cumulative integer thresholds (``CompiledFlow/thresholds(of:)``):
   /// an outcome of utility `-∞` gets probability 0.
   package static func thresholds(utilities: ArraySlice<Double>) -> [UInt64] {
-    let maxU = utilities.max() ?? 0
-    let weights = utilities.map { $0 == -.infinity ? 0 : exp($0 - maxU) }
-    return CompiledFlow.thresholds(of: weights)
+    var weights: [Double] = []
+    var result = [UInt64](repeating: 0, count: utilities.count)
+    writeThresholds(utilities: Array(utilities), count: utilities.count, weights: &weights, into: &result, at: 0)
+    return result
+  }
+
+  /// ``thresholds(utilities:)`` of `utilities[0..<count]`, written to `table[start..<start + count]`;
+  /// `weights` is scratch space (kept between calls, so that a table's rows allocate nothing).
+  static func writeThresholds(
+    utilities: [Double], count: Int, weights: inout [Double], into table: inout [UInt64], at start: Int
+  ) {
+    guard count > 0 else { return }
+    var maxU = utilities[0]
+    for k in 1..<count where maxU < utilities[k] { maxU = utilities[k] }
+    weights.removeAll(keepingCapacity: true)
+    for k in 0..<count { weights.append(utilities[k] == -.infinity ? 0 : exp(utilities[k] - maxU)) }
+    CompiledFlow.writeThresholds(of: weights, into: &table, at: start)
   }
 }

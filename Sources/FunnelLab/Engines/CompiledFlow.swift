@@ -157,27 +157,33 @@ public struct CompiledFlow: Sendable, Hashable {
 
   /// Cumulative 53-bit thresholds of non-negative weights (the last is exactly 2⁵³).
   static func thresholds(of weights: [Double]) -> [UInt64] {
-    let total = weights.reduce(0, +)
+    var result = [UInt64](repeating: 0, count: weights.count)
+    writeThresholds(of: weights, into: &result, at: 0)
+    return result
+  }
+
+  /// ``thresholds(of:)``, written to `table[start..<start + weights.count]`.
+  static func writeThresholds(of weights: [Double], into table: inout [UInt64], at start: Int) {
+    let count = weights.count
+    var total = 0.0
+    for w in weights { total += w }
     var cumulative = 0.0
-    var result: [UInt64] = []
-    result.reserveCapacity(weights.count)
     for (k, w) in weights.enumerated() {
       cumulative += w
-      if k == weights.count - 1 {
-        result.append(thresholdScale)
+      if k == count - 1 {
+        table[start + k] = thresholdScale
       } else {
         // Validated weights are finite with a positive, finite total; a NaN (0/0) maps to 0.
         let t = cumulative / total * Double(thresholdScale)
-        result.append(UInt64(rounding: min(max(t, 0), Double(thresholdScale))) ?? 0)
+        table[start + k] = UInt64(rounding: min(max(t, 0), Double(thresholdScale))) ?? 0
       }
     }
     // Trailing zero-weight outcomes must not be reachable through rounding.
-    var k = weights.count - 1
+    var k = count - 1
     while k > 0, weights[k] == 0 {
-      result[k - 1] = thresholdScale
+      table[start + k - 1] = thresholdScale
       k -= 1
     }
-    return result
   }
 }
 

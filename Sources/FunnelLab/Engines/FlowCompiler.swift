@@ -187,40 +187,49 @@ public enum FlowCompiler {
 
   /// The cumulative outcome thresholds of every state (segment, intent bin, screens
   /// seen, personalized, screen), one row of `table.stride` per state, in that order.
+  /// Each outcome's state-free terms are computed once per segment; a screen whose
+  /// outcomes do not depend on the state gets one row, copied to every state, and one
+  /// without a purchase copies its unpersonalized row (the same values, bit for bit).
   private static func thresholdTable(
     _ e: Experiment, _ table: OutcomeTable, behaviors: [BehaviorParameters], seenLevels: Int
   ) -> [UInt64] {
     let screens = e.flow.screens
-    let segments = e.population.segments
     let bins = e.simulation.traitBins
     let binMeans = Discretisation.normalBinMeans(bins)
     let stride = table.stride
-    let stateCount = segments.count * bins * seenLevels * 2 * screens.count
+    let stateCount = e.population.segments.count * bins * seenLevels * 2 * screens.count
     var thresholds = [UInt64](repeating: CompiledFlow.thresholdScale, count: stateCount * stride)
     var utilities = [Double](repeating: 0, count: stride)
+    var weights: [Double] = []
+    weights.reserveCapacity(stride)
     var row = 0
-    for (s, segment) in segments.enumerated() {
+    for (s, segment) in e.population.segments.enumerated() {
+      let terms = outcomeTerms(e, table, segment: segment, behavior: behaviors[s])
+      let isStatic = terms.map { screen in !screen.contains(where: \.dependsOnState) }
+      let usesPersonalization = terms.map { screen in screen.contains(where: \.dependsOnPersonalization) }
+      let segmentStart = row
       for bin in 0..<bins {
         for seen in 0..<seenLevels {
           for personalized in 0..<2 {
             let state = BehaviorModel.State(
               intent: segment.intent.mean + segment.intent.sd * binMeans[bin],
               screensSeen: min(Double(seen), behaviors[s].screensSeenCap), personalized: personalized == 1)
-            for (i, screen) in screens.enumerated() {
-              let first = Int(table.outcomeStart[i])
+            for i in screens.indices {
               let count = Int(table.outcomeCount[i])
-              let overrides = segment.screens[screen.id]
-              let sources = table.screenActions[i]
-              for k in 0..<count {
-                let outcome = table.outcomes[first + k]
-                let plan = outcome.plan >= 0 ? table.planSlots[Int(outcome.plan)] : nil
-                utilities[k] =
-                  BehaviorModel.utility(
-                    of: sources[k], plan: plan, on: screen, overrides: overrides, behavior: behaviors[s], state: state)
-                  + outcome.logShare
+              // The row this one equals: the segment's first row of a state-free screen, or
+              // the unpersonalized row of a screen without a purchase.
+              var copyOf: Int?
+              if isStatic[i], row != segmentStart + i {
+                copyOf = segmentStart + i
+              } else if personalized == 1, !usesPersonalization[i] {
+                copyOf = row - screens.count
               }
-              let cumulative = BehaviorModel.thresholds(utilities: utilities[0..<count])
-              for k in 0..<count { thresholds[row * stride + k] = cumulative[k] }
+              if let copyOf {
+                for k in 0..<count { thresholds[row * stride + k] = thresholds[copyOf * stride + k] }
+              } else {
+                for k in 0..<count { utilities[k] = terms[i][k].value(in: state) + table.outcomes[Int(table.outcomeStart[i]) + k].logShare }
+                BehaviorModel.writeThresholds(utilities: utilities, count: count, weights: &weights, into: &thresholds, at: row * stride)
+              }
               row += 1
             }
           }
@@ -228,6 +237,21 @@ public enum FlowCompiler {
       }
     }
     return thresholds
+  }
+
+  /// Per screen, per outcome: the state-free terms of its utility under `segment`.
+  private static func outcomeTerms(
+    _ e: Experiment, _ table: OutcomeTable, segment: Segment, behavior: BehaviorParameters
+  ) -> [[BehaviorModel.UtilityTerms]] {
+    e.flow.screens.enumerated().map { i, screen in
+      let first = Int(table.outcomeStart[i])
+      let overrides = segment.screens[screen.id]
+      return table.screenActions[i].enumerated().map { k, action in
+        let outcome = table.outcomes[first + k]
+        let plan = outcome.plan >= 0 ? table.planSlots[Int(outcome.plan)] : nil
+        return BehaviorModel.terms(of: action, plan: plan, on: screen, overrides: overrides, behavior: behavior)
+      }
+    }
   }
 
   /// Each screen's dwell-time table (``Discretisation/dwellTable(medianSeconds:sigma:)``),
