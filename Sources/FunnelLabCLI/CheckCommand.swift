@@ -84,12 +84,17 @@ enum CheckCommand: Command {
         throw CommandFailure.invalid(error)
       }
     }
-    if let (path, experiment) = experiments.first, let index = files.indices.first {
-      files[index].baseline = try baseline.compare(experiment, path: path)
-    }
     var update: (OutputDestination, String)?
-    if let destination = baseline.update, let (_, experiment) = experiments.first {
-      update = (destination, ExactRenderer.json(experiment: experiment.name, variants: try ExactCommand.solve(experiment)))
+    if baseline.replacesExpectations, let (path, experiment) = experiments.first, let index = files.indices.first {
+      // Solved once for both the comparison and the new baseline.
+      let solved = try ExactCommand.solve(experiment)
+      files[index].baseline = baseline.compare(
+        FunnelSnapshot(
+          experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact)),
+        path: path)
+      if let destination = baseline.update {
+        update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved))
+      }
     }
     if let junit = arguments.value("junit") {
       try output.preflight()
@@ -135,10 +140,10 @@ enum CheckCommand: Command {
       if let path { snapshot = (InputFile.displayName(path), try BaselineOptions.load(path, console: console)) }
     }
 
-    /// The comparison of `experiment`'s exact funnel with the baseline, when one was given.
-    func compare(_ experiment: Experiment, path: String) throws(CommandFailure) -> SnapshotRenderer.Report? {
+    /// The comparison of the spec's exact funnel (`current`) with the baseline, when one was given.
+    func compare(_ current: FunnelSnapshot, path: String) -> SnapshotRenderer.Report? {
       guard let (name, base) = snapshot else { return nil }
-      let comparison = SnapshotComparison.compare(baseline: base, current: try BaselineOptions.solve(experiment), tolerance: tolerance)
+      let comparison = SnapshotComparison.compare(baseline: base, current: current, tolerance: tolerance)
       return SnapshotRenderer.Report(comparison: comparison, baseline: name, current: path)
     }
   }

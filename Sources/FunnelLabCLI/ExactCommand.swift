@@ -77,8 +77,7 @@ enum ExactCommand: Command {
       throw CommandFailure.invalid(error)
     }
     let selected = experiment.variants.indices.filter { wanted.isEmpty || $0 == 0 || wanted.contains(experiment.variants[$0].id) }
-    return selected.map { i in
-      ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: ExactEngine.solve(flows[i]))
-    }
+    let solved = ExactEngine.solve(selected.map { flows[$0] })
+    return zip(selected, solved).map { i, exact in ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: exact) }
   }
 }

@@ -93,6 +93,7 @@ package enum FunnelLabCommandLine {
         console.out(spec.help)
         return ExitCode.success.rawValue
       }
+      try refuseWritingOverAnInput(parsed)
       return try command.run(parsed, console).rawValue
     } catch let error as UsageError {
       var text = "Error: \(error.message.escapingControlCharacters)"
@@ -106,6 +107,35 @@ package enum FunnelLabCommandLine {
     } catch {
       console.err("Error: internal error: \(String(describing: error).escapingControlCharacters)\n")
       return ExitCode.software.rawValue
+    }
+  }
+}
+
+/// The options that name a file a command writes, and those that name a file it reads
+/// (besides its positional arguments).
+let outputFileOptions = ["output", "junit", "update-baseline"]
+let inputFileOptions = ["baseline", "events-map", "data"]
+
+/// Refuses (64, before anything runs) a file to write that is also a file read, such as
+/// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv -o spec.json`:
+/// the result would replace the input it came from. Files are compared by identity (device
+/// and inode), so another path to the same file is caught too.
+func refuseWritingOverAnInput(_ arguments: ParsedArguments) throws(UsageError) {
+  func identity(_ path: String) -> [Int]? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      attributes[.type] as? FileAttributeType == .typeRegular,
+      let device = (attributes[.systemNumber] as? NSNumber)?.intValue, let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
+    else { return nil }
+    return [device, inode]
+  }
+  let inputs = arguments.positionals + inputFileOptions.flatMap(arguments.all)
+  for option in outputFileOptions {
+    for path in arguments.all(option) {
+      guard let written = identity(path), let input = inputs.first(where: { identity($0) == written }) else { continue }
+      let same = input == path ? "" : " (as \(input))"
+      throw UsageError(
+        message: "--\(option) \(path) is also an input\(same): writing it would replace what the command reads",
+        hint: "write the result to another file")
     }
   }
 }

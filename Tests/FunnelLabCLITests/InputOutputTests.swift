@@ -304,6 +304,28 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     #expect(!r.err.contains("permission"))
   }
 
+  /// A file to write that is also read is refused (64) before anything runs, by any path to
+  /// it, and stays as it was; an output that merely shares a folder with the inputs is fine.
+  @Test func anOutputThatIsAlsoAnInputIsRefused() throws {
+    let text = try experimentText("urbannest-onboarding")
+    let spec = try temporaryFile("spec.json", contents: text)
+    let folder = URL(fileURLWithPath: spec).deletingLastPathComponent().path
+    let otherPath = folder + "/./spec.json"
+    let cases: [[String]] = [
+      ["check", spec, "--update-baseline", spec], ["check", spec, "--junit", otherPath], ["exact", spec, "-o", otherPath],
+      ["calibrate", spec, repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, "-o", spec],
+      ["diff", spec, spec, "--output", spec],
+    ]
+    for arguments in cases {
+      let r = funnellab(arguments)
+      #expect(r.code == 64, "\(arguments): \(r.err)")
+      #expect(r.err.contains("is also an input") && r.err.contains("write the result to another file"), "\(r.err)")
+      #expect(r.out.isEmpty)
+      #expect(try String(contentsOfFile: spec, encoding: .utf8) == text)
+    }
+    #expect(funnellab("exact", spec, "-o", folder + "/exact.json").code == 0)
+  }
+
   @Test func aFailingTraceLeavesItsOutputUntouched() throws {
     let out = try temporaryFile("trace.ndjson", contents: "before\n")
     #expect(funnellab("trace", "--variant", "nosuch", "-o", out).code == 64)

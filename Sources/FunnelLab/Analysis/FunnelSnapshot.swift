@@ -51,20 +51,26 @@ public struct FunnelSnapshot: Sendable, Hashable {
     self.variants = variants
   }
 
-  /// Solves every declared variant of `experiment` exactly (as `funnellab exact` does).
+  /// Solves every declared variant of `experiment` exactly (as `funnellab exact` does), in parallel.
   /// - Throws: ``SpecErrors`` when the experiment is invalid.
   public static func solve(_ experiment: Experiment) throws(SpecErrors) -> FunnelSnapshot {
     let flows = try FlowCompiler.compileAll(experiment)
-    let variants = zip(experiment.variants, flows).map { variant, flow in
-      let exact = ExactEngine.solve(flow)
+    return FunnelSnapshot(experiment: experiment.name, ids: experiment.variants.map(\.id), flows: flows, funnels: ExactEngine.solve(flows))
+  }
+
+  /// The snapshot of variants already solved: `ids[k]`'s compiled flow `flows[k]` and its
+  /// exact funnel `funnels[k]` (so that a command that also renders them solves once).
+  public init(experiment: String, ids: [String], flows: [CompiledFlow], funnels: [ExactFunnel]) {
+    let variants = zip(ids, zip(flows, funnels)).map { id, solved in
+      let (flow, exact) = solved
       var metrics: [FunnelMetric: Double?] = [:]
       for metric in FunnelMetric.allCases { metrics[metric] = exact.value(of: metric) }
       let reach = flow.screenIDs.indices.map {
         Variant.ScreenReach(screen: flow.screenIDs[$0], reach: exact.reach[$0], abandoned: exact.abandonedAt[$0])
       }
-      return Variant(id: variant.id, metrics: metrics, reach: reach)
+      return Variant(id: id, metrics: metrics, reach: reach)
     }
-    return FunnelSnapshot(experiment: experiment.name, variants: variants)
+    self.init(experiment: experiment, variants: variants)
   }
 
   /// Whether `text` is a JSON document written by `funnellab exact` (`"command": "exact"`), as

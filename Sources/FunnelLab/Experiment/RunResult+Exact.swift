@@ -51,6 +51,12 @@ enum ExactTruth {
 }
 
 extension ExactEngine {
+  /// The exact funnels of `flows`, in their order, solved on up to `threads` workers
+  /// (default: ``MonteCarloEngine/defaultThreadCount``); each equals ``solve(_:)`` of its flow.
+  public static func solve(_ flows: [CompiledFlow], threads: Int? = nil) -> [ExactFunnel] {
+    ExactTruth.solve(flows, threads: threads)
+  }
+
   /// The exact funnel of every variant of `experiment`, in the order of its variants
   /// (for a grid, pass ``Experiment/gridExperiment()``: one variant per cell).
   ///
