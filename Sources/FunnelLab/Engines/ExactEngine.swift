@@ -212,6 +212,9 @@ public enum ExactEngine {
     var nextE: [Double]
     /// Per label: its label after viewing the current screen.
     var viewedLabel: [Int]
+    /// The labels with mass on the current screen, in label order: not entitled, entitled.
+    var activeFree: [Int]
+    var activeEntitled: [Int]
 
     init(_ g: _ExactLayout) {
       mass = [Double](repeating: 0, count: 2 * g.labels * g.screens)
@@ -221,6 +224,9 @@ public enum ExactEngine {
       nextD = timeD
       nextE = timeD
       viewedLabel = [Int](repeating: 0, count: g.labels)
+      activeFree = []
+      activeFree.reserveCapacity(g.labels)
+      activeEntitled = activeFree
       mass[g.start] = 1
     }
   }
@@ -265,12 +271,18 @@ public enum ExactEngine {
     let s = g.screens
     let labels = g.labels
     var totals = (0.0, 0.0)
+    // Only the labels with mass move (most of the 8·(3·plans + 2) are empty at any step):
+    // listed once here, in label order, so every sum adds the same terms in the same order.
+    state.activeFree.removeAll(keepingCapacity: true)
+    state.activeEntitled.removeAll(keepingCapacity: true)
     for label in 0..<labels {
       let m = state.mass[(pers * labels + label) * s + screen]
       if g.labelEntitled[label] { totals.1 += m } else { totals.0 += m }
+      guard m != 0 else { continue }
+      if g.labelEntitled[label] { state.activeEntitled.append(label) } else { state.activeFree.append(label) }
+      state.viewedLabel[label] = g.viewed(label, screen: screen)
     }
     if totals.0 + totals.1 == 0 { return }
-    for label in 0..<labels { state.viewedLabel[label] = g.viewed(label, screen: screen) }
     acc.views[screen] += w * (totals.0 + totals.1)
     let mu = g.dwellMean[screen]
     for entitled in 0..<2 {
@@ -280,7 +292,7 @@ public enum ExactEngine {
       let d = d0 + total * mu
       let e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
       let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-      let group = g.labelsByEntitlement[entitled]
+      let group = entitled == 0 ? state.activeFree : state.activeEntitled
       for k in 0..<g.outcomeCount[screen] {
         let p = probabilities[probabilityBase + k]
         if p == 0 { continue }
@@ -449,8 +461,6 @@ struct _ExactLayout {
   let branch: [Branch]
   let branchStart: [Int]
   let labelEntitled: [Bool]
-  /// Labels that are not entitled (index 0) and entitled (index 1).
-  let labelsByEntitlement: [[Int]]
   let tap: MockPaywallManager.TapDistribution
   let approval: Double
 
@@ -485,10 +495,7 @@ struct _ExactLayout {
       targets: target, purchases: purchases, restores: restores, tap: store.tapDistribution, restore: store.restoreProbability)
     let states = storeStates
     let planCount = plans
-    let all = 0..<labels
-    let entitledLabels = all.map { $0 % states > planCount }
-    labelEntitled = entitledLabels
-    labelsByEntitlement = [all.filter { !entitledLabels[$0] }, all.filter { entitledLabels[$0] }]
+    labelEntitled = (0..<labels).map { $0 % states > planCount }
   }
 
   /// First and second moments of each screen's dwell table, in ms and ms² (0 without one).
