@@ -215,6 +215,10 @@ public enum ExactEngine {
     /// The labels with mass on the current screen, in label order: not entitled, entitled.
     var activeFree: [Int]
     var activeEntitled: [Int]
+    /// Per (personalized, screen): whether any label may carry mass there, now and after one
+    /// more step (a screen without is skipped without reading its labels).
+    var occupied: [Bool]
+    var nextOccupied: [Bool]
 
     init(_ g: _ExactLayout) {
       mass = [Double](repeating: 0, count: 2 * g.labels * g.screens)
@@ -227,7 +231,10 @@ public enum ExactEngine {
       activeFree = []
       activeFree.reserveCapacity(g.labels)
       activeEntitled = activeFree
+      occupied = [Bool](repeating: false, count: 2 * g.screens)
+      nextOccupied = occupied
       mass[g.start] = 1
+      occupied[g.start] = true
     }
   }
 
@@ -239,6 +246,7 @@ public enum ExactEngine {
     for t in 1...g.stepLimit {
       let seen = min(t - 1, g.maxSeen)
       for i in state.next.indices { state.next[i] = 0 }
+      for i in state.nextOccupied.indices { state.nextOccupied[i] = false }
       for i in state.nextD.indices {
         state.nextD[i] = 0
         state.nextE[i] = 0
@@ -249,6 +257,7 @@ public enum ExactEngine {
         }
       }
       swap(&state.mass, &state.next)
+      swap(&state.occupied, &state.nextOccupied)
       swap(&state.timeD, &state.nextD)
       swap(&state.timeE, &state.nextE)
       let remaining = state.mass.reduce(0, +)
@@ -270,6 +279,7 @@ public enum ExactEngine {
   ) {
     let s = g.screens
     let labels = g.labels
+    guard state.occupied[pers * s + screen] else { return }
     var totals = (0.0, 0.0)
     // Only the labels with mass move (most of the 8·(3·plans + 2) are empty at any step):
     // listed once here, in label order, so every sum adds the same terms in the same order.
@@ -334,6 +344,7 @@ public enum ExactEngine {
     let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
     if target >= 0 {
       let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
+      state.nextOccupied[newPers * s + target] = true
       state.nextD[to] += dd
       state.nextE[to] += ee
       for label in group {
