@@ -201,6 +201,12 @@ public enum ExactEngine {
 
   /// The buffers of one cell's labelled pass: mass over (personalized, label, screen) and
   /// the time moments over (personalized, entitled, screen), now and after one more step.
+  ///
+  /// The mass is sparse (most of the `8·(3·plans + 2)` labels are empty on a screen at any
+  /// step): a bit per label and (personalized, screen) slot says which entries may be
+  /// non-zero, and a step reads only those, in label order, so every sum adds the same terms
+  /// in the same order as a sum over every entry (the others add 0). A slot's entries are
+  /// zeroed as it is moved, so the buffer for the next step is clean without a pass over it.
   private struct LabelledPassState {
     var mass: [Double]
     var next: [Double]
@@ -215,10 +221,11 @@ public enum ExactEngine {
     /// The labels with mass on the current screen, in label order: not entitled, entitled.
     var activeFree: [Int]
     var activeEntitled: [Int]
-    /// Per (personalized, screen): whether any label may carry mass there, now and after one
-    /// more step (a screen without is skipped without reading its labels).
-    var occupied: [Bool]
-    var nextOccupied: [Bool]
+    /// Per (personalized, screen) slot, `words` words: bit `label` is set when the label may
+    /// carry mass there, now and after one more step.
+    var active: [UInt64]
+    var nextActive: [UInt64]
+    let words: Int
 
     init(_ g: _ExactLayout) {
       mass = [Double](repeating: 0, count: 2 * g.labels * g.screens)
@@ -231,10 +238,39 @@ public enum ExactEngine {
       activeFree = []
       activeFree.reserveCapacity(g.labels)
       activeEntitled = activeFree
-      occupied = [Bool](repeating: false, count: 2 * g.screens)
-      nextOccupied = occupied
+      words = (g.labels + 63) / 64
+      active = [UInt64](repeating: 0, count: 2 * g.screens * words)
+      nextActive = active
       mass[g.start] = 1
-      occupied[g.start] = true
+      active[g.start * words] = 1
+    }
+
+    /// The mass still walking: the sum of every entry in index order (personalized, label,
+    /// screen), reading only the labels with mass on some screen.
+    func remaining(_ g: _ExactLayout) -> Double {
+      let s = g.screens
+      var total = 0.0
+      for pers in 0..<2 {
+        for w in 0..<words {
+          var bits: UInt64 = 0
+          for screen in 0..<s { bits |= active[(pers * s + screen) * words + w] }
+          while bits != 0 {
+            let label = w * 64 + bits.trailingZeroBitCount
+            bits &= bits - 1
+            let base = (pers * g.labels + label) * s
+            for screen in 0..<s { total += mass[base + screen] }
+          }
+        }
+      }
+      return total
+    }
+
+    /// Zeroes the mass of the slot (personalized, screen) once it has moved.
+    mutating func clear(_ g: _ExactLayout, personalized pers: Int, screen: Int) {
+      let slot = (pers * g.screens + screen) * words
+      for label in activeFree { mass[(pers * g.labels + label) * g.screens + screen] = 0 }
+      for label in activeEntitled { mass[(pers * g.labels + label) * g.screens + screen] = 0 }
+      for w in 0..<words { active[slot + w] = 0 }
     }
   }
 
@@ -245,8 +281,7 @@ public enum ExactEngine {
     var state = LabelledPassState(g)
     for t in 1...g.stepLimit {
       let seen = min(t - 1, g.maxSeen)
-      for i in state.next.indices { state.next[i] = 0 }
-      for i in state.nextOccupied.indices { state.nextOccupied[i] = false }
+      // `next` and `nextActive` are clean: each slot was zeroed when it moved.
       for i in state.nextD.indices {
         state.nextD[i] = 0
         state.nextE[i] = 0
@@ -257,10 +292,10 @@ public enum ExactEngine {
         }
       }
       swap(&state.mass, &state.next)
-      swap(&state.occupied, &state.nextOccupied)
+      swap(&state.active, &state.nextActive)
       swap(&state.timeD, &state.nextD)
       swap(&state.timeE, &state.nextE)
-      let remaining = state.mass.reduce(0, +)
+      let remaining = state.remaining(g)
       if t == g.stepLimit {
         endAtTheStepLimit(g, mass: state.mass, weight: w, into: &acc)
       } else if remaining <= tolerance {
@@ -279,19 +314,29 @@ public enum ExactEngine {
   ) {
     let s = g.screens
     let labels = g.labels
-    guard state.occupied[pers * s + screen] else { return }
+    let slot = (pers * s + screen) * state.words
     var totals = (0.0, 0.0)
-    // Only the labels with mass move (most of the 8·(3·plans + 2) are empty at any step):
-    // listed once here, in label order, so every sum adds the same terms in the same order.
+    // Only the labels with mass move: listed once here, in label order.
     state.activeFree.removeAll(keepingCapacity: true)
     state.activeEntitled.removeAll(keepingCapacity: true)
-    for label in 0..<labels {
-      let m = state.mass[(pers * labels + label) * s + screen]
-      if g.labelEntitled[label] { totals.1 += m } else { totals.0 += m }
-      guard m != 0 else { continue }
-      if g.labelEntitled[label] { state.activeEntitled.append(label) } else { state.activeFree.append(label) }
-      state.viewedLabel[label] = g.viewed(label, screen: screen)
+    for w in 0..<state.words {
+      var bits = state.active[slot + w]
+      while bits != 0 {
+        let label = w * 64 + bits.trailingZeroBitCount
+        bits &= bits - 1
+        let m = state.mass[(pers * labels + label) * s + screen]
+        guard m != 0 else { continue }
+        if g.labelEntitled[label] {
+          totals.1 += m
+          state.activeEntitled.append(label)
+        } else {
+          totals.0 += m
+          state.activeFree.append(label)
+        }
+        state.viewedLabel[label] = g.viewed(label, screen: screen)
+      }
     }
+    defer { state.clear(g, personalized: pers, screen: screen) }
     if totals.0 + totals.1 == 0 { return }
     acc.views[screen] += w * (totals.0 + totals.1)
     let mu = g.dwellMean[screen]
@@ -344,13 +389,14 @@ public enum ExactEngine {
     let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
     if target >= 0 {
       let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
-      state.nextOccupied[newPers * s + target] = true
       state.nextD[to] += dd
       state.nextE[to] += ee
+      let slot = (newPers * s + target) * state.words
       for label in group {
         let mass = state.mass[(pers * labels + label) * s + screen]
-        if mass == 0 { continue }
-        state.next[(newPers * labels + g.after(state.viewedLabel[label], outcome: o, branch: branch)) * s + target] += mass * pq
+        let after = g.after(state.viewedLabel[label], outcome: o, branch: branch)
+        state.next[(newPers * labels + after) * s + target] += mass * pq
+        state.nextActive[slot + after / 64] |= 1 << UInt64(after % 64)
       }
     } else {
       let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
@@ -360,7 +406,6 @@ public enum ExactEngine {
       }
       for label in group {
         let mass = state.mass[(pers * labels + label) * s + screen]
-        if mass == 0 { continue }
         acc.end(
           g, label: g.after(state.viewedLabel[label], outcome: o, branch: branch), end: end, personalized: newPers, mass: w * mass * pq)
       }
@@ -472,6 +517,8 @@ struct _ExactLayout {
   let branch: [Branch]
   let branchStart: [Int]
   let labelEntitled: [Bool]
+  /// Per label: its store state `σ` and its flags (`label = flags · storeStates + σ`).
+  let labelStoreState, labelFlags: [Int]
   let tap: MockPaywallManager.TapDistribution
   let approval: Double
 
@@ -507,6 +554,8 @@ struct _ExactLayout {
     let states = storeStates
     let planCount = plans
     labelEntitled = (0..<labels).map { $0 % states > planCount }
+    labelStoreState = (0..<labels).map { $0 % states }
+    labelFlags = (0..<labels).map { $0 / states }
   }
 
   /// First and second moments of each screen's dwell table, in ms and ms² (0 without one).
@@ -597,13 +646,13 @@ struct _ExactLayout {
   /// The label once `screen` has been viewed.
   @inline(__always) func viewed(_ label: Int, screen: Int) -> Int {
     guard isPaywall[screen] else { return label }
-    return (label / storeStates | Self.paywallFlag) * storeStates + label % storeStates
+    return (labelFlags[label] | Self.paywallFlag) * storeStates + labelStoreState[label]
   }
 
   /// The label after taking outcome `o` and the store's answer `branch`.
   @inline(__always) func after(_ label: Int, outcome o: Int, branch: Branch) -> Int {
-    var state = label % storeStates
-    var flags = label / storeStates
+    var state = labelStoreState[label]
+    var flags = labelFlags[label]
     switch branch.kind {
     case .plain, .stay: break
     case .bought: state = plans + 1 + plan[o]
