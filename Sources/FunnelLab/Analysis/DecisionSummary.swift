@@ -1,0 +1,182 @@
+package import FunnelStats
+
+/// What an experiment decided, before how: one line per arm against the control, in
+/// identifiers and numbers (the words are the renderers'). Each line carries the call on
+/// the primary metric, its relative lift with the interval the call was made on, the chance
+/// to beat the control and the truth beside it; then the guardrails, revenue per user, and
+/// a conflict between the decision and the money when there is one ("ships on purchase
+/// conversion, loses 1.3 % of revenue per user").
+package struct DecisionSummary: Sendable, Hashable {
+  /// The call on the primary metric alone (the decision adds the guardrails).
+  package enum Call: String, Sendable, Hashable, CaseIterable {
+    /// Significantly better than the control (after the spec's correction).
+    case wins
+    /// Significantly worse than the control.
+    case loses
+    /// Neither: no difference large enough for this test to detect.
+    case noDetectableDifference
+    /// The sample-ratio check flagged the split: nothing the arms show can be trusted.
+    case doNotTrust
+  }
+
+  /// Where a conflict with the money was seen.
+  package enum Evidence: String, Sendable, Hashable {
+    /// The exact engine's difference (what the simulator knows and a real test would not).
+    case truth
+    /// The test on revenue per user, significant after the spec's correction.
+    case observed
+  }
+
+  /// A decision that money contradicts.
+  package enum Conflict: String, Sendable, Hashable, CaseIterable {
+    /// The arm ships, but revenue per user is lower than the control's.
+    case shipsButLosesRevenue
+    /// The arm does not ship (or is not decided), but revenue per user is higher.
+    case heldBackButGainsRevenue
+  }
+
+  /// A guardrail's state for one arm.
+  package struct GuardrailLine: Sendable, Hashable {
+    /// The guarded metric.
+    package var metric: FunnelMetric
+    /// Its largest acceptable worsening, in the metric's unit.
+    package var margin: Double
+    /// Whether the arm stays within it.
+    package var status: GuardrailStatus
+  }
+
+  /// One metric of an arm against the control: what the test saw and the truth.
+  package struct Effect: Sendable, Hashable {
+    /// The metric.
+    package var metric: FunnelMetric
+    /// The relative lift arm/control − 1 with its `1 − α` interval.
+    package var relativeLift: IntervalEstimate?
+    /// The difference arm − control with its `1 − α` interval, in the metric's unit.
+    package var difference: IntervalEstimate?
+    /// Significant after the spec's correction (the interval then excludes 0).
+    package var significant: Bool
+    /// The chance that the arm beats the control, oriented by the metric's direction.
+    package var probabilityToBeatControl: Double?
+    /// The exact relative lift (``ExactEngine``), when solved.
+    package var trueRelativeLift: Double?
+    /// The exact difference, when solved.
+    package var trueDifference: Double?
+    /// How the conclusion compares with the truth.
+    package var verdict: Verdict?
+
+    /// The effect of `arm`'s result on `metric`.
+    package init(_ metric: FunnelMetric, _ arm: ArmMetricResult) {
+      self.metric = metric
+      relativeLift = arm.relativeLift ?? arm.comparison?.relativeLift
+      difference = arm.comparison?.difference
+      significant = arm.significant
+      probabilityToBeatControl = arm.probabilityToBeatControl
+      trueRelativeLift = arm.trueRelativeLift
+      trueDifference = arm.trueDifference
+      verdict = arm.verdict
+    }
+  }
+
+  /// One non-control arm's line.
+  package struct Arm: Sendable, Hashable {
+    /// The arm's variant id.
+    package var arm: String
+    /// The call on the primary metric.
+    package var call: Call
+    /// What the decision rule says (primary metric and guardrails).
+    package var decision: Decision
+    /// The primary metric against the control.
+    package var primary: Effect
+    /// Each guardrail, in spec order.
+    package var guardrails: [GuardrailLine]
+    /// Revenue per user against the control; `nil` for a flow that sells nothing, or when it
+    /// is the primary metric.
+    package var revenue: Effect?
+    /// The decision that money contradicts, and how it was seen; `nil` when it does not.
+    package var conflict: MoneyConflict?
+  }
+
+  /// A decision that money contradicts, and where that was seen.
+  package struct MoneyConflict: Sendable, Hashable {
+    /// Which way the decision and the money disagree.
+    package var kind: Conflict
+    /// The truth, or a significant test.
+    package var evidence: Evidence
+  }
+
+  /// The control's variant id.
+  package var control: String
+  /// The metric every call is about.
+  package var primary: FunnelMetric
+  /// Whether the sample-ratio check flagged the split (every call is then ``Call/doNotTrust``).
+  package var sampleRatioMismatch: Bool
+  /// One line per non-control arm, in arm order.
+  package var arms: [Arm]
+
+  /// The summary of an experiment-mode report. Revenue per user is read wherever the report
+  /// has it (primary, guardrail or secondary); it is left out for a flow that sells no plan.
+  package init(_ report: ExperimentReport) {
+    let sellsPlans = report.lifecycles.contains { $0 != nil }
+    let revenue =
+      !sellsPlans || report.spec.primary == .revenuePerUser
+      ? nil
+      : ([report.primary] + report.guardrails.map(\.result) + report.secondary).first { $0.metric == .revenuePerUser }
+    let mismatch = report.sampleRatio?.mismatch == true
+    self.init(
+      control: report.control, primary: report.primary, guardrails: report.guardrails.map { ($0.guardrail, $0.status) },
+      revenue: revenue, decisions: report.decisions, sampleRatioMismatch: mismatch)
+  }
+
+  /// The summary of the parts of a report: the primary metric's results (the control
+  /// first), each guardrail's status per arm, revenue per user's results (`nil`: left out)
+  /// and each arm's decision.
+  package init(
+    control: String, primary: MetricResult, guardrails: [(guardrail: Guardrail, status: [String: GuardrailStatus])],
+    revenue: MetricResult?, decisions: [(arm: String, decision: Decision)], sampleRatioMismatch: Bool
+  ) {
+    self.control = control
+    self.primary = primary.metric
+    self.sampleRatioMismatch = sampleRatioMismatch
+    arms = decisions.compactMap { arm, decision in
+      guard let result = primary.arm(arm) else { return nil }
+      let effect = Effect(primary.metric, result)
+      var line = Arm(
+        arm: arm, call: Self.call(effect, sampleRatioMismatch: sampleRatioMismatch), decision: decision, primary: effect,
+        guardrails: guardrails.map {
+          GuardrailLine(metric: $0.guardrail.metric, margin: $0.guardrail.margin, status: $0.status[arm] ?? .inconclusive)
+        },
+        revenue: revenue?.arm(arm).map { Effect(.revenuePerUser, $0) })
+      if !sampleRatioMismatch, let money = line.revenue {
+        line.conflict = Self.conflict(decision, money, margin: revenue?.arm(arm)?.equivalenceMargin ?? 0)
+      }
+      return line
+    }
+  }
+
+  /// The call on the primary metric: significant in its better or worse direction, or not.
+  static func call(_ effect: Effect, sampleRatioMismatch: Bool) -> Call {
+    if sampleRatioMismatch { return .doNotTrust }
+    guard effect.significant, let d = effect.difference?.estimate, d != 0 else { return .noDetectableDifference }
+    return (d > 0) == effect.metric.higherIsBetter ? .wins : .loses
+  }
+
+  /// Whether revenue per user contradicts `decision`: by the truth when the exact difference
+  /// is larger than the practical-equivalence `margin`, else by a significant test.
+  static func conflict(_ decision: Decision, _ money: Effect, margin: Double) -> MoneyConflict? {
+    let direction: (sign: Double, evidence: Evidence)?
+    if let truth = money.trueDifference, abs(truth) > max(margin, Verdict.zeroTolerance) {
+      direction = (truth, .truth)
+    } else if money.significant, let d = money.difference?.estimate, d != 0 {
+      direction = (d, .observed)
+    } else {
+      direction = nil
+    }
+    guard let direction else { return nil }
+    switch decision {
+    case .ship where direction.sign < 0: return MoneyConflict(kind: .shipsButLosesRevenue, evidence: direction.evidence)
+    case .doNotShip where direction.sign > 0, .noDecision where direction.sign > 0:
+      return MoneyConflict(kind: .heldBackButGainsRevenue, evidence: direction.evidence)
+    default: return nil
+    }
+  }
+}
