@@ -1,0 +1,178 @@
+package import FunnelLab
+import FunnelStats
+
+/// The words of a ``DecisionSummary``: what was decided, arm by arm, before how. The terminal
+/// block fits a given width; the JSON object carries the same content as identifiers and
+/// numbers.
+package enum DecisionSummaryRenderer {
+  /// The decision in words.
+  static func words(_ d: Decision) -> String {
+    switch d {
+    case .ship: "ship"
+    case .doNotShip: "do not ship"
+    case .noDecision: "no decision"
+    case .sampleRatioMismatch: "do not trust: sample ratio mismatch"
+    }
+  }
+
+  /// The call on the primary metric in words.
+  static func words(_ c: DecisionSummary.Call) -> String {
+    switch c {
+    case .wins: "wins"
+    case .loses: "loses"
+    case .noDetectableDifference: "no detectable difference"
+    case .doNotTrust: "untrusted"
+    }
+  }
+
+  /// `effect`'s lift with its interval, its chance to beat the control, then the truth and how
+  /// the test's conclusion compares with it: `lift +14.57% [11.46, 17.77], P(beat) 100.0%;
+  /// truth +12.46% (correct)`. An interval that excludes 0 beside a call that is not
+  /// significant says why (the correction), so the words never contradict the interval.
+  static func lift(_ effect: DecisionSummary.Effect) -> String {
+    var text = "lift \(NumberText.lift(effect.relativeLift))"
+    if let i = effect.relativeLift?.interval, !effect.significant, i.lower > 0 || i.upper < 0 {
+      text += " (not significant after correction)"
+    }
+    if let p = effect.probabilityToBeatControl { text += ", P(beat) \(NumberText.percent(p))" }
+    if let truth = effect.trueRelativeLift {
+      text += "; truth \(NumberText.lift(truth))" + (effect.verdict.map { " (\($0.rawValue))" } ?? "")
+    }
+    return text
+  }
+
+  /// The first sentence: which arms ship, or that none does, or that the test cannot be trusted;
+  /// and how many decisions money contradicts.
+  static func headline(_ s: DecisionSummary) -> String {
+    if s.sampleRatioMismatch { return "Do not trust this test: the sample-ratio check flagged the split." }
+    let ships = s.arms.filter { $0.decision == .ship }
+    var text =
+      ships.isEmpty
+      ? "No arm ships on \(s.primary.label)."
+      : "Ship " + NumberText.list(ships.map { "\($0.arm) (\(s.primary.label) \(NumberText.lift($0.primary.relativeLift?.estimate)))" })
+        + "."
+    let conflicts = s.arms.filter { $0.conflict != nil }.count
+    if conflicts > 0 { text += " Revenue per user disagrees for \(conflicts) arm\(conflicts == 1 ? "" : "s") (!)." }
+    return text
+  }
+
+  /// One arm's sentences: the decision and the call, the guardrails, and revenue per user
+  /// (as a conflict when it contradicts the decision).
+  static func sentences(_ a: DecisionSummary.Arm, primary: FunnelMetric) -> [String] {
+    guard a.call != .doNotTrust else { return ["\(words(a.decision)); the split is broken, so no difference shown is evidence"] }
+    var lines = ["\(words(a.decision)): \(words(a.call)) on \(primary.label), \(lift(a.primary))"]
+    if !a.guardrails.isEmpty {
+      lines.append("guardrails: " + a.guardrails.map { "\($0.metric.label) \($0.status.rawValue)" }.joined(separator: ", "))
+    }
+    if let money = a.revenue {
+      let observed = "observed \(NumberText.lift(money.relativeLift))"
+      let truth = money.trueRelativeLift.map { "truth \(NumberText.lift($0))" }
+      switch a.conflict?.kind {
+      case .shipsButLosesRevenue?:
+        lines.append(
+          "! ships on \(primary.label) but loses revenue per user: " + [truth, observed].compactMap { $0 }.joined(separator: ", "))
+      case .heldBackButGainsRevenue?:
+        lines.append(
+          "! held back on \(primary.label) but gains revenue per user: " + [truth, observed].compactMap { $0 }.joined(separator: ", "))
+      case nil:
+        lines.append("revenue per user: " + [observed, truth].compactMap { $0 }.joined(separator: ", "))
+      }
+    }
+    return lines
+  }
+
+  /// The terminal block: a heading, then per arm its id and its sentences, each line at most
+  /// `width` display columns (sentences fold at spaces; the arm's id goes on a line of its
+  /// own when beside it would leave less than 60 columns).
+  package static func text(_ s: DecisionSummary, width: Int = 100) -> String {
+    var out = TextWrap.wrap(headline(s), width: width, indent: 2).joined(separator: "\n") + "\n"
+    out += TextWrap.wrap("Each arm against \(s.control):", width: width, indent: 2).joined(separator: "\n") + "\n"
+    let column = (s.arms.map(\.arm.count).max() ?? 0) + 2
+    let beside = width - (2 + column) >= 60
+    for arm in s.arms {
+      let sentences = sentences(arm, primary: s.primary)
+      if beside {
+        let pad = String(repeating: " ", count: 2 + column)
+        for (k, sentence) in sentences.enumerated() {
+          let lead = k == 0 ? "  " + arm.arm + String(repeating: " ", count: column - arm.arm.count) : pad
+          for (j, line) in TextWrap.wrap(sentence, width: width - pad.count, indent: 2).enumerated() {
+            out += (j == 0 ? lead : pad) + line + "\n"
+          }
+        }
+      } else {
+        out += "  " + arm.arm + "\n"
+        for sentence in sentences {
+          for line in TextWrap.wrap(sentence, width: width - 4, indent: 2) { out += "    " + line + "\n" }
+        }
+      }
+    }
+    return out
+  }
+
+  /// The `summary` object of a JSON report: identifiers and numbers, no sentences.
+  package static func json(_ s: DecisionSummary) -> JSONValue {
+    func effect(_ e: DecisionSummary.Effect) -> JSONValue {
+      .object([
+        ("metric", .string(e.metric.rawValue)), ("relativeLift", AnalysisRenderer.estimate(e.relativeLift)),
+        ("difference", AnalysisRenderer.estimate(e.difference)), ("significant", .bool(e.significant)),
+        ("probabilityToBeatControl", e.probabilityToBeatControl.map { .number($0) } ?? .null),
+        ("trueRelativeLift", e.trueRelativeLift.map { .number($0) } ?? .null),
+        ("trueDifference", e.trueDifference.map { .number($0) } ?? .null),
+        ("verdict", e.verdict.map { .string(String(describing: $0)) } ?? .null),
+      ])
+    }
+    return .object([
+      ("control", .string(s.control)), ("primaryMetric", .string(s.primary.rawValue)),
+      ("sampleRatioMismatch", .bool(s.sampleRatioMismatch)),
+      (
+        "arms",
+        .array(
+          s.arms.map { a in
+            .object([
+              ("arm", .string(a.arm)), ("decision", .string(String(describing: a.decision))), ("call", .string(a.call.rawValue)),
+              ("primary", effect(a.primary)),
+              (
+                "guardrails",
+                .array(
+                  a.guardrails.map {
+                    .object([
+                      ("metric", .string($0.metric.rawValue)), ("margin", .number($0.margin)), ("status", .string($0.status.rawValue)),
+                    ])
+                  })
+              ),
+              ("revenuePerUser", a.revenue.map(effect) ?? .null),
+              (
+                "conflict",
+                a.conflict.map { .object([("kind", .string($0.kind.rawValue)), ("evidence", .string($0.evidence.rawValue))]) } ?? .null
+              ),
+            ])
+          })
+      ),
+    ])
+  }
+}
+
+/// Folding prose to a width.
+package enum TextWrap {
+  /// `text` in lines of at most `width` display columns (a character is one column), broken
+  /// at spaces; continuation lines start with `indent` spaces. A word longer than a line
+  /// stands on its own line, whole.
+  package static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
+    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+    var lines: [String] = []
+    var line = ""
+    for word in words {
+      let lead = lines.isEmpty ? "" : String(repeating: " ", count: indent)
+      if line.isEmpty {
+        line = lead + word
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(repeating: " ", count: indent) + word
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+}
