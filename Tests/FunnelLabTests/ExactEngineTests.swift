@@ -99,6 +99,31 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     expectClose(x.completion + x.abandonment, 1, "outcomes add up")
   }
 
+  /// The lumped chain calibration reads (``ExactEngine/visits(_:)``) gives the full solve's
+  /// views and action counts, to rounding, for every variant of the four seeds (store loops,
+  /// back navigation, a step limit and a failing data seed among them), and for the
+  /// step-limited flow above.
+  @Test(arguments: ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"])
+  func visitsEqualTheFullSolvesViewsAndActionCounts(name: String) throws {
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+    var flows = try FlowCompiler.compileAll(e)
+    flows.append(
+      try infoFlow(
+        [
+          ("a", [Action(id: "continue", kind: .continue, probability: 1)]),
+          ("b", [Action(id: "back", kind: .back, probability: 0.99), Action(id: "continue", kind: .continue, probability: 0.01)]),
+        ], stepLimit: 10))
+    for flow in flows {
+      let full = ExactEngine.solve(flow)
+      let lumped = ExactEngine.visits(flow)
+      #expect(lumped.views.count == full.views.count && lumped.actionCounts.count == full.actionCounts.count)
+      for (a, b) in zip(lumped.views, full.views) { expectClose(a, b, "\(flow.variantID) views", tolerance: 1e-13 * max(1, b)) }
+      for (a, b) in zip(lumped.actionCounts, full.actionCounts) {
+        expectClose(a, b, "\(flow.variantID) action counts", tolerance: 1e-13 * max(1, b))
+      }
+    }
+  }
+
   /// Four info screens, continue 0.9, fatigue φ and screensSeenCap 2: at screen i the
   /// quit utility is `ln 0.1 + φ·min(i, 2)`, so
   /// `P(complete) = Π_i 0.9 / (0.9 + 0.1·e^{φ·min(i,2)})`.

@@ -283,12 +283,13 @@ package struct Calibration: Sendable {
 
   /// The exact per-view rate of each explicit action of the target screens.
   static func rates(_ experiment: Experiment, _ targets: [Target]) throws(SpecErrors) -> [Int: [String: Double]] {
-    let flow = try FlowCompiler.compile(experiment, variant: 0)
-    return rates(flow, ExactEngine.solve(flow), targets)
+    return rates(try FlowCompiler.compile(experiment, variant: 0), targets)
   }
 
-  /// The per-view rate of each explicit action of the target screens in `exact`, the solve of `flow`.
-  static func rates(_ flow: CompiledFlow, _ exact: ExactFunnel, _ targets: [Target]) -> [Int: [String: Double]] {
+  /// The per-view rate of each explicit action of the target screens of `flow`, from the exact
+  /// engine's expected views and action counts (``ExactEngine/visits(_:)``).
+  static func rates(_ flow: CompiledFlow, _ targets: [Target]) -> [Int: [String: Double]] {
+    let exact = ExactEngine.visits(flow)
     var rates: [Int: [String: Double]] = [:]
     for t in targets {
       let views = exact.views[t.screen]

@@ -433,6 +433,25 @@ public enum ExactEngine {
   /// that changes nothing before them gets bit-identical values: a structurally null effect
   /// on reaching a screen is exactly 0, not a rounding difference of a whole-walk sum.
   private static func firstPassage(_ g: _ExactLayout, _ probabilities: [Double], to targets: [Int]) -> (Double, Double) {
+    var none: LumpedVisits? = nil
+    return lumpedPass(g, probabilities, absorbing: targets, weight: 1, visits: &none)
+  }
+
+  /// Expected views of each screen and flow through each outcome, per user: the walk lumped
+  /// over (personalized, entitled, screen) with nothing absorbed.
+  struct LumpedVisits {
+    var views: [Double]
+    var outcomeFlow: [Double]
+  }
+
+  /// The lumped chain over (personalized, entitled, screen): the labels' flags and pending
+  /// plans are left out, since only entitlement changes a transition (it decides whether a
+  /// purchase or restore reaches the store). Mass that reaches one of `targets` is absorbed
+  /// there; returns the mass absorbed and the mass left when the iteration stopped early.
+  /// With `visits`, adds `weight ×` each view and each outcome's flow to it.
+  private static func lumpedPass(
+    _ g: _ExactLayout, _ probabilities: [Double], absorbing targets: [Int], weight w: Double, visits: inout LumpedVisits?
+  ) -> (Double, Double) {
     if targets.contains(g.start) { return (1, 0) }
     let s = g.screens
     var mass = [Double](repeating: 0, count: 4 * s)
@@ -453,12 +472,14 @@ public enum ExactEngine {
           for screen in 0..<s {
             let m = mass[(pers * 2 + entitled) * s + screen]
             if m == 0 { continue }
+            visits?.views[screen] += w * m
             let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
             let first = g.outcomeStart[screen]
             for k in 0..<g.outcomeCount[screen] {
               let p = probabilities[probabilityBase + k]
               if p == 0 { continue }
               let o = first + k
+              visits?.outcomeFlow[o] += w * m * p
               let newPers = g.personalizes[o] ? 1 : pers
               for b in g.branches(outcome: o, entitled: entitled) {
                 let branch = g.branch[b]
@@ -476,6 +497,22 @@ public enum ExactEngine {
       if remaining <= tolerance { return (reached, remaining) }
     }
     return (reached, 0)
+  }
+
+  /// Expected views of each screen and action counts per user of `flow`'s population:
+  /// ``solve(_:)``'s `views` and `actionCounts` by the lumped chain alone (no labels, reach,
+  /// time or revenue), so several times cheaper. Equal to them up to the order in which
+  /// floating-point terms are added (a few units in the last place); for callers that
+  /// need only rates per view, such as calibration's likelihood.
+  package static func visits(_ flow: CompiledFlow) -> (views: [Double], actionCounts: [Double]) {
+    let g = _ExactLayout(flow)
+    var visits: LumpedVisits? = LumpedVisits(
+      views: [Double](repeating: 0, count: g.screens), outcomeFlow: [Double](repeating: 0, count: g.target.count))
+    for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
+      _ = lumpedPass(g, g.probabilities(segment: segment, bin: bin), absorbing: [], weight: weight, visits: &visits)
+    }
+    let result = visits ?? LumpedVisits(views: [], outcomeFlow: [])
+    return (result.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: result.outcomeFlow))
   }
 }
 
@@ -771,11 +808,10 @@ struct _ExactAccumulators: Sendable {
   /// through each outcome.
   private func outcomeCounts(_ g: _ExactLayout) -> (actions: [Double], failures: [Double], options: [Double]) {
     let flow = g.flow
-    var actionCounts = [Double](repeating: 0, count: flow.actions.count)
+    let actionCounts = Self.actionCounts(flow, outcomeFlow: outcomeFlow)
     var failures = [Double](repeating: 0, count: g.screens)
     var optionCounts = [Double](repeating: 0, count: flow.options.count)
     for o in outcomeFlow.indices {
-      actionCounts[Int(flow.outcomeAction[o])] += outcomeFlow[o]
       if flow.outcomeEffects[o] & CompiledFlow.Effect.failure != 0 { failures[g.target[o]] += outcomeFlow[o] }
       let table = Int(flow.outcomeOptionTable[o])
       if table >= 0 {
@@ -786,6 +822,13 @@ struct _ExactAccumulators: Sendable {
       }
     }
     return (actionCounts, failures, optionCounts)
+  }
+
+  /// Expected count of each action per user: the flow through its outcomes, in outcome order.
+  static func actionCounts(_ flow: CompiledFlow, outcomeFlow: [Double]) -> [Double] {
+    var counts = [Double](repeating: 0, count: flow.actions.count)
+    for o in outcomeFlow.indices { counts[Int(flow.outcomeAction[o])] += outcomeFlow[o] }
+    return counts
   }
 
   /// Expected realized revenue per user by each of ``RevenueSettings/curveDays``: the lifecycle's
