@@ -124,6 +124,25 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     }
   }
 
+  /// A solve for one metric (``ExactEngine/value(of:_:)``: labels without flags unless the
+  /// metric is the skip rate, the paywalls' first passage only when it reads viewers) gives
+  /// the full solve's value, to rounding, for every metric and every variant of the four seeds.
+  @Test(arguments: ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"])
+  func aSolveForOneMetricEqualsTheFullSolve(name: String) throws {
+    let e = try ExperimentLoader.load(contentsOf: experimentPath(name))
+    for flow in try FlowCompiler.compileAll(e) {
+      let full = ExactEngine.solve(flow)
+      for metric in FunnelMetric.allCases {
+        let value = ExactEngine.value(of: metric, flow)
+        guard let expected = full.value(of: metric) else {
+          #expect(value == nil, "\(flow.variantID) \(metric)")
+          continue
+        }
+        expectClose(value ?? .nan, expected, "\(flow.variantID) \(metric)", tolerance: 1e-13 * max(1, abs(expected)))
+      }
+    }
+  }
+
   /// Four info screens, continue 0.9, fatigue φ and screensSeenCap 2: at screen i the
   /// quit utility is `ln 0.1 + φ·min(i, 2)`, so
   /// `P(complete) = Π_i 0.9 / (0.9 + 0.1·e^{φ·min(i,2)})`.

@@ -172,7 +172,7 @@ package struct Sensitivity: Sendable {
   static func evaluate(_ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric) throws(SpecErrors) -> [Double?] {
     var e = experiment
     for (axis, value) in zip(axes, values) { e.behavior[axis.parameter] = value }
-    return try FlowCompiler.compileAll(e).map { ExactEngine.solve($0).value(of: metric) }
+    return try FlowCompiler.compileAll(e).map { ExactEngine.value(of: metric, $0) }
   }
 
   static func winner(_ ids: [String], _ values: [Double?], _ metric: FunnelMetric) -> String {

@@ -149,6 +149,22 @@ public enum ExactEngine {
     return walk(layout, cells: cells).funnel(layout)
   }
 
+  /// The exact value of `metric` in `flow`: ``solve(_:)``'s `value(of: metric)`, walking only
+  /// what the metric reads. Labels carry the flags only for the skip rate, and the only
+  /// first passage made is the paywalls' for the metrics of paywall viewers, so a solve is
+  /// several times cheaper (what ``Sensitivity`` needs at each point). Equal to the full
+  /// solve's value up to the order in which floating-point terms are added.
+  package static func value(of metric: FunnelMetric, _ flow: CompiledFlow) -> Double? {
+    let layout = _ExactLayout(flow, tracksFlags: metric == .skipRate)
+    let reach: Reach =
+      switch metric {
+      case .paywallViewRate, .purchaseConversionOfViewers, .revenuePerPaywallViewer: .paywalls
+      default: .none
+      }
+    let cells = cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities))
+    return walkEveryCell(layout, cells: cells, reach: reach).funnel(layout).value(of: metric)
+  }
+
   /// The exact funnels of the flows `compile(0)`, `compile(1)`, … (`count` of them), each
   /// equal to ``solve(_:)`` of its flow. The first is solved; each later one that
   /// ``CompiledFlow/walksLike(_:)`` the first takes its walk (the passes over the
@@ -181,13 +197,25 @@ public enum ExactEngine {
     _ExactWalkMemo.walk(layout.flow, cells: cells) { walkEveryCell(layout, cells: cells) }
   }
 
-  /// ``walk(_:cells:)`` computed, never looked up.
-  private static func walkEveryCell(_ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)]) -> _ExactAccumulators {
+  /// Which first-passage passes a walk makes: reach of every screen (and of the paywalls),
+  /// of the paywalls only, or none.
+  enum Reach { case everyScreen, paywalls, none }
+
+  /// ``walk(_:cells:)`` computed, never looked up; `reach` says which reach passes to make
+  /// (the others leave their values 0).
+  private static func walkEveryCell(
+    _ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)], reach: Reach = .everyScreen
+  ) -> _ExactAccumulators {
     var acc = _ExactAccumulators(layout)
     let paywalls = (0..<layout.screens).filter { layout.isPaywall[$0] }
     for (segment, bin, weight) in cells {
       let probabilities = layout.probabilities(segment: segment, bin: bin)
       labelledPass(layout, probabilities, weight: weight, into: &acc)
+      if reach == .none { continue }
+      if reach == .paywalls {
+        if !paywalls.isEmpty { acc.paywallReach += weight * firstPassage(layout, probabilities, to: paywalls).0 }
+        continue
+      }
       for target in 0..<layout.screens {
         let (reached, left) = firstPassage(layout, probabilities, to: [target])
         acc.reach[target] += weight * reached
@@ -545,6 +573,9 @@ struct _ExactLayout {
   }
 
   let flow: CompiledFlow
+  /// Whether labels carry the flags (saw a paywall, skipped, went back); without them a
+  /// label is its store state alone, which every outcome but the flags' needs.
+  let tracksFlags: Bool
   let screens, stride, plans, planCodes, storeStates, labels, maxSeen, start, stepLimit: Int
   let outcomeStart, outcomeCount, target, plan: [Int]
   let personalizes, purchases, restores, skips, backs, isPaywall: [Bool]
@@ -559,14 +590,15 @@ struct _ExactLayout {
   let tap: MockPaywallManager.TapDistribution
   let approval: Double
 
-  init(_ flow: CompiledFlow) {
+  init(_ flow: CompiledFlow, tracksFlags: Bool = true) {
     self.flow = flow
+    self.tracksFlags = tracksFlags
     screens = flow.screenCount
     stride = flow.stride
     plans = flow.plans.count
     planCodes = plans + 1
     storeStates = 3 * plans + 2
-    labels = Self.flagCombinations * storeStates
+    labels = (tracksFlags ? Self.flagCombinations : 1) * storeStates
     maxSeen = flow.seenLevels - 1
     start = flow.start
     stepLimit = max(1, flow.stepLimit)
@@ -682,7 +714,7 @@ struct _ExactLayout {
 
   /// The label once `screen` has been viewed.
   @inline(__always) func viewed(_ label: Int, screen: Int) -> Int {
-    guard isPaywall[screen] else { return label }
+    guard tracksFlags, isPaywall[screen] else { return label }
     return (labelFlags[label] | Self.paywallFlag) * storeStates + labelStoreState[label]
   }
 
@@ -696,8 +728,8 @@ struct _ExactLayout {
     case .pending: if state == 0 { state = plan[o] + 1 }
     case .restored: state = 2 * plans + 1 + state
     }
-    if skips[o] { flags |= Self.skipFlag }
-    if backs[o] { flags |= Self.backFlag }
+    if tracksFlags, skips[o] { flags |= Self.skipFlag }
+    if tracksFlags, backs[o] { flags |= Self.backFlag }
     return flags * storeStates + state
   }
 }
