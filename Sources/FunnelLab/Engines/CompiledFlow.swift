@@ -174,8 +174,11 @@ public struct CompiledFlow: Sendable, Hashable {
         table[start + k] = thresholdScale
       } else {
         // Validated weights are finite with a positive, finite total; a NaN (0/0) maps to 0.
+        // Clamped to [0, 2⁵³] and rounded, the value converts exactly and cannot trap, so the
+        // machine's conversion is used: the checked one was a tenth of a calibration's time.
         let t = cumulative / total * Double(thresholdScale)
-        table[start + k] = UInt64(rounding: min(max(t, 0), Double(thresholdScale))) ?? 0
+        let clamped = t.isNaN ? 0 : min(max(t, 0), Double(thresholdScale))
+        table[start + k] = UInt64(clamped.rounded(.toNearestOrAwayFromZero))
       }
     }
     // Trailing zero-weight outcomes must not be reachable through rounding.
