@@ -62,7 +62,7 @@ extension LikelihoodModel {
     let scale = max(1, groups.reduce(0) { $0 + $1.views } / 1000)
     for iteration in 0..<Self.maxIterations {
       let e = rates(phi)
-      let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e))
+      let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, fixed: fixed))
       guard var (free, step) = newtonStep(score, information, excluding: fixed.map { [$0] } ?? []) else { return (false, iteration) }
       let blocked = free.indices.filter { k in
         let i = free[k]

@@ -222,15 +222,19 @@ struct LikelihoodModel: Sendable {
     }
   }
 
-  /// The derivatives of the rates by forward differences: one row per parameter.
-  func jacobian(_ phi: [Double], rates e: [Double]) -> [[Double]] {
+  /// The derivatives of the rates by forward differences: one row per parameter. The row of
+  /// a parameter held `fixed` is zeros, without its solve (a fit that holds it never reads it).
+  func jacobian(_ phi: [Double], rates e: [Double], fixed: Int? = nil) -> [[Double]] {
     let steps = phi.map { Self.jacobianStep * max(1, abs($0)) }
-    let points = phi.indices.map { i in
+    let moving = phi.indices.filter { $0 != fixed }
+    let points = moving.map { i in
       var moved = phi
       moved[i] += steps[i]
       return moved
     }
-    return zip(rates(at: points), steps).map { row, h in zip(row, e).map { ($0 - $1) / h } }
+    var rows = [[Double]](repeating: [Double](repeating: 0, count: e.count), count: phi.count)
+    for (i, row) in zip(moving, rates(at: points)) { rows[i] = zip(row, e).map { ($0 - $1) / steps[i] } }
+    return rows
   }
 
   /// The score `∂ℓ/∂φ` and the expected (Fisher) information at rates `e` with Jacobian `d`.
