@@ -188,7 +188,7 @@ extension BehaviorCalibration {
           + "the counts push it past what the model allows, so it has no interval",
         hint: "fit without it (--fit), or check the counts", source: source)
     }
-    let fitted = model.logLikelihood(phi)
+    let fitted = scoring.logLikelihood
     guard let covariance = model.covariance(at: phi) else {
       throw failure(
         "the observed information is not positive definite at the estimate",

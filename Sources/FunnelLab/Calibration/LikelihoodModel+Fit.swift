@@ -55,15 +55,20 @@ extension LikelihoodModel {
 
   /// Fisher scoring with step halving from `phi` (updated in place), `fixed` held constant;
   /// a behavior parameter on its range bound whose step points out is held for that step.
-  func maximize(from phi: inout [Double], fixed: Int?) -> (converged: Bool, iterations: Int) {
+  ///
+  /// Returns whether it converged, the iterations, and `ℓ` at the final `phi`. The rates of
+  /// the point accepted are kept for the next iteration, not solved again.
+  func maximize(from phi: inout [Double], fixed: Int?) -> (converged: Bool, iterations: Int, logLikelihood: Double) {
     phi = clamped(phi)
-    var current = logLikelihood(phi)
-    guard current.isFinite else { return (false, 0) }
+    var e = rates(phi)
+    var current = logLikelihood(rates: e)
+    guard current.isFinite else { return (false, 0, current) }
     let scale = max(1, groups.reduce(0) { $0 + $1.views } / 1000)
     for iteration in 0..<Self.maxIterations {
-      let e = rates(phi)
       let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, fixed: fixed))
-      guard var (free, step) = newtonStep(score, information, excluding: fixed.map { [$0] } ?? []) else { return (false, iteration) }
+      guard var (free, step) = newtonStep(score, information, excluding: fixed.map { [$0] } ?? []) else {
+        return (false, iteration, current)
+      }
       let blocked = free.indices.filter { k in
         let i = free[k]
         guard i >= baseCount else { return false }
@@ -72,32 +77,34 @@ extension LikelihoodModel {
       }
       if !blocked.isEmpty {
         let held = blocked.map { free[$0] } + (fixed.map { [$0] } ?? [])
-        guard let retry = newtonStep(score, information, excluding: held) else { return (false, iteration) }
+        guard let retry = newtonStep(score, information, excluding: held) else { return (false, iteration, current) }
         (free, step) = retry
       }
       let decrement = zip(step, free).reduce(0) { $0 + $1.0 * score[$1.1] }
       // The decrement ≈ 2(ℓ_max − ℓ); its floor grows with the counts (round-off of ℓ and of
       // the forward differences), so the tolerance is per thousand views.
-      if decrement < 1e-9 * scale { return (true, iteration) }
+      if decrement < 1e-9 * scale { return (true, iteration, current) }
       var t = 1.0
       var accepted = false
       for _ in 0..<40 {
         var next = phi
         for (k, i) in free.enumerated() { next[i] += t * step[k] }
         next = clamped(next)
-        let value = logLikelihood(next)
+        let nextRates = rates(next)
+        let value = logLikelihood(rates: nextRates)
         if value.isFinite, value >= current + 1e-4 * t * decrement {
           accepted = next != phi
           phi = next
           current = value
+          e = nextRates
           break
         }
         t /= 2
       }
       // No step improves ℓ: the decrement is round-off.
-      if !accepted { return (decrement < 1e-4 * scale, iteration + 1) }
+      if !accepted { return (decrement < 1e-4 * scale, iteration + 1, current) }
     }
-    return (false, Self.maxIterations)
+    return (false, Self.maxIterations, current)
   }
 
   /// The free coordinates and the Newton step `F⁻¹U` over them; `nil` when the information is singular.
@@ -189,9 +196,8 @@ extension LikelihoodModel {
     func excess(_ t: Double) -> Double {
       var phi = warm
       phi[i] = t
-      _ = maximize(from: &phi, fixed: i)
+      let value = maximize(from: &phi, fixed: i).logLikelihood
       warm = phi
-      let value = logLikelihood(phi)
       return value.isFinite ? 2 * (best - value) - critical : .infinity
     }
     var ends: [Double] = []
