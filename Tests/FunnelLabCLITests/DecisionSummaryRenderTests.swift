@@ -17,6 +17,8 @@ import Testing
     let text = DecisionSummaryRenderer.text(try betfree(), width: width)
     let lines = text.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= width }, "\(lines.filter { $0.count > width })")
+    // No interval is split across lines.
+    #expect(lines.allSatisfy { $0.filter { $0 == "[" }.count == $0.filter { $0 == "]" }.count })
     // The words, whatever the folding.
     let prose = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(prose.hasPrefix("Ship yearlyPrice4999 (purchase conversion +14.57%). Revenue per user disagrees for 2 arms (!)."))
@@ -47,5 +49,10 @@ import Testing
     #expect(TextWrap.wrap("aa bb cc", width: 5, indent: 1) == ["aa bb", " cc"])
     #expect(TextWrap.wrap("abcdefgh ij", width: 4, indent: 2) == ["abcdefgh", "  ij"])
     #expect(TextWrap.wrap("", width: 4) == [""])
+    // An interval is never split: it moves to the next line whole.
+    #expect(
+      TextWrap.wrap("lift +1.00% [0.50, 1.50], P(beat) 99%", width: 18, indent: 2) == [
+        "lift +1.00%", "  [0.50, 1.50],", "  P(beat) 99%",
+      ])
   }
 }
