@@ -117,11 +117,14 @@ extension LikelihoodModel {
   }
 
   /// The inverse of the observed information (the negative Hessian of `ℓ` by central
-  /// differences) at `phi`; `nil` when it is not positive definite.
+  /// differences) at `phi`; `nil` when it is not positive definite. A mixed derivative
+  /// reuses the points of the two diagonal ones and adds two of its own:
+  /// `∂²ℓ/∂i∂j ≈ [ℓ(+i+j) − ℓ(+i) − ℓ(+j) + 2ℓ − ℓ(−i) − ℓ(−j) + ℓ(−i−j)] / 2h²`, also
+  /// `O(h²)`, so the Hessian costs `1 + p + p²` solves instead of `1 + 2p²`.
   func covariance(at phi: [Double]) -> [[Double]]? {
     let p = count
     let h = Self.hessianStep
-    // The points, in order: the center; per i, +h and −h; per j < i, ++, +−, −+, −−.
+    // The points, in order: the center; per i, +h and −h; per j < i, ++ and −−.
     var points: [[Double]] = [phi]
     func point(_ moves: [(Int, Double)]) -> [Double] {
       var x = phi
@@ -130,20 +133,30 @@ extension LikelihoodModel {
     }
     for i in 0..<p {
       points += [point([(i, h)]), point([(i, -h)])]
-      for j in 0..<i {
-        points += [point([(i, h), (j, h)]), point([(i, h), (j, -h)]), point([(i, -h), (j, h)]), point([(i, -h), (j, -h)])]
-      }
+      for j in 0..<i { points += [point([(i, h), (j, h)]), point([(i, -h), (j, -h)])] }
     }
     let values = rates(at: points).map { logLikelihood(rates: $0) }
     let center = values[0]
+    // Where each index's ±h values and each pair's ++/−− values are.
+    var single = [Int](repeating: 0, count: p)
+    var pair = [[Int]](repeating: [], count: p)
     var next = 1
+    for i in 0..<p {
+      single[i] = next
+      next += 2
+      for _ in 0..<i {
+        pair[i].append(next)
+        next += 2
+      }
+    }
     var information = [Double](repeating: 0, count: p * p)
     for i in 0..<p {
-      information[i * p + i] = -(values[next] - 2 * center + values[next + 1]) / (h * h)
-      next += 2
+      let (plusI, minusI) = (values[single[i]], values[single[i] + 1])
+      information[i * p + i] = -(plusI - 2 * center + minusI) / (h * h)
       for j in 0..<i {
-        let hij = -(values[next] - values[next + 1] - values[next + 2] + values[next + 3]) / (4 * h * h)
-        next += 4
+        let (plusJ, minusJ) = (values[single[j]], values[single[j] + 1])
+        let (both, neither) = (values[pair[i][j]], values[pair[i][j] + 1])
+        let hij = -(both - plusI - plusJ + 2 * center - minusI - minusJ + neither) / (2 * h * h)
         information[i * p + j] = hij
         information[j * p + i] = hij
       }
