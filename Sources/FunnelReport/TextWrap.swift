@@ -1,0 +1,38 @@
+/// Folding prose to a width.
+package enum TextWrap {
+  /// `text` in lines of at most `width` display columns (a character is one column), broken
+  /// at spaces but never inside brackets (an interval `[11.46, 17.77]` stays whole);
+  /// continuation lines start with `indent` spaces. A word longer than a line stands on its
+  /// own line, whole.
+  package static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in words(text) {
+      if line.isEmpty, lines.isEmpty {
+        line = word
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(repeating: " ", count: indent) + word
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+
+  /// The words of `text` split at spaces, the words between `[` and its `]` joined back.
+  static func words(_ text: String) -> [String] {
+    var words: [String] = []
+    var open = 0
+    for piece in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if open > 0, let last = words.indices.last {
+        words[last] += " " + piece
+      } else {
+        words.append(String(piece))
+      }
+      open = max(0, open + piece.filter { $0 == "[" }.count - piece.filter { $0 == "]" }.count)
+    }
+    return words
+  }
+}
