@@ -5,26 +5,6 @@ import FunnelStats
 /// block fits a given width; the JSON object carries the same content as identifiers and
 /// numbers.
 package enum DecisionSummaryRenderer {
-  /// The decision in words.
-  static func words(_ d: Decision) -> String {
-    switch d {
-    case .ship: "ship"
-    case .doNotShip: "do not ship"
-    case .noDecision: "no decision"
-    case .sampleRatioMismatch: "do not trust: sample ratio mismatch"
-    }
-  }
-
-  /// The call on the primary metric in words.
-  static func words(_ c: DecisionSummary.Call) -> String {
-    switch c {
-    case .wins: "wins"
-    case .loses: "loses"
-    case .noDetectableDifference: "no detectable difference"
-    case .doNotTrust: "untrusted"
-    }
-  }
-
   /// `effect`'s lift with its interval, its chance to beat the control, then the truth and how
   /// the test's conclusion compares with it: `lift +14.57% [11.46, 17.77], P(beat) 100.0%;
   /// truth +12.46% (correct)`. An interval that excludes 0 beside a call that is not
@@ -36,44 +16,74 @@ package enum DecisionSummaryRenderer {
     }
     if let p = effect.probabilityToBeatControl { text += ", P(beat) \(NumberText.percent(p))" }
     if let truth = effect.trueRelativeLift {
-      text += "; truth \(NumberText.lift(truth))" + (effect.verdict.map { " (\($0.rawValue))" } ?? "")
+      text += "; truth \(NumberText.lift(truth))" + (effect.verdict.map { " (\(Vocabulary.toned($0)))" } ?? "")
     }
     return text
   }
 
-  /// The first sentence: which arms ship, or that none does, or that the test cannot be trusted;
-  /// and how many decisions money contradicts.
+  /// The first sentence: which arms ship, or that none does, or that the test cannot be trusted
+  /// (truth mode, without a decision rule: the arm best on the primary metric by the truth);
+  /// and how many calls money contradicts.
   static func headline(_ s: DecisionSummary) -> String {
-    if s.sampleRatioMismatch { return "Do not trust this test: the sample-ratio check flagged the split." }
-    let ships = s.arms.filter { $0.decision == .ship }
-    var text =
-      ships.isEmpty
-      ? "No arm ships on \(s.primary.label)."
-      : "Ship " + NumberText.list(ships.map { "\($0.arm) (\(s.primary.label) \(NumberText.lift($0.primary.relativeLift?.estimate)))" })
-        + "."
+    if s.sampleRatioMismatch { return Tone.warning.mark("Do not trust this test:") + " the sample-ratio check flagged the split." }
+    var text: String
+    if s.arms.contains(where: { $0.decision != nil }) {
+      let ships = s.arms.filter { $0.decision == .ship }
+      text =
+        ships.isEmpty
+        ? "No arm ships on \(s.primary.label)."
+        : "Ship "
+          + NumberText.list(
+            ships.map { "\(Tone.good.mark($0.arm)) (\(s.primary.label) \(NumberText.lift($0.primary.relativeLift?.estimate)))" })
+          + "."
+    } else {
+      text = truthHeadline(s)
+    }
     let conflicts = s.arms.filter { $0.conflict != nil }.count
-    if conflicts > 0 { text += " Revenue per user disagrees for \(conflicts) arm\(conflicts == 1 ? "" : "s") (!)." }
+    if conflicts > 0 {
+      text += " " + Tone.warning.mark("Revenue per user disagrees for \(conflicts) arm\(conflicts == 1 ? "" : "s") (!).")
+    }
     return text
   }
 
-  /// One arm's sentences: the decision and the call, the guardrails, and revenue per user
-  /// (as a conflict when it contradicts the decision).
+  /// Truth mode's first sentence: the arm whose true effect on the primary metric is best, if
+  /// any beats the control, with what this run's paired test saw.
+  static func truthHeadline(_ s: DecisionSummary) -> String {
+    let sign = s.primary.higherIsBetter ? 1.0 : -1.0
+    func gain(_ a: DecisionSummary.Arm) -> Double? { (a.primary.trueDifference ?? a.primary.difference?.estimate).map { $0 * sign } }
+    let ranked = s.arms.compactMap { a in gain(a).map { (a, $0) } }.sorted { $0.1 > $1.1 }
+    guard let (best, g) = ranked.first, g > Verdict.zeroTolerance else {
+      return "No variant beats \(s.control) on \(s.primary.label)."
+    }
+    let truth = best.primary.trueRelativeLift.map { "true lift \(NumberText.lift($0)), " } ?? ""
+    return "Best on \(s.primary.label): \(Tone.good.mark(best.arm)), \(truth)this run \(NumberText.lift(best.primary.relativeLift))."
+  }
+
+  /// One arm's sentences: the decision (when there is a rule) and the call, the guardrails,
+  /// and revenue per user (as a conflict when it contradicts the decision or the call).
   static func sentences(_ a: DecisionSummary.Arm, primary: FunnelMetric) -> [String] {
-    guard a.call != .doNotTrust else { return ["\(words(a.decision)); the split is broken, so no difference shown is evidence"] }
-    var lines = ["\(words(a.decision)): \(words(a.call)) on \(primary.label), \(lift(a.primary))"]
+    guard a.call != .doNotTrust else {
+      return ["\(a.decision.map(Vocabulary.toned) ?? Vocabulary.toned(a.call)); the split is broken, so no difference shown is evidence"]
+    }
+    let call = "\(Vocabulary.toned(a.call)) on \(primary.label), \(lift(a.primary))"
+    var lines = [a.decision.map { "\(Vocabulary.toned($0)): \(call)" } ?? call]
     if !a.guardrails.isEmpty {
-      lines.append("guardrails: " + a.guardrails.map { "\($0.metric.label) \($0.status.rawValue)" }.joined(separator: ", "))
+      lines.append("guardrails: " + a.guardrails.map { "\($0.metric.label) \(Vocabulary.toned($0.status))" }.joined(separator: ", "))
     }
     if let money = a.revenue {
       let observed = "observed \(NumberText.lift(money.relativeLift))"
       let truth = money.trueRelativeLift.map { "truth \(NumberText.lift($0))" }
+      let what = a.decision == nil ? "wins" : "ships"
       switch a.conflict?.kind {
       case .shipsButLosesRevenue?:
         lines.append(
-          "! ships on \(primary.label) but loses revenue per user: " + [truth, observed].compactMap { $0 }.joined(separator: ", "))
+          Tone.warning.mark("! \(what) on \(primary.label) but loses revenue per user:") + " "
+            + [truth, observed].compactMap { $0 }.joined(separator: ", "))
       case .heldBackButGainsRevenue?:
+        let held = a.decision == nil ? "does not win" : "held back"
         lines.append(
-          "! held back on \(primary.label) but gains revenue per user: " + [truth, observed].compactMap { $0 }.joined(separator: ", "))
+          Tone.warning.mark("! \(held) on \(primary.label) but gains revenue per user:") + " "
+            + [truth, observed].compactMap { $0 }.joined(separator: ", "))
       case nil:
         lines.append("revenue per user: " + [observed, truth].compactMap { $0 }.joined(separator: ", "))
       }
@@ -84,7 +94,7 @@ package enum DecisionSummaryRenderer {
   /// The terminal block: a heading, then per arm its id and its sentences, each line at most
   /// `width` display columns (sentences fold at spaces; the arm's id goes on a line of its
   /// own when beside it would leave less than 60 columns).
-  package static func text(_ s: DecisionSummary, width: Int = 100) -> String {
+  package static func text(_ s: DecisionSummary, width: Int = TerminalLayout.current.width ?? 10_000) -> String {
     var out = TextWrap.wrap(headline(s), width: width, indent: 2).joined(separator: "\n") + "\n"
     out += TextWrap.wrap("Each arm against \(s.control):", width: width, indent: 2).joined(separator: "\n") + "\n"
     let column = (s.arms.map(\.arm.count).max() ?? 0) + 2
@@ -129,7 +139,7 @@ package enum DecisionSummaryRenderer {
         .array(
           s.arms.map { a in
             .object([
-              ("arm", .string(a.arm)), ("decision", .string(String(describing: a.decision))), ("call", .string(a.call.rawValue)),
+              ("arm", .string(a.arm)), ("decision", a.decision.map { .string($0.rawValue) } ?? .null), ("call", .string(a.call.rawValue)),
               ("primary", effect(a.primary)),
               (
                 "guardrails",

@@ -120,7 +120,7 @@ extension ExperimentReportRenderer {
     }
     if !r.decisions.isEmpty {
       out += "\n### Decisions\n\n" + RunMarkdownRenderer.header(["arm", "decision"], right: [])
-      for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, d.decision.rawValue]) }
+      for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, Vocabulary.word(d.decision)]) }
     }
     if let segments = r.segments { out += SegmentRenderer.markdown(segments) }
     let lifecycle = lifecycleTables(r)
@@ -143,7 +143,7 @@ extension ExperimentReportRenderer {
         [
           r.arms[i], r.armUsers.indices.contains(i) ? NumberText.grouped(r.armUsers[i]) : "",
           r.plannedShares.indices.contains(i) ? NumberText.percent(r.plannedShares[i]) : "",
-          r.decisions.first { $0.arm == r.arms[i] }?.decision.rawValue ?? (i == 0 ? "control" : ""),
+          r.decisions.first { $0.arm == r.arms[i] }.map { Vocabulary.word($0.decision) } ?? (i == 0 ? "control" : ""),
         ]
       }, right: [1, 2], caption: "Arms")
     if let s = r.sampleRatio {

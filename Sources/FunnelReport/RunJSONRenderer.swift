@@ -9,15 +9,16 @@ package enum RunJSONRenderer {
   package static let schemaVersion = 1
 
   /// The JSON document of a run as text, one key per line, ending in a newline.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
-    JSONWriter.write(document(result, summaries: summaries))
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
+    JSONWriter.write(document(result, summaries: summaries, decision: decision))
   }
 
-  /// The JSON document of a run: settings, then every variant's counts, rates with intervals, screens,
-  /// plans and revenue (`summaries` in the order of `result.variants`).
-  package static func document(_ result: RunResult, summaries: [FunnelSummary]) -> JSONValue {
+  /// The JSON document of a run: settings, the decision `summary`, then every variant's counts,
+  /// rates with intervals, screens, plans and revenue (`summaries` in the order of `result.variants`).
+  package static func document(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: result.experiment, mode: "truth", seed: result.seed)
     return head.document([
+      ("summary", DecisionSummaryRenderer.json(decision)),
       ("usersPerVariant", .integer(result.usersPerVariant)),
       ("control", .string(result.control?.variant.id ?? "")),
       ("variants", .array(zip(result.variants, summaries).map { variant($0, $1) })),

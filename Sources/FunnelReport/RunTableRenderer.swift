@@ -7,9 +7,10 @@ import FunnelStats
 package enum RunTableRenderer {
   /// The terminal report: per variant its funnel, purchase outcomes and estimates, then the comparison of
   /// every variant with the control. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
     out += " · truth mode (the same users walk every variant)\n"
+    if summaries.count > 1 { out += "\n" + DecisionSummaryRenderer.text(decision) }
     for (run, summary) in zip(result.variants, summaries) {
       out += "\n" + renderVariant(run, summary)
     }
@@ -172,7 +173,7 @@ package enum RunTableRenderer {
     metrics.append(.timeToFinish)
     var table = TextTable(
       ["metric", "variant", control.variant, "variant"] + comparisonHeaders(level),
-      alignments: [.left, .left] + Array(repeating: .right, count: 8))
+      alignments: [.left, .left] + Array(repeating: .right, count: 8), secondary: [5, 6, 9])
     for metric in metrics {
       for s in summaries.dropFirst() {
         table.add(

@@ -64,6 +64,22 @@ package struct DecisionSummary: Sendable, Hashable {
     /// How the conclusion compares with the truth.
     package var verdict: Verdict?
 
+    /// The effect of a truth-mode comparison: the paired test (significant when `p < alpha`,
+    /// which its interval agrees with), the exact engine's truth and the verdict beside it.
+    package init(_ metric: FunnelMetric, _ summary: FunnelSummary, alpha: Double) {
+      self.metric = metric
+      let c = summary.comparison(metric)
+      relativeLift = c?.relativeLift
+      difference = c?.difference
+      significant = (c?.test?.pValue).map { $0 < alpha } ?? false
+      probabilityToBeatControl = nil
+      trueRelativeLift = summary.exactRelativeLift(metric)
+      trueDifference = summary.exactDifference(metric)
+      verdict = trueDifference.flatMap { truth in
+        difference?.estimate.map { Verdict.judge(significant: significant, observed: $0, truth: truth) }
+      }
+    }
+
     /// The effect of `arm`'s result on `metric`.
     package init(_ metric: FunnelMetric, _ arm: ArmMetricResult) {
       self.metric = metric
@@ -83,8 +99,9 @@ package struct DecisionSummary: Sendable, Hashable {
     package var arm: String
     /// The call on the primary metric.
     package var call: Call
-    /// What the decision rule says (primary metric and guardrails).
-    package var decision: Decision
+    /// What the decision rule says (primary metric and guardrails); `nil` in truth mode,
+    /// which compares the variants on the same users and has no decision rule.
+    package var decision: Decision?
     /// The primary metric against the control.
     package var primary: Effect
     /// Each guardrail, in spec order.
@@ -125,6 +142,27 @@ package struct DecisionSummary: Sendable, Hashable {
     self.init(
       control: report.control, primary: report.primary, guardrails: report.guardrails.map { ($0.guardrail, $0.status) },
       revenue: revenue, decisions: report.decisions, sampleRatioMismatch: mismatch)
+  }
+
+  /// The summary of a truth-mode run (``FunnelSummary/all(_:alpha:)``, the control first):
+  /// each variant's call on `primary` by its paired test at `alpha`, with the truth; no
+  /// decision rule, so a money conflict is about the call (a win that loses revenue per user).
+  package init(truthMode summaries: [FunnelSummary], primary: FunnelMetric, alpha: Double) {
+    control = summaries.first?.variant ?? ""
+    self.primary = primary
+    sampleRatioMismatch = false
+    let sellsPlans = summaries.contains { $0.purchasers != nil }
+    arms = summaries.dropFirst().map { s in
+      let effect = Effect(primary, s, alpha: alpha)
+      let call = Self.call(effect, sampleRatioMismatch: false)
+      var line = Arm(
+        arm: s.variant, call: call, decision: nil, primary: effect, guardrails: [],
+        revenue: !sellsPlans || primary == .revenuePerUser ? nil : Effect(.revenuePerUser, s, alpha: alpha))
+      if let money = line.revenue {
+        line.conflict = Self.conflict(call == .wins ? .ship : .noDecision, money, margin: 0)
+      }
+      return line
+    }
   }
 
   /// The summary of the parts of a report: the primary metric's results (the control
