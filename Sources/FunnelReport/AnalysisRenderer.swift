@@ -50,6 +50,7 @@ package enum AnalysisRenderer {
     var out =
       "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue)\n\n"
+    out += DecisionSummaryRenderer.lead(DecisionSummary(analysis: r), overTime: overTime) + "\n"
     var arms = TextTable(
       ["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],
       alignments: [.left, .right, .right, .right, .right, .right])
@@ -67,7 +68,7 @@ package enum AnalysisRenderer {
         "adjusted",
         "P(beat)", "exp. loss", "verdict",
       ],
-      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [2, 5, 8])
     for c in r.comparisons {
       comparisons.add([
         c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), interval(c.absoluteLift?.interval, percent: true),
@@ -149,6 +150,7 @@ package enum AnalysisRenderer {
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
   package static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var body: [(String, JSONValue)] = [
+      ("summary", DecisionSummaryRenderer.json(DecisionSummary(analysis: r))),
       ("control", .string(r.control)),
       ("alpha", .number(r.settings.alpha)),
       ("alternative", .string(r.settings.alternative.rawValue)),

@@ -36,14 +36,30 @@ package enum DecisionSummaryRenderer {
           + NumberText.list(
             ships.map { "\(Tone.good.mark($0.arm)) (\(s.primary.label) \(NumberText.lift($0.primary.relativeLift?.estimate)))" })
           + "."
-    } else {
+    } else if s.arms.contains(where: { $0.primary.trueDifference != nil }) {
       text = truthHeadline(s)
+    } else {
+      text = observedHeadline(s)
     }
     let conflicts = s.arms.filter { $0.conflict != nil }.count
     if conflicts > 0 {
       text += " " + Tone.warning.mark("Revenue per user disagrees for \(conflicts) arm\(conflicts == 1 ? "" : "s") (!).")
     }
     return text
+  }
+
+  /// The first sentence of data without truth or rule (`analyze`): the arms that win, else
+  /// those that lose, else that none differs detectably.
+  static func observedHeadline(_ s: DecisionSummary) -> String {
+    let label = s.primary.label
+    func named(_ arms: [DecisionSummary.Arm], _ tone: Tone) -> String {
+      NumberText.list(arms.map { "\(tone.mark($0.arm)) (\(NumberText.lift($0.primary.relativeLift?.estimate)))" })
+    }
+    let wins = s.arms.filter { $0.call == .wins }
+    let losses = s.arms.filter { $0.call == .loses }
+    if !wins.isEmpty { return "\(named(wins, .good)) \(wins.count == 1 ? "wins" : "win") on \(label) against \(s.control)." }
+    if !losses.isEmpty { return "No arm beats \(s.control) on \(label); \(named(losses, .bad)) \(losses.count == 1 ? "loses" : "lose")." }
+    return "No arm differs detectably from \(s.control) on \(label)."
   }
 
   /// Truth mode's first sentence: the arm whose true effect on the primary metric is best, if
@@ -61,7 +77,7 @@ package enum DecisionSummaryRenderer {
 
   /// One arm's sentences: the decision (when there is a rule) and the call, the guardrails,
   /// and revenue per user (as a conflict when it contradicts the decision or the call).
-  static func sentences(_ a: DecisionSummary.Arm, primary: FunnelMetric) -> [String] {
+  static func sentences(_ a: DecisionSummary.Arm, primary: DecisionSummary.Metric) -> [String] {
     guard a.call != .doNotTrust else {
       return ["\(a.decision.map(Vocabulary.toned) ?? Vocabulary.toned(a.call)); the split is broken, so no difference shown is evidence"]
     }
@@ -119,11 +135,24 @@ package enum DecisionSummaryRenderer {
     return out
   }
 
+  /// The opening of a terminal report: the summary, led by where a test read day by day
+  /// stands (`overTime`), whose sequential boundary decides it; the fixed-horizon summary is
+  /// then labelled as such (reading it once at the last day ignores the peeking).
+  package static func lead(_ s: DecisionSummary, overTime: AnalysisRenderer.OverTime?) -> String {
+    guard let overTime else { return text(s) }
+    let width = TerminalLayout.current.width ?? 10_000
+    var out = "Read day by day with a sequential boundary (what decides a test that is peeked at):\n"
+    for sentence in SequentialRenderer.summary(overTime.report, context: overTime.context) {
+      out += TextWrap.wrap(sentence, width: width - 2, indent: 2).map { "  " + $0 + "\n" }.joined()
+    }
+    return out + "\nRead once at the last day, as a fixed-horizon test:\n" + text(s)
+  }
+
   /// The `summary` object of a JSON report: identifiers and numbers, no sentences.
   package static func json(_ s: DecisionSummary) -> JSONValue {
     func effect(_ e: DecisionSummary.Effect) -> JSONValue {
       .object([
-        ("metric", .string(e.metric.rawValue)), ("relativeLift", AnalysisRenderer.estimate(e.relativeLift)),
+        ("metric", .string(e.metric.id)), ("relativeLift", AnalysisRenderer.estimate(e.relativeLift)),
         ("difference", AnalysisRenderer.estimate(e.difference)), ("significant", .bool(e.significant)),
         ("probabilityToBeatControl", e.probabilityToBeatControl.map { .number($0) } ?? .null),
         ("trueRelativeLift", e.trueRelativeLift.map { .number($0) } ?? .null),
@@ -132,7 +161,7 @@ package enum DecisionSummaryRenderer {
       ])
     }
     return .object([
-      ("control", .string(s.control)), ("primaryMetric", .string(s.primary.rawValue)),
+      ("control", .string(s.control)), ("primaryMetric", .string(s.primary.id)),
       ("sampleRatioMismatch", .bool(s.sampleRatioMismatch)),
       (
         "arms",

@@ -1,4 +1,4 @@
-import FunnelLab
+package import FunnelLab
 
 /// CSV, Markdown and HTML of exact funnels: the metrics of every variant side by side,
 /// then each variant's screens and plans. Rates and revenue that the flow cannot have
@@ -148,14 +148,22 @@ extension ExactRenderer {
 
   // MARK: - Markdown
 
-  /// The metrics of every variant side by side, then each variant's screens and plan mix.
-  package static func markdown(experiment: String, variants: [Variant]) -> String {
-    var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n\(note(variants))\n\n"
+  /// The truth against the control first, then the metrics of every variant side by side, then each
+  /// variant's screens and plan mix.
+  package static func markdown(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
+    var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n"
     func table(_ t: (headers: [String], rows: [[String]]), right: Set<Int>) {
       out += RunMarkdownRenderer.header(t.headers, right: right)
       for row in t.rows { out += RunMarkdownRenderer.row(row) }
       out += "\n"
     }
+    if variants.count > 1 {
+      let e = effects(variants, primary: primary)
+      out += "**\(RunMarkdownRenderer.cell(Tone.render(headline(e), color: false)))**\n\n"
+      let t = effectRows(e)
+      table(t, right: Set(1..<t.headers.count))
+    }
+    out += "\(note(variants))\n\n"
     let metrics = metricRows(variants)
     table(metrics, right: Set(1..<metrics.headers.count))
     for v in variants {
@@ -168,10 +176,17 @@ extension ExactRenderer {
 
   // MARK: - HTML
 
-  /// One self-contained page: the metrics side by side, then each variant's screens and plan mix.
-  package static func html(experiment: String, variants: [Variant]) -> String {
+  /// One self-contained page: the truth against the control first (`data-role="decision"`), then the
+  /// metrics side by side, then each variant's screens and plan mix.
+  package static func html(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
     doc.heading(1, "\(experiment): exact solution")
+    if variants.count > 1 {
+      let e = effects(variants, primary: primary)
+      doc.decision(Tone.render(headline(e), color: false))
+      let t = effectRows(e)
+      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): exact lift per metric")
+    }
     doc.paragraph(note(variants), cssClass: "note")
     let metrics = metricRows(variants)
     doc.table(metrics.headers, metrics.rows, right: Set(1..<metrics.headers.count), caption: "Metrics by variant")

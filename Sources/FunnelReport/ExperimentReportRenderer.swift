@@ -57,7 +57,7 @@ package enum ExperimentReportRenderer {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
     out +=
       " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
-    out += DecisionSummaryRenderer.text(DecisionSummary(r)) + "\n"
+    out += DecisionSummaryRenderer.lead(DecisionSummary(r), overTime: overTime) + "\n"
     if let srm = r.sampleRatio {
       out +=
         "Sample ratio: "

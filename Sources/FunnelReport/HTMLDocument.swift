@@ -12,7 +12,7 @@ package struct HTMLDocument {
   /// An empty page; `title` becomes its `<title>` (escaped), not a heading: add one with ``heading(_:_:)``.
   package init(title: String) { self.title = title }
 
-  /// `text` with `&`, `<`, `>`, `"` and `'` escaped.
+  /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and any ``Tone`` mark removed (``toned(_:)`` colours them).
   package static func escape(_ text: String) -> String {
     var out = ""
     for c in text {
@@ -22,6 +22,7 @@ package struct HTMLDocument {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
+      case _ where Tone.isMark(c): continue
       default: out.append(c)
       }
     }
@@ -40,6 +41,34 @@ package struct HTMLDocument {
   /// Appends a `<p>` with `text` escaped; `cssClass` becomes its `class` (the stylesheet greys out `"note"`).
   package mutating func paragraph(_ text: String, cssClass: String? = nil) {
     body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
+  }
+
+  /// The decision, first on the page (`data-role="decision"`): `headline` in bold, then
+  /// `lines` (one per arm). ``Tone`` marks in them become coloured spans (``toned(_:)``).
+  package mutating func decision(_ headline: String, lines: [String] = []) {
+    body += "<section class=\"decision\" data-role=\"decision\">\n<p class=\"headline\">\(Self.toned(headline))</p>\n"
+    if !lines.isEmpty {
+      body += "<ul>\n" + lines.map { "<li>\(Self.toned($0))</li>\n" }.joined() + "</ul>\n"
+    }
+    body += "</section>\n"
+  }
+
+  /// `text` escaped, its ``Tone`` marks as `<span class="tone-good|tone-bad|tone-warning">`.
+  static func toned(_ text: String) -> String {
+    var out = ""
+    var run = ""
+    for c in text {
+      if c == Tone.end {
+        out += escape(run) + "</span>"
+        run = ""
+      } else if let tone = Tone(rawValue: c) {
+        out += escape(run) + "<span class=\"tone-\(tone)\">"
+        run = ""
+      } else {
+        run.append(c)
+      }
+    }
+    return out + escape(run)
   }
 
   /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text
@@ -166,5 +195,12 @@ package struct HTMLDocument {
     .badge { display: inline-block; font-weight: 700; font-size: 0.85em; padding: 0 6px; border-radius: 3px; color: #ffffff; background: #276749; }
     .card.fail .badge { background: #9b2c2c; }
     .reason { color: #9b2c2c; }
+    .decision { border: 1px solid #cbd5e0; border-left: 6px solid #1f4e8c; border-radius: 4px; padding: 6px 14px; margin: 10px 0 14px; max-width: 880px; background: #f7fafc; overflow-wrap: anywhere; }
+    .decision .headline { font-size: 1.1em; font-weight: 700; margin: 6px 0; }
+    .decision ul { margin: 4px 0 8px; padding-left: 1.2em; }
+    .decision li { margin: 3px 0; }
+    .tone-good { color: #1a6634; font-weight: 600; }
+    .tone-bad { color: #b42318; font-weight: 600; }
+    .tone-warning { color: #8a4b00; font-weight: 700; }
     """
 }

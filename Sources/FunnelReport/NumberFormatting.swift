@@ -143,6 +143,9 @@ package struct TextTable {
   /// The columns (by index) a narrow layout leaves out first, right-most first: what the
   /// primary columns make redundant (an absolute difference beside the relative lift).
   package var secondary: [Int] = []
+  /// How many leading columns name a row and are repeated in every split part; `nil`: the
+  /// leading left-aligned ones that take at most half the width.
+  package var keyColumns: Int?
 
   /// A table without rows; `alignments` needs one entry per header.
   package init(_ headers: [String], alignments: [Alignment], secondary: [Int] = []) {
@@ -180,7 +183,9 @@ package struct TextTable {
     if span(shown) <= width {
       out = lines(shown, widths, indent)
     } else {
-      var keys = Array(shown.prefix { alignments[$0] == .left }.prefix { span(Array(shown.prefix($0 + 1))) <= width / 2 })
+      var keys =
+        keyColumns.map { Array(shown.prefix($0)) }
+        ?? Array(shown.prefix { alignments[$0] == .left }.prefix { span(Array(shown.prefix($0 + 1))) <= width / 2 })
       if keys.isEmpty, let first = shown.first { keys = [first] }
       var parts: [[Int]] = []
       for c in shown where !keys.contains(c) {

@@ -61,4 +61,24 @@ import Testing
     #expect(console.stdout.split(separator: "\n").allSatisfy { $0.count <= 60 }, "\(console.stdout)")
     #expect(console.stdout.contains("--color <when>") && console.stdout.contains("--wide"))
   }
+
+  /// Colour marks never reach a file format: every format of the reports that colour their terminal text.
+  @Test(arguments: ["json", "csv", "markdown", "html"])
+  func noFormatButTheTerminalCarriesColourMarks(format: String) {
+    let marks: Set<Character> = ["\u{E000}", "\u{E001}", "\u{E002}", "\u{E003}"]
+    let commands: [[String]] = [
+      ["run", experimentPath("betfree-onboarding"), "--mode", "experiment", "--users", "20000", "-q"],
+      ["run", experimentPath("klick-onboarding"), "--users", "2000", "-q"],
+      ["run", experimentPath("klick-onboarding"), "--mode", "bandit", "--users-per-day", "1000", "--days", "3", "-q"],
+      ["exact", experimentPath("klick-onboarding")],
+      ["grid", experimentPath("klick-onboarding"), "--users", "300", "-q"],
+      ["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150"],
+    ]
+    for arguments in commands {
+      let r = Self.run(arguments + ["--format", format, "--color", "always"])
+      #expect(r.code == 0, "\(arguments)")
+      #expect(!r.out.contains { marks.contains($0) }, "\(arguments) --format \(format)")
+      #expect(!r.out.contains(Self.escape), "\(arguments) --format \(format)")
+    }
+  }
 }
