@@ -108,7 +108,8 @@ extension ExactRenderer {
 
   /// One row per variant × item × measure, numbers at full precision: `section` is
   /// `metric` (item empty), `screen` (item the screen id), `plan` (item the plan id), `store`, or
-  /// `realized_revenue` (item the day, measure `per_user`: the realized-revenue curve).
+  /// `realized_revenue` (item the day, measure `per_user`: the realized-revenue curve); the
+  /// store and revenue rows only for a flow that sells plans.
   package static func csv(experiment: String, variants: [Variant]) -> String {
     var csv = CSVWriter(header: ["experiment", "variant", "section", "item", "measure", "value"])
     for v in variants {
@@ -117,8 +118,9 @@ extension ExactRenderer {
       func add(_ section: String, _ item: String, _ measure: String, _ value: Double?) {
         csv.add([experiment, v.variant.id, section, item, measure, CSVWriter.number(value)])
       }
-      for metric in FunnelMetric.allCases { add("metric", "", metric.rawValue, x.value(of: metric)) }
-      for point in x.realizedRevenueCurve { add("realized_revenue", JSONValue.format(point.day), "per_user", point.perUser) }
+      for metric in FunnelMetric.allCases where metric.applies(to: [f]) { add("metric", "", metric.rawValue, x.value(of: metric)) }
+      let sells = !f.plans.isEmpty
+      if sells { for point in x.realizedRevenueCurve { add("realized_revenue", JSONValue.format(point.day), "per_user", point.perUser) } }
       for s in 0..<f.screenCount {
         add("screen", f.screenIDs[s], "reach", x.reach[s])
         add("screen", f.screenIDs[s], "abandoned", x.abandonedAt[s])
@@ -140,7 +142,7 @@ extension ExactRenderer {
         ("purchase_failures", s.purchaseFailures), ("purchase_pendings", s.purchasePendings), ("pending_approvals", s.pendingApprovals),
         ("restore_attempts", s.restoreAttempts), ("restores", s.restores),
       ]
-      for (measure, value) in store { add("store", "", measure, value) }
+      if sells { for (measure, value) in store { add("store", "", measure, value) } }
       add("solution", "", "truncated_mass", x.truncatedMass)
     }
     return csv.text

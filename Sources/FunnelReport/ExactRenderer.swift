@@ -33,7 +33,7 @@ package enum ExactRenderer {
   /// lines, the plan mix and the store's events per 1,000 users.
   package static func table(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
     var out = "\(experiment) · exact solution (probabilities per user, no sampling noise)"
-    out += " · store and revenue from the spec\n"
+    out += variants.contains { !$0.flow.plans.isEmpty } ? " · store and revenue from the spec\n" : "\n"
     if variants.count > 1 {
       let e = effects(variants, primary: primary)
       out += "\n" + TextWrap.wrap(headline(e), width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"
@@ -105,8 +105,11 @@ package enum ExactRenderer {
     out += screens.render()
     func rate(_ m: FunnelMetric) -> String { NumberText.percent(x.value(of: m), decimals: 2) }
     out += "  completion \(rate(.completionRate)) · abandonment \(rate(.abandonmentRate)) · skip \(rate(.skipRate))"
-    out += " · paywall view \(rate(.paywallViewRate)) · purchase \(rate(.purchaseConversion))"
-    out += " (\(rate(.purchaseConversionOfViewers)) of viewers)\n"
+    if FunnelMetric.paywallViewRate.applies(to: [v.flow]) { out += " · paywall view \(rate(.paywallViewRate))" }
+    if FunnelMetric.purchaseConversion.applies(to: [v.flow]) {
+      out += " · purchase \(rate(.purchaseConversion)) (\(rate(.purchaseConversionOfViewers)) of viewers)"
+    }
+    out += "\n"
     out +=
       "  time to finish: mean \(NumberText.seconds(x.meanSecondsToFinish)), sd \(NumberText.seconds(x.standardDeviationSecondsToFinish))"
     if x.stepLimitReached > 0 { out += " · step limit \(NumberText.percent(x.stepLimitReached, decimals: 3))" }
@@ -207,32 +210,32 @@ package enum ExactRenderer {
       ("restoreAttempts", .number(s.restoreAttempts)),
       ("restores", .number(s.restores)),
     ])
-    return .object([
+    let sells = !f.plans.isEmpty
+    let revenue: JSONValue = .object([
+      ("currency", f.plans.first.map { .string($0.plan.currency) } ?? .null),
+      ("horizonMonths", .number(f.revenue.horizonMonths)),
+      ("analysisDay", .number(f.revenue.analysisDay)),
+      ("perUser", .number(x.revenuePerUser)),
+      ("perPayingUser", optional(x.value(of: .revenuePerPayingUser))),
+      ("perPaywallViewer", optional(x.value(of: .revenuePerPaywallViewer))),
+      ("realizedPerUser", .number(x.realizedRevenuePerUser)),
+      (
+        "realizedCurve",
+        .array(x.realizedRevenueCurve.map { .object([("day", .number($0.day)), ("perUser", .number($0.perUser))]) })
+      ),
+    ])
+    // A flow that sells nothing has no paywall viewers, purchases, revenue or store keys (they would all be 0).
+    var members: [(String, JSONValue)] = [
       ("id", .string(v.variant.id)),
       ("description", v.variant.summary.map { .string($0) } ?? .null),
-      ("metrics", .object(FunnelMetric.allCases.map { ($0.rawValue, optional(x.value(of: $0))) })),
+      ("metrics", .object(FunnelMetric.allCases.filter { $0.applies(to: [f]) }.map { ($0.rawValue, optional(x.value(of: $0))) })),
       ("completion", .number(x.completion)),
       ("abandonment", .number(x.abandonment)),
       ("stepLimitReached", .number(x.stepLimitReached)),
-      ("paywallViewers", .number(x.paywallViewers)),
-      ("purchase", .number(x.purchase)),
-      ("trialStarts", .number(x.trialStarts)),
-      (
-        "revenue",
-        .object([
-          ("currency", f.plans.first.map { .string($0.plan.currency) } ?? .null),
-          ("horizonMonths", .number(f.revenue.horizonMonths)),
-          ("analysisDay", .number(f.revenue.analysisDay)),
-          ("perUser", .number(x.revenuePerUser)),
-          ("perPayingUser", optional(x.value(of: .revenuePerPayingUser))),
-          ("perPaywallViewer", optional(x.value(of: .revenuePerPaywallViewer))),
-          ("realizedPerUser", .number(x.realizedRevenuePerUser)),
-          (
-            "realizedCurve",
-            .array(x.realizedRevenueCurve.map { .object([("day", .number($0.day)), ("perUser", .number($0.perUser))]) })
-          ),
-        ])
-      ),
+    ]
+    if FunnelCounter.paywallViewers.applies(to: [f]) { members.append(("paywallViewers", .number(x.paywallViewers))) }
+    if sells { members += [("purchase", .number(x.purchase)), ("trialStarts", .number(x.trialStarts)), ("revenue", revenue)] }
+    members += [
       (
         "timeToFinish",
         .object([
@@ -242,8 +245,11 @@ package enum ExactRenderer {
       ("expectedScreens", .number(x.expectedScreens)),
       ("screens", screens),
       ("plans", plans),
-      ("store", store),
-      ("truncatedMass", .number(x.truncatedMass)),
-    ])
+    ]
+    if sells { members.append(("store", store)) }
+    return .object(
+      members + [
+        ("truncatedMass", .number(x.truncatedMass))
+      ])
   }
 }

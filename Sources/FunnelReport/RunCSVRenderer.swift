@@ -119,11 +119,12 @@ package enum RunMarkdownRenderer {
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
-      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); exact lift and exact Δ are the exact engine's"
+      out +=
+        "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(level); exact lift and exact Δ are the exact engine's"
       out += " (no sampling noise).\n\n"
       out += header(
         ["metric", "variant", control.variant, "value"] + RunTableRenderer.comparisonHeaders(level), right: Set(2...9))
-      for metric in FunnelMetric.allCases {
+      for metric in FunnelMetric.allCases where control.value(metric) != nil || control.estimate(metric) != nil {
         for s in summaries.dropFirst() {
           out += row(
             [metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric))]

@@ -12,7 +12,7 @@ package enum RunHTMLRenderer {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(RunTableRenderer.level(summaries)).",
       cssClass: "note")
     summary(summaries, result: result, into: &doc)
     funnels(result.variants, summaries, heading: "Funnels", into: &doc)
@@ -86,20 +86,8 @@ package enum RunHTMLRenderer {
     return "; \(NumberText.grouped(purchasers)) purchased a plan (\(NumberText.percent(s.value(.purchaseConversion))))"
   }
 
-  /// Whether `metric` can be non-zero in a run of `flows`: paywall views need a paywall
-  /// screen, purchases and revenue plans to sell, trial metrics a plan with a trial, refunds a refund probability. A
-  /// report draws no chart, column or row of a metric that cannot be (NCDB has no paywall).
-  static func applies(_ metric: FunnelMetric, to flows: [CompiledFlow]) -> Bool {
-    switch metric {
-    case .paywallViewRate: return flows.contains { $0.screenKinds.contains(.paywall) }
-    case .purchaseConversion, .purchaseConversionOfViewers, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
-      .realizedRevenuePerUser:
-      return flows.contains { !$0.plans.isEmpty }
-    case .trialStartRate, .trialToPaid: return flows.contains { $0.plans.contains { $0.plan.trialDays > 0 } }
-    case .refundRate: return flows.contains { !$0.plans.isEmpty && $0.revenue.refundProbability > 0 }
-    case .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish: return true
-    }
-  }
+  /// ``FunnelMetric/applies(to:)`` for the flows of `flows`.
+  static func applies(_ metric: FunnelMetric, to flows: [CompiledFlow]) -> Bool { metric.applies(to: flows) }
 
   /// ``applies(_:to:)`` for the flows of `result`.
   static func applies(_ metric: FunnelMetric, to result: RunResult) -> Bool {

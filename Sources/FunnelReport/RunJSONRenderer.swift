@@ -56,7 +56,8 @@ package enum RunJSONRenderer {
     let a = run.aggregate
     let f = run.flow
     // Every counter but users (the variant's own field), with abandoned (derived) after completed.
-    let counters = FunnelCounter.allCases.filter { $0 != .users }.map { ($0.name, JSONValue.integer(a[$0])) }
+    // Only the counters the flow can have: no store counter for a flow that sells nothing.
+    let counters = FunnelCounter.allCases.filter { $0 != .users && $0.applies(to: [f]) }.map { ($0.name, JSONValue.integer(a[$0])) }
     let countsValue: JSONValue = .object(counters.prefix(1) + [("abandoned", .integer(a.abandoned))] + counters.dropFirst())
     let timeToFinishValue: JSONValue =
       .object([
@@ -109,21 +110,23 @@ package enum RunJSONRenderer {
             ("selected", .integer(a.optionCounts[j])),
           ])
         })
-    return .object([
-      ("id", .string(s.variant)),
-      ("description", run.variant.summary.map { .string($0) } ?? .null),
-      ("users", .integer(a[.users])),
-      ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
-      ("estimates", .object(s.estimates.map { ($0.metric.rawValue, estimate($0)) })),
-      ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),
-      ("counts", countsValue),
-      ("revenue", revenueValue),
-      ("lifecycle", LifecycleRenderer.json(s.lifecycle)),
-      ("timeToFinish", timeToFinishValue),
-      ("screens", screensValue),
-      ("plans", plansValue),
-      ("options", optionsValue),
-      ("segments", .object(f.segmentIDs.indices.map { (f.segmentIDs[$0], .integer(a.segmentUsers[$0])) })),
-    ])
+    // A flow that sells nothing has no revenue key (its counts have no store counter either).
+    return .object(
+      [
+        ("id", .string(s.variant)),
+        ("description", run.variant.summary.map { .string($0) } ?? .null),
+        ("users", .integer(a[.users])),
+        ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
+        ("estimates", .object(s.estimates.map { ($0.metric.rawValue, estimate($0)) })),
+        ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),
+        ("counts", countsValue),
+      ] + (f.plans.isEmpty ? [] : [("revenue", revenueValue)]) + [
+        ("lifecycle", LifecycleRenderer.json(s.lifecycle)),
+        ("timeToFinish", timeToFinishValue),
+        ("screens", screensValue),
+        ("plans", plansValue),
+        ("options", optionsValue),
+        ("segments", .object(f.segmentIDs.indices.map { (f.segmentIDs[$0], .integer(a.segmentUsers[$0])) })),
+      ])
   }
 }

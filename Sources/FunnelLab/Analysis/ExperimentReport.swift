@@ -180,8 +180,9 @@ package struct ExperimentReport: Sendable {
     }
     self.guardrails = guardrails
     let listed = Set([spec.primary] + spec.guardrails.map(\.metric))
+    let flows = observed.variants.map(\.flow)
     secondary = [FunnelMetric.completionRate, .purchaseConversion, .revenuePerUser]
-      .filter { !listed.contains($0) }
+      .filter { !listed.contains($0) && $0.applies(to: flows) }
       .map { Self.analyze($0, observed: observed, spec: spec) }
     var decisions: [(String, Decision)] = []
     for arm in primary.arms.dropFirst() {
