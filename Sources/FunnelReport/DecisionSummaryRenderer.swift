@@ -148,6 +148,35 @@ package enum DecisionSummaryRenderer {
     return out + "\nRead once at the last day, as a fixed-horizon test:\n" + text(s)
   }
 
+  /// The summary as the page's first section (``HTMLDocument/decision(_:lines:alert:)``): the
+  /// headline, then one line per arm; a banner when the split is broken, a guardrail is
+  /// violated or money contradicts a call.
+  /// With a test read day by day (`overTime`), the sequential standing leads and the
+  /// fixed-horizon summary follows as lines, labelled as such.
+  package static func html(_ s: DecisionSummary, overTime: AnalysisRenderer.OverTime? = nil, into doc: inout HTMLDocument) {
+    var lines = s.arms.map { a in a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ") }
+    let alert = s.sampleRatioMismatch || s.arms.contains { $0.conflict != nil || $0.guardrails.contains { $0.status == .violated } }
+    guard let overTime else { return doc.decision(headline(s), lines: lines, alert: alert) }
+    let standing = SequentialRenderer.summary(overTime.report, context: overTime.context)
+    lines = Array(standing.dropFirst()) + ["Read once at the last day, as a fixed-horizon test: " + headline(s)] + lines
+    doc.decision("Read day by day with a sequential boundary: " + (standing.first ?? ""), lines: lines, alert: alert)
+  }
+
+  /// The summary as Markdown: the headline in bold, then one bullet per arm; with a test read
+  /// day by day, its sequential standing first.
+  package static func markdown(_ s: DecisionSummary, overTime: AnalysisRenderer.OverTime? = nil) -> String {
+    func plain(_ text: String) -> String { RunMarkdownRenderer.cell(Tone.render(text, color: false)) }
+    var out = ""
+    if let overTime {
+      out += "**Read day by day with a sequential boundary:**\n\n"
+      for sentence in SequentialRenderer.summary(overTime.report, context: overTime.context) { out += "- " + plain(sentence) + "\n" }
+      out += "\nRead once at the last day, as a fixed-horizon test:\n\n"
+    }
+    out += "**\(plain(headline(s)))**\n\n"
+    for a in s.arms { out += "- " + plain(a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ")) + "\n" }
+    return out + "\n"
+  }
+
   /// The `summary` object of a JSON report: identifiers and numbers, no sentences.
   package static func json(_ s: DecisionSummary) -> JSONValue {
     func effect(_ e: DecisionSummary.Effect) -> JSONValue {

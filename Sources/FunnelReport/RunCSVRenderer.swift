@@ -108,11 +108,13 @@ package enum RunMarkdownRenderer {
     return metric.isProportion ? NumberText.percent(v) : NumberText.fixed(v, 2)
   }
 
-  /// The Markdown document: when there are several variants, every metric of each against the control (Δ,
-  /// its interval, p-value, exact Δ); then per variant the screens, the estimates with the exact values and
-  /// the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  /// The Markdown document: when there are several variants, the `decision` summary first, then every
+  /// metric of each against the control (Δ, its interval, p-value, exact Δ); then per variant the screens,
+  /// the estimates with the exact values and the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)``
+  /// of `result`: one per variant, the control first.
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "## \(cell(result.experiment))\n\n"
+    if summaries.count > 1 { out += DecisionSummaryRenderer.markdown(decision) }
     out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
     out += " (the same users walk every variant).\n\n"
     guard let control = summaries.first else { return out }

@@ -8,11 +8,12 @@ import FunnelStats
 package enum RunHTMLRenderer {
   /// The whole page (see the type's description); intervals at the level of the first summary's α.
   /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
+    if summaries.count > 1 { DecisionSummaryRenderer.html(decision, into: &doc) }
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(RunTableRenderer.level(summaries)).",
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant.",
       cssClass: "note")
     summary(summaries, result: result, into: &doc)
     funnels(result.variants, summaries, heading: "Funnels", into: &doc)
@@ -21,6 +22,9 @@ package enum RunHTMLRenderer {
     planMix(result, summaries, into: &doc)
     revenue(result, summaries, into: &doc)
     LifecycleRenderer.html(summaries.map { ($0.variant, $0.lifecycle) }, alpha: summaries.first?.alpha ?? 0.05, into: &doc)
+    doc.methods([
+      "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(RunTableRenderer.level(summaries))."
+    ])
     return doc.html
   }
 

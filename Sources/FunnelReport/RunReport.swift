@@ -24,8 +24,8 @@ public enum RunReport {
     return switch format {
     case .json: RunJSONRenderer.render(result, summaries: summaries, decision: decision)
     case .csv: RunCSVRenderer.render(result, summaries: summaries)
-    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
-    case .html: RunHTMLRenderer.render(result, summaries: summaries)
+    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries, decision: decision)
+    case .html: RunHTMLRenderer.render(result, summaries: summaries, decision: decision)
     case .table: RunTableRenderer.render(result, summaries: summaries, decision: decision)
     }
   }

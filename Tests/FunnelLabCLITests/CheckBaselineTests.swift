@@ -201,14 +201,16 @@ import Testing
     #expect(r.out.hasSuffix("1 of 1 expectation failed: early upsell costs completion.\n"), "\(r.out)")
   }
 
-  /// Markdown and HTML open with the outcome; the HTML is well-formed XML.
+  /// Markdown and HTML open with the outcome (in HTML, the page's decision section); the HTML is well-formed XML.
   @Test func markdownAndHTMLLeadWithTheOutcome() throws {
     let path = try klick(expectations: Self.costsAtLeast, dropUpsellPatches: true)
     let md = funnellab("check", path, "--format", "markdown")
     #expect(md.out.hasPrefix("### ❌ funnellab check: 1 of 1 expectation failed: early upsell costs completion."), "\(md.out)")
     let html = funnellab("check", experimentPath("urbannest-onboarding"), "--format", "html")
     #expect(html.code == 0)
-    #expect(html.out.contains("<h1>All 3 expectations passed.</h1>"), "\(html.out)")
+    #expect(
+      html.out.contains("<section class=\"decision\" data-role=\"decision\">\n<p class=\"headline\">All 3 expectations passed.</p>"),
+      "\(html.out)")
     let data = Data(html.out.utf8)
     #expect(XMLParser(data: data).parse())
   }
