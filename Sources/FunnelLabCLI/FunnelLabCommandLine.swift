@@ -120,11 +120,11 @@ package enum FunnelLabCommandLine {
 
 /// The options that name a file a command writes, and those that name a file it reads
 /// (besides its positional arguments).
-let outputFileOptions = ["output", "junit", "update-baseline"]
+let outputFileOptions = ["output", "junit", "update-baseline", "write-spec"]
 let inputFileOptions = ["baseline", "events-map", "data"]
 
 /// Refuses (64, before anything runs) a file to write that is also a file read, such as
-/// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv -o spec.json`:
+/// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv --write-spec spec.json`:
 /// the result would replace the input it came from. Files are compared by identity (device
 /// and inode), so another path to the same file is caught too.
 func refuseWritingOverAnInput(_ arguments: ParsedArguments) throws(UsageError) {

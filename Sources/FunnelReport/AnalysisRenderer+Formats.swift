@@ -69,11 +69,12 @@ extension AnalysisRenderer {
       let c = r.comparisons.first { $0.arm == a.name }
       return [
         a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
-        interval(a.rateInterval, percent: true), c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
+        interval(a.rateInterval, percent: true), c.map { NumberText.lift($0.relativeLift) } ?? "",
+        c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
         c.map { interval($0.absoluteLift?.interval, percent: true) } ?? "", c.map { pValue($0.test?.pValue) } ?? "",
         c.map { pValue($0.adjustedPValue) } ?? "",
         c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "",
-        NumberText.percent(a.probabilityToBeBest), c.map { verdict($0.conclusion) } ?? "control",
+        NumberText.percent(a.probabilityToBeBest), c.map(call) ?? "control",
       ]
     }
   }
@@ -81,8 +82,8 @@ extension AnalysisRenderer {
   static func armHeaders(alpha: Double) -> [String] {
     let level = NumberText.level(alpha: alpha)
     return [
-      "arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)",
-      "verdict",
+      "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adjusted", "P(beat)",
+      "P(best)", "verdict",
     ]
   }
 

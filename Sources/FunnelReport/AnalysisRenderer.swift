@@ -13,6 +13,17 @@ package enum AnalysisRenderer {
   }
 
   /// The words for a comparison's conclusion.
+  /// An arm's call in the report's words (``Vocabulary``): wins, loses, no detectable
+  /// difference, or do not trust under a sample ratio mismatch; `not tested` without a test.
+  static func call(_ c: ExperimentAnalysis.ArmComparison) -> String {
+    switch c.conclusion {
+    case .significant: Vocabulary.word((c.absoluteLift?.estimate ?? 0) > 0 ? DecisionSummary.Call.wins : .loses)
+    case .notSignificant: Vocabulary.word(DecisionSummary.Call.noDetectableDifference)
+    case .notTested: "not tested"
+    case .sampleRatioMismatch: Vocabulary.word(Decision.sampleRatioMismatch)
+    }
+  }
+
   static func verdict(_ c: ExperimentAnalysis.Conclusion) -> String {
     switch c {
     case .significant: "significant"
@@ -61,20 +72,17 @@ package enum AnalysisRenderer {
       ])
     }
     out += arms.render() + "\n"
-    let names = intervalNames(r)
     var comparisons = TextTable(
       [
-        "arm vs \(r.control)", "abs. lift", "\(level)% CI (\(names.absolute))", "rel. lift", "\(level)% CI (\(names.relative))", "p-value",
-        "adjusted",
-        "P(beat)", "exp. loss", "verdict",
+        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adjusted", "P(beat)", "exp. loss", "verdict",
       ],
-      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [2, 5, 8])
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [3, 4, 7])
     for c in r.comparisons {
       comparisons.add([
-        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), interval(c.absoluteLift?.interval, percent: true),
-        NumberText.percent(c.relativeLift?.estimate), interval(c.relativeLift?.interval, percent: true),
-        pValue(c.test?.pValue), pValue(c.adjustedPValue), NumberText.percent(c.probabilityToBeatControl),
-        c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a", verdict(c.conclusion),
+        c.arm, NumberText.lift(c.relativeLift), NumberText.points(c.absoluteLift?.estimate, decimals: 2),
+        interval(c.absoluteLift?.interval, percent: true) + " pp", pValue(c.test?.pValue), pValue(c.adjustedPValue),
+        NumberText.percent(c.probabilityToBeatControl), c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a",
+        Vocabulary.mark(call(c), c.conclusion == .sampleRatioMismatch ? .warning : nil),
       ])
     }
     out += comparisons.render()

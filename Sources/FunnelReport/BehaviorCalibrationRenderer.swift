@@ -10,13 +10,70 @@ package enum BehaviorCalibrationRenderer {
   /// the fitted base probabilities, and the goodness of fit per variant and screen.
   package static func table(experiment: String, observedPath: String, calibration c: BehaviorCalibration) -> String {
     let level = f((c.level * 1000).rounded() / 10) + "%"
-    var out = "\(experiment) · \(c.variants.map(\.variant).joined(separator: ", ")) fitted jointly to \(observedPath)\n"
+    var out = "\(experiment) · \(c.variants.map(\.variant).joined(separator: ", ")) fitted jointly to \(observedPath)\n\n"
+    out += headline(c) + "\n\n"
     out += "Maximum likelihood through the exact engine (\(c.iterations) scoring iterations); "
     out += "the fit against the spec's values: 2Δℓ = \(f(c.likelihoodRatio)).\n\n"
     out += behaviorSection(c, level: level)
     out += probabilitySection(c, level: level)
     out += fitSection(c)
     return out
+  }
+
+  /// The answer first: each fitted behavior parameter with its interval, and whether the spec's value lies in it.
+  static func headline(_ c: BehaviorCalibration) -> String {
+    let fitted = c.behaviorParameters
+    guard !fitted.isEmpty else { return "No behavior parameter is identified by these variants; only base probabilities were fitted." }
+    let outside = fitted.filter { !$0.interval.contains($0.assumed) }
+    let lead =
+      outside.isEmpty
+      ? Tone.good.mark("The past tests agree with the spec's behavior parameters") + " (each spec value inside its interval): "
+      : Tone.bad.mark("The past tests contradict \(outside.map(\.name).joined(separator: ", ")):") + " "
+    return lead
+      + fitted.map { "\($0.name) \(f($0.fitted)) [\(f($0.interval.lowerBound)), \(f($0.interval.upperBound))], spec \(f($0.assumed))" }
+      .joined(separator: "; ") + "."
+  }
+
+  /// The `calibrate --variants --format json` document (`command` `"calibrate"`, `mode`
+  /// `"pastTests"`): the summary, every fitted parameter with its intervals, the parameters not
+  /// identified, and the goodness of fit per variant and screen.
+  package static func json(experiment: String, observedPath: String, calibration c: BehaviorCalibration) -> String {
+    let head = JSONReportHead(schemaVersion: 1, command: "calibrate", experiment: experiment, mode: "pastTests")
+    let outside = c.behaviorParameters.filter { !$0.interval.contains($0.assumed) }.map { JSONValue.string($0.name) }
+    func range(_ r: ClosedRange<Double>?) -> JSONValue { r.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null }
+    return JSONWriter.write(
+      head.document([
+        ("summary", .object([("specValuesOutsideTheirInterval", .array(outside)), ("fittedP", .number(c.fittedTotal.p))])),
+        ("observed", .string(observedPath)), ("variants", .array(c.variants.map { .string($0.variant) })),
+        ("iterations", .integer(c.iterations)), ("level", .number(c.level)), ("likelihoodRatio", .number(c.likelihoodRatio)),
+        (
+          "parameters",
+          .array(
+            c.parameters.map { p in
+              .object([
+                ("name", .string(p.name)), ("behavior", .bool(c.behaviorParameters.contains(p))), ("spec", .number(p.assumed)),
+                ("fitted", .number(p.fitted)), ("standardError", .number(p.standardError)), ("interval", range(p.interval)),
+                ("profileInterval", range(p.profileInterval)),
+              ])
+            })
+        ),
+        (
+          "unidentified",
+          .array(
+            c.unidentified.map { u in
+              .object([("parameter", .string(u.parameter.rawValue)), ("confoundedWith", .array(u.confoundedWith.map { .string($0) }))])
+            })
+        ),
+        ("neverObserved", .array(c.neverObserved.map { .string($0) })),
+        (
+          "fit",
+          .array(
+            c.variants.map { v in
+              .object([("variant", .string(v.variant)), ("screens", .array(v.screens.map(CalibrationRenderer.screen)))])
+            })
+        ),
+        ("fitted", CalibrationRenderer.total(c.fittedTotal)),
+      ]))
   }
 
   static func behaviorSection(_ c: BehaviorCalibration, level: String) -> String {

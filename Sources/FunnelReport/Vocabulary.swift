@@ -30,7 +30,7 @@ package enum Vocabulary {
     case .wins: "wins"
     case .loses: "loses"
     case .noDetectableDifference: "no detectable difference"
-    case .doNotTrust: "untrusted"
+    case .doNotTrust: "do not trust"
     }
   }
 

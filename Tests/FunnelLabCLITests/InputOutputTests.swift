@@ -314,7 +314,7 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     let otherPath = folder + "/./spec.json"
     let cases: [[String]] = [
       ["check", spec, "--update-baseline", spec], ["check", spec, "--junit", otherPath], ["exact", spec, "-o", otherPath],
-      ["calibrate", spec, repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, "-o", spec],
+      ["calibrate", spec, repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, "--write-spec", spec],
       ["diff", spec, spec, "--output", spec],
     ]
     for arguments in cases {
