@@ -219,7 +219,9 @@ package struct TextTable {
       return text
     }
     var out = line(headers) + "\n"
-    out += indent + columns.map { String(repeating: "─", count: widths[$0]) }.joined(separator: "  ") + "\n"
+    var rule = indent + columns.map { String(repeating: "─", count: widths[$0]) }.joined(separator: "  ")
+    while rule.hasSuffix(" ") { rule.removeLast() }
+    out += rule + "\n"
     for row in rows { out += line(row) + "\n" }
     return out
   }
