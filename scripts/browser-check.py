@@ -5,7 +5,7 @@
                              [--only NAME ...] [--self-test]
 
 For each report (run of every seed flow, experiment mode, grid, power, analyze,
-exact, check, sensitivity) and each width (1280 px, a laptop; 390 px, a phone) it loads the report,
+exact, check, sensitivity, predictions, calibrate) and each width (1280 px, a laptop; 390 px, a phone) it loads the report,
 unchanged, in an <iframe> of that width inside a wrapper page (the headless window is
 never narrower than 500 px, an iframe is, and the report's media queries see its
 width). A script in the wrapper, not in the report, measures the report's layout and
@@ -215,6 +215,9 @@ def reports(binary, folder, only=None):
         ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
         ("check-all", ["check", "experiments/klick-onboarding.json", "experiments/urbannest-onboarding.json"]),
         ("check-baseline", ["check", "experiments/klick-onboarding.json", "--baseline", "experiments/baselines/klick-onboarding.json"]),
+        ("predictions-betfree", ["exact", "experiments/betfree-onboarding.json", "--parameter-uncertainty", "--draws", "40"]),
+        ("calibrate-urbannest", ["calibrate", "experiments/urbannest-onboarding.json", "experiments/urbannest-observed.csv"]),
+        ("calibrate-past-tests", ["calibrate", "experiments/betfree-onboarding.json", "experiments/data/betfree-paywall-tests.csv", "--variants", "control,defaultMonthly", "--fit", "defaultPlanBias", "--no-profile"]),
         ("sensitivity-betfree", ["sensitivity", "experiments/betfree-onboarding.json", "--vary", "priceSensitivity=0.5:2:0.1", "--vary", "defaultPlanBias=0:2:0.25", "--metric", "revenuePerUser"]),
     ]
     made = []

@@ -66,9 +66,11 @@ extension CalibrateCommand {
     }
     progress.finish()
     let report =
-      try arguments.format(OutputFormat.tableOrJSON) == .json
-      ? BehaviorCalibrationRenderer.json(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
-      : terminal(BehaviorCalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
+      switch try arguments.format([.table, .json, .html]) {
+      case .json: BehaviorCalibrationRenderer.json(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
+      case .html: BehaviorCalibrationRenderer.html(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
+      default: terminal(BehaviorCalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
+      }
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       let fittedBehavior = calibration.parameters.contains { if case .behavior = $0.kind { true } else { false } }
       if fittedBehavior, calibration.calibrated.parameterUncertainty == nil {

@@ -43,7 +43,7 @@ enum CalibrateCommand: Command {
       OptionSpec(
         name: "write-spec", valueName: "file",
         help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file."),
-      OutputFormat.option(OutputFormat.tableOrJSON),
+      OutputFormat.option([.table, .json, .html]),
       OutputDestination.option,
     ],
     examples: [
@@ -88,9 +88,11 @@ enum CalibrateCommand: Command {
       throw failure(error)
     }
     let report =
-      try arguments.format(OutputFormat.tableOrJSON) == .json
-      ? CalibrationRenderer.json(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
-      : terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
+      switch try arguments.format([.table, .json, .html]) {
+      case .json: CalibrationRenderer.json(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
+      case .html: CalibrationRenderer.html(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
+      default: terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
+      }
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       for r in calibration.rebalanced {
         console.err(

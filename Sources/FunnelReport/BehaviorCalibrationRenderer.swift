@@ -34,6 +34,35 @@ package enum BehaviorCalibrationRenderer {
       .joined(separator: "; ") + "."
   }
 
+  /// The joint fit as a page: what the past tests say about the behavior parameters first,
+  /// then every parameter with its intervals and the goodness of fit.
+  package static func html(experiment: String, observedPath: String, calibration c: BehaviorCalibration) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · past tests · \(experiment)")
+    doc.heading(1, "\(experiment): \(c.variants.map(\.variant).joined(separator: ", ")) fitted jointly")
+    doc.decision(headline(c), alert: c.behaviorParameters.contains { !$0.interval.contains($0.assumed) })
+    let level = f((c.level * 1000).rounded() / 10) + "%"
+    doc.table(
+      ["parameter", "spec", "fitted", "SE", "\(level) Wald interval", "profile interval", "verdict"],
+      c.parameters.map { p in
+        [
+          p.name, f(p.assumed), f(p.fitted), f(p.standardError), "[\(f(p.interval.lowerBound)), \(f(p.interval.upperBound))]",
+          p.profileInterval.map { "[\(f($0.lowerBound)), \(f($0.upperBound))]" } ?? "—",
+          p.interval.contains(p.assumed) ? "spec inside" : "spec outside",
+        ]
+      }, right: Set(1..<6), caption: "Fitted parameters (behavior first)")
+    doc.table(
+      ["variant", "screen", "views", "assumed G", "p", "fitted G", "fitted p"],
+      c.variants.flatMap { v in
+        v.screens.map { s in [v.variant, s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)] }
+      }, right: Set(2..<7), caption: "Goodness of fit (G-test per variant and screen)")
+    doc.methods([
+      "Maximum likelihood through the exact engine (\(c.iterations) scoring iterations); the fit against the spec's values:"
+        + " 2Δℓ = \(f(c.likelihoodRatio)). Wald intervals from the observed information; profile-likelihood intervals from"
+        + " constrained fits."
+    ])
+    return doc.html
+  }
+
   /// The `calibrate --variants --format json` document (`command` `"calibrate"`, `mode`
   /// `"pastTests"`): the summary, every fitted parameter with its intervals, the parameters not
   /// identified, and the goodness of fit per variant and screen.

@@ -56,6 +56,35 @@ package enum CalibrationRenderer {
     return out
   }
 
+  /// The calibration as a page: what the counts contradict first, then every action's fit and the G-tests.
+  package static func html(experiment: String, observedPath: String, calibration c: Calibration) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · calibration · \(experiment)")
+    doc.heading(1, "\(experiment): calibrated against \(observedPath)")
+    doc.decision(headline(c), alert: c.actions.contains(where: \.contradicted))
+    let level = c.actions.first?.interval.map { f(($0.confidenceLevel * 1000).rounded() / 10) + "%" } ?? ""
+    doc.table(
+      ["screen.action", "count", "views", "observed", "\(level) interval", "assumed", "spec p", "fitted p", "verdict"],
+      c.actions.map { a in
+        [
+          "\(a.screen).\(a.action)", NumberText.grouped(a.count), NumberText.grouped(a.views), f(a.observedRate),
+          a.interval.map { "[\(f($0.lower)), \(f($0.upper))]" } ?? "—", f(a.assumedRate), f(a.assumedProbability),
+          f(a.fittedProbability), a.contradicted ? "contradicted" : "consistent",
+        ]
+      }, right: Set(1..<8), caption: "Every observed action")
+    doc.table(
+      ["screen", "views", "assumed G", "p", "fitted G", "fitted p"],
+      c.screens.map { s in
+        [s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)]
+      }, right: Set(1..<6), caption: "Goodness of fit (G-test per screen; df = actions − 1)")
+    doc.methods([
+      "Fitted: the base probability of every explicit action on the \(c.screens.count) observed screens (behavior parameters and"
+        + " segment overrides kept), until the exact engine's expected per-view rates match the observed ones (\(c.iterations)"
+        + " iterations). An action is contradicted when the spec's rate lies outside the observed rate's Bonferroni-corrected"
+        + " Wilson interval."
+    ])
+    return doc.html
+  }
+
   /// The `calibrate --format json` document (`command` `"calibrate"`, `mode` `"counts"`): the
   /// summary, every action's fit and every screen's G-tests, at full precision.
   package static func json(experiment: String, observedPath: String, calibration c: Calibration) -> String {
