@@ -29,8 +29,10 @@ package enum SensitivityRenderer {
       let change = "\(flip.from) → \(flip.to)"
       if let k = changes.firstIndex(where: { $0.0 == change }) { changes[k].1 += 1 } else { changes.append((change, 1)) }
     }
-    return ["The winner on \(s.metric.label) flips at \(s.flips.count) places along \(s.axes.last?.parameter.rawValue ?? ""): "
-      + changes.map { "\($0.0) \($0.1)×" }.joined(separator: ", ") + "."] + lines.prefix(3) + ["… \(lines.count - 3) more: see the table."]
+    return [
+      "The winner on \(s.metric.label) flips at \(s.flips.count) places along \(s.axes.last?.parameter.rawValue ?? ""): "
+        + changes.map { "\($0.0) \($0.1)×" }.joined(separator: ", ") + "."
+    ] + lines.prefix(3) + ["… \(lines.count - 3) more: see the table."]
   }
 
   /// The flips first (``conclusions(_:)``), then one row per grid point (the axes' values, each variant's exact
@@ -104,7 +106,8 @@ package enum SensitivityRenderer {
       let row = i / columns
       let color = palette[(s.variants.firstIndex(of: p.winner) ?? 0) % palette.count]
       out += "<rect x=\"\(SVGCharts.n(left + Double(column) * cellWidth))\" y=\"\(SVGCharts.n(top + Double(row) * cellHeight))\""
-      out += " width=\"\(SVGCharts.n(cellWidth))\" height=\"\(SVGCharts.n(cellHeight))\" fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
+      out +=
+        " width=\"\(SVGCharts.n(cellWidth))\" height=\"\(SVGCharts.n(cellHeight))\" fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
       out += "<title>\(HTMLDocument.escape(p.values.map { f($0) }.joined(separator: ", ") + ": " + p.winner))</title></rect>\n"
     }
     let bottom = top + Double(rows) * cellHeight
@@ -112,12 +115,15 @@ package enum SensitivityRenderer {
     for column in Set([0, columns / 2, columns - 1]).sorted() {
       let x = left + (Double(column) + 0.5) * cellWidth
       let anchor = column == 0 ? "start" : column == columns - 1 ? "end" : "middle"
-      out += SVGCharts.text(column == 0 ? left : column == columns - 1 ? SVGCharts.width : x, bottom + 14, f(last.values[column]), anchor: anchor, cssClass: "tick")
+      out += SVGCharts.text(
+        column == 0 ? left : column == columns - 1 ? SVGCharts.width : x, bottom + 14, f(last.values[column]), anchor: anchor,
+        cssClass: "tick")
     }
     out += SVGCharts.text(left + (SVGCharts.width - left) / 2, bottom + 30, last.parameter.rawValue, anchor: "middle", cssClass: "small")
     if let rowsAxis {
       for row in Set([0, rows - 1]).sorted() {
-        out += SVGCharts.text(left - 4, top + (Double(row) + 0.5) * cellHeight + 4, f(rowsAxis.values[row]), anchor: "end", cssClass: "tick")
+        out += SVGCharts.text(
+          left - 4, top + (Double(row) + 0.5) * cellHeight + 4, f(rowsAxis.values[row]), anchor: "end", cssClass: "tick")
       }
       out += SVGCharts.text(0, bottom + 46, "rows: " + rowsAxis.parameter.rawValue + " (top to bottom)", cssClass: "small")
     }
