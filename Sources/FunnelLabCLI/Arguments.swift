@@ -31,7 +31,10 @@ struct CommandSpec: Sendable {
 
   static let helpOption = OptionSpec(name: "help", short: "h", help: "Show this help.")
 
-  var allOptions: [OptionSpec] { options + [TerminalOptions.color, TerminalOptions.wide, Self.helpOption] }
+  var allOptions: [OptionSpec] {
+    options + [TerminalOptions.color, TerminalOptions.wide, TerminalOptions.quiet].filter { o in !options.contains { $0.name == o.name } }
+      + [Self.helpOption]
+  }
 
   var usage: String {
     var parts = ["funnellab", name]

@@ -145,7 +145,7 @@ package final class CapturingConsole: Console {
 }
 
 /// A progress line on stderr, redrawn at most every 0.2 s: percentage, rate, ETA.
-/// Silent unless stderr is a terminal (quiet in pipes and CI), except for a run estimated to
+/// Silent with `--quiet`, and unless stderr is a terminal (quiet in pipes and CI), except for a run estimated to
 /// take over a minute of one core (``WorkEstimate``): that is announced before it starts, and
 /// off a terminal it prints a line at every 10 % instead of the bar.
 final class ProgressBar: Sendable {
@@ -175,6 +175,7 @@ final class ProgressBar: Sendable {
     self.console = console
     self.label = label
     self.unit = unit
+    let enabled = enabled && !TerminalOptions.isQuiet
     self.enabled = enabled && console.errIsTerminal
     let long = enabled && note != nil
     lines = long && !console.errIsTerminal

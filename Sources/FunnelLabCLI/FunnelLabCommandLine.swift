@@ -37,7 +37,7 @@ package enum FunnelLabCommandLine {
       OPTIONS:
         -h, --help                Show this help.
         --version                 Show the version.
-        --color, --wide           Every command's terminal options: see 'funnellab <command> --help'.
+        --color, --wide, --quiet  Every command's terminal options: see 'funnellab <command> --help'.
 
       Run 'funnellab <command> --help' for a command's options and examples.
       Start with: funnellab run   (the built-in Klick onboarding experiment)
@@ -101,7 +101,9 @@ package enum FunnelLabCommandLine {
         return ExitCode.success.rawValue
       }
       try refuseWritingOverAnInput(parsed)
-      return try TerminalOptions.$layout.withValue(layout) { try command.run(parsed, console).rawValue }
+      return try TerminalOptions.$layout.withValue(layout) {
+        try TerminalOptions.$isQuiet.withValue(parsed.flag("quiet")) { try command.run(parsed, console).rawValue }
+      }
     } catch let error as UsageError {
       var text = "Error: \(error.message.escapingControlCharacters)"
       // The last line points to --help; a hint saying the same is left out.

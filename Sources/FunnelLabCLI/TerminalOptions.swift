@@ -1,6 +1,6 @@
 import FunnelReport
 
-/// `--color` and `--wide`, which every command takes, and the ``TerminalLayout`` they give
+/// `--color`, `--wide` and `--quiet`, which every command takes, and the ``TerminalLayout`` they give
 /// its terminal text: the width of the terminal (or `COLUMNS`), 100 columns when stdout is
 /// not a terminal, none with `--wide`; colour on a terminal unless `NO_COLOR` is set.
 enum TerminalOptions {
@@ -14,6 +14,12 @@ enum TerminalOptions {
     name: "wide",
     help: "Print tables whole however wide they are (default: fit the terminal's width, or COLUMNS, or 100 columns"
       + " when stdout is not a terminal).")
+
+  /// `--quiet`, `-q`.
+  static let quiet = OptionSpec(name: "quiet", short: "q", help: "No progress on stderr (a long run's announcement included).")
+
+  /// Whether the running command was asked for no progress (bound by ``FunnelLabCommandLine/run(_:console:)``).
+  @TaskLocal static var isQuiet = false
 
   /// The width when stdout is not a terminal and `COLUMNS` is not set.
   static let defaultWidth = 100
