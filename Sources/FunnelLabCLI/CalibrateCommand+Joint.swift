@@ -65,12 +65,8 @@ extension CalibrateCommand {
       throw failure(error)
     }
     progress.finish()
-    let report =
-      switch try arguments.format([.table, .json, .html]) {
-      case .json: BehaviorCalibrationRenderer.json(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
-      case .html: BehaviorCalibrationRenderer.html(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
-      default: terminal(BehaviorCalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
-      }
+    let report = try report(
+      BehaviorCalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       let fittedBehavior = calibration.parameters.contains { if case .behavior = $0.kind { true } else { false } }
       if fittedBehavior, calibration.calibrated.parameterUncertainty == nil {

@@ -87,12 +87,7 @@ enum CalibrateCommand: Command {
     } catch {
       throw failure(error)
     }
-    let report =
-      switch try arguments.format([.table, .json, .html]) {
-      case .json: CalibrationRenderer.json(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
-      case .html: CalibrationRenderer.html(experiment: experiment.name, observedPath: csvPath, calibration: calibration)
-      default: terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration))
-      }
+    let report = try report(CalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       for r in calibration.rebalanced {
         console.err(
@@ -101,6 +96,17 @@ enum CalibrateCommand: Command {
       }
     }
     return .success
+  }
+
+  /// The fit's report in the `--format` asked for (a table, JSON or HTML).
+  static func report<R: CalibrationReportRenderer>(
+    _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments
+  ) throws(UsageError) -> String {
+    switch try arguments.format([.table, .json, .html]) {
+    case .json: R.json(experiment: experiment, observedPath: observedPath, calibration: fit)
+    case .html: R.html(experiment: experiment, observedPath: observedPath, calibration: fit)
+    default: terminal(R.table(experiment: experiment, observedPath: observedPath, calibration: fit))
+    }
   }
 
   /// Writes the report to `-o` (or stdout) and, with `--write-spec`, the calibrated spec `document`,

@@ -128,3 +128,19 @@ package enum CalibrationRenderer {
     .object([("g", .number(t.g)), ("degreesOfFreedom", .integer(t.degreesOfFreedom)), ("p", .number(t.p))])
   }
 }
+
+/// The renderers of a fit's report, one per format `calibrate` writes: ``CalibrationRenderer``
+/// for counts, ``BehaviorCalibrationRenderer`` for past tests fitted jointly.
+package protocol CalibrationReportRenderer {
+  /// The fit the renderer reads.
+  associatedtype Fit
+  /// The terminal report.
+  static func table(experiment: String, observedPath: String, calibration: Fit) -> String
+  /// The JSON document.
+  static func json(experiment: String, observedPath: String, calibration: Fit) -> String
+  /// The HTML page.
+  static func html(experiment: String, observedPath: String, calibration: Fit) -> String
+}
+
+extension CalibrationRenderer: CalibrationReportRenderer {}
+extension BehaviorCalibrationRenderer: CalibrationReportRenderer {}
