@@ -5,7 +5,7 @@
                              [--only NAME ...] [--self-test]
 
 For each report (run of every seed flow, experiment mode, grid, power, analyze,
-exact) and each width (1280 px, a laptop; 390 px, a phone) it loads the report,
+exact, check, sensitivity, predictions, calibrate) and each width (1280 px, a laptop; 390 px, a phone) it loads the report,
 unchanged, in an <iframe> of that width inside a wrapper page (the headless window is
 never narrower than 500 px, an iframe is, and the report's media queries see its
 width). A script in the wrapper, not in the report, measures the report's layout and
@@ -15,7 +15,11 @@ this script fails when:
 - at 1280 px, a table is wider than its box (it would need sideways scrolling);
 - at 390 px, a table is wider than its box and the box does not scroll on its own;
 - two texts of a chart overlap, a text runs past its chart's edge (the SVG clips it),
-  or a dashed line (the zero line) crosses a text.
+  or a dashed line (the zero line) crosses a text;
+- the element with data-role="decision" (what was decided) does not lie wholly inside the
+  first screen (1280x900, 390x844), or is missing;
+- at 390 px, an element with data-role="verdict" (a verdict, decision or p-value cell) is
+  not wholly inside the viewport's width.
 
 Screenshots of every report at both widths are written to OUT/screenshots for a person
 to look at. --self-test breaks a copy of a report on purpose (a table and the page too
@@ -55,6 +59,29 @@ function measure(frame) {
         problems.push({kind: "table-scroll", detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box"});
       } else if (!scrolls) {
         problems.push({kind: "table-overflow", detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box that does not scroll"});
+      }
+    }
+  }
+  // The answer first: the decision lies wholly inside the first screen (1280x900 or 390x844),
+  // and on a phone every verdict, decision and p-value cell lies inside the width.
+  var screenHeight = width >= 1000 ? 900 : 844;
+  var decision = d.querySelector('[data-role="decision"]');
+  if (!decision) {
+    problems.push({kind: "no-decision", detail: "no element with data-role=\"decision\""});
+  } else {
+    var r0 = decision.getBoundingClientRect();
+    if (r0.top < 0 || r0.bottom > screenHeight || r0.left < 0 || r0.right > width + 1) {
+      problems.push({kind: "decision-off-screen", detail: "the decision spans " + Math.round(r0.top) + "-" + Math.round(r0.bottom) +
+        " px down and " + Math.round(r0.left) + "-" + Math.round(r0.right) + " px across; the first screen is " + width + "x" + screenHeight});
+    }
+  }
+  if (width < 1000) {
+    var verdicts = d.querySelectorAll('[data-role="verdict"]');
+    for (var v = 0; v < verdicts.length; v++) {
+      var rv = verdicts[v].getBoundingClientRect();
+      if (rv.width > 0 && (rv.left < -1 || rv.right > width + 1)) {
+        problems.push({kind: "verdict-off-screen", detail: "'" + verdicts[v].textContent + "' (" + verdicts[v].getAttribute("data-label") +
+          ") spans " + Math.round(rv.left) + "-" + Math.round(rv.right) + " px in a " + width + " px viewport"});
       }
     }
   }
@@ -188,6 +215,10 @@ def reports(binary, folder, only=None):
         ("exact-ncdb", ["exact", "experiments/ncdb-first-launch.json"]),
         ("check-all", ["check", "experiments/klick-onboarding.json", "experiments/urbannest-onboarding.json"]),
         ("check-baseline", ["check", "experiments/klick-onboarding.json", "--baseline", "experiments/baselines/klick-onboarding.json"]),
+        ("predictions-betfree", ["exact", "experiments/betfree-onboarding.json", "--parameter-uncertainty", "--draws", "40"]),
+        ("calibrate-urbannest", ["calibrate", "experiments/urbannest-onboarding.json", "experiments/urbannest-observed.csv"]),
+        ("calibrate-past-tests", ["calibrate", "experiments/betfree-onboarding.json", "experiments/data/betfree-paywall-tests.csv", "--variants", "control,defaultMonthly", "--fit", "defaultPlanBias", "--no-profile"]),
+        ("sensitivity-betfree", ["sensitivity", "experiments/betfree-onboarding.json", "--vary", "priceSensitivity=0.5:2:0.1", "--vary", "defaultPlanBias=0:2:0.25", "--metric", "revenuePerUser"]),
     ]
     made = []
     for name, arguments in commands:
@@ -220,7 +251,7 @@ def check(browser, named_reports, out, shots=True):
     return found
 
 
-BREAKAGE = """<style>table { min-width: 1500px; } body { min-width: 1400px; }</style>
+BREAKAGE = """<style>table { min-width: 1500px; } body { min-width: 1400px; } [data-role="decision"] { margin-top: 2000px; }</style>
 <svg viewBox="0 0 200 60" width="200" height="60"><title>broken chart</title>
 <text x="10" y="30">overlapping label</text><text x="14" y="32">another label</text>
 <text x="120" y="55">a label far too long for its chart</text>
@@ -238,8 +269,8 @@ def self_test(browser, named_reports, out):
         f.write(text.replace("</main>", BREAKAGE + "</main>", 1))
     found = check(browser, [("broken", broken)], out, shots=False)
     kinds = {width: {p["kind"] for p in problems} for (_, width), problems in found.items()}
-    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text", "text-clipped"},
-                390: {"page", "text-overlap", "line-through-text", "text-clipped"}}
+    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen"},
+                390: {"page", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen", "verdict-off-screen"}}
     ok = True
     for width, wanted in expected.items():
         missing = wanted - kinds.get(width, set())
@@ -265,7 +296,7 @@ def main():
     folder = os.path.join(args.out, "reports")
     os.makedirs(folder, exist_ok=True)
     if args.self_test and not args.only:
-        args.only = ["run-klick-onboarding"]
+        args.only = ["experiment-betfree"]
     named = reports(args.binary, folder, args.only)
     if args.self_test:
         return 0 if self_test(browser, named, args.out) else 1

@@ -58,7 +58,9 @@ def commands(lines, start, end):
 
 
 def run(command, folder):
-    env = dict(os.environ, PATH=BINARY + os.pathsep + os.environ.get("PATH", ""))
+    # The docs show what a reader sees off a terminal: 100 columns, no colour, whatever the shell has set.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")}
+    env["PATH"] = BINARY + os.pathsep + os.environ.get("PATH", "")
     result = subprocess.run(
         ["bash", "-c", command + " 2>&1"], cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
     out = result.stdout.splitlines()

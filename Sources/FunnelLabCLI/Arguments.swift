@@ -1,4 +1,5 @@
 import FunnelLab
+import FunnelReport
 import FunnelStats
 
 /// A command-line option of a command.
@@ -30,7 +31,10 @@ struct CommandSpec: Sendable {
 
   static let helpOption = OptionSpec(name: "help", short: "h", help: "Show this help.")
 
-  var allOptions: [OptionSpec] { options + [Self.helpOption] }
+  var allOptions: [OptionSpec] {
+    options + [TerminalOptions.color, TerminalOptions.wide, TerminalOptions.quiet].filter { o in !options.contains { $0.name == o.name } }
+      + [Self.helpOption]
+  }
 
   var usage: String {
     var parts = ["funnellab", name]
@@ -42,32 +46,54 @@ struct CommandSpec: Sendable {
     return parts.joined(separator: " ")
   }
 
-  var help: String {
-    var out = "OVERVIEW: \(abstract)\n\n"
-    if !discussion.isEmpty { out += discussion + "\n\n" }
-    out += "USAGE: \(usage)\n"
+  /// The help at the default width (``TerminalOptions/defaultWidth``).
+  var help: String { help(width: TerminalOptions.defaultWidth) }
+
+  /// The help folded to `width` columns: the discussion's long lines at spaces, option
+  /// descriptions in their column, an example's long command line with a trailing `\\` (it
+  /// still pastes into a shell).
+  func help(width: Int) -> String {
+    var out = TerminalLayout(width: width, color: false).fit("OVERVIEW: \(abstract)") + "\n\n"
+    if !discussion.isEmpty { out += TerminalLayout(width: width, color: false).fit(discussion) + "\n\n" }
+    out += TerminalLayout(width: width, color: false).fit("USAGE: \(usage)") + "\n"
     if !positionals.isEmpty {
       out += "\nARGUMENTS:\n"
-      for p in positionals { out += Self.row("<\(p.name)>", p.help) }
+      for p in positionals { out += Self.row("<\(p.name)>", p.help, width: width) }
     }
     out += "\nOPTIONS:\n"
     for o in allOptions {
       var left = o.short.map { "-\($0), " } ?? ""
       left += "--\(o.name)"
       if let v = o.valueName { left += " <\(v)>" }
-      out += Self.row(left, o.help + (o.repeatable ? " (repeatable)" : ""))
+      out += Self.row(left, o.help + (o.repeatable ? " (repeatable)" : ""), width: width)
     }
     if !examples.isEmpty {
       out += "\nEXAMPLES:\n"
-      for e in examples { out += "  \(e)\n" }
+      for e in examples {
+        var command = e
+        // A comment that does not fit beside its command goes on a line of its own above it.
+        if e.count + 2 > width, let hash = e.range(of: "  # ") {
+          out += "  " + e[hash.lowerBound...].trimmingCharacters(in: .whitespaces) + "\n"
+          command = String(e[..<hash.lowerBound])
+        }
+        let lines = TextWrap.wrap(command, width: max(20, width - 4), indent: 4)
+        out += lines.enumerated().map { "  " + $1 + ($0 < lines.count - 1 ? " \\" : "") + "\n" }.joined()
+      }
     }
     return out
   }
 
-  static func row(_ left: String, _ right: String) -> String {
-    let width = 26
-    if left.count + 2 >= width { return "  \(left)\n" + String(repeating: " ", count: width + 2) + right + "\n" }
-    return "  " + left + String(repeating: " ", count: width - left.count) + right + "\n"
+  /// The width of a help row's left column (the option or argument).
+  static let leftColumn = 26
+
+  /// One help row: `left` in its column, `right` beside it folded to `width` (below it when
+  /// `left` is wider than its column).
+  static func row(_ left: String, _ right: String, width: Int = TerminalOptions.defaultWidth) -> String {
+    let pad = String(repeating: " ", count: leftColumn + 2)
+    let lines = TextWrap.wrap(right, width: max(20, width - pad.count), indent: 0)
+    let body = lines.dropFirst().map { pad + $0 + "\n" }.joined()
+    if left.count + 2 >= leftColumn { return "  \(left)\n" + pad + (lines.first ?? "") + "\n" + body }
+    return "  " + left + String(repeating: " ", count: leftColumn - left.count) + (lines.first ?? "") + "\n" + body
   }
 }
 

@@ -65,13 +65,9 @@ extension CalibrateCommand {
       throw failure(error)
     }
     progress.finish()
-    let output = arguments.value("output")
-    if let output { try validateCalibrated(calibration.document, output: output) }
-    console.out(
-      terminal(BehaviorCalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
-    if let output {
-      try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
-      console.err("wrote the calibrated spec to \(output)\n")
+    let report = try report(
+      BehaviorCalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
+    if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       let fittedBehavior = calibration.parameters.contains { if case .behavior = $0.kind { true } else { false } }
       if fittedBehavior, calibration.calibrated.parameterUncertainty == nil {
         console.err(

@@ -17,8 +17,9 @@ enum CalibrateCommand: Command {
       behavior effects off this is the multinomial MLE n/N per screen). Reports the
       G-test of the spec's assumptions and of the fit, and every action whose
       observed rate contradicts the spec beyond noise (Bonferroni-corrected Wilson
-      interval). With -o, writes the spec with the fitted probabilities (4
-      decimals; everything else, key order included, unchanged).
+      interval). With --write-spec, writes the spec with the fitted probabilities
+      (4 decimals; everything else, key order included, unchanged); -o writes the
+      report, as in every command.
       """,
     positionals: [
       PositionalSpec(name: "spec", help: "The experiment spec (JSON).", optional: false),
@@ -40,14 +41,15 @@ enum CalibrateCommand: Command {
           "With --variants: skip the profile-likelihood intervals, the slow part (a constrained fit per point; announced with progress when long; the Wald intervals remain)."
       ),
       OptionSpec(
-        name: "output", short: "o", valueName: "file",
-        help:
-          "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file; the report stays on stdout."
-      ),
+        name: "write-spec", valueName: "file",
+        help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file."),
+      OutputFormat.option([.table, .json, .html]),
+      OutputDestination.option,
     ],
     examples: [
       "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv",
-      "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv -o calibrated.json",
+      "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv --write-spec calibrated.json",
+      "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv --format json -o fit.json",
       "funnellab calibrate experiments/betfree-onboarding.json experiments/data/betfree-paywall-tests.csv --variants control,defaultMonthly --fit defaultPlanBias --no-profile",
     ])
 
@@ -85,13 +87,8 @@ enum CalibrateCommand: Command {
     } catch {
       throw failure(error)
     }
-    let output = arguments.value("output")
-    // The calibrated spec is validated before anything is written.
-    if let output { try validateCalibrated(calibration.document, output: output) }
-    console.out(terminal(CalibrationRenderer.table(experiment: experiment.name, observedPath: csvPath, calibration: calibration)))
-    if let output {
-      try OutputDestination(path: output).write(JSONWriter.write(calibration.document) + "\n", console: console)
-      console.err("wrote the calibrated spec to \(output)\n")
+    let report = try report(CalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
+    if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       for r in calibration.rebalanced {
         console.err(
           "note: \(r.path): \(r.screen).\(r.action) \(JSONValue.format(r.from)) → \(JSONValue.format(r.to)), "
@@ -99,5 +96,35 @@ enum CalibrateCommand: Command {
       }
     }
     return .success
+  }
+
+  /// The fit's report in the `--format` asked for (a table, JSON or HTML).
+  static func report<R: CalibrationReportRenderer>(
+    _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments
+  ) throws(UsageError) -> String {
+    switch try arguments.format([.table, .json, .html]) {
+    case .json: R.json(experiment: experiment, observedPath: observedPath, calibration: fit)
+    case .html: R.html(experiment: experiment, observedPath: observedPath, calibration: fit)
+    default: terminal(R.table(experiment: experiment, observedPath: observedPath, calibration: fit))
+    }
+  }
+
+  /// Writes the report to `-o` (or stdout) and, with `--write-spec`, the calibrated spec `document`,
+  /// validated and with both destinations checked before either is written (a failure leaves neither).
+  /// - Returns: whether the spec was written.
+  static func write(_ report: String, spec document: JSONValue, arguments: ParsedArguments, console: any Console) throws -> Bool {
+    let output = OutputDestination(path: arguments.value("output"))
+    guard let specPath = arguments.value("write-spec") else {
+      try output.write(report, console: console)
+      return false
+    }
+    try validateCalibrated(document, output: specPath)
+    let spec = OutputDestination(path: specPath)
+    try output.preflight()
+    try spec.preflight()
+    try output.write(report, console: console)
+    try spec.write(JSONWriter.write(document) + "\n", console: console)
+    console.err("wrote the calibrated spec to \(specPath)\n")
+    return true
   }
 }

@@ -93,7 +93,7 @@ enum CheckCommand: Command {
           experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact)),
         path: path)
       if let destination = baseline.update {
-        update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved))
+        update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, primary: experiment.metrics.primary))
       }
     }
     if let junit = arguments.value("junit") {

@@ -19,6 +19,10 @@ package protocol Console: Sendable {
   func err(_ text: String)
   /// Whether stderr is an interactive terminal (progress bars, colour).
   var errIsTerminal: Bool { get }
+  /// Whether stdout is an interactive terminal (colour in results, their width).
+  var outIsTerminal: Bool { get }
+  /// The width in columns of the terminal stdout writes to; `nil` when it is not one.
+  var terminalColumns: Int? { get }
   /// An environment variable.
   func environment(_ name: String) -> String?
   /// Everything on standard input up to its end (the input named `-`); `nil`
@@ -56,6 +60,17 @@ package struct StandardConsole: Console {
   /// `isatty(2)`: true when standard error is a terminal, false in a pipe, a file or CI.
   package var errIsTerminal: Bool { isatty(2) != 0 }
 
+  /// `isatty(1)`: true when standard output is a terminal.
+  package var outIsTerminal: Bool { isatty(1) != 0 }
+
+  /// The `TIOCGWINSZ` width of file descriptor 1; `nil` when it is not a terminal or reports 0.
+  package var terminalColumns: Int? {
+    guard outIsTerminal else { return nil }
+    var size = winsize()
+    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
   /// The process environment's value of `name` (`getenv`); `nil` when unset.
   package func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
@@ -76,15 +91,22 @@ package final class CapturingConsole: Console {
   private let env: [String: String]
   private let terminal: Bool
   private let input: Mutex<[UInt8]?>
+  /// The width of the pretended terminal on stdout; `nil`: stdout is not a terminal.
+  package let terminalColumns: Int?
 
   /// - Parameters:
   ///   - terminal: pretend stderr is a terminal (to test progress output).
   ///   - standardInput: what `-` reads (once); `nil` for an unreadable standard input.
-  package init(environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = []) {
+  ///   - terminalColumns: pretend stdout is a terminal this wide (to test colour and width).
+  package init(environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = [], terminalColumns: Int? = nil) {
     env = environment
     self.terminal = terminal
     input = Mutex(standardInput)
+    self.terminalColumns = terminalColumns
   }
+
+  /// Whether `terminalColumns` was given.
+  package var outIsTerminal: Bool { terminalColumns != nil }
 
   /// The bytes of `standardInput`, then nothing: standard input is read once.
   package func readStandardInput() -> [UInt8]? {
@@ -123,7 +145,7 @@ package final class CapturingConsole: Console {
 }
 
 /// A progress line on stderr, redrawn at most every 0.2 s: percentage, rate, ETA.
-/// Silent unless stderr is a terminal (quiet in pipes and CI), except for a run estimated to
+/// Silent with `--quiet`, and unless stderr is a terminal (quiet in pipes and CI), except for a run estimated to
 /// take over a minute of one core (``WorkEstimate``): that is announced before it starts, and
 /// off a terminal it prints a line at every 10 % instead of the bar.
 final class ProgressBar: Sendable {
@@ -153,6 +175,7 @@ final class ProgressBar: Sendable {
     self.console = console
     self.label = label
     self.unit = unit
+    let enabled = enabled && !TerminalOptions.isQuiet
     self.enabled = enabled && console.errIsTerminal
     let long = enabled && note != nil
     lines = long && !console.errIsTerminal

@@ -55,13 +55,14 @@ enum ExactCommand: Command {
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
     let variants = try solve(experiment, wanted: wanted)
     let name = experiment.name
+    let primary = experiment.metrics.primary
     let text =
       switch format {
-      case .json: ExactRenderer.json(experiment: name, variants: variants)
+      case .json: ExactRenderer.json(experiment: name, variants: variants, primary: primary)
       case .csv: ExactRenderer.csv(experiment: name, variants: variants)
-      case .markdown: ExactRenderer.markdown(experiment: name, variants: variants)
-      case .html: ExactRenderer.html(experiment: name, variants: variants)
-      case .table: terminal(ExactRenderer.table(experiment: name, variants: variants))
+      case .markdown: ExactRenderer.markdown(experiment: name, variants: variants, primary: primary)
+      case .html: ExactRenderer.html(experiment: name, variants: variants, primary: primary)
+      case .table: terminal(ExactRenderer.table(experiment: name, variants: variants, primary: primary))
       }
     try output.write(text, console: console)
     return .success

@@ -14,7 +14,11 @@ package enum FunnelLabCommandLine {
     CommandEntry(SensitivityCommand.self), CommandEntry(DiffCommand.self),
   ]
 
-  static var overview: String {
+  /// The overview at the default width.
+  static var overview: String { overview(width: TerminalOptions.defaultWidth) }
+
+  /// The overview with its tables folded to `width` columns.
+  static func overview(width: Int) -> String {
     var out = """
       OVERVIEW: FunnelLab — try an onboarding or paywall experiment before you ship it.
 
@@ -27,12 +31,13 @@ package enum FunnelLabCommandLine {
       COMMANDS:
 
       """
-    for c in commands { out += CommandSpec.row(c.spec.name, c.spec.abstract) }
+    for c in commands { out += CommandSpec.row(c.spec.name, c.spec.abstract, width: width) }
     out += """
 
       OPTIONS:
         -h, --help                Show this help.
         --version                 Show the version.
+        --color, --wide, --quiet  Every command's terminal options: see 'funnellab <command> --help'.
 
       Run 'funnellab <command> --help' for a command's options and examples.
       Start with: funnellab run   (the built-in Klick onboarding experiment)
@@ -40,20 +45,21 @@ package enum FunnelLabCommandLine {
       EXIT CODES:
 
       """
-    for code in ExitCode.allCases { out += CommandSpec.row(String(code.rawValue), code.meaning) }
+    for code in ExitCode.allCases { out += CommandSpec.row(String(code.rawValue), code.meaning, width: width) }
     return out
   }
 
   /// `funnellab help [command]` (or `--help`, `-h`): the overview, or one command's
   /// help. Anything else after it is refused (exit 64), not ignored.
   static func help(_ rest: [String], console: any Console) -> Int32 {
+    let width = TerminalOptions.width(console)
     guard let topic = rest.first else {
-      console.out(overview)
+      console.out(overview(width: width))
       return ExitCode.success.rawValue
     }
     let names = commands.map(\.spec.name)
     if rest.count == 1, let command = commands.first(where: { $0.spec.name == topic }) {
-      console.out(command.spec.help)
+      console.out(command.spec.help(width: width))
       return ExitCode.success.rawValue
     }
     let problem =
@@ -68,7 +74,7 @@ package enum FunnelLabCommandLine {
   /// Runs the command line `arguments` (without the program name).
   package static func run(_ arguments: [String], console: any Console = StandardConsole()) -> Int32 {
     guard let first = arguments.first else {
-      console.out(overview)
+      console.out(overview(width: TerminalOptions.width(console)))
       return ExitCode.success.rawValue
     }
     if first == "-h" || first == "--help" || first == "help" {
@@ -89,12 +95,15 @@ package enum FunnelLabCommandLine {
     let spec = command.spec
     do {
       let parsed = try parseArguments(Array(arguments.dropFirst()), spec: spec)
+      let layout = try TerminalOptions.layout(parsed, console: console)
       if parsed.flag("help") {
-        console.out(spec.help)
+        console.out(spec.help(width: layout.width ?? Int.max / 2))
         return ExitCode.success.rawValue
       }
       try refuseWritingOverAnInput(parsed)
-      return try command.run(parsed, console).rawValue
+      return try TerminalOptions.$layout.withValue(layout) {
+        try TerminalOptions.$isQuiet.withValue(parsed.flag("quiet")) { try command.run(parsed, console).rawValue }
+      }
     } catch let error as UsageError {
       var text = "Error: \(error.message.escapingControlCharacters)"
       // The last line points to --help; a hint saying the same is left out.
@@ -113,11 +122,11 @@ package enum FunnelLabCommandLine {
 
 /// The options that name a file a command writes, and those that name a file it reads
 /// (besides its positional arguments).
-let outputFileOptions = ["output", "junit", "update-baseline"]
+let outputFileOptions = ["output", "junit", "update-baseline", "write-spec"]
 let inputFileOptions = ["baseline", "events-map", "data"]
 
 /// Refuses (64, before anything runs) a file to write that is also a file read, such as
-/// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv -o spec.json`:
+/// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv --write-spec spec.json`:
 /// the result would replace the input it came from. Files are compared by identity (device
 /// and inode), so another path to the same file is caught too.
 func refuseWritingOverAnInput(_ arguments: ParsedArguments) throws(UsageError) {

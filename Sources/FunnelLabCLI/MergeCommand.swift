@@ -70,7 +70,7 @@ enum MergeCommand: Command {
       text = GridCommand.render(report, format: format, top: top)
     } else {
       if top != nil { throw Self.topNeedsAGrid("run") }
-      text = RunCommand.render(result, alpha: experiment.metrics.alpha, format: format)
+      text = RunCommand.render(result, metrics: experiment.metrics, format: format)
     }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success

@@ -139,7 +139,3 @@ struct OutputDestination {
     folder.hasSuffix("/") ? folder + name : folder + "/" + name
   }
 }
-
-/// A table meant for a terminal, with every control character from input (an ANSI
-/// escape sequence in an id, a carriage return) shown escaped; its own line feeds kept.
-func terminal(_ table: String) -> String { table.escapingControlCharactersButNewlines }

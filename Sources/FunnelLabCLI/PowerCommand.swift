@@ -24,9 +24,10 @@ enum PowerCommand: Command {
       Give the baseline and two of: --mde (or --relative-mde), --users-per-arm, --power;
       the third is solved for. With all three, --solve alpha solves for α instead.
       Methods (--method):
-        pooled    two proportions, pooled variance under the null: the z-test that
-                  'funnellab analyze' runs (statsmodels power_proportions_2indep; Evan
-                  Miller's calculator). The default.
+        pooled    two proportions, pooled variance under the null: the z-test of
+                  'funnellab analyze --test pooled-z' (statsmodels
+                  power_proportions_2indep; Evan Miller's calculator); analyze's default
+                  score test has nearly the same power. The default.
         unpooled  two proportions, unpooled (Wald) variance.
         arcsine   two proportions via Cohen's h (statsmodels NormalIndPower with
                   proportion_effectsize).

@@ -54,20 +54,25 @@ enum PredictionOptions {
     }
   }
 
-  /// `run`/`exact --parameter-uncertainty`: the format is checked first (a table or JSON), then the prediction is
+  /// `run`/`exact --parameter-uncertainty`: the format is checked first (a table, JSON or HTML), then the prediction is
   /// made and written under `command`.
   static func write(
     _ experiment: Experiment, arguments: ParsedArguments, format: OutputFormat, seed: UInt64?, threads: Int?, command: String,
     console: any Console
   ) throws -> ExitCode {
-    guard format == .table || format == .json else {
-      throw UsageError(message: "--parameter-uncertainty writes a table or JSON", hint: "use --format table or --format json")
+    guard format == .table || format == .json || format == .html else {
+      throw UsageError(message: "--parameter-uncertainty writes a table, JSON or HTML", hint: "use --format table, json or html")
     }
     let metric = try arguments.metric()
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     let prediction = try predict(
       experiment, variants: variants, seed: seed, metric: metric, threads: threads, arguments: arguments, console: console)
-    let text = format == .json ? PredictionRenderer.json(prediction, command: command) : terminal(PredictionRenderer.table(prediction))
+    let text =
+      switch format {
+      case .json: PredictionRenderer.json(prediction, command: command)
+      case .html: PredictionRenderer.html(prediction)
+      default: terminal(PredictionRenderer.table(prediction))
+      }
     try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }

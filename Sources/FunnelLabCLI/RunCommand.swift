@@ -136,7 +136,7 @@ enum RunCommand: Command {
       try output.write(JSONWriter.write(file.json), console: console)
       return .success
     }
-    try output.write(render(result, alpha: experiment.metrics.alpha, format: format), console: console)
+    try output.write(render(result, metrics: experiment.metrics, format: format), console: console)
     return .success
   }
 
@@ -242,11 +242,12 @@ enum RunCommand: Command {
     }
   }
 
-  /// A truth-mode run in `format`, intervals at `1 − alpha`: what `run` and `merge` of
-  /// its shards write.
-  static func render(_ result: RunResult, alpha: Double, format: OutputFormat) -> String {
-    let text = RunReport.render(result, format: format, alpha: alpha)
-    return format == .table ? terminal(text) : text
+  /// A truth-mode run in `format`, intervals at `1 − metrics.alpha`, summarized on
+  /// `metrics.primary`: what `run` and `merge` of its shards write.
+  static func render(_ result: RunResult, metrics: MetricsSpec, format: OutputFormat) -> String {
+    format == .table
+      ? terminal(RunReport.render(result, format: format, alpha: metrics.alpha, primary: metrics.primary))
+      : RunReport.render(result, format: format, alpha: metrics.alpha, primary: metrics.primary)
   }
 }
 

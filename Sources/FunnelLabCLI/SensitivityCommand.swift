@@ -17,7 +17,7 @@ enum SensitivityCommand: Command {
     options: [
       OptionSpec(name: "vary", valueName: "parameter=from:to:step", help: "A behavior parameter and its values.", repeatable: true),
       OptionSpec(name: "metric", valueName: "metric", help: "The metric whose winner is tracked (default: metrics.primary)."),
-      OutputFormat.option(OutputFormat.tableOrJSON),
+      OutputFormat.option([.table, .json, .html]),
       OutputDestination.option,
     ],
     examples: [
@@ -26,7 +26,7 @@ enum SensitivityCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format(OutputFormat.tableOrJSON)
+    let format = try arguments.format([.table, .json, .html])
     let metric = try arguments.metric()
     let varies = arguments.all("vary")
     guard !varies.isEmpty else { throw UsageError(message: "give at least one --vary", hint: "e.g. --vary fatiguePerScreen=0:0.2:0.02") }
@@ -87,7 +87,13 @@ enum SensitivityCommand: Command {
     }
     progress.finish()
     let output = OutputDestination(path: arguments.value("output"))
-    try output.write(format == .json ? SensitivityRenderer.json(result) : terminal(SensitivityRenderer.table(result)), console: console)
+    let text =
+      switch format {
+      case .json: SensitivityRenderer.json(result)
+      case .html: SensitivityRenderer.html(result)
+      default: terminal(SensitivityRenderer.table(result))
+      }
+    try output.write(text, console: console)
     return .success
   }
 }

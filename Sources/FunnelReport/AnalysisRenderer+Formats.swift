@@ -69,11 +69,12 @@ extension AnalysisRenderer {
       let c = r.comparisons.first { $0.arm == a.name }
       return [
         a.name, NumberText.grouped(a.users), NumberText.grouped(a.conversions), NumberText.percent(a.rate, decimals: 2),
-        interval(a.rateInterval, percent: true), c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
+        interval(a.rateInterval, percent: true), c.map { NumberText.lift($0.relativeLift) } ?? "",
+        c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
         c.map { interval($0.absoluteLift?.interval, percent: true) } ?? "", c.map { pValue($0.test?.pValue) } ?? "",
         c.map { pValue($0.adjustedPValue) } ?? "",
         c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "",
-        NumberText.percent(a.probabilityToBeBest), c.map { verdict($0.conclusion) } ?? "control",
+        NumberText.percent(a.probabilityToBeBest), c.map(call) ?? "control",
       ]
     }
   }
@@ -81,8 +82,8 @@ extension AnalysisRenderer {
   static func armHeaders(alpha: Double) -> [String] {
     let level = NumberText.level(alpha: alpha)
     return [
-      "arm", "users", "conversions", "rate", "\(level) CI", "abs. lift", "\(level) CI (pp)", "p", "adjusted", "P(beat)", "P(best)",
-      "verdict",
+      "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adjusted", "P(beat)",
+      "P(best)", "verdict",
     ]
   }
 
@@ -90,6 +91,7 @@ extension AnalysisRenderer {
   /// the methods, as GitHub-flavoured Markdown.
   package static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var out = "## Experiment analysis\n\n"
+    out += DecisionSummaryRenderer.markdown(DecisionSummary(analysis: r), overTime: overTime)
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue).\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
@@ -110,6 +112,7 @@ extension AnalysisRenderer {
   package static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
+    DecisionSummaryRenderer.html(DecisionSummary(analysis: r), overTime: overTime, into: &doc)
     doc.paragraph(
       "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
       cssClass: "note")
@@ -117,14 +120,18 @@ extension AnalysisRenderer {
     doc.table(headers, armRows(r), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
     let rows: [SVGCharts.ForestRow] = r.comparisons.compactMap { c in
       guard let d = c.absoluteLift?.estimate, let i = c.absoluteLift?.interval else { return nil }
-      return SVGCharts.ForestRow(
+      var row = SVGCharts.ForestRow(
         label: c.arm, estimate: d * 100, lower: i.lower * 100, upper: i.upper * 100,
         text: "\(NumberText.points(d, decimals: 2)) \(interval(i, percent: true)) adj. p \(pValue(c.adjustedPValue))")
+      // The marker follows the verdict: significant after the correction, never under a sample ratio mismatch.
+      row.significant = c.conclusion == .significant
+      row.tone = d > 0 ? .good : .bad
+      return row
     }
     if !rows.isEmpty {
       doc.heading(2, "Lift in conversion")
       doc.paragraph(
-        "A filled circle: the interval excludes zero; an open square: it includes zero. The axis spans at least ±\(NumberText.percent(SVGCharts.minimumRelativeSpan, decimals: 0)) of the arms' conversion (or of its complement, whichever is smaller), so a lift too small to matter is drawn small.",
+        "A filled circle: significant after the correction (blue when higher, vermillion when lower), as the verdict says; an open square: not significant. The axis spans at least ±\(NumberText.percent(SVGCharts.minimumRelativeSpan, decimals: 0)) of the arms' conversion (or of its complement, whichever is smaller), so a lift too small to matter is drawn small.",
         cssClass: "note")
       let chart = SVGCharts.forest(
         rows, scale: SVGCharts.differenceScale(rows, levels: r.arms.map { $0.rate.map { $0 * 100 } }, unit: "pp", percentagePoints: true),
@@ -142,9 +149,9 @@ extension AnalysisRenderer {
       "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
         + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
     if let fisher = fisherNote(r) { doc.paragraph(fisher, cssClass: "note") }
-    doc.paragraph("Methods: " + r.methods.joined(separator: "; "), cssClass: "note")
     if let segments { SegmentRenderer.html(segments, into: &doc) }
     if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
+    doc.methods([r.methods.joined(separator: "; ").capitalizedFirst + "."])
     return doc.html
   }
 }
@@ -206,7 +213,8 @@ extension PowerRenderer {
   package static func markdown(
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
-    var out = "## Power analysis\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
+    var out =
+      "## Power analysis\n\n**\(headline(r, isMeans: isMeans))**\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
       out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
     }
@@ -221,6 +229,7 @@ extension PowerRenderer {
   ) -> String {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
+    doc.decision(headline(r, isMeans: isMeans))
     doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
     doc.table(
       ["quantity", "value", ""],

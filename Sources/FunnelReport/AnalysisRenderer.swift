@@ -13,6 +13,17 @@ package enum AnalysisRenderer {
   }
 
   /// The words for a comparison's conclusion.
+  /// An arm's call in the report's words (``Vocabulary``): wins, loses, no detectable
+  /// difference, or do not trust under a sample ratio mismatch; `not tested` without a test.
+  static func call(_ c: ExperimentAnalysis.ArmComparison) -> String {
+    switch c.conclusion {
+    case .significant: Vocabulary.word((c.absoluteLift?.estimate ?? 0) > 0 ? DecisionSummary.Call.wins : .loses)
+    case .notSignificant: Vocabulary.word(DecisionSummary.Call.noDetectableDifference)
+    case .notTested: "not tested"
+    case .sampleRatioMismatch: Vocabulary.word(Decision.sampleRatioMismatch)
+    }
+  }
+
   static func verdict(_ c: ExperimentAnalysis.Conclusion) -> String {
     switch c {
     case .significant: "significant"
@@ -50,6 +61,7 @@ package enum AnalysisRenderer {
     var out =
       "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue)\n\n"
+    out += DecisionSummaryRenderer.lead(DecisionSummary(analysis: r), overTime: overTime) + "\n"
     var arms = TextTable(
       ["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],
       alignments: [.left, .right, .right, .right, .right, .right])
@@ -60,20 +72,17 @@ package enum AnalysisRenderer {
       ])
     }
     out += arms.render() + "\n"
-    let names = intervalNames(r)
     var comparisons = TextTable(
       [
-        "arm vs \(r.control)", "abs. lift", "\(level)% CI (\(names.absolute))", "rel. lift", "\(level)% CI (\(names.relative))", "p-value",
-        "adjusted",
-        "P(beat)", "exp. loss", "verdict",
+        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adjusted", "P(beat)", "exp. loss", "verdict",
       ],
-      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .right, .left])
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [3, 4, 7])
     for c in r.comparisons {
       comparisons.add([
-        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), interval(c.absoluteLift?.interval, percent: true),
-        NumberText.percent(c.relativeLift?.estimate), interval(c.relativeLift?.interval, percent: true),
-        pValue(c.test?.pValue), pValue(c.adjustedPValue), NumberText.percent(c.probabilityToBeatControl),
-        c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a", verdict(c.conclusion),
+        c.arm, NumberText.lift(c.relativeLift), NumberText.points(c.absoluteLift?.estimate, decimals: 2),
+        interval(c.absoluteLift?.interval, percent: true) + " pp", pValue(c.test?.pValue), pValue(c.adjustedPValue),
+        NumberText.percent(c.probabilityToBeatControl), c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a",
+        Vocabulary.mark(call(c), c.conclusion == .sampleRatioMismatch ? .warning : nil),
       ])
     }
     out += comparisons.render()
@@ -149,6 +158,7 @@ package enum AnalysisRenderer {
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
   package static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var body: [(String, JSONValue)] = [
+      ("summary", DecisionSummaryRenderer.json(DecisionSummary(analysis: r))),
       ("control", .string(r.control)),
       ("alpha", .number(r.settings.alpha)),
       ("alternative", .string(r.settings.alternative.rawValue)),

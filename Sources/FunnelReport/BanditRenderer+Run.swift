@@ -62,8 +62,17 @@ extension BanditRenderer {
       })
   }
 
-  /// The run's conclusions in words.
-  static func sentences(_ t: BanditTimeline) -> [String] {
+  /// The run's conclusions in words: what it decided (``decisionSentences(_:)``), then how to read its estimates.
+  static func sentences(_ t: BanditTimeline) -> [String] { decisionSentences(t) + methodSentences(t) }
+
+  /// Whether the arm the run ships has the best exact rate; `nil` when the truth is not known.
+  static func shipsTheBest(_ t: BanditTimeline) -> Bool? {
+    guard let best = t.bestArm else { return nil }
+    return t.arms.first { $0.id == best }?.exactRate == t.arms.first { $0.id == t.shippedArm }?.exactRate
+  }
+
+  /// What the run decided, against the truth, and what it cost: the report's first lines.
+  static func decisionSentences(_ t: BanditTimeline) -> [String] {
     var out: [String] = []
     let shipped = t.arms.first { $0.id == t.shippedArm }
     let threshold = pct(BanditSimulation.defaultDecisionThreshold, 0)
@@ -72,11 +81,10 @@ extension BanditRenderer {
       ? "At the end it is decided: \(t.shippedArm) is best with probability \(pct(shipped?.probabilityBest)) (≥ \(threshold))"
       : "At the end it is not decided (no arm has a \(threshold) probability of being best); shipping now it would pick the leader, \(t.shippedArm)"
         + " (\(pct(shipped?.probabilityBest)))"
-    if let best = t.bestArm {
-      let tie = t.arms.first { $0.id == best }?.exactRate == shipped?.exactRate
-      ship += tie ? ", an arm with the best exact rate: right." : "; the exact best is \(best): wrong."
-    } else {
-      ship += "."
+    switch (shipsTheBest(t), t.bestArm) {
+    case (true?, _): ship += ", an arm with the best exact rate: " + Tone.good.mark("right") + "."
+    case (false?, let best?): ship += "; the exact best is \(best): " + Tone.bad.mark("wrong") + "."
+    default: ship += "."
     }
     out.append(ship)
     if let regret = t.regret, let equal = t.equalSplitRegret, let best = t.bestArm {
@@ -85,6 +93,12 @@ extension BanditRenderer {
           + " to every user; an equal split of the same users would have lost \(NumberText.grouped(equal, rounding: .toNearestOrAwayFromZero))."
       )
     }
+    return out
+  }
+
+  /// How to read the run's estimates: the naive rates' bias, the interval's measured coverage.
+  static func methodSentences(_ t: BanditTimeline) -> [String] {
+    var out: [String] = []
     out.append(
       "Adaptive shares bias the naive rates (an arm unlucky early is shown less); the inverse-propensity estimate weights each day's"
         + " successes by 1 / that day's share and is unbiased. Use it, not the naive one, to report a bandit's effect.")
@@ -99,7 +113,8 @@ extension BanditRenderer {
 
   /// The terminal report of a bandit run.
   package static func table(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
-    var out = "\(a.run.experiment) · bandit run on \(t.metric.label)\n"
+    var out = "\(a.run.experiment) · bandit run on \(t.metric.label)\n\n"
+    out += decisionSentences(t).joined(separator: "\n") + "\n\n"
     for line in setup(a) { out += line + "\n" }
     for table in [shareTable(a), armTable(t), differenceTable(t)] {
       out += "\n" + table.title + "\n"
@@ -107,27 +122,29 @@ extension BanditRenderer {
       for row in table.rows { text.add(row) }
       out += text.render()
     }
-    out += "\n" + sentences(t).joined(separator: "\n") + "\n"
+    out += "\n" + methodSentences(t).joined(separator: "\n") + "\n"
     return out
   }
 
   /// The bandit run as Markdown.
   package static func markdown(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
-    var out =
-      "## Bandit run: \(RunMarkdownRenderer.cell(a.run.experiment)), \(t.metric.label)\n\n" + setup(a).joined(separator: "\n\n") + "\n"
+    var out = "## Bandit run: \(RunMarkdownRenderer.cell(a.run.experiment)), \(t.metric.label)\n\n"
+    out += decisionSentences(t).map { "**\(Tone.render($0, color: false))**" }.joined(separator: "\n\n") + "\n\n"
+    out += setup(a).joined(separator: "\n\n") + "\n"
     for table in [shareTable(a), armTable(t), differenceTable(t)] {
       out += "\n**\(table.title)**\n\n" + RunMarkdownRenderer.header(table.headers, right: Set(1..<table.headers.count))
       for row in table.rows { out += RunMarkdownRenderer.row(row) }
     }
-    return out + "\n" + sentences(t).map { "- " + $0 }.joined(separator: "\n") + "\n"
+    return out + "\n" + methodSentences(t).map { "- " + $0 }.joined(separator: "\n") + "\n"
   }
 
   /// The bandit run as a page: the conclusions, the shares by day as a chart, the tables.
   package static func html(_ a: AdaptiveRun, timeline t: BanditTimeline) -> String {
     var doc = HTMLDocument(title: "FunnelLab · bandit run · \(a.run.experiment)")
     doc.heading(1, "Bandit run: \(a.run.experiment)")
+    let decision = decisionSentences(t)
+    doc.decision(decision.first ?? "", lines: Array(decision.dropFirst()))
     for line in setup(a) { doc.paragraph(line, cssClass: "note") }
-    for s in sentences(t) { doc.paragraph(s) }
     let ids = a.run.variants.map(\.variant.id)
     let series = ids.indices.map { i in
       SVGCharts.CurveSeries(
@@ -177,6 +194,14 @@ extension BanditRenderer {
     let policy = a.allocation
     return JSONWriter.write(
       head.document([
+        (
+          "summary",
+          .object([
+            ("shippedArm", .string(t.shippedArm)), ("decided", .bool(t.decided)), ("bestArm", t.bestArm.map { .string($0) } ?? .null),
+            ("shipsTheBest", shipsTheBest(t).map { .bool($0) } ?? .null), ("regret", opt(t.regret)),
+            ("equalSplitRegret", opt(t.equalSplitRegret)),
+          ])
+        ),
         ("metric", .string(t.metric.rawValue)), ("usersPerDay", .integer(a.usersPerDay)), ("days", .integer(a.shares.count)),
         (
           "policy",

@@ -164,7 +164,9 @@ package enum BanditRenderer {
 
   /// The terminal report.
   package static func table(_ c: BanditComparison) -> String {
-    var out = "\(c.experiment) · bandit or A/B test on \(c.metric.label)\n"
+    var out = "\(c.experiment) · bandit or A/B test on \(c.metric.label)\n\n"
+    for s in sentences(c) { out += s + "\n" }
+    out += "\n"
     for line in setup(c) { out += line + "\n" }
     for t in tables(c) {
       out += "\n" + t.title + "\n"
@@ -172,20 +174,18 @@ package enum BanditRenderer {
       for row in t.rows { table.add(row) }
       out += table.render()
     }
-    out += "\n"
-    for s in sentences(c) { out += s + "\n" }
     return out
   }
 
   /// The report as Markdown.
   package static func markdown(_ c: BanditComparison) -> String {
     var out = "## Bandit or A/B test? \(RunMarkdownRenderer.cell(c.experiment)), \(c.metric.label)\n\n"
+    out += sentences(c).map { "- " + $0 }.joined(separator: "\n") + "\n\n"
     out += setup(c).joined(separator: "\n\n") + "\n"
     for t in tables(c) {
       out += "\n**\(t.title)**\n\n" + RunMarkdownRenderer.header(t.headers, right: Set(1..<t.headers.count))
       for row in t.rows { out += RunMarkdownRenderer.row(row) }
     }
-    out += "\n" + sentences(c).map { "- " + $0 }.joined(separator: "\n") + "\n"
     return out
   }
 
@@ -193,8 +193,9 @@ package enum BanditRenderer {
   package static func html(_ c: BanditComparison) -> String {
     var doc = HTMLDocument(title: "FunnelLab · bandit or A/B test · \(c.experiment)")
     doc.heading(1, "Bandit or A/B test? \(c.experiment)")
+    let answer = sentences(c)
+    doc.decision(answer.first ?? "", lines: Array(answer.dropFirst()))
     for line in setup(c) { doc.paragraph(line, cssClass: "note") }
-    for s in sentences(c) { doc.paragraph(s) }
     let days = sharesByDay(c)
     let n = Double(max(c.counts.replicates, 1))
     let series = c.arms.indices.map { i in

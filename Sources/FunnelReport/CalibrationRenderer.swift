@@ -10,48 +10,137 @@ package enum CalibrationRenderer {
     return right ? fill + s : s + fill
   }
 
+  /// The answer first: which of the spec's assumptions the counts contradict, or that none is.
+  static func headline(_ c: Calibration) -> String {
+    let contradicted = c.actions.filter(\.contradicted)
+    guard !contradicted.isEmpty else {
+      return Tone.good.mark("No assumption is contradicted beyond noise") + " (\(c.actions.count) actions on \(c.screens.count) screens)."
+    }
+    return Tone.bad.mark("\(contradicted.count) of \(c.actions.count) assumptions are contradicted beyond noise:") + " "
+      + contradicted.map { "\($0.screen).\($0.action) (observed \(f($0.observedRate)) per view, the spec implies \(f($0.assumedRate)))" }
+      .joined(separator: ", ") + "."
+  }
+
   /// Every observed action: views, observed rate with its interval, the rate the
   /// spec implies, the spec's and the fitted probability; then the G-tests.
   package static func table(experiment: String, observedPath: String, calibration c: Calibration) -> String {
-    var out = "\(experiment) · calibrated against \(observedPath)\n"
-    out += "Fitted: the base probability of every explicit action on the \(c.screens.count) observed screens (behavior parameters\n"
+    var out = "\(experiment) · calibrated against \(observedPath)\n\n" + headline(c) + "\n\n"
+    out += "Fitted: the base probability of every explicit action on the \(c.screens.count) observed screens (behavior parameters"
     out +=
-      "and segment overrides kept), until the exact engine's expected per-view rates match the observed ones: \(c.iterations) iterations.\n\n"
-    let sw = max(6, c.actions.map(\.screen.count).max() ?? 0)
-    let aw = max(6, c.actions.map(\.action.count).max() ?? 0)
+      " and segment overrides kept), until the exact engine's expected per-view rates match the observed ones: \(c.iterations) iterations.\n\n"
     let level = c.actions.first?.interval.map { f(($0.confidenceLevel * 1000).rounded() / 10) + "%" } ?? ""
-    out += "  " + pad("screen", sw) + "  " + pad("action", aw) + "  " + pad("count", 6, right: true) + "  " + pad("views", 6, right: true)
-    out += "  " + pad("observed", 8, right: true) + "  " + pad("\(level) interval", 20) + "  " + pad("assumed", 8, right: true)
-    out += "  " + pad("spec p", 7, right: true) + "  " + pad("fitted p", 8, right: true) + "\n"
+    var table = TextTable(
+      ["screen", "action", "count", "views", "observed", "\(level) interval", "assumed", "spec p", "fitted p", ""],
+      alignments: [.left, .left, .right, .right, .right, .left, .right, .right, .right, .left])
+    table.keyColumns = 2
     for a in c.actions {
-      let interval = a.interval.map { "[\(f($0.lower)), \(f($0.upper))]" } ?? "—"
-      out +=
-        "  " + pad(a.screen, sw) + "  " + pad(a.action, aw) + "  " + pad(String(a.count), 6, right: true) + "  "
-        + pad(String(a.views), 6, right: true) + "  " + pad(f(a.observedRate), 8, right: true) + "  " + pad(interval, 20) + "  "
-        + pad(f(a.assumedRate), 8, right: true) + "  " + pad(f(a.assumedProbability), 7, right: true) + "  "
-        + pad(f(a.fittedProbability), 8, right: true) + (a.contradicted ? "  ✗ contradicted" : "") + "\n"
+      table.add([
+        a.screen, a.action, NumberText.grouped(a.count), NumberText.grouped(a.views), f(a.observedRate),
+        a.interval.map { "[\(f($0.lower)), \(f($0.upper))]" } ?? "—", f(a.assumedRate), f(a.assumedProbability), f(a.fittedProbability),
+        a.contradicted ? Tone.bad.mark("✗ contradicted") : "",
+      ])
     }
+    out += table.render()
+    let sw = max(6, c.screens.map(\.screen.count).max() ?? 0)
     out += "\nGoodness of fit (G-test, per screen; df = actions − 1):\n"
     for s in c.screens {
       out +=
         "  " + pad(s.screen, sw)
-        + "  views \(pad(String(s.views), 6, right: true))  assumed G \(pad(f(s.assumedG), 8, right: true)) (p \(f(s.assumedP)))"
+        + "  views \(pad(NumberText.grouped(s.views), 7, right: true))  assumed G \(pad(f(s.assumedG), 8, right: true)) (p \(f(s.assumedP)))"
       out += "  fitted G \(f(s.fittedG)) (p \(f(s.fittedP)))\n"
     }
     let a = c.assumedTotal
     let b = c.fittedTotal
     out +=
       "  total: assumed G = \(f(a.g)) on \(a.degreesOfFreedom) df, p = \(f(a.p)); fitted G = \(f(b.g)) on \(b.degreesOfFreedom) df, p = \(f(b.p))\n"
-    let contradicted = c.actions.filter(\.contradicted)
-    if contradicted.isEmpty {
-      out += "\nNo assumption is contradicted beyond noise.\n"
-    } else {
-      out += "\nContradicted beyond noise (the spec's rate is outside the observed rate's \(level) interval):\n"
-      for x in contradicted {
-        out += "  \(x.screen).\(x.action): observed \(f(x.observedRate)) per view, the spec implies \(f(x.assumedRate))"
-        out += " (probability \(f(x.assumedProbability)) → fitted \(f(x.fittedProbability)))\n"
-      }
-    }
     return out
   }
+
+  /// The calibration as a page: what the counts contradict first, then every action's fit and the G-tests.
+  package static func html(experiment: String, observedPath: String, calibration c: Calibration) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · calibration · \(experiment)")
+    doc.heading(1, "\(experiment): calibrated against \(observedPath)")
+    doc.decision(headline(c), alert: c.actions.contains(where: \.contradicted))
+    let level = c.actions.first?.interval.map { f(($0.confidenceLevel * 1000).rounded() / 10) + "%" } ?? ""
+    doc.table(
+      ["screen.action", "count", "views", "observed", "\(level) interval", "assumed", "spec p", "fitted p", "verdict"],
+      c.actions.map { a in
+        [
+          "\(a.screen).\(a.action)", NumberText.grouped(a.count), NumberText.grouped(a.views), f(a.observedRate),
+          a.interval.map { "[\(f($0.lower)), \(f($0.upper))]" } ?? "—", f(a.assumedRate), f(a.assumedProbability),
+          f(a.fittedProbability), a.contradicted ? "contradicted" : "consistent",
+        ]
+      }, right: Set(1..<8), caption: "Every observed action")
+    doc.table(
+      ["screen", "views", "assumed G", "p", "fitted G", "fitted p"],
+      c.screens.map { s in
+        [s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)]
+      }, right: Set(1..<6), caption: "Goodness of fit (G-test per screen; df = actions − 1)")
+    doc.methods([
+      "Fitted: the base probability of every explicit action on the \(c.screens.count) observed screens (behavior parameters and"
+        + " segment overrides kept), until the exact engine's expected per-view rates match the observed ones (\(c.iterations)"
+        + " iterations). An action is contradicted when the spec's rate lies outside the observed rate's Bonferroni-corrected"
+        + " Wilson interval."
+    ])
+    return doc.html
+  }
+
+  /// The `calibrate --format json` document (`command` `"calibrate"`, `mode` `"counts"`): the
+  /// summary, every action's fit and every screen's G-tests, at full precision.
+  package static func json(experiment: String, observedPath: String, calibration c: Calibration) -> String {
+    func opt(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+    let head = JSONReportHead(schemaVersion: 1, command: "calibrate", experiment: experiment, mode: "counts")
+    let contradicted = c.actions.filter(\.contradicted).map { JSONValue.string("\($0.screen).\($0.action)") }
+    return JSONWriter.write(
+      head.document([
+        ("summary", .object([("contradicted", .array(contradicted)), ("fittedP", .number(c.fittedTotal.p))])),
+        ("observed", .string(observedPath)), ("iterations", .integer(c.iterations)),
+        (
+          "actions",
+          .array(
+            c.actions.map { a in
+              .object([
+                ("screen", .string(a.screen)), ("action", .string(a.action)), ("count", .integer(a.count)), ("views", .integer(a.views)),
+                ("observedRate", .number(a.observedRate)),
+                ("interval", a.interval.map { .array([.number($0.lower), .number($0.upper)]) } ?? .null),
+                ("level", opt(a.interval?.confidenceLevel)), ("assumedRate", .number(a.assumedRate)),
+                ("specProbability", .number(a.assumedProbability)), ("fittedProbability", .number(a.fittedProbability)),
+                ("contradicted", .bool(a.contradicted)),
+              ])
+            })
+        ),
+        ("screens", .array(c.screens.map(screen))),
+        ("assumed", total(c.assumedTotal)), ("fitted", total(c.fittedTotal)),
+      ]))
+  }
+
+  /// One screen's G-tests as JSON.
+  static func screen(_ s: Calibration.ScreenFit) -> JSONValue {
+    .object([
+      ("screen", .string(s.screen)), ("views", .integer(s.views)), ("degreesOfFreedom", .integer(s.degreesOfFreedom)),
+      ("assumedG", .number(s.assumedG)), ("assumedP", .number(s.assumedP)), ("fittedG", .number(s.fittedG)),
+      ("fittedP", .number(s.fittedP)),
+    ])
+  }
+
+  /// A total G-test as JSON.
+  static func total(_ t: (g: Double, degreesOfFreedom: Int, p: Double)) -> JSONValue {
+    .object([("g", .number(t.g)), ("degreesOfFreedom", .integer(t.degreesOfFreedom)), ("p", .number(t.p))])
+  }
 }
+
+/// The renderers of a fit's report, one per format `calibrate` writes: ``CalibrationRenderer``
+/// for counts, ``BehaviorCalibrationRenderer`` for past tests fitted jointly.
+package protocol CalibrationReportRenderer {
+  /// The fit the renderer reads.
+  associatedtype Fit
+  /// The terminal report.
+  static func table(experiment: String, observedPath: String, calibration: Fit) -> String
+  /// The JSON document.
+  static func json(experiment: String, observedPath: String, calibration: Fit) -> String
+  /// The HTML page.
+  static func html(experiment: String, observedPath: String, calibration: Fit) -> String
+}
+
+extension CalibrationRenderer: CalibrationReportRenderer {}
+extension BehaviorCalibrationRenderer: CalibrationReportRenderer {}

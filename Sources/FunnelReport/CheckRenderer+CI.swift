@@ -116,8 +116,10 @@ extension CheckRenderer {
   package static func html(_ files: [File]) -> String {
     var page = HTMLDocument(title: "funnellab check")
     let failed = files.filter { !$0.passed }.count
-    page.heading(1, outcome(files))
-    page.paragraph(failed == 0 ? "Every assumption written in the specs holds." : "What failed is listed first.", cssClass: "note")
+    page.heading(1, "funnellab check")
+    page.decision(
+      outcome(files), lines: [failed == 0 ? "Every assumption written in the specs holds." : "What failed is listed first."],
+      alert: failed > 0)
     for file in files {
       page.heading(2, "\(file.experiment) (\(file.path))")
       if file.results.isEmpty { page.paragraph("No expectations.", cssClass: "note") }

@@ -58,22 +58,30 @@ package enum CheckRenderer {
   /// One block per file: result, id, measured value, its interval and basis; the
   /// statement and, on failure, the explanation under each row.
   package static func table(_ files: [File]) -> String {
-    var out = ""
+    let failed = files.contains { !$0.passed }
+    var out = (failed ? Tone.bad : Tone.good).mark(outcome(files)) + "\n\n"
     var passed = 0
     var total = 0
     for file in files {
       out += "\(file.experiment) (\(file.path))\n"
       if file.results.isEmpty { out += "  (no expectations)\n" }
       let idWidth = max(11, file.results.map(\.expectation.id.count).max() ?? 0)
-      if !file.results.isEmpty {
+      // One line per result when it fits the width; else the id alone, the numbers on the line below.
+      let rowWidth = 10 + idWidth + 2 + 10 + 2 + 20 + 2 + (file.results.map(\.basisDescription.count).max() ?? 0)
+      let stacked = rowWidth > (TerminalLayout.current.width ?? .max)
+      if !file.results.isEmpty, !stacked {
         out += "  result  " + pad("expectation", idWidth) + "  " + pad("measured", 10) + "  " + pad("interval", 20) + "  basis\n"
       }
       for r in file.results {
         total += 1
         if r.passed { passed += 1 }
+        let verdict = "  " + (r.passed ? Tone.good.mark("PASS") : Tone.bad.mark("FAIL")) + "    "
         out +=
-          "  " + (r.passed ? "PASS  " : "FAIL  ") + "  " + pad(r.expectation.id, idWidth) + "  " + pad(r.measuredText, 10) + "  "
-          + pad(interval(r), 20) + "  " + r.basisDescription + "\n"
+          stacked
+          ? verdict + r.expectation.id + "\n          measured " + r.measuredText
+            + (r.interval == nil ? "" : ", interval " + interval(r)) + " · basis: " + r.basisDescription + "\n"
+          : verdict + pad(r.expectation.id, idWidth) + "  " + pad(r.measuredText, 10) + "  " + pad(interval(r), 20) + "  "
+            + r.basisDescription + "\n"
         out += "          " + r.statement + " · " + r.detail + "\n"
         if let why = r.explanation { out += "          ✗ " + why + "\n" }
       }

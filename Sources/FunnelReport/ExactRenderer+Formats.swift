@@ -1,4 +1,4 @@
-import FunnelLab
+package import FunnelLab
 
 /// CSV, Markdown and HTML of exact funnels: the metrics of every variant side by side,
 /// then each variant's screens and plans. Rates and revenue that the flow cannot have
@@ -108,7 +108,8 @@ extension ExactRenderer {
 
   /// One row per variant × item × measure, numbers at full precision: `section` is
   /// `metric` (item empty), `screen` (item the screen id), `plan` (item the plan id), `store`, or
-  /// `realized_revenue` (item the day, measure `per_user`: the realized-revenue curve).
+  /// `realized_revenue` (item the day, measure `per_user`: the realized-revenue curve); the
+  /// store and revenue rows only for a flow that sells plans.
   package static func csv(experiment: String, variants: [Variant]) -> String {
     var csv = CSVWriter(header: ["experiment", "variant", "section", "item", "measure", "value"])
     for v in variants {
@@ -117,8 +118,9 @@ extension ExactRenderer {
       func add(_ section: String, _ item: String, _ measure: String, _ value: Double?) {
         csv.add([experiment, v.variant.id, section, item, measure, CSVWriter.number(value)])
       }
-      for metric in FunnelMetric.allCases { add("metric", "", metric.rawValue, x.value(of: metric)) }
-      for point in x.realizedRevenueCurve { add("realized_revenue", JSONValue.format(point.day), "per_user", point.perUser) }
+      for metric in FunnelMetric.allCases where metric.applies(to: [f]) { add("metric", "", metric.rawValue, x.value(of: metric)) }
+      let sells = !f.plans.isEmpty
+      if sells { for point in x.realizedRevenueCurve { add("realized_revenue", JSONValue.format(point.day), "per_user", point.perUser) } }
       for s in 0..<f.screenCount {
         add("screen", f.screenIDs[s], "reach", x.reach[s])
         add("screen", f.screenIDs[s], "abandoned", x.abandonedAt[s])
@@ -140,7 +142,7 @@ extension ExactRenderer {
         ("purchase_failures", s.purchaseFailures), ("purchase_pendings", s.purchasePendings), ("pending_approvals", s.pendingApprovals),
         ("restore_attempts", s.restoreAttempts), ("restores", s.restores),
       ]
-      for (measure, value) in store { add("store", "", measure, value) }
+      if sells { for (measure, value) in store { add("store", "", measure, value) } }
       add("solution", "", "truncated_mass", x.truncatedMass)
     }
     return csv.text
@@ -148,14 +150,22 @@ extension ExactRenderer {
 
   // MARK: - Markdown
 
-  /// The metrics of every variant side by side, then each variant's screens and plan mix.
-  package static func markdown(experiment: String, variants: [Variant]) -> String {
-    var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n\(note(variants))\n\n"
+  /// The truth against the control first, then the metrics of every variant side by side, then each
+  /// variant's screens and plan mix.
+  package static func markdown(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
+    var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n"
     func table(_ t: (headers: [String], rows: [[String]]), right: Set<Int>) {
       out += RunMarkdownRenderer.header(t.headers, right: right)
       for row in t.rows { out += RunMarkdownRenderer.row(row) }
       out += "\n"
     }
+    if variants.count > 1 {
+      let e = effects(variants, primary: primary)
+      out += "**\(RunMarkdownRenderer.cell(Tone.render(headline(e), color: false)))**\n\n"
+      let t = effectRows(e)
+      table(t, right: Set(1..<t.headers.count))
+    }
+    out += "\(note(variants))\n\n"
     let metrics = metricRows(variants)
     table(metrics, right: Set(1..<metrics.headers.count))
     for v in variants {
@@ -168,10 +178,17 @@ extension ExactRenderer {
 
   // MARK: - HTML
 
-  /// One self-contained page: the metrics side by side, then each variant's screens and plan mix.
-  package static func html(experiment: String, variants: [Variant]) -> String {
+  /// One self-contained page: the truth against the control first (`data-role="decision"`), then the
+  /// metrics side by side, then each variant's screens and plan mix.
+  package static func html(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
     doc.heading(1, "\(experiment): exact solution")
+    if variants.count > 1 {
+      let e = effects(variants, primary: primary)
+      doc.decision(Tone.render(headline(e), color: false))
+      let t = effectRows(e)
+      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): exact lift per metric")
+    }
     doc.paragraph(note(variants), cssClass: "note")
     let metrics = metricRows(variants)
     doc.table(metrics.headers, metrics.rows, right: Set(1..<metrics.headers.count), caption: "Metrics by variant")

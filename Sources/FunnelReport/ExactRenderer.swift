@@ -5,7 +5,7 @@ package import FunnelLab
 /// per user, with no sampling noise. Key order and number text are fixed, so the same
 /// spec always gives the same bytes.
 package enum ExactRenderer {
-  /// The `schemaVersion` written by ``document(experiment:variants:)``.
+  /// The `schemaVersion` written by ``document(experiment:variants:primary:)``.
   package static let schemaVersion = 1
 
   /// One variant: its definition, its compiled flow and its exact funnel.
@@ -31,11 +31,62 @@ package enum ExactRenderer {
   /// The terminal report: per variant the screens (reach, quit here, drop-off, views and seconds per view),
   /// the funnel rates in percent, the time to finish, and when the flow sells plans the trial and revenue
   /// lines, the plan mix and the store's events per 1,000 users.
-  package static func table(experiment: String, variants: [Variant]) -> String {
+  package static func table(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
     var out = "\(experiment) · exact solution (probabilities per user, no sampling noise)"
-    out += " · store and revenue from the spec\n"
+    out += variants.contains { !$0.flow.plans.isEmpty } ? " · store and revenue from the spec\n" : "\n"
+    if variants.count > 1 {
+      let e = effects(variants, primary: primary)
+      out += "\n" + TextWrap.wrap(headline(e), width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"
+      let t = effectRows(e)
+      var table = TextTable(t.headers, alignments: [.left] + Array(repeating: .right, count: t.headers.count - 1))
+      for row in t.rows { table.add(row) }
+      out += table.render()
+    }
     for v in variants { out += "\n" + table(v) }
     return out
+  }
+
+  // MARK: - Summary
+
+  /// The exact effects of `variants` (the control first) against the control.
+  static func effects(_ variants: [Variant], primary: FunnelMetric) -> ExactEffects {
+    ExactEffects(variants.map { ($0.variant.id, !$0.flow.plans.isEmpty, $0.exact) }, primary: primary)
+  }
+
+  /// The first sentence: the variant best on the primary metric by the truth, or that none beats the control.
+  static func headline(_ e: ExactEffects) -> String {
+    let label = e.metrics.first?.label ?? "the primary metric"
+    guard let best = e.best else { return "The truth: no variant beats \(e.control) on \(label)." }
+    return
+      "The truth: \(Tone.good.mark(best.variant)) is best on \(label), lift \(NumberText.lift(best.relativeLift)) against \(e.control)."
+  }
+
+  /// The effects as a table: per variant the exact lift of each metric against the control.
+  static func effectRows(_ e: ExactEffects) -> (headers: [String], rows: [[String]]) {
+    let headers = ["lift vs \(e.control)"] + e.metrics.map(\.label)
+    return (headers, e.rows.map { r in [r.variant] + r.relativeLifts.map { NumberText.lift($0) } })
+  }
+
+  /// The `summary` object: the control, the metrics and each variant's exact lift and difference per metric.
+  static func summaryJSON(_ e: ExactEffects) -> JSONValue {
+    .object([
+      ("control", .string(e.control)), ("primaryMetric", .string(e.metrics.first?.rawValue ?? "")),
+      ("best", e.best.map { .string($0.variant) } ?? .null),
+      (
+        "variants",
+        .array(
+          e.rows.map { r in
+            .object(
+              [("variant", .string(r.variant))]
+                + e.metrics.indices.map { k in
+                  (
+                    e.metrics[k].rawValue,
+                    .object([("trueRelativeLift", optional(r.relativeLifts[k])), ("trueDifference", optional(r.differences[k]))])
+                  )
+                })
+          })
+      ),
+    ])
   }
 
   static func money(_ value: Double?, _ decimals: Int = 2) -> String {
@@ -54,8 +105,11 @@ package enum ExactRenderer {
     out += screens.render()
     func rate(_ m: FunnelMetric) -> String { NumberText.percent(x.value(of: m), decimals: 2) }
     out += "  completion \(rate(.completionRate)) · abandonment \(rate(.abandonmentRate)) · skip \(rate(.skipRate))"
-    out += " · paywall view \(rate(.paywallViewRate)) · purchase \(rate(.purchaseConversion))"
-    out += " (\(rate(.purchaseConversionOfViewers)) of viewers)\n"
+    if FunnelMetric.paywallViewRate.applies(to: [v.flow]) { out += " · paywall view \(rate(.paywallViewRate))" }
+    if FunnelMetric.purchaseConversion.applies(to: [v.flow]) {
+      out += " · purchase \(rate(.purchaseConversion)) (\(rate(.purchaseConversionOfViewers)) of viewers)"
+    }
+    out += "\n"
     out +=
       "  time to finish: mean \(NumberText.seconds(x.meanSecondsToFinish)), sd \(NumberText.seconds(x.standardDeviationSecondsToFinish))"
     if x.stepLimitReached > 0 { out += " · step limit \(NumberText.percent(x.stepLimitReached, decimals: 3))" }
@@ -94,18 +148,19 @@ package enum ExactRenderer {
 
   // MARK: - JSON
 
-  /// ``document(experiment:variants:)`` as pretty-printed JSON followed by a newline.
-  package static func json(experiment: String, variants: [Variant]) -> String {
-    JSONWriter.write(document(experiment: experiment, variants: variants))
+  /// ``document(experiment:variants:primary:)`` as pretty-printed JSON followed by a newline.
+  package static func json(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
+    JSONWriter.write(document(experiment: experiment, variants: variants, primary: primary))
   }
 
   /// The JSON tree (`command` and `mode` `"exact"`): per variant every ``FunnelMetric`` (`null` when
   /// undefined), the revenue per user over the horizon, the time to finish in seconds, each screen and
   /// plan, the store's expected events per user and `truncatedMass`, the bound on every probability's error.
-  package static func document(experiment: String, variants: [Variant]) -> JSONValue {
+  package static func document(experiment: String, variants: [Variant], primary: FunnelMetric) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "exact", experiment: experiment, mode: "exact")
     return head.document([
-      ("variants", .array(variants.map(variant)))
+      ("summary", summaryJSON(effects(variants, primary: primary))),
+      ("variants", .array(variants.map(variant))),
     ])
   }
 
@@ -155,32 +210,32 @@ package enum ExactRenderer {
       ("restoreAttempts", .number(s.restoreAttempts)),
       ("restores", .number(s.restores)),
     ])
-    return .object([
+    let sells = !f.plans.isEmpty
+    let revenue: JSONValue = .object([
+      ("currency", f.plans.first.map { .string($0.plan.currency) } ?? .null),
+      ("horizonMonths", .number(f.revenue.horizonMonths)),
+      ("analysisDay", .number(f.revenue.analysisDay)),
+      ("perUser", .number(x.revenuePerUser)),
+      ("perPayingUser", optional(x.value(of: .revenuePerPayingUser))),
+      ("perPaywallViewer", optional(x.value(of: .revenuePerPaywallViewer))),
+      ("realizedPerUser", .number(x.realizedRevenuePerUser)),
+      (
+        "realizedCurve",
+        .array(x.realizedRevenueCurve.map { .object([("day", .number($0.day)), ("perUser", .number($0.perUser))]) })
+      ),
+    ])
+    // A flow that sells nothing has no paywall viewers, purchases, revenue or store keys (they would all be 0).
+    var members: [(String, JSONValue)] = [
       ("id", .string(v.variant.id)),
       ("description", v.variant.summary.map { .string($0) } ?? .null),
-      ("metrics", .object(FunnelMetric.allCases.map { ($0.rawValue, optional(x.value(of: $0))) })),
+      ("metrics", .object(FunnelMetric.allCases.filter { $0.applies(to: [f]) }.map { ($0.rawValue, optional(x.value(of: $0))) })),
       ("completion", .number(x.completion)),
       ("abandonment", .number(x.abandonment)),
       ("stepLimitReached", .number(x.stepLimitReached)),
-      ("paywallViewers", .number(x.paywallViewers)),
-      ("purchase", .number(x.purchase)),
-      ("trialStarts", .number(x.trialStarts)),
-      (
-        "revenue",
-        .object([
-          ("currency", f.plans.first.map { .string($0.plan.currency) } ?? .null),
-          ("horizonMonths", .number(f.revenue.horizonMonths)),
-          ("analysisDay", .number(f.revenue.analysisDay)),
-          ("perUser", .number(x.revenuePerUser)),
-          ("perPayingUser", optional(x.value(of: .revenuePerPayingUser))),
-          ("perPaywallViewer", optional(x.value(of: .revenuePerPaywallViewer))),
-          ("realizedPerUser", .number(x.realizedRevenuePerUser)),
-          (
-            "realizedCurve",
-            .array(x.realizedRevenueCurve.map { .object([("day", .number($0.day)), ("perUser", .number($0.perUser))]) })
-          ),
-        ])
-      ),
+    ]
+    if FunnelCounter.paywallViewers.applies(to: [f]) { members.append(("paywallViewers", .number(x.paywallViewers))) }
+    if sells { members += [("purchase", .number(x.purchase)), ("trialStarts", .number(x.trialStarts)), ("revenue", revenue)] }
+    members += [
       (
         "timeToFinish",
         .object([
@@ -190,8 +245,11 @@ package enum ExactRenderer {
       ("expectedScreens", .number(x.expectedScreens)),
       ("screens", screens),
       ("plans", plans),
-      ("store", store),
-      ("truncatedMass", .number(x.truncatedMass)),
-    ])
+    ]
+    if sells { members.append(("store", store)) }
+    return .object(
+      members + [
+        ("truncatedMass", .number(x.truncatedMass))
+      ])
   }
 }

@@ -103,6 +103,7 @@ extension ExperimentReportRenderer {
   /// Tables for a pull request: arms, the sample-ratio check, each metric, the decisions.
   package static func markdown(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) (experiment mode)\n\n"
+    out += DecisionSummaryRenderer.markdown(DecisionSummary(r), overTime: overTime)
     out +=
       "Seed \(r.seed) · α = \(JSONValue.format(r.spec.alpha)) · correction \(r.spec.correction.rawValue) · * significant after correction.\n\n"
     out += RunMarkdownRenderer.header(["arm", "users", "planned share"], right: [1, 2])
@@ -120,7 +121,7 @@ extension ExperimentReportRenderer {
     }
     if !r.decisions.isEmpty {
       out += "\n### Decisions\n\n" + RunMarkdownRenderer.header(["arm", "decision"], right: [])
-      for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, d.decision.rawValue]) }
+      for d in r.decisions { out += RunMarkdownRenderer.row([d.arm, Vocabulary.word(d.decision)]) }
     }
     if let segments = r.segments { out += SegmentRenderer.markdown(segments) }
     let lifecycle = lifecycleTables(r)
@@ -134,6 +135,7 @@ extension ExperimentReportRenderer {
   package static func html(_ r: ExperimentReport, observed: RunResult, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · experiment")
     doc.heading(1, "\(r.experiment) (experiment mode)")
+    DecisionSummaryRenderer.html(DecisionSummary(r), overTime: overTime, into: &doc)
     doc.paragraph(
       "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are \(NumberText.level(alpha: r.spec.alpha)).",
       cssClass: "note")
@@ -143,7 +145,7 @@ extension ExperimentReportRenderer {
         [
           r.arms[i], r.armUsers.indices.contains(i) ? NumberText.grouped(r.armUsers[i]) : "",
           r.plannedShares.indices.contains(i) ? NumberText.percent(r.plannedShares[i]) : "",
-          r.decisions.first { $0.arm == r.arms[i] }?.decision.rawValue ?? (i == 0 ? "control" : ""),
+          r.decisions.first { $0.arm == r.arms[i] }.map { Vocabulary.word($0.decision) } ?? (i == 0 ? "control" : ""),
         ]
       }, right: [1, 2], caption: "Arms")
     if let s = r.sampleRatio {
@@ -151,27 +153,38 @@ extension ExperimentReportRenderer {
     }
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled circle: the interval excludes zero; an open square: it includes zero. The hollow diamond is the true Δ: the exact difference, with no sampling noise. "
+      "A filled circle: significant after the \(r.spec.correction.rawValue) correction (blue when better, vermillion when worse), as the verdict says; an open square: not significant\(r.sampleRatio?.mismatch == true ? " (every arm, under the sample ratio mismatch)" : ""). The hollow diamond is the true Δ: the exact difference, with no sampling noise. A guardrail's chart draws its margin as a short dashed line. "
         + SVGCharts.sharedAxisNote(members: "arms"),
       cssClass: "note")
     doc.beginCharts()
+    let trusted = r.sampleRatio?.mismatch != true
     for (role, m) in sections(r) {
+      let guardrail = r.guardrails.first { $0.result.metric == m.metric && role == "guardrail" }?.guardrail
       let rows: [SVGCharts.ForestRow] = m.arms.dropFirst().compactMap { a in
         guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
         let scale = m.metric.isProportion ? 100.0 : 1.0
         var text =
           "lift \(NumberText.lift(a.relativeLift)) · Δ \(difference(d, m.metric)) \(interval(i, m.metric)) · p adj. \(p(a.adjustedPValue))"
         if let t = a.trueDifference { text += " · true \(NumberText.lift(a.trueRelativeLift)), \(difference(t, m.metric))" }
-        return SVGCharts.ForestRow(
+        var row = SVGCharts.ForestRow(
           label: a.arm, estimate: d * scale, lower: i.lower * scale, upper: i.upper * scale, text: text,
           reference: a.trueDifference.map { $0 * scale })
+        // The marker follows the verdict beside it: significant after the correction, and never under a mismatch.
+        row.significant = trusted && a.significant
+        row.tone = (d > 0) == m.metric.higherIsBetter ? .good : .bad
+        return row
       }
       guard !rows.isEmpty else { continue }
       let unit = RunHTMLRenderer.units(m.metric, currency: RunHTMLRenderer.currency(observed))
       let levels = m.arms.map { $0.estimate.estimate.map { $0 * (m.metric.isProportion ? 100 : 1) } }
+      let scale = m.metric.isProportion ? 100.0 : 1.0
+      let margin = guardrail.map { ($0.metric.higherIsBetter ? -$0.margin : $0.margin) * scale }
+      var bounded = rows
+      if let margin { bounded.append(SVGCharts.ForestRow(label: "", estimate: margin, lower: margin, upper: margin, text: "")) }
       let chart = SVGCharts.forest(
-        rows, scale: SVGCharts.differenceScale(rows, levels: levels, unit: unit.tick, percentagePoints: m.metric.isProportion),
-        axisTitle: "difference from \(r.control) (\(unit.words)); 0 = no difference")
+        rows, scale: SVGCharts.differenceScale(bounded, levels: levels, unit: unit.tick, percentagePoints: m.metric.isProportion),
+        axisTitle: "difference from \(r.control) (\(unit.words)); 0 = no difference",
+        margin: margin)
       doc.chart(
         kind: "forest", title: "\(role): \(m.metric.label), difference from \(r.control)",
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,

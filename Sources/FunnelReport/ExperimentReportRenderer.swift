@@ -44,7 +44,7 @@ package enum ExperimentReportRenderer {
         p(a.comparison?.test?.pValue), p(a.adjustedPValue),
         a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "", a.probabilityToBeBest.map { NumberText.percent($0) } ?? "",
         a.comparison == nil ? "" : NumberText.lift(a.trueRelativeLift), difference(a.trueDifference, m.metric),
-        a.verdict?.rawValue ?? "",
+        a.verdict.map(Vocabulary.toned) ?? "",
       ])
     }
     return t.render()
@@ -57,6 +57,7 @@ package enum ExperimentReportRenderer {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
     out +=
       " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
+    out += DecisionSummaryRenderer.lead(DecisionSummary(r), overTime: overTime) + "\n"
     if let srm = r.sampleRatio {
       out +=
         "Sample ratio: "
@@ -84,7 +85,7 @@ package enum ExperimentReportRenderer {
     }
     out += "\nDecision (ship when \(r.spec.primary.label) is significantly better after \(r.spec.correction.rawValue) adjustment"
     out += " and no guardrail is violated or inconclusive; do not ship when it is significantly worse or a guardrail is violated)\n"
-    for d in r.decisions { out += "  \(d.arm): \(d.decision.rawValue)\n" }
+    for d in r.decisions { out += "  \(d.arm): \(Vocabulary.toned(d.decision))\n" }
     if let segments = r.segments { out += SegmentRenderer.text(segments) }
     let lifecycle = lifecycleTables(r)
     if !lifecycle.isEmpty { out += "\n" + LifecycleRenderer.text(lifecycle) }
@@ -147,6 +148,7 @@ package enum ExperimentReportRenderer {
       })
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: r.experiment, mode: "experiment", seed: r.seed)
     var body: [(String, JSONValue)] = [
+      ("summary", DecisionSummaryRenderer.json(DecisionSummary(r))),
       ("control", .string(r.control)),
       ("alpha", .number(r.spec.alpha)),
       ("confidenceLevel", .number(1 - r.spec.alpha)),

@@ -69,6 +69,7 @@ extension GridRenderer {
   /// with the same columns as ``table(_:top:)``.
   package static func markdown(_ r: GridReport) -> String {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) · grid of \(r.cells.count - 1) cells\n\n"
+    out += "**\(RunMarkdownRenderer.cell(Tone.render(headline(r), color: false)))**\n\n"
     out += r.factors.map {
       RunMarkdownRenderer.code($0.id) + ": " + $0.levels.map { RunMarkdownRenderer.cell($0.id) }.joined(separator: " / ")
     }.joined(separator: " × ")
@@ -86,6 +87,7 @@ extension GridRenderer {
     let metric = r.spec.primary
     var doc = HTMLDocument(title: "FunnelLab · \(r.experiment) · grid")
     doc.heading(1, "\(r.experiment): grid of \(r.cells.count - 1) cells")
+    doc.decision(headline(r))
     doc.paragraph(
       "Seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode · ranked by the exact \(metric.label) (no sampling noise) · simulated Δ with \(NumberText.level(alpha: r.spec.alpha)) intervals · p-values adjusted by Holm and Benjamini–Hochberg.",
       cssClass: "note")

@@ -12,7 +12,7 @@ package struct HTMLDocument {
   /// An empty page; `title` becomes its `<title>` (escaped), not a heading: add one with ``heading(_:_:)``.
   package init(title: String) { self.title = title }
 
-  /// `text` with `&`, `<`, `>`, `"` and `'` escaped.
+  /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and any ``Tone`` mark removed (``toned(_:)`` colours them).
   package static func escape(_ text: String) -> String {
     var out = ""
     for c in text {
@@ -22,6 +22,7 @@ package struct HTMLDocument {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
+      case _ where Tone.isMark(c): continue
       default: out.append(c)
       }
     }
@@ -42,8 +43,58 @@ package struct HTMLDocument {
     body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
   }
 
+  /// The decision, first on the page (`data-role="decision"`): `headline` in bold, then
+  /// `lines` (one per arm). ``Tone`` marks in them become coloured spans (``toned(_:)``). An
+  /// `alert` (a sample ratio mismatch, a broken guardrail, money against the decision) is a
+  /// banner: a warning border and background.
+  package mutating func decision(_ headline: String, lines: [String] = [], alert: Bool = false) {
+    body += "<section class=\"decision\(alert ? " alert" : "")\" data-role=\"decision\">\n"
+    body += "<p class=\"headline\">\(Self.toned(headline))</p>\n"
+    if !lines.isEmpty {
+      body += "<ul>\n" + lines.map { "<li>\(Self.toned($0))</li>\n" }.joined() + "</ul>\n"
+    }
+    body += "</section>\n"
+  }
+
+  /// How the numbers were made, at the end of the page and folded (`<details>`): the answer
+  /// comes first, the methods last.
+  package mutating func methods(_ paragraphs: [String]) {
+    guard !paragraphs.isEmpty else { return }
+    body += "<details class=\"methods\">\n<summary>Methods</summary>\n"
+    for p in paragraphs { body += "<p class=\"note\">\(Self.escape(p))</p>\n" }
+    body += "</details>\n"
+  }
+
+  /// `text` escaped, its ``Tone`` marks as `<span class="tone-good|tone-bad|tone-warning">`.
+  static func toned(_ text: String) -> String {
+    var out = ""
+    var run = ""
+    for c in text {
+      if c == Tone.end {
+        out += escape(run) + "</span>"
+        run = ""
+      } else if let tone = Tone(rawValue: c) {
+        out += escape(run) + "<span class=\"tone-\(tone)\">"
+        run = ""
+      } else {
+        run.append(c)
+      }
+    }
+    return out + escape(run)
+  }
+
+  /// The headers whose cells are a verdict, a decision or a p-value: the cells a reader must
+  /// never lose (`data-role="verdict"`; at phone width every one stays on screen).
+  static let verdictHeaders: Set<String> = [
+    "verdict", "decision", "status", "p", "p-value", "adj. p", "adjusted", "adjusted p", "Holm", "BH", "result", "p always-valid",
+    "p fixed", "p mSPRT", "CI covers exact", "covers", "fitted p", "P(beat control)",
+  ]
+
   /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text
   /// columns whose cells may break into lines (a long verdict) instead of widening the table.
+  /// Each cell carries its column's header (`data-label`): at phone width the table becomes
+  /// cards, one per row, each cell on a line of its own as `header: value`. Cells under a
+  /// ``verdictHeaders`` header carry `data-role="verdict"`.
   package mutating func table(
     _ headers: [String], _ rows: [[String]], right: Set<Int> = [], wrap: Set<Int> = [], caption: String? = nil
   ) {
@@ -58,8 +109,10 @@ package struct HTMLDocument {
         if i == 0 {
           body += "<th scope=\"row\">\(Self.escape(cell))</th>"
         } else {
+          let header = headers.indices.contains(i) ? headers[i] : ""
           let classes = (right.contains(i) ? ["num"] : []) + (wrap.contains(i) ? ["wrap"] : [])
-          body += "<td\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")>\(Self.escape(cell))</td>"
+          body += "<td\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"") data-label=\"\(Self.escape(header))\""
+          body += "\(Self.verdictHeaders.contains(header) ? " data-role=\"verdict\"" : "")>\(Self.escape(cell))</td>"
         }
       }
       body += "</tr>\n"
@@ -157,8 +210,11 @@ package struct HTMLDocument {
     svg .ci { stroke: #1a202c; stroke-width: 2; }
     svg .point { fill: #1a202c; stroke: #1a202c; stroke-width: 1.5; }
     svg .point.open { fill: #ffffff; }
+    svg .point.good { fill: #0072b2; stroke: #0072b2; }
+    svg .point.bad { fill: #d55e00; stroke: #d55e00; }
+    svg .margin { stroke: #d55e00; stroke-width: 2; stroke-dasharray: 2 2; }
     svg .whisker { stroke: #c05621; stroke-width: 2; }
-    svg .reference { fill: none; stroke: #c05621; stroke-width: 2; }
+    svg .reference { fill: none; stroke: #5b2a86; stroke-width: 2; }
     .card { border: 1px solid #cbd5e0; border-left-width: 6px; border-radius: 4px; padding: 4px 12px; margin: 10px 0; max-width: 880px; overflow-wrap: anywhere; }
     .card p { margin: 6px 0; }
     .card.pass { border-left-color: #276749; }
@@ -166,5 +222,25 @@ package struct HTMLDocument {
     .badge { display: inline-block; font-weight: 700; font-size: 0.85em; padding: 0 6px; border-radius: 3px; color: #ffffff; background: #276749; }
     .card.fail .badge { background: #9b2c2c; }
     .reason { color: #9b2c2c; }
+    .decision { border: 1px solid #cbd5e0; border-left: 6px solid #1f4e8c; border-radius: 4px; padding: 6px 14px; margin: 10px 0 14px; max-width: 880px; background: #f7fafc; overflow-wrap: anywhere; }
+    .decision .headline { font-size: 1.1em; font-weight: 700; margin: 6px 0; }
+    .decision ul { margin: 4px 0 8px; padding-left: 1.2em; }
+    .decision li { margin: 3px 0; }
+    .decision.alert { border-left-color: #b42318; background: #fff5f5; }
+    details.methods { margin: 1.6em 0 0.8em; max-width: 880px; }
+    @media (max-width: 600px) {
+      .scroll { overflow-x: visible; }
+      .scroll table, .scroll tbody, .scroll tr, .scroll th, .scroll td, .scroll caption { display: block; }
+      .scroll thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+      .scroll tr { border: 1px solid #cbd5e0; border-radius: 4px; margin: 8px 0; padding: 4px 10px; }
+      .scroll th[scope="row"] { position: static; border: 0; padding: 2px 0; white-space: normal; overflow-wrap: anywhere; }
+      .scroll td { border: 0; padding: 1px 0; white-space: normal; text-align: left; overflow-wrap: anywhere; }
+      .scroll td::before { content: attr(data-label) ": "; color: #4a5568; }
+      .scroll td:empty { display: none; }
+    }
+    details.methods summary { cursor: pointer; font-weight: 600; }
+    .tone-good { color: #1a6634; font-weight: 600; }
+    .tone-bad { color: #b42318; font-weight: 600; }
+    .tone-warning { color: #8a4b00; font-weight: 700; }
     """
 }

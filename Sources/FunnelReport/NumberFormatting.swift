@@ -123,7 +123,14 @@ package enum NumberText {
   }
 }
 
-/// A plain-text table with aligned columns.
+/// A plain-text table with aligned columns, fitted to the width of the
+/// ``TerminalLayout/current`` layout.
+///
+/// A table wider than the layout leaves out its ``secondary`` columns when that is enough, else splits its
+/// columns into parts that each repeat the key columns (the leading left-aligned ones, as R
+/// and pandas print a wide frame), and when a single column cannot fit beside the keys,
+/// writes each row as a block of `header value` pairs. A line under it says what was left
+/// out or split, and that `--wide` shows the whole table.
 package struct TextTable {
   /// How a column's cells are padded: `left` for names and words, `right` for numbers.
   package enum Alignment { case left, right }
@@ -133,33 +140,103 @@ package struct TextTable {
   package var alignments: [Alignment]
   /// The body rows, in display order.
   package var rows: [[String]] = []
+  /// The columns (by index) a narrow layout leaves out first, right-most first: what the
+  /// primary columns make redundant (an absolute difference beside the relative lift).
+  package var secondary: [Int] = []
+  /// How many leading columns name a row and are repeated in every split part; `nil`: the
+  /// leading left-aligned ones that take at most half the width.
+  package var keyColumns: Int?
 
   /// A table without rows; `alignments` needs one entry per header.
-  package init(_ headers: [String], alignments: [Alignment]) {
+  package init(_ headers: [String], alignments: [Alignment], secondary: [Int] = []) {
     self.headers = headers
     self.alignments = alignments
+    self.secondary = secondary
   }
 
   /// Appends a row: cells in column order, already formatted (see ``NumberText``).
   package mutating func add(_ row: [String]) { rows.append(row) }
 
   /// The header, a `─` rule and the rows, each line prefixed by `indent`, columns as wide as their widest cell
-  /// (in characters) and two spaces apart, trailing spaces trimmed; every line ends with a newline.
+  /// (in display columns) and two spaces apart, trailing spaces trimmed; every line ends with a newline.
+  /// Fitted to ``TerminalLayout/current``'s width (see the type's discussion).
   package func render(indent: String = "  ") -> String {
-    let all = [headers] + rows
-    let widths = headers.indices.map { c in all.map { $0.indices.contains(c) ? $0[c].count : 0 }.max() ?? 0 }
+    render(indent: indent, width: TerminalLayout.current.width)
+  }
+
+  /// The table fitted to `width` display columns (`nil`: no limit).
+  package func render(indent: String, width: Int?) -> String {
+    let widths = headers.indices.map { c in ([headers] + rows).map { $0.indices.contains(c) ? TextWidth.columns($0[c]) : 0 }.max() ?? 0 }
+    func span(_ columns: [Int]) -> Int { indent.count + columns.reduce(0) { $0 + widths[$1] } + 2 * max(0, columns.count - 1) }
+    var shown = Array(headers.indices)
+    guard let width, span(shown) > width else { return lines(shown, widths, indent) }
+    // Secondary columns go only when that makes the table fit; a table split anyway keeps them.
+    var dropped: [Int] = []
+    if span(shown.filter { !secondary.contains($0) }) <= width {
+      for c in secondary.reversed() where span(shown) > width && shown.contains(c) {
+        shown.removeAll { $0 == c }
+        dropped.insert(c, at: 0)
+      }
+    }
+    var out: String
+    var split = 0
+    if span(shown) <= width {
+      out = lines(shown, widths, indent)
+    } else {
+      var keys =
+        keyColumns.map { Array(shown.prefix($0)) }
+        ?? Array(shown.prefix { alignments[$0] == .left }.prefix { span(Array(shown.prefix($0 + 1))) <= width / 2 })
+      if keys.isEmpty, let first = shown.first { keys = [first] }
+      var parts: [[Int]] = []
+      for c in shown where !keys.contains(c) {
+        if let last = parts.indices.last, span(keys + parts[last] + [c]) <= width { parts[last].append(c) } else { parts.append([c]) }
+      }
+      if parts.contains(where: { span(keys + $0) > width }) {
+        out = blocks(shown, keys: keys, indent: indent, width: width)
+      } else {
+        out = parts.map { lines(keys + $0, widths, indent) }.joined(separator: "\n")
+        split = parts.count
+      }
+    }
+    var notes: [String] = []
+    if !dropped.isEmpty { notes.append("left out: " + dropped.map { headers[$0] }.joined(separator: ", ")) }
+    if split > 1 { notes.append("split in \(split) parts") }
+    if notes.isEmpty { notes.append("one block per row") }
+    let note = "(" + notes.joined(separator: "; ") + " to fit \(width) columns; --wide shows the whole table)"
+    return out + TextWrap.wrap(note, width: width - indent.count, indent: 1).map { indent + $0 + "\n" }.joined()
+  }
+
+  /// The header, its rule and the rows of `columns`.
+  private func lines(_ columns: [Int], _ widths: [Int], _ indent: String) -> String {
     func line(_ cells: [String]) -> String {
-      let parts = cells.indices.map { c -> String in
-        let pad = String(repeating: " ", count: max(0, widths[c] - cells[c].count))
-        return alignments[c] == .left ? cells[c] + pad : pad + cells[c]
+      let parts = columns.map { c -> String in
+        let cell = cells.indices.contains(c) ? cells[c] : ""
+        let pad = String(repeating: " ", count: max(0, widths[c] - TextWidth.columns(cell)))
+        return alignments[c] == .left ? cell + pad : pad + cell
       }
       var text = indent + parts.joined(separator: "  ")
       while text.hasSuffix(" ") { text.removeLast() }
       return text
     }
     var out = line(headers) + "\n"
-    out += indent + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
+    var rule = indent + columns.map { String(repeating: "─", count: widths[$0]) }.joined(separator: "  ")
+    while rule.hasSuffix(" ") { rule.removeLast() }
+    out += rule + "\n"
     for row in rows { out += line(row) + "\n" }
+    return out
+  }
+
+  /// Each row as a block: its key cells as a heading, then `header value` pairs folded to `width`.
+  private func blocks(_ columns: [Int], keys: [Int], indent: String, width: Int) -> String {
+    var out = ""
+    for row in rows {
+      func cell(_ c: Int) -> String { row.indices.contains(c) ? row[c] : "" }
+      out += indent + keys.map(cell).filter { !$0.isEmpty }.joined(separator: " · ") + "\n"
+      let pairs = columns.filter { !keys.contains($0) && !cell($0).isEmpty }.map { headers[$0] + " " + cell($0) }
+      for line in TextWrap.wrap(pairs.joined(separator: " · "), width: width - indent.count - 2, indent: 0) {
+        out += indent + "  " + line + "\n"
+      }
+    }
     return out
   }
 }

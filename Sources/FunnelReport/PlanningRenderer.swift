@@ -39,6 +39,44 @@ package enum PlanningRenderer {
     }
   }
 
+  /// The users per arm a variant's test needs: the simulated size when the search found it,
+  /// else the formula's; `nil` when there is no effect to detect.
+  static func neededUsers(_ p: VariantPlan) -> Int? { p.simulatedUsersPerArm ?? p.analyticUsersPerArm }
+
+  /// The variant whose test needs the fewest users (an effect to detect, feasible at the traffic).
+  static func quickest(_ r: PlanningReport) -> VariantPlan? {
+    r.plans.filter { neededUsers($0) != nil && $0.isFeasible != false }.min { (neededUsers($0) ?? 0) < (neededUsers($1) ?? 0) }
+  }
+
+  /// The answer first: which variant's test is quickest to run and how big it is, or that none can be run.
+  static func headline(_ r: PlanningReport) -> String {
+    let power = pct(r.targetPower, 0)
+    guard let q = quickest(r), let n = neededUsers(q) else {
+      return "No variant can be tested here: "
+        + (r.plans.contains { $0.analyticUsersPerArm != nil }
+          ? "every test needs more than \(VariantPlan.feasibleDays) days at this traffic." : "none changes \(r.metric.label).")
+    }
+    let days =
+      q.durationDays.map {
+        " (\(NumberText.grouped($0)) day\($0 == 1 ? "" : "s") at \(NumberText.grouped(r.usersPerDay ?? 0)) users a day)"
+      } ?? ""
+    return
+      "The quickest test: \(Tone.good.mark(q.diagnosis.variant)) needs \(NumberText.grouped(n)) users per arm\(days) to find its true Δ of "
+      + "\(NumberText.points(q.diagnosis.trueDifference, decimals: 2)) in \(r.metric.label) with \(power) power."
+  }
+
+  /// One line per variant: the users its test needs, or why it cannot be run.
+  static func lines(_ r: PlanningReport) -> [String] {
+    r.plans.map { p in
+      let d = p.diagnosis
+      guard let n = neededUsers(p) else { return "\(d.variant): no effect on \(r.metric.label) to detect (its true Δ is 0)" }
+      let days = p.durationDays.map { ", \(NumberText.grouped($0)) days" } ?? ""
+      let feasible = p.isFeasible == false ? Tone.warning.mark(" — infeasible at this traffic") : ""
+      return
+        "\(d.variant): \(NumberText.grouped(n)) users per arm\(days) for a true Δ of \(NumberText.points(d.trueDifference, decimals: 2))\(feasible)"
+    }
+  }
+
   /// How the simulated size was found, as one sentence.
   static func searchNote(_ r: PlanningReport) -> String? {
     guard let s = r.plans.lazy.compactMap(\.simulatedSize).first else { return nil }
@@ -53,7 +91,8 @@ package enum PlanningRenderer {
   /// false-positive rate, power and mean stopping day.
   package static func table(_ r: PlanningReport) -> String {
     var out = "\(r.experiment) · planning \(r.metric.label) · α = \(JSONValue.format(r.alpha)) two-sided"
-    out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n"
+    out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n\n"
+    out += headline(r) + "\n" + lines(r).map { "  " + $0 + "\n" }.joined() + "\n"
     out += "Rates are exact (the exact engine); each replicate experiment draws both arms' conversions from them.\n\n"
     var t = TextTable(
       [
@@ -109,6 +148,13 @@ package enum PlanningRenderer {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "power", experiment: r.experiment, mode: "simulation", seed: r.seed)
     return JSONWriter.write(
       head.document([
+        (
+          "summary",
+          .object([
+            ("quickest", quickest(r).map { .string($0.diagnosis.variant) } ?? .null),
+            ("usersPerArm", optInt(quickest(r).flatMap(neededUsers))), ("days", optInt(quickest(r)?.durationDays)),
+          ])
+        ),
         ("metric", .string(r.metric.rawValue)),
         ("alpha", .number(r.alpha)),
         ("targetPower", .number(r.targetPower)),

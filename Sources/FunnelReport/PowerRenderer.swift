@@ -7,6 +7,27 @@ package enum PowerRenderer {
   /// key is removed or renamed.
   package static let schemaVersion = 1
 
+  /// The answer first, in one sentence, by what was solved: the users a test needs, the power
+  /// it has, the smallest change it detects, or the α it spends.
+  static func headline(_ r: PowerAnalysis.Result, isMeans: Bool) -> String {
+    let users =
+      "\(NumberText.grouped(r.sampleSize, rounding: .up)) users per arm"
+      + (r.ratio == 1 ? "" : " in the treatment arm") + " (\(NumberText.grouped(r.totalUsers)) in total)"
+    let change =
+      isMeans
+      ? "a difference of \(NumberText.fixed(r.absoluteEffect, 4)) in the mean (Cohen's d \(NumberText.fixed(r.standardizedEffect, 3)))"
+      : "\(NumberText.percent(r.baseline, decimals: 2)) → \(NumberText.percent(r.effect, decimals: 2))"
+        + " (\(NumberText.points(r.absoluteEffect, decimals: 2)), lift \(NumberText.lift(r.relativeEffect)))"
+    let power = NumberText.percent(r.power, decimals: 1)
+    let alpha = "α \(JSONValue.format(r.alpha))"
+    return switch r.solvedFor {
+    case .sampleSize: "The test needs \(users) to detect \(change) with \(power) power at \(alpha)."
+    case .power: "With \(users), the test has \(power) power to detect \(change) at \(alpha)."
+    case .effect: "With \(users) and \(power) power at \(alpha), the smallest change the test detects is \(change)."
+    case .alpha: "With \(users) and \(power) power to detect \(change), the test spends α \(NumberText.fixed(r.alpha, 4))."
+    }
+  }
+
   /// The terminal summary: baseline, effect (a mean difference with Cohen's d when `isMeans`, otherwise a
   /// treatment rate with its absolute and relative lift), α, power, users per arm rounded up and in total,
   /// the solved quantity marked `← solved`; the duration line only when both `usersPerDay` and `days` are given.
@@ -14,7 +35,7 @@ package enum PowerRenderer {
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
-    var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n"
+    var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n\n" + headline(r, isMeans: isMeans) + "\n\n"
     if isMeans {
       out += "  control mean          \(NumberText.fixed(r.baseline, 4))\n"
       out +=
@@ -43,6 +64,13 @@ package enum PowerRenderer {
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     var body: [(String, JSONValue)] = [
+      (
+        "summary",
+        .object([
+          ("solvedFor", .string(r.solvedFor.rawValue)), ("usersPerArm", .integer(Int(r.sampleSize.rounded(.up)))),
+          ("totalUsers", .integer(r.totalUsers)), ("power", .number(r.power)), ("absoluteEffect", .number(r.absoluteEffect)),
+        ])
+      ),
       ("method", .string(r.method)),
       ("alternative", .string(r.alternative.rawValue)),
       ("solvedFor", .string(r.solvedFor.rawValue)),

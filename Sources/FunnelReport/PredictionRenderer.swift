@@ -30,35 +30,78 @@ package enum PredictionRenderer {
     }
   }
 
+  /// The answer first: the variant most likely to beat the control across the draws, with its
+  /// predictive interval of the lift.
+  static func headline(_ p: Prediction) -> String {
+    guard let best = p.mostLikelyWinner, let chance = best.probabilityToBeatControl else {
+      return "No variant's effect on \(p.metric.label) could be predicted (undefined in every draw)."
+    }
+    let level = NumberText.level(alpha: 1 - p.level)
+    let tone: Tone = chance >= 0.95 ? .good : chance <= 0.05 ? .bad : .warning
+    return "Under the uncertainty of the assumptions, \(tone.mark(best.variant)) beats the control on \(p.metric.label) in "
+      + "\(NumberText.percent(chance, decimals: 1)) of \(p.draws.count) draws; its lift lies in "
+      + "\(range(best.liftInterval) { NumberText.lift($0) }) (\(level) predictive)."
+  }
+
+  /// The rows of the variants: the exact value and effect at the spec's parameters, the median and predictive
+  /// interval of the effect and of the lift, the probability to beat the control.
+  static func rows(_ p: Prediction) -> (headers: [String], rows: [[String]]) {
+    let level = NumberText.level(alpha: 1 - p.level)
+    let headers = [
+      "variant", "at spec values", "effect", "median effect", "\(level) predictive interval", "lift interval", "P(beat control)",
+    ]
+    return (
+      headers,
+      p.variants.enumerated().map { k, v in
+        k == 0
+          ? [v.variant, value(v.assumedValue, p.metric), "—", "—", range(v.valueInterval) { value($0, p.metric) }, "—", "—"]
+          : [
+            v.variant, value(v.assumedValue, p.metric), effect(v.assumedEffect, p.metric), effect(v.medianEffect, p.metric),
+            range(v.effectInterval) { effect($0, p.metric) }, range(v.liftInterval) { NumberText.lift($0) },
+            v.probabilityToBeatControl.map { NumberText.percent($0, decimals: 1) } ?? "n/a",
+          ]
+      }
+    )
+  }
+
+  /// The distributions drawn from, in a sentence.
+  static func drawn(_ p: Prediction) -> String {
+    let rhos = p.uncertainty.correlations.map { "ρ(\($0.between.map(\.rawValue).joined(separator: ", "))) = \(JSONValue.format($0.rho))" }
+    return "\(p.draws.count) draws (seed \(p.seed)) of "
+      + NumberText.list(p.uncertainty.parameters.map { "\($0.parameter.rawValue) ~ \(describe($0.distribution))" })
+      + (rhos.isEmpty ? "" : "; " + rhos.joined(separator: ", ")) + "."
+  }
+
+  /// How to read the table's last column.
+  static func note(_ p: Prediction) -> String {
+    "The control's row gives the interval of its own value. P(beat control): share of draws where the variant is better"
+      + " (Monte Carlo error ≤ \(NumberText.percent(p.shareStandardError, decimals: 1)) at \(p.draws.count) draws; raise --draws to narrow it)."
+  }
+
+  /// The prediction as a page: the answer first, then the table and how to read it.
+  package static func html(_ p: Prediction) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · predicted effects · \(p.experiment)")
+    doc.heading(1, "\(p.experiment): predicted effect on \(p.metric.label) under parameter uncertainty")
+    doc.decision(headline(p))
+    doc.paragraph(
+      drawn(p) + " Every draw is solved exactly: the intervals are the uncertainty of the assumptions, not sampling noise.",
+      cssClass: "note")
+    let t = rows(p)
+    doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "Effects against \(p.variants.first?.variant ?? "the control")")
+    doc.paragraph(note(p), cssClass: "note")
+    return doc.html
+  }
+
   /// The title, the distributions drawn from, then one row per variant: the exact value and effect at the spec's
   /// parameters, the median and predictive interval of the effect, of the lift, and the probability to beat the control.
   package static func table(_ p: Prediction) -> String {
-    let level = NumberText.level(alpha: 1 - p.level)
-    var out = "\(p.experiment) · predicted effect on \(p.metric.rawValue) under parameter uncertainty\n\n"
-    out += "\(p.draws.count) draws (seed \(p.seed)) of "
-    out += NumberText.list(p.uncertainty.parameters.map { "\($0.parameter.rawValue) ~ \(describe($0.distribution))" })
-    let rhos = p.uncertainty.correlations.map { "ρ(\($0.between.map(\.rawValue).joined(separator: ", "))) = \(JSONValue.format($0.rho))" }
-    out += (rhos.isEmpty ? "" : "; " + rhos.joined(separator: ", ")) + ".\n"
+    var out = "\(p.experiment) · predicted effect on \(p.metric.label) under parameter uncertainty\n\n"
+    out += headline(p) + "\n\n" + drawn(p) + "\n"
     out += "Every draw is solved exactly: the intervals are the uncertainty of the assumptions, not sampling noise.\n\n"
-    var t = TextTable(
-      ["variant", "at spec values", "effect", "median effect", "\(level) predictive interval", "lift interval", "P(beat control)"],
-      alignments: [.left, .right, .right, .right, .right, .right, .right])
-    for (k, v) in p.variants.enumerated() {
-      if k == 0 {
-        t.add([v.variant, value(v.assumedValue, p.metric), "—", "—", range(v.valueInterval) { value($0, p.metric) }, "—", "—"])
-        continue
-      }
-      t.add([
-        v.variant, value(v.assumedValue, p.metric), effect(v.assumedEffect, p.metric), effect(v.medianEffect, p.metric),
-        range(v.effectInterval) { effect($0, p.metric) }, range(v.liftInterval) { NumberText.lift($0) },
-        v.probabilityToBeatControl.map { NumberText.percent($0, decimals: 1) } ?? "n/a",
-      ])
-    }
-    out += t.render()
-    let mcError = 0.5 / Double(max(p.draws.count, 1)).squareRoot()
-    out += "\nThe control's row gives the interval of its own value. P(beat control): share of draws where the variant is better"
-    out += " (Monte Carlo error ≤ \(NumberText.percent(mcError, decimals: 1)) at \(p.draws.count) draws; raise --draws to narrow it).\n"
-    return out
+    let t = rows(p)
+    var table = TextTable(t.headers, alignments: [.left] + Array(repeating: .right, count: t.headers.count - 1))
+    for row in t.rows { table.add(row) }
+    return out + table.render() + "\n" + note(p) + "\n"
   }
 
   /// The prediction as pretty-printed JSON under `command`: the distributions, each variant's summary and every

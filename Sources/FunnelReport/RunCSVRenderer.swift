@@ -108,22 +108,25 @@ package enum RunMarkdownRenderer {
     return metric.isProportion ? NumberText.percent(v) : NumberText.fixed(v, 2)
   }
 
-  /// The Markdown document: when there are several variants, every metric of each against the control (Δ,
-  /// its interval, p-value, exact Δ); then per variant the screens, the estimates with the exact values and
-  /// the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  /// The Markdown document: when there are several variants, the `decision` summary first, then every
+  /// metric of each against the control (Δ, its interval, p-value, exact Δ); then per variant the screens,
+  /// the estimates with the exact values and the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)``
+  /// of `result`: one per variant, the control first.
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "## \(cell(result.experiment))\n\n"
+    if summaries.count > 1 { out += DecisionSummaryRenderer.markdown(decision) }
     out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
     out += " (the same users walk every variant).\n\n"
     guard let control = summaries.first else { return out }
     let level = NumberText.level(alpha: control.alpha)
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
-      out += "\(RunTableRenderer.methodsNote) Intervals at \(level); exact lift and exact Δ are the exact engine's"
+      out +=
+        "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(level); exact lift and exact Δ are the exact engine's"
       out += " (no sampling noise).\n\n"
       out += header(
         ["metric", "variant", control.variant, "value"] + RunTableRenderer.comparisonHeaders(level), right: Set(2...9))
-      for metric in FunnelMetric.allCases {
+      for metric in FunnelMetric.allCases where control.value(metric) != nil || control.estimate(metric) != nil {
         for s in summaries.dropFirst() {
           out += row(
             [metric.label, s.variant, value(metric, control.value(metric)), value(metric, s.value(metric))]

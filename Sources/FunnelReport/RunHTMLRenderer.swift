@@ -8,11 +8,12 @@ import FunnelStats
 package enum RunHTMLRenderer {
   /// The whole page (see the type's description); intervals at the level of the first summary's α.
   /// `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
+    if summaries.count > 1 { DecisionSummaryRenderer.html(decision, into: &doc) }
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant. \(RunTableRenderer.methodsNote) Intervals at \(RunTableRenderer.level(summaries)).",
+      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant.",
       cssClass: "note")
     summary(summaries, result: result, into: &doc)
     funnels(result.variants, summaries, heading: "Funnels", into: &doc)
@@ -21,6 +22,9 @@ package enum RunHTMLRenderer {
     planMix(result, summaries, into: &doc)
     revenue(result, summaries, into: &doc)
     LifecycleRenderer.html(summaries.map { ($0.variant, $0.lifecycle) }, alpha: summaries.first?.alpha ?? 0.05, into: &doc)
+    doc.methods([
+      "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(RunTableRenderer.level(summaries))."
+    ])
     return doc.html
   }
 
@@ -86,20 +90,8 @@ package enum RunHTMLRenderer {
     return "; \(NumberText.grouped(purchasers)) purchased a plan (\(NumberText.percent(s.value(.purchaseConversion))))"
   }
 
-  /// Whether `metric` can be non-zero in a run of `flows`: paywall views need a paywall
-  /// screen, purchases and revenue plans to sell, trial metrics a plan with a trial, refunds a refund probability. A
-  /// report draws no chart, column or row of a metric that cannot be (NCDB has no paywall).
-  static func applies(_ metric: FunnelMetric, to flows: [CompiledFlow]) -> Bool {
-    switch metric {
-    case .paywallViewRate: return flows.contains { $0.screenKinds.contains(.paywall) }
-    case .purchaseConversion, .purchaseConversionOfViewers, .revenuePerUser, .revenuePerPayingUser, .revenuePerPaywallViewer,
-      .realizedRevenuePerUser:
-      return flows.contains { !$0.plans.isEmpty }
-    case .trialStartRate, .trialToPaid: return flows.contains { $0.plans.contains { $0.plan.trialDays > 0 } }
-    case .refundRate: return flows.contains { !$0.plans.isEmpty && $0.revenue.refundProbability > 0 }
-    case .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish: return true
-    }
-  }
+  /// ``FunnelMetric/applies(to:)`` for the flows of `flows`.
+  static func applies(_ metric: FunnelMetric, to flows: [CompiledFlow]) -> Bool { metric.applies(to: flows) }
 
   /// ``applies(_:to:)`` for the flows of `result`.
   static func applies(_ metric: FunnelMetric, to result: RunResult) -> Bool {

@@ -9,15 +9,16 @@ package enum RunJSONRenderer {
   package static let schemaVersion = 1
 
   /// The JSON document of a run as text, one key per line, ending in a newline.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
-    JSONWriter.write(document(result, summaries: summaries))
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
+    JSONWriter.write(document(result, summaries: summaries, decision: decision))
   }
 
-  /// The JSON document of a run: settings, then every variant's counts, rates with intervals, screens,
-  /// plans and revenue (`summaries` in the order of `result.variants`).
-  package static func document(_ result: RunResult, summaries: [FunnelSummary]) -> JSONValue {
+  /// The JSON document of a run: settings, the decision `summary`, then every variant's counts,
+  /// rates with intervals, screens, plans and revenue (`summaries` in the order of `result.variants`).
+  package static func document(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: result.experiment, mode: "truth", seed: result.seed)
     return head.document([
+      ("summary", DecisionSummaryRenderer.json(decision)),
       ("usersPerVariant", .integer(result.usersPerVariant)),
       ("control", .string(result.control?.variant.id ?? "")),
       ("variants", .array(zip(result.variants, summaries).map { variant($0, $1) })),
@@ -55,7 +56,8 @@ package enum RunJSONRenderer {
     let a = run.aggregate
     let f = run.flow
     // Every counter but users (the variant's own field), with abandoned (derived) after completed.
-    let counters = FunnelCounter.allCases.filter { $0 != .users }.map { ($0.name, JSONValue.integer(a[$0])) }
+    // Only the counters the flow can have: no store counter for a flow that sells nothing.
+    let counters = FunnelCounter.allCases.filter { $0 != .users && $0.applies(to: [f]) }.map { ($0.name, JSONValue.integer(a[$0])) }
     let countsValue: JSONValue = .object(counters.prefix(1) + [("abandoned", .integer(a.abandoned))] + counters.dropFirst())
     let timeToFinishValue: JSONValue =
       .object([
@@ -108,21 +110,23 @@ package enum RunJSONRenderer {
             ("selected", .integer(a.optionCounts[j])),
           ])
         })
-    return .object([
-      ("id", .string(s.variant)),
-      ("description", run.variant.summary.map { .string($0) } ?? .null),
-      ("users", .integer(a[.users])),
-      ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
-      ("estimates", .object(s.estimates.map { ($0.metric.rawValue, estimate($0)) })),
-      ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),
-      ("counts", countsValue),
-      ("revenue", revenueValue),
-      ("lifecycle", LifecycleRenderer.json(s.lifecycle)),
-      ("timeToFinish", timeToFinishValue),
-      ("screens", screensValue),
-      ("plans", plansValue),
-      ("options", optionsValue),
-      ("segments", .object(f.segmentIDs.indices.map { (f.segmentIDs[$0], .integer(a.segmentUsers[$0])) })),
-    ])
+    // A flow that sells nothing has no revenue key (its counts have no store counter either).
+    return .object(
+      [
+        ("id", .string(s.variant)),
+        ("description", run.variant.summary.map { .string($0) } ?? .null),
+        ("users", .integer(a[.users])),
+        ("metrics", .object(s.metrics.map { ($0.metric.rawValue, optional($0.value)) })),
+        ("estimates", .object(s.estimates.map { ($0.metric.rawValue, estimate($0)) })),
+        ("comparisons", .object(s.comparisons.map { ($0.metric.rawValue, comparison($0)) })),
+        ("counts", countsValue),
+      ] + (f.plans.isEmpty ? [] : [("revenue", revenueValue)]) + [
+        ("lifecycle", LifecycleRenderer.json(s.lifecycle)),
+        ("timeToFinish", timeToFinishValue),
+        ("screens", screensValue),
+        ("plans", plansValue),
+        ("options", optionsValue),
+        ("segments", .object(f.segmentIDs.indices.map { (f.segmentIDs[$0], .integer(a.segmentUsers[$0])) })),
+      ])
   }
 }

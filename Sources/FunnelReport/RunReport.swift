@@ -11,19 +11,22 @@ public enum RunReport {
   /// `result`'s report in `format`, intervals at `1 − alpha`: the bytes `funnellab run` writes
   /// for the same spec, users and seed (the terminal table before it is fitted to a width).
   public static func render(_ result: SimulationResult, format: ReportFormat, alpha: Double = 0.05) -> String {
-    render(result.run, format: format, alpha: alpha)
+    let text = render(result.run, format: format, alpha: alpha, primary: result.experiment.metrics.primary)
+    return format == .table ? TerminalLayout.unbounded.fit(text) : text
   }
 
-  /// `result`'s report in `format`, intervals at `1 − alpha`: what `run` and `merge` of its
-  /// shards write (the command line fits `.table` to the terminal).
-  package static func render(_ result: RunResult, format: ReportFormat, alpha: Double) -> String {
+  /// `result`'s report in `format`, intervals at `1 − alpha`, opening with the summary of
+  /// each variant on `primary`: what `run` and `merge` of its shards write (the command line
+  /// fits `.table` to the terminal).
+  package static func render(_ result: RunResult, format: ReportFormat, alpha: Double, primary: FunnelMetric) -> String {
     let summaries = FunnelSummary.all(result, alpha: alpha)
+    let decision = DecisionSummary(truthMode: summaries, primary: primary, alpha: alpha)
     return switch format {
-    case .json: RunJSONRenderer.render(result, summaries: summaries)
+    case .json: RunJSONRenderer.render(result, summaries: summaries, decision: decision)
     case .csv: RunCSVRenderer.render(result, summaries: summaries)
-    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries)
-    case .html: RunHTMLRenderer.render(result, summaries: summaries)
-    case .table: RunTableRenderer.render(result, summaries: summaries)
+    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries, decision: decision)
+    case .html: RunHTMLRenderer.render(result, summaries: summaries, decision: decision)
+    case .table: RunTableRenderer.render(result, summaries: summaries, decision: decision)
     }
   }
 }

@@ -7,9 +7,10 @@ import FunnelStats
 package enum RunTableRenderer {
   /// The terminal report: per variant its funnel, purchase outcomes and estimates, then the comparison of
   /// every variant with the control. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
-  package static func render(_ result: RunResult, summaries: [FunnelSummary]) -> String {
+  package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
     out += " · truth mode (the same users walk every variant)\n"
+    if summaries.count > 1 { out += "\n" + DecisionSummaryRenderer.text(decision) }
     for (run, summary) in zip(result.variants, summaries) {
       out += "\n" + renderVariant(run, summary)
     }
@@ -52,8 +53,12 @@ package enum RunTableRenderer {
     }
     out += table.render()
     func metric(_ m: FunnelMetric) -> String { NumberText.percent(s.value(m)) }
-    out += "  completion \(metric(.completionRate)) · skip \(metric(.skipRate)) · paywall view \(metric(.paywallViewRate))"
-    out += " · purchase \(metric(.purchaseConversion)) (\(metric(.purchaseConversionOfViewers)) of viewers)\n"
+    out += "  completion \(metric(.completionRate)) · skip \(metric(.skipRate))"
+    if FunnelMetric.paywallViewRate.applies(to: [run.flow]) { out += " · paywall view \(metric(.paywallViewRate))" }
+    if FunnelMetric.purchaseConversion.applies(to: [run.flow]) {
+      out += " · purchase \(metric(.purchaseConversion)) (\(metric(.purchaseConversionOfViewers)) of viewers)"
+    }
+    out += "\n"
     out += "  time to finish: mean \(NumberText.seconds(s.value(.timeToFinish)))"
     if let exact = s.exactValue(.timeToFinish) { out += " (exact \(NumberText.seconds(exact)))" }
     out += ", median \(NumberText.seconds(s.medianSecondsToFinish)), p90 \(NumberText.seconds(s.p90SecondsToFinish))"
@@ -107,15 +112,20 @@ package enum RunTableRenderer {
   }
 
   /// How the comparisons of a truth-mode run are computed, as one sentence.
-  static let methodsNote =
+  /// The methods of the comparisons, in words; revenue and the store's ratios only when the
+  /// flows sell plans (`sells`).
+  static func methodsNote(sells: Bool) -> String {
     "Differences are Monte Carlo estimates over the same users (common random numbers), analysed paired:"
-    + " rates of all users with Tango's score interval and McNemar's score test on each user's pair of outcomes,"
-    + " revenue and realized revenue per user with the paired t interval and test on per-user differences"
-    + " (Welch's, unpaired, when fewer than \(PairedTallies.minimumDiffering) users' revenue differs: too few for the paired t)."
-    + " Metrics whose denominator differs between variants (conversion of viewers, trial to paid, time to finish,"
-    + " refund rate, revenue per payer or viewer) are compared unpaired (Miettinen–Nurminen score interval and test; Welch)."
-    + " Each lift (variant/control − 1) has an interval that excludes 0 exactly when the test beside it rejects:"
-    + " Fieller's with that test's variance, or the score interval of the ratio."
+      + " rates of all users with Tango's score interval and McNemar's score test on each user's pair of outcomes"
+      + (sells
+        ? ", revenue and realized revenue per user with the paired t interval and test on per-user differences"
+          + " (Welch's, unpaired, when fewer than \(PairedTallies.minimumDiffering) users' revenue differs: too few for the paired t)."
+          + " Metrics whose denominator differs between variants (conversion of viewers, trial to paid, time to finish,"
+          + " refund rate, revenue per payer or viewer) are compared unpaired (Miettinen–Nurminen score interval and test; Welch)."
+        : ". Time to finish, whose denominator (the completers) differs between variants, is compared unpaired (Welch).")
+      + " Each lift (variant/control − 1) has an interval that excludes 0 exactly when the test beside it rejects:"
+      + " Fieller's with that test's variance, or the score interval of the ratio."
+  }
 
   /// The confidence level of the summaries' comparison intervals, e.g. `95%`.
   static func level(_ summaries: [FunnelSummary]) -> String {
@@ -167,12 +177,12 @@ package enum RunTableRenderer {
     var out = "Compared with \(control.variant): Monte Carlo differences over the same users (common random numbers),"
     out += " with paired \(level) intervals and tests; lift: variant/control − 1 (its interval agrees with the test);"
     out += " exact lift and exact Δ: the exact engine's (no sampling noise)\n"
-    var metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate]
+    var metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate].filter { s in summaries.contains { $0.value(s) != nil } }
     if hasPlans { metrics += [.purchaseConversion, .revenuePerUser] }
     metrics.append(.timeToFinish)
     var table = TextTable(
       ["metric", "variant", control.variant, "variant"] + comparisonHeaders(level),
-      alignments: [.left, .left] + Array(repeating: .right, count: 8))
+      alignments: [.left, .left] + Array(repeating: .right, count: 8), secondary: [5, 6, 9])
     for metric in metrics {
       for s in summaries.dropFirst() {
         table.add(

@@ -38,6 +38,13 @@ package enum SVGCharts {
     package var text: String
     /// A reference value drawn as a diamond (the true effect in experiment mode).
     package var reference: Double?
+    /// The verdict printed beside the row: a filled point when significant (after any
+    /// correction), an open square when not; `nil` reads it from the interval (whether it
+    /// excludes zero).
+    package var significant: Bool?
+    /// Whether the difference is good or bad news for the metric (by its direction); colours
+    /// a filled point (``HTMLDocument``'s colour-blind-safe blue and vermillion).
+    package var tone: Tone?
 
     /// A row; `reference`, when given, is drawn as a diamond (forest plots only).
     package init(label: String, estimate: Double, lower: Double, upper: Double, text: String, reference: Double? = nil) {
@@ -80,13 +87,17 @@ package enum SVGCharts {
   /// interval below, then an axis with ticks and units. Every row and every chart of the
   /// same metric should share `scale` (``ChartScale/differences(_:atLeast:unit:plot:bounds:)``
   /// over all their values), so positions compare across variants and a tiny interval is
-  /// drawn tiny. Filled points have intervals that exclude zero, open squares include it
-  /// (the text gives the numbers too).
+  /// drawn tiny. Filled points are significant (``ForestRow/significant``, else an interval
+  /// that excludes zero), open squares are not (the text gives the numbers too).
   /// - Parameters:
   ///   - scale: the axis; values outside it are drawn at its ends.
   ///   - axisTitle: the line under the tick labels (what the axis measures and what 0 means).
+  ///   - margin: a guardrail's largest acceptable worsening, drawn as a short dashed line
+  ///     through every row's interval band (in the unit of the rows).
   /// - Returns: the elements and the view box height.
-  package static func forest(_ rows: [ForestRow], scale: ChartScale, axisTitle: String) -> (content: String, height: Double) {
+  package static func forest(_ rows: [ForestRow], scale: ChartScale, axisTitle: String, margin: Double? = nil) -> (
+    content: String, height: Double
+  ) {
     func x(_ v: Double) -> Double { scale.x(v, plot: forestPlot) }
     let (stacked, band) = labelBand(rows)
     let rowHeight = 38.0 + band
@@ -100,8 +111,12 @@ package enum SVGCharts {
       out += line(x(r.lower), y, x(r.upper), y, cssClass: "ci")
       out += line(x(r.lower), y - 6, x(r.lower), y + 6, cssClass: "ci")
       out += line(x(r.upper), y - 6, x(r.upper), y + 6, cssClass: "ci")
-      if r.lower > 0 || r.upper < 0 {
-        out += "<circle cx=\"\(n(x(r.estimate)))\" cy=\"\(n(y))\" r=\"5\" class=\"point\"/>\n"
+      if let margin {
+        out += line(x(margin), y - 10, x(margin), y + 11, cssClass: "margin")
+      }
+      if r.significant ?? (r.lower > 0 || r.upper < 0) {
+        let tone = r.tone.map { $0 == .good ? " good" : $0 == .bad ? " bad" : "" } ?? ""
+        out += "<circle cx=\"\(n(x(r.estimate)))\" cy=\"\(n(y))\" r=\"5\" class=\"point\(tone)\"/>\n"
       } else {
         out += "<rect x=\"\(n(x(r.estimate) - 4.5))\" y=\"\(n(y - 4.5))\" width=\"9\" height=\"9\" class=\"point open\"/>\n"
       }

@@ -12,32 +12,122 @@ package enum SensitivityRenderer {
     s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
   }
 
-  /// One row per grid point (the axes' values, each variant's exact metric value, the winner), `← flip` where
-  /// the winner changes along the last axis, then each flip with its bisected tie point, or `No flip`.
+  /// The answer first: where the winner flips, or that it wins everywhere.
+  static func conclusions(_ s: Sensitivity) -> [String] {
+    guard !s.flips.isEmpty else {
+      return ["No flip: " + Tone.good.mark(s.points.first?.winner ?? "—") + " wins on \(s.metric.label) everywhere in the ranges tried."]
+    }
+    let lines = s.flips.map { flip in
+      let fixed = zip(s.axes.dropLast(), flip.fixed).map { "\($0.parameter.rawValue) = \(f($1))" }.joined(separator: ", ")
+      return "Flip: \(flip.from) → " + Tone.warning.mark(flip.to) + " at \(flip.parameter.rawValue) ≈ \(f(flip.at))"
+        + " (between \(f(flip.between.lowerBound)) and \(f(flip.between.upperBound)))" + (fixed.isEmpty ? "" : " with \(fixed)")
+    }
+    guard lines.count > 3 else { return lines }
+    // Many flips: how often each change happens first, then three of them; the table has the rest.
+    var changes: [(String, Int)] = []
+    for flip in s.flips {
+      let change = "\(flip.from) → \(flip.to)"
+      if let k = changes.firstIndex(where: { $0.0 == change }) { changes[k].1 += 1 } else { changes.append((change, 1)) }
+    }
+    return [
+      "The winner on \(s.metric.label) flips at \(s.flips.count) places along \(s.axes.last?.parameter.rawValue ?? ""): "
+        + changes.map { "\($0.0) \($0.1)×" }.joined(separator: ", ") + "."
+    ] + lines.prefix(3) + ["… \(lines.count - 3) more: see the table."]
+  }
+
+  /// The flips first (``conclusions(_:)``), then one row per grid point (the axes' values, each variant's exact
+  /// metric value, the winner), `← flip` where the winner changes along the last axis.
   package static func table(_ s: Sensitivity) -> String {
-    var out = "\(s.experiment) · sensitivity of the winner on \(s.metric.rawValue) (exact engine, no sampling noise)\n\n"
-    let columns = s.axes.map(\.parameter.rawValue) + s.variants + ["winner"]
-    let widths = columns.map { max($0.count, 9) }
-    out += ("  " + zip(columns, widths).map { pad($0, $1) }.joined(separator: "  ")).replacingTrailingSpaces() + "\n"
+    var out = "\(s.experiment) · sensitivity of the winner on \(s.metric.label) (exact engine, no sampling noise)\n\n"
+    out += conclusions(s).joined(separator: "\n") + "\n\n"
+    var table = TextTable(
+      s.axes.map(\.parameter.rawValue) + s.variants + ["winner", ""],
+      alignments: s.axes.map { _ in .right } + s.variants.map { _ in .right } + [.left, .left])
+    table.keyColumns = s.axes.count
     var previous: Sensitivity.Point?
     for p in s.points {
-      let cells = p.values.map { f($0) } + p.metricValues.map { f($0) } + [p.winner]
-      var line = "  " + zip(cells, widths).map { pad($0, $1) }.joined(separator: "  ")
-      if let previous, previous.values.dropLast() == p.values.dropLast(), previous.winner != p.winner { line += "  ← flip" }
-      out += line.replacingTrailingSpaces() + "\n"
+      let flip = previous.map { $0.values.dropLast() == p.values.dropLast() && $0.winner != p.winner } ?? false
+      table.add(p.values.map { f($0) } + p.metricValues.map { f($0) } + [p.winner, flip ? Tone.warning.mark("← flip") : ""])
       previous = p
     }
-    out += "\n"
-    if s.flips.isEmpty {
-      out += "No flip: \(s.points.first?.winner ?? "—") wins everywhere.\n"
-    } else {
-      for flip in s.flips {
-        let fixed = zip(s.axes.dropLast(), flip.fixed).map { "\($0.parameter.rawValue) = \(f($1))" }.joined(separator: ", ")
-        out += "Flip: \(flip.from) → \(flip.to) at \(flip.parameter.rawValue) ≈ \(f(flip.at))"
-        out += " (between \(f(flip.between.lowerBound)) and \(f(flip.between.upperBound)))" + (fixed.isEmpty ? "" : " with \(fixed)") + "\n"
-      }
+    return out + table.render()
+  }
+
+  /// The winner at every point as a page: the flips first (`data-role="decision"`), a map of the
+  /// winner over the last axis (and the first, with two), and the table.
+  package static func html(_ s: Sensitivity) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · sensitivity · \(s.experiment)")
+    doc.heading(1, "\(s.experiment): where the winner flips")
+    let answer = conclusions(s)
+    doc.decision(answer.first ?? "", lines: Array(answer.dropFirst()), alert: !s.flips.isEmpty)
+    doc.paragraph(
+      "The winner on \(s.metric.label) at each point, by the exact engine (no sampling noise); every other behavior parameter stays at the spec's value.",
+      cssClass: "note")
+    let chart = winnerMap(s)
+    doc.beginCharts()
+    doc.chart(
+      kind: "winner-map", title: "Winner on \(s.metric.label) by " + s.axes.map(\.parameter.rawValue).reversed().joined(separator: " and "),
+      description: s.points.map { p in p.values.map { f($0) }.joined(separator: ", ") + ": " + p.winner }.joined(separator: "; ") + ".",
+      width: SVGCharts.width, height: chart.height, content: chart.content)
+    doc.endCharts()
+    doc.table(
+      s.axes.map(\.parameter.rawValue) + s.variants + ["winner"],
+      s.points.map { p in p.values.map { f($0) } + p.metricValues.map { f($0) } + [p.winner] },
+      right: Set(0..<(s.axes.count + s.variants.count)), caption: "Every point")
+    return doc.html
+  }
+
+  /// The colours of the winners, colour-blind safe (Okabe–Ito), in variant order.
+  static let palette = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000"]
+
+  /// A grid of cells, one per point: columns along the last axis, rows along the first (one row
+  /// with a single axis), each filled with its winner's colour; tick values below and left, a
+  /// legend of the winners above.
+  static func winnerMap(_ s: Sensitivity) -> (content: String, height: Double) {
+    guard let last = s.axes.last else { return ("", 0) }
+    let rowsAxis = s.axes.count > 1 ? s.axes.first : nil
+    let columns = last.values.count
+    let rows = rowsAxis?.values.count ?? 1
+    let winners = s.variants.filter { v in s.points.contains { $0.winner == v } }
+    var out = ""
+    var y = 4.0
+    for (k, v) in winners.enumerated() {
+      let color = palette[(s.variants.firstIndex(of: v) ?? k) % palette.count]
+      out += "<rect x=\"0\" y=\"\(SVGCharts.n(y))\" width=\"12\" height=\"12\" fill=\"\(color)\"/>\n"
+      out += SVGCharts.text(18, y + 10, v, cssClass: "small")
+      y += 18
     }
-    return out
+    let left = rowsAxis == nil ? 0.0 : 44.0
+    let top = y + 6
+    let cellWidth = (SVGCharts.width - left) / Double(max(columns, 1))
+    let cellHeight = min(24, max(8, 240 / Double(rows)))
+    for (i, p) in s.points.enumerated() {
+      let column = i % columns
+      let row = i / columns
+      let color = palette[(s.variants.firstIndex(of: p.winner) ?? 0) % palette.count]
+      out += "<rect x=\"\(SVGCharts.n(left + Double(column) * cellWidth))\" y=\"\(SVGCharts.n(top + Double(row) * cellHeight))\""
+      out +=
+        " width=\"\(SVGCharts.n(cellWidth))\" height=\"\(SVGCharts.n(cellHeight))\" fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
+      out += "<title>\(HTMLDocument.escape(p.values.map { f($0) }.joined(separator: ", ") + ": " + p.winner))</title></rect>\n"
+    }
+    let bottom = top + Double(rows) * cellHeight
+    // Tick labels at the ends and the middle only, so they never collide.
+    for column in Set([0, columns / 2, columns - 1]).sorted() {
+      let x = left + (Double(column) + 0.5) * cellWidth
+      let anchor = column == 0 ? "start" : column == columns - 1 ? "end" : "middle"
+      out += SVGCharts.text(
+        column == 0 ? left : column == columns - 1 ? SVGCharts.width : x, bottom + 14, f(last.values[column]), anchor: anchor,
+        cssClass: "tick")
+    }
+    out += SVGCharts.text(left + (SVGCharts.width - left) / 2, bottom + 30, last.parameter.rawValue, anchor: "middle", cssClass: "small")
+    if let rowsAxis {
+      for row in Set([0, rows - 1]).sorted() {
+        out += SVGCharts.text(
+          left - 4, top + (Double(row) + 0.5) * cellHeight + 4, f(rowsAxis.values[row]), anchor: "end", cssClass: "tick")
+      }
+      out += SVGCharts.text(0, bottom + 46, "rows: " + rowsAxis.parameter.rawValue + " (top to bottom)", cssClass: "small")
+    }
+    return (out, bottom + (rowsAxis == nil ? 36 : 52))
   }
 
   /// Chart data as pretty-printed JSON (`command` `"sensitivity"`): the axes and their values, every point's

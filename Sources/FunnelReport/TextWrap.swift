@@ -1,20 +1,22 @@
 /// Folding prose to a width.
 package enum TextWrap {
-  /// `text` in lines of at most `width` display columns (a character is one column), broken
+  /// `text` in lines of at most `width` display columns (``TextWidth``), broken
   /// at spaces but never inside brackets (an interval `[11.46, 17.77]` stays whole);
   /// continuation lines start with `indent` spaces. A word longer than a line stands on its
   /// own line, whole.
   package static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
     var lines: [String] = []
     var line = ""
+    var columns = 0
     for word in words(text) {
+      let w = TextWidth.columns(word)
       if line.isEmpty, lines.isEmpty {
-        line = word
-      } else if line.count + 1 + word.count <= width {
-        line += " " + word
+        (line, columns) = (word, w)
+      } else if columns + 1 + w <= width {
+        (line, columns) = (line + " " + word, columns + 1 + w)
       } else {
         lines.append(line)
-        line = String(repeating: " ", count: indent) + word
+        (line, columns) = (String(repeating: " ", count: indent) + word, indent + w)
       }
     }
     lines.append(line)

@@ -121,7 +121,7 @@ import Testing
 @Suite struct ExperimentOverTimeCommandTests {
   static let base = [
     "run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users-per-day", "20000", "--days", "14", "--variant",
-    "features5", "-q",
+    "features5", "-q", "--wide",
   ]
 
   @Test func everyFormatReadsTheDaysBesideTheTruth() throws {

@@ -305,7 +305,7 @@ import Testing
     for (csv, message) in cases {
       let path = try temporaryFile("observed.csv", contents: csv)
       let output = try temporaryFile("calibrated.json")
-      let r = funnellab("calibrate", spec, path, "-o", output)
+      let r = funnellab("calibrate", spec, path, "--write-spec", output)
       #expect(r.code == 65, "\(r.err)")
       #expect(r.err.contains(message), "\(r.err)")
       #expect(!FileManager.default.fileExists(atPath: output))
@@ -322,7 +322,7 @@ import Testing
   @Test func theCalibratedCommittedExampleValidates() throws {
     let output = try temporaryFile("calibrated.json")
     let observed = repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path
-    let r = funnellab("calibrate", experimentPath("urbannest-onboarding"), observed, "-o", output)
+    let r = funnellab("calibrate", experimentPath("urbannest-onboarding"), observed, "--write-spec", output)
     #expect(r.code == 0, "\(r.err)")
     #expect(r.err.contains("note: variants[1].patches[1]: slide1.continue 0.92 → 0.9176"), "\(r.err)")
     let v = funnellab("validate", output)
@@ -346,7 +346,7 @@ import Testing
       "observed.csv",
       contents: "screen,action,count\nslide1,,1000\nslide1,continue,100\nslide1,skip,20\nslide1,jumpTo2,10\nslide1,jumpTo3,10\n")
     let output = try temporaryFile("calibrated.json")
-    let r = funnellab("calibrate", path, csv, "-o", output)
+    let r = funnellab("calibrate", path, csv, "--write-spec", output)
     #expect(r.code == 65, "\(r.err)")
     #expect(r.err.contains("variants[1]"), "\(r.err)")
     #expect(r.err.contains("the calibrated spec would be invalid"), "\(r.err)")

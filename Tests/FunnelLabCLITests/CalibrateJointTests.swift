@@ -25,7 +25,7 @@ import Testing
     let ingest = funnellab("ingest", events, "--variant-property", "variant", "-o", observed)
     #expect(ingest.code == 0, "\(ingest.err)")
     let output = try temporaryFile("calibrated.json")
-    let r = funnellab("calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias,featureUtility", "-o", output)
+    let r = funnellab("calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias,featureUtility", "--write-spec", output)
     #expect(r.code == 0, "\(r.err)")
     let row = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("  defaultPlanBias ") })
     let numbers = row.split(whereSeparator: { " [],".contains($0) }).compactMap { Double($0) }
@@ -68,7 +68,7 @@ import Testing
       (["--variants", "all", "--fit", "dwellSigma"], "'dwellSigma' is not a behavior parameter that acts on the counts"),
     ]
     for (options, message) in cases {
-      let r = funnellab(["calibrate", spec, csv, "-o", output] + options)
+      let r = funnellab(["calibrate", spec, csv, "--write-spec", output] + options)
       #expect(r.code == 64, "\(options): \(r.err)")
       #expect(r.err.contains(message), "\(options): \(r.err)")
       #expect(!FileManager.default.fileExists(atPath: output))
@@ -84,7 +84,7 @@ import Testing
     }
     // A row without a variant would count in every arm: refused with its line.
     let unlabelled = try temporaryFile("unlabelled.csv", contents: "screen,action,count,variant\ngoal,,100,control\ngoal,select,90,\n")
-    let r = funnellab("calibrate", spec, unlabelled, "--variants", "all", "-o", output)
+    let r = funnellab("calibrate", spec, unlabelled, "--variants", "all", "--write-spec", output)
     #expect(r.code == 65, "\(r.err)")
     #expect(r.err.contains("unlabelled.csv:3: the row has no variant"), "\(r.err)")
     #expect(!FileManager.default.fileExists(atPath: output))
@@ -132,7 +132,7 @@ import Testing
     let spec = try temporaryFile("mini.json", contents: Self.spec)
     let data = try temporaryFile("counts.csv", contents: csv)
     let output = try temporaryFile("out.json")
-    let r = funnellab(["calibrate", spec, data, "-o", output] + flags)
+    let r = funnellab(["calibrate", spec, data, "--write-spec", output] + flags)
     #expect(r.code == 65)
     #expect(r.err.hasPrefix(data + message), "\(r.err)")
     #expect(!r.err.contains("mini:"), "the spec is not to blame")
@@ -144,7 +144,7 @@ import Testing
     let spec = try temporaryFile("mini.json", contents: Self.spec)
     let data = try temporaryFile("counts.csv", contents: "screen,action,count\nslide1,,100000\nslide1,continue,1\nslide1,skip,90000\n")
     let output = try temporaryFile("out.json")
-    let r = funnellab("calibrate", spec, data, "-o", output)
+    let r = funnellab("calibrate", spec, data, "--write-spec", output)
     #expect(r.code == 0, "\(r.err)")
     let written = try String(contentsOfFile: output, encoding: .utf8)
     #expect(written.contains("\"continue\": 1.009e-05"), "\(written)")

@@ -48,7 +48,7 @@ import Testing
     #expect(pass.code == 0, "\(pass.out)\(pass.err)")
     #expect(pass.out.contains("PASS    early upsell costs completion"), "\(pass.out)")
     #expect(pass.out.contains("upsellAfter3 costs ≥ 0.005 of completionRate"))
-    let fail = funnellab("check", try klick(expectations: Self.costsAtLeast, dropUpsellPatches: true))
+    let fail = funnellab("check", try klick(expectations: Self.costsAtLeast, dropUpsellPatches: true), "--wide")
     #expect(fail.code == 1, "\(fail.out)\(fail.err)")
     #expect(fail.out.contains("FAIL    early upsell costs completion"), "\(fail.out)")
     #expect(fail.out.contains("it does not cost: the improvement is 0, where a cost of at least 0.005 was expected"))
@@ -76,7 +76,7 @@ import Testing
       expectations:
         #"{ "kind": "beats", "variant": "features5", "metric": "purchaseConversion", "users": 200000, "among": ["features3", "goalOptional"] }"#
     )
-    let shared = funnellab("check", among)
+    let shared = funnellab("check", among, "--wide")
     #expect(shared.out.contains("α 0.05/3 = 0.01667 (Bonferroni: goalOptional, features3, features5)"), "\(shared.out)")
   }
 
@@ -86,7 +86,7 @@ import Testing
     let baseline = try temporaryFile("base.json")
     let spec = experimentPath("urbannest-onboarding")
     #expect(funnellab("exact", spec, "--format", "json", "-o", baseline).code == 0)
-    let same = funnellab("check", spec, "--baseline", baseline)
+    let same = funnellab("check", spec, "--baseline", baseline, "--wide")
     #expect(same.code == 0, "\(same.out)\(same.err)")
     #expect(same.out.contains("Unchanged from \(baseline): every metric within 1e-09 + 1e-09 × |baseline|."), "\(same.out)")
     let moved = try edited("urbannest-onboarding") {
@@ -106,7 +106,7 @@ import Testing
     #expect(r.out.hasSuffix("The exact funnel moved from its baseline.\n"))
     // A tolerance wide enough lets the move pass; one metric's own tolerance overrides.
     #expect(funnellab("check", moved, "--baseline", baseline, "--tolerance", "0.5").code == 0)
-    let one = funnellab("check", moved, "--baseline", baseline, "--tolerance", "0.5", "--tolerance", "completionRate=0.001")
+    let one = funnellab("check", moved, "--baseline", baseline, "--tolerance", "0.5", "--tolerance", "completionRate=0.001", "--wide")
     #expect(one.code == 1)
     #expect(one.out.contains("2 values moved in 2 variants"), "\(one.out)")
   }
@@ -201,14 +201,16 @@ import Testing
     #expect(r.out.hasSuffix("1 of 1 expectation failed: early upsell costs completion.\n"), "\(r.out)")
   }
 
-  /// Markdown and HTML open with the outcome; the HTML is well-formed XML.
+  /// Markdown and HTML open with the outcome (in HTML, the page's decision section); the HTML is well-formed XML.
   @Test func markdownAndHTMLLeadWithTheOutcome() throws {
     let path = try klick(expectations: Self.costsAtLeast, dropUpsellPatches: true)
     let md = funnellab("check", path, "--format", "markdown")
     #expect(md.out.hasPrefix("### ❌ funnellab check: 1 of 1 expectation failed: early upsell costs completion."), "\(md.out)")
     let html = funnellab("check", experimentPath("urbannest-onboarding"), "--format", "html")
     #expect(html.code == 0)
-    #expect(html.out.contains("<h1>All 3 expectations passed.</h1>"), "\(html.out)")
+    #expect(
+      html.out.contains("<section class=\"decision\" data-role=\"decision\">\n<p class=\"headline\">All 3 expectations passed.</p>"),
+      "\(html.out)")
     let data = Data(html.out.utf8)
     #expect(XMLParser(data: data).parse())
   }

@@ -128,17 +128,38 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     let out = try temporaryFile("calibrated.json")
     let r = funnellab(
       "calibrate", experimentPath("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path,
-      "-o", out)
+      "--write-spec", out, "--wide")
     #expect(r.code == 0, "\(r.err)")
-    #expect(r.out.contains("slide1.skip: observed 0.1427 per view"))
-    #expect(r.out.contains("registration.quit: observed 0.2816 per view"))
-    #expect(!r.out.contains("slide2.skip:"))
+    // The answer first: the contradicted assumptions, in the report's first lines.
+    let head = r.out.split(separator: "\n").prefix(3).joined(separator: "\n")
+    #expect(head.contains("4 of 19 assumptions are contradicted beyond noise"), "\(head)")
+    #expect(head.contains("slide1.skip (observed 0.1427 per view"))
+    #expect(head.contains("registration.quit (observed 0.2816 per view"))
+    #expect(!head.contains("slide2.skip"))
     #expect(r.err.contains("wrote the calibrated spec"))
     let document = try JSONParser.parse(try String(contentsOfFile: out, encoding: .utf8))
     #expect(document["name"]?.kind == .string("urbannest-onboarding"))
     // The variants' patches are rebalanced for the fitted probabilities: the spec validates.
     #expect(r.err.contains("note: variants[1].patches[1]: slide1.continue"))
     #expect(funnellab("validate", out).code == 0)
+  }
+
+  /// `-o` is the report, as in every command; `--write-spec` the calibrated spec; `--format json` the report as JSON.
+  @Test func theReportAndTheCalibratedSpecGoWhereTheirFlagsSay() throws {
+    let report = try temporaryFile("fit.json")
+    let spec = try temporaryFile("calibrated.json")
+    let r = funnellab(
+      "calibrate", experimentPath("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path,
+      "--format", "json", "-o", report, "--write-spec", spec)
+    #expect(r.code == 0, "\(r.err)")
+    #expect(r.out.isEmpty)
+    let document = try JSONParser.parse(try String(contentsOfFile: report, encoding: .utf8))
+    #expect(document["command"]?.kind == .string("calibrate"))
+    guard case .array(let ids)? = document["summary"]?["contradicted"]?.kind else {
+      throw CommandFailure(code: .software, text: "no summary")
+    }
+    #expect(ids.map(\.kind) == ["slide1.continue", "slide1.skip", "registration.type", "registration.quit"].map { .string($0) })
+    #expect(try JSONParser.parse(try String(contentsOfFile: spec, encoding: .utf8))["name"]?.kind == .string("urbannest-onboarding"))
   }
 
   @Test func aBadCSVLineExits65WithFileAndLine() throws {
@@ -159,8 +180,10 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     let spec = experimentPath("urbannest-onboarding")
     let r = funnellab("sensitivity", spec, "--vary", "fatiguePerScreen=0:0.1:0.05", "--metric", "completionRate")
     #expect(r.code == 0, "\(r.err)")
-    #expect(r.out.contains("sensitivity of the winner on completionRate"))
-    #expect(r.out.contains("No flip: twoSlides wins everywhere."), "\(r.out)")
+    #expect(r.out.contains("sensitivity of the winner on completion"))
+    // The answer first: the line after the title.
+    #expect(
+      r.out.split(separator: "\n").dropFirst().first == "No flip: twoSlides wins on completion everywhere in the ranges tried.", "\(r.out)")
     let j = funnellab("sensitivity", spec, "--vary", "fatiguePerScreen=0:0.1:0.05", "--metric", "completionRate", "--format", "json")
     let document = try JSONParser.parse(j.out)
     guard case .array(let points)? = document["points"]?.kind else {

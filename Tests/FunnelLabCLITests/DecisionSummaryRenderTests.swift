@@ -14,7 +14,7 @@ import Testing
   }
 
   @Test(arguments: [100, 60]) func theSummaryFitsItsWidthAndSaysTheConflicts(width: Int) throws {
-    let text = DecisionSummaryRenderer.text(try betfree(), width: width)
+    let text = TerminalLayout.unbounded.fit(DecisionSummaryRenderer.text(try betfree(), width: width))
     let lines = text.split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= width }, "\(lines.filter { $0.count > width })")
     // No interval is split across lines.

@@ -7,10 +7,22 @@ import Testing
 /// Every example in every command's `--help` runs as written (from the repository
 /// root), with its output files sent to a temporary folder.
 @Suite struct HelpExampleTests {
-  /// The EXAMPLES lines of a help text.
+  /// The EXAMPLES of a help text, one command each: a line ending in ` \\` continues on the
+  /// next (a long example folded to the width), and a `# …` line above a command is its comment.
   static func examples(inHelp help: String) -> [String] {
     guard let start = help.range(of: "\nEXAMPLES:\n") else { return [] }
-    return help[start.upperBound...].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    var commands: [String] = []
+    var pending = ""
+    for line in help[start.upperBound...].split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+      if line.hasSuffix(" \\") {
+        pending += line.dropLast(2) + " "
+      } else {
+        commands.append(pending + line)
+        pending = ""
+      }
+    }
+    return commands
   }
 
   static var commands: [String] { FunnelLabCommandLine.commands.map(\.spec.name) }
@@ -95,17 +107,29 @@ import Testing
   }
 
   /// Every command's examples in order, one folder per command (a merge example
-  /// reads what the command's shard example wrote).
+  /// reads what the command's shard example wrote). Off a terminal and without `COLUMNS`, the
+  /// help and every example's terminal output fit 100 columns.
   @Test(arguments: commands)
   func everyExampleRuns(command: String) throws {
     let folder = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
-    for line in Self.examples(inHelp: funnellab(command, "--help").out) {
+    let help = funnellab(command, "--help").out
+    #expect(Self.wider(than: 100, help).isEmpty, "\(command) --help: \(Self.wider(than: 100, help))")
+    for line in Self.examples(inHelp: help) {
       for arguments in try Self.argumentVectors(line, folder: folder).map(Self.sized) {
         let r = funnellab(arguments)
         // Exit 0: `check` would exit 1 for a failed expectation, but the seeds' pass.
         #expect(r.code == 0, "\(line)\n\(r.err)")
         #expect(!r.out.isEmpty || arguments.contains("-o"), "\(line) printed nothing")
+        // trace and ingest write data (NDJSON, CSV) by default, not terminal text.
+        let terminalText = !["trace", "ingest"].contains(command) && (!arguments.contains("--format") || arguments.contains("table"))
+        if terminalText { #expect(Self.wider(than: 100, r.out).isEmpty, "\(line): \(Self.wider(than: 100, r.out))") }
       }
     }
+  }
+
+  /// The lines of `text` wider than `width` characters, but for a line that is one word (a
+  /// long path, which nothing can fold).
+  static func wider(than width: Int, _ text: String) -> [Substring] {
+    text.split(separator: "\n").filter { $0.count > width && $0.split(separator: " ").count > 1 }
   }
 }

@@ -128,8 +128,9 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
       contentsOfFile: repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, encoding: .utf8)
     let path = try temporaryFile("observed.csv", contents: "\u{FEFF}" + original.replacingOccurrences(of: "\n", with: "\r\n"))
     let lf = funnellab(
-      "calibrate", experimentPath("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path)
-    let crlf = funnellab("calibrate", experimentPath("urbannest-onboarding"), path)
+      "calibrate", experimentPath("urbannest-onboarding"), repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path,
+      "--wide")
+    let crlf = funnellab("calibrate", experimentPath("urbannest-onboarding"), path, "--wide")
     #expect(crlf.code == 0, "\(crlf.err)")
     #expect(crlf.out.split(separator: "\n").dropFirst() == lf.out.split(separator: "\n").dropFirst())
   }
@@ -313,7 +314,7 @@ func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int
     let otherPath = folder + "/./spec.json"
     let cases: [[String]] = [
       ["check", spec, "--update-baseline", spec], ["check", spec, "--junit", otherPath], ["exact", spec, "-o", otherPath],
-      ["calibrate", spec, repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, "-o", spec],
+      ["calibrate", spec, repositoryRoot.appendingPathComponent("experiments/urbannest-observed.csv").path, "--write-spec", spec],
       ["diff", spec, spec, "--output", spec],
     ]
     for arguments in cases {

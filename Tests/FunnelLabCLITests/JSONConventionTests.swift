@@ -55,6 +55,9 @@ import Testing
     Report(
       section: "sensitivity", command: "sensitivity",
       arguments: ["sensitivity", betfree, "--vary", "priceSensitivity=0.5:2:0.5", "--metric", "revenuePerUser"]),
+    Report(
+      section: "calibrate", command: "calibrate",
+      arguments: ["calibrate", "experiments/urbannest-onboarding.json", "experiments/urbannest-observed.csv"]),
   ]
 
   @Test(arguments: reports)

@@ -160,7 +160,7 @@ import Testing
       #expect(r.err.contains("\(flag) sets the daily looks of the peeking simulation, which needs --users-per-day"), "\(r.err)")
     }
     let long = funnellab(
-      "power", experimentPath("klick-onboarding"), "--variant", "goalOptional", "--users-per-day", "20000", "--replicates", "100")
+      "power", experimentPath("klick-onboarding"), "--variant", "goalOptional", "--users-per-day", "20000", "--replicates", "100", "--wide")
     #expect(long.code == 0, "\(long.err)")
     #expect(long.out.contains("goalOptional: the plan needs 1,354 days at this traffic; the looks are simulated over the first 100 only"))
     // More than a year is not a plan: the report says so under the design table, in every text format.
@@ -171,7 +171,7 @@ import Testing
       "markdown")
     #expect(markdown.out.contains("**goalOptional: infeasible at this traffic: 1,354 days"))
     let short = funnellab(
-      "power", experimentPath("klick-onboarding"), "--variant", "features5", "--users-per-day", "20000", "--replicates", "100")
+      "power", experimentPath("klick-onboarding"), "--variant", "features5", "--users-per-day", "20000", "--replicates", "100", "--wide")
     #expect(short.code == 0, "\(short.err)")
     #expect(short.out.contains("Peeking: a look every day"))
     #expect(!short.out.contains("the looks are simulated over"))

@@ -52,7 +52,7 @@ import Testing
     }
     let table = funnellab("run", spec, "--parameter-uncertainty", "--metric", "revenuePerUser", "--draws", "5")
     #expect(table.code == 0, "\(table.err)")
-    #expect(table.out.contains("predicted effect on revenuePerUser under parameter uncertainty"), "\(table.out)")
+    #expect(table.out.contains("predicted effect on revenue per user under parameter uncertainty"), "\(table.out)")
   }
 
   @Test func powerReportsTheAssuranceBesideThePower() throws {
@@ -84,7 +84,7 @@ import Testing
   @Test(arguments: [
     (["exact", "SPEC", "--draws", "10"], 64, "--draws needs --parameter-uncertainty"),
     (["exact", "SPEC", "--parameter-uncertainty", "--draws", "1"], 64, "--draws"),
-    (["exact", "SPEC", "--parameter-uncertainty", "--format", "csv"], 64, "writes a table or JSON"),
+    (["exact", "SPEC", "--parameter-uncertainty", "--format", "csv"], 64, "writes a table, JSON or HTML"),
     (["exact", "SPEC", "--seed", "3"], 64, "--seed and --alpha need --parameter-uncertainty"),
     (["exact", "SPEC", "--metric", "revenuePerUser"], 64, "--metric needs --parameter-uncertainty"),
     (["run", "SPEC", "--metric", "revenuePerUser"], 64, "--metric needs --parameter-uncertainty"),

@@ -192,17 +192,18 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(html == output(Self.run + ["--format", "html"]), "the same run gives the same bytes")
   }
 
-  /// `exact --format html`: well-formed, self-contained, a metrics table and one
-  /// screens table per variant (and a plan-mix table where the flow sells plans).
+  /// `exact --format html`: well-formed, self-contained, the truth against the control and a
+  /// metrics table, and one screens table per variant (and a plan-mix table where the flow sells plans).
   @Test func exactHTMLIsWellFormedWithATablePerVariant() throws {
     let html = output(["exact", "experiments/betfree-onboarding.json", "--format", "html"])
     let s = ReportStructure(html)
     #expect(s.error == nil, "not well-formed XML: \(String(describing: s.error))")
-    #expect(html.components(separatedBy: "<table>").count - 1 == 1 + 4 * 2)
+    #expect(html.components(separatedBy: "<table>").count - 1 == 2 + 4 * 2)
+    #expect(html.contains("data-role=\"decision\""))
     #expect(!s.elements.contains("script"))
     #expect(!html.contains("href=") && !html.contains("src="))
     let ncdb = output(["exact", "experiments/ncdb-first-launch.json", "--format", "html"])
-    #expect(ncdb.components(separatedBy: "<table>").count - 1 == 1 + 3)
+    #expect(ncdb.components(separatedBy: "<table>").count - 1 == 2 + 3)
     #expect(!ncdb.contains("revenue") && !ncdb.contains("purchase"))
   }
 

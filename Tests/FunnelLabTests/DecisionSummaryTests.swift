@@ -94,7 +94,7 @@ import Testing
       let summary = DecisionSummary(ExperimentReport(observed: run, spec: e.metrics))
       #expect(summary.arms.map(\.arm) == [e.variants[1].id], "\(name)")
       #expect(summary.arms.allSatisfy { ($0.revenue != nil) == sells }, "\(name)")
-      #expect(summary.primary == e.metrics.primary)
+      #expect(summary.primary == DecisionSummary.Metric(e.metrics.primary))
     }
   }
 

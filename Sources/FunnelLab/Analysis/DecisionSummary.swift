@@ -45,10 +45,38 @@ package struct DecisionSummary: Sendable, Hashable {
     package var status: GuardrailStatus
   }
 
+  /// The metric a call is about: a ``FunnelMetric`` of a simulated flow, or the conversion
+  /// of `analyze`'s counts.
+  package struct Metric: Sendable, Hashable {
+    /// The JSON identifier (a ``FunnelMetric``'s raw value).
+    package var id: String
+    /// Its name in reports (``FunnelMetric/label``).
+    package var label: String
+    /// Whether a larger value is better.
+    package var higherIsBetter: Bool
+
+    /// A flow's metric.
+    package init(_ metric: FunnelMetric) {
+      self.init(id: metric.rawValue, label: metric.label, higherIsBetter: metric.higherIsBetter)
+    }
+
+    /// Any metric.
+    package init(id: String, label: String, higherIsBetter: Bool = true) {
+      self.id = id
+      self.label = label
+      self.higherIsBetter = higherIsBetter
+    }
+
+    /// The conversion `analyze` reads from counts: conversions over users.
+    package static let conversion = Metric(id: "conversionRate", label: "conversion")
+    /// Revenue per user.
+    package static let revenuePerUser = Metric(.revenuePerUser)
+  }
+
   /// One metric of an arm against the control: what the test saw and the truth.
   package struct Effect: Sendable, Hashable {
     /// The metric.
-    package var metric: FunnelMetric
+    package var metric: Metric
     /// The relative lift arm/control − 1 with its `1 − α` interval.
     package var relativeLift: IntervalEstimate?
     /// The difference arm − control with its `1 − α` interval, in the metric's unit.
@@ -64,9 +92,36 @@ package struct DecisionSummary: Sendable, Hashable {
     /// How the conclusion compares with the truth.
     package var verdict: Verdict?
 
+    /// An effect seen without the truth (`analyze`'s data).
+    package init(
+      metric: Metric, relativeLift: IntervalEstimate?, difference: IntervalEstimate?, significant: Bool, probabilityToBeatControl: Double?
+    ) {
+      self.metric = metric
+      self.relativeLift = relativeLift
+      self.difference = difference
+      self.significant = significant
+      self.probabilityToBeatControl = probabilityToBeatControl
+    }
+
+    /// The effect of a truth-mode comparison: the paired test (significant when `p < alpha`,
+    /// which its interval agrees with), the exact engine's truth and the verdict beside it.
+    package init(_ metric: FunnelMetric, _ summary: FunnelSummary, alpha: Double) {
+      self.metric = Metric(metric)
+      let c = summary.comparison(metric)
+      relativeLift = c?.relativeLift
+      difference = c?.difference
+      significant = (c?.test?.pValue).map { $0 < alpha } ?? false
+      probabilityToBeatControl = nil
+      trueRelativeLift = summary.exactRelativeLift(metric)
+      trueDifference = summary.exactDifference(metric)
+      verdict = trueDifference.flatMap { truth in
+        difference?.estimate.map { Verdict.judge(significant: significant, observed: $0, truth: truth) }
+      }
+    }
+
     /// The effect of `arm`'s result on `metric`.
     package init(_ metric: FunnelMetric, _ arm: ArmMetricResult) {
-      self.metric = metric
+      self.metric = Metric(metric)
       relativeLift = arm.relativeLift ?? arm.comparison?.relativeLift
       difference = arm.comparison?.difference
       significant = arm.significant
@@ -83,8 +138,9 @@ package struct DecisionSummary: Sendable, Hashable {
     package var arm: String
     /// The call on the primary metric.
     package var call: Call
-    /// What the decision rule says (primary metric and guardrails).
-    package var decision: Decision
+    /// What the decision rule says (primary metric and guardrails); `nil` in truth mode,
+    /// which compares the variants on the same users and has no decision rule.
+    package var decision: Decision?
     /// The primary metric against the control.
     package var primary: Effect
     /// Each guardrail, in spec order.
@@ -107,7 +163,7 @@ package struct DecisionSummary: Sendable, Hashable {
   /// The control's variant id.
   package var control: String
   /// The metric every call is about.
-  package var primary: FunnelMetric
+  package var primary: Metric
   /// Whether the sample-ratio check flagged the split (every call is then ``Call/doNotTrust``).
   package var sampleRatioMismatch: Bool
   /// One line per non-control arm, in arm order.
@@ -127,6 +183,27 @@ package struct DecisionSummary: Sendable, Hashable {
       revenue: revenue, decisions: report.decisions, sampleRatioMismatch: mismatch)
   }
 
+  /// The summary of a truth-mode run (``FunnelSummary/all(_:alpha:)``, the control first):
+  /// each variant's call on `primary` by its paired test at `alpha`, with the truth; no
+  /// decision rule, so a money conflict is about the call (a win that loses revenue per user).
+  package init(truthMode summaries: [FunnelSummary], primary: FunnelMetric, alpha: Double) {
+    control = summaries.first?.variant ?? ""
+    self.primary = Metric(primary)
+    sampleRatioMismatch = false
+    let sellsPlans = summaries.contains { $0.purchasers != nil }
+    arms = summaries.dropFirst().map { s in
+      let effect = Effect(primary, s, alpha: alpha)
+      let call = Self.call(effect, sampleRatioMismatch: false)
+      var line = Arm(
+        arm: s.variant, call: call, decision: nil, primary: effect, guardrails: [],
+        revenue: !sellsPlans || primary == .revenuePerUser ? nil : Effect(.revenuePerUser, s, alpha: alpha))
+      if let money = line.revenue {
+        line.conflict = Self.conflict(call == .wins ? .ship : .noDecision, money, margin: 0)
+      }
+      return line
+    }
+  }
+
   /// The summary of the parts of a report: the primary metric's results (the control
   /// first), each guardrail's status per arm, revenue per user's results (`nil`: left out)
   /// and each arm's decision.
@@ -135,7 +212,7 @@ package struct DecisionSummary: Sendable, Hashable {
     revenue: MetricResult?, decisions: [(arm: String, decision: Decision)], sampleRatioMismatch: Bool
   ) {
     self.control = control
-    self.primary = primary.metric
+    self.primary = Metric(primary.metric)
     self.sampleRatioMismatch = sampleRatioMismatch
     arms = decisions.compactMap { arm, decision in
       guard let result = primary.arm(arm) else { return nil }
@@ -148,6 +225,34 @@ package struct DecisionSummary: Sendable, Hashable {
         revenue: revenue?.arm(arm).map { Effect(.revenuePerUser, $0) })
       if !sampleRatioMismatch, let money = line.revenue {
         line.conflict = Self.conflict(decision, money, margin: revenue?.arm(arm)?.equivalenceMargin ?? 0)
+      }
+      return line
+    }
+  }
+
+  /// The summary of `analyze`'s counts: each arm's call on conversion by its adjusted test,
+  /// with its chance to beat the control, and revenue per user (Welch) when the data has it.
+  /// No truth is known and there is no decision rule, so a conflict is a win on conversion
+  /// with a significantly lower revenue per user (or the reverse).
+  package init(analysis r: ExperimentAnalysis.Report) {
+    control = r.control
+    primary = .conversion
+    let mismatch = r.sampleRatioMismatch.mismatch
+    sampleRatioMismatch = mismatch
+    let alpha = r.settings.alpha
+    arms = r.comparisons.map { c in
+      let effect = Effect(
+        metric: .conversion, relativeLift: c.relativeLift, difference: c.absoluteLift, significant: c.significant,
+        probabilityToBeatControl: c.probabilityToBeatControl)
+      let call = Self.call(effect, sampleRatioMismatch: mismatch)
+      var line = Arm(arm: c.arm, call: call, decision: nil, primary: effect, guardrails: [])
+      if let welch = c.revenue?.welch {
+        line.revenue = Effect(
+          metric: .revenuePerUser, relativeLift: nil, difference: welch.difference, significant: welch.test.pValue < alpha,
+          probabilityToBeatControl: c.revenue?.bayesian.probabilityToBeat)
+      }
+      if !mismatch, let money = line.revenue {
+        line.conflict = Self.conflict(call == .wins ? .ship : .noDecision, money, margin: 0)
       }
       return line
     }

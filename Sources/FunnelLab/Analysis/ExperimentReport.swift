@@ -48,17 +48,18 @@ package enum GuardrailStatus: String, Sendable, Hashable {
   case ok, violated, inconclusive
 }
 
-/// What the decision rule of ``MetricsSpec`` says about an arm.
+/// What the decision rule of ``MetricsSpec`` says about an arm; its raw value is the JSON
+/// identifier (the words are FunnelReport's `Vocabulary`).
 package enum Decision: String, Sendable, Hashable {
   /// The primary metric is significantly better and every guardrail is `ok`.
-  case ship = "ship"
+  case ship
   /// The primary metric is significantly worse, or a guardrail is violated.
-  case doNotShip = "do not ship"
+  case doNotShip
   /// Neither: not significant, or significant with a guardrail inconclusive.
-  case noDecision = "no decision"
+  case noDecision
   /// The sample-ratio check flagged a mismatch: the split is broken, so no decision of the
   /// experiment can be trusted.
-  case sampleRatioMismatch = "do not trust: sample ratio mismatch"
+  case sampleRatioMismatch
 }
 
 /// One arm's result on one metric, next to the truth.
@@ -179,8 +180,9 @@ package struct ExperimentReport: Sendable {
     }
     self.guardrails = guardrails
     let listed = Set([spec.primary] + spec.guardrails.map(\.metric))
+    let flows = observed.variants.map(\.flow)
     secondary = [FunnelMetric.completionRate, .purchaseConversion, .revenuePerUser]
-      .filter { !listed.contains($0) }
+      .filter { !listed.contains($0) && $0.applies(to: flows) }
       .map { Self.analyze($0, observed: observed, spec: spec) }
     var decisions: [(String, Decision)] = []
     for arm in primary.arms.dropFirst() {

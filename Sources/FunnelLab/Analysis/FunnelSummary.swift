@@ -124,10 +124,12 @@ package struct FunnelSummary: Sendable {
         screen: f.screenIDs[f.plans[j].screen], plan: f.plans[j].plan.id, isDefault: f.plans[j].isDefault,
         purchases: a.planPurchases[j], share: Double(a.planPurchases[j]) / purchasers)
     }
-    metrics = FunnelMetric.allCases.map { ($0, $0.value(in: a)) }
-    estimates = FunnelMetric.allCases.map { MetricAnalysis.estimate($0, in: a, alpha: alpha) }
+    // Only the metrics the flows can have: no purchase or revenue metric for a flow that sells nothing.
+    let applicable = FunnelMetric.allCases.filter { $0.applies(to: [f] + (control.map { [$0.flow] } ?? [])) }
+    metrics = applicable.map { ($0, $0.value(in: a)) }
+    estimates = applicable.map { MetricAnalysis.estimate($0, in: a, alpha: alpha) }
     if let control, control.variant.id != run.variant.id {
-      comparisons = FunnelMetric.allCases.map {
+      comparisons = applicable.map {
         MetricAnalysis.compare($0, variant: a, control: control.aggregate, paired: run.paired, alpha: alpha)
       }
     } else {

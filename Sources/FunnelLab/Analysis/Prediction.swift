@@ -54,6 +54,17 @@ package struct Prediction: Sendable {
   /// Per variant, the control first.
   package var variants: [Effect]
 
+  /// The largest Monte Carlo standard error of a share of the draws (`P(beat control)`):
+  /// `0.5 / √draws`, the binomial standard error at a share of ½.
+  package var shareStandardError: Double { 0.5 / Double(max(draws.count, 1)).squareRoot() }
+
+  /// The variant most likely to beat the control across the draws, with that chance.
+  package var mostLikelyWinner: Effect? {
+    variants.dropFirst().filter { $0.probabilityToBeatControl != nil }.max {
+      ($0.probabilityToBeatControl ?? 0) < ($1.probabilityToBeatControl ?? 0)
+    }
+  }
+
   /// Draws the parameters and solves every variant of `experiment` at each draw.
   /// - Parameters:
   ///   - variants: only these variants beside the control (default: every listed variant); ids the spec lacks are ignored.

@@ -1,0 +1,70 @@
+package import FunnelLab
+
+/// The words every report uses for what was decided (docs/glossary.md): one word per result,
+/// the same in every command and format. ``toned(_:)-swift.method`` adds the colour a
+/// terminal shows; Markdown, HTML and JSON use the plain words (JSON the raw identifiers).
+package enum Vocabulary {
+  /// A decision in words: `ship`, `do not ship`, `no decision`, `do not trust: sample ratio mismatch`.
+  package static func word(_ d: Decision) -> String {
+    switch d {
+    case .ship: "ship"
+    case .doNotShip: "do not ship"
+    case .noDecision: "no decision"
+    case .sampleRatioMismatch: "do not trust: sample ratio mismatch"
+    }
+  }
+
+  /// The tone a terminal colours a decision with.
+  static func tone(_ d: Decision) -> Tone? {
+    switch d {
+    case .ship: .good
+    case .doNotShip: .bad
+    case .noDecision: nil
+    case .sampleRatioMismatch: .warning
+    }
+  }
+
+  /// A call on the primary metric in words.
+  package static func word(_ c: DecisionSummary.Call) -> String {
+    switch c {
+    case .wins: "wins"
+    case .loses: "loses"
+    case .noDetectableDifference: "no detectable difference"
+    case .doNotTrust: "do not trust"
+    }
+  }
+
+  /// The tone of a call.
+  static func tone(_ c: DecisionSummary.Call) -> Tone? {
+    switch c {
+    case .wins: .good
+    case .loses: .bad
+    case .noDetectableDifference: nil
+    case .doNotTrust: .warning
+    }
+  }
+
+  /// The tone of a verdict against the truth: right calls good, wrong ones bad.
+  static func tone(_ v: Verdict) -> Tone? {
+    switch v {
+    case .correct, .correctNull: .good
+    case .wrongSign, .missed, .falsePositive: .bad
+    case .negligibleDetected: nil
+    }
+  }
+
+  /// The tone of a guardrail's status: a violation is bad.
+  static func tone(_ g: GuardrailStatus) -> Tone? { g == .violated ? .bad : nil }
+
+  /// A decision in words, marked with its tone for a terminal.
+  static func toned(_ d: Decision) -> String { mark(word(d), tone(d)) }
+  /// A call in words, marked with its tone.
+  static func toned(_ c: DecisionSummary.Call) -> String { mark(word(c), tone(c)) }
+  /// A verdict in words, marked with its tone.
+  static func toned(_ v: Verdict) -> String { mark(v.rawValue, tone(v)) }
+  /// A guardrail status in words, marked with its tone.
+  static func toned(_ g: GuardrailStatus) -> String { mark(g.rawValue, tone(g)) }
+
+  /// `text` marked with `tone`, or as it is.
+  static func mark(_ text: String, _ tone: Tone?) -> String { tone?.mark(text) ?? text }
+}
