@@ -25,7 +25,9 @@ import Testing
     let ingest = funnellab("ingest", events, "--variant-property", "variant", "-o", observed)
     #expect(ingest.code == 0, "\(ingest.err)")
     let output = try temporaryFile("calibrated.json")
-    let r = funnellab("calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias,featureUtility", "--write-spec", output)
+    // --wide: the row is read whole, as one line.
+    let r = funnellab(
+      "calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias,featureUtility", "--write-spec", output, "--wide")
     #expect(r.code == 0, "\(r.err)")
     let row = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("  defaultPlanBias ") })
     let numbers = row.split(whereSeparator: { " [],".contains($0) }).compactMap { Double($0) }
@@ -49,7 +51,7 @@ import Testing
     }
     #expect(mean == calibrated.behavior.defaultPlanBias)
     #expect(abs(sd - numbers[2]) < 1e-3, "\(sd) vs \(row)")
-    let predicted = funnellab("exact", output, "--parameter-uncertainty", "--draws", "20", "--variant", "defaultMonthly")
+    let predicted = funnellab("exact", output, "--parameter-uncertainty", "--draws", "20", "--variant", "defaultMonthly", "--wide")
     #expect(predicted.code == 0, "\(predicted.err)")
     #expect(predicted.out.contains("20 draws (seed 1) of defaultPlanBias ~ normal(\(JSONValue.format(mean)), sd \(JSONValue.format(sd)))"))
   }
