@@ -21,15 +21,10 @@ enum AdjustmentPlanRenderer {
         s.arm, s.method.rawValue, s.method == .unadjusted ? "" : NumberText.percent(s.varianceReduction),
         s.usersPerArm.map { NumberText.grouped($0) } ?? (s.noEffect ? "∞ (no effect)" : "n/a (too many)"), saved,
         check.map {
-          "\(NumberText.percent($0.simulated.rejectionRate)) ± \(NumberText.percent(standardError($0.simulated))) (\(NumberText.grouped($0.simulated.replicates)) replicates)"
+          "\(NumberText.percent($0.simulated.rejectionRate)) ± \(NumberText.percent($0.simulated.rejectionRateStandardError)) (\(NumberText.grouped($0.simulated.replicates)) replicates)"
         } ?? "",
       ]
     }
-  }
-
-  static func standardError(_ s: SimulatedAdjustment) -> Double {
-    let p = s.rejectionRate
-    return (p * (1 - p) / Double(max(s.replicates, 1))).squareRoot()
   }
 
   static func intro(_ p: AdjustmentPlan, headed: Bool = false) -> String {

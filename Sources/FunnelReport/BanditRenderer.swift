@@ -23,12 +23,10 @@ package enum BanditRenderer {
   }
 
   /// A share of replicates.
-  static func share(_ count: Int, _ c: BanditComparison) -> Double { Double(count) / Double(max(c.counts.replicates, 1)) }
+  static func share(_ count: Int, _ c: BanditComparison) -> Double { c.share(count) }
 
   /// The bandit's mean share of each arm on each day.
-  static func sharesByDay(_ c: BanditComparison) -> [[Double]] {
-    c.counts.weightSums.map { day in day.map { $0 / Double(max(c.counts.replicates, 1)) } }
-  }
+  static func sharesByDay(_ c: BanditComparison) -> [[Double]] { c.sharesByDay }
 
   /// The lines above the tables: what was simulated.
   static func setup(_ c: BanditComparison) -> [String] {
@@ -105,15 +103,13 @@ package enum BanditRenderer {
   static func sentences(_ c: BanditComparison) -> [String] {
     let k = c.counts
     var out: [String] = []
-    if let bandit = k.banditTotalRegret.mean, let fixed = k.fixedTotalRegret.mean {
-      let se =
-        ((k.banditTotalRegret.standardError ?? 0) * (k.banditTotalRegret.standardError ?? 0)
-        + (k.fixedTotalRegret.standardError ?? 0) * (k.fixedTotalRegret.standardError ?? 0)).squareRoot()
-      let gap = abs(fixed - bandit)
+    if let (bandit, fixed, gap, se, who) = c.regretComparison {
       let winner =
-        gap <= 2 * se
-        ? "neither design loses clearly fewer (the gap is within 2 SE)"
-        : (bandit < fixed ? "the bandit loses fewer" : "the fixed test loses fewer")
+        switch who {
+        case .neither: "neither design loses clearly fewer (the gap is within 2 SE)"
+        case .bandit: "the bandit loses fewer"
+        case .fixed: "the fixed test loses fewer"
+        }
       out.append(
         "Over the test and the \(c.design.horizonDays) days after it, the bandit loses \(NumberText.grouped(bandit, rounding: .toNearestOrAwayFromZero)) conversions"
           + " and the fixed test \(NumberText.grouped(fixed, rounding: .toNearestOrAwayFromZero)): \(winner)"
@@ -122,20 +118,13 @@ package enum BanditRenderer {
     out.append(
       "The bandit ships a worse arm than \(c.bestArm) in \(pct(share(k.banditWrongShips, c))) of replicates, the fixed test in \(pct(share(k.fixedWrongShips, c)))."
     )
-    /// The arms whose mean estimate misses the true difference by over 3 SE.
-    func biased(_ estimates: [BanditSimulation.Moments]) -> [Int] {
-      (1..<c.arms.count).filter { i in
-        guard let mean = estimates[i].mean, let se = estimates[i].standardError else { return false }
-        return abs(mean - c.trueDifferences[i]) > 3 * se
-      }
-    }
-    let naiveBiased = biased(k.naiveDifference)
+    let naiveBiased = c.biasedArms(k.naiveDifference)
     if !naiveBiased.isEmpty {
       out.append(
         "The bandit's naive differences are biased beyond 3 SE for \(naiveBiased.map { c.arms[$0] }.joined(separator: ", ")); report a bandit's effect"
           + " with the inverse-propensity estimate, which is unbiased by construction.")
     }
-    let weightedBiased = biased(k.weightedDifference)
+    let weightedBiased = c.biasedArms(k.weightedDifference)
     if !weightedBiased.isEmpty {
       out.append(
         "The inverse-propensity differences also miss the truth by over 3 SE for \(weightedBiased.map { c.arms[$0] }.joined(separator: ", "))"
@@ -197,13 +186,13 @@ package enum BanditRenderer {
     doc.decision(answer.first ?? "", lines: Array(answer.dropFirst()))
     for line in setup(c) { doc.paragraph(line, cssClass: "note") }
     let days = sharesByDay(c)
-    let n = Double(max(c.counts.replicates, 1))
+    let spreads = c.shareSpreadByDay
     let series = c.arms.indices.map { i in
       SVGCharts.CurveSeries(
         name: c.arms[i],
         points: days.indices.map { d in
           let mean = days[d][i]
-          let spread = max(0, c.counts.weightSquares[d][i] / n - mean * mean).squareRoot()
+          let spread = spreads[d][i]
           return (Double(d + 1), 100 * mean, 100 * max(0, mean - spread), 100 * min(1, mean + spread), nil)
         })
     }

@@ -265,6 +265,12 @@ package struct SimulatedAdjustment: Sendable, Hashable {
 
   /// `significant / replicates`: the power (or, with no effect, the false-positive rate).
   package var rejectionRate: Double { Double(significant) / Double(max(replicates, 1)) }
+
+  /// The Monte Carlo standard error of ``rejectionRate``, `√(p(1 − p)/replicates)`.
+  package var rejectionRateStandardError: Double {
+    let p = rejectionRate
+    return (p * (1 - p) / Double(max(replicates, 1))).squareRoot()
+  }
   /// `covered / replicates`.
   package var coverage: Double { Double(covered) / Double(max(replicates, 1)) }
 }
