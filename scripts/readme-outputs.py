@@ -127,7 +127,7 @@ def check(path, args):
                 pasted.pop()
                 out_end -= 1
             words = re.findall(r"[\w./-]+\.(?:json|csv|ndjson|xml)", command)
-            outputs = set(re.findall(r"(?:-o|--junit|--update-baseline|>>?)\s+([\w./-]+)", command))
+            outputs = set(re.findall(r"(?:-o|--junit|--update-baseline|--write-spec|>>?)\s+([\w./-]+)", command))
             inputs = [w for w in words if w not in outputs and not os.path.exists(os.path.join(folder, w))]
             if inputs:
                 say(f"skipped ({name}:{at + 1}): {command}  [needs {', '.join(inputs)}]")

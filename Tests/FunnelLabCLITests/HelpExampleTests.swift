@@ -48,7 +48,8 @@ import Testing
     var arguments: [String] = []
     var isOutput = false
     for word in words {
-      defer { isOutput = ["-o", "--output", "--junit", "--update-baseline"].contains(word) }
+      // Every option that names a file the command writes (the command line's own list), so no example writes into the repository.
+      defer { isOutput = (["-o"] + outputFileOptions.map { "--" + $0 }).contains(word) }
       if isOutput {
         arguments.append(folder.appendingPathComponent(word).path)
       } else if word.contains("*") {
