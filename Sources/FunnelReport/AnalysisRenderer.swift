@@ -33,14 +33,6 @@ package enum AnalysisRenderer {
     }
   }
 
-  /// The interval headers' method names, from the test used.
-  static func intervalNames(_ r: ExperimentAnalysis.Report) -> (absolute: String, relative: String) {
-    switch r.settings.proportionTest {
-    case .score: ("Miettinen-Nurminen", "score ratio")
-    case .pooledZ: ("Newcombe", "log ratio")
-    }
-  }
-
   /// `p = 0.0123`, or `p < 0.0001`.
   static func pEquals(_ p: Double) -> String {
     p < 1e-4 ? "p < 0.0001" : "p = " + NumberText.fixed(p, 4)
