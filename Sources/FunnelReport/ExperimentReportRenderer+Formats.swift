@@ -94,7 +94,7 @@ extension ExperimentReportRenderer {
         a.comparison == nil ? "" : p(a.adjustedPValue) + (a.significant ? " *" : ""),
         a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "",
         a.comparison == nil ? "" : NumberText.lift(a.trueRelativeLift), a.trueDifference.map { difference($0, m.metric) } ?? "",
-        a.verdict?.rawValue ?? "",
+        a.verdict.map(Vocabulary.word) ?? "",
       ])
     }
     return out
