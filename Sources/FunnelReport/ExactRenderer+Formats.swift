@@ -27,7 +27,7 @@ extension ExactRenderer {
     switch metric.definition {
     case .proportion: NumberText.percent(value, decimals: 2)
     case .mean(.timeToFinish): NumberText.seconds(value)
-    case .mean: money(value, 3)
+    case .mean: money(value)
     }
   }
 
@@ -52,7 +52,7 @@ extension ExactRenderer {
       ["realized by day \(NumberText.fixed(days[k].day, 0))\(currency.map { " (\($0))" } ?? "")"]
         + variants.map { v in
           let curve = v.exact.realizedRevenueCurve
-          return money(curve.indices.contains(k) ? curve[k].perUser : nil, 3)
+          return money(curve.indices.contains(k) ? curve[k].perUser : nil)
         }
     }
   }

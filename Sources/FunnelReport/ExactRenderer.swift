@@ -89,8 +89,9 @@ package enum ExactRenderer {
     ])
   }
 
-  static func money(_ value: Double?, _ decimals: Int = 2) -> String {
-    value.map { NumberText.fixed($0, decimals) } ?? "n/a"
+  /// Money in the glossary's style: two decimals.
+  static func money(_ value: Double?) -> String {
+    value.map { NumberText.fixed($0, 2) } ?? "n/a"
   }
 
   static func table(_ v: Variant) -> String {
@@ -119,12 +120,12 @@ package enum ExactRenderer {
     out += "  trial starts \(rate(.trialStartRate)) · trial→paid \(rate(.trialToPaid)) · refunds \(rate(.refundRate)) of purchasers"
     out += " · approved after pending \(NumberText.percent(x.store.pendingApprovals, decimals: 3))\n"
     let horizon = JSONValue.format(f.revenue.horizonMonths)
-    out += "  revenue per user (\(horizon) months, net, \(currency)) \(money(x.value(of: .revenuePerUser), 3))"
+    out += "  revenue per user (\(horizon) months, net, \(currency)) \(money(x.value(of: .revenuePerUser)))"
     out += " · LTV per payer \(money(x.value(of: .revenuePerPayingUser)))"
-    out += " · per paywall viewer \(money(x.value(of: .revenuePerPaywallViewer), 3))"
-    out += " · realized by day \(JSONValue.format(f.revenue.analysisDay)) \(money(x.value(of: .realizedRevenuePerUser), 3))\n"
+    out += " · per paywall viewer \(money(x.value(of: .revenuePerPaywallViewer)))"
+    out += " · realized by day \(JSONValue.format(f.revenue.analysisDay)) \(money(x.value(of: .realizedRevenuePerUser)))\n"
     out += "  realized per user by day — "
-    out += x.realizedRevenueCurve.map { "\(NumberText.fixed($0.day, 0)): \(money($0.perUser, 2))" }.joined(separator: " · ") + "\n"
+    out += x.realizedRevenueCurve.map { "\(NumberText.fixed($0.day, 0)): \(money($0.perUser))" }.joined(separator: " · ") + "\n"
     out += "  plan mix: "
     out +=
       f.plans.indices.map { j in

@@ -137,7 +137,7 @@ package enum RunMarkdownRenderer {
     }
     for s in summaries {
       out += "### Variant \(code(s.variant))\n\n"
-      out += header(["screen", "kind", "reached", "reach", "quit here", "drop-off", "views"], right: [2, 3, 4, 5, 6])
+      out += header(["screen", "kind", "reached", "reach", "quit", "drop-off", "views"], right: [2, 3, 4, 5, 6])
       for r in s.screens {
         out += row([
           r.id, r.kind.rawValue, NumberText.grouped(r.reached), NumberText.percent(r.reachRate), NumberText.grouped(r.droppedOff),

@@ -42,7 +42,7 @@ package enum RunTableRenderer {
     if let summary = run.variant.summary { out += " — \(summary)" }
     out += "\n"
     var table = TextTable(
-      ["screen", "kind", "reached", "reach", "quit here", "drop-off", "views", "s/view"],
+      ["screen", "kind", "reached", "reach", "quit", "drop-off", "views", "s/view"],
       alignments: [.left, .left, .right, .right, .right, .right, .right, .right])
     for row in s.screens {
       table.add([
@@ -165,7 +165,7 @@ package enum RunTableRenderer {
   static func value(_ x: Double?, _ metric: FunnelMetric, signed: Bool = false) -> String {
     guard let x else { return "n/a" }
     if metric.isProportion { return signed ? NumberText.points(x, decimals: 2) : NumberText.percent(x, decimals: 2) }
-    let decimals = metric.isRevenue ? 3 : (signed ? 2 : 1)
+    let decimals = metric.isRevenue ? (signed ? 3 : 2) : (signed ? 2 : 1)
     return signed ? NumberText.signed(x, decimals) : NumberText.fixed(x, decimals)
   }
 
