@@ -164,6 +164,17 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     #expect(quiet.stdout == terminal.stdout)
   }
 
+  /// check draws a bar over the expectations of every spec on a terminal; -q hides it.
+  @Test func checkShowsProgressOnATerminal() {
+    let specs = ["experiments/klick-onboarding.json", "experiments/urbannest-onboarding.json"]
+    let terminal = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["check"] + specs, console: terminal) == 0)
+    #expect(terminal.stderr.contains("check █") && terminal.stderr.contains("100%"), "\(terminal.stderr)")
+    let quiet = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["check", "-q"] + specs, console: quiet) == 0)
+    #expect(quiet.stderr.isEmpty && quiet.stdout == terminal.stdout)
+  }
+
   @Test func outputFileHoldsTheSameBytesAsStdout() throws {
     let path = try temporaryFile("run.json")
     let toFile = funnellab("run", "--users", "2000", "--format", "json", "-o", path)
