@@ -93,7 +93,7 @@ enum CheckCommand: Command {
     var update: (OutputDestination, String)?
     if baseline.replacesExpectations, let (path, experiment) = experiments.first, let index = files.indices.first {
       // Solved once for both the comparison and the new baseline.
-      let solved = try ExactCommand.solve(experiment)
+      let solved = try ExactCommand.solve(experiment, console: console)
       files[index].baseline = baseline.compare(
         FunnelSnapshot(
           experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact)),

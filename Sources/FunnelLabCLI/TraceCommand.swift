@@ -73,11 +73,18 @@ enum TraceCommand: Command {
       flows, users: users, seed: seed ?? experiment.seed, names: names, variantProperty: variantProperty,
       maximumMegabytes: maximumMegabytes)
     // Streamed user by user (in chunks of about 1 MB), never held whole.
+    // A bar on a terminal's stderr, unless the events stream to that terminal too.
+    let bar = ProgressBar(
+      console: console, label: "tracing", enabled: arguments.value("output") != nil || !console.outIsTerminal, unit: "users")
+    defer { bar.finish() }
+    var done = 0
     try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in
       var buffer = ""
       for flow in flows {
         try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
           (events: [TraceEvent]) throws(CommandFailure) in
+          done += 1
+          bar.update(done: done, total: users * flows.count)
           buffer += TraceRenderer.ndjson(
             variantProperty.map { name in events.map { $0.adding(name, .string(flow.variantID)) } } ?? events)
           if buffer.utf8.count >= 1 << 20 {

@@ -61,10 +61,21 @@ package enum ExactRenderer {
       "The truth: \(Tone.good.mark(best.variant)) is best on \(label), lift \(NumberText.lift(best.relativeLift)) against \(e.control)."
   }
 
-  /// The effects as a table: per variant the exact lift of each metric against the control.
-  static func effectRows(_ e: ExactEffects) -> (headers: [String], rows: [[String]]) {
+  /// The effects as a table: per variant the exact lift of each metric against the control,
+  /// with its Δ beside it when `differences` (`+7.55% · Δ +0.29 pp`).
+  static func effectRows(_ e: ExactEffects, differences: Bool = false) -> (headers: [String], rows: [[String]]) {
     let headers = ["lift vs \(e.control)"] + e.metrics.map(\.label)
-    return (headers, e.rows.map { r in [r.variant] + r.relativeLifts.map { NumberText.lift($0) } })
+    return (
+      headers,
+      e.rows.map { r in
+        [r.variant]
+          + e.metrics.indices.map { k in
+            let lift = NumberText.lift(r.relativeLifts[k])
+            guard differences, let d = r.differences[k] else { return lift }
+            return lift + " · Δ " + ExperimentReportRenderer.difference(d, e.metrics[k])
+          }
+      }
+    )
   }
 
   /// The `summary` object: the control, the metrics and each variant's exact lift and difference per metric.
