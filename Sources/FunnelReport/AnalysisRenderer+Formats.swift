@@ -82,7 +82,7 @@ extension AnalysisRenderer {
   static func armHeaders(alpha: Double) -> [String] {
     let level = NumberText.level(alpha: alpha)
     return [
-      "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adjusted", "P(beat)",
+      "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adj. p", "P(beat)",
       "P(best)", "verdict",
     ]
   }

@@ -84,7 +84,7 @@ package enum AnalysisRenderer {
     out += arms.render() + "\n"
     var comparisons = TextTable(
       [
-        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adjusted", "P(beat)", "exp. loss", "verdict",
+        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adj. p", "P(beat)", "exp. loss", "verdict",
       ],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [3, 4, 7])
     for c in r.comparisons {

@@ -49,7 +49,7 @@ extension BanditRenderer {
     return Table(
       title: "Difference with \(t.arms.first?.id ?? "the control"): naive (biased under adaptive allocation) and inverse-propensity"
         + " (unbiased; its normal interval is approximate)",
-      headers: ["arm", "naive Δ", "weighted Δ", "≈\(level) CI (weighted)", "exact Δ", "CI covers exact", "its coverage (measured)"],
+      headers: ["arm", "naive Δ", "weighted Δ", "≈\(level) CI (weighted)", "true Δ", "CI covers truth", "its coverage (measured)"],
       rows: t.differences.map { d in
         let ci = d.weightedInterval
         let covers = d.exact.map { ci.lower <= $0 && $0 <= ci.upper ? "yes" : "no" } ?? "n/a"

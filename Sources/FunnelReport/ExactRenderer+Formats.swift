@@ -218,7 +218,7 @@ extension ExactRenderer {
       let e = effects(variants, primary: primary)
       doc.decision(Tone.render(headline(e), color: false))
       let t = effectRows(e, differences: true)
-      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): exact lift and Δ per metric")
+      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): true lift and Δ per metric")
       effectCharts(e, variants, into: &doc)
     }
     doc.paragraph(note(variants), cssClass: "note")

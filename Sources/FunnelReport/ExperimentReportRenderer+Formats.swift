@@ -82,7 +82,7 @@ extension ExperimentReportRenderer {
     var out = RunMarkdownRenderer.header(
       [
         "arm", "n", m.metric.label, "lift [\(NumberText.level(alpha: alpha)) CI]", "Δ", "\(NumberText.level(alpha: alpha)) CI",
-        "p (adj.)", "P(beat control)", "true lift", "true Δ (exact)", "verdict",
+        "adj. p", "P(beat)", "true lift", "true Δ", "verdict",
       ],
       right: Set(1...9))
     for a in m.arms {

@@ -148,7 +148,7 @@ package enum RunTableRenderer {
   }
 
   /// The comparison columns every truth-mode table shows, relative lift first: lift with
-  /// its interval, Δ, its interval, p, exact lift, exact Δ.
+  /// its interval, Δ, its interval, p, true lift, true Δ.
   static func comparisonCells(_ s: FunnelSummary, _ metric: FunnelMetric) -> [String] {
     let c = s.comparison(metric)
     return [c == nil ? "" : NumberText.lift(c?.relativeLift)] + delta(c, metric) + [
@@ -158,7 +158,7 @@ package enum RunTableRenderer {
 
   /// The headers of ``comparisonCells(_:_:)`` at confidence `level` (e.g. `95%`).
   static func comparisonHeaders(_ level: String) -> [String] {
-    ["lift [\(level) CI]", "Δ", "\(level) CI", "p", "exact lift", "exact Δ"]
+    ["lift [\(level) CI]", "Δ", "\(level) CI", "p", "true lift", "true Δ"]
   }
 
   /// A metric's value (or a signed difference) as the comparison table shows it.
@@ -176,7 +176,7 @@ package enum RunTableRenderer {
     let level = level(summaries)
     var out = "Compared with \(control.variant): Monte Carlo differences over the same users (common random numbers),"
     out += " with paired \(level) intervals and tests; lift: variant/control − 1 (its interval agrees with the test);"
-    out += " exact lift and exact Δ: the exact engine's (no sampling noise)\n"
+    out += " true lift and true Δ: the exact engine's (no sampling noise)\n"
     var metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate].filter { s in summaries.contains { $0.value(s) != nil } }
     if hasPlans { metrics += [.purchaseConversion, .revenuePerUser] }
     metrics.append(.timeToFinish)
