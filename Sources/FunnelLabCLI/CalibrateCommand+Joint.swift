@@ -3,23 +3,25 @@ import FunnelLab
 import FunnelReport
 
 extension CalibrateCommand {
-  /// `calibrate --variants a,b,c [--fit p,q]`: the joint fit of past tests (``BehaviorCalibration``).
+  /// `calibrate --variants a,b,c [--fit p,q]` (or `--variant a --variant b …`): the joint fit of past tests (``BehaviorCalibration``).
   static func runJointly(
     _ arguments: ParsedArguments, spec: LoadedSpec, document: JSONValue, csv: String, console: any Console
   ) throws -> ExitCode {
     let experiment = spec.experiment
     let csvPath = arguments.positionals[1]
     let variantIDs = experiment.variants.map(\.id)
-    let wanted = arguments.value("variants") ?? "all"
-    if arguments.value("variant") != nil {
-      throw UsageError(message: "--variant picks one arm; --variants fits several", hint: "give one of them")
+    let picked = arguments.all("variant")
+    if arguments.value("variants") != nil, !picked.isEmpty {
+      throw UsageError(message: "--variant and --variants both name the past tests", hint: "give one of them")
     }
+    let option = picked.isEmpty ? "--variants" : "--variant"
+    let wanted = arguments.value("variants") ?? (picked.isEmpty ? "all" : picked.joined(separator: ","))
     let column = ObservedCounts.variantColumn(inCSV: csv)
     guard !column.variants.isEmpty else {
       // A file that does not parse says why (exit 65); one that parses has no variant column.
       do { _ = try ObservedCounts.parse(csv: csv, source: csvPath) } catch { throw failure(error) }
       throw UsageError(
-        message: "--variants: \(InputFile.displayName(csvPath)) has no variant column",
+        message: "\(option): \(InputFile.displayName(csvPath)) has no variant column",
         hint: "the CSV needs screen,action,count,variant rows of " + variantIDs.joined(separator: ", "))
     }
     if let line = column.unlabelledLine {
@@ -37,18 +39,18 @@ extension CalibrateCommand {
       }
       guard !variants.isEmpty else {
         throw UsageError(
-          message: "--variants all: \(InputFile.displayName(csvPath)) has no rows of the spec's variants",
+          message: "\(option) all: \(InputFile.displayName(csvPath)) has no rows of the spec's variants",
           hint: "the CSV's variant column must name " + variantIDs.joined(separator: ", "))
       }
     } else {
       variants = wanted.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
       for id in variants where !variantIDs.contains(id) {
         throw UsageError(
-          message: "--variants: no variant '\(id)' in the spec",
+          message: "\(option): no variant '\(id)' in the spec",
           hint: closest(id, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
       }
       guard Set(variants).count == variants.count else {
-        throw UsageError(message: "--variants: a variant is named twice", hint: "name each past arm once")
+        throw UsageError(message: "\(option): a variant is named twice", hint: "name each past arm once")
       }
     }
     let candidates = try fitCandidates(arguments.value("fit"))

@@ -26,11 +26,15 @@ enum CalibrateCommand: Command {
       PositionalSpec(name: "observed", help: "Observed counts (CSV: screen,action,count[,variant]).", optional: false),
     ],
     options: [
-      OptionSpec(name: "variant", valueName: "id", help: "Use the CSV rows of this variant (default: the control's)."),
+      OptionSpec(
+        name: "variant", valueName: "id",
+        help:
+          "Use the CSV rows of this variant (default: the control's). Given more than once, or as 'all': fit those past tests jointly, as --variants does.",
+        repeatable: true),
       OptionSpec(
         name: "variants", valueName: "ids",
         help:
-          "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (all: every variant with rows; every row must name its variant). Fits the base probabilities and the behavior parameters the design identifies."
+          "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (the same as repeating --variant) (all: every variant with rows; every row must name its variant). Fits the base probabilities and the behavior parameters the design identifies."
       ),
       OptionSpec(
         name: "fit", valueName: "parameters",
@@ -66,13 +70,14 @@ enum CalibrateCommand: Command {
     }
     let csv = try InputFile.read(csvPath, console: console)
     let variantIDs = experiment.allVariants.map(\.id)
-    if let wanted = arguments.value("variant"), !variantIDs.contains(wanted) {
+    let picked = arguments.all("variant")
+    if arguments.value("variants") != nil || picked.count > 1 || picked == ["all"] {
+      return try runJointly(arguments, spec: spec, document: document, csv: csv, console: console)
+    }
+    if let wanted = picked.first, !variantIDs.contains(wanted) {
       throw UsageError(
         message: "--variant: no variant '\(wanted)' in the spec",
         hint: closest(wanted, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
-    }
-    if arguments.value("variants") != nil {
-      return try runJointly(arguments, spec: spec, document: document, csv: csv, console: console)
     }
     if arguments.value("fit") != nil || arguments.flag("no-profile") {
       throw UsageError(

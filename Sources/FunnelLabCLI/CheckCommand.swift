@@ -76,18 +76,24 @@ enum CheckCommand: Command {
     try refuseNothingToCheck(
       experiments, given: arguments.positionals, allowEmpty: arguments.flag("allow-empty") || baseline.replacesExpectations)
     var files: [CheckRenderer.File] = []
+    // A bar on a terminal over every spec's expectations (a simulated one can take seconds); -q hides it.
+    let total = experiments.reduce(0) { $0 + $1.1.expectations.count }
+    let bar = ProgressBar(console: console, label: "check", enabled: total > 0, unit: "expectations")
     for ((path, experiment), lines) in zip(experiments, lines) {
       do {
-        let results = try ExpectationChecker.check(experiment)
+        let before = files.reduce(0) { $0 + $1.results.count }
+        let results = try ExpectationChecker.check(experiment) { done, _ in bar.update(done: before + done, total: total) }
         files.append(CheckRenderer.File(path: path, experiment: experiment.name, results: results, lines: lines))
       } catch {
+        bar.finish()
         throw CommandFailure.invalid(error)
       }
     }
+    bar.finish()
     var update: (OutputDestination, String)?
     if baseline.replacesExpectations, let (path, experiment) = experiments.first, let index = files.indices.first {
       // Solved once for both the comparison and the new baseline.
-      let solved = try ExactCommand.solve(experiment)
+      let solved = try ExactCommand.solve(experiment, console: console)
       files[index].baseline = baseline.compare(
         FunnelSnapshot(
           experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact)),

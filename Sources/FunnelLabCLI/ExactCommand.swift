@@ -53,7 +53,7 @@ enum ExactCommand: Command {
     }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
-    let variants = try solve(experiment, wanted: wanted)
+    let variants = try solve(experiment, wanted: wanted, console: console)
     let name = experiment.name
     let primary = experiment.metrics.primary
     let text =
@@ -70,7 +70,11 @@ enum ExactCommand: Command {
 
   /// Every variant of `experiment` solved exactly, or only the control and `wanted` when given.
   /// - Throws: ``CommandFailure`` (65) when the experiment does not compile.
-  static func solve(_ experiment: Experiment, wanted: [String] = []) throws(CommandFailure) -> [ExactRenderer.Variant] {
+  /// The exact solution of the control and the `wanted` variants (all when empty), with a
+  /// progress bar over the variants on `console`'s terminal when one is given.
+  static func solve(
+    _ experiment: Experiment, wanted: [String] = [], console: (any Console)? = nil
+  ) throws(CommandFailure) -> [ExactRenderer.Variant] {
     let flows: [CompiledFlow]
     do {
       flows = try FlowCompiler.compileAll(experiment)
@@ -78,7 +82,15 @@ enum ExactCommand: Command {
       throw CommandFailure.invalid(error)
     }
     let selected = experiment.variants.indices.filter { wanted.isEmpty || $0 == 0 || wanted.contains(experiment.variants[$0].id) }
-    let solved = ExactEngine.solve(selected.map { flows[$0] })
+    var progress: (@Sendable (Int, Int) -> Void)?
+    var bar: ProgressBar?
+    if let console {
+      let created = ProgressBar(console: console, label: "solving", enabled: true, unit: "variants")
+      progress = { done, total in created.update(done: done, total: total) }
+      bar = created
+    }
+    let solved = ExactEngine.solve(selected.map { flows[$0] }, progress: progress)
+    bar?.finish()
     return zip(selected, solved).map { i, exact in ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: exact) }
   }
 }

@@ -5,20 +5,23 @@ import FunnelReport
 enum TraceCommand: Command {
   static let spec = CommandSpec(
     name: "trace",
-    abstract: "Emit each simulated user's analytics events (NDJSON) for one variant.",
+    abstract: "Emit each simulated user's analytics events (NDJSON) for one variant or several.",
     discussion: """
       Walks users 0..<n through one variant with the engine of 'run' and the same
       random streams: user u here is user u of 'run' with the same seed, so the
       events summed over users give the counts 'run' reports. One JSON object per
       line: user_id, timestamp_ms (simulated, from the user's onboarding_started),
       event and properties. --events-map renames events to your own taxonomy with a
-      JSON object {"onboarding_started": "Onboarding Started", ...}.
+      JSON object {"onboarding_started": "Onboarding Started", ...}. With --variant
+      given more than once, each variant's users 0..<n follow one another (the log
+      of an A/B test with those arms); a user id then repeats across variants, so
+      --variant-property, which tells them apart, is required.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
       OptionSpec(name: "users", short: "n", valueName: "n", help: "Users to trace, at most 100,000 (default: 100)."),
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
-      OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control)."),
+      OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control).", repeatable: true),
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours)."),
       OptionSpec(
         name: "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name."),
@@ -32,7 +35,7 @@ enum TraceCommand: Command {
       "funnellab trace --users 3 | head",
       "funnellab trace experiments/klick-onboarding.json --users 100 --variant features3 --format ndjson -o trace.ndjson",
       "funnellab trace --events-map experiments/data/klick-events-map.json",
-      "funnellab trace --users 1000 --variant features3 --variant-property variant | funnellab ingest --variant-property variant",
+      "funnellab trace --users 1000 --variant control --variant features3 --variant-property variant | funnellab ingest --variant-property variant",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -49,27 +52,45 @@ enum TraceCommand: Command {
     }
     let names = try EventOptions.names(arguments, console: console)
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
-    _ = try knownVariants(arguments.all("variant"), of: experiment)
-    let flow: CompiledFlow
+    let picked = try knownVariants(arguments.all("variant"), of: experiment)
+    guard Set(picked).count == picked.count else {
+      throw UsageError(message: "--variant: a variant is named twice", hint: "name each variant once")
+    }
+    if picked.count > 1, variantProperty == nil {
+      throw UsageError(
+        message: "--variant given \(picked.count) times: a user id repeats across the variants' users",
+        hint: "add --variant-property variant, so each event says its variant")
+    }
+    let flows: [CompiledFlow]
     do {
-      flow = try UserTrace.flow(of: experiment, variant: arguments.value("variant"))
+      flows = try (picked.isEmpty ? [nil] : picked.map(Optional.some)).map { id throws(SpecErrors) in
+        try UserTrace.flow(of: experiment, variant: id)
+      }
     } catch {
       throw CommandFailure.invalid(error)
     }
     try refuseAnOversizedTrace(
-      flow, users: users, seed: seed ?? experiment.seed, names: names,
-      extraBytesPerEvent: variantProperty.map { $0.utf8.count + flow.variantID.utf8.count + 6 } ?? 0,
+      flows, users: users, seed: seed ?? experiment.seed, names: names, variantProperty: variantProperty,
       maximumMegabytes: maximumMegabytes)
     // Streamed user by user (in chunks of about 1 MB), never held whole.
+    // A bar on a terminal's stderr, unless the events stream to that terminal too.
+    let bar = ProgressBar(
+      console: console, label: "tracing", enabled: arguments.value("output") != nil || !console.outIsTerminal, unit: "users")
+    defer { bar.finish() }
+    var done = 0
     try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in
       var buffer = ""
-      try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
-        (events: [TraceEvent]) throws(CommandFailure) in
-        buffer += TraceRenderer.ndjson(
-          variantProperty.map { name in events.map { $0.adding(name, .string(flow.variantID)) } } ?? events)
-        if buffer.utf8.count >= 1 << 20 {
-          try emit(buffer)
-          buffer = ""
+      for flow in flows {
+        try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
+          (events: [TraceEvent]) throws(CommandFailure) in
+          done += 1
+          bar.update(done: done, total: users * flows.count)
+          buffer += TraceRenderer.ndjson(
+            variantProperty.map { name in events.map { $0.adding(name, .string(flow.variantID)) } } ?? events)
+          if buffer.utf8.count >= 1 << 20 {
+            try emit(buffer)
+            buffer = ""
+          }
         }
       }
       try emit(buffer)
@@ -77,16 +98,19 @@ enum TraceCommand: Command {
     return .success
   }
 
-  /// Refuses before writing anything when the trace's size, estimated from the bytes of its first
-  /// 1,000 users (the same users it starts with), would pass `maximumMegabytes`: a flow whose users
-  /// loop can write ~90 KB each, 9 GB for 100,000 users.
+  /// Refuses before writing anything when the trace's size, estimated from the bytes of each
+  /// variant's first 1,000 users (the same users it starts with), would pass `maximumMegabytes`: a
+  /// flow whose users loop can write ~90 KB each, 9 GB for 100,000 users.
   static func refuseAnOversizedTrace(
-    _ flow: CompiledFlow, users: Int, seed: UInt64, names: EventNameMap, extraBytesPerEvent: Int, maximumMegabytes: Int
+    _ flows: [CompiledFlow], users: Int, seed: UInt64, names: EventNameMap, variantProperty: String?, maximumMegabytes: Int
   ) throws(UsageError) {
     let sample = min(users, 1_000)
     var bytes = 0
-    _ = UserTrace.walk(flow, users: 0..<UInt64(sample), seed: seed, names: names) { (events: [TraceEvent]) in
-      bytes += TraceRenderer.ndjson(events).utf8.count + events.count * extraBytesPerEvent
+    for flow in flows {
+      let extraBytesPerEvent = variantProperty.map { $0.utf8.count + flow.variantID.utf8.count + 6 } ?? 0
+      _ = UserTrace.walk(flow, users: 0..<UInt64(sample), seed: seed, names: names) { (events: [TraceEvent]) in
+        bytes += TraceRenderer.ndjson(events).utf8.count + events.count * extraBytesPerEvent
+      }
     }
     let estimate = Double(bytes) / Double(sample) * Double(users)
     guard estimate > Double(maximumMegabytes) * 1e6 else { return }

@@ -23,7 +23,7 @@ extension AnalysisRenderer {
         CSVWriter.number(c?.relativeLift?.interval?.upper), c?.test?.method ?? "", CSVWriter.number(c?.test?.pValue),
         CSVWriter.number(c?.adjustedPValue), c.map { $0.significant ? "true" : "false" } ?? "",
         CSVWriter.number(c?.probabilityToBeatControl), CSVWriter.number(a.probabilityToBeBest), CSVWriter.number(c?.expectedLoss),
-        CSVWriter.number(1 - r.settings.alpha), c.map { verdict($0.conclusion) } ?? "", "",
+        CSVWriter.number(1 - r.settings.alpha), c.map(\.conclusion.rawValue) ?? "", "",
       ])
       if let revenue = a.revenue {
         let w = c?.revenue?.welch
@@ -82,7 +82,7 @@ extension AnalysisRenderer {
   static func armHeaders(alpha: Double) -> [String] {
     let level = NumberText.level(alpha: alpha)
     return [
-      "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adjusted", "P(beat)",
+      "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adj. p", "P(beat)",
       "P(best)", "verdict",
     ]
   }
@@ -101,7 +101,7 @@ extension AnalysisRenderer {
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
     if let fisher = fisherNote(r) { out += "\n" + fisher + "\n" }
-    out += "\nMethods: " + r.methods.joined(separator: "; ") + "\n"
+    out += "\nMethods: " + methods(r).joined(separator: "; ") + "\n"
     if let segments { out += SegmentRenderer.markdown(segments) }
     if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
     return out
@@ -151,7 +151,7 @@ extension AnalysisRenderer {
     if let fisher = fisherNote(r) { doc.paragraph(fisher, cssClass: "note") }
     if let segments { SegmentRenderer.html(segments, into: &doc) }
     if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
-    doc.methods([r.methods.joined(separator: "; ").capitalizedFirst + "."])
+    doc.methods([methods(r).joined(separator: "; ").capitalizedFirst + "."])
     return doc.html
   }
 }

@@ -12,7 +12,6 @@ package enum AnalysisRenderer {
     return "[\(f(ci.lower)), \(f(ci.upper))]"
   }
 
-  /// The words for a comparison's conclusion.
   /// An arm's call in the report's words (``Vocabulary``): wins, loses, no detectable
   /// difference, or do not trust under a sample ratio mismatch; `not tested` without a test.
   static func call(_ c: ExperimentAnalysis.ArmComparison) -> String {
@@ -24,13 +23,32 @@ package enum AnalysisRenderer {
     }
   }
 
-  static func verdict(_ c: ExperimentAnalysis.Conclusion) -> String {
-    switch c {
-    case .significant: "significant"
-    case .notSignificant: "not significant"
-    case .notTested: "not tested"
-    case .sampleRatioMismatch: "do not trust: sample ratio mismatch"
+  /// The methods of an analysis in words, for the report's end: named from its settings
+  /// (FunnelStats returns numbers and settings; the words live here).
+  static func methods(_ r: ExperimentAnalysis.Report) -> [String] {
+    var methods = ["rates: Wilson score interval"]
+    switch r.settings.proportionTest {
+    case .score:
+      methods += [
+        "test: \(TwoProportionScoreTest.methodName) (variance × N/(N−1))",
+        "difference: \(ProportionDifference.miettinenNurminenMethod) interval", "relative lift: \(RelativeLift.scoreMethod) interval",
+      ]
+    case .pooledZ:
+      methods += [
+        "test: \(TwoProportionZTest.methodName)", "difference: newcombe hybrid score interval",
+        "relative lift: delta method on the log ratio",
+      ]
     }
+    methods += [
+      "adjustment: \(r.settings.correction.rawValue); significant when adjusted p ≤ α and the interval excludes 0",
+      "Bayesian: Beta(\(r.settings.prior.priorAlpha), \(r.settings.prior.priorBeta)) prior",
+      "Fisher's exact test beside any 2×2 table with a cell below 5",
+      "SRM: chi-square goodness of fit, flagged at p < \(r.settings.sampleRatio.pValueThreshold); a mismatch means do not trust",
+    ]
+    if r.arms.contains(where: { $0.revenue != nil }) {
+      methods.append("revenue: \(WelchTTest.methodName); normal posterior; \(MannWhitneyUTest.methodName)")
+    }
+    return methods
   }
 
   /// `p = 0.0123`, or `p < 0.0001`.
@@ -66,7 +84,7 @@ package enum AnalysisRenderer {
     out += arms.render() + "\n"
     var comparisons = TextTable(
       [
-        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adjusted", "P(beat)", "exp. loss", "verdict",
+        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adj. p", "P(beat)", "exp. loss", "verdict",
       ],
       alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [3, 4, 7])
     for c in r.comparisons {
@@ -102,7 +120,7 @@ package enum AnalysisRenderer {
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
     if let fisher = fisherNote(r) { out += fisher + "\n" }
-    out += "Methods: " + r.methods.joined(separator: "; ") + "\n"
+    out += "Methods: " + methods(r).joined(separator: "; ") + "\n"
     if let segments { out += SegmentRenderer.text(segments) }
     if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
     return out
@@ -197,7 +215,7 @@ package enum AnalysisRenderer {
           ("expectedShares", .array(r.sampleRatioMismatch.expectedShares.map { .number($0) })),
         ])
       ),
-      ("methods", .array(r.methods.map { .string($0) })),
+      ("methods", .array(methods(r).map { .string($0) })),
     ]
     body.append(("segments", segments.map(SegmentRenderer.json) ?? .null))
     if let overTime { body.append(("overTime", SequentialRenderer.json(overTime.report, context: overTime.context))) }

@@ -11,7 +11,7 @@ enum AssurancePlanRenderer {
 
   static func headers(_ a: AssurancePlan, level: String) -> [String] {
     [
-      "variant", "users/arm", "assurance", "P(beat control)", "\(level) predictive interval of Δ",
+      "variant", "users/arm", "assurance", "P(beat)", "\(level) predictive interval of Δ",
       "users/arm for \(NumberText.percent(a.target, decimals: 0)) assurance",
     ]
   }

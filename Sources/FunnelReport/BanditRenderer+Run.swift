@@ -49,7 +49,7 @@ extension BanditRenderer {
     return Table(
       title: "Difference with \(t.arms.first?.id ?? "the control"): naive (biased under adaptive allocation) and inverse-propensity"
         + " (unbiased; its normal interval is approximate)",
-      headers: ["arm", "naive Δ", "weighted Δ", "≈\(level) CI (weighted)", "exact Δ", "CI covers exact", "its coverage (measured)"],
+      headers: ["arm", "naive Δ", "weighted Δ", "≈\(level) CI (weighted)", "true Δ", "CI covers truth", "its coverage (measured)"],
       rows: t.differences.map { d in
         let ci = d.weightedInterval
         let covers = d.exact.map { ci.lower <= $0 && $0 <= ci.upper ? "yes" : "no" } ?? "n/a"
@@ -151,16 +151,11 @@ extension BanditRenderer {
         name: ids[i],
         points: a.shares.indices.map { d in (Double(d + 1), 100 * a.shares[d][i], 100 * a.shares[d][i], 100 * a.shares[d][i], nil) })
     }
-    let chart = SVGCharts.curves(
+    doc.curves(
       series, scale: ChartScale(lower: 0, upper: 100, step: 20, unit: "%", signed: false), axisTitle: "share of the day's users",
-      dayTitle: "day of the test")
-    doc.beginCharts()
-    doc.chart(
-      kind: "curve", title: "Share of users by day",
+      dayTitle: "day of the test", title: "Share of users by day",
       description: ids.indices.map { "\(ids[$0]): \(pct(a.shares.last?[safe: $0])) on day \(a.shares.count)" }.joined(separator: "; ")
-        + ".",
-      width: SVGCharts.width, height: chart.height, content: chart.content)
-    doc.endCharts()
+        + ".")
     for table in [armTable(t), differenceTable(t), shareTable(a)] {
       doc.heading(3, table.title)
       doc.table(table.headers, table.rows, right: Set(1..<table.headers.count))

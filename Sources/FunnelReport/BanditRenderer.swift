@@ -196,15 +196,10 @@ package enum BanditRenderer {
           return (Double(d + 1), 100 * mean, 100 * max(0, mean - spread), 100 * min(1, mean + spread), nil)
         })
     }
-    let chart = SVGCharts.curves(
+    doc.curves(
       series, scale: ChartScale(lower: 0, upper: 100, step: 20, unit: "%", signed: false),
-      axisTitle: "share of the day's users (band: ± 1 SD)", dayTitle: "day of the test")
-    doc.beginCharts()
-    doc.chart(
-      kind: "curve", title: "The bandit's share of users by day",
-      description: c.arms.indices.map { "\(c.arms[$0]): \(pct(days.last?[safe: $0])) on day \(days.count)" }.joined(separator: "; ") + ".",
-      width: SVGCharts.width, height: chart.height, content: chart.content)
-    doc.endCharts()
+      axisTitle: "share of the day's users (band: ± 1 SD)", dayTitle: "day of the test", title: "The bandit's share of users by day",
+      description: c.arms.indices.map { "\(c.arms[$0]): \(pct(days.last?[safe: $0])) on day \(days.count)" }.joined(separator: "; ") + ".")
     for t in tables(c) {
       doc.heading(3, t.title)
       doc.table(t.headers, t.rows, right: Set(1..<t.headers.count))

@@ -4,7 +4,6 @@ import FunnelStats
 /// Renders a ``BehaviorCalibration`` (past tests fitted jointly) as a terminal report.
 package enum BehaviorCalibrationRenderer {
   static func f(_ x: Double) -> String { CheckRenderer.format(x) }
-  static func pad(_ s: String, _ width: Int, right: Bool = false) -> String { CalibrationRenderer.pad(s, width, right: right) }
 
   /// The fitted behavior parameters with both intervals, those not identified and why,
   /// the fitted base probabilities, and the goodness of fit per variant and screen.
@@ -111,30 +110,32 @@ package enum BehaviorCalibrationRenderer {
     if fitted.isEmpty {
       out += "No behavior parameter is identified by these variants.\n"
     } else {
-      let w = max(9, fitted.map(\.name.count).max() ?? 0)
       out += "Behavior parameters (\(level) intervals: Wald from the observed information, and profile likelihood):\n"
-      out += "  " + pad("parameter", w) + "  " + pad("spec", 7, right: true) + "  " + pad("fitted", 7, right: true)
-      out += "  " + pad("SE", 7, right: true) + "  " + pad("Wald interval", 18) + "  profile interval\n"
+      var table = TextTable(
+        ["parameter", "spec", "fitted", "SE", "Wald interval", "profile interval", ""],
+        alignments: [.left, .right, .right, .right, .left, .left, .left], secondary: [3])
       for p in fitted {
         let profile = p.profileInterval.map { interval in
           let (lo, hi) = p.profileBounded
           return "[\(lo ? "≤" : "")\(f(interval.lowerBound)), \(hi ? "≥" : "")\(f(interval.upperBound))]"
         }
-        out += "  " + pad(p.name, w) + "  " + pad(f(p.assumed), 7, right: true) + "  " + pad(f(p.fitted), 7, right: true)
-        out += "  " + pad(f(p.standardError), 7, right: true) + "  " + pad("[\(f(p.interval.lowerBound)), \(f(p.interval.upperBound))]", 18)
-        out += "  " + (profile ?? "—") + (p.interval.contains(p.assumed) ? "" : "  ✗ spec value outside") + "\n"
+        table.add([
+          p.name, f(p.assumed), f(p.fitted), f(p.standardError), "[\(f(p.interval.lowerBound)), \(f(p.interval.upperBound))]",
+          profile ?? "—", p.interval.contains(p.assumed) ? "" : Tone.bad.mark("✗ spec value outside"),
+        ])
       }
+      out += table.render()
     }
     if !c.unidentified.isEmpty {
-      let w = max(9, c.unidentified.map(\.parameter.rawValue.count).max() ?? 0)
       out += "Not identified by these variants (kept at the spec's value):\n"
+      var table = TextTable(["parameter", "why"], alignments: [.left, .left])
       for u in c.unidentified {
-        let why =
-          u.confoundedWith.isEmpty
-          ? "does not change the observed counts"
-          : "confounded with " + u.confoundedWith.joined(separator: ", ")
-        out += "  " + pad(u.parameter.rawValue, w) + "  " + why + "\n"
+        table.add([
+          u.parameter.rawValue,
+          u.confoundedWith.isEmpty ? "does not change the observed counts" : "confounded with " + u.confoundedWith.joined(separator: ", "),
+        ])
       }
+      out += table.render()
     }
     return out + "\n"
   }
@@ -142,14 +143,16 @@ package enum BehaviorCalibrationRenderer {
   static func probabilitySection(_ c: BehaviorCalibration, level: String) -> String {
     let probabilities = c.parameters.filter { if case .probability = $0.kind { true } else { false } }
     guard !probabilities.isEmpty else { return "" }
-    let w = max(13, probabilities.map(\.name.count).max() ?? 0)
     var out = "Base probabilities:\n"
-    out += "  " + pad("screen.action", w) + "  " + pad("spec p", 7, right: true) + "  " + pad("fitted p", 8, right: true)
-    out += "  " + pad("SE", 7, right: true) + "  \(level) interval\n"
+    var table = TextTable(
+      ["screen.action", "spec p", "fitted p", "SE", "\(level) interval"], alignments: [.left, .right, .right, .right, .left],
+      secondary: [3])
     for p in probabilities {
-      out += "  " + pad(p.name, w) + "  " + pad(f(p.assumed), 7, right: true) + "  " + pad(f(p.fitted), 8, right: true)
-      out += "  " + pad(f(p.standardError), 7, right: true) + "  [\(f(p.interval.lowerBound)), \(f(p.interval.upperBound))]\n"
+      table.add([
+        p.name, f(p.assumed), f(p.fitted), f(p.standardError), "[\(f(p.interval.lowerBound)), \(f(p.interval.upperBound))]",
+      ])
     }
+    out += table.render()
     if !c.neverObserved.isEmpty {
       out += "Never counted in any arm, so fitted (and written) as probability 0: " + c.neverObserved.joined(separator: ", ") + "\n"
     }
@@ -157,16 +160,17 @@ package enum BehaviorCalibrationRenderer {
   }
 
   static func fitSection(_ c: BehaviorCalibration) -> String {
-    let vw = max(7, c.variants.map(\.variant.count).max() ?? 0)
-    let sw = max(6, c.variants.flatMap { $0.screens.map(\.screen.count) }.max() ?? 0)
     var out = "Goodness of fit (G-test per variant and screen; df = categories − 1):\n"
+    var table = TextTable(
+      ["variant", "screen", "views", "assumed G", "p", "fitted G", "fitted p"],
+      alignments: [.left, .left, .right, .right, .right, .right, .right])
+    table.keyColumns = 2
     for v in c.variants {
       for s in v.screens {
-        out += "  " + pad(v.variant, vw) + "  " + pad(s.screen, sw) + "  views " + pad(String(s.views), 7, right: true)
-        out += "  assumed G " + pad(f(s.assumedG), 8, right: true) + " (p \(f(s.assumedP)))"
-        out += "  fitted G " + pad(f(s.fittedG), 7, right: true) + " (p \(f(s.fittedP)))\n"
+        table.add([v.variant, s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)])
       }
     }
+    out += table.render()
     let total = c.fittedTotal
     out += "  total: fitted G = \(f(total.g)) on \(total.degreesOfFreedom) df (categories − 1 − \(c.freeParameterCount) free parameters), "
     out += "p = \(f(total.p))\n"

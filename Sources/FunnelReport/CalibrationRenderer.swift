@@ -4,12 +4,6 @@ package import FunnelLab
 package enum CalibrationRenderer {
   static func f(_ x: Double) -> String { CheckRenderer.format(x) }
 
-  static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
-    if s.count >= width { return s }
-    let fill = String(repeating: " ", count: width - s.count)
-    return right ? fill + s : s + fill
-  }
-
   /// The answer first: which of the spec's assumptions the counts contradict, or that none is.
   static func headline(_ c: Calibration) -> String {
     let contradicted = c.actions.filter(\.contradicted)
@@ -41,14 +35,13 @@ package enum CalibrationRenderer {
       ])
     }
     out += table.render()
-    let sw = max(6, c.screens.map(\.screen.count).max() ?? 0)
     out += "\nGoodness of fit (G-test, per screen; df = actions − 1):\n"
+    var fit = TextTable(
+      ["screen", "views", "assumed G", "p", "fitted G", "fitted p"], alignments: [.left, .right, .right, .right, .right, .right])
     for s in c.screens {
-      out +=
-        "  " + pad(s.screen, sw)
-        + "  views \(pad(NumberText.grouped(s.views), 7, right: true))  assumed G \(pad(f(s.assumedG), 8, right: true)) (p \(f(s.assumedP)))"
-      out += "  fitted G \(f(s.fittedG)) (p \(f(s.fittedP)))\n"
+      fit.add([s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)])
     }
+    out += fit.render()
     let a = c.assumedTotal
     let b = c.fittedTotal
     out +=

@@ -186,7 +186,7 @@ package enum DecisionSummaryRenderer {
         ("probabilityToBeatControl", e.probabilityToBeatControl.map { .number($0) } ?? .null),
         ("trueRelativeLift", e.trueRelativeLift.map { .number($0) } ?? .null),
         ("trueDifference", e.trueDifference.map { .number($0) } ?? .null),
-        ("verdict", e.verdict.map { .string(String(describing: $0)) } ?? .null),
+        ("verdict", e.verdict.map { .string($0.rawValue) } ?? .null),
       ])
     }
     return .object([

@@ -27,7 +27,7 @@ extension ExactRenderer {
     switch metric.definition {
     case .proportion: NumberText.percent(value, decimals: 2)
     case .mean(.timeToFinish): NumberText.seconds(value)
-    case .mean: money(value, 3)
+    case .mean: money(value)
     }
   }
 
@@ -52,7 +52,7 @@ extension ExactRenderer {
       ["realized by day \(NumberText.fixed(days[k].day, 0))\(currency.map { " (\($0))" } ?? "")"]
         + variants.map { v in
           let curve = v.exact.realizedRevenueCurve
-          return money(curve.indices.contains(k) ? curve[k].perUser : nil, 3)
+          return money(curve.indices.contains(k) ? curve[k].perUser : nil)
         }
     }
   }
@@ -180,14 +180,46 @@ extension ExactRenderer {
 
   /// One self-contained page: the truth against the control first (`data-role="decision"`), then the
   /// metrics side by side, then each variant's screens and plan mix.
+  /// Per metric a chart of every variant's exact difference from the control (a point, no
+  /// interval: the truth has no sampling noise), blue when better and vermillion when worse by
+  /// the metric's direction, open when equal; all variants of a metric share one axis.
+  static func effectCharts(_ e: ExactEffects, _ variants: [Variant], into doc: inout HTMLDocument) {
+    let currency = variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first
+    doc.beginCharts()
+    for (k, metric) in e.metrics.enumerated() {
+      let scale = metric.isProportion ? 100.0 : 1.0
+      let rows: [SVGCharts.ForestRow] = e.rows.compactMap { r in
+        guard let d = r.differences[k] else { return nil }
+        var row = SVGCharts.ForestRow(
+          label: r.variant, estimate: d * scale, lower: d * scale, upper: d * scale,
+          text: "lift \(NumberText.lift(r.relativeLifts[k])) · Δ \(ExperimentReportRenderer.difference(d, metric))")
+        row.significant = abs(d) > Verdict.zeroTolerance
+        row.tone = (d > 0) == metric.higherIsBetter ? .good : .bad
+        return row
+      }
+      guard !rows.isEmpty else { continue }
+      let unit = RunHTMLRenderer.units(metric, currency: currency)
+      let levels = variants.map { $0.exact.value(of: metric).map { $0 * scale } }
+      let chart = SVGCharts.forest(
+        rows, scale: SVGCharts.differenceScale(rows, levels: levels, unit: unit.tick, percentagePoints: metric.isProportion),
+        axisTitle: "true difference from \(e.control) (\(unit.words)); 0 = no difference")
+      doc.chart(
+        kind: "forest", title: "\(metric.label): the truth against \(e.control)",
+        description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
+        height: chart.height, content: chart.content)
+    }
+    doc.endCharts()
+  }
+
   package static func html(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
     doc.heading(1, "\(experiment): exact solution")
     if variants.count > 1 {
       let e = effects(variants, primary: primary)
       doc.decision(Tone.render(headline(e), color: false))
-      let t = effectRows(e)
-      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): exact lift per metric")
+      let t = effectRows(e, differences: true)
+      doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): true lift and Δ per metric")
+      effectCharts(e, variants, into: &doc)
     }
     doc.paragraph(note(variants), cssClass: "note")
     let metrics = metricRows(variants)

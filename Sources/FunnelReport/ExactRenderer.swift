@@ -61,10 +61,21 @@ package enum ExactRenderer {
       "The truth: \(Tone.good.mark(best.variant)) is best on \(label), lift \(NumberText.lift(best.relativeLift)) against \(e.control)."
   }
 
-  /// The effects as a table: per variant the exact lift of each metric against the control.
-  static func effectRows(_ e: ExactEffects) -> (headers: [String], rows: [[String]]) {
+  /// The effects as a table: per variant the exact lift of each metric against the control,
+  /// with its Δ beside it when `differences` (`+7.55% · Δ +0.29 pp`).
+  static func effectRows(_ e: ExactEffects, differences: Bool = false) -> (headers: [String], rows: [[String]]) {
     let headers = ["lift vs \(e.control)"] + e.metrics.map(\.label)
-    return (headers, e.rows.map { r in [r.variant] + r.relativeLifts.map { NumberText.lift($0) } })
+    return (
+      headers,
+      e.rows.map { r in
+        [r.variant]
+          + e.metrics.indices.map { k in
+            let lift = NumberText.lift(r.relativeLifts[k])
+            guard differences, let d = r.differences[k] else { return lift }
+            return lift + " · Δ " + ExperimentReportRenderer.difference(d, e.metrics[k])
+          }
+      }
+    )
   }
 
   /// The `summary` object: the control, the metrics and each variant's exact lift and difference per metric.
@@ -89,8 +100,9 @@ package enum ExactRenderer {
     ])
   }
 
-  static func money(_ value: Double?, _ decimals: Int = 2) -> String {
-    value.map { NumberText.fixed($0, decimals) } ?? "n/a"
+  /// Money in the glossary's style: two decimals.
+  static func money(_ value: Double?) -> String {
+    value.map { NumberText.fixed($0, 2) } ?? "n/a"
   }
 
   static func table(_ v: Variant) -> String {
@@ -119,12 +131,12 @@ package enum ExactRenderer {
     out += "  trial starts \(rate(.trialStartRate)) · trial→paid \(rate(.trialToPaid)) · refunds \(rate(.refundRate)) of purchasers"
     out += " · approved after pending \(NumberText.percent(x.store.pendingApprovals, decimals: 3))\n"
     let horizon = JSONValue.format(f.revenue.horizonMonths)
-    out += "  revenue per user (\(horizon) months, net, \(currency)) \(money(x.value(of: .revenuePerUser), 3))"
+    out += "  revenue per user (\(horizon) months, net, \(currency)) \(money(x.value(of: .revenuePerUser)))"
     out += " · LTV per payer \(money(x.value(of: .revenuePerPayingUser)))"
-    out += " · per paywall viewer \(money(x.value(of: .revenuePerPaywallViewer), 3))"
-    out += " · realized by day \(JSONValue.format(f.revenue.analysisDay)) \(money(x.value(of: .realizedRevenuePerUser), 3))\n"
+    out += " · per paywall viewer \(money(x.value(of: .revenuePerPaywallViewer)))"
+    out += " · realized by day \(JSONValue.format(f.revenue.analysisDay)) \(money(x.value(of: .realizedRevenuePerUser)))\n"
     out += "  realized per user by day — "
-    out += x.realizedRevenueCurve.map { "\(NumberText.fixed($0.day, 0)): \(money($0.perUser, 2))" }.joined(separator: " · ") + "\n"
+    out += x.realizedRevenueCurve.map { "\(NumberText.fixed($0.day, 0)): \(money($0.perUser))" }.joined(separator: " · ") + "\n"
     out += "  plan mix: "
     out +=
       f.plans.indices.map { j in

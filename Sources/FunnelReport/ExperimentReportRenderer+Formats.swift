@@ -82,7 +82,7 @@ extension ExperimentReportRenderer {
     var out = RunMarkdownRenderer.header(
       [
         "arm", "n", m.metric.label, "lift [\(NumberText.level(alpha: alpha)) CI]", "Δ", "\(NumberText.level(alpha: alpha)) CI",
-        "p (adj.)", "P(beat control)", "true lift", "true Δ (exact)", "verdict",
+        "adj. p", "P(beat)", "true lift", "true Δ", "verdict",
       ],
       right: Set(1...9))
     for a in m.arms {
@@ -94,7 +94,7 @@ extension ExperimentReportRenderer {
         a.comparison == nil ? "" : p(a.adjustedPValue) + (a.significant ? " *" : ""),
         a.probabilityToBeatControl.map { NumberText.percent($0) } ?? "",
         a.comparison == nil ? "" : NumberText.lift(a.trueRelativeLift), a.trueDifference.map { difference($0, m.metric) } ?? "",
-        a.verdict?.rawValue ?? "",
+        a.verdict.map(Vocabulary.word) ?? "",
       ])
     }
     return out

@@ -42,7 +42,7 @@ extension GridRenderer {
     let metric = r.spec.primary
     let headers =
       [
-        "rank", "cell", "exact", "exact Δ", "simulated", "lift [\(NumberText.level(alpha: r.spec.alpha)) CI]", "Δ",
+        "rank", "cell", "true value", "true Δ", "simulated", "lift [\(NumberText.level(alpha: r.spec.alpha)) CI]", "Δ",
         "\(NumberText.level(alpha: r.spec.alpha)) CI", "p", "Holm", "BH",
       ]
       + r.spec.guardrails.map { "\($0.metric.label) Δ" }

@@ -87,7 +87,7 @@ package struct HTMLDocument {
   /// never lose (`data-role="verdict"`; at phone width every one stays on screen).
   static let verdictHeaders: Set<String> = [
     "verdict", "decision", "status", "p", "p-value", "adj. p", "adjusted", "adjusted p", "Holm", "BH", "result", "p always-valid",
-    "p fixed", "p mSPRT", "CI covers exact", "covers", "fitted p", "P(beat control)",
+    "p fixed", "p mSPRT", "CI covers truth", "covers", "fitted p",
   ]
 
   /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text
@@ -125,16 +125,36 @@ package struct HTMLDocument {
   ///   - kind: a class naming the chart type (`funnel`, `forest`, …), for styling and tests.
   ///   - content: the SVG elements, in a 0…`width` × 0…`height` view box.
   package mutating func chart(kind: String, title: String, description: String, width: Double, height: Double, content: String) {
+    body += "<figure class=\"chart \(kind)\">\n<figcaption>\(Self.escape(title))</figcaption>\n"
+    svg(kind, title: title, description: description, width: width, height: height, content: content)
+    body += "</figure>\n"
+  }
+
+  /// A chart with a row of the page to itself, drawn twice: `wide` for a laptop, `narrow` for a
+  /// phone; the page shows the one that fits its width (the other is not displayed).
+  package mutating func wideChart(
+    kind: String, title: String, description: String, wide: (width: Double, height: Double, content: String),
+    narrow: (width: Double, height: Double, content: String)
+  ) {
+    body += "<figure class=\"chart \(kind) wide\">\n<figcaption>\(Self.escape(title))</figcaption>\n"
+    svg(kind + " view-wide", title: title, description: description, width: wide.width, height: wide.height, content: wide.content)
+    svg(
+      kind + " view-narrow", title: title, description: description, width: narrow.width, height: narrow.height,
+      content: narrow.content)
+    body += "</figure>\n"
+  }
+
+  /// One `<svg>` with its title and description.
+  private mutating func svg(_ classes: String, title: String, description: String, width: Double, height: Double, content: String) {
     nextID += 1
     let id = "chart\(nextID)"
-    body += "<figure class=\"chart \(kind)\">\n<figcaption>\(Self.escape(title))</figcaption>\n"
-    body += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"\(kind)\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
+    body += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"\(classes)\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
     body += " role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\">\n"
     body += "<title id=\"\(id)-title\">\(Self.escape(title))</title>\n"
     body += "<desc id=\"\(id)-desc\">\(Self.escape(description))</desc>\n"
     body += Self.patterns
     body += content
-    body += "</svg>\n</figure>\n"
+    body += "</svg>\n"
   }
 
   /// Fill patterns, so that series differ by more than colour.
@@ -192,6 +212,8 @@ package struct HTMLDocument {
     caption { text-align: left; font-weight: 600; padding: 4px 0; }
     .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 28px; }
     figure { margin: 0.8em 0; min-width: 0; }
+    figure.wide { grid-column: 1 / -1; max-width: 900px; }
+    svg.view-narrow { display: none; }
     figcaption { font-weight: 600; font-size: 0.95em; margin-bottom: 4px; }
     svg { width: 100%; height: auto; display: block; font-family: inherit; }
     svg text { font-size: 13px; fill: #1a202c; }
@@ -229,6 +251,8 @@ package struct HTMLDocument {
     .decision.alert { border-left-color: #b42318; background: #fff5f5; }
     details.methods { margin: 1.6em 0 0.8em; max-width: 880px; }
     @media (max-width: 600px) {
+      svg.view-wide { display: none; }
+      svg.view-narrow { display: block; }
       .scroll { overflow-x: visible; }
       .scroll table, .scroll tbody, .scroll tr, .scroll th, .scroll td, .scroll caption { display: block; }
       .scroll thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }

@@ -130,17 +130,14 @@ enum LifecycleRenderer {
     }
     let currency = arms.compactMap(\.summary).first?.currency ?? ""
     let values: [Double] = series.flatMap { s in s.points.flatMap { p -> [Double] in [p.upper, p.exact ?? 0] } }
-    let chart = SVGCharts.curves(
+    doc.curves(
       series, scale: ChartScale.levels(values, unit: currency),
-      axisTitle: "net revenue per user earned by the day (\(currency)), \(NumberText.level(alpha: alpha)) bands")
-    doc.beginCharts()
-    doc.chart(
-      kind: "curve", title: "Realized revenue per user by day (\(currency))",
+      axisTitle: "net revenue per user earned by the day (\(currency)), \(NumberText.level(alpha: alpha)) bands",
+      dayTitle: "days since the purchase screen", title: "Realized revenue per user by day (\(currency))",
       description: arms.compactMap { arm -> String? in
         guard let last = arm.summary?.revenueByDay.last else { return nil }
         return "\(arm.name): \(revenueCell(last)) by day \(NumberText.fixed(last.day, 0))"
-      }.joined(separator: "; ") + ".", width: SVGCharts.width, height: chart.height, content: chart.content)
-    doc.endCharts()
+      }.joined(separator: "; ") + ".")
     for t in tables {
       doc.paragraph(t.title, cssClass: "note")
       doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: t.caption)

@@ -191,7 +191,10 @@ package struct TextTable {
       for c in shown where !keys.contains(c) {
         if let last = parts.indices.last, span(keys + parts[last] + [c]) <= width { parts[last].append(c) } else { parts.append([c]) }
       }
-      if parts.contains(where: { span(keys + $0) > width }) {
+      if parts.isEmpty {
+        // The key columns alone are too wide: a block per row, headed by the first.
+        out = blocks(shown, keys: Array(keys.prefix(1)), indent: indent, width: width)
+      } else if parts.contains(where: { span(keys + $0) > width }) {
         out = blocks(shown, keys: keys, indent: indent, width: width)
       } else {
         out = parts.map { lines(keys + $0, widths, indent) }.joined(separator: "\n")

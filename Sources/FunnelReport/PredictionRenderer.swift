@@ -48,7 +48,7 @@ package enum PredictionRenderer {
   static func rows(_ p: Prediction) -> (headers: [String], rows: [[String]]) {
     let level = NumberText.level(alpha: 1 - p.level)
     let headers = [
-      "variant", "at spec values", "effect", "median effect", "\(level) predictive interval", "lift interval", "P(beat control)",
+      "variant", "at spec values", "Δ", "median Δ", "\(level) predictive interval", "lift interval", "P(beat)",
     ]
     return (
       headers,
@@ -74,7 +74,7 @@ package enum PredictionRenderer {
 
   /// How to read the table's last column.
   static func note(_ p: Prediction) -> String {
-    "The control's row gives the interval of its own value. P(beat control): share of draws where the variant is better"
+    "The control's row gives the interval of its own value. P(beat): share of draws where the variant is better"
       + " (Monte Carlo error ≤ \(NumberText.percent(p.shareStandardError, decimals: 1)) at \(p.draws.count) draws; raise --draws to narrow it)."
   }
 

@@ -109,7 +109,7 @@ package enum RunMarkdownRenderer {
   }
 
   /// The Markdown document: when there are several variants, the `decision` summary first, then every
-  /// metric of each against the control (Δ, its interval, p-value, exact Δ); then per variant the screens,
+  /// metric of each against the control (Δ, its interval, p-value, true Δ); then per variant the screens,
   /// the estimates with the exact values and the plan mix. `summaries` are ``FunnelSummary/all(_:alpha:)``
   /// of `result`: one per variant, the control first.
   package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
@@ -122,7 +122,7 @@ package enum RunMarkdownRenderer {
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
       out +=
-        "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(level); exact lift and exact Δ are the exact engine's"
+        "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(level); true lift and true Δ are the exact engine's"
       out += " (no sampling noise).\n\n"
       out += header(
         ["metric", "variant", control.variant, "value"] + RunTableRenderer.comparisonHeaders(level), right: Set(2...9))
@@ -137,7 +137,7 @@ package enum RunMarkdownRenderer {
     }
     for s in summaries {
       out += "### Variant \(code(s.variant))\n\n"
-      out += header(["screen", "kind", "reached", "reach", "quit here", "drop-off", "views"], right: [2, 3, 4, 5, 6])
+      out += header(["screen", "kind", "reached", "reach", "quit", "drop-off", "views"], right: [2, 3, 4, 5, 6])
       for r in s.screens {
         out += row([
           r.id, r.kind.rawValue, NumberText.grouped(r.reached), NumberText.percent(r.reachRate), NumberText.grouped(r.droppedOff),

@@ -208,10 +208,10 @@ package enum RunHTMLRenderer {
     doc.heading(2, "Revenue per user")
     let rows: [SVGCharts.ForestRow] = summaries.compactMap { s in
       guard let e = s.estimate(.revenuePerUser), let v = e.estimate else { return nil }
-      let ci = e.interval.map { "[\(NumberText.fixed($0.lower, 3)), \(NumberText.fixed($0.upper, 3))]" } ?? ""
+      let ci = e.interval.map { "[\(NumberText.fixed($0.lower, 2)), \(NumberText.fixed($0.upper, 2))]" } ?? ""
       return SVGCharts.ForestRow(
         label: s.variant, estimate: v, lower: e.interval?.lower ?? v, upper: e.interval?.upper ?? v,
-        text: "\(NumberText.fixed(v, 3)) \(currency) \(ci)")
+        text: "\(NumberText.fixed(v, 2)) \(currency) \(ci)")
     }
     guard !rows.isEmpty else { return }
     let chart = SVGCharts.bars(

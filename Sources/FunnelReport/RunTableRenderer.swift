@@ -42,7 +42,7 @@ package enum RunTableRenderer {
     if let summary = run.variant.summary { out += " — \(summary)" }
     out += "\n"
     var table = TextTable(
-      ["screen", "kind", "reached", "reach", "quit here", "drop-off", "views", "s/view"],
+      ["screen", "kind", "reached", "reach", "quit", "drop-off", "views", "s/view"],
       alignments: [.left, .left, .right, .right, .right, .right, .right, .right])
     for row in s.screens {
       table.add([
@@ -148,7 +148,7 @@ package enum RunTableRenderer {
   }
 
   /// The comparison columns every truth-mode table shows, relative lift first: lift with
-  /// its interval, Δ, its interval, p, exact lift, exact Δ.
+  /// its interval, Δ, its interval, p, true lift, true Δ.
   static func comparisonCells(_ s: FunnelSummary, _ metric: FunnelMetric) -> [String] {
     let c = s.comparison(metric)
     return [c == nil ? "" : NumberText.lift(c?.relativeLift)] + delta(c, metric) + [
@@ -158,14 +158,14 @@ package enum RunTableRenderer {
 
   /// The headers of ``comparisonCells(_:_:)`` at confidence `level` (e.g. `95%`).
   static func comparisonHeaders(_ level: String) -> [String] {
-    ["lift [\(level) CI]", "Δ", "\(level) CI", "p", "exact lift", "exact Δ"]
+    ["lift [\(level) CI]", "Δ", "\(level) CI", "p", "true lift", "true Δ"]
   }
 
   /// A metric's value (or a signed difference) as the comparison table shows it.
   static func value(_ x: Double?, _ metric: FunnelMetric, signed: Bool = false) -> String {
     guard let x else { return "n/a" }
     if metric.isProportion { return signed ? NumberText.points(x, decimals: 2) : NumberText.percent(x, decimals: 2) }
-    let decimals = metric.isRevenue ? 3 : (signed ? 2 : 1)
+    let decimals = metric.isRevenue ? (signed ? 3 : 2) : (signed ? 2 : 1)
     return signed ? NumberText.signed(x, decimals) : NumberText.fixed(x, decimals)
   }
 
@@ -176,7 +176,7 @@ package enum RunTableRenderer {
     let level = level(summaries)
     var out = "Compared with \(control.variant): Monte Carlo differences over the same users (common random numbers),"
     out += " with paired \(level) intervals and tests; lift: variant/control − 1 (its interval agrees with the test);"
-    out += " exact lift and exact Δ: the exact engine's (no sampling noise)\n"
+    out += " true lift and true Δ: the exact engine's (no sampling noise)\n"
     var metrics: [FunnelMetric] = [.completionRate, .paywallViewRate, .skipRate].filter { s in summaries.contains { $0.value(s) != nil } }
     if hasPlans { metrics += [.purchaseConversion, .revenuePerUser] }
     metrics.append(.timeToFinish)

@@ -65,7 +65,7 @@ extension SVGCharts {
       if row.droppedOff > 0 {
         out += text(
           width, y + 13,
-          "▼ \(NumberText.grouped(row.droppedOff)) quit here (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
+          "▼ \(NumberText.grouped(row.droppedOff)) quit (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
           anchor: "end", cssClass: "small drop")
         y += 14
       }

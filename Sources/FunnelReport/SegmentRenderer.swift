@@ -43,7 +43,7 @@ package enum SegmentRenderer {
         a.method == .unadjusted ? "" : NumberText.percent(a.varianceReduction), E.p(a.pValue), E.p(a.adjustedPValue),
       ]
         + (truth
-          ? [E.difference(a.trueDifference, s.metric), a.covers.map { $0 ? "yes" : "no" } ?? "", a.verdict?.rawValue ?? ""] : [])
+          ? [E.difference(a.trueDifference, s.metric), a.covers.map { $0 ? "yes" : "no" } ?? "", a.verdict.map(Vocabulary.word) ?? ""] : [])
     }
     return (headers, rows)
   }

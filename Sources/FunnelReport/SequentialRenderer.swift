@@ -15,10 +15,10 @@ package enum SequentialRenderer {
     /// The exact relative lift per arm, when the test was simulated (experiment mode).
     package var truth: [String: Double]
     /// Each arm's conclusion graded against the truth (a ``Verdict``'s words).
-    package var verdicts: [String: String]
+    package var verdicts: [String: Verdict]
 
     /// Creates a context.
-    package init(counts: String, alphaNote: String? = nil, truth: [String: Double] = [:], verdicts: [String: String] = [:]) {
+    package init(counts: String, alphaNote: String? = nil, truth: [String: Double] = [:], verdicts: [String: Verdict] = [:]) {
       self.counts = counts
       self.alphaNote = alphaNote
       self.truth = truth
@@ -29,7 +29,7 @@ package enum SequentialRenderer {
     package init(_ timeline: ExperimentTimeline, alphaNote: String?) {
       self.init(
         counts: "simulated cumulative", alphaNote: alphaNote, truth: timeline.trueRelativeLift,
-        verdicts: timeline.verdicts.mapValues(\.rawValue))
+        verdicts: timeline.verdicts)
     }
   }
 
@@ -85,7 +85,7 @@ package enum SequentialRenderer {
   static func summary(_ r: SequentialAnalysis.Report, context: Context) -> [String] {
     standing(r).map { arm, sentence in
       guard let truth = context.truth[arm] else { return sentence }
-      let verdict = context.verdicts[arm].map { "; verdict: \($0)" } ?? ""
+      let verdict = context.verdicts[arm].map { "; verdict: \(Vocabulary.word($0))" } ?? ""
       return sentence + " True lift \(lift(truth)) (exact engine)\(verdict)."
     }
   }
@@ -282,7 +282,7 @@ package enum SequentialRenderer {
           context.truth.keys.sorted().map { arm in
             .object([
               ("arm", .string(arm)), ("trueRelativeLift", number(context.truth[arm])),
-              ("verdict", context.verdicts[arm].map { .string($0) } ?? .null),
+              ("verdict", context.verdicts[arm].map { .string($0.rawValue) } ?? .null),
             ])
           })
       ),

@@ -44,6 +44,19 @@ package enum Vocabulary {
     }
   }
 
+  /// A verdict against the truth in words: `correct`, `wrong sign`, `missed`, `correct null`,
+  /// `false positive`, `negligible effect detected`.
+  package static func word(_ v: Verdict) -> String {
+    switch v {
+    case .correct: "correct"
+    case .wrongSign: "wrong sign"
+    case .missed: "missed"
+    case .correctNull: "correct null"
+    case .falsePositive: "false positive"
+    case .negligibleDetected: "negligible effect detected"
+    }
+  }
+
   /// The tone of a verdict against the truth: right calls good, wrong ones bad.
   static func tone(_ v: Verdict) -> Tone? {
     switch v {
@@ -61,7 +74,7 @@ package enum Vocabulary {
   /// A call in words, marked with its tone.
   static func toned(_ c: DecisionSummary.Call) -> String { mark(word(c), tone(c)) }
   /// A verdict in words, marked with its tone.
-  static func toned(_ v: Verdict) -> String { mark(v.rawValue, tone(v)) }
+  static func toned(_ v: Verdict) -> String { mark(word(v), tone(v)) }
   /// A guardrail status in words, marked with its tone.
   static func toned(_ g: GuardrailStatus) -> String { mark(g.rawValue, tone(g)) }
 

@@ -164,6 +164,22 @@ func temporaryFile(_ name: String, contents: String? = nil) throws -> String {
     #expect(quiet.stdout == terminal.stdout)
   }
 
+  /// check draws a bar over the expectations of every spec on a terminal (-q hides it), exact
+  /// one over the variants it solves.
+  @Test func checkAndExactShowProgressOnATerminal() {
+    let specs = ["experiments/klick-onboarding.json", "experiments/urbannest-onboarding.json"]
+    let terminal = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["check"] + specs, console: terminal) == 0)
+    #expect(terminal.stderr.contains("check █") && terminal.stderr.contains("100%"), "\(terminal.stderr)")
+    let quiet = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["check", "-q"] + specs, console: quiet) == 0)
+    #expect(quiet.stderr.isEmpty && quiet.stdout == terminal.stdout)
+    // exact: a bar over the variants it solves.
+    let exact = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(["exact", "experiments/betfree-onboarding.json"], console: exact) == 0)
+    #expect(exact.stderr.contains("solving █") && exact.stderr.contains("100%"), "\(exact.stderr)")
+  }
+
   @Test func outputFileHoldsTheSameBytesAsStdout() throws {
     let path = try temporaryFile("run.json")
     let toFile = funnellab("run", "--users", "2000", "--format", "json", "-o", path)

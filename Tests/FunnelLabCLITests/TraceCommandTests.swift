@@ -114,6 +114,20 @@ import Testing
     #expect(r.out.isEmpty)
   }
 
+  /// Several --variant: each variant's trace, one after the other, every event naming its variant.
+  @Test func severalVariantsFollowOneAnother() {
+    let both = funnellab("trace", "--users", "40", "--variant", "control", "--variant", "features3", "--variant-property", "arm")
+    #expect(both.code == 0, "\(both.err)")
+    let control = funnellab("trace", "--users", "40", "--variant", "control", "--variant-property", "arm")
+    let features3 = funnellab("trace", "--users", "40", "--variant", "features3", "--variant-property", "arm")
+    #expect(!control.out.isEmpty && both.out == control.out + features3.out)
+    let unnamed = funnellab("trace", "--users", "40", "--variant", "control", "--variant", "features3")
+    #expect(unnamed.code == 64 && unnamed.out.isEmpty)
+    #expect(unnamed.err.contains("add --variant-property variant"), "\(unnamed.err)")
+    let twice = funnellab("trace", "--variant", "control", "--variant", "control", "--variant-property", "arm")
+    #expect(twice.code == 64 && twice.err.contains("a variant is named twice"), "\(twice.err)")
+  }
+
   @Test func unknownVariantAndBadArguments() {
     let r = funnellab("trace", "--variant", "contrl")
     #expect(r.code == 64)

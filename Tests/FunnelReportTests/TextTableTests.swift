@@ -106,6 +106,18 @@ import Testing
     #expect(text.contains("one block per row"))
   }
 
+  /// Key columns that cover the whole too-wide table leave nothing to split: each row becomes
+  /// a block headed by its first cell, never a table of nothing but the note.
+  @Test func keyColumnsCoveringTheTableBecomeRowBlocks() {
+    var t = TextTable(["screen", "action"], alignments: [.left, .left])
+    t.keyColumns = 2
+    t.add(["registration", String(repeating: "x", count: 40)])
+    let text = t.render(indent: "  ", width: 40)
+    #expect(text.hasPrefix("  registration\n    action"), "\(text)")
+    #expect(text.contains(String(repeating: "x", count: 40)), "\(text)")
+    #expect(text.contains("one block per row"))
+  }
+
   /// Tone marks take no column: a marked cell aligns like a plain one.
   @Test func toneMarksTakeNoWidth() {
     var t = TextTable(["arm", "verdict"], alignments: [.left, .right])

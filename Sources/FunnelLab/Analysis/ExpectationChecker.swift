@@ -8,9 +8,12 @@ import FunnelStats
 /// - Complexity: one exact solve per variant; one experiment-mode run per distinct
 ///   `users` among the simulated expectations.
 package enum ExpectationChecker {
-  /// Checks every expectation of `experiment`.
+  /// Checks every expectation of `experiment`; `progress` hears each one as it is decided
+  /// (how many are done, and how many there are).
   /// - Throws: ``SpecErrors`` when the experiment is invalid.
-  package static func check(_ experiment: Experiment) throws(SpecErrors) -> [ExpectationResult] {
+  package static func check(
+    _ experiment: Experiment, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(SpecErrors) -> [ExpectationResult] {
     let expanded = experiment.expandingGrid()
     let errors = expanded.validationErrors() + experiment.expectationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
@@ -18,6 +21,7 @@ package enum ExpectationChecker {
     var results: [ExpectationResult] = []
     for expectation in experiment.expectations {
       results.append(try context.evaluate(expectation))
+      progress(results.count, experiment.expectations.count)
     }
     return results
   }

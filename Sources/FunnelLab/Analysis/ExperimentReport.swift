@@ -2,21 +2,22 @@ package import FunnelStats
 
 /// Whether an experiment's conclusion about an arm matched the truth: the exact
 /// difference (``ExactEngine``), read with a practical-equivalence margin
-/// (``MetricsSpec/equivalenceMargin(for:)``).
+/// (``MetricsSpec/equivalenceMargin(for:)``). Its raw value is the JSON and CSV identifier
+/// (the words are FunnelReport's `Vocabulary`).
 package enum Verdict: String, Sendable, Hashable, CaseIterable {
   /// Significant, in the direction of a true effect larger than the margin.
-  case correct = "correct"
+  case correct
   /// Significant, opposite to a true effect larger than the margin (a type S error).
-  case wrongSign = "wrong sign"
+  case wrongSign
   /// Not significant although the true effect is larger than the margin (a type II error).
-  case missed = "missed"
+  case missed
   /// Not significant, and the true effect is zero or inside the margin.
-  case correctNull = "correct null"
+  case correctNull
   /// Significant although the true effect is exactly zero (a type I error).
-  case falsePositive = "false positive"
+  case falsePositive
   /// Significant on a true effect that is not zero but inside the margin: the test
   /// found a difference too small to matter.
-  case negligibleDetected = "negligible effect detected"
+  case negligibleDetected
 
   /// A true difference this small is no effect: the exact engine's values are sums of
   /// thousands of terms of order 1, so two variants that differ only after a metric is

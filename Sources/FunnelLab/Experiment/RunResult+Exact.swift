@@ -31,13 +31,22 @@ extension RunResult {
 
 /// Exact solutions of several compiled flows, solved in parallel in a fixed order.
 enum ExactTruth {
-  static func solve(_ flows: [CompiledFlow], threads: Int? = nil) -> [ExactFunnel] {
-    solve(count: flows.count, threads: threads) { k -> Result<ExactFunnel, Never> in .success(ExactEngine.solve(flows[k])) }
-      .map { result in
-        switch result {
-        case .success(let funnel): funnel
-        }
+  static func solve(
+    _ flows: [CompiledFlow], threads: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) -> [ExactFunnel] {
+    var tick: (@Sendable (Int) -> Void)?
+    if let progress {
+      let ticks = SerialProgress(total: flows.count, progress)
+      tick = { _ in ticks.tick() }
+    }
+    return solve(count: flows.count, threads: threads, progress: tick) { k -> Result<ExactFunnel, Never> in
+      .success(ExactEngine.solve(flows[k]))
+    }
+    .map { result in
+      switch result {
+      case .success(let funnel): funnel
       }
+    }
   }
 
   /// `body(k)` for `k` in `0..<count` on up to `threads` workers, the results in the order
@@ -53,8 +62,12 @@ enum ExactTruth {
 extension ExactEngine {
   /// The exact funnels of `flows`, in their order, solved on up to `threads` workers
   /// (default: ``MonteCarloEngine/defaultThreadCount``); each equals ``solve(_:)`` of its flow.
-  public static func solve(_ flows: [CompiledFlow], threads: Int? = nil) -> [ExactFunnel] {
-    ExactTruth.solve(flows, threads: threads)
+  /// `progress` hears each flow as it is solved (how many are done, and how many there are),
+  /// one call at a time.
+  public static func solve(
+    _ flows: [CompiledFlow], threads: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) -> [ExactFunnel] {
+    ExactTruth.solve(flows, threads: threads, progress: progress)
   }
 
   /// The exact funnel of every variant of `experiment`, in the order of its variants

@@ -124,34 +124,4 @@ extension ControlComparison {
     }
     return best
   }
-
-  /// The methods of `data` under `settings`, for a report's footer.
-  static func methods(_ data: Data, _ settings: Settings) -> [String] {
-    var methods: [String]
-    switch (data, settings.proportionTest) {
-    case (.proportions, .score):
-      methods = [
-        "test: \(TwoProportionScoreTest.methodName) (variance × N/(N−1))",
-        "difference: \(ProportionDifference.miettinenNurminenMethod) interval", "relative lift: \(RelativeLift.scoreMethod) interval",
-      ]
-    case (.proportions, .pooledZ):
-      methods = [
-        "test: \(TwoProportionZTest.methodName)", "difference: newcombe hybrid score interval",
-        "relative lift: delta method on the log ratio",
-      ]
-    case (.means, _):
-      methods = [
-        "test: \(WelchTTest.methodName)", "difference: welch interval", "relative lift: \(RelativeLift.welchMethod) interval",
-      ]
-    }
-    methods.append("adjustment: \(settings.correction.rawValue); significant when adjusted p ≤ α and the interval excludes 0")
-    if settings.bayesian {
-      if case .proportions = data {
-        methods.append("Bayesian: Beta(\(settings.prior.priorAlpha), \(settings.prior.priorBeta)) prior")
-      } else {
-        methods.append("Bayesian: normal posterior of the mean")
-      }
-    }
-    return methods
-  }
 }

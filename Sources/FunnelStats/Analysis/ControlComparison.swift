@@ -144,8 +144,6 @@ public enum ControlComparison {
     /// Posterior probability that each arm is the best, in data order; `nil` for an arm
     /// without data (computed among the arms with data).
     public var probabilityToBeBest: [Double?]
-    /// The methods used, for a report's footer.
-    public var methods: [String]
 
     /// The row of arm `index`, `nil` for the control.
     public func row(_ index: Int) -> Row? { rows.first { $0.arm == index } }
@@ -175,7 +173,7 @@ public enum ControlComparison {
     }
     adjust(&rows, settings: settings)
     let best = settings.bayesian ? try probabilityToBeBest(data, settings: settings) : Array(repeating: nil, count: data.count)
-    return Result(control: control, rows: rows, probabilityToBeBest: best, methods: methods(data, settings))
+    return Result(control: control, rows: rows, probabilityToBeBest: best)
   }
 
   /// Adjusts the p-values of the rows that have a test, then applies the significance rule.

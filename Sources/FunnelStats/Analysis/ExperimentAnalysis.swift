@@ -148,10 +148,8 @@ public enum ExperimentAnalysis {
     public var comparisons: [ArmComparison]
     /// The sample-ratio-mismatch check.
     public var sampleRatioMismatch: SampleRatioMismatch.Result
-    /// The settings used.
+    /// The settings used (a report names its methods from them).
     public var settings: Settings
-    /// The methods used, for the report's footer.
-    public var methods: [String]
   }
 
   /// All problems found in the input, not just the first.
@@ -188,11 +186,8 @@ public enum ExperimentAnalysis {
       if srm.mismatch { comparison.conclusion = .sampleRatioMismatch }
       comparisons.append(comparison)
     }
-    let methods = methodNames(
-      conversion.methods, settings: settings, hasRevenue: input.revenues.contains(where: { $0 != nil }))
     return Report(
-      control: control, arms: summaries, comparisons: comparisons, sampleRatioMismatch: srm,
-      settings: settings, methods: methods)
+      control: control, arms: summaries, comparisons: comparisons, sampleRatioMismatch: srm, settings: settings)
   }
 
   /// The checked input: each arm's counts and revenue, the allocation weights and the control's index.
@@ -322,19 +317,6 @@ public enum ExperimentAnalysis {
           rateInterval: interval, probabilityToBeBest: probabilityToBeBest[i], revenue: input.revenues[i]))
     }
     return summaries
-  }
-
-  /// The methods used, for the report's footer.
-  private static func methodNames(_ conversionMethods: [String], settings: Settings, hasRevenue: Bool) -> [String] {
-    var methods = ["rates: Wilson score interval"] + conversionMethods
-    methods += [
-      "Fisher's exact test beside any 2×2 table with a cell below 5",
-      "SRM: chi-square goodness of fit, flagged at p < \(settings.sampleRatio.pValueThreshold); a mismatch means do not trust",
-    ]
-    if hasRevenue {
-      methods.append("revenue: \(WelchTTest.methodName); normal posterior; \(MannWhitneyUTest.methodName)")
-    }
-    return methods
   }
 
   /// One arm's conversion row from the pipeline, with Fisher's test and revenue beside it.
