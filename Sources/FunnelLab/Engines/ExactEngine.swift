@@ -896,6 +896,29 @@ struct _ExactAccumulators: Sendable {
     }
   }
 
+  /// The distribution of one user's horizon revenue: each plan's lifecycle distribution, bought
+  /// at once or approved after the delay, weighted by its probability; the rest of the users
+  /// earn 0. Empty for a flow that sells nothing.
+  private func revenueDistribution(_ g: _ExactLayout) -> [Int64: Double] {
+    guard !g.flow.plans.isEmpty else { return [:] }
+    let lifecycle = SubscriptionLifecycle(settings: g.flow.revenue)
+    var values: [Int64: Double] = [:]
+    var buyers = 0.0
+    for (j, slot) in g.flow.plans.enumerated() {
+      let plan = slot.plan
+      let isTrial = plan.trialDays > 0
+      let now = StoreTransaction(productID: plan.id, price: plan.price, isTrial: isTrial)
+      let later = StoreTransaction(
+        productID: plan.id, price: plan.price, isTrial: isTrial, delayDays: g.flow.store.approvalDelayDays)
+      for (weight, transaction) in [(planImmediate[j], now), (planApproved[j], later)] where weight > 0 {
+        for (cents, p) in lifecycle.distribution(of: transaction, plan: plan) { values[cents, default: 0] += weight * p }
+        buyers += weight
+      }
+    }
+    values[0, default: 0] += max(1 - buyers, 0)
+    return values
+  }
+
   /// Revenue: the lifecycle's expectation per plan, at once and after an approval delay;
   /// returns revenue and realized revenue per user, trial starts, refunds per user and each
   /// plan's revenue.
@@ -949,6 +972,7 @@ struct _ExactAccumulators: Sendable {
     funnel.refunds = refunds.reduce(0, +)
     funnel.planRefunds = zip(refunds, t.planPurchases).map { $1 > 0 ? min($0 / $1, 1) : 0 }
     funnel.realizedRevenueCurve = realizedRevenueCurve(g)
+    funnel.revenueDistribution = revenueDistribution(g)
     let lifecycle = SubscriptionLifecycle(settings: flow.revenue)
     funnel.planRenewal = flow.plans.map { slot in
       slot.plan.period.months == nil ? nil : UnitDraw.probabilityBelow(lifecycle.renewal(of: slot.plan))

@@ -106,6 +106,27 @@ public struct ExactFunnel: Sendable, Hashable {
   /// at the analysis day ``realizedRevenuePerUser``.
   package var realizedRevenueCurve: [RevenuePoint] = []
 
+  /// The exact distribution of one user's net revenue over the horizon: each value in whole
+  /// cents with its probability, 0 (no purchase, an unconverted trial) included, summing to 1
+  /// up to ``truncatedMass``; empty for a flow that sells nothing. Its mean is
+  /// ``revenuePerUser`` (in cents); planning revenue reads its variance, and draws replicate
+  /// experiments from it.
+  package var revenueDistribution: [Int64: Double] = [:]
+
+  /// The variance of one user's net revenue over the horizon (currency units squared), from
+  /// ``revenueDistribution``; `nil` for a flow that sells nothing.
+  package var revenuePerUserVariance: Double? {
+    guard !revenueDistribution.isEmpty else { return nil }
+    var mean = 0.0
+    var squares = 0.0
+    for (cents, p) in revenueDistribution.sorted(by: { $0.key < $1.key }) {
+      let x = Double(cents) / 100
+      mean += p * x
+      squares += p * x * x
+    }
+    return max(squares - mean * mean, 0)
+  }
+
   /// One point of ``realizedRevenueCurve``.
   package struct RevenuePoint: Sendable, Hashable {
     /// Days since the purchase screen (payments before this day count).

@@ -58,4 +58,38 @@ extension SubscriptionLifecycle {
     }
     return e
   }
+
+  /// The exact distribution of ``outcome(of:plan:using:)``'s horizon cents: each value a
+  /// transaction can earn with its probability (0 included), summing to 1.
+  ///
+  /// With the notation of ``expectation(of:plan:)``: the trial fails to convert with `1 − q`
+  /// (0 cents); otherwise the subscription makes payments `0…k` and stops, `k` renewals with
+  /// probability `rᵏ(1 − r)` (`k < n − 1`) or `rⁿ⁻¹` (every payment within the horizon), and
+  /// earns `c₀ + … + c_k`, less `c₀` when the first payment is refunded (`ρ`, independent of
+  /// the renewals). Its mean is ``Expectation/horizonCents`` (tested to 1e-12).
+  /// - Complexity: `O(n)`, the payments that fit in the horizon.
+  package func distribution(of transaction: StoreTransaction, plan: Plan) -> [Int64: Double] {
+    var values: [Int64: Double] = [:]
+    var schedule = PaymentSchedule(delayDays: transaction.delayDays, isTrial: transaction.isTrial, plan: plan, settings: settings)
+    let converts = transaction.isTrial ? UnitDraw.probabilityBelow(settings.trialConversion) : 1
+    if converts < 1 { values[0, default: 0] += 1 - converts }
+    let renews = schedule.renews ? UnitDraw.probabilityBelow(renewal(of: plan)) : 0
+    let refund = UnitDraw.probabilityBelow(settings.refundProbability)
+    var alive = converts
+    var total: Int64 = 0
+    var first: Int64 = 0
+    var payment = schedule.next()
+    if payment == nil, alive > 0 { values[0, default: 0] += alive }
+    while alive > 0, let current = payment {
+      if current.index == 0 { first = current.cents }
+      total &+= current.cents
+      payment = schedule.next()
+      // The subscription stops after this payment: no renewal, or no next payment within the horizon.
+      let stops = payment == nil ? alive : alive * (1 - renews)
+      values[total, default: 0] += stops * (1 - refund)
+      if refund > 0 { values[total &- first, default: 0] += stops * refund }
+      alive *= renews
+    }
+    return values
+  }
 }
