@@ -252,6 +252,19 @@ final class ProgressBar: Sendable {
   }
 }
 
+extension ProgressBar {
+  /// `work` with a bar labelled `label` on `console`'s stderr terminal, handed the bar's update,
+  /// and the bar cleared when it ends (with a result or an error), before anything is written.
+  static func around<T, E: Error>(
+    console: any Console, label: String, unit: String = "users",
+    _ work: (_ update: @escaping @Sendable (_ done: Int, _ total: Int) -> Void) throws(E) -> T
+  ) throws(E) -> T {
+    let bar = ProgressBar(console: console, label: label, enabled: true, unit: unit)
+    defer { bar.finish() }
+    return try work { done, total in bar.update(done: done, total: total) }
+  }
+}
+
 /// Progress of work whose pace is known only once it has started: its first report (after a
 /// first unit, or after a phase before the units) measures the pace, `note` turns that into an
 /// announcement of the rest (or `nil` when it is short), and a ``ProgressBar`` follows.

@@ -33,15 +33,14 @@ enum BanditCommand {
     // The same checks, messages and exit code (64) as `run --mode bandit`.
     try validate(options.allocation, arms: armCount(variants, of: experiment))
     if let days = options.days { try validateBurnIn(options.allocation, days: days) }
-    let bar = ProgressBar(console: console, label: "bandit vs A/B", enabled: true)
     let comparison: BanditComparison
     do {
-      comparison = try BanditPlanner.compare(experiment, options: options) { done, total in bar.update(done: done, total: total) }
+      comparison = try ProgressBar.around(console: console, label: "bandit vs A/B") { update throws(SpecErrors) in
+        try BanditPlanner.compare(experiment, options: options, progress: update)
+      }
     } catch {
-      bar.finish()
       throw CommandFailure.invalid(error)
     }
-    bar.finish()
     let text =
       switch format {
       case .json: BanditRenderer.json(comparison)

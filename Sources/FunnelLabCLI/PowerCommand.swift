@@ -67,7 +67,9 @@ enum PowerCommand: Command {
       OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
       OptionSpec(
         name: "metric", valueName: "metric",
-        help: "With <spec>: the proportion metric to plan, e.g. completionRate (default: metrics.primary)."),
+        help:
+          "With <spec>: the metric to plan, a proportion such as completionRate (default: metrics.primary), or revenuePerUser (from the exact revenue distribution)."
+      ),
       OptionSpec(name: "compare-bandit", help: "With <spec> and --users-per-day: bandit or fixed A/B test, by simulation."),
       OptionSpec(name: "policy", valueName: "name", help: "With --compare-bandit: thompson (default), top-two or epsilon-greedy."),
       OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
@@ -107,6 +109,7 @@ enum PowerCommand: Command {
       "funnellab power experiments/klick-onboarding.json --variant goalOptional --metric completionRate --replicates 500",
       "funnellab power experiments/betfree-onboarding.json --compare-bandit --users-per-day 3000 --days 10 --replicates 500 --holdout 0.05",
       "funnellab power experiments/betfree-onboarding.json --variant defaultLifetime --parameter-uncertainty --draws 20 --replicates 200",
+      "funnellab power experiments/betfree-onboarding.json --metric revenuePerUser --users-per-day 20000",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -290,8 +293,8 @@ extension PowerCommand {
     return UsageError(message: error.message, hint: error.hint)
   }
 
-  /// `funnellab power <spec>`: planning by simulation.
-  static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+  /// The formula mode's flags, refused with a spec (each with a hint of what to do instead).
+  static func refuseFormulaFlags(_ arguments: ParsedArguments) throws(UsageError) {
     for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative", "spending"]
     where arguments.value(flag) != nil {
       let hints = [
@@ -302,6 +305,11 @@ extension PowerCommand {
         message: "--\(flag) is for the formula mode, not with a spec",
         hint: hints[flag] ?? "drop --\(flag): it shapes the formula, not a spec's simulated test")
     }
+  }
+
+  /// `funnellab power <spec>`: planning by simulation.
+  static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    try refuseFormulaFlags(arguments)
     let metric = try plannedMetric(arguments)
     if arguments.flag("compare-bandit") { return try BanditCommand.compare(arguments, console: console) }
     for flag in BanditCommand.flags where !arguments.all(flag).isEmpty {
@@ -343,6 +351,9 @@ extension PowerCommand {
     if let metric { experiment.metrics.primary = metric }
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     options.variants = variants.isEmpty ? nil : variants
+    if experiment.metrics.primary == .revenuePerUser {
+      return try planRevenue(experiment, options: options, format: format, arguments: arguments, console: console)
+    }
     let bar = ProgressBar(console: console, label: "planning", enabled: true)
     var report: PlanningReport
     do {
@@ -371,15 +382,16 @@ extension PowerCommand {
     return .success
   }
 
-  /// `--metric` of `power <spec>`: a proportion, and not with shards or `--compare-bandit` (a shard carries the
-  /// spec's text, so its merge would plan the spec's primary metric).
+  /// `--metric` of `power <spec>`: a proportion or revenue per user, and not with shards or `--compare-bandit`
+  /// (a shard carries the spec's text, so its merge would plan the spec's primary metric).
   static func plannedMetric(_ arguments: ParsedArguments) throws(UsageError) -> FunnelMetric? {
     guard let metric = try arguments.metric() else { return nil }
-    guard metric.isProportion else {
+    guard metric.isProportion || metric == .revenuePerUser else {
       throw UsageError(
-        message: "--metric \(metric.rawValue) is a mean; planning simulates proportion metrics",
-        hint: "plan a proportion such as purchaseConversion or completionRate")
+        message: "--metric \(metric.rawValue) is a mean; planning simulates proportion metrics and revenue per user",
+        hint: "plan a proportion such as purchaseConversion, or revenuePerUser")
     }
+
     if let flag = ["shard", "shards", "compare-bandit"].first(where: { arguments.value($0) != nil || arguments.flag($0) }) {
       throw UsageError(
         message: "--metric is not taken with --\(flag)", hint: "set metrics.primary in the spec to \(metric.rawValue) instead")
@@ -405,5 +417,35 @@ extension PowerCommand {
     case .html: PlanningRenderer.html(report)
     case .table: terminal(PlanningRenderer.table(report))
     }
+  }
+
+  /// `power SPEC --metric revenuePerUser`: the revenue plan (``RevenuePlanner``) in `format`.
+  static func planRevenue(
+    _ experiment: Experiment, options: PlanningOptions, format: OutputFormat, arguments: ParsedArguments, console: any Console
+  ) throws -> ExitCode {
+    let taken = ["users-per-arm", "days", "looks", "parameter-uncertainty", "shard", "shards"]
+    if let flag = taken.first(where: { arguments.value($0) != nil || arguments.flag($0) }) {
+      throw UsageError(
+        message: "--\(flag) is not taken when planning revenue per user, which solves the users per arm from the exact revenue",
+        hint: "drop --\(flag)")
+    }
+    let plan: RevenuePlan
+    do {
+      plan = try ProgressBar.around(console: console, label: "planning", unit: "variants") { update throws(SpecErrors) in
+        try RevenuePlanner.plan(experiment, options: options, progress: update)
+      }
+    } catch {
+      throw CommandFailure.invalid(error)
+    }
+    let text =
+      switch format {
+      case .json: RevenuePlanRenderer.json(plan)
+      case .csv: RevenuePlanRenderer.csv(plan)
+      case .markdown: RevenuePlanRenderer.markdown(plan)
+      case .html: RevenuePlanRenderer.html(plan)
+      case .table: terminal(RevenuePlanRenderer.table(plan))
+      }
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    return .success
   }
 }

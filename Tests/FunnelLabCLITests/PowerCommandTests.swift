@@ -134,7 +134,7 @@ import Testing
   }
 
   @Test(arguments: [
-    (["--metric", "revenuePerUser"], "Error: --metric revenuePerUser is a mean; planning simulates proportion metrics"),
+    (["--metric", "timeToFinish"], "Error: --metric timeToFinish is a mean; planning simulates proportion metrics and revenue per user"),
     (["--metric", "completonRate"], "did you mean 'completionRate'?"),
     (["--metric", "completion"], "did you mean 'completionRate'?"),
     (["--metric", "purchase-conversion"], "did you mean 'purchaseConversion'?"),
@@ -149,6 +149,36 @@ import Testing
     #expect(r.code == 64, "\(r.err)")
     #expect(r.err.contains(message), "\(r.err)")
     #expect(r.out.isEmpty)
+  }
+
+  /// Revenue per user is planned from the spec's exact revenue distribution: users per arm for each
+  /// BetFree variant, the simulated power at that size and whether the normal approximation holds,
+  /// in every format; a flow without plans is refused (65), as are the flags of the proportion plan (64).
+  @Test func revenuePerUserIsPlannedFromTheSpec() throws {
+    let betfree = experimentPath("betfree-onboarding")
+    let r = funnellab("power", betfree, "--metric", "revenuePerUser", "--replicates", "500", "--format", "json")
+    #expect(r.code == 0, "\(r.err)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    #expect(json["mode"] as? String == "revenue")
+    let variants = try #require(json["variants"] as? [[String: Any]])
+    #expect(variants.count == 3)
+    for v in variants {
+      #expect((v["usersPerArm"] as? Int ?? 0) > 0, "\(v)")
+      #expect(v["normalApproximationHolds"] as? Bool != nil, "\(v)")
+    }
+    let summary = try #require(json["summary"] as? [String: Any])
+    #expect(summary["quickest"] as? String == "defaultMonthly" || summary["quickest"] as? String == "defaultLifetime")
+    let table = funnellab("power", betfree, "--metric", "revenuePerUser", "--replicates", "500", "--users-per-day", "20000")
+    #expect(table.code == 0 && table.out.contains("is the quickest to test on revenue per user"), "\(table.out)")
+    #expect(table.out.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(table.out)")
+    for format in ["csv", "markdown", "html"] {
+      let other = funnellab("power", betfree, "--metric", "revenuePerUser", "--replicates", "200", "--format", format)
+      #expect(other.code == 0 && other.out.contains("defaultLifetime"), "\(format): \(other.err)")
+    }
+    let none = funnellab("power", experimentPath("urbannest-onboarding"), "--metric", "revenuePerUser")
+    #expect(none.code == 65 && none.err.contains("the flow sells no plan"), "\(none.err)")
+    let flag = funnellab("power", betfree, "--metric", "revenuePerUser", "--users-per-arm", "1000")
+    #expect(flag.code == 64 && flag.err.contains("--users-per-arm is not taken when planning revenue per user"), "\(flag.err)")
   }
 
   /// Daily looks need traffic: `--days`/`--looks` without `--users-per-day` are refused, not ignored; and when the

@@ -123,6 +123,24 @@ package enum ExperimentPlanner {
     }
   }
 
+  /// The indices of the variants to plan: every one but the control, or those of `options.variants`.
+  /// - Throws: ``SpecErrors`` naming each unknown variant.
+  static func plannedIndices(_ e: Experiment, options: PlanningOptions) throws(SpecErrors) -> [Int] {
+    let indices = Array(e.variants.indices.dropFirst())
+    guard let wanted = options.variants else { return indices }
+    let unknown = wanted.filter { id in !e.variants.contains { $0.id == id } }
+    guard unknown.isEmpty else {
+      throw SpecErrors(
+        source: e.name,
+        errors: unknown.map { id in
+          SpecError(
+            .unknownReference, path: [.key("variants")], message: "no variant '\(id)'",
+            hint: NameSuggestion.hint(for: id, in: e.variants.map(\.id)))
+        })
+    }
+    return indices.filter { wanted.contains(e.variants[$0].id) }
+  }
+
   static func frame(_ e: Experiment, options: PlanningOptions) throws(SpecErrors) -> Frame {
     let metric = e.metrics.primary
     guard metric.isProportion else {
@@ -136,20 +154,7 @@ package enum ExperimentPlanner {
     }
     let flows = try FlowCompiler.compileAll(e)
     let alpha = options.alpha ?? e.metrics.alpha
-    var indices = Array(e.variants.indices.dropFirst())
-    if let wanted = options.variants {
-      let unknown = wanted.filter { id in !e.variants.contains { $0.id == id } }
-      guard unknown.isEmpty else {
-        throw SpecErrors(
-          source: e.name,
-          errors: unknown.map { id in
-            SpecError(
-              .unknownReference, path: [.key("variants")], message: "no variant '\(id)'",
-              hint: NameSuggestion.hint(for: id, in: e.variants.map(\.id)))
-          })
-      }
-      indices = indices.filter { wanted.contains(e.variants[$0].id) }
-    }
+    let indices = try plannedIndices(e, options: options)
     let rates = ([0] + indices).map { ExactEngine.solve(flows[$0]).value(of: metric) ?? 0 }
     let p0 = rates[0]
     let analytic: [Int?] = rates.dropFirst().map { p1 in
