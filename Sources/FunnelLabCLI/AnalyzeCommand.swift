@@ -60,6 +60,11 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
       OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
       OptionSpec(name: "test", valueName: "name", help: "score or pooled-z (default score)."),
+      OptionSpec(
+        name: "margin", valueName: "m",
+        help:
+          "A margin on the conversion difference (0.01: 1 point): each arm also gets a non-inferiority test (worse by less than m?) and a superiority test (better by more than m?), one-sided at alpha."
+      ),
       OptionSpec(name: "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written)."),
       OptionSpec(name: "counts", valueName: "kind", help: "With a day column: daily (each day's own counts, default) or cumulative."),
       OptionSpec(
@@ -78,6 +83,7 @@ enum AnalyzeCommand: Command {
       "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --format json",
       "funnellab analyze --data experiments/data/klick-daily.csv --planned-users 28000 --format html -o daily.html",
       "funnellab analyze --data experiments/data/klick-segments.csv",
+      "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --margin 0.01",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -108,7 +114,7 @@ enum AnalyzeCommand: Command {
     let settings = ExperimentAnalysis.Settings(
       alpha: alpha, alternative: Alternative(rawValue: side) ?? .twoSided,
       correction: corrections[correctionName] ?? .holm, proportionTest: ControlComparison.ProportionTest(rawValue: test) ?? .score,
-      plannedAllocation: allocation)
+      plannedAllocation: allocation, margin: try arguments.number("margin", in: 1e-9...0.999_999))
     let report: ExperimentAnalysis.Report
     do {
       report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)

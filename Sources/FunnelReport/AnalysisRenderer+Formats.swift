@@ -97,6 +97,10 @@ extension AnalysisRenderer {
     let headers = armHeaders(alpha: r.settings.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count - 1))
     for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
+    if let margin = marginTable(r) {
+      out += "\n" + margin.note + "\n\n" + RunMarkdownRenderer.header(margin.headers, right: [1, 2, 4])
+      for row in margin.rows { out += RunMarkdownRenderer.row(row) }
+    }
     let srm = r.sampleRatioMismatch
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
@@ -118,6 +122,10 @@ extension AnalysisRenderer {
       cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
     doc.table(headers, armRows(r), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
+    if let margin = marginTable(r) {
+      doc.table(margin.headers, margin.rows, right: [1, 2, 4], caption: "Against the margin")
+      doc.paragraph(margin.note, cssClass: "note")
+    }
     let rows: [SVGCharts.ForestRow] = r.comparisons.compactMap { c in
       guard let d = c.absoluteLift?.estimate, let i = c.absoluteLift?.interval else { return nil }
       var row = SVGCharts.ForestRow(

@@ -51,6 +51,33 @@ package enum AnalysisRenderer {
     return methods
   }
 
+  /// The margin tests (`--margin`): per arm its Δ, the non-inferiority and the superiority
+  /// test's one-sided p-values and what each shows (with the terminal's tone marks when
+  /// `marked`); `nil` without a margin.
+  static func marginTable(_ r: ExperimentAnalysis.Report, marked: Bool = false) -> (note: String, headers: [String], rows: [[String]])? {
+    guard let m = r.settings.margin else { return nil }
+    let alpha = r.settings.alpha
+    let margin = NumberText.points(m, decimals: 2).replacingOccurrences(of: "+", with: "")
+    let note =
+      "Margin \(margin): non-inferior when H₀ Δ ≤ −\(margin) is rejected, better by more than the margin when H₀ Δ ≤ \(margin)"
+      + " is; one-sided Miettinen–Nurminen score tests at α = \(JSONValue.format(alpha)), not corrected across arms."
+    let headers = ["arm vs \(r.control)", "Δ", "non-inferiority p", "non-inferior", "superiority p", "better by the margin"]
+    // Under a sample ratio mismatch no test is evidence, these neither.
+    let trusted = !r.sampleRatioMismatch.mismatch
+    func word(_ t: TestResult?) -> String {
+      guard let t else { return "n/a" }
+      guard trusted else { return Vocabulary.mark(Vocabulary.word(DecisionSummary.Call.doNotTrust), marked ? .warning : nil) }
+      return t.pValue <= alpha ? Vocabulary.mark("yes", marked ? .good : nil) : "not shown"
+    }
+    let rows = r.comparisons.map { c in
+      [
+        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), pValue(c.nonInferiority?.pValue), word(c.nonInferiority),
+        pValue(c.superiority?.pValue), word(c.superiority),
+      ]
+    }
+    return (note, headers, rows)
+  }
+
   /// `p = 0.0123`, or `p < 0.0001`.
   static func pEquals(_ p: Double) -> String {
     p < 1e-4 ? "p < 0.0001" : "p = " + NumberText.fixed(p, 4)
@@ -96,6 +123,12 @@ package enum AnalysisRenderer {
       ])
     }
     out += comparisons.render()
+    if let margin = marginTable(r, marked: true) {
+      out += "\n" + TextWrap.wrap(margin.note, width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"
+      var table = TextTable(margin.headers, alignments: [.left, .right, .right, .left, .right, .left])
+      for row in margin.rows { table.add(row) }
+      out += table.render()
+    }
     let revenue = r.comparisons.compactMap { c in c.revenue.map { (c.arm, $0) } }
     if !revenue.isEmpty {
       out += "\n"
@@ -204,9 +237,11 @@ package enum AnalysisRenderer {
                 } ?? .null
               ),
               ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
+              ("nonInferiority", test(c.nonInferiority)), ("superiority", test(c.superiority)),
             ])
           })
       ),
+      ("margin", optional(r.settings.margin)),
       (
         "sampleRatioMismatch",
         .object([

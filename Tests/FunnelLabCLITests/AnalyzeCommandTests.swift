@@ -56,6 +56,39 @@ import Testing
     #expect(table.out.contains("no mismatch with the planned allocation"))
   }
 
+  /// `--margin`: the non-inferiority and superiority-by-margin tests equal statsmodels 0.15.0
+  /// `score_test_proportions_2indep(x₁, n₁, x₀, n₀, value=∓m, compare="diff", alternative="larger")`
+  /// with its issue #10269 fixed (the restricted MLE reads `count0` for `nobs0` when the value is
+  /// not 0; unpatched it gives 6.80079 for 6.79827) and the 50-digit `mn_diff_z` of
+  /// Tests/FunnelStatsTests/Fixtures/make_reference.py, in JSON and in the table; a bad margin is refused.
+  @Test(arguments: [
+    (
+      ["--data", "experiments/data/klick-results.csv", "--allocation", "control=90,b=10", "--margin", "0.01"], 6.798265708795138,
+      5.2943017390614286e-12, 0.823247302321164,
+      0.20518368722488883
+    ),
+    (
+      ["--arm", "control=1000:120", "--arm", "b=1000:150", "--margin", "0.02"], 3.256686725046154, 0.0005636038187394896,
+      0.6551101469604018, 0.2561984197574805
+    ),
+  ])
+  func marginTestsMatchStatsmodels(arguments: [String], ni: Double, niP: Double, sup: Double, supP: Double) throws {
+    let console = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(["analyze"] + arguments + ["--format", "json"], console: console) == 0, "\(console.stderr)")
+    let doc = try JSONParser.parse(console.stdout)
+    guard case .array(let comparisons)? = doc["comparisons"]?.kind, let c = comparisons.first else {
+      Issue.record("no comparisons")
+      return
+    }
+    #expect(close(number(c, "nonInferiority", "statistic"), ni), "\(String(describing: c["nonInferiority"]))")
+    #expect(close(number(c, "nonInferiority", "pValue"), niP))
+    #expect(close(number(c, "superiority", "statistic"), sup))
+    #expect(close(number(c, "superiority", "pValue"), supP))
+    let table = funnellab(["analyze"] + arguments)
+    #expect(table.out.contains("non-inferiority p") && table.out.contains("not shown"), "\(table.out)")
+    #expect(funnellab(["analyze"] + arguments.dropLast() + ["1.5"]).code == 64)
+  }
+
   /// A count below 5 brings Fisher's exact test beside the score test (scipy `fisher_exact([[3, 47], [0, 50]])`),
   /// in every format; with large counts it is `null` and not mentioned.
   @Test func smallCountsShowFishersExactTest() throws {

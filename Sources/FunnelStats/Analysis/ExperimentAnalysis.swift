@@ -41,13 +41,17 @@ public enum ExperimentAnalysis {
     public var prior: BetaBinomialModel
     /// Bootstrap settings for revenue given as value→count maps; `nil` (default) skips it.
     public var bootstrap: Bootstrap.Settings?
+    /// A margin on the conversion difference `p_arm − p_control` (a rate, > 0): when given,
+    /// each arm also gets a non-inferiority and a superiority-by-margin test
+    /// (``ArmComparison/nonInferiority``, ``ArmComparison/superiority``). Default `nil`.
+    public var margin: Double?
 
     /// Creates settings.
     public init(
       alpha: Double = 0.05, alternative: Alternative = .twoSided,
       correction: MultipleTestingCorrection = .holm, proportionTest: ControlComparison.ProportionTest = .score,
       plannedAllocation: [String: Double]? = nil, sampleRatio: SampleRatioMismatch.Settings = .init(),
-      prior: BetaBinomialModel = .init(), bootstrap: Bootstrap.Settings? = nil
+      prior: BetaBinomialModel = .init(), bootstrap: Bootstrap.Settings? = nil, margin: Double? = nil
     ) {
       self.alpha = alpha
       self.alternative = alternative
@@ -57,6 +61,7 @@ public enum ExperimentAnalysis {
       self.sampleRatio = sampleRatio
       self.prior = prior
       self.bootstrap = bootstrap
+      self.margin = margin
     }
   }
 
@@ -136,6 +141,14 @@ public enum ExperimentAnalysis {
     public var revenue: RevenueComparison?
     /// Reasons for any missing value.
     public var diagnostics: [Diagnostic]
+    /// With ``Settings/margin`` `m`: the non-inferiority test, `H₀: p_arm − p_control ≤ −m`
+    /// against `H₁: > −m` (the arm is worse by less than the margin), by the Miettinen–Nurminen
+    /// score test at that null difference (statsmodels `test_proportions_2indep(value=−m,
+    /// method="score", alternative="larger")`), one-sided at α, not corrected across arms.
+    public var nonInferiority: TestResult? = nil
+    /// With ``Settings/margin`` `m`: the superiority-by-margin test, `H₀: p_arm − p_control ≤ m`
+    /// against `H₁: > m` (the arm is better by more than the margin), the same way.
+    public var superiority: TestResult? = nil
   }
 
   /// The whole analysis.
@@ -214,6 +227,10 @@ public enum ExperimentAnalysis {
     if !(settings.alpha > 0 && settings.alpha < 1) {
       problems.append(
         StatsError(.invalidParameter, field: [.name(.settings), .name(.alpha)], message: "must be in (0, 1), got \(settings.alpha)"))
+    }
+    if let m = settings.margin, !(m > 0 && m < 1) {
+      problems.append(
+        StatsError(.invalidParameter, field: [.name(.settings), .name(.margin)], message: "must be in (0, 1), got \(m)"))
     }
     let (counts, revenues, invalid) = armCounts(arms, problems: &problems)
     let controlIndex = arms.firstIndex { $0.name == control }
@@ -334,6 +351,10 @@ public enum ExperimentAnalysis {
     guard counts[i].trials > 0 else { return result }
     let t = counts[i]
     let k = counts[c]
+    if let m = settings.margin, k.trials > 0 {
+      result.nonInferiority = try? TwoProportionScoreTest.test(treatment: t, control: k, nullValue: -m, alternative: .greater)
+      result.superiority = try? TwoProportionScoreTest.test(treatment: t, control: k, nullValue: m, alternative: .greater)
+    }
     let cells = [t.successes, t.trials - t.successes, k.successes, k.trials - k.successes]
     if cells.contains(where: { $0 < 5 }) {
       result.fisherExact =
