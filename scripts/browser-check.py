@@ -218,6 +218,8 @@ def reports(binary, folder, only=None):
         ("predictions-betfree", ["exact", "experiments/betfree-onboarding.json", "--parameter-uncertainty", "--draws", "40"]),
         ("calibrate-urbannest", ["calibrate", "experiments/urbannest-onboarding.json", "experiments/urbannest-observed.csv"]),
         ("calibrate-past-tests", ["calibrate", "experiments/betfree-onboarding.json", "experiments/data/betfree-paywall-tests.csv", "--variants", "control,defaultMonthly", "--fit", "defaultPlanBias", "--no-profile"]),
+        ("power-revenue-betfree", ["power", "experiments/betfree-onboarding.json", "--metric", "revenuePerUser", "--replicates", "500"]),
+        ("analyze-margin", ["analyze", "--data", "experiments/data/klick-results.csv", "--allocation", "control=90,b=10", "--margin", "0.01"]),
         ("sensitivity-betfree", ["sensitivity", "experiments/betfree-onboarding.json", "--vary", "priceSensitivity=0.5:2:0.1", "--vary", "defaultPlanBias=0:2:0.25", "--metric", "revenuePerUser"]),
     ]
     made = []
