@@ -120,18 +120,18 @@ extension FuzzGenerator {
         "target-power", "replicates", "days", "looks", "variant", "seed", "shard", "shards", "baseline", "mde", "relative-mde",
         "users-per-arm",
         "power", "alpha", "alternative", "ratio", "method", "sd", "solve", "users-per-day", "format", "compare-bandit", "policy",
-        "epsilon", "min-share", "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance",
+        "epsilon", "min-share", "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance", "metric",
       ],
       "analyze": [
         "arm", "arm", "data", "control", "allocation", "alpha", "alternative", "correction", "format", "counts", "planned-users",
         "spending",
-        "cs-tuning", "msprt-tau",
+        "cs-tuning", "msprt-tau", "margin",
       ],
       "merge": ["format", "top"],
-      "trace": ["users", "seed", "variant", "events-map", "format"],
+      "trace": ["users", "seed", "variant", "variant", "variant-property", "events-map", "format"],
       "check": ["junit", "format", "baseline", "update-baseline", "tolerance", "relative-tolerance", "allow-empty"],
       "diff": ["tolerance", "relative-tolerance", "format"],
-      "calibrate": ["variant"],
+      "calibrate": ["variant", "variant", "variants"],
       "sensitivity": ["vary", "metric", "format"],
     ]
     let cheap = ["run", "validate", "power", "analyze", "merge", "trace", "calibrate"]
@@ -153,6 +153,7 @@ extension FuzzGenerator {
       var value = argumentValue(&rng)
       if name == "mode", rng.chance(50) { value = rng.pick(["truth", "experiment", "bandit"]) }
       if name == "policy", rng.chance(50) { value = rng.pick(["thompson", "top-two", "epsilon-greedy"]) }
+      if name == "metric", rng.chance(50) { value = rng.pick(["revenuePerUser", "completionRate", "purchaseConversion"]) }
       // An output path stays inside the case's folder, whatever its text.
       if ["o", "output", "junit", "update-baseline"].contains(name), !value.isEmpty, !value.hasPrefix("-") {
         value = "\(Self.token)/\(value)"
