@@ -75,7 +75,8 @@ enum TraceCommand: Command {
     // Streamed user by user (in chunks of about 1 MB), never held whole.
     // A bar on a terminal's stderr, unless the events stream to that terminal too.
     let bar = ProgressBar(
-      console: console, label: "tracing", enabled: arguments.value("output") != nil || !console.outIsTerminal, unit: "users")
+      console: console, label: "tracing", enabled: (arguments.value("output").map { $0 != "-" } ?? false) || !console.outIsTerminal,
+      unit: "users")
     defer { bar.finish() }
     var done = 0
     try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in

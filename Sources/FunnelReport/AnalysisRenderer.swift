@@ -56,23 +56,24 @@ package enum AnalysisRenderer {
   /// `marked`); `nil` without a margin.
   static func marginTable(_ r: ExperimentAnalysis.Report, marked: Bool = false) -> (note: String, headers: [String], rows: [[String]])? {
     guard let m = r.settings.margin else { return nil }
-    let alpha = r.settings.alpha
-    let margin = NumberText.points(m, decimals: 2).replacingOccurrences(of: "+", with: "")
+    let margin = JSONValue.format((m * 100 * 1e9).rounded() / 1e9) + " pp"
+    let level = NumberText.level(alpha: r.settings.alpha)
     let note =
       "Margin \(margin): non-inferior when H₀ Δ ≤ −\(margin) is rejected, better by more than the margin when H₀ Δ ≤ \(margin)"
-      + " is; one-sided Miettinen–Nurminen score tests at α = \(JSONValue.format(alpha)), not corrected across arms."
+      + " is; one-sided Miettinen–Nurminen score tests at α/2 = \(JSONValue.format(r.settings.alpha / 2)), the level at which"
+      + " each agrees with the \(level) interval of Δ (its lower end above −m, above m); not corrected across arms."
     let headers = ["arm vs \(r.control)", "Δ", "non-inferiority p", "non-inferior", "superiority p", "better by the margin"]
     // Under a sample ratio mismatch no test is evidence, these neither.
     let trusted = !r.sampleRatioMismatch.mismatch
-    func word(_ t: TestResult?) -> String {
-      guard let t else { return "n/a" }
+    func word(_ shown: Bool?) -> String {
+      guard let shown else { return "n/a" }
       guard trusted else { return Vocabulary.mark(Vocabulary.word(DecisionSummary.Call.doNotTrust), marked ? .warning : nil) }
-      return t.pValue <= alpha ? Vocabulary.mark("yes", marked ? .good : nil) : "not shown"
+      return shown ? Vocabulary.mark("yes", marked ? .good : nil) : "not shown"
     }
     let rows = r.comparisons.map { c in
       [
-        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), pValue(c.nonInferiority?.pValue), word(c.nonInferiority),
-        pValue(c.superiority?.pValue), word(c.superiority),
+        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), pValue(c.nonInferiority?.pValue), word(c.nonInferior),
+        pValue(c.superiority?.pValue), word(c.betterByTheMargin),
       ]
     }
     return (note, headers, rows)
@@ -238,6 +239,8 @@ package enum AnalysisRenderer {
               ),
               ("diagnostics", .array(c.diagnostics.map { .string($0.rawValue) })),
               ("nonInferiority", test(c.nonInferiority)), ("superiority", test(c.superiority)),
+              ("nonInferior", c.nonInferior.map { .bool($0) } ?? .null),
+              ("betterByTheMargin", c.betterByTheMargin.map { .bool($0) } ?? .null),
             ])
           })
       ),

@@ -87,7 +87,7 @@ package struct HTMLDocument {
   /// never lose (`data-role="verdict"`; at phone width every one stays on screen).
   static let verdictHeaders: Set<String> = [
     "verdict", "decision", "status", "p", "p-value", "adj. p", "adjusted", "adjusted p", "Holm", "BH", "result", "p always-valid",
-    "p fixed", "p mSPRT", "CI covers truth", "covers", "fitted p", "non-inferiority p", "non-inferior", "superiority p",
+    "p fixed", "p mSPRT", "CI covers truth", "covers", "fitted p", "P(beat)", "non-inferiority p", "non-inferior", "superiority p",
     "better by the margin",
   ]
 

@@ -18,7 +18,9 @@ package enum RevenuePlanRenderer {
   /// The answer first: the quickest test on revenue per user, its size and the truth it finds.
   static func headline(_ r: RevenuePlan) -> String {
     guard let q = quickest(r), let n = q.usersPerArm else {
-      return "No variant changes revenue per user, so there is nothing to detect."
+      return r.variants.contains(where: \.movesRevenue)
+        ? "No variant's effect on revenue per user is large enough to detect with any feasible test."
+        : "No variant changes revenue per user, so there is nothing to detect."
     }
     let days = q.durationDays.map { " (\(NumberText.grouped($0)) days at \(NumberText.grouped(r.usersPerDay ?? 0)) users a day)" } ?? ""
     return "\(q.arm.variant) is the quickest to test on revenue per user: \(NumberText.grouped(n)) users per arm\(days) find its"
@@ -30,6 +32,9 @@ package enum RevenuePlanRenderer {
   static func approximation(_ r: RevenuePlan) -> String {
     let failed = r.variants.filter { $0.approximationHolds(target: r.targetPower) == false }
     let paying = NumberText.percent(r.control.payingShare, decimals: 1)
+    guard r.variants.contains(where: { $0.simulatedPower != nil }) else {
+      return "No size was planned, so no replicate tests were drawn (only \(paying) of the control's users pay anything)."
+    }
     guard failed.isEmpty else {
       return "The normal approximation does not hold for " + failed.map(\.arm.variant).joined(separator: ", ")
         + ": at the planned size the replicate tests' power is more than 3 standard errors from the target (only \(paying)"
@@ -55,7 +60,7 @@ package enum RevenuePlanRenderer {
           [
             v.arm.variant, money(v.arm.mean), money(v.arm.standardDeviation), NumberText.percent(v.arm.payingShare, decimals: 2),
             NumberText.lift(v.relativeLift), NumberText.signed(v.difference, 3),
-            v.usersPerArm.map { NumberText.grouped($0) } ?? "∞ (no effect)",
+            v.usersPerArm.map { NumberText.grouped($0) } ?? (v.movesRevenue ? "∞ (too small to detect)" : "∞ (no effect)"),
             v.simulatedPower.map { p in
               NumberText.percent(p, decimals: 1) + (v.simulatedPowerStandardError.map { " ± " + NumberText.percent($0, decimals: 1) } ?? "")
             } ?? "—",

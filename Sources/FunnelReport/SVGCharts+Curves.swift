@@ -27,8 +27,9 @@ extension SVGCharts {
     width: Double = SVGCharts.width
   ) -> (content: String, height: Double) {
     let left = 52.0
-    // Room at the right for the names written at the lines' ends (12 px text, ~6.8 px a character).
-    let right = width - 14 - Double(series.map(\.name.count).max() ?? 0) * 6.8
+    // Room at the right for the names written at the lines' ends (12 px text, ~6.8 px a character),
+    // at most 40 % of the chart (longer names are shortened there; the legend has them whole).
+    let right = max(width - 14 - Double(series.map(\.name.count).max() ?? 0) * 6.8, left + (width - left) * 0.6)
     let top = 8.0
     let bottom = 200.0
     let lastDay = series.flatMap { $0.points.map(\.day) }.max() ?? 1
@@ -50,7 +51,8 @@ extension SVGCharts {
         out += "<circle cx=\"\(n(x(p.day)))\" cy=\"\(n(y(exact)))\" r=\"2.5\" class=\"point open\"/>\n"
       }
     }
-    out += endLabels(series.map { ($0.name, $0.points.last.map { y($0.mean) }) }, x: x(lastDay) + 6, top: top, bottom: bottom)
+    out += endLabels(
+      series.map { ($0.name, $0.points.last.map { y($0.mean) }) }, x: x(lastDay) + 6, width: width, top: top, bottom: bottom)
     let axis = axis(days, plot: left...right, y: bottom, title: dayTitle)
     var legendY = axis.bottom + 14
     out += axis.content
@@ -69,9 +71,12 @@ extension SVGCharts {
 
   /// The series' names at their lines' ends (`ends`: each name and its last point's height),
   /// moved apart where lines end close together (13 px at least between baselines) and kept
-  /// between `top` and `bottom`.
-  static func endLabels(_ ends: [(name: String, y: Double?)], x: Double, top: Double, bottom: Double) -> String {
+  /// between `top` and `bottom`, each shortened with `…` to the room left of `width`; none when
+  /// more names than fit between `top` and `bottom` (the legend names every line).
+  static func endLabels(_ ends: [(name: String, y: Double?)], x: Double, width: Double, top: Double, bottom: Double) -> String {
     let gap = 13.0
+    guard Double(ends.count) * gap <= bottom - top - 10 else { return "" }
+    let room = max(Int((width - x - 2) / 6.8), 2)
     var placed = ends.compactMap { e in e.y.map { (name: e.name, y: $0 + 4) } }.sorted { $0.y < $1.y }
     for k in placed.indices {
       placed[k].y = max(placed[k].y, k == 0 ? top + 10 : placed[k - 1].y + gap)
@@ -80,7 +85,8 @@ extension SVGCharts {
     for k in placed.indices.reversed() {
       placed[k].y = min(placed[k].y, k == placed.count - 1 ? bottom - 2 : placed[k + 1].y - gap)
     }
-    return placed.map { text(x, $0.y, $0.name, cssClass: "small") }.joined()
+    return placed.map { text(x, $0.y, $0.name.count > room ? String($0.name.prefix(room - 1)) + "…" : $0.name, cssClass: "small") }
+      .joined()
   }
 
   /// The colour of series `i`.

@@ -9,7 +9,9 @@ import Testing
 /// `funnellab analyze` against statsmodels 0.14 / scipy 1.17 (values computed with
 /// `proportions_ztest`, `proportion_confint(method="wilson")` and `scipy.stats.chisquare`).
 @Suite struct AnalyzeCommandTests {
-  func json(_ arguments: String...) throws -> JSONValue {
+  func json(_ arguments: String...) throws -> JSONValue { try json(arguments) }
+
+  func json(_ arguments: [String]) throws -> JSONValue {
     let console = CapturingConsole()
     let code = FunnelLabCommandLine.run(arguments + ["--format", "json"], console: console)
     #expect(code == 0, "\(console.stderr)")
@@ -84,9 +86,34 @@ import Testing
     #expect(close(number(c, "nonInferiority", "pValue"), niP))
     #expect(close(number(c, "superiority", "statistic"), sup))
     #expect(close(number(c, "superiority", "pValue"), supP))
+    #expect(c["nonInferior"]?.kind == .bool(true) && c["betterByTheMargin"]?.kind == .bool(false), "\(c)")
     let table = funnellab(["analyze"] + arguments)
-    #expect(table.out.contains("non-inferiority p") && table.out.contains("not shown"), "\(table.out)")
+    let row = table.out.split(separator: "\n").last { $0.contains("not shown") } ?? ""
+    #expect(row.contains(" yes ") && row.hasSuffix("not shown"), "\(table.out)")
     #expect(funnellab(["analyze"] + arguments.dropLast() + ["1.5"]).code == 64)
+  }
+
+  /// The margin verdicts agree with the interval beside them: non-inferior exactly when the 95 %
+  /// interval of Δ ends above −m (tested at α/2 one-sided), on either side of that end; and under a
+  /// sample ratio mismatch they read "do not trust".
+  @Test func marginVerdictsAgreeWithTheInterval() throws {
+    let arms = ["--arm", "control=1000:120", "--arm", "b=1000:130"]
+    let plain = try json(["analyze"] + arms)
+    guard case .array(let comparisons)? = plain["comparisons"]?.kind,
+      let lower = number(comparisons.first, "absoluteLift", "interval", "lower")
+    else {
+      Issue.record("no interval")
+      return
+    }
+    #expect(lower < 0)
+    for (margin, nonInferior) in [(-lower + 1e-4, true), (-lower - 1e-4, false)] {
+      let doc = try json(["analyze"] + arms + ["--margin", String(margin)])
+      guard case .array(let c)? = doc["comparisons"]?.kind else { continue }
+      #expect(c.first?["nonInferior"]?.kind == .bool(nonInferior), "margin \(margin), lower \(lower)")
+    }
+    let mismatch = funnellab("analyze", "--data", "experiments/data/klick-results.csv", "--margin", "0.01")
+    #expect(mismatch.out.contains("do not trust  ") || mismatch.out.contains("do not trust\n"), "\(mismatch.out)")
+    #expect(!mismatch.out.contains(" yes "), "\(mismatch.out)")
   }
 
   /// A count below 5 brings Fisher's exact test beside the score test (scipy `fisher_exact([[3, 47], [0, 50]])`),

@@ -11,8 +11,10 @@ import Testing
   /// BetFree decides on purchase conversion by default: it ships yearlyPrice4999 (true revenue
   /// per user −1.32 %) and holds back defaultLifetime (+16.3 %). With revenue per user as the
   /// decision metric, at 100,000 users per arm (where the plan says the test has power for
-  /// defaultLifetime), it ships defaultLifetime and not yearlyPrice4999, each verdict correct or
-  /// a correct null against the exact truth.
+  /// defaultLifetime), it ships defaultLifetime and not yearlyPrice4999. Against the exact revenue,
+  /// defaultLifetime's and defaultMonthly's calls are correct; yearlyPrice4999's −1.32 % is beyond
+  /// the 1 % equivalence margin but needs 2.3 million users per arm to detect, so at this size it is
+  /// missed, and the report says so.
   @Test func betfreeDecidedOnRevenueShipsTheLifetimeDefault() throws {
     let text = try String(contentsOfFile: experimentPath("betfree-onboarding"), encoding: .utf8)
     guard let brace = text.firstIndex(of: "{") else {
@@ -32,7 +34,10 @@ import Testing
     #expect(decision("defaultLifetime") == "ship", "\(arms)")
     #expect(decision("yearlyPrice4999") != "ship", "\(arms)")
     #expect(decision("defaultMonthly") == "doNotShip", "\(arms)")
-    let lifetime = try #require(arms.first { $0["arm"] as? String == "defaultLifetime" }?["primary"] as? [String: Any])
-    #expect(lifetime["verdict"] as? String == "correct", "\(lifetime)")
+    func verdict(_ arm: String) -> String? {
+      (arms.first { $0["arm"] as? String == arm }?["primary"] as? [String: Any])?["verdict"] as? String
+    }
+    #expect(verdict("defaultLifetime") == "correct" && verdict("defaultMonthly") == "correct", "\(arms)")
+    #expect(verdict("yearlyPrice4999") == "missed", "\(arms)")
   }
 }

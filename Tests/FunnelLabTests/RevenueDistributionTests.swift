@@ -23,6 +23,34 @@ import Testing
     #expect(values.allSatisfy { $0.value >= 0 }, "\(c.name)")
   }
 
+  /// A small case by hand: a $10 monthly plan, no fee, renewal ½, refund 0.1, a 3-month horizon
+  /// (payments on days 0, 30.4 and 60.9): it stops after 1, 2 or 3 payments with ½, ¼, ¼, and the
+  /// first is refunded with 0.1, so 0 ¢ 0.05, 1,000 ¢ 0.475, 2,000 ¢ 0.25, 3,000 ¢ 0.225. A trial
+  /// that never converts, and one whose first payment falls past the horizon, earn 0 for sure.
+  @Test func aSmallLifecycleHasItsHandComputedDistribution() {
+    var settings = RevenueSettings()
+    settings.storeFee = 0
+    settings.monthlyRenewal = 0.5
+    settings.refundProbability = 0.1
+    settings.horizonMonths = 3
+    let plan = Plan(id: "m", price: 10, period: .month)
+    let values = SubscriptionLifecycle(settings: settings).distribution(
+      of: StoreTransaction(productID: "m", price: 10, isTrial: false), plan: plan)
+    let expected: [Int64: Double] = [0: 0.05, 1000: 0.475, 2000: 0.25, 3000: 0.225]
+    #expect(Set(values.keys) == Set(expected.keys), "\(values)")
+    for (cents, p) in expected { #expect(abs((values[cents] ?? -1) - p) < 1e-12, "\(cents): \(values[cents] ?? -1) vs \(p)") }
+    var never = settings
+    never.trialConversion = 0
+    let trial = Plan(id: "t", price: 10, period: .month, trialDays: 7)
+    #expect(
+      SubscriptionLifecycle(settings: never).distribution(of: StoreTransaction(productID: "t", price: 10, isTrial: true), plan: trial)
+        == [0: 1])
+    let late = Plan(id: "l", price: 10, period: .month, trialDays: 120)
+    #expect(
+      SubscriptionLifecycle(settings: settings).distribution(of: StoreTransaction(productID: "l", price: 10, isTrial: true), plan: late)
+        .mapValues { ($0 * 1e9).rounded() / 1e9 } == [0: 1])
+  }
+
   /// The second moment of 200,000 simulated transactions is the distribution's (per case a
   /// check in a ``StatisticalBand`` whose standard error is the distribution's own fourth moment).
   @Test(.longStage, arguments: ExactStoreTests.lifecycleCases)

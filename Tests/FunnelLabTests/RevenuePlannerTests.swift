@@ -36,7 +36,8 @@ import Testing
 
   /// At the planned size, replicate tests drawn from the exact distributions reach the target
   /// power within 3 standard errors (the normal approximation holds for BetFree's defaultLifetime),
-  /// and the same options give the same plan.
+  /// and the same options give the same plan (within one process: across processes the values are
+  /// sorted by key before any draw or sum, so no dictionary order reaches the result).
   @Test func theSimulatedPowerAtThePlannedSizeIsTheTarget() throws {
     var options = PlanningOptions()
     options.replicates = TestStage.size(fast: 2_000, long: 20_000)

@@ -41,6 +41,23 @@ import Testing
     SVGCharts.forest(rows, scale: scale(rows, levels: levels), axisTitle: "difference <pp> & more")
   }
 
+  /// Curves whose names are long (a variant id of 80 characters) draw at both widths: the plot
+  /// keeps 60 % of the chart and the name at the line's end is shortened to what is left; with
+  /// more lines than fit one above the other, the ends carry no names (the legend has them).
+  @Test(arguments: [SVGCharts.width, SVGCharts.wideWidth])
+  func curvesWithLongOrManyNamesStayInside(width: Double) {
+    let long = String(repeating: "variant", count: 12)
+    let series = [SVGCharts.CurveSeries(name: long, points: [(1, 10, 9, 11, nil), (2, 20, 18, 22, nil)])]
+    let chart = SVGCharts.curves(
+      series, scale: ChartScale(lower: 0, upper: 100, step: 20, unit: "%", signed: false), axisTitle: "share", width: width)
+    Self.expectWellFormedAndFinite(chart)
+    #expect(chart.content.contains("…"), "the end label is shortened")
+    let many = (0..<20).map { SVGCharts.CurveSeries(name: "arm\($0)", points: [(1, Double($0), Double($0), Double($0), nil)]) }
+    let crowded = SVGCharts.curves(
+      many, scale: ChartScale(lower: 0, upper: 100, step: 20, unit: "%", signed: false), axisTitle: "share", width: width)
+    Self.expectWellFormedAndFinite(crowded)
+  }
+
   @Test(arguments: degenerateRows)
   func forestIsFiniteOnDegenerateRows(_ rows: [SVGCharts.ForestRow]) {
     Self.expectWellFormedAndFinite(Self.forest(rows))

@@ -37,6 +37,10 @@ package struct RevenuePlan: Sendable {
     /// Days to reach ``usersPerArm`` in both arms at the given traffic.
     package var durationDays: Int?
 
+    /// Whether the variant moves revenue per user at all (by more than ``Verdict/zeroTolerance``);
+    /// one that does has no ``usersPerArm`` only when the size passes what the solver searches.
+    package var movesRevenue: Bool { abs(difference) > Verdict.zeroTolerance }
+
     /// Whether the replicates reach the target power within 3 standard errors (the normal
     /// approximation holds at this size); `nil` without a simulation.
     package func approximationHolds(target: Double) -> Bool? {

@@ -144,11 +144,17 @@ public enum ExperimentAnalysis {
     /// With ``Settings/margin`` `m`: the non-inferiority test, `H₀: p_arm − p_control ≤ −m`
     /// against `H₁: > −m` (the arm is worse by less than the margin), by the Miettinen–Nurminen
     /// score test at that null difference (statsmodels `test_proportions_2indep(value=−m,
-    /// method="score", alternative="larger")`), one-sided at α, not corrected across arms.
+    /// method="score", alternative="larger")`, one-sided p-value), not corrected across arms.
     public var nonInferiority: TestResult? = nil
     /// With ``Settings/margin`` `m`: the superiority-by-margin test, `H₀: p_arm − p_control ≤ m`
     /// against `H₁: > m` (the arm is better by more than the margin), the same way.
     public var superiority: TestResult? = nil
+    /// Whether ``nonInferiority`` rejects at `α/2` one-sided: the level at which it agrees with the
+    /// two-sided `1 − α` Miettinen–Nurminen interval of ``absoluteLift`` (non-inferior exactly
+    /// when that interval's lower end is above `−m`), so the verdict never contradicts the interval.
+    public var nonInferior: Bool? = nil
+    /// Whether ``superiority`` rejects at `α/2` one-sided (the interval's lower end is above `m`).
+    public var betterByTheMargin: Bool? = nil
   }
 
   /// The whole analysis.
@@ -354,6 +360,8 @@ public enum ExperimentAnalysis {
     if let m = settings.margin, k.trials > 0 {
       result.nonInferiority = try? TwoProportionScoreTest.test(treatment: t, control: k, nullValue: -m, alternative: .greater)
       result.superiority = try? TwoProportionScoreTest.test(treatment: t, control: k, nullValue: m, alternative: .greater)
+      result.nonInferior = result.nonInferiority.map { $0.pValue <= settings.alpha / 2 }
+      result.betterByTheMargin = result.superiority.map { $0.pValue <= settings.alpha / 2 }
     }
     let cells = [t.successes, t.trials - t.successes, k.successes, k.trials - k.successes]
     if cells.contains(where: { $0 < 5 }) {

@@ -17,7 +17,9 @@ import Foundation
 /// t at the Welch–Satterthwaite degrees of freedom `ν = (Var₁ + Var₀)² / (Var₁²/(n₁ − 1) + Var₀²/(n₀ − 1))`;
 /// the relative lift `R₁/R₀ − 1` with the interval of `log(R₁/R₀)`, whose variance is
 /// `Var₁/R₁² + Var₀/R₀²`, with Student's t at the degrees of freedom of those two variances. This
-/// is what tea-tasting's `RatioOfMeans` reports (checked to 1e-9).
+/// is what tea-tasting's `RatioOfMeans` reports two-sided (checked to 1e-9). The intervals are
+/// two-sided at `confidenceLevel` whatever the `alternative`, as ``WelchTTest``'s are; only the
+/// p-value is one-sided for `greater` or `less`.
 ///
 /// - Complexity: O(1) from each arm's sums.
 public enum RatioMetric {
