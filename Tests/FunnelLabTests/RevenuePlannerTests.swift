@@ -52,6 +52,34 @@ import Testing
     #expect(again.variants.first?.simulatedPower == power)
   }
 
+  /// The replicate count decides most tests by |t| against the band where Welch's critical value
+  /// can lie, and calls Welch's test only inside it: the same count as Welch's p-value for every
+  /// replicate, for BetFree's three variants at their planned sizes (300 replicates each).
+  @Test func theFastRejectionCountIsWelchsForEveryReplicate() throws {
+    let flows = try FlowCompiler.compileAll(try Self.betfree())
+    let solved = flows.map { ExactEngine.solve($0) }
+    let control = solved[0].revenueDistribution.sorted { $0.key < $1.key }
+    for k in 1..<solved.count {
+      let c = RevenuePlanner.arm("control", solved[0])
+      let v = RevenuePlanner.arm("v", solved[k])
+      let n = try #require(RevenuePlanner.usersPerArm(c, v, alpha: 0.05, power: 0.8))
+      let direction: Double = v.mean > c.mean ? 1 : -1
+      let fast = RevenuePlanner.replicateRejections(
+        control: solved[0].revenueDistribution, variant: solved[k].revenueDistribution, usersPerArm: n, replicates: 300,
+        alpha: 0.05, direction: direction, seed: 99)
+      let variant = solved[k].revenueDistribution.sorted { $0.key < $1.key }
+      var rng = Xoshiro256StarStar(seed: 99)
+      var slow = 0
+      for _ in 0..<300 {
+        let a = RevenuePlanner.sample(control, users: n, using: &rng)
+        let b = RevenuePlanner.sample(variant, users: n, using: &rng)
+        let test = try WelchTTest.test(treatment: b, control: a, confidenceLevel: 0.95)
+        if test.test.pValue <= 0.05, (test.difference.estimate ?? 0) * direction > 0 { slow += 1 }
+      }
+      #expect(fast == slow, "variant \(k): \(fast) vs \(slow)")
+    }
+  }
+
   /// The plan against an independent simulation: 1,000 A/B tests of the
   /// planned size, each arm's users walked by the Monte Carlo engine (independent users: disjoint
   /// ranges of the seed's streams, another seed per arm) and compared by Welch's test, reach the

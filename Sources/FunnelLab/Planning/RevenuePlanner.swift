@@ -153,9 +153,23 @@ package enum RevenuePlanner {
     let v = variant.sorted { $0.key < $1.key }
     var rng = Xoshiro256StarStar(seed: seed)
     var rejections = 0
+    // Welch's critical value c(ν) lies between the normal quantile z (ν = ∞) and c(n − 1), since
+    // Welch's ν is at least n − 1 with n users per arm and c falls as ν grows: a |t| outside that
+    // band decides without the t distribution (whose tails above 2,000 degrees of freedom are
+    // integrated numerically, the plan's whole cost); inside it, Welch's own p-value decides.
+    let z = -Normal.standardQuantile(p: alpha / 2, q: 1 - alpha / 2)
+    let widest = StudentT(degreesOfFreedom: Double(max(usersPerArm - 1, 1))).isf(alpha / 2)
     for _ in 0..<max(replicates, 0) {
       let a = sample(c, users: usersPerArm, using: &rng)
       let b = sample(v, users: usersPerArm, using: &rng)
+      if let ma = a.mean, let mb = b.mean, let va = a.variance, let vb = b.variance, va + vb > 0 {
+        let t = (mb - ma) / (va / Double(a.n) + vb / Double(b.n)).squareRoot()
+        if abs(t) < z - 1e-9 { continue }
+        if abs(t) > widest + 1e-9 {
+          if t * direction > 0 { rejections += 1 }
+          continue
+        }
+      }
       guard let test = try? WelchTTest.test(treatment: b, control: a, confidenceLevel: 1 - alpha),
         let d = test.difference.estimate
       else { continue }
