@@ -220,6 +220,8 @@ def reports(binary, folder, only=None):
         ("calibrate-past-tests", ["calibrate", "experiments/betfree-onboarding.json", "experiments/data/betfree-paywall-tests.csv", "--variants", "control,defaultMonthly", "--fit", "defaultPlanBias", "--no-profile"]),
         ("power-revenue-betfree", ["power", "experiments/betfree-onboarding.json", "--metric", "revenuePerUser", "--replicates", "500"]),
         ("analyze-margin", ["analyze", "--data", "experiments/data/klick-results.csv", "--allocation", "control=90,b=10", "--margin", "0.01"]),
+        ("analyze-users", ["analyze", "--users-file", "experiments/data/betfree-users.csv", "--metric", "revenue",
+                           "--covariate", "pre_sessions", "--ratio", "revenue/purchases"]),
         ("sensitivity-betfree", ["sensitivity", "experiments/betfree-onboarding.json", "--vary", "priceSensitivity=0.5:2:0.1", "--vary", "defaultPlanBias=0:2:0.25", "--metric", "revenuePerUser"]),
     ]
     made = []

@@ -8,7 +8,7 @@ import Foundation
 public struct FuzzCase: Sendable, Hashable {
   /// What the case attacks.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
-    case mutatedSpec, arguments, shards, csv, hostileIDs, eventLog, baseline
+    case mutatedSpec, arguments, shards, csv, hostileIDs, eventLog, baseline, userFile
   }
 
   /// Stands for the case's folder in ``rawArguments``.

@@ -139,6 +139,57 @@ extension FuzzGenerator {
     return c
   }
 
+  // MARK: - Per-user files
+
+  /// `analyze --users-file` with a damaged per-user file (cells, fields, the header, quotes,
+  /// numbers at the edges, a hostile arm name, a day column) and column flags that may name
+  /// what is not there.
+  func malformedUserFile(_ rng: inout FuzzRandom) -> FuzzCase {
+    var rows: [[String]] = [["user", "arm", "revenue", "pre", "purchases"]]
+    let days = rng.chance(40)
+    var arms = ["control", "b"]
+    var c = FuzzCase(index: 0, kind: .userFile, rawArguments: [])
+    if rng.chance(20) {
+      arms[1] = rng.pick(Self.hostileIDs.filter { !$0.isEmpty && !$0.contains("\u{0}") })
+      c.hostileIDs = [arms[1]]
+    }
+    for i in 0..<(12 + rng.below(40)) {
+      let pays = rng.below(4) == 0
+      rows.append(["u\(i)", arms[i % 2], pays ? "9.99" : "0", String(rng.below(20)), pays ? "1" : "0"])
+    }
+    if days { rows = rows.enumerated().map { k, row in [k == 0 ? "day" : String(1 + rng.below(4))] + row } }
+    for _ in 0..<rng.below(3) {
+      let r = rng.below(rows.count)
+      let k = rng.below(rows[r].count)
+      switch rng.below(7) {
+      case 0: rows[r][k] = argumentValue(&rng)
+      case 1: rows[r][k] = rng.pick(numbers)
+      case 2: rows[r].remove(at: k)
+      case 3: rows[r].append(rng.pick(numbers))
+      case 4: rows[r][k] = ""
+      case 5: rows[r][k] = "\"" + rng.pick(["a,b", "q\"\"q", "line\nbreak", "open"])
+      default: rows.removeLast(rows.count - 1 - rng.below(rows.count))
+      }
+    }
+    func field(_ text: String) -> String {
+      text.contains { ",\n\r".contains($0) } && !text.hasPrefix("\"")
+        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+    let lineEnd = rng.pick(["\n", "\r\n"])
+    c.files["users.csv"] = Array((rows.map { $0.map(field).joined(separator: ",") }.joined(separator: lineEnd) + lineEnd).utf8)
+    var arguments = ["analyze", "--users-file", "\(Self.token)/users.csv"]
+    if rng.chance(90) { arguments += ["--metric", rng.pick(["revenue", "revenue", "pre", "purchases", "arm", "nope", "day"])] }
+    if rng.chance(50) { arguments += ["--covariate", rng.pick(["pre", "pre", "revenue", "user", "missing"])] }
+    if rng.chance(40) {
+      arguments += ["--ratio", rng.pick(["revenue/purchases", "revenue/purchases", "pre/revenue", "revenue/", "a/b/c"])]
+    }
+    if rng.chance(15) { arguments += ["--control", rng.pick(["b", "control", "nope"] + arms)] }
+    if rng.chance(10) { arguments += ["--allocation", rng.pick(["control=1,b=1", "control=90,b=10", "b=1"])] }
+    if rng.chance(10) { arguments += [rng.pick(["--alpha", "--cs-tuning", "--correction"]), argumentValue(&rng)] }
+    c.rawArguments = arguments + format(&rng, ["table", "json", "csv", "markdown", "html"])
+    return c
+  }
+
   // MARK: - Hostile ids
 
   /// A seed with an id replaced everywhere by markup, an escape or a line end, run

@@ -62,8 +62,14 @@ public struct FuzzGenerator: Sendable {
     var rng = FuzzRandom(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
     let kinds: [(FuzzCase.Kind, Int)] =
       quick
-      ? [(.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11), (.eventLog, 8), (.baseline, 5)]
-      : [(.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13), (.eventLog, 10), (.baseline, 6)]
+      ? [
+        (.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11), (.eventLog, 8), (.baseline, 5),
+        (.userFile, 8),
+      ]
+      : [
+        (.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13), (.eventLog, 10), (.baseline, 6),
+        (.userFile, 8),
+      ]
     var c: FuzzCase
     switch rng.weighted(kinds) {
     case .mutatedSpec: c = mutatedSpec(&rng)
@@ -73,6 +79,7 @@ public struct FuzzGenerator: Sendable {
     case .hostileIDs: c = hostileIDs(&rng)
     case .eventLog: c = eventLog(&rng)
     case .baseline: c = tamperedBaseline(&rng)
+    case .userFile: c = malformedUserFile(&rng)
     }
     c.index = index
     c.format = FuzzCase.format(of: c.rawArguments)

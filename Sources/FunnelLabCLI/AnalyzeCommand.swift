@@ -48,12 +48,30 @@ enum AnalyzeCommand: Command {
       (HC1, p-values corrected across the segments), Cochran's Q test of whether the
       effect differs between segments, and the difference post-stratified on the
       segments beside the unadjusted one, with the variance it removed.
+
+      Per user: --users-file reads one CSV row per user (a header with an arm column and
+      the columns named by --metric, --covariate and --ratio; other columns are ignored),
+      streamed, so memory holds sums, not users. Each arm against the control: Welch's
+      t-test of the metric's mean; with --covariate (a pre-period value of each user),
+      CUPED (one pooled slope, as gbstats) and Lin's interacted regression (HC1, as
+      statsmodels) beside it, and the decision on CUPED; with --ratio num/den, the ratio
+      of sums (revenue per payer) by the delta method. Each arm's skewness says whether
+      its normal interval can be trusted (355·skewness² users). The split is checked by
+      chi-square and by an anytime-valid test (Lindon & Malek); with a day column, the
+      difference day by day with its always-valid confidence sequence.
       """,
     options: [
       OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
       OptionSpec(
         name: "data", valueName: "file.csv",
         help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares]; optional day or segment column)."),
+      OptionSpec(
+        name: "users-file", valueName: "file.csv",
+        help: "One row per user (arm and metric columns; optional covariate and day), read in bounded memory."),
+      OptionSpec(name: "metric", valueName: "column", help: "With --users-file: the column compared (e.g. revenue)."),
+      OptionSpec(
+        name: "covariate", valueName: "column", help: "With --users-file: a pre-period column to adjust by (CUPED and Lin's regression)."),
+      OptionSpec(name: "ratio", valueName: "num/den", help: "With --users-file: a ratio of two columns (e.g. revenue/purchases)."),
       OptionSpec(name: "control", valueName: "name", help: "The control arm (default: the first)."),
       OptionSpec(name: "allocation", valueName: "name=weight,...", help: "Planned allocation, e.g. control=90,b=10 (default: equal)."),
       OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
@@ -84,9 +102,11 @@ enum AnalyzeCommand: Command {
       "funnellab analyze --data experiments/data/klick-daily.csv --planned-users 28000 --format html -o daily.html",
       "funnellab analyze --data experiments/data/klick-segments.csv",
       "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --margin 0.01",
+      "funnellab analyze --users-file experiments/data/betfree-users.csv --metric revenue --covariate pre_sessions --ratio revenue/purchases",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    if let path = arguments.value("users-file") { return try runUsers(path, arguments, console: console) }
     var (arms, origins, daily, segmentRows) = try fileArms(arguments, console: console)
     let fromFile = origins.count
     for text in arguments.all("arm") {
@@ -174,6 +194,7 @@ enum AnalyzeCommand: Command {
     var origins: [StatsProblems.Origin] = []
     var daily: DailyData?
     var segments: SegmentData?
+    try refuseUserFlags(arguments)
     if let path = arguments.value("data") {
       let rows = try readCSV(path, console: console)
       if rows.contains(where: { $0.segment != nil }) {

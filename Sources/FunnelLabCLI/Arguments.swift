@@ -178,13 +178,6 @@ func decimalInteger(_ text: String) -> Int? {
   return Int(rounding: d)
 }
 
-/// A finite number written in decimal (`0.05`, `-1.5e-3`); hexadecimal floats,
-/// `inf` and `nan` are refused.
-func decimalNumber(_ text: String) -> Double? {
-  guard !text.isEmpty, text.allSatisfy({ "0123456789+-eE.".contains($0) }), let x = Double(text), x.isFinite else { return nil }
-  return x
-}
-
 func closest(_ word: String, _ candidates: [String]) -> String? {
   NameSuggestion.closest(to: word, in: candidates)
 }

@@ -63,37 +63,15 @@ enum IngestCommand: Command {
   private static func read(
     _ path: String, into ingest: inout EventIngest, maximumBad: Int, console: any Console
   ) throws(CommandFailure) -> (line: Int, message: String)? {
-    var reader = LineReader()
-    let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-    let progress = ProgressBar(console: console, label: "ingest", enabled: (size ?? 0) > 0, unit: "bytes")
-    var done = 0
-    func line(_ number: Int, _ line: LineReader.Line) {
-      switch line {
-      case .text(let text): ingest.add(line: text, number: number)
-      case .problem(let message): ingest.addBadLine(message, number: number)
-      }
-    }
-    func chunk(_ bytes: ArraySlice<UInt8>) -> Bool {
-      reader.feed(bytes, line)
-      done += bytes.count
-      progress.update(done: min(done, size ?? done), total: size ?? done)
-      return reader.stopped == nil && ingest.fatal == nil && ingest.badLines <= UInt64(maximumBad)
-    }
-    defer { progress.finish() }
-    if path == "-" {
-      guard console.readStandardInput(chunks: chunk) else { throw InputFile.failure(path, .unreadable(reason: "standard input is closed")) }
-    } else {
-      do throws(TextInputError) {
-        try TextInput.chunks(path, chunk)
-      } catch {
-        throw InputFile.failure(path, error)
-      }
-    }
-    if reader.stopped == nil, ingest.fatal == nil, ingest.badLines <= UInt64(maximumBad) {
-      reader.finish(line)
-      ingest.finish()
-    }
-    return reader.stopped
+    try InputFile.streamLines(
+      path, label: "ingest", console: console,
+      line: { number, line in
+        switch line {
+        case .text(let text): ingest.add(line: text, number: number)
+        case .problem(let message): ingest.addBadLine(message, number: number)
+        }
+      },
+      goOn: { ingest.fatal == nil && ingest.badLines <= UInt64(maximumBad) }, finish: { ingest.finish() })
   }
 
   /// Refuses a log that stopped the reading, has more bad lines than allowed, or counts nothing.

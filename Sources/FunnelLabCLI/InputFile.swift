@@ -1,3 +1,4 @@
+import Foundation
 import FunnelLab
 
 /// The inputs a command reads: `-` for standard input, or any readable path (a file,
@@ -22,6 +23,42 @@ enum InputFile {
   }
 
   /// The message and exit code for an input that cannot be read as text.
+  /// Streams the lines of the file at `path` (`-`: standard input) to `line`, one chunk at
+  /// a time (memory holds one line), with a progress bar on a terminal; stops early when
+  /// `goOn` turns false or a line is too long to be a line, and calls `finish` when it read
+  /// to the end.
+  /// - Returns: why the reading stopped before the end (a line too long), if it did.
+  static func streamLines(
+    _ path: String, label: String, console: any Console, line: (Int, LineReader.Line) -> Void, goOn: () -> Bool,
+    finish: () -> Void
+  ) throws(CommandFailure) -> (line: Int, message: String)? {
+    var reader = LineReader()
+    let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    let progress = ProgressBar(console: console, label: label, enabled: (size ?? 0) > 0, unit: "bytes")
+    var done = 0
+    func chunk(_ bytes: ArraySlice<UInt8>) -> Bool {
+      reader.feed(bytes, line)
+      done += bytes.count
+      progress.update(done: min(done, size ?? done), total: size ?? done)
+      return reader.stopped == nil && goOn()
+    }
+    defer { progress.finish() }
+    if path == "-" {
+      guard console.readStandardInput(chunks: chunk) else { throw InputFile.failure(path, .unreadable(reason: "standard input is closed")) }
+    } else {
+      do throws(TextInputError) {
+        try TextInput.chunks(path, chunk)
+      } catch {
+        throw InputFile.failure(path, error)
+      }
+    }
+    if reader.stopped == nil, goOn() {
+      reader.finish(line)
+      finish()
+    }
+    return reader.stopped
+  }
+
   static func failure(_ path: String, _ error: TextInputError) -> CommandFailure {
     let (message, hint) = error.messageAndHint
     let extra = error == .missing && path.hasPrefix("experiments/") ? "; the seed experiments are in experiments/" : ""

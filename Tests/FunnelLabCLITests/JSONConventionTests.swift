@@ -47,6 +47,12 @@ import Testing
     Report(
       section: "analyze", command: "analyze",
       arguments: ["analyze", "--data", "experiments/data/klick-results.csv", "--allocation", "control=90,b=10"]),
+    Report(
+      section: "analyze --users-file", command: "analyze",
+      arguments: [
+        "analyze", "--users-file", "experiments/data/betfree-users.csv", "--metric", "revenue", "--covariate", "pre_sessions",
+        "--ratio", "revenue/purchases",
+      ]),
     Report(section: "check", command: "check", arguments: ["check", "experiments/urbannest-onboarding.json"]),
     Report(
       section: "check", command: "check",

@@ -258,6 +258,20 @@ package struct DecisionSummary: Sendable, Hashable {
     }
   }
 
+  /// The summary of a per-user file's analysis (``UserMetricAnalysis``): each arm's call
+  /// on the primary comparison, without truth, rule or chance to beat the control.
+  package init(users r: UserMetricAnalysis.Report) {
+    control = r.control
+    primary = Metric(id: r.metricID, label: r.metricLabel)
+    sampleRatioMismatch = r.mismatch
+    arms = r.comparisons.map { c in
+      let effect = Effect(
+        metric: Metric(id: r.metricID, label: r.metricLabel), relativeLift: c.relativeLift, difference: c.difference,
+        significant: c.significant, probabilityToBeatControl: nil)
+      return Arm(arm: c.arm, call: Self.call(effect, sampleRatioMismatch: r.mismatch), decision: nil, primary: effect, guardrails: [])
+    }
+  }
+
   /// The call on the primary metric: significant in its better or worse direction, or not.
   static func call(_ effect: Effect, sampleRatioMismatch: Bool) -> Call {
     if sampleRatioMismatch { return .doNotTrust }

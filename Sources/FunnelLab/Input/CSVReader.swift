@@ -126,3 +126,69 @@ package enum CSVReader {
     return quoted
   }
 }
+
+/// Gathers the lines of a streamed CSV into records, holding at most one record: a quoted
+/// field may span lines, and a record longer than ``maximumRecordBytes`` is a problem
+/// instead of a buffer that grows without bound.
+package struct CSVRecordAssembler: Sendable {
+  /// What one line completes.
+  package enum Step: Equatable {
+    /// A blank line outside a record: nothing.
+    case blank
+    /// The line ends inside a quoted field: the record goes on.
+    case pending
+    /// A record's fields (spaces around them trimmed), by the record's first line.
+    case record([String], line: Int)
+    /// A record that cannot be read, by its first line, and why.
+    case problem(String, line: Int)
+  }
+
+  /// The longest record, in bytes (1 MiB).
+  package let maximumRecordBytes: Int
+  private var pending: (text: String, line: Int)?
+
+  /// An assembler with the given bound.
+  package init(maximumRecordBytes: Int = 1 << 20) {
+    self.maximumRecordBytes = maximumRecordBytes
+  }
+
+  /// Reads line `number`.
+  package mutating func add(_ text: String, number: Int) -> Step {
+    var record = text
+    var first = number
+    let continues = pending != nil
+    if var open = pending {
+      // Taken out before it grows, so that the text is appended in place, not copied.
+      pending = nil
+      open.text += "\n"
+      open.text += text
+      record = open.text
+      first = open.line
+    } else if text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+      return .blank
+    }
+    if CSVReader.endsInsideQuotes(text, startingInside: continues) {
+      guard record.utf8.count <= maximumRecordBytes else {
+        return .problem("a quoted field longer than \(LineReader.size(maximumRecordBytes))", line: first)
+      }
+      pending = (record, first)
+      return .pending
+    }
+    let records: [CSVRecord]
+    do {
+      records = try CSVReader.records(record)
+    } catch {
+      return .problem(error.message, line: first)
+    }
+    guard records.count == 1, let fields = records.first?.fields else {
+      return .problem("more than one record on the line (a carriage return outside quotes?)", line: first)
+    }
+    return .record(fields.map(\.trimmingSpaces), line: first)
+  }
+
+  /// Ends the input: the first line of a record whose quoted field never closed, if one did not.
+  package mutating func finish() -> Int? {
+    defer { pending = nil }
+    return pending?.line
+  }
+}

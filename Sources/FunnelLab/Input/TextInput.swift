@@ -136,3 +136,10 @@ package enum TextInput {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
+
+/// A finite number written in decimal (`0.05`, `-1.5e-3`); hexadecimal floats,
+/// `inf` and `nan` are refused.
+package func decimalNumber(_ text: String) -> Double? {
+  guard !text.isEmpty, text.allSatisfy({ "0123456789+-eE.".contains($0) }), let x = Double(text), x.isFinite else { return nil }
+  return x
+}

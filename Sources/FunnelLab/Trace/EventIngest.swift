@@ -92,7 +92,7 @@ package struct EventIngest: Sendable {
   private let names: [String: String]
   private let variantProperty: String?
   private var header: [String]?
-  private var pendingRecord: (text: String, line: Int)?
+  private var csvRecords = CSVRecordAssembler(maximumRecordBytes: EventIngest.maximumRecordBytes)
   private var keys = 0
 
   /// An empty tally of a log written in `format`, its event names under `names`; with
@@ -122,13 +122,12 @@ package struct EventIngest: Sendable {
   /// Ends the log: a CSV record whose quoted field never closed is a bad line (the header:
   /// the log cannot be read).
   package mutating func finish() {
-    if let pending = pendingRecord, fatal == nil {
-      pendingRecord = nil
+    if let line = csvRecords.finish(), fatal == nil {
       if header == nil {
-        fatal = BadLine(line: pending.line, message: "the header: a quoted field never closes")
+        fatal = BadLine(line: line, message: "the header: a quoted field never closes")
       } else {
         lines &+= 1
-        bad(pending.line, "a quoted field never closes")
+        bad(line, "a quoted field never closes")
       }
     }
   }
@@ -175,37 +174,16 @@ package struct EventIngest: Sendable {
   }
 
   private mutating func addCSV(_ text: String, _ number: Int) {
-    var record = text
-    var first = number
-    let continues = pendingRecord != nil
-    if var pending = pendingRecord {
-      // Taken out before it grows, so that the text is appended in place, not copied.
-      pendingRecord = nil
-      pending.text += "\n"
-      pending.text += text
-      record = pending.text
-      first = pending.line
-    } else if Self.isBlank(text) {
-      return
-    }
-    if CSVReader.endsInsideQuotes(text, startingInside: continues) {
-      guard record.utf8.count <= Self.maximumRecordBytes else {
-        lines &+= 1
-        return bad(first, "a quoted field longer than \(LineReader.size(Self.maximumRecordBytes))")
-      }
-      pendingRecord = (record, first)
-      return
-    }
-    lines &+= 1
-    let records: [CSVRecord]
-    do {
-      records = try CSVReader.records(record)
-    } catch {
-      return header == nil ? (fatal = BadLine(line: first, message: "the header: \(error.message)")) : bad(first, error.message)
-    }
-    guard records.count == 1, let fields = records.first?.fields.map(\.trimmingSpaces) else {
-      let message = "more than one record on the line (a carriage return outside quotes?)"
-      return header == nil ? (fatal = BadLine(line: first, message: "the header: " + message)) : bad(first, message)
+    let fields: [String]
+    let first: Int
+    switch csvRecords.add(text, number: number) {
+    case .blank, .pending: return
+    case .problem(let message, let line):
+      lines &+= 1
+      return header == nil ? (fatal = BadLine(line: line, message: "the header: " + message)) : bad(line, message)
+    case .record(let record, let line):
+      lines &+= 1
+      (fields, first) = (record, line)
     }
     guard let header else { return readHeader(fields, first) }
     guard fields.count == header.count else { return bad(first, "expected \(header.count) fields, found \(fields.count)") }

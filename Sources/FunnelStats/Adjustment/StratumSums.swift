@@ -53,6 +53,28 @@ public struct StratumSums: Sendable, Hashable {
     self.init(shift: reference, sums: sums)
   }
 
+  /// Adds one user with `outcome` and `covariate` (measured from ``shift`` here): what a
+  /// reader of per-user rows streams, in bounded memory.
+  public mutating func add(outcome y: Double, covariate x: Double) {
+    let d = x - shift
+    let d2 = d * d
+    let y2 = y * y
+    sums.withUnsafeMutableBufferPointer { s in
+      s[0] += 1
+      s[1] += d
+      s[2] += d2
+      s[3] += d2 * d
+      s[4] += d2 * d2
+      s[5] += y
+      s[6] += d * y
+      s[7] += d2 * y
+      s[8] += d2 * d * y
+      s[9] += y2
+      s[10] += d * y2
+      s[11] += d2 * y2
+    }
+  }
+
   /// Users in the stratum.
   public var users: Double { sums[0] }
 
