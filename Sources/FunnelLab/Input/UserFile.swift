@@ -203,7 +203,7 @@ package struct UserFile: Sendable {
       let den = value(index.denominator)
     else { return }
     let name = fields[index.arm]
-    guard !name.isEmpty, name.count <= Self.maximumNameLength else {
+    guard !name.isEmpty, name.utf8.count <= Self.maximumNameLength || name.count <= Self.maximumNameLength else {
       problem = (line, "the arm is empty or longer than \(Self.maximumNameLength) characters")
       return
     }
@@ -211,7 +211,7 @@ package struct UserFile: Sendable {
     var dayName: String?
     if let d = index.day {
       let text = fields[d]
-      guard !text.isEmpty, text.count <= Self.maximumNameLength else {
+      guard !text.isEmpty, text.utf8.count <= Self.maximumNameLength || text.count <= Self.maximumNameLength else {
         problem = (line, "the day is empty or longer than \(Self.maximumNameLength) characters")
         return
       }
@@ -229,17 +229,14 @@ package struct UserFile: Sendable {
     users &+= 1
     arms[a].users &+= 1
     if let y {
-      arms[a].metric = arms[a].metric + SampleMeanStatistic(n: 1, sum: y, sumOfSquares: y * y)
+      arms[a].metric.add(y)
       let c = metricCenter ?? y
       metricCenter = c
       let d = y - c
       arms[a].centeredPowers[0] += d
       arms[a].centeredPowers[1] += d * d
       arms[a].centeredPowers[2] += d * d * d
-      if let dayName {
-        days[dayName, default: [:]][a, default: .zero] =
-          (days[dayName]?[a] ?? .zero) + SampleMeanStatistic(n: 1, sum: y, sumOfSquares: y * y)
-      }
+      if let dayName { days[dayName, default: [:]][a, default: .zero].add(y) }
     }
     if let x, let y {
       let shift = covariateShift ?? x

@@ -53,6 +53,13 @@ public struct SampleMeanStatistic: Sendable, Hashable, Codable {
     self.init(n: n, sum: s, sumOfSquares: s2)
   }
 
+  /// Adds one observation.
+  public mutating func add(_ x: Double) {
+    n += 1
+    sum += x
+    sumOfSquares += x * x
+  }
+
   /// The empty statistic.
   public static let zero = SampleMeanStatistic(n: 0, sum: 0, sumOfSquares: 0)
 
