@@ -222,6 +222,8 @@ def reports(binary, folder, only=None):
         ("analyze-margin", ["analyze", "--data", "experiments/data/klick-results.csv", "--allocation", "control=90,b=10", "--margin", "0.01"]),
         ("analyze-users", ["analyze", "--users-file", "experiments/data/betfree-users.csv", "--metric", "revenue",
                            "--covariate", "pre_sessions", "--ratio", "revenue/purchases"]),
+        ("infer-klick", ["infer", "experiments/data/klick-events.ndjson", "--events-map", "experiments/data/klick-events-map.json",
+                         "--variant-property", "variant", "--variant", "control"]),
         ("sensitivity-betfree", ["sensitivity", "experiments/betfree-onboarding.json", "--vary", "priceSensitivity=0.5:2:0.1", "--vary", "defaultPlanBias=0:2:0.25", "--metric", "revenuePerUser"]),
     ]
     made = []
@@ -229,7 +231,9 @@ def reports(binary, folder, only=None):
         if only and name not in only:
             continue
         path = os.path.join(folder, name + ".html")
-        run = subprocess.run([binary] + arguments + ["--format", "html", "-o", path], capture_output=True, text=True)
+        # infer writes its spec to -o and its report to --report.
+        output = ["--report", path, "-o", os.devnull] if arguments[0] == "infer" else ["-o", path]
+        run = subprocess.run([binary] + arguments + ["--format", "html"] + output, capture_output=True, text=True)
         if run.returncode != 0:
             print(f"browser-check: {name}: funnellab {' '.join(arguments)} failed: {run.stderr.strip()}", file=sys.stderr)
             sys.exit(70)

@@ -8,6 +8,7 @@ extension FuzzGenerator {
   /// mark, CRLF; through a file or standard input, with or without an events map, a
   /// variant property and a bad-line allowance.
   func eventLog(_ rng: inout FuzzRandom) -> FuzzCase {
+    if rng.chance(30) { return inferLog(&rng) }
     let screens = ["welcome", "paywall", "goal"] + (rng.chance(30) ? [rng.pick(Self.hostileIDs)] : [])
     let names = TraceEvent.names + ["app_opened", "Onboarding Started", ""]
     var events: [(String, [(String, JSONValue)])] = []
@@ -71,6 +72,80 @@ extension FuzzGenerator {
         ]).utf8)
       c.rawArguments += ["--events-map", "\(Self.token)/map.json"]
     }
+    return c
+  }
+
+  /// `infer` with a damaged log of users' walks: views, continues, backs, a purchase, quits
+  /// and completions with user ids and times, then lines cut, repeated, reordered or
+  /// changed, hostile screen names, a variant filter, a report file.
+  func inferLog(_ rng: inout FuzzRandom) -> FuzzCase {
+    let screens = ["welcome", "goal", "paywall"] + (rng.chance(25) ? [rng.pick(Self.hostileIDs)] : [])
+    var lines: [String] = []
+    for user in 0..<(1 + rng.below(5)) {
+      var t = rng.below(10) == 0 ? rng.pick([-5, 1_000_000]) : 0
+      func line(_ event: String, _ properties: String) {
+        let id = rng.chance(1) ? rng.pick(["null", "\"\"", "[1]", "1.5"]) : String(user)
+        lines.append("{\"user_id\":\(id),\"timestamp_ms\":\(t),\"event\":\"\(event)\",\"properties\":{\(properties)}}")
+        t += rng.below(100) == 0 ? -rng.below(100) : rng.below(5_000)
+      }
+      func name(_ k: Int) -> String {
+        var quoted = ""
+        JSONWriter.writeString(screens[min(k, screens.count - 1)], into: &quoted)
+        return quoted
+      }
+      line("onboarding_started", "")
+      var at = 0
+      for _ in 0..<rng.below(6) {
+        let screen = name(at)
+        line("onboarding_screen_viewed", "\"screen_name\":\(screen),\"screen_number\":\(at + 1)")
+        switch rng.below(6) {
+        case 0:
+          line("onboarding_back_pressed", "\"from_screen\":\(screen),\"action\":\"back\"")
+          at = max(at - 1, 0)
+        case 1:
+          line("pro_upgrade_tapped", "\"screen_name\":\(screen),\"action\":\"purchase\",\"plan\":\"yearly\"")
+          let outcome = rng.pick(["purchase_succeeded", "purchase_cancelled", "purchase_pending", "purchase_failed"])
+          line("purchase_started", "\"plan\":\"yearly\"")
+          line(outcome, "\"plan\":\"yearly\"")
+          // A cancelled or failed tap keeps the user on the screen, viewed again.
+          if outcome == "purchase_succeeded" || outcome == "purchase_pending" { at += 1 }
+        case 2: line("onboarding_action_failed", "\"screen_name\":\(screen),\"action\":\"type\"")
+        default:
+          let event = rng.pick(["onboarding_continued", "goal_selected", "pro_maybe_later_tapped"])
+          line(event, "\"screen_name\":\(screen),\"action\":\"continue\",\"goal\":\"x\"")
+          at += 1
+        }
+      }
+      // The walk ends on a screen: a last action that completes, or a quit there.
+      line("onboarding_screen_viewed", "\"screen_name\":\(name(at))")
+      if rng.chance(50) {
+        line("onboarding_continued", "\"screen_name\":\(name(at)),\"action\":\"continue\"")
+        line("onboarding_completed", "")
+      } else {
+        let reason = rng.pick(["quit", "quit", "exit", "step_limit", "x"])
+        line("onboarding_abandoned", "\"last_screen\":\(name(at)),\"reason\":\"\(reason)\"")
+      }
+    }
+    for _ in 0..<rng.below(3) where !lines.isEmpty && rng.chance(50) {
+      let i = rng.below(lines.count)
+      switch rng.below(5) {
+      case 0: lines[i] = String(lines[i].prefix(rng.below(lines[i].count + 1)))
+      case 1: lines.append(lines[i])
+      case 2: lines.swapAt(i, rng.below(lines.count))
+      case 3: lines[i] = lines[i].replacingOccurrences(of: "welcome", with: rng.pick(["", "paywall", "a\\nb"]))
+      default: lines.remove(at: i)
+      }
+    }
+    var c = FuzzCase(index: 0, kind: .eventLog, rawArguments: ["infer", "\(Self.token)/events.ndjson"])
+    c.files["events.ndjson"] = Array((lines.joined(separator: "\n") + "\n").utf8)
+    if rng.chance(30) { c.rawArguments += ["--max-bad-lines", rng.pick(["1", "5", "x"])] }
+    if rng.chance(15) { c.rawArguments += ["--variant-property", "variant", "--variant", rng.pick(["control", "b"])] }
+    if rng.chance(30) {
+      let before: [UInt8]? = rng.chance(50) ? Array("before\n".utf8) : nil
+      c.outputs["report.txt"] = .some(before)
+      c.rawArguments += ["--report", "\(Self.token)/report.txt"]
+    }
+    c.rawArguments += format(&rng, ["table", "json", "markdown", "html", "csv"])
     return c
   }
 

@@ -10,7 +10,8 @@ package enum FunnelLabCommandLine {
   static let commands: [CommandEntry] = [
     CommandEntry(RunCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(GridCommand.self),
     CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(MergeCommand.self),
-    CommandEntry(TraceCommand.self), CommandEntry(IngestCommand.self), CommandEntry(CheckCommand.self), CommandEntry(CalibrateCommand.self),
+    CommandEntry(TraceCommand.self), CommandEntry(IngestCommand.self), CommandEntry(InferCommand.self), CommandEntry(CheckCommand.self),
+    CommandEntry(CalibrateCommand.self),
     CommandEntry(SensitivityCommand.self), CommandEntry(DiffCommand.self),
   ]
 
@@ -122,7 +123,7 @@ package enum FunnelLabCommandLine {
 
 /// The options that name a file a command writes, and those that name a file it reads
 /// (besides its positional arguments).
-let outputFileOptions = ["output", "junit", "update-baseline", "write-spec"]
+let outputFileOptions = ["output", "junit", "update-baseline", "write-spec", "report"]
 let inputFileOptions = ["baseline", "events-map", "data"]
 
 /// Refuses (64, before anything runs) a file to write that is also a file read, such as

@@ -76,17 +76,21 @@ import Testing
       "the mix covers success and both kinds of failure: \(codes)")
   }
 
-  /// The event-log cases reach `ingest`'s successes and its refusals, not only usage errors.
+  /// The event-log cases reach `ingest`'s and `infer`'s successes and their refusals, not
+  /// only usage errors.
   @Test func eventLogCasesReachSuccessAndRefusal() throws {
     let base = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
-    let cases = (0..<3000).lazy.map { Self.generator.generate($0) }.filter { $0.kind == .eventLog }.prefix(80)
-    var codes: [Int32: Int] = [:]
+    let cases = (0..<4000).lazy.map { Self.generator.generate($0) }.filter { $0.kind == .eventLog }.prefix(120)
+    var codes: [String: [Int32: Int]] = [:]
     for c in cases {
       let result = try Self.run(c, in: base.appendingPathComponent("case"))
-      codes[result.code ?? -1, default: 0] += 1
+      codes[c.rawArguments.first ?? "", default: [:]][result.code ?? -1, default: 0] += 1
       #expect(c.judge(result).isEmpty, "\(c.shellLine): \(c.judge(result))")
     }
-    #expect(codes[0, default: 0] >= 10 && codes[65, default: 0] >= 10 && codes[64, default: 0] >= 1, "\(codes)")
+    let ingest = codes["ingest", default: [:]]
+    let infer = codes["infer", default: [:]]
+    #expect(ingest[0, default: 0] >= 10 && ingest[65, default: 0] >= 10 && ingest[64, default: 0] >= 1, "ingest: \(ingest)")
+    #expect(infer[0, default: 0] >= 3 && infer[65, default: 0] >= 3, "infer: \(infer)")
   }
 
   @Test func theGeneratorIsDeterministic() {

@@ -53,6 +53,12 @@ import Testing
         "analyze", "--users-file", "experiments/data/betfree-users.csv", "--metric", "revenue", "--covariate", "pre_sessions",
         "--ratio", "revenue/purchases",
       ]),
+    Report(
+      section: "infer", command: "infer",
+      arguments: [
+        "infer", "experiments/data/klick-events.ndjson", "--events-map", "experiments/data/klick-events-map.json", "--variant-property",
+        "variant", "--variant", "control", "-o", "/dev/null",
+      ]),
     Report(section: "check", command: "check", arguments: ["check", "experiments/urbannest-onboarding.json"]),
     Report(
       section: "check", command: "check",

@@ -66,9 +66,6 @@ package struct EventIngest: Sendable {
 
   /// The counts per variant id (`""` when no variant property is read).
   package private(set) var counts: [String: ObservedCounts] = [:]
-  /// Lines read that are not blank; in a CSV, records (a quoted field may span lines), the
-  /// header included.
-  package private(set) var lines: UInt64 = 0
   /// Views counted.
   package private(set) var views: UInt64 = 0
   /// Actions counted.
@@ -80,139 +77,50 @@ package struct EventIngest: Sendable {
   /// Events outside the taxonomy whose names were not kept.
   package private(set) var otherOutside: UInt64 = 0
   /// Lines that gave no event, or an event that counts but lacks what it needs.
-  package private(set) var badLines: UInt64 = 0
+  package var badLines: UInt64 { reader.badLines }
   /// The first ``maximumBadLinesKept`` of them.
-  package private(set) var firstBadLines: [BadLine] = []
+  package var firstBadLines: [BadLine] { reader.firstBadLines }
   /// A problem that makes the rest of the log unreadable (a CSV header without an event
   /// column); once set, lines are no longer read.
-  package private(set) var fatal: BadLine?
+  package var fatal: BadLine? { reader.fatal }
 
-  private let format: Format
   /// Emitted name → FunnelLab name.
   private let names: [String: String]
   private let variantProperty: String?
-  private var header: [String]?
-  private var csvRecords = CSVRecordAssembler(maximumRecordBytes: EventIngest.maximumRecordBytes)
+  private var reader: EventLineReader
   private var keys = 0
 
   /// An empty tally of a log written in `format`, its event names under `names`; with
   /// `variantProperty`, every event that counts must name its variant in that property.
   package init(format: Format, names: EventNameMap = EventNameMap(), variantProperty: String? = nil) {
-    self.format = format
+    reader = EventLineReader(format: format, maximumRecordBytes: Self.maximumRecordBytes)
     self.names = names.funnelLabNames
     self.variantProperty = variantProperty
   }
 
   /// Reads one line of the log (without its line end); `number` is its 1-based line.
   package mutating func add(line text: String, number: Int) {
-    guard fatal == nil else { return }
-    switch format {
-    case .ndjson: addJSON(text, number)
-    case .csv: addCSV(text, number)
-    }
+    if let e = reader.event(text, number: number) { addEvent(e.name, e.line, e.property) }
   }
 
   /// Counts a line the reader could not turn into text (not UTF-8, too long).
-  package mutating func addBadLine(_ message: String, number: Int) {
-    guard fatal == nil else { return }
-    lines &+= 1
-    bad(number, message)
-  }
+  package mutating func addBadLine(_ message: String, number: Int) { reader.badLine(message, number: number) }
 
   /// Ends the log: a CSV record whose quoted field never closed is a bad line (the header:
   /// the log cannot be read).
-  package mutating func finish() {
-    if let line = csvRecords.finish(), fatal == nil {
-      if header == nil {
-        fatal = BadLine(line: line, message: "the header: a quoted field never closes")
-      } else {
-        lines &+= 1
-        bad(line, "a quoted field never closes")
-      }
-    }
-  }
+  package mutating func finish() { reader.end() }
+
+  /// Lines read that are not blank; in a CSV, records (a quoted field may span lines), the
+  /// header included.
+  package var lines: UInt64 { reader.lines }
 
   /// Events that gave a count.
   package var counted: UInt64 { views &+ actions }
 
-  private mutating func bad(_ line: Int, _ message: String) {
-    badLines &+= 1
-    if firstBadLines.count < Self.maximumBadLinesKept { firstBadLines.append(BadLine(line: line, message: message)) }
-  }
-
-  private mutating func addJSON(_ text: String, _ number: Int) {
-    if Self.isBlank(text) { return }
-    lines &+= 1
-    let value: JSONValue
-    do {
-      value = try JSONParser.parse(text)
-    } catch {
-      return bad(number, "not JSON (column \(error.column): \(error.message))")
-    }
-    guard case .object = value.kind else { return bad(number, "not a JSON object but \(value.typeName)") }
-    guard let name = value["event"] ?? value["event_type"] else { return bad(number, "no \"event\" name") }
-    guard case .string(let event) = name.kind else { return bad(number, "the event name is \(name.typeName), not a string") }
-    let properties = value["properties"] ?? value["event_properties"]
-    var members: [JSONValue.Member] = []
-    if let properties {
-      switch properties.kind {
-      case .object(let m): members = m
-      case .null: break
-      default: return bad(number, "\"properties\" is \(properties.typeName), not an object")
-      }
-    }
-    addEvent(event, number) { key in
-      guard let member = members.first(where: { $0.key == key }) else { return .absent }
-      switch member.value.kind {
-      case .string(let s): return .text(s)
-      case .number(_, let literal): return .text(literal)
-      case .bool(let b): return .text(b ? "true" : "false")
-      case .null: return .absent
-      case .array, .object: return .notText(member.value.typeName)
-      }
-    }
-  }
-
-  private mutating func addCSV(_ text: String, _ number: Int) {
-    let fields: [String]
-    let first: Int
-    switch csvRecords.add(text, number: number) {
-    case .blank, .pending: return
-    case .problem(let message, let line):
-      lines &+= 1
-      return header == nil ? (fatal = BadLine(line: line, message: "the header: " + message)) : bad(line, message)
-    case .record(let record, let line):
-      lines &+= 1
-      (fields, first) = (record, line)
-    }
-    guard let header else { return readHeader(fields, first) }
-    guard fields.count == header.count else { return bad(first, "expected \(header.count) fields, found \(fields.count)") }
-    guard let eventColumn = header.firstIndex(of: "event") ?? header.firstIndex(of: "event_type") else { return }
-    guard !fields[eventColumn].isEmpty else { return bad(first, "no event name") }
-    addEvent(fields[eventColumn], first) { key in
-      guard let column = header.firstIndex(of: key), !fields[column].isEmpty else { return .absent }
-      return .text(fields[column])
-    }
-  }
-
-  private mutating func readHeader(_ fields: [String], _ number: Int) {
-    guard fields.contains("event") || fields.contains("event_type") else {
-      fatal = BadLine(line: number, message: "the header has no \"event\" column; name the event column \"event\"")
-      return
-    }
-    if let repeated = fields.first(where: { name in fields.filter { $0 == name }.count > 1 }) {
-      fatal = BadLine(line: number, message: "the header names the column \"\(repeated)\" twice; give each column its own name")
-      return
-    }
-    header = fields
-  }
+  private mutating func bad(_ line: Int, _ message: String) { reader.bad(line, message) }
 
   /// A property of an event.
-  enum Property {
-    case absent
-    case text(String)
-    case notText(String)
-  }
+  typealias Property = EventLineReader.Property
 
   /// What an event of the taxonomy counts: a view, or an action (its default id when
   /// the event has no `action` property; `nil`: the property is required).
@@ -287,7 +195,12 @@ package struct EventIngest: Sendable {
 
   /// A property read as an id: `nil` when absent; a failure when it is not text, is
   /// empty, too long or holds control characters.
-  private func id(_ value: Property, _ key: String) -> Result<String?, IDProblem> {
+  func id(_ value: Property, _ key: String) -> Result<String?, IDProblem> {
+    Self.id(value, key)
+  }
+
+  /// A property read as an id (see ``id(_:_:)``).
+  static func id(_ value: Property, _ key: String) -> Result<String?, IDProblem> {
     switch value {
     case .absent: return .success(nil)
     case .notText(let type): return .failure(IDProblem("\"\(key)\" is \(type), not text"))

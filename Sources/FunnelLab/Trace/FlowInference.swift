@@ -1,0 +1,235 @@
+import Foundation
+
+/// Follows each user of an analytics event log through the screens (``EventLineReader``,
+/// FunnelLab's event taxonomy, renamed through an ``EventNameMap``) and counts what a spec
+/// needs: views per screen, each action with the screen it led to, failed attempts, dwell
+/// times, the paywall's plans and store outcomes, and for the test of the first-order
+/// (Markov) assumption, each action split by whether the user had seen the screen before.
+///
+/// **Users.** A user's events must come in time order; users may interleave (a log sorted
+/// by time) or follow one another (a log sorted by user). Only users whose walk has not
+/// ended are held (their screen and the action waiting for its target), at most
+/// ``maximumOpenUsers``: memory grows with the users on the way, never with the events.
+///
+/// **Problems.** A line that is not an event, or an event that breaks its user's walk (an
+/// action on a screen the user is not on, time going back), is a bad line, counted, the
+/// first ones kept with their line, as in ``EventIngest``.
+package struct FlowInference: Sendable {
+  /// Where an action led.
+  package enum Target: Hashable, Sendable, Comparable {
+    /// A screen.
+    case screen(String)
+    /// The end of the flow, completed.
+    case completed
+    /// The end of the flow, abandoned (a quit, or an exit without completing).
+    case abandoned
+  }
+
+  /// How the log wrote an action: the event tells the kind the spec needs.
+  package enum Event: String, Sendable, Hashable, Comparable {
+    case continued, skipped, back, selected, purchase, dismiss, restore, quit
+
+    package static func < (a: Event, b: Event) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  /// One action on one screen.
+  package struct ActionCount: Sendable, Hashable {
+    /// The event that wrote it.
+    package var event: Event
+    /// Taken, by where it led (a failed attempt led nowhere: ``failures``).
+    package var targets: [Target: Int] = [:]
+    /// Attempts that failed (validation, a task, a store failure or a cancel) and kept the user on the screen.
+    package var failures = 0
+    /// Taken on a first view of the screen, and on a later one (for the Markov test).
+    package var byVisit = [0, 0]
+    /// The options chosen (a choice's `goal` or `option`), by id.
+    package var options: [String: Int] = [:]
+    /// Purchases: taps by plan.
+    package var plans: [String: Int] = [:]
+
+    /// Every attempt: the successes and the failures.
+    package var attempts: Int { targets.values.reduce(0, +) + failures }
+  }
+
+  /// One screen.
+  package struct ScreenCount: Sendable {
+    /// Views (a view after a failed attempt is a view).
+    package var views = 0
+    /// Views that were the user's first of the screen.
+    package var firstViews = 0
+    /// Users who viewed it at least once.
+    package var users = 0
+    /// Actions by id.
+    package var actions: [String: ActionCount] = [:]
+    /// `Σ ln(seconds)` and `Σ ln²(seconds)` of the dwells above 0, and their number; dwells of 0.
+    package var logDwell = (sum: 0.0, squares: 0.0, count: 0)
+    /// Dwells of exactly 0 ms.
+    package var zeroDwells = 0
+    /// The mean of the trace's `screen_number`, for the order of screens.
+    package var numberSum = 0.0
+    /// Views with a `screen_number`.
+    package var numbered = 0
+    /// The order it was first seen in, for ties.
+    package var firstSeen = 0
+    /// Whether its views were `pro_upsell_viewed` too, or it had a purchase: a paywall.
+    package var paywall = false
+  }
+
+  /// The store's outcomes, over every purchase tap of a user not yet entitled.
+  package struct StoreCount: Sendable, Hashable {
+    package var taps = 0
+    package var successes = 0
+    package var cancels = 0
+    package var failures = 0
+    package var pendings = 0
+    package var approvals = 0
+    package var restoreTaps = 0
+    package var restores = 0
+    /// `Σ` of the milliseconds between a tap and its result.
+    package var latency = 0.0
+  }
+
+  /// The most users whose walk may be open at once.
+  package static let maximumOpenUsers = 1_000_000
+  /// The most screens a log may name.
+  package static let maximumScreens = 63
+
+  /// Screens by id.
+  package internal(set) var screens: [String: ScreenCount] = [:]
+  /// The screens users started on, by id.
+  package internal(set) var starts: [String: Int] = [:]
+  /// The store.
+  package internal(set) var store = StoreCount()
+  /// Users whose walk ended (completed or abandoned).
+  package internal(set) var users = 0
+  /// Users who completed.
+  package internal(set) var completed = 0
+  /// Users whose walk came back after it ended (a quit user returning): a history the
+  /// first-order model cannot hold.
+  package internal(set) var returns = 0
+  /// Users still on the way at the end of the log.
+  package internal(set) var unfinished = 0
+  /// Events read.
+  package internal(set) var events: UInt64 = 0
+  /// Bad lines.
+  package var badLines: UInt64 { reader.badLines }
+  /// The first bad lines, with what was wrong.
+  package var firstBadLines: [EventIngest.BadLine] { reader.firstBadLines }
+  /// A problem that stops the reading.
+  package var fatal: EventIngest.BadLine? { reader.fatal }
+
+  private var reader: EventLineReader
+  private let names: [String: String]
+  private var open: [String: Walk] = [:]
+  private var ended: Set<String> = []
+  private var endedOrder: [String] = []
+
+  /// One user on the way.
+  struct Walk {
+    var screen: String?
+    var viewedAt = 0.0
+    var time = 0.0
+    var seen: Set<String> = []
+    /// The action waiting for the view (or end) that tells its target.
+    var pending: (screen: String, action: String, repeated: Bool)?
+    /// The action failed: the next view of its screen is the same visit's retry.
+    var retrying = false
+    var purchaseStart: Double?
+    var entitled = false
+    /// Whether the current view is a return to a screen seen before.
+    var repeatedVisit = false
+  }
+
+  /// Only the events whose property `property` is `value` (one variant of a log of several).
+  private let variant: (property: String, value: String)?
+  /// Events of other variants, left out.
+  package private(set) var otherVariants: UInt64 = 0
+
+  /// An empty count of a log in `format`, its names under `names`; with `variant`, of the
+  /// events of that variant only.
+  package init(format: EventIngest.Format, names: EventNameMap = EventNameMap(), variant: (property: String, value: String)? = nil) {
+    reader = EventLineReader(format: format, maximumRecordBytes: EventIngest.maximumRecordBytes)
+    self.names = names.funnelLabNames
+    self.variant = variant
+  }
+
+  /// Lines read that are not blank.
+  package var lines: UInt64 { reader.lines }
+
+  /// Reads line `number`.
+  package mutating func add(line text: String, number: Int) {
+    if let e = reader.event(text, number: number) { read(e) }
+  }
+
+  /// A line the line reader could not give as text.
+  package mutating func addBadLine(_ message: String, number: Int) { reader.badLine(message, number: number) }
+
+  /// Ends the log: the users still on the way are counted as unfinished and left out.
+  package mutating func finish() {
+    guard fatal == nil else { return }
+    reader.end()
+    unfinished = open.count
+    open.removeAll()
+  }
+
+  mutating func bad(_ line: Int, _ message: String) { reader.bad(line, message) }
+
+  private mutating func read(_ e: EventLineReader.Event) {
+    guard let event = names[e.name] else { return }
+    if let variant, Self.text(e.property(variant.property)) != variant.value {
+      otherVariants &+= 1
+      return
+    }
+    events &+= 1
+    guard let user = Self.text(e.user) else { return bad(e.line, "no \"user_id\": infer follows each user's events") }
+    guard let stamp = Self.text(e.timestamp), let time = Double(stamp), time.isFinite, abs(time) < 1e15 else {
+      return bad(e.line, "no \"timestamp_ms\" (a number of milliseconds): infer orders each user's events by it")
+    }
+    if event == "onboarding_started" {
+      if ended.contains(user) { returns += 1 }
+      open[user] = Walk(time: time)
+      return
+    }
+    if open[user] == nil {
+      if event == "purchase_succeeded", case .text("true") = e.property("approved_after_pending") {
+        store.approvals += 1
+        return
+      }
+      if ended.contains(user) {
+        // A user back after the end of the walk: their later events are history the model cannot hold.
+        returns += 1
+        ended.remove(user)
+      }
+      guard open.count < Self.maximumOpenUsers else {
+        reader.stop(e.line, "more than \(Self.maximumOpenUsers) users on the way at once; sort the log by user")
+        return
+      }
+      open[user] = Walk(time: time)
+    }
+    guard var walk = open[user] else { return }
+    guard time >= walk.time else {
+      return bad(e.line, "time goes back for user \(user.escapingControlCharacters); sort each user's events by time")
+    }
+    walk.time = time
+    if let message = step(&walk, event: event, e, time: time) { bad(e.line, message) }
+    if walk.screen == nil, walk.pending == nil, event == "onboarding_completed" || event == "onboarding_abandoned" {
+      open[user] = nil
+      end(user)
+    } else {
+      open[user] = walk
+    }
+  }
+
+  private mutating func end(_ user: String) {
+    users += 1
+    // The ended users are remembered (for returns) up to a bound: a log sorted by user
+    // never needs them, a log sorted by time needs the recent ones.
+    ended.insert(user)
+    endedOrder.append(user)
+    if endedOrder.count > Self.maximumOpenUsers {
+      let drop = endedOrder.prefix(endedOrder.count / 2)
+      for u in drop { ended.remove(u) }
+      endedOrder.removeFirst(drop.count)
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import FunnelLab
+import FunnelReport
+
+/// `funnellab infer`: the spec of the flow an analytics event log shows.
+enum InferCommand: Command {
+  static let spec = CommandSpec(
+    name: "infer",
+    abstract: "Infer the flow, its probabilities and its dwell times from an analytics event log.",
+    discussion: """
+      Reads an event log (the taxonomy 'trace' writes, or your own with --events-map),
+      follows each user (user_id, in time order by timestamp_ms) through the screens and
+      writes a spec that 'validate', 'exact', 'run' and 'calibrate' accept: every screen
+      users viewed, every action they took with the screen it led to, each action's
+      probability per view by maximum likelihood, failed attempts, lognormal dwell
+      times, the paywall's plans in the shares users chose them and the store's
+      outcomes (prices are not in a log: set them). The behavior model is neutral, so the
+      exact engine walks the log's probabilities, and the report says whether it holds:
+      the inferred spec's predicted completion and reach per screen against the log's,
+      with intervals; a chi-square test per screen of whether users act differently on a
+      return visit (a first-order Markov walk cannot), users who came back after their
+      walk ended, and the screens seen too rarely to fit. Memory holds the users on the
+      way, never the events. Add variants to the inferred spec as patches, then plan.
+      The spec goes to -o (default: standard output); the report to --report, or to
+      standard output when the spec went to a file, else to standard error.
+      """,
+    positionals: [
+      PositionalSpec(name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.")
+    ],
+    options: [
+      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours)."),
+      OptionSpec(name: "input-format", valueName: "format", help: "ndjson or csv (default: csv for a .csv file, else ndjson)."),
+      OptionSpec(name: "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0)."),
+      OptionSpec(name: "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant."),
+      OptionSpec(name: "variant", valueName: "id", help: "Read only this variant's events (a log of several variants)."),
+      OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
+      OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format."),
+      OutputFormat.option([.table, .json, .markdown, .html]),
+      OutputDestination.option,
+    ],
+    examples: [
+      "funnellab infer experiments/data/klick-events.ndjson --events-map experiments/data/klick-events-map.json --variant-property variant --variant control -o inferred.json",
+      "funnellab infer experiments/data/klick-events.ndjson --events-map experiments/data/klick-events-map.json --variant-property variant --variant control -o inferred.json --format html --report inferred.html",
+    ])
+
+  static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
+    let path = arguments.positionals.first ?? "-"
+    let inputFormat =
+      try arguments.choice("input-format", EventIngest.Format.allCases.map(\.rawValue)).flatMap(EventIngest.Format.init)
+      ?? (path.lowercased().hasSuffix(".csv") ? .csv : .ndjson)
+    let maximumBad = try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
+    let format = try arguments.format([.table, .json, .markdown, .html])
+    let names = try EventOptions.names(arguments, console: console)
+    let source = InputFile.displayName(path)
+    var variant: (property: String, value: String)?
+    switch (arguments.value("variant-property"), arguments.value("variant")) {
+    case (let p?, let v?): variant = (p, v)
+    case (nil, nil): break
+    case (_?, nil): throw UsageError(message: "--variant-property needs --variant ID", hint: "infer reads one variant's events")
+    case (nil, _?): throw UsageError(message: "--variant needs --variant-property NAME", hint: "the property naming each event's variant")
+    }
+    var inference = FlowInference(format: inputFormat, names: names, variant: variant)
+    let stopped = try InputFile.streamLines(
+      path, label: "infer", console: console,
+      line: { number, line in
+        switch line {
+        case .text(let text): inference.add(line: text, number: number)
+        case .problem(let message): inference.addBadLine(message, number: number)
+        }
+      },
+      goOn: { inference.fatal == nil && inference.badLines <= UInt64(maximumBad) }, finish: { inference.finish() })
+    try check(inference, stopped: stopped, source: source, maximumBad: maximumBad)
+    let base = (path as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "log"
+    let name = arguments.value("name") ?? "inferred-" + (path == "-" ? "log" : base)
+    guard let document = InferredSpec.document(inference, name: name, source: source) else {
+      throw CommandFailure(
+        code: .invalidInput,
+        text: "Error: \(source): no user who started where most did ('\(InferredSpec.order(inference).first ?? "")') completed;"
+          + " a spec needs a path to completion: give a log with completed walks (onboarding_completed).\n")
+    }
+    let text = JSONWriter.write(document) + "\n"
+    let loaded: LoadedSpec
+    do {
+      loaded = try LoadedSpec.load(text: text, source: "the inferred spec")
+    } catch {
+      throw CommandFailure(
+        code: .software,
+        text: "Error: the spec inferred from \(source) does not validate (a FunnelLab bug; please report it):\n" + error.text)
+    }
+    let solved = try ExactCommand.solve(loaded.experiment).first
+    var reach: [String: Double] = [:]
+    if let solved {
+      for (k, id) in solved.flow.screenIDs.enumerated() where k < solved.exact.reach.count { reach[id] = solved.exact.reach[k] }
+    }
+    let report = FlowInferenceReport(inference, completion: solved?.exact.completion, purchase: solved?.exact.purchase, reach: reach)
+    let specDestination = OutputDestination(path: arguments.value("output"))
+    let specName = arguments.value("output").map(InputFile.displayName) ?? "standard output"
+    let rendered =
+      switch format {
+      case .json: InferenceRenderer.json(report, spec: specName)
+      case .markdown: InferenceRenderer.markdown(report, spec: specName)
+      case .html: InferenceRenderer.html(report, spec: specName)
+      default: terminal(InferenceRenderer.table(report, spec: specName))
+      }
+    try specDestination.write(text, console: console)
+    if let reportPath = arguments.value("report") {
+      try OutputDestination(path: reportPath).write(rendered, console: console)
+    } else if arguments.value("output") != nil, arguments.value("output") != "-" {
+      console.out(rendered)
+    } else {
+      console.err(rendered)
+    }
+    if inference.badLines > 0 {
+      console.err("Skipped \(inference.badLines) bad line\(inference.badLines == 1 ? "" : "s") (--max-bad-lines \(maximumBad)).\n")
+    }
+    return .success
+  }
+
+  /// Refuses a log that stopped the reading, has more bad lines than allowed, or no user whose walk ended.
+  private static func check(
+    _ f: FlowInference, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
+  ) throws(CommandFailure) {
+    func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
+    if let stopped { throw fail("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
+    if let fatal = f.fatal { throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).") }
+    if f.badLines > UInt64(maximumBad), let first = f.firstBadLines.first {
+      let more = maximumBad == 0 ? "" : " (more than \(maximumBad))"
+      throw fail(
+        "\(source):\(first.line): \(first.message.escapingControlCharacters)\(more); fix the line, or skip such lines with --max-bad-lines N."
+      )
+    }
+    guard f.users > 0, !f.screens.isEmpty else {
+      throw fail(
+        "\(source): no user's walk from a screen view to its end among \(f.lines) lines (\(f.events) events of the taxonomy);"
+          + " are the events FunnelLab's, or renamed with --events-map, with user_id and timestamp_ms?")
+    }
+  }
+}

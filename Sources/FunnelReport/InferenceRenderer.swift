@@ -1,0 +1,165 @@
+package import FunnelLab
+import FunnelStats
+
+/// Renders a ``FlowInferenceReport`` (`funnellab infer`): whether the inferred spec holds
+/// the log first (its predicted completion against the observed one, the first-order test),
+/// then the screens, the actions, and the methods.
+package enum InferenceRenderer {
+  /// The `schemaVersion` of ``json(_:)``.
+  package static let schemaVersion = 1
+
+  static func percent(_ x: Double?) -> String { NumberText.percent(x, decimals: 2) }
+
+  static func interval(_ i: ConfidenceInterval) -> String {
+    "[\(NumberText.fixed(i.lower * 100, 2)), \(NumberText.fixed(i.upper * 100, 2))]"
+  }
+
+  /// The opening sentences: the fit of completion (and purchases), the Markov test, returns,
+  /// rare screens.
+  static func lead(_ r: FlowInferenceReport, spec: String) -> [String] {
+    var out: [String] = []
+    let c = r.completion
+    var first =
+      "Inferred \(r.screens.count) screens and \(r.actions.count) actions from \(NumberText.grouped(r.users)) users (spec: \(spec))."
+    if let p = r.predictedCompletion {
+      let inside = p >= c.interval.lower && p <= c.interval.upper
+      first +=
+        " The inferred spec predicts completion \(percent(p)); the log shows \(percent(c.rate)) \(interval(c.interval))"
+        + (inside ? ", " + Tone.good.mark("within its interval") + "." : ", " + Tone.warning.mark("outside its interval") + ".")
+    }
+    out.append(first)
+    if let p = r.predictedPurchase, r.purchasers > 0 || p > 0 {
+      out.append(
+        "Purchase conversion: predicted \(percent(p)), observed \(percent(Double(r.purchasers) / Double(max(r.users, 1))))"
+          + " (\(NumberText.grouped(r.purchasers)) buyers).")
+    }
+    let fails = r.markovFailures
+    let tested = r.screens.filter { $0.markov != nil }.count
+    if !fails.isEmpty {
+      out.append(
+        Tone.warning.mark("The first-order (Markov) model fails on \(NumberText.list(fails.map(\.id)))")
+          + ": users act differently on a return visit than on their first, which the spec's one probability per action cannot hold.")
+    } else if tested > 0 {
+      out.append(
+        "The first-order (Markov) model holds on the \(tested) screen\(tested == 1 ? "" : "s") users returned to often enough to test.")
+    }
+    if r.returns > 0 {
+      out.append(
+        Tone.warning.mark("\(NumberText.grouped(r.returns)) users came back after their walk ended")
+          + ": a history the spec cannot hold (their return is read as a new walk).")
+    }
+    let rare = r.screens.filter(\.tooRare)
+    if !rare.isEmpty {
+      out.append(
+        "Seen too rarely to fit (under \(FlowInferenceReport.minimumViews) views): \(NumberText.list(rare.map(\.id))); their probabilities are guesses."
+      )
+    }
+    if !r.leftOut.isEmpty {
+      out.append(
+        "Left out of the spec (one start): \(NumberText.list(r.leftOut)), seen only by users who started elsewhere than \(r.screens.first?.id ?? "the start")."
+      )
+    }
+    if r.unfinished > 0 { out.append("\(NumberText.grouped(r.unfinished)) users were still on the way at the end of the log: left out.") }
+    return out
+  }
+
+  static func screenRows(_ r: FlowInferenceReport) -> (headers: [String], rows: [[String]]) {
+    let headers = ["screen", "kind", "views", "reach [95% CI]", "predicted", "dwell median", "Markov p"]
+    let rows = r.screens.map { s in
+      [
+        s.id, s.kind, NumberText.grouped(s.views), "\(percent(s.reach)) \(interval(s.reachInterval))", percent(s.predictedReach),
+        s.dwellMedian.map { NumberText.seconds($0) } ?? "n/a", s.markov.map { AnalysisRenderer.pValue($0.pValue) } ?? "n/a",
+      ]
+    }
+    return (headers, rows)
+  }
+
+  static func actionRows(_ r: FlowInferenceReport) -> (headers: [String], rows: [[String]]) {
+    let headers = ["screen", "action", "kind", "to", "count", "p [95% CI]"]
+    let rows = r.actions.map { a in
+      [a.screen, a.id, a.kind, a.target, NumberText.grouped(a.count), "\(percent(a.probability)) \(interval(a.interval))"]
+    }
+    return (headers, rows)
+  }
+
+  static let methods = [
+    "probabilities: each action's share of the screen's actions in the log (maximum likelihood), 95% Wilson intervals",
+    "prediction: the exact engine on the inferred spec (a first-order Markov chain under a neutral behavior model)",
+    "Markov test: chi-square independence of a screen's actions and first against later views, failed below 0.001 split over the screens tested (Bonferroni)",
+    "dwell: lognormal, median exp(mean ln t) and σ the SD of ln t over dwells above 0",
+  ]
+
+  /// The terminal report.
+  package static func table(_ r: FlowInferenceReport, spec: String) -> String {
+    let width = TerminalLayout.current.width ?? 10_000
+    var out = lead(r, spec: spec).map { TextWrap.wrap($0, width: width).joined(separator: "\n") }.joined(separator: "\n") + "\n\n"
+    for (title, part) in [("Screens", screenRows(r)), ("Actions", actionRows(r))] {
+      var t = TextTable(part.headers, alignments: part.headers.indices.map { $0 >= 2 && title == "Screens" || $0 >= 4 ? .right : .left })
+      for row in part.rows { t.add(row) }
+      out += title + "\n" + t.render() + "\n"
+    }
+    return out + TextWrap.wrap("Methods: " + methods.joined(separator: "; ") + ".", width: width).joined(separator: "\n") + "\n"
+  }
+
+  /// The report as Markdown.
+  package static func markdown(_ r: FlowInferenceReport, spec: String) -> String {
+    func plain(_ text: String) -> String { RunMarkdownRenderer.cell(Tone.render(text, color: false)) }
+    var out = "## Inferred flow\n\n" + lead(r, spec: spec).map { "- " + plain($0) + "\n" }.joined() + "\n"
+    for (title, part) in [("Screens", screenRows(r)), ("Actions", actionRows(r))] {
+      out += "### \(title)\n\n" + RunMarkdownRenderer.header(part.headers, right: title == "Screens" ? Set(2..<7) : [4, 5])
+      for row in part.rows { out += RunMarkdownRenderer.row(row) }
+      out += "\n"
+    }
+    return out + "Methods: " + methods.joined(separator: "; ") + ".\n"
+  }
+
+  /// A standalone page.
+  package static func html(_ r: FlowInferenceReport, spec: String) -> String {
+    var doc = HTMLDocument(title: "FunnelLab · inferred flow")
+    doc.heading(1, "Inferred flow")
+    let lines = lead(r, spec: spec).map { Tone.render($0, color: false) }
+    let alert = !r.markovFailures.isEmpty || r.returns > 0
+    doc.decision(lines.first ?? "", lines: Array(lines.dropFirst()), alert: alert)
+    let screens = screenRows(r)
+    doc.table(screens.headers, screens.rows, right: Set(2..<7), caption: "Screens")
+    let actions = actionRows(r)
+    doc.table(actions.headers, actions.rows, right: [4, 5], caption: "Actions")
+    doc.methods([methods.joined(separator: "; ").capitalizedFirst + "."])
+    return doc.html
+  }
+
+  /// The report as JSON: every number unrounded.
+  package static func json(_ r: FlowInferenceReport, spec: String) -> String {
+    func n(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+    let body: [(String, JSONValue)] = [
+      ("spec", .string(spec)), ("users", .integer(r.users)), ("completed", .integer(r.completed)),
+      ("completionRate", .number(r.completion.rate)), ("completionInterval", AnalysisRenderer.ci(r.completion.interval)),
+      ("predictedCompletionRate", n(r.predictedCompletion)), ("purchasers", .integer(r.purchasers)),
+      ("predictedPurchaseConversion", n(r.predictedPurchase)), ("returns", .integer(r.returns)), ("unfinished", .integer(r.unfinished)),
+      ("markovFailures", .array(r.markovFailures.map { .string($0.id) })), ("leftOut", .array(r.leftOut.map { .string($0) })),
+      (
+        "screens",
+        .array(
+          r.screens.map { s in
+            .object([
+              ("id", .string(s.id)), ("kind", .string(s.kind)), ("views", .integer(s.views)), ("users", .integer(s.users)),
+              ("reach", .number(s.reach)), ("reachInterval", AnalysisRenderer.ci(s.reachInterval)), ("predictedReach", n(s.predictedReach)),
+              ("dwellMedianSeconds", n(s.dwellMedian)), ("tooRare", .bool(s.tooRare)), ("markov", AnalysisRenderer.test(s.markov)),
+            ])
+          })
+      ),
+      (
+        "actions",
+        .array(
+          r.actions.map { a in
+            .object([
+              ("screen", .string(a.screen)), ("id", .string(a.id)), ("kind", .string(a.kind)), ("to", .string(a.target)),
+              ("count", .integer(a.count)), ("probability", .number(a.probability)), ("interval", AnalysisRenderer.ci(a.interval)),
+            ])
+          })
+      ),
+      ("methods", .array(methods.map { .string($0) })),
+    ]
+    return JSONWriter.write(JSONReportHead(schemaVersion: schemaVersion, command: "infer").document(body))
+  }
+}

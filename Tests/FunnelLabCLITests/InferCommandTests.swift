@@ -1,0 +1,212 @@
+import Foundation
+import FunnelLab
+import FunnelTestSupport
+import Testing
+
+@testable import FunnelLabCLI
+
+/// `funnellab infer`: a trace of a seed spec read back to a spec whose exact funnel is the
+/// seed's within sampling error, probabilities that recover a neutral spec's, the
+/// first-order test and returns named, and every problem of a log refused with its line.
+@Suite struct InferCommandTests {
+  static func number(_ value: JSONValue?, _ path: String...) -> Double? {
+    var current = value
+    for key in path { current = current?[key] }
+    if case .number(let x, _)? = current?.kind { return x }
+    return nil
+  }
+
+  /// The exact control metrics of a spec file.
+  static func exact(_ path: String) throws -> JSONValue? {
+    let r = funnellab("exact", path, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    guard case .array(let variants)? = try JSONParser.parse(r.out)["variants"]?.kind else { return nil }
+    return variants.first?["metrics"]
+  }
+
+  /// trace → infer → validate → exact: the inferred spec's completion (and BetFree's purchase
+  /// conversion) lies within 3 SE of a 20,000-user proportion of the seed's exact control value.
+  @Test(arguments: [
+    ("klick-onboarding", "completionRate"), ("betfree-onboarding", "purchaseConversion"), ("betfree-onboarding", "completionRate"),
+    ("urbannest-onboarding", "completionRate"), ("ncdb-first-launch", "completionRate"),
+  ])
+  func roundTripReproducesTheSeedsExactFunnel(spec: String, metric: String) throws {
+    let log = try temporaryFile("\(spec).ndjson")
+    let inferred = try temporaryFile("inferred.json")
+    let users = 20_000
+    let trace = funnellab("trace", "experiments/\(spec).json", "--users", String(users), "-q", "-o", log)
+    try #require(trace.code == 0, "\(trace.err)")
+    let infer = funnellab("infer", log, "-o", inferred, "--format", "json")
+    try #require(infer.code == 0, "\(infer.err)")
+    #expect(funnellab("validate", inferred).code == 0)
+    let truth = try #require(Self.number(try Self.exact("experiments/\(spec).json"), metric))
+    let predicted = try #require(Self.number(try Self.exact(inferred), metric))
+    let se = (truth * (1 - truth) / Double(users)).squareRoot()
+    #expect(abs(predicted - truth) <= 3 * se, "\(spec) \(metric): inferred \(predicted), seed \(truth), 3 SE = \(3 * se)")
+    // The report's prediction is the exact engine's on the spec it wrote.
+    let report = try JSONParser.parse(infer.out)
+    if metric == "completionRate" {
+      #expect(abs((Self.number(report, "predictedCompletionRate") ?? -1) - predicted) < 1e-12)
+    }
+  }
+
+  /// A log of two variants, read one variant at a time (`--variant-property` with `--variant`).
+  @Test func oneVariantOfALogOfSeveral() throws {
+    let log = try temporaryFile("two.ndjson")
+    let users = 8_000
+    let trace = funnellab(
+      "trace", "experiments/urbannest-onboarding.json", "--users", String(users), "--variant", "control", "--variant", "twoSlides",
+      "--variant-property", "variant", "-q", "-o", log)
+    try #require(trace.code == 0, "\(trace.err)")
+    let inferred = try temporaryFile("two-slides.json")
+    let r = funnellab("infer", log, "--variant-property", "variant", "--variant", "twoSlides", "-o", inferred, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    #expect(Self.number(try JSONParser.parse(r.out), "users") == Double(users))
+    let exact = funnellab("exact", "experiments/urbannest-onboarding.json", "--variant", "twoSlides", "--format", "json")
+    guard case .array(let variants)? = try JSONParser.parse(exact.out)["variants"]?.kind, let b = variants.last else {
+      Issue.record("no exact variants")
+      return
+    }
+    let truth = try #require(Self.number(b["metrics"], "completionRate"))
+    let predicted = try #require(Self.number(try Self.exact(inferred), "completionRate"))
+    #expect(abs(predicted - truth) <= 3 * (truth * (1 - truth) / Double(users)).squareRoot(), "\(predicted) against \(truth)")
+    #expect(funnellab("infer", log, "--variant", "b").err.contains("--variant needs --variant-property"))
+  }
+
+  /// A spec whose behavior model is neutral walks its explicit probabilities; inferred from
+  /// its trace, every action's probability lies within its band of the seed's.
+  @Test func probabilitiesRecoverANeutralSpecs() throws {
+    let seed = """
+      {"name": "neutral", "seed": 5, "users": 1000,
+       "behavior": {"fatiguePerScreen": 0, "requiredInputFriction": 0, "optionalSkipShare": 0, "intentOnQuit": 0,
+         "intentOnPurchase": 0, "investmentPerScreen": 0, "personalizationBoost": 0, "defaultPlanBias": 0, "badgeBoost": 0,
+         "priceSensitivity": 0, "featureUtility": 0},
+       "flow": {"screens": [
+         {"id": "a", "kind": "info", "actions": {"continue": 0.8, "skip": {"to": "c", "probability": 0.1}, "quit": 0.1}},
+         {"id": "b", "kind": "info", "actions": {"continue": 0.7, "back": 0.2, "quit": 0.1}},
+         {"id": "c", "kind": "input", "validationFailureProbability": 0.2, "actions": {"type": 0.85, "quit": 0.15}}
+       ]},
+       "variants": [{"id": "control"}]}
+      """
+    let truth: [String: Double] = [
+      "a/continue": 0.8, "a/skip": 0.1, "a/quit": 0.1, "b/continue": 0.7, "b/back": 0.2, "b/quit": 0.1, "c/type": 0.85, "c/quit": 0.15,
+    ]
+    let specPath = try temporaryFile("neutral.json", contents: seed)
+    let log = try temporaryFile("neutral.ndjson")
+    let inferred = try temporaryFile("inferred.json")
+    try #require(funnellab("trace", specPath, "--users", "20000", "-q", "-o", log).code == 0)
+    let r = funnellab("infer", log, "-o", inferred, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    guard case .array(let actions)? = try JSONParser.parse(r.out)["actions"]?.kind else {
+      Issue.record("no actions")
+      return
+    }
+    let band = StatisticalBand(checks: truth.count + 1)
+    var seen = 0
+    for a in actions {
+      guard case .string(let screen)? = a["screen"]?.kind, case .string(let id)? = a["id"]?.kind,
+        let p = truth["\(screen)/\(id)"], let count = Self.number(a, "count"), let share = Self.number(a, "probability")
+      else { continue }
+      seen += 1
+      let n = count / share
+      band.expect(share, exact: p, standardError: (p * (1 - p) / n).squareRoot(), "\(screen)/\(id)")
+    }
+    #expect(seen == truth.count)
+    // The input's failures: 20 % of its attempts.
+    let spec = try JSONParser.parse(try String(contentsOfFile: inferred, encoding: .utf8))
+    guard case .array(let screens)? = spec["flow"]?["screens"]?.kind, let c = screens.last else { return }
+    let v = try #require(Self.number(c, "validationFailureProbability"))
+    band.expect(v, exact: 0.2, standardError: 0.005, "validation failures")
+  }
+
+  /// Users who act differently when they return to a screen, and users who come back after
+  /// quitting, are named; the first-order model is kept but flagged.
+  @Test func historyDependenceAndReturnsAreNamed() throws {
+    var lines: [String] = []
+    func event(_ user: Int, _ t: Int, _ name: String, _ properties: String) {
+      lines.append("{\"user_id\":\(user),\"timestamp_ms\":\(t),\"event\":\"\(name)\",\"properties\":{\(properties)}}")
+    }
+    for u in 0..<600 {
+      var t = 0
+      func view(_ s: String) {
+        event(u, t, "onboarding_screen_viewed", "\"screen_name\":\"\(s)\"")
+        t += 1000
+      }
+      view("a")
+      event(u, t, "onboarding_continued", "\"screen_name\":\"a\",\"action\":\"continue\"")
+      view("b")
+      event(u, t, "onboarding_back_pressed", "\"from_screen\":\"b\",\"action\":\"back\"")
+      view("a")
+      // On the first visit everyone went on; back on a, most quit.
+      if u % 4 == 0 {
+        event(u, t, "onboarding_continued", "\"screen_name\":\"a\",\"action\":\"continue\"")
+        view("b")
+        event(u, t, "onboarding_continued", "\"screen_name\":\"b\",\"action\":\"continue\"")
+        event(u, t, "onboarding_completed", "")
+      } else {
+        event(u, t, "onboarding_abandoned", "\"last_screen\":\"a\",\"reason\":\"quit\",\"action\":\"quit\"")
+      }
+      if u < 5 {
+        // Back after quitting.
+        view("a")
+        event(u, t, "onboarding_abandoned", "\"last_screen\":\"a\",\"reason\":\"quit\",\"action\":\"quit\"")
+      }
+    }
+    let log = try temporaryFile("history.ndjson", contents: lines.joined(separator: "\n") + "\n")
+    let out = try temporaryFile("inferred.json")
+    let r = funnellab("infer", log, "-o", out, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    let doc = try JSONParser.parse(r.out)
+    // On a, the first visit goes on and a return mostly quits; on b, the first visit goes back and a return goes on.
+    guard case .array(let failures)? = doc["markovFailures"]?.kind else {
+      Issue.record("no markovFailures")
+      return
+    }
+    #expect(failures.map(\.kind) == [.string("a"), .string("b")])
+    #expect(Self.number(doc, "returns") == 5)
+    let table = funnellab("infer", log, "-o", out)
+    #expect(table.out.contains("The first-order (Markov) model fails on a and b"), "\(table.out)")
+    #expect(table.out.contains("5 users came back after their walk ended"))
+  }
+
+  /// Every problem of a log names its line and what to do, exits 65, and writes no spec.
+  @Test(arguments: [
+    ("", "no user's walk"),
+    ("{\"event\":\"onboarding_screen_viewed\",\"timestamp_ms\":0,\"properties\":{\"screen_name\":\"a\"}}\n", ":1: no \"user_id\""),
+    ("{\"user_id\":1,\"event\":\"onboarding_screen_viewed\",\"properties\":{\"screen_name\":\"a\"}}\n", ":1: no \"timestamp_ms\""),
+    ("not json\n", ":1: not JSON"),
+    (
+      "{\"user_id\":1,\"timestamp_ms\":5,\"event\":\"onboarding_screen_viewed\",\"properties\":{\"screen_name\":\"a\"}}\n"
+        + "{\"user_id\":1,\"timestamp_ms\":2,\"event\":\"onboarding_continued\",\"properties\":{\"screen_name\":\"a\"}}\n",
+      ":2: time goes back for user 1"
+    ),
+    (
+      "{\"user_id\":1,\"timestamp_ms\":5,\"event\":\"onboarding_screen_viewed\",\"properties\":{\"screen_name\":\"a\"}}\n"
+        + "{\"user_id\":1,\"timestamp_ms\":6,\"event\":\"onboarding_continued\",\"properties\":{\"screen_name\":\"z\"}}\n",
+      ":2: an action on 'z' while the user is on 'a'"
+    ),
+  ])
+  func refusesABadLog(contents: String, message: String) throws {
+    let log = try temporaryFile("bad.ndjson", contents: contents)
+    let out = try temporaryFile("out.json", contents: "kept")
+    let r = funnellab("infer", log, "-o", out)
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.contains(message), "\(r.err)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "kept")
+  }
+
+  @Test func reportFormatsAreWellFormed() throws {
+    let log = try temporaryFile("u.ndjson")
+    try #require(funnellab("trace", "experiments/urbannest-onboarding.json", "--users", "2000", "-q", "-o", log).code == 0)
+    let spec = try temporaryFile("s.json")
+    let html = funnellab("infer", log, "-o", spec, "--format", "html").out
+    let s = ReportStructure(html)
+    #expect(s.error == nil, "\(String(describing: s.error))")
+    #expect(html.contains("data-role=\"decision\""))
+    let markdown = funnellab("infer", log, "-o", spec, "--format", "markdown").out
+    #expect(markdown.hasPrefix("## Inferred flow"))
+    // Without -o the spec goes to standard output and the report to standard error.
+    let piped = funnellab("infer", log)
+    #expect(piped.out.hasPrefix("{") && piped.err.contains("Inferred 4 screens"))
+  }
+}
