@@ -238,6 +238,9 @@ package struct HTMLDocument {
     svg .margin { stroke: #d55e00; stroke-width: 2; stroke-dasharray: 2 2; }
     svg .whisker { stroke: #c05621; stroke-width: 2; }
     svg .reference { fill: none; stroke: #5b2a86; stroke-width: 2; }
+    svg .graph-edge { fill: none; stroke: #1f4e8c; stroke-opacity: 0.75; }
+    svg .graph-name { font-size: 12px; font-weight: 600; }
+    svg .graph-note, svg .graph-share { font-size: 10px; fill: #4a5568; }
     .card { border: 1px solid #cbd5e0; border-left-width: 6px; border-radius: 4px; padding: 4px 12px; margin: 10px 0; max-width: 880px; overflow-wrap: anywhere; }
     .card p { margin: 6px 0; }
     .card.pass { border-left-color: #276749; }

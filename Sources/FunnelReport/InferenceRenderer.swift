@@ -120,12 +120,46 @@ package enum InferenceRenderer {
     let lines = lead(r, spec: spec).map { Tone.render($0, color: false) }
     let alert = !r.markovFailures.isEmpty || r.returns > 0
     doc.decision(lines.first ?? "", lines: Array(lines.dropFirst()), alert: alert)
+    graph(r, into: &doc)
     let screens = screenRows(r)
     doc.table(screens.headers, screens.rows, right: Set(2..<7), caption: "Screens")
     let actions = actionRows(r)
     doc.table(actions.headers, actions.rows, right: [4, 5], caption: "Actions")
     doc.methods([methods.joined(separator: "; ").capitalizedFirst + "."])
     return doc.html
+  }
+
+  /// The inferred flow as a graph: each screen with its reach and quits, each edge with the
+  /// share of users who took it, drawn wide on a laptop and narrow on a phone.
+  static func graph(_ r: FlowInferenceReport, into doc: inout HTMLDocument) {
+    let left = Set(r.leftOut)
+    let screens = r.screens.filter { !left.contains($0.id) }
+    let index = Dictionary(uniqueKeysWithValues: screens.enumerated().map { ($1.id, $0) })
+    let users = Double(max(r.users, 1))
+    var shares: [Int: [Int: Int]] = [:]
+    var quits: [String: Int] = [:]
+    for a in r.actions {
+      guard let from = index[a.screen] else { continue }
+      if a.target == "abandoned" {
+        quits[a.screen, default: 0] += a.count
+      } else if let to = a.target == "completed" ? screens.count : index[a.target] {
+        shares[from, default: [:]][to, default: 0] += a.count
+      }
+    }
+    let edges = shares.flatMap { from, targets in
+      targets.map { SVGCharts.FlowEdge(from: from, to: $0.key, share: Double($0.value) / users) }
+    }
+    let nodes = screens.map { s in
+      (id: s.id, text: "reach \(percent(s.reach)) · quit \(NumberText.percent(Double(quits[s.id] ?? 0) / users))")
+    }
+    let wide = SVGCharts.flowGraph(nodes: nodes, edges: edges, width: 760)
+    let narrow = SVGCharts.flowGraph(nodes: nodes, edges: edges, width: SVGCharts.width)
+    let description = edges.sorted { ($0.from, $0.to) < ($1.from, $1.to) }.map { e in
+      "\(nodes[e.from].id) to \(e.to < nodes.count ? nodes[e.to].id : "completed"): \(NumberText.percent(e.share)) of users"
+    }.joined(separator: "; ")
+    doc.wideChart(
+      kind: "flow-graph", title: "The inferred flow: screens, and the share of users on each edge",
+      description: description + ".", wide: (760, wide.height, wide.content), narrow: (SVGCharts.width, narrow.height, narrow.content))
   }
 
   /// The report as JSON: every number unrounded.

@@ -203,6 +203,9 @@ import Testing
     let s = ReportStructure(html)
     #expect(s.error == nil, "\(String(describing: s.error))")
     #expect(html.contains("data-role=\"decision\""))
+    // The flow drawn as a graph, wide and narrow, every screen named in it.
+    #expect(s.svgClasses.filter { $0.contains("flow-graph") }.count == 2)
+    for screen in ["slide1", "slide2", "slide3", "registration", "completed"] { #expect(html.contains(">\(screen)</text>")) }
     let markdown = funnellab("infer", log, "-o", spec, "--format", "markdown").out
     #expect(markdown.hasPrefix("## Inferred flow"))
     // Without -o the spec goes to standard output and the report to standard error.
