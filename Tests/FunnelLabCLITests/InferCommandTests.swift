@@ -50,6 +50,25 @@ import Testing
     }
   }
 
+  /// An inferred spec works like a written one: `calibrate` against the counts `ingest` reads
+  /// from the same log finds nothing contradicted (the spec's probabilities are the log's), and
+  /// `check --update-baseline` then `check --baseline` find the funnel unchanged.
+  @Test func calibrateAndCheckTakeAnInferredSpec() throws {
+    let log = try temporaryFile("u.ndjson")
+    try #require(funnellab("trace", "experiments/urbannest-onboarding.json", "--users", "3000", "-q", "-o", log).code == 0)
+    let spec = try temporaryFile("inferred.json")
+    try #require(funnellab("infer", log, "-o", spec).code == 0)
+    let counts = try temporaryFile("observed.csv")
+    try #require(funnellab("ingest", log, "-o", counts).code == 0)
+    let calibrated = funnellab("calibrate", spec, counts)
+    #expect(calibrated.code == 0, "\(calibrated.err)")
+    #expect(calibrated.out.contains("No assumption is contradicted beyond noise"), "\(calibrated.out)")
+    let baseline = try temporaryFile("baseline.json")
+    #expect(funnellab("check", spec, "--update-baseline", baseline).code == 0)
+    let check = funnellab("check", spec, "--baseline", baseline)
+    #expect(check.code == 0 && check.out.contains("unchanged from its baseline"), "\(check.out)")
+  }
+
   /// A log of two variants, read one variant at a time (`--variant-property` with `--variant`).
   @Test func oneVariantOfALogOfSeveral() throws {
     let log = try temporaryFile("two.ndjson")

@@ -9,7 +9,9 @@ import Foundation
 /// **Users.** A user's events must come in time order; users may interleave (a log sorted
 /// by time) or follow one another (a log sorted by user). Only users whose walk has not
 /// ended are held (their screen and the action waiting for its target), at most
-/// ``maximumOpenUsers``: memory grows with the users on the way, never with the events.
+/// ``maximumOpenUsers``: memory grows with the users on the way, never with the events. A
+/// user seen again after the end of their walk is a return when among the last
+/// ``rememberedUsers`` whose walks ended.
 ///
 /// **Problems.** A line that is not an event, or an event that breaks its user's walk (an
 /// action on a screen the user is not on, time going back), is a bad line, counted, the
@@ -91,6 +93,8 @@ package struct FlowInference: Sendable {
 
   /// The most users whose walk may be open at once.
   package static let maximumOpenUsers = 1_000_000
+  /// The most users whose ended walk is remembered, to tell a return (the most recent ones).
+  package static let rememberedUsers = 50_000
   /// The most screens a log may name.
   package static let maximumScreens = 63
 
@@ -226,8 +230,8 @@ package struct FlowInference: Sendable {
     // never needs them, a log sorted by time needs the recent ones.
     ended.insert(user)
     endedOrder.append(user)
-    if endedOrder.count > Self.maximumOpenUsers {
-      let drop = endedOrder.prefix(endedOrder.count / 2)
+    if endedOrder.count > 2 * Self.rememberedUsers {
+      let drop = endedOrder.prefix(endedOrder.count - Self.rememberedUsers)
       for u in drop { ended.remove(u) }
       endedOrder.removeFirst(drop.count)
     }
