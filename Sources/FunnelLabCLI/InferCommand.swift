@@ -33,6 +33,9 @@ enum InferCommand: Command {
       OptionSpec(name: "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0)."),
       OptionSpec(name: "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant."),
       OptionSpec(name: "variant", valueName: "id", help: "Read only this variant's events (a log of several variants)."),
+      OptionSpec(
+        name: "segment-property", valueName: "name",
+        help: "Segments from this property (e.g. segment): per-segment probabilities where a test says segments differ."),
       OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
       OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format."),
       OutputFormat.option([.table, .json, .markdown, .html]),
@@ -59,7 +62,8 @@ enum InferCommand: Command {
     case (_?, nil): throw UsageError(message: "--variant-property needs --variant ID", hint: "infer reads one variant's events")
     case (nil, _?): throw UsageError(message: "--variant needs --variant-property NAME", hint: "the property naming each event's variant")
     }
-    var inference = FlowInference(format: inputFormat, names: names, variant: variant)
+    var inference = FlowInference(
+      format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property"))
     let stopped = try InputFile.streamLines(
       path, label: "infer", console: console,
       line: { number, line in

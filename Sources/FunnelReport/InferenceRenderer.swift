@@ -54,6 +54,14 @@ package enum InferenceRenderer {
         "Seen too rarely to fit (under \(FlowInferenceReport.minimumViews) views): \(NumberText.list(rare.map(\.id))); their probabilities are guesses."
       )
     }
+    if r.segments.count >= 2 {
+      let differ = r.segmentTests.filter(\.differ).map(\.screen)
+      out.append(
+        "\(r.segments.count) segments (\(NumberText.list(r.segments.map { "\($0.id) \(NumberText.grouped($0.users))" })))"
+          + (differ.isEmpty
+            ? ": they act alike on the \(r.segmentTests.count) screens tested, so the spec gives them the pooled probabilities."
+            : ": they act differently on \(NumberText.list(differ)), where the spec gives each segment its own probabilities."))
+    }
     if !r.leftOut.isEmpty {
       out.append(
         "Left out of the spec (one start): \(NumberText.list(r.leftOut)), seen only by users who started elsewhere than \(r.screens.first?.id ?? "the start")."
@@ -171,6 +179,14 @@ package enum InferenceRenderer {
       ("predictedCompletionRate", n(r.predictedCompletion)), ("purchasers", .integer(r.purchasers)),
       ("predictedPurchaseConversion", n(r.predictedPurchase)), ("returns", .integer(r.returns)), ("unfinished", .integer(r.unfinished)),
       ("markovFailures", .array(r.markovFailures.map { .string($0.id) })), ("leftOut", .array(r.leftOut.map { .string($0) })),
+      ("segments", .array(r.segments.map { .object([("id", .string($0.id)), ("users", .integer($0.users))]) })),
+      (
+        "segmentTests",
+        .array(
+          r.segmentTests.map { t in
+            .object([("screen", .string(t.screen)), ("test", AnalysisRenderer.test(t.test)), ("differ", .bool(t.differ))])
+          })
+      ),
       (
         "screens",
         .array(

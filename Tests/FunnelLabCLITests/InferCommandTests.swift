@@ -69,6 +69,38 @@ import Testing
     #expect(check.code == 0 && check.out.contains("unchanged from its baseline"), "\(check.out)")
   }
 
+  /// With `--segment-property`, Klick's segments (which differ in intent, so in how often they
+  /// quit) get their own probabilities where the test says they differ, weighed by their share;
+  /// the spec validates and its completion stays within 3 SE of the seed's.
+  @Test func segmentsGetTheirOwnProbabilitiesWhereTheyDiffer() throws {
+    let log = try temporaryFile("k.ndjson")
+    let users = 20_000
+    try #require(funnellab("trace", "experiments/klick-onboarding.json", "--users", String(users), "-q", "-o", log).code == 0)
+    let spec = try temporaryFile("inferred.json")
+    let r = funnellab("infer", log, "--segment-property", "segment", "-o", spec, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    let report = try JSONParser.parse(r.out)
+    guard case .array(let tests)? = report["segmentTests"]?.kind, case .array(let segments)? = report["segments"]?.kind else {
+      Issue.record("no segment keys")
+      return
+    }
+    #expect(segments.count >= 2)
+    let differ = tests.filter { $0["differ"]?.kind == .bool(true) }
+    #expect(!differ.isEmpty, "Klick's segments quit at different rates")
+    #expect(funnellab("validate", spec).code == 0)
+    let document = try JSONParser.parse(try String(contentsOfFile: spec, encoding: .utf8))
+    guard case .array(let written)? = document["population"]?["segments"]?.kind else {
+      Issue.record("no population in the spec")
+      return
+    }
+    #expect(written.count == segments.count)
+    let weights = written.compactMap { Self.number($0, "weight") }.reduce(0, +)
+    #expect(abs(weights - 1) < 1e-9)
+    let truth = try #require(Self.number(try Self.exact("experiments/klick-onboarding.json"), "completionRate"))
+    let predicted = try #require(Self.number(try Self.exact(spec), "completionRate"))
+    #expect(abs(predicted - truth) <= 3 * (truth * (1 - truth) / Double(users)).squareRoot(), "\(predicted) against \(truth)")
+  }
+
   /// A log of two variants, read one variant at a time (`--variant-property` with `--variant`).
   @Test func oneVariantOfALogOfSeveral() throws {
     let log = try temporaryFile("two.ndjson")

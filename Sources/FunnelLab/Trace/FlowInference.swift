@@ -149,12 +149,33 @@ package struct FlowInference: Sendable {
   /// Events of other variants, left out.
   package private(set) var otherVariants: UInt64 = 0
 
+  /// The property naming each user's segment (on any of their events: a trace writes it on
+  /// `onboarding_started`), when the counts are kept per segment too.
+  package let segmentProperty: String?
+  /// The counts of each segment's users, by segment id (at most ``maximumSegments``).
+  package private(set) var segments: [String: FlowInference] = [:]
+  /// The most segments a log may name.
+  package static let maximumSegments = 32
+  private var userSegment: [String: String] = [:]
+
   /// An empty count of a log in `format`, its names under `names`; with `variant`, of the
-  /// events of that variant only.
-  package init(format: EventIngest.Format, names: EventNameMap = EventNameMap(), variant: (property: String, value: String)? = nil) {
+  /// events of that variant only; with `segmentProperty`, per segment too.
+  package init(
+    format: EventIngest.Format, names: EventNameMap = EventNameMap(), variant: (property: String, value: String)? = nil,
+    segmentProperty: String? = nil
+  ) {
     reader = EventLineReader(format: format, maximumRecordBytes: EventIngest.maximumRecordBytes)
     self.names = names.funnelLabNames
     self.variant = variant
+    self.segmentProperty = segmentProperty
+  }
+
+  /// One segment's counts, fed the events of its users.
+  private init(segmentOf parent: FlowInference) {
+    reader = EventLineReader(format: parent.reader.format)
+    names = parent.names
+    variant = nil
+    segmentProperty = nil
   }
 
   /// Lines read that are not blank.
@@ -174,11 +195,12 @@ package struct FlowInference: Sendable {
     reader.end()
     unfinished = open.count
     open.removeAll()
+    for key in segments.keys.sorted() { segments[key]?.finish() }
   }
 
   mutating func bad(_ line: Int, _ message: String) { reader.bad(line, message) }
 
-  private mutating func read(_ e: EventLineReader.Event) {
+  mutating func read(_ e: EventLineReader.Event) {
     guard let event = names[e.name] else { return }
     if let variant, Self.text(e.property(variant.property)) != variant.value {
       otherVariants &+= 1
@@ -189,6 +211,7 @@ package struct FlowInference: Sendable {
     guard let stamp = Self.text(e.timestamp), let time = Double(stamp), time.isFinite, abs(time) < 1e15 else {
       return bad(e.line, "no \"timestamp_ms\" (a number of milliseconds): infer orders each user's events by it")
     }
+    if let segmentProperty { follow(e, user: user, property: segmentProperty) }
     if event == "onboarding_started" {
       if ended.contains(user) { returns += 1 }
       open[user] = Walk(time: time)
@@ -222,6 +245,21 @@ package struct FlowInference: Sendable {
     } else {
       open[user] = walk
     }
+  }
+
+  /// Hands `e` to the counts of its user's segment, once an event of the user named it.
+  private mutating func follow(_ e: EventLineReader.Event, user: String, property: String) {
+    if userSegment[user] == nil, let segment = Self.text(e.property(property)) {
+      if let problem = Self.problem(segment, "segment") { return bad(e.line, problem) }
+      guard segments[segment] != nil || segments.count < Self.maximumSegments else {
+        return bad(e.line, "more than \(Self.maximumSegments) segments; is \"\(property)\" a segment?")
+      }
+      userSegment[user] = segment
+    }
+    guard let segment = userSegment[user] else { return }
+    if segments[segment] == nil { segments[segment] = FlowInference(segmentOf: self) }
+    segments[segment]?.read(e)
+    if let name = names[e.name], name == "onboarding_completed" || name == "onboarding_abandoned" { userSegment[user] = nil }
   }
 
   private mutating func end(_ user: String) {

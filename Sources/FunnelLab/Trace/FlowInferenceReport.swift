@@ -69,6 +69,10 @@ package struct FlowInferenceReport: Sendable {
   package var returns: Int
   /// Users still on the way at the end of the log (left out).
   package var unfinished: Int
+  /// With a segment property: each segment and its users (sorted by id).
+  package var segments: [(id: String, users: Int)]
+  /// With a segment property: each screen's test of whether segments act alike.
+  package var segmentTests: [InferredSpec.SegmentTest]
   /// Screens only users who started elsewhere saw: left out of the spec, which has one start.
   package var leftOut: [String]
   /// Screens, in the spec's order.
@@ -98,6 +102,8 @@ package struct FlowInferenceReport: Sendable {
     predictedPurchase = purchase
     returns = f.returns
     unfinished = f.unfinished
+    segments = f.segments.keys.sorted().map { ($0, f.segments[$0]?.users ?? 0) }
+    segmentTests = InferredSpec.segmentTests(f)
     let kept = Set(InferredSpec.reachable(f).screens)
     leftOut = InferredSpec.order(f).filter { !kept.contains($0) }
     screens = []

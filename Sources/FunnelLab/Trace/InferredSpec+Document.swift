@@ -30,8 +30,9 @@ extension InferredSpec {
       ("seed", .integer(1)),
       ("users", .integer(max(f.users, 1))),
       ("behavior", .object(neutralBehavior)),
-      ("simulation", .object([("traitBins", .integer(1))])),
     ]
+    if let population = population(f) { members.append(("population", population)) }
+    members.append(("simulation", .object([("traitBins", .integer(1))])))
     if f.screens.values.contains(where: { kind($0) == "paywall" }) { members.append(("store", store(f.store))) }
     members.append(("flow", .object([("start", .string(ids.first ?? "")), ("screens", .array(screens))])))
     members.append(("variants", .array([.object([("id", .string("control")), ("description", .string("As the log shows it."))])])))

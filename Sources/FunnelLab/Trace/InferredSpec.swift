@@ -103,6 +103,22 @@ package enum InferredSpec {
     package var target: FlowInference.Target?
     /// Attempts (failures included) that led there.
     package var count: Int
+    /// The id in the log (``id`` is `base@target` for a later target of a split id).
+    package var base = ""
+    /// Whether it holds the id's failed attempts (its first target).
+    package var main = true
+    /// Whether it holds every target of the id (not split).
+    package var allTargets = false
+
+    /// This action's count in `s`, the counts of one segment's users on the same screen.
+    package func count(in s: FlowInference.ScreenCount, screenKind: String) -> Int {
+      guard let c = s.actions[base] else { return 0 }
+      let failures = InferredSpec.keepsFailures(kind, on: screenKind) ? c.failures : 0
+      let successes = c.targets.values.reduce(0, +)
+      if kind == "quit" || allTargets { return successes + failures }
+      guard let target else { return failures }
+      return (c.targets[target] ?? 0) + (main ? failures : 0)
+    }
   }
 
   /// The spec's actions of a screen, each id split by target, most taken first within an id.
@@ -117,23 +133,25 @@ package enum InferredSpec {
       let successes = a.targets.values.reduce(0, +)
       let targets = a.targets.sorted { x, y in x.value != y.value ? x.value > y.value : x.key < y.key }
       if kind == "quit" {
-        out.append(Action(id: id, kind: kind, target: nil, count: successes + failures))
+        out.append(Action(id: id, kind: kind, target: nil, count: successes + failures, base: id))
         continue
       }
       guard !targets.isEmpty else {
         // Only failed attempts: they stay on the screen.
-        if failures > 0 { out.append(Action(id: id, kind: kind, target: nil, count: failures)) }
+        if failures > 0 { out.append(Action(id: id, kind: kind, target: nil, count: failures, base: id)) }
         continue
       }
       // A paywall has one purchase action, and a screen at most 64: such targets are not split.
       let split = kind != "purchase" && s.actions.values.reduce(0, { $0 + max($1.targets.count, 1) }) <= 64
       guard split else {
-        out.append(Action(id: id, kind: kind, target: targets[0].key, count: successes + failures))
+        out.append(Action(id: id, kind: kind, target: targets[0].key, count: successes + failures, base: id, allTargets: true))
         continue
       }
       for (k, t) in targets.enumerated() {
         out.append(
-          Action(id: k == 0 ? id : "\(id)@\(name(t.key))", kind: kind, target: t.key, count: t.value + (k == 0 ? failures : 0)))
+          Action(
+            id: k == 0 ? id : "\(id)@\(name(t.key))", kind: kind, target: t.key, count: t.value + (k == 0 ? failures : 0), base: id,
+            main: k == 0))
       }
     }
     if screenKind == "paywall", !out.contains(where: { $0.kind == "purchase" }) {
