@@ -54,6 +54,11 @@ enum InferCommand: Command {
     let maximumBad = try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
     let format = try arguments.format([.table, .json, .markdown, .html])
     let names = try EventOptions.names(arguments, console: console)
+    let base = (path as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "log"
+    let name = arguments.value("name") ?? "inferred-" + (path == "-" ? "log" : base)
+    guard !name.trimmingCharacters(in: .whitespaces).isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+      throw UsageError(message: "--name is empty or holds a control character", hint: "e.g. --name klick-as-logged")
+    }
     let source = InputFile.displayName(path)
     var variant: (property: String, value: String)?
     switch (arguments.value("variant-property"), arguments.value("variant")) {
@@ -74,8 +79,6 @@ enum InferCommand: Command {
       },
       goOn: { inference.fatal == nil && inference.badLines <= UInt64(maximumBad) }, finish: { inference.finish() })
     try check(inference, stopped: stopped, source: source, maximumBad: maximumBad)
-    let base = (path as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "log"
-    let name = arguments.value("name") ?? "inferred-" + (path == "-" ? "log" : base)
     guard let document = InferredSpec.document(inference, name: name, source: source) else {
       throw CommandFailure(
         code: .invalidInput,

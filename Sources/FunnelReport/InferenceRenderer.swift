@@ -19,8 +19,10 @@ package enum InferenceRenderer {
   static func lead(_ r: FlowInferenceReport, spec: String) -> [String] {
     var out: [String] = []
     let c = r.completion
+    let kept = r.screens.count - r.leftOut.count
+    func plural(_ n: Int, _ word: String) -> String { "\(NumberText.grouped(n)) \(word)\(n == 1 ? "" : "s")" }
     var first =
-      "Inferred \(r.screens.count) screens and \(r.actions.count) actions from \(NumberText.grouped(r.users)) users (spec: \(spec))."
+      "Inferred \(plural(kept, "screen")) and \(plural(r.actions.count, "action")) from \(plural(r.users, "user")) (spec: \(spec))."
     if let p = r.predictedCompletion {
       let inside = p >= c.interval.lower && p <= c.interval.upper
       first +=
@@ -31,7 +33,7 @@ package enum InferenceRenderer {
     if let p = r.predictedPurchase, r.purchasers > 0 || p > 0 {
       out.append(
         "Purchase conversion: predicted \(percent(p)), observed \(percent(Double(r.purchasers) / Double(max(r.users, 1))))"
-          + " (\(NumberText.grouped(r.purchasers)) buyers).")
+          + " (\(NumberText.grouped(r.purchasers)) buyer\(r.purchasers == 1 ? "" : "s")).")
     }
     let fails = r.markovFailures
     let tested = r.screens.filter { $0.markov != nil }.count
@@ -91,7 +93,10 @@ package enum InferenceRenderer {
   }
 
   static let methods = [
-    "probabilities: each action's share of the screen's actions in the log (maximum likelihood), 95% Wilson intervals",
+    "probabilities: each action's share of the screen's actions in the log (maximum likelihood), 95% Wilson intervals;"
+      + " a count includes the failed attempts of an input's type, a task's continue, a purchase or a restore, which stay on the screen",
+    "reach: users who viewed a screen out of every walk started (those still on the way at the end of the log included)",
+    "graph: each edge's share is its transitions per user (a loop can pass 100%)",
     "prediction: the exact engine on the inferred spec (a first-order Markov chain under a neutral behavior model)",
     "Markov test: chi-square independence of a screen's actions and first against later views, failed below 0.001 split over the screens tested (Bonferroni)",
     "dwell: lognormal, median exp(mean ln t) and σ the SD of ln t over dwells above 0",

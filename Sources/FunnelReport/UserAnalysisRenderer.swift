@@ -28,7 +28,10 @@ package enum UserAnalysisRenderer {
   static func verdict(_ c: UserMetricAnalysis.Comparison) -> String {
     switch c.conclusion {
     case .significant: Vocabulary.word((c.difference.estimate ?? 0) > 0 ? DecisionSummary.Call.wins : .loses)
-    case .notSignificant: Vocabulary.word(DecisionSummary.Call.noDetectableDifference)
+    case .notSignificant:
+      // An interval that excludes 0 beside a call that is not significant: the correction decided.
+      Vocabulary.word(DecisionSummary.Call.noDetectableDifference)
+        + ((c.difference.interval.map { $0.lower > 0 || $0.upper < 0 } ?? false) ? " (after correction)" : "")
     case .notTested: "not tested"
     case .sampleRatioMismatch: Vocabulary.word(DecisionSummary.Call.doNotTrust)
     }

@@ -243,4 +243,45 @@ import Testing
     let table = funnellab("analyze", "--users-file", path, "--metric", "revenue")
     #expect(table.out.contains("MISMATCH"))
   }
+  /// A metric far from 0 keeps its variance's digits (the sums are measured from the first
+  /// value): revenue of 10⁸ + small noise gives the standard error a direct two-pass
+  /// computation gives, to 1e-9.
+  @Test func aLargeMeanKeepsItsVariance() throws {
+    var rng = SplitMix64(seed: 3)
+    var rows = ["arm,revenue,pre"]
+    var values: [String: [Double]] = ["control": [], "b": []]
+    for k in 0..<2_000 {
+      let arm = k % 2 == 0 ? "control" : "b"
+      let noise = Double(rng.next() % 1_000_000) / 1_000_000
+      let y = 100_000_000 + noise
+      values[arm, default: []].append(y)
+      rows.append("\(arm),\(y),\(noise * 2)")
+    }
+    let path = try temporaryFile("big.csv", contents: rows.joined(separator: "\n") + "\n")
+    let r = funnellab("analyze", "--users-file", path, "--metric", "revenue", "--covariate", "pre", "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    let doc = try JSONParser.parse(r.out)
+    func variance(_ v: [Double]) -> Double {
+      let m = v.reduce(0, +) / Double(v.count)
+      return v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count - 1)
+    }
+    let c = values["control"] ?? []
+    let b = values["b"] ?? []
+    let se = (variance(c) / Double(c.count) + variance(b) / Double(b.count)).squareRoot()
+    let welch = Self.number(Self.at(doc["comparisons"], 0), "welch", "standardError")
+    #expect(welch.map { abs($0 - se) <= 1e-6 * se } == true, "\(String(describing: welch)) against \(se)")
+    // The covariate is the noise itself: CUPED removes nearly all the variance.
+    #expect((Self.number(Self.at(doc["comparisons"], 0), "cuped", "varianceReduction") ?? 0) > 0.99)
+  }
+
+  /// Days that read as the same number ("1", "01") are ordered the same way on every run.
+  @Test func daysAreOrderedDeterministically() throws {
+    var rows = ["day,arm,revenue"]
+    for (k, day) in ["1", "01", "001", "2", "02"].enumerated() {
+      for j in 0..<40 { rows.append("\(day),\(j % 2 == 0 ? "control" : "b"),\(Double((j + k) % 5))") }
+    }
+    let path = try temporaryFile("days.csv", contents: rows.joined(separator: "\n") + "\n")
+    let first = funnellab("analyze", "--users-file", path, "--metric", "revenue", "--format", "json").out
+    for _ in 0..<3 { #expect(funnellab("analyze", "--users-file", path, "--metric", "revenue", "--format", "json").out == first) }
+  }
 }

@@ -263,4 +263,126 @@ import Testing
     let piped = funnellab("infer", log)
     #expect(piped.out.hasPrefix("{") && piped.err.contains("Inferred 4 screens"))
   }
+  /// A log from lines `user ms event key=value…` (the review's shorthand).
+  static func log(_ lines: String) -> String {
+    lines.split(separator: "\n").compactMap { line -> String? in
+      let parts = line.split(separator: " ").map(String.init)
+      guard parts.count >= 3 else { return nil }
+      let properties = parts.dropFirst(3).map { kv -> String in
+        let pair = kv.split(separator: "=", maxSplits: 1).map(String.init)
+        return "\"\(pair[0])\":\"\(pair.count > 1 ? pair[1] : "")\""
+      }
+      return
+        "{\"user_id\":\"\(parts[0])\",\"timestamp_ms\":\(parts[1]),\"event\":\"\(parts[2])\",\"properties\":{\(properties.joined(separator: ","))}}"
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// Logs a review found to break the inferred spec (each made `infer` exit 70, "does not
+  /// validate") or its numbers: each now gives a valid spec whose prediction is the log's.
+  @Test(arguments: [
+    // Store outcomes without purchase_started: probabilities stay within 1.
+    """
+    a 0 onboarding_started
+    a 0 onboarding_screen_viewed screen_name=pw
+    a 10 pro_upgrade_tapped screen_name=pw plan=y
+    a 20 purchase_cancelled plan=y
+    a 20 onboarding_screen_viewed screen_name=pw
+    a 30 pro_upgrade_tapped screen_name=pw plan=y
+    a 40 purchase_failed plan=y
+    a 40 onboarding_screen_viewed screen_name=pw
+    a 50 pro_maybe_later_tapped screen_name=pw
+    a 50 onboarding_completed
+    """,
+    // A store answer 15 minutes after the tap: the latency is capped.
+    """
+    a 0 onboarding_screen_viewed screen_name=pw
+    a 10 pro_upgrade_tapped screen_name=pw plan=y
+    a 10 purchase_started plan=y
+    a 900000 purchase_succeeded plan=y
+    a 900000 onboarding_completed
+    """,
+    // A split target whose id the log already uses.
+    """
+    a1 0 onboarding_screen_viewed screen_name=A
+    a1 1 onboarding_continued screen_name=A action=continue
+    a1 1 onboarding_screen_viewed screen_name=C
+    a1 2 onboarding_continued screen_name=C action=continue
+    a1 2 onboarding_completed
+    b 0 onboarding_screen_viewed screen_name=A
+    b 1 onboarding_continued screen_name=A action=continue
+    b 1 onboarding_screen_viewed screen_name=B
+    b 2 onboarding_continued screen_name=B action=continue
+    b 2 onboarding_completed
+    c 0 onboarding_screen_viewed screen_name=A
+    c 1 onboarding_continued screen_name=A action=continue@B
+    c 1 onboarding_screen_viewed screen_name=C
+    c 2 onboarding_continued screen_name=C action=continue
+    c 2 onboarding_completed
+    """,
+    // A choice whose only select led nowhere (a timeout), a paywall left by an exit.
+    """
+    a 0 onboarding_screen_viewed screen_name=A
+    a 1 onboarding_continued screen_name=A action=continue
+    a 1 onboarding_screen_viewed screen_name=C
+    a 2 goal_selected screen_name=C goal=x action=pick
+    a 3 onboarding_abandoned reason=timeout last_screen=C
+    b 0 onboarding_screen_viewed screen_name=A
+    b 1 onboarding_continued screen_name=A action=continue
+    b 1 onboarding_screen_viewed screen_name=C
+    b 2 onboarding_continued screen_name=C action=continue
+    b 2 onboarding_completed
+    c 0 onboarding_screen_viewed screen_name=A
+    c 1 onboarding_continued screen_name=A action=toPaywall
+    c 1 onboarding_screen_viewed screen_name=pw
+    c 1 pro_upsell_viewed screen_name=pw
+    c 5 onboarding_abandoned reason=exit last_screen=pw
+    """,
+  ])
+  func aReviewedLogGivesAValidSpec(lines: String) throws {
+    let log = try temporaryFile("review.ndjson", contents: Self.log(lines))
+    let spec = try temporaryFile("inferred.json")
+    let r = funnellab("infer", log, "-o", spec, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    #expect(funnellab("validate", spec).code == 0)
+    let report = try JSONParser.parse(r.out)
+    let observed = try #require(Self.number(report, "completionRate"))
+    let predicted = try #require(Self.number(report, "predictedCompletionRate"))
+    #expect(abs(observed - predicted) < 1e-9, "predicted \(predicted), observed \(observed)")
+    guard case .array(let screens)? = report["screens"]?.kind else { return }
+    for s in screens { #expect((Self.number(s, "reach") ?? 2) <= 1) }
+  }
+
+  /// An exit without an action (and a new walk over an open one) is an abandonment where the
+  /// user stood: 10 of 20 users complete, and the spec predicts 50 %, not 100 %.
+  @Test func exitsAndRestartsAbandonWhereTheUserStood() throws {
+    var lines = ""
+    for u in 0..<10 {
+      lines += "c\(u) 0 onboarding_screen_viewed screen_name=A\nc\(u) 1 onboarding_continued screen_name=A action=continue\n"
+      lines += "c\(u) 1 onboarding_completed\n"
+      lines +=
+        u % 2 == 0
+        ? "x\(u) 0 onboarding_screen_viewed screen_name=A\nx\(u) 1 onboarding_abandoned reason=exit last_screen=A\n"
+        : "x\(u) 0 onboarding_screen_viewed screen_name=A\nx\(u) 1 onboarding_started\nx\(u) 2 onboarding_screen_viewed screen_name=A\n"
+          + "x\(u) 3 onboarding_abandoned reason=quit last_screen=A action=quit\n"
+    }
+    let log = try temporaryFile("exits.ndjson", contents: Self.log(lines))
+    let spec = try temporaryFile("inferred.json")
+    let r = funnellab("infer", log, "-o", spec, "--format", "json")
+    try #require(r.code == 0, "\(r.err)")
+    let report = try JSONParser.parse(r.out)
+    #expect(Self.number(report, "users") == 25)
+    #expect(abs((Self.number(report, "predictedCompletionRate") ?? 0) - 10.0 / 25) < 1e-9)
+  }
+
+  /// The log's size is bounded where it enters: actions per screen, plans, options, users on
+  /// the way; and --name must name.
+  @Test func limitsAndNames() throws {
+    var lines = "a 0 onboarding_screen_viewed screen_name=A\n"
+    for k in 0..<70 { lines += "u\(k) 0 onboarding_screen_viewed screen_name=A\nu\(k) 1 onboarding_continued screen_name=A action=a\(k)\n" }
+    let log = try temporaryFile("actions.ndjson", contents: Self.log(lines))
+    let r = funnellab("infer", log, "-o", try temporaryFile("s.json"))
+    #expect(r.code == 65 && r.err.contains("actions on 'A'"), "\(r.err)")
+    let named = funnellab("infer", "experiments/data/klick-events.ndjson", "--name", " ", "-o", try temporaryFile("n.json"))
+    #expect(named.code == 64 && named.err.contains("--name"), "\(named.err)")
+  }
 }

@@ -158,7 +158,8 @@ package enum UserMetricAnalysis {
     var comparisons: [Comparison] = []
     for (k, arm) in ordered.enumerated().dropFirst() {
       let field: StatsError.Field = [.name(.arms), .index(k)]
-      comparisons.append(try compare(arm, ordered[0], primary: primary, level: level, field: field))
+      comparisons.append(
+        try compare(arm, ordered[0], primary: primary, level: level, shift: file.metricCenter ?? 0, field: field))
     }
     let adjusted = try settings.correction.adjust(comparisons.map(\.test.pValue))
     let sizes = ordered.map(\.users)
@@ -175,7 +176,8 @@ package enum UserMetricAnalysis {
       comparisons[k].conclusion = mismatch ? .sampleRatioMismatch : comparisons[k].significant ? .significant : .notSignificant
     }
     return Report(
-      settings: settings, columns: columns, control: control, primary: primary, arms: ordered.map(summary), comparisons: comparisons,
+      settings: settings, columns: columns, control: control, primary: primary,
+      arms: ordered.map { summary($0, shift: file.metricCenter ?? 0) }, comparisons: comparisons,
       sampleRatio: srm, sequentialSampleRatio: sequential, mismatch: mismatch, looks: looks)
   }
 
@@ -196,9 +198,9 @@ package enum UserMetricAnalysis {
     }
   }
 
-  private static func compare(_ arm: UserFile.Arm, _ control: UserFile.Arm, primary: Primary, level: Double, field: StatsError.Field)
-    throws(StatsError) -> Comparison
-  {
+  private static func compare(
+    _ arm: UserFile.Arm, _ control: UserFile.Arm, primary: Primary, level: Double, shift: Double, field: StatsError.Field
+  ) throws(StatsError) -> Comparison {
     let hasMetric = control.metric.n > 0 || arm.metric.n > 0
     let welch = hasMetric ? try WelchTTest.test(treatment: arm.metric, control: control.metric, confidenceLevel: level) : nil
     var cuped: CUPED.Result?
@@ -232,9 +234,10 @@ package enum UserMetricAnalysis {
       throw StatsError(.emptyArm, field: field, message: "nothing to compare", hint: "name a metric with --metric or a ratio with --ratio")
     }
     var lift: IntervalEstimate?
-    if primary == .ratio {
-      lift = ratio?.relativeLift
-    } else if let m = control.metric.mean, m != 0, let d = chosen.difference.estimate {
+    // The lift is the difference over the control's mean (or ratio), its interval the
+    // difference's over it: the interval the verdict was made on, scaled.
+    let base = primary == .ratio ? ratio?.ratios.first : control.metric.mean.map { $0 + shift }
+    if let m = base, m != 0, let d = chosen.difference.estimate {
       lift = IntervalEstimate(
         estimate: d / m,
         interval: chosen.difference.interval.map { i in
@@ -248,11 +251,11 @@ package enum UserMetricAnalysis {
       relativeLift: lift, test: chosen.test, adjustedPValue: chosen.test.pValue, significant: false, conclusion: .notSignificant)
   }
 
-  private static func summary(_ a: UserFile.Arm) -> ArmSummary {
+  private static func summary(_ a: UserFile.Arm, shift: Double) -> ArmSummary {
     var s = ArmSummary(name: a.name, users: a.users, ratio: a.ratio?.ratio)
     let n = Double(a.metric.n)
     guard n >= 2 else { return s }
-    s.mean = a.metric.mean
+    s.mean = a.metric.mean.map { $0 + shift }
     s.standardDeviation = a.metric.variance.map { $0.squareRoot() }
     let p = a.centeredPowers
     let m1 = p[0] / n

@@ -46,7 +46,7 @@ package struct UserFile: Sendable {
     package var name: String
     /// Users (rows).
     package var users: Int = 0
-    /// The metric's count, sum and sum of squares.
+    /// The metric's count, sum and sum of squares, measured from ``UserFile/metricCenter``.
     package var metric = SampleMeanStatistic.zero
     /// `Σ(y − c)ᵏ` for `k` = 1, 2, 3 around the file's first metric value `c`.
     package var centeredPowers = [0.0, 0, 0]
@@ -98,7 +98,9 @@ package struct UserFile: Sendable {
   private var header: [String]?
   private var index: (arm: Int, day: Int?, metric: Int?, covariate: Int?, numerator: Int?, denominator: Int?)?
   private var armIndex: [String: Int] = [:]
-  private var metricCenter: Double?
+  /// The point the metric is measured from in every sum (``Arm/metric``, the days', CUPED's and
+  /// the regression's): the first metric value read. Its mean is the sums' mean plus this.
+  package private(set) var metricCenter: Double?
 
   /// A reader of `columns`.
   package init(columns: Columns) {
@@ -137,7 +139,7 @@ package struct UserFile: Sendable {
   package var dayOrder: [String] {
     let names = Array(days.keys)
     let numbers = names.compactMap { Int($0) }
-    if numbers.count == names.count { return names.sorted { Int($0) ?? 0 < Int($1) ?? 0 } }
+    if numbers.count == names.count { return names.sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) } }
     return names.sorted()
   }
 
@@ -229,16 +231,18 @@ package struct UserFile: Sendable {
     users &+= 1
     arms[a].users &+= 1
     if let y {
-      arms[a].metric.add(y)
       let c = metricCenter ?? y
       metricCenter = c
+      // Measured from the first value read: a mean far from 0 keeps its variance's digits.
       let d = y - c
+      arms[a].metric.add(d)
       arms[a].centeredPowers[0] += d
       arms[a].centeredPowers[1] += d * d
       arms[a].centeredPowers[2] += d * d * d
-      if let dayName { days[dayName, default: [:]][a, default: .zero].add(y) }
+      if let dayName { days[dayName, default: [:]][a, default: .zero].add(d) }
     }
-    if let x, let y {
+    if let x, let raw = y {
+      let y = raw - (metricCenter ?? 0)
       let shift = covariateShift ?? x
       covariateShift = shift
       let dx = x - shift

@@ -42,7 +42,8 @@ extension FlowInference {
     case "pro_upgrade_tapped": return act(&walk, .purchase, id("screen_name"), id("action") ?? "purchase", e, time)
     case "pro_maybe_later_tapped": return act(&walk, .dismiss, id("screen_name"), id("action") ?? "dismiss", e, time)
     case "purchase_restore_tapped":
-      store.restoreTaps += 1
+      // An entitled user's restore skips the store, as the engine's does.
+      if !walk.entitled { store.restoreTaps += 1 }
       return act(&walk, .restore, id("screen_name"), id("action") ?? "restore", e, time)
     case "onboarding_action_failed":
       guard let action = id("action") else { return "no \"action\" property" }
@@ -55,6 +56,7 @@ extension FlowInference {
   /// A purchase's events: the store's outcome of the tap waiting for its target.
   private mutating func store(_ walk: inout Walk, event: String, time: Double) -> String? {
     let latency = walk.purchaseStart.map { time - $0 } ?? 0
+    if event != "purchase_started", event != "purchase_restored" { walk.purchaseStart = nil }
     switch event {
     case "purchase_started":
       walk.purchaseStart = time
@@ -65,6 +67,7 @@ extension FlowInference {
       walk.entitled = true
     case "purchase_pending":
       store.pendings += 1
+      walk.hadPending = true
       store.latency += latency
     case "purchase_cancelled", "purchase_failed":
       if event == "purchase_cancelled" { store.cancels += 1 } else { store.failures += 1 }
@@ -135,12 +138,16 @@ extension FlowInference {
     guard walk.screen == screen, walk.pending == nil else {
       return "an action on '\(screen)' while the user is \(walk.screen.map { "on '\($0)'" } ?? "on no screen")"
     }
+    if let problem = count(&walk, screen, action, kind) { return problem }
     dwell(walk, screen, time)
-    count(&walk, screen, action, kind)
     if let option = Self.text(e.property("goal")) ?? Self.text(e.property("option")) {
+      guard screens[screen]?.actions[action]?.options[option] != nil || optionCount(screen) < Limits.optionsPerChoice else {
+        return "more than \(Limits.optionsPerChoice) options on '\(screen)'"
+      }
       screens[screen]?.actions[action]?.options[option, default: 0] += 1
     }
     if kind == .purchase, let plan = Self.text(e.property("plan")) {
+      guard planCount(plan) else { return "more than \(Limits.plans) plans; is \"plan\" the plan's id?" }
       screens[screen]?.actions[action]?.plans[plan, default: 0] += 1
       screens[screen]?.paywall = true
     }
@@ -149,15 +156,34 @@ extension FlowInference {
     return nil
   }
 
-  private mutating func count(_ walk: inout Walk, _ screen: String, _ action: String, _ kind: Event) {
-    if screens[screen]?.actions[action] == nil { screens[screen]?.actions[action] = ActionCount(event: kind) }
+  /// Counts `action` taken on `screen`; a message when the screen already has as many
+  /// actions as a spec may (``Limits/actionsPerScreen``, less one for a purchase it may need).
+  private mutating func count(_ walk: inout Walk, _ screen: String, _ action: String, _ kind: Event) -> String? {
+    if screens[screen]?.actions[action] == nil {
+      guard (screens[screen]?.actions.count ?? 0) < Limits.actionsPerScreen - 2 else {
+        return "more than \(Limits.actionsPerScreen - 2) actions on '\(screen)'; is \"action\" the action's id?"
+      }
+      screens[screen]?.actions[action] = ActionCount(event: kind)
+    }
     screens[screen]?.actions[action]?.byVisit[walk.repeatedVisit ? 1 : 0] += 1
+    return nil
+  }
+
+  private func optionCount(_ screen: String) -> Int {
+    screens[screen]?.actions.values.reduce(0) { $0 + $1.options.count } ?? 0
+  }
+
+  /// Whether `plan` is known or one more fits a spec's plans (``Limits/plans``, over every paywall).
+  private func planCount(_ plan: String) -> Bool {
+    var plans = Set<String>()
+    for s in screens.values { for a in s.actions.values { plans.formUnion(a.plans.keys) } }
+    return plans.contains(plan) || plans.count < Limits.plans
   }
 
   private mutating func fail(_ walk: inout Walk, _ screen: String?, _ action: String, time: Double) -> String? {
     guard let screen, walk.screen == screen, walk.pending == nil else { return "a failed action on a screen the user is not on" }
+    if let problem = count(&walk, screen, action, .continued) { return problem }
     dwell(walk, screen, time)
-    count(&walk, screen, action, .continued)
     screens[screen]?.actions[action]?.failures += 1
     walk.retrying = true
     return nil
@@ -179,13 +205,25 @@ extension FlowInference {
       guard let screen = Self.text(e.property("last_screen")), walk.screen == screen, walk.pending == nil else {
         return "a quit on a screen the user is not on"
       }
-      dwell(walk, screen, time)
       let action = Self.text(e.property("action")) ?? "quit"
-      count(&walk, screen, action, .quit)
+      if let problem = count(&walk, screen, action, .quit) { return problem }
+      dwell(walk, screen, time)
       screens[screen]?.actions[action]?.targets[.abandoned, default: 0] += 1
-    } else if let p = walk.pending, reason == "exit" {
-      screens[p.screen]?.actions[p.action]?.targets[.abandoned, default: 0] += 1
+    } else {
+      abandon(&walk)
     }
     return nil
+  }
+
+  /// The walk ends abandoned where it stands (an exit, a step limit, a new walk): the action
+  /// waiting for its target led there, or, without one, the screen's users quit.
+  mutating func abandon(_ walk: inout Walk) {
+    if let p = walk.pending {
+      screens[p.screen]?.actions[p.action]?.targets[.abandoned, default: 0] += 1
+    } else if let screen = walk.screen, count(&walk, screen, "quit", .quit) == nil {
+      screens[screen]?.actions["quit"]?.targets[.abandoned, default: 0] += 1
+    }
+    walk.pending = nil
+    walk.screen = nil
   }
 }

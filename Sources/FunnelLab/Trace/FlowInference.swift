@@ -113,6 +113,11 @@ package struct FlowInference: Sendable {
   package internal(set) var returns = 0
   /// Users still on the way at the end of the log.
   package internal(set) var unfinished = 0
+  /// Walks started: the ended ones and the unfinished (the denominator of reach, since a
+  /// screen's users include those still on the way).
+  package internal(set) var walks = 0
+  /// Ended walks with a pending purchase and no success: what an approval is out of.
+  package internal(set) var pendingWalks = 0
   /// Events read.
   package internal(set) var events: UInt64 = 0
   /// Bad lines.
@@ -142,6 +147,8 @@ package struct FlowInference: Sendable {
     var entitled = false
     /// Whether the current view is a return to a screen seen before.
     var repeatedVisit = false
+    /// Whether a purchase of this walk was pending.
+    var hadPending = false
   }
 
   /// Only the events whose property `property` is `value` (one variant of a log of several).
@@ -195,6 +202,7 @@ package struct FlowInference: Sendable {
     reader.end()
     unfinished = open.count
     open.removeAll()
+    walks = users + unfinished
     for key in segments.keys.sorted() { segments[key]?.finish() }
   }
 
@@ -212,14 +220,10 @@ package struct FlowInference: Sendable {
       return bad(e.line, "no \"timestamp_ms\" (a number of milliseconds): infer orders each user's events by it")
     }
     if let segmentProperty { follow(e, user: user, property: segmentProperty) }
-    if event == "onboarding_started" {
-      if ended.contains(user) { returns += 1 }
-      open[user] = Walk(time: time)
-      return
-    }
     if open[user] == nil {
-      if event == "purchase_succeeded", case .text("true") = e.property("approved_after_pending") {
-        store.approvals += 1
+      if event.hasPrefix("purchase_") {
+        // The store's answer after the walk ended (an approval of a pending purchase): not a return.
+        if event == "purchase_succeeded", case .text("true") = e.property("approved_after_pending") { store.approvals += 1 }
         return
       }
       if ended.contains(user) {
@@ -232,6 +236,13 @@ package struct FlowInference: Sendable {
         return
       }
       open[user] = Walk(time: time)
+      if event == "onboarding_started" { return }
+    } else if event == "onboarding_started", var restarted = open[user] {
+      // A new walk while one is open: the open one ended there, abandoned.
+      abandon(&restarted)
+      close(user, restarted)
+      open[user] = Walk(time: time)
+      return
     }
     guard var walk = open[user] else { return }
     guard time >= walk.time else {
@@ -240,11 +251,17 @@ package struct FlowInference: Sendable {
     walk.time = time
     if let message = step(&walk, event: event, e, time: time) { bad(e.line, message) }
     if walk.screen == nil, walk.pending == nil, event == "onboarding_completed" || event == "onboarding_abandoned" {
-      open[user] = nil
-      end(user)
+      close(user, walk)
     } else {
       open[user] = walk
     }
+  }
+
+  /// Ends `user`'s walk: counted among the users, and among the pending purchases left to approve.
+  private mutating func close(_ user: String, _ walk: Walk) {
+    open[user] = nil
+    if walk.hadPending, !walk.entitled { pendingWalks += 1 }
+    end(user)
   }
 
   /// Hands `e` to the counts of its user's segment, once an event of the user named it.

@@ -108,13 +108,15 @@ package struct FlowInferenceReport: Sendable {
     leftOut = InferredSpec.order(f).filter { !kept.contains($0) }
     screens = []
     actions = []
+    // A screen's users include walks still on the way: reach is out of every walk started.
+    let walks = max(f.walks, f.users)
     for id in InferredSpec.order(f) {
       guard let s = f.screens[id] else { continue }
       let kind = InferredSpec.kind(s)
       screens.append(
         ScreenRow(
-          id: id, kind: kind, views: s.views, users: s.users, reach: f.users > 0 ? Double(s.users) / Double(f.users) : 0,
-          reachInterval: wilson(s.users, f.users), predictedReach: reach[id],
+          id: id, kind: kind, views: s.views, users: s.users, reach: walks > 0 ? Double(s.users) / Double(walks) : 0,
+          reachInterval: wilson(s.users, walks), predictedReach: reach[id],
           dwellMedian: s.logDwell.count > 0 ? (s.logDwell.sum / Double(s.logDwell.count)).exponential : nil,
           tooRare: s.views < Self.minimumViews, markov: Self.markov(s)))
       let list = InferredSpec.actions(s, screenKind: kind)

@@ -33,7 +33,7 @@ extension InferredSpec {
     ]
     if let population = population(f) { members.append(("population", population)) }
     members.append(("simulation", .object([("traitBins", .integer(1))])))
-    if f.screens.values.contains(where: { kind($0) == "paywall" }) { members.append(("store", store(f.store))) }
+    if f.screens.values.contains(where: { kind($0) == "paywall" }) { members.append(("store", store(f))) }
     members.append(("flow", .object([("start", .string(ids.first ?? "")), ("screens", .array(screens))])))
     members.append(("variants", .array([.object([("id", .string("control")), ("description", .string("As the log shows it."))])])))
     return .object(members)
@@ -48,13 +48,17 @@ extension InferredSpec {
     let list = actions(s, screenKind: screenKind)
     let total = list.reduce(0) { $0 + $1.count }
     var actions: [(String, JSONValue)] = []
-    for a in list where a.count > 0 || a.kind == "purchase" {
+    for a in list where a.count > 0 || a.base.isEmpty {
       var fields: [(String, JSONValue)] = [("kind", .string(a.kind))]
       if let t = a.target { fields.append(("to", .string(name(t)))) }
       fields.append(("probability", probability(a.count, total)))
       actions.append((a.id, .object(fields)))
     }
-    if actions.isEmpty { actions = [("quit", .number(1))] }
+    if !list.contains(where: { $0.count > 0 }) {
+      // Nobody acted here (every walk through it is still on the way, or ended without an
+      // action): its users quit, and what the kind requires stays at probability 0.
+      actions = actions.filter { $0.0 != "quit" } + [("quit", .number(1))]
+    }
     var members: [(String, JSONValue)] = [("id", .string(id)), ("kind", .string(screenKind)), ("dwell", dwell(s))]
     let kinds = Set(list.map(\.kind))
     switch screenKind {
@@ -118,15 +122,18 @@ extension InferredSpec {
       })
   }
 
-  static func store(_ s: FlowInference.StoreCount) -> JSONValue {
-    let taps = max(s.taps, 1)
-    func share(_ n: Int, _ of: Int) -> JSONValue { .number(of > 0 ? min(Double(n) / Double(of), 1) : 0) }
+  static func store(_ f: FlowInference) -> JSONValue {
+    let s = f.store
+    // A log may leave out purchase_started: a tap is then known by its outcome.
     let resolved = s.successes + s.cancels + s.failures + s.pendings
+    let taps = max(s.taps, resolved, 1)
+    func share(_ n: Int, _ of: Int) -> JSONValue { .number(of > 0 ? min(Double(n) / Double(of), 1) : 0) }
+    let latency = resolved > 0 ? min(s.latency / Double(resolved) / 1000, 600) : 0
     return .object([
       ("cancelProbability", share(s.cancels, taps)), ("failureProbability", share(s.failures, taps)),
       ("pendingProbability", share(s.pendings, taps)), ("retryProbability", .number(0)), ("maximumAttempts", .integer(1)),
-      ("approvalProbability", share(s.approvals, s.pendings)), ("restoreSuccessProbability", share(s.restores, s.restoreTaps)),
-      ("latencySeconds", .number(resolved > 0 ? ((s.latency / Double(resolved)) / 1000 * 1000).rounded() / 1000 : 0)),
+      ("approvalProbability", share(s.approvals, f.pendingWalks)), ("restoreSuccessProbability", share(s.restores, s.restoreTaps)),
+      ("latencySeconds", .number((max(latency, 0) * 1000).rounded() / 1000)),
     ])
   }
 }

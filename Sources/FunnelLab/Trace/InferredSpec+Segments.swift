@@ -48,7 +48,7 @@ extension InferredSpec {
         guard let s = f.screens[screen], let counts = segment.screens[screen], counts.views >= FlowInferenceReport.minimumViews
         else { continue }
         let screenKind = kind(s)
-        let list = actions(s, screenKind: screenKind).filter { $0.count > 0 || $0.kind == "purchase" }
+        let list = actions(s, screenKind: screenKind).filter { $0.count > 0 || $0.base.isEmpty }
         let own = list.map { $0.count(in: counts, screenKind: screenKind) }
         let total = own.reduce(0, +)
         guard total > 0 else { continue }

@@ -148,18 +148,36 @@ package enum InferredSpec {
         continue
       }
       for (k, t) in targets.enumerated() {
+        let named = k == 0 ? id : "\(id)@\(name(t.key))"
+        // A later target's id may be one the log already uses: made unique against both.
+        let taken = out + s.actions.keys.filter { $0 != id }.map { Action(id: $0, kind: "", target: nil, count: 0) }
         out.append(
           Action(
-            id: k == 0 ? id : "\(id)@\(name(t.key))", kind: kind, target: t.key, count: t.value + (k == 0 ? failures : 0), base: id,
+            id: k == 0 ? id : unique(named, in: taken), kind: kind, target: t.key, count: t.value + (k == 0 ? failures : 0), base: id,
             main: k == 0))
       }
     }
-    if screenKind == "paywall", !out.contains(where: { $0.kind == "purchase" }) {
-      // A paywall where nobody bought still offers the purchase, at probability 0.
-      let forward = out.first { $0.target != nil && $0.kind != "back" }?.target ?? .completed
-      out.append(Action(id: out.contains { $0.id == "purchase" } ? "purchase@" : "purchase", kind: "purchase", target: forward, count: 0))
+    // What the kind requires (a paywall's purchase, a choice's select, an input's type) stays,
+    // at probability 0 where nobody took it.
+    let required = ["paywall": "purchase", "choice": "select", "input": "type"][screenKind]
+    if let required, !out.contains(where: { $0.kind == required && $0.count > 0 }) {
+      out.removeAll { $0.kind == required }
+      let forward = out.first { $0.count > 0 && $0.target != nil && $0.kind != "back" }?.target ?? .completed
+      out.append(Action(id: unique(required, in: out), kind: required, target: forward, count: 0, base: ""))
     }
     return out
+  }
+
+  /// `id`, or `id@2`, `id@3`… when the screen's actions already use it.
+  static func unique(_ id: String, in actions: [Action]) -> String {
+    let used = Set(actions.map(\.id))
+    var candidate = id
+    var k = 1
+    while used.contains(candidate) {
+      k += 1
+      candidate = "\(id)@\(k)"
+    }
+    return candidate
   }
 
   static func name(_ t: FlowInference.Target) -> String {
