@@ -124,7 +124,7 @@ package enum FunnelLabCommandLine {
 /// The options that name a file a command writes, and those that name a file it reads
 /// (besides its positional arguments).
 let outputFileOptions = ["output", "junit", "update-baseline", "write-spec", "report"]
-let inputFileOptions = ["baseline", "events-map", "data"]
+let inputFileOptions = ["baseline", "events-map", "data", "variants-from"]
 
 /// Refuses (64, before anything runs) a file to write that is also a file read, such as
 /// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv --write-spec spec.json`:

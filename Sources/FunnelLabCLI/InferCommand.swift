@@ -36,6 +36,9 @@ enum InferCommand: Command {
       OptionSpec(
         name: "segment-property", valueName: "name",
         help: "Segments from this property (e.g. segment): per-segment probabilities where a test says segments differ."),
+      OptionSpec(
+        name: "variants-from", valueName: "spec",
+        help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline."),
       OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
       OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format."),
       OutputFormat.option([.table, .json, .markdown, .html]),
@@ -79,21 +82,7 @@ enum InferCommand: Command {
       },
       goOn: { inference.fatal == nil && inference.badLines <= UInt64(maximumBad) }, finish: { inference.finish() })
     try check(inference, stopped: stopped, source: source, maximumBad: maximumBad)
-    guard let document = InferredSpec.document(inference, name: name, source: source) else {
-      throw CommandFailure(
-        code: .invalidInput,
-        text: "Error: \(source): no user who started where most did ('\(InferredSpec.order(inference).first ?? "")') completed;"
-          + " a spec needs a path to completion: give a log with completed walks (onboarding_completed).\n")
-    }
-    let text = JSONWriter.write(document) + "\n"
-    let loaded: LoadedSpec
-    do {
-      loaded = try LoadedSpec.load(text: text, source: "the inferred spec")
-    } catch {
-      throw CommandFailure(
-        code: .software,
-        text: "Error: the spec inferred from \(source) does not validate (a FunnelLab bug; please report it):\n" + error.text)
-    }
+    let (text, loaded) = try spec(inference, name: name, source: source, arguments: arguments, console: console)
     let solved = try ExactCommand.solve(loaded.experiment).first
     var reach: [String: Double] = [:]
     if let solved {
@@ -121,6 +110,63 @@ enum InferCommand: Command {
       console.err("Skipped \(inference.badLines) bad line\(inference.badLines == 1 ? "" : "s") (--max-bad-lines \(maximumBad)).\n")
     }
     return .success
+  }
+
+  /// The inferred spec's text, loaded (validated): 65 when no walk completes or the borrowed
+  /// variants do not apply, 70 when the spec itself does not validate (a bug).
+  private static func spec(
+    _ inference: FlowInference, name: String, source: String, arguments: ParsedArguments, console: any Console
+  ) throws -> (String, LoadedSpec) {
+    let variants = try borrowedVariants(arguments, console: console)
+    guard let document = InferredSpec.document(inference, name: name, source: source, variants: variants) else {
+      throw CommandFailure(
+        code: .invalidInput,
+        text: "Error: \(source): no user who started where most did ('\(InferredSpec.order(inference).first ?? "")') completed;"
+          + " a spec needs a path to completion: give a log with completed walks (onboarding_completed).\n")
+    }
+    let text = JSONWriter.write(document) + "\n"
+    do {
+      return (text, try LoadedSpec.load(text: text, source: "the inferred spec"))
+    } catch {
+      if !variants.isEmpty, let other = arguments.value("variants-from"), (try? LoadedSpec.load(text: plain(document), source: "")) != nil {
+        throw CommandFailure(
+          code: .invalidInput,
+          text: "Error: the variants of \(InputFile.displayName(other)) do not apply to the flow inferred from \(source):\n" + error.text)
+      }
+      throw CommandFailure(
+        code: .software,
+        text: "Error: the spec inferred from \(source) does not validate (a FunnelLab bug; please report it):\n" + error.text)
+    }
+  }
+
+  /// The variants of `--variants-from`'s spec but its control (the first, or the one named
+  /// `control`), as written.
+  private static func borrowedVariants(_ arguments: ParsedArguments, console: any Console) throws -> [JSONValue] {
+    guard let path = arguments.value("variants-from") else { return [] }
+    let loaded = try LoadedSpec.load(path, console: console)
+    guard case .array(let variants)? = (try? JSONParser.parse(loaded.text))?["variants"]?.kind else { return [] }
+    let control = loaded.experiment.variants.first?.id ?? "control"
+    let borrowed = variants.filter { v in
+      if case .string(let id)? = v["id"]?.kind { return id != control && id != "control" }
+      return false
+    }
+    if !borrowed.isEmpty {
+      console.err(
+        "Note: the inferred spec's behavior model is neutral, so variants that act through it (features, prices, a default plan,"
+          + " an optional question's skip share) change nothing until its parameters are calibrated; moves, removals and new"
+          + " probabilities apply as written.\n")
+    }
+    return borrowed
+  }
+
+  /// The inferred document without its borrowed variants.
+  private static func plain(_ document: JSONValue) -> String {
+    guard case .object(let members) = document.kind else { return "" }
+    let kept = members.map { m -> (String, JSONValue) in
+      guard m.key == "variants", case .array(let v) = m.value.kind else { return (m.key, m.value) }
+      return (m.key, .array(Array(v.prefix(1))))
+    }
+    return JSONWriter.write(.object(kept))
   }
 
   /// Refuses a log that stopped the reading, has more bad lines than allowed, or no user whose walk ended.

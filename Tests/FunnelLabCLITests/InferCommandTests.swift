@@ -101,6 +101,32 @@ import Testing
     #expect(abs(predicted - truth) <= 3 * (truth * (1 - truth) / Double(users)).squareRoot(), "\(predicted) against \(truth)")
   }
 
+  /// `--variants-from` adds a written spec's variants to the inferred flow: Klick's upsell
+  /// moved after slide 3 applies to the log's baseline (the inferred actions lead where their
+  /// kind leads by default, so a moved screen moves its links); variants whose screens the log
+  /// lacks are refused with 65.
+  @Test func variantsFromAWrittenSpecApplyToTheLogsFlow() throws {
+    let log = try temporaryFile("k.ndjson")
+    try #require(funnellab("trace", "experiments/klick-onboarding.json", "--users", "5000", "-q", "-o", log).code == 0)
+    let spec = try temporaryFile("inferred.json")
+    let r = funnellab("infer", log, "--variants-from", "experiments/klick-onboarding.json", "-o", spec)
+    try #require(r.code == 0, "\(r.err)")
+    #expect(r.err.contains("Note: the inferred spec's behavior model is neutral"))
+    let exact = funnellab("exact", spec, "--format", "json")
+    try #require(exact.code == 0, "\(exact.err)")
+    guard case .array(let variants)? = try JSONParser.parse(exact.out)["variants"]?.kind else {
+      Issue.record("no variants")
+      return
+    }
+    #expect(variants.count == 5)
+    let completion = variants.map { Self.number($0["metrics"], "completionRate") ?? -1 }
+    #expect(abs(completion[1] - completion[0]) > 1e-3, "the moved upsell changes the funnel: \(completion)")
+    let other = try temporaryFile("u.ndjson")
+    try #require(funnellab("trace", "experiments/urbannest-onboarding.json", "--users", "2000", "-q", "-o", other).code == 0)
+    let refused = funnellab("infer", other, "--variants-from", "experiments/klick-onboarding.json", "-o", try temporaryFile("x.json"))
+    #expect(refused.code == 65 && refused.err.contains("do not apply to the flow inferred from"), "\(refused.err)")
+  }
+
   /// A log of two variants, read one variant at a time (`--variant-property` with `--variant`).
   @Test func oneVariantOfALogOfSeveral() throws {
     let log = try temporaryFile("two.ndjson")

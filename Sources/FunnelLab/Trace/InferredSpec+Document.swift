@@ -7,15 +7,16 @@ extension InferredSpec {
     "personalizationBoost", "defaultPlanBias", "badgeBoost", "priceSensitivity", "featureUtility",
   ].map { ($0, JSONValue.number(0)) }
 
-  /// The spec of `f` as a JSON document named `name`, read from `source`; `nil` when no
-  /// walk from the start completes (a spec needs a path to completion).
-  package static func document(_ f: FlowInference, name: String, source: String) -> JSONValue? {
+  /// The spec of `f` as a JSON document named `name`, read from `source`, with `variants`
+  /// after its control (variants of a written spec, whose patches now apply to the log's
+  /// flow); `nil` when no walk from the start completes (a spec needs a path to completion).
+  package static func document(_ f: FlowInference, name: String, source: String, variants: [JSONValue] = []) -> JSONValue? {
     let (ids, completes) = reachable(f)
     guard completes else { return nil }
     var screens: [JSONValue] = []
-    for id in ids {
+    for (k, id) in ids.enumerated() {
       guard let s = f.screens[id] else { continue }
-      screens.append(screen(id, s, f))
+      screens.append(screen(id, s, f, next: k + 1 < ids.count ? ids[k + 1] : Flow.completed, previous: k > 0 ? ids[k - 1] : nil))
     }
     var members: [(String, JSONValue)] = [
       ("name", .string(name)),
@@ -35,7 +36,8 @@ extension InferredSpec {
     members.append(("simulation", .object([("traitBins", .integer(1))])))
     if f.screens.values.contains(where: { kind($0) == "paywall" }) { members.append(("store", store(f))) }
     members.append(("flow", .object([("start", .string(ids.first ?? "")), ("screens", .array(screens))])))
-    members.append(("variants", .array([.object([("id", .string("control")), ("description", .string("As the log shows it."))])])))
+    let control = JSONValue.object([("id", .string("control")), ("description", .string("As the log shows it."))])
+    members.append(("variants", .array([control] + variants)))
     return .object(members)
   }
 
@@ -43,14 +45,20 @@ extension InferredSpec {
     .number(total > 0 ? Double(count) / Double(total) : 0)
   }
 
-  static func screen(_ id: String, _ s: FlowInference.ScreenCount, _ f: FlowInference) -> JSONValue {
+  /// One screen; an action whose target is where its kind leads by default (a forward action
+  /// to the `next` screen in the list, a back to the `previous`) names none, as a written spec
+  /// would, so that a patch moving a screen moves its links.
+  static func screen(_ id: String, _ s: FlowInference.ScreenCount, _ f: FlowInference, next: String, previous: String?) -> JSONValue {
     let screenKind = kind(s)
     let list = actions(s, screenKind: screenKind)
     let total = list.reduce(0) { $0 + $1.count }
     var actions: [(String, JSONValue)] = []
     for a in list where a.count > 0 || a.base.isEmpty {
       var fields: [(String, JSONValue)] = [("kind", .string(a.kind))]
-      if let t = a.target { fields.append(("to", .string(name(t)))) }
+      if let t = a.target.map(name) {
+        let positional = a.kind == "back" ? previous : ["skip", "jump", "quit"].contains(a.kind) ? nil : next
+        if t != positional { fields.append(("to", .string(t))) }
+      }
       fields.append(("probability", probability(a.count, total)))
       actions.append((a.id, .object(fields)))
     }
