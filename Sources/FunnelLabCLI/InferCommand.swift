@@ -41,6 +41,7 @@ enum InferCommand: Command {
         help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline."),
       OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
       OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format."),
+      OptionSpec(name: "alpha", valueName: "a", help: "The report's intervals are 1 − α (default 0.05)."),
       OutputFormat.option([.table, .json, .markdown, .html]),
       OutputDestination.option,
     ],
@@ -56,6 +57,7 @@ enum InferCommand: Command {
       ?? (path.lowercased().hasSuffix(".csv") ? .csv : .ndjson)
     let maximumBad = try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
     let format = try arguments.format([.table, .json, .markdown, .html])
+    let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
     let names = try EventOptions.names(arguments, console: console)
     let base = (path as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "log"
     let name = arguments.value("name") ?? "inferred-" + (path == "-" ? "log" : base)
@@ -88,7 +90,9 @@ enum InferCommand: Command {
     if let solved {
       for (k, id) in solved.flow.screenIDs.enumerated() where k < solved.exact.reach.count { reach[id] = solved.exact.reach[k] }
     }
-    let report = FlowInferenceReport(inference, completion: solved?.exact.completion, purchase: solved?.exact.purchase, reach: reach)
+    let report = FlowInferenceReport(
+      inference, completion: solved?.exact.completion, purchase: solved?.exact.purchase, reach: reach,
+      alpha: alpha)
     let specDestination = OutputDestination(path: arguments.value("output"))
     let specName = arguments.value("output").map(InputFile.displayName) ?? "standard output"
     let rendered =

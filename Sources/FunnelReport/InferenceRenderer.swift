@@ -74,7 +74,8 @@ package enum InferenceRenderer {
   }
 
   static func screenRows(_ r: FlowInferenceReport) -> (headers: [String], rows: [[String]]) {
-    let headers = ["screen", "kind", "views", "reach [95% CI]", "predicted", "dwell median", "Markov p"]
+    let level = NumberText.level(alpha: r.alpha)
+    let headers = ["screen", "kind", "views", "reach [\(level) CI]", "predicted", "dwell median", "Markov p"]
     let rows = r.screens.map { s in
       [
         s.id, s.kind, NumberText.grouped(s.views), "\(percent(s.reach)) \(interval(s.reachInterval))", percent(s.predictedReach),
@@ -85,7 +86,7 @@ package enum InferenceRenderer {
   }
 
   static func actionRows(_ r: FlowInferenceReport) -> (headers: [String], rows: [[String]]) {
-    let headers = ["screen", "action", "kind", "to", "count", "p [95% CI]"]
+    let headers = ["screen", "action", "kind", "to", "count", "p [\(NumberText.level(alpha: r.alpha)) CI]"]
     let rows = r.actions.map { a in
       [a.screen, a.id, a.kind, a.target, NumberText.grouped(a.count), "\(percent(a.probability)) \(interval(a.interval))"]
     }
@@ -93,7 +94,7 @@ package enum InferenceRenderer {
   }
 
   static let methods = [
-    "probabilities: each action's share of the screen's actions in the log (maximum likelihood), 95% Wilson intervals;"
+    "probabilities: each action's share of the screen's actions in the log (maximum likelihood), Wilson intervals;"
       + " a count includes the failed attempts of an input's type, a task's continue, a purchase or a restore, which stay on the screen",
     "reach: users who viewed a screen out of every walk started (those still on the way at the end of the log included)",
     "graph: each edge's share is its transitions per user (a loop can pass 100%)",

@@ -408,6 +408,11 @@ import Testing
     let log = try temporaryFile("actions.ndjson", contents: Self.log(lines))
     let r = funnellab("infer", log, "-o", try temporaryFile("s.json"))
     #expect(r.code == 65 && r.err.contains("actions on 'A'"), "\(r.err)")
+    // The report's intervals are 1 − α, labelled from it.
+    let log90 = funnellab(
+      "infer", "experiments/data/klick-events.ndjson", "--events-map", "experiments/data/klick-events-map.json", "--variant-property",
+      "variant", "--variant", "control", "--alpha", "0.1", "-o", try temporaryFile("a.json"))
+    #expect(log90.code == 0 && log90.out.contains("reach [90% CI]") && log90.out.contains("p [90% CI]"), "\(log90.err)")
     let named = funnellab("infer", "experiments/data/klick-events.ndjson", "--name", " ", "-o", try temporaryFile("n.json"))
     #expect(named.code == 64 && named.err.contains("--name"), "\(named.err)")
   }

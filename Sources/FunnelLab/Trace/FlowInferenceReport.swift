@@ -20,7 +20,7 @@ package struct FlowInferenceReport: Sendable {
     package var count: Int
     /// Its probability per view, `count` over the screen's actions.
     package var probability: Double
-    /// Its 95 % Wilson interval.
+    /// Its `1 − α` Wilson interval.
     package var interval: ConfidenceInterval
   }
 
@@ -36,7 +36,7 @@ package struct FlowInferenceReport: Sendable {
     package var users: Int
     /// The share of users who viewed it.
     package var reach: Double
-    /// Its 95 % Wilson interval.
+    /// Its `1 − α` Wilson interval.
     package var reachInterval: ConfidenceInterval
     /// The exact engine's reach on the inferred spec.
     package var predictedReach: Double?
@@ -53,11 +53,13 @@ package struct FlowInferenceReport: Sendable {
   /// A Markov test below this p-value (before the Bonferroni split over screens) is a failure.
   package static let markovAlpha = 0.001
 
+  /// The intervals are `1 − α`.
+  package var alpha: Double
   /// Users whose walks ended.
   package var users: Int
   /// Users who completed.
   package var completed: Int
-  /// The observed completion rate and its 95 % interval.
+  /// The observed completion rate and its `1 − α` interval.
   package var completion: (rate: Double, interval: ConfidenceInterval)
   /// The exact engine's completion rate on the inferred spec.
   package var predictedCompletion: Double?
@@ -88,12 +90,15 @@ package struct FlowInferenceReport: Sendable {
 
   /// The report of `f`, with the exact solve of its inferred spec (`screenIDs` in the
   /// compiled flow's order, `reach` per screen) when it was solved.
-  package init(_ f: FlowInference, completion predicted: Double?, purchase: Double?, reach: [String: Double]) {
+  package init(_ f: FlowInference, completion predicted: Double?, purchase: Double?, reach: [String: Double], alpha: Double = 0.05) {
     users = f.users
     completed = f.completed
-    let level = 0.95
+    self.alpha = alpha
+    let level = 1 - alpha
     func wilson(_ k: Int, _ n: Int) -> ConfidenceInterval {
-      (try? ProportionCount(successes: min(k, max(n, 0)), trials: max(n, 0))).flatMap { try? ProportionInterval.wilson($0) }
+      (try? ProportionCount(successes: min(k, max(n, 0)), trials: max(n, 0))).flatMap {
+        try? ProportionInterval.wilson($0, confidenceLevel: level)
+      }
         ?? ConfidenceInterval(lower: 0, upper: 1, confidenceLevel: level, method: "wilson")
     }
     completion = (f.users > 0 ? Double(f.completed) / Double(f.users) : 0, wilson(f.completed, f.users))
