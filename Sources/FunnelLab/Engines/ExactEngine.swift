@@ -214,318 +214,34 @@ public enum ExactEngine {
       labelledPass(layout, probabilities, weight: weight, into: &acc)
       if reach == .none { continue }
       if reach == .paywalls {
-        if !paywalls.isEmpty { acc.paywallReach += weight * firstPassage(layout, probabilities, to: paywalls).0 }
+        if !paywalls.isEmpty { acc.paywallReach += weight * firstPassages(layout, probabilities, to: [paywalls])[0].0 }
         continue
       }
+      // One set per screen, and the paywalls together when there are several.
+      let sets = (0..<layout.screens).map { [$0] } + (paywalls.count > 1 ? [paywalls] : [])
+      let passages = firstPassages(layout, probabilities, to: sets)
       for target in 0..<layout.screens {
-        let (reached, left) = firstPassage(layout, probabilities, to: [target])
+        let (reached, left) = passages[target]
         acc.reach[target] += weight * reached
         acc.reachTruncated[target] += weight * left
         if paywalls == [target] { acc.paywallReach += weight * reached }
       }
-      if paywalls.count > 1 { acc.paywallReach += weight * firstPassage(layout, probabilities, to: paywalls).0 }
+      if paywalls.count > 1 { acc.paywallReach += weight * passages[layout.screens].0 }
     }
     return acc
   }
 
-  /// The buffers of one cell's labelled pass: mass over (personalized, label, screen) and
-  /// the time moments over (personalized, entitled, screen), now and after one more step.
-  ///
-  /// The mass is sparse (most of the `8·(3·plans + 2)` labels are empty on a screen at any
-  /// step): a bit per label and (personalized, screen) slot says which entries may be
-  /// non-zero, and a step reads only those, in label order, so every sum adds the same terms
-  /// in the same order as a sum over every entry (the others add 0). A slot's entries are
-  /// zeroed as it is moved, so the buffer for the next step is clean without a pass over it.
-  private struct LabelledPassState {
-    var mass: [Double]
-    var next: [Double]
-    /// Time moments per (personalized, entitled, screen): the only parts of the state
-    /// the clock's increments depend on.
-    var timeD: [Double]
-    var timeE: [Double]
-    var nextD: [Double]
-    var nextE: [Double]
-    /// Per label: its label after viewing the current screen.
-    var viewedLabel: [Int]
-    /// The labels with mass on the current screen, in label order: not entitled, entitled.
-    var activeFree: [Int]
-    var activeEntitled: [Int]
-    /// Per (personalized, screen) slot, `words` words: bit `label` is set when the label may
-    /// carry mass there, now and after one more step.
-    var active: [UInt64]
-    var nextActive: [UInt64]
-    let words: Int
-
-    init(_ g: _ExactLayout) {
-      mass = [Double](repeating: 0, count: 2 * g.labels * g.screens)
-      next = mass
-      timeD = [Double](repeating: 0, count: 4 * g.screens)
-      timeE = timeD
-      nextD = timeD
-      nextE = timeD
-      viewedLabel = [Int](repeating: 0, count: g.labels)
-      activeFree = []
-      activeFree.reserveCapacity(g.labels)
-      activeEntitled = activeFree
-      words = (g.labels + 63) / 64
-      active = [UInt64](repeating: 0, count: 2 * g.screens * words)
-      nextActive = active
-      mass[g.start] = 1
-      active[g.start * words] = 1
-    }
-
-    /// The mass still walking: the sum of every entry in index order (personalized, label,
-    /// screen), reading only the labels with mass on some screen.
-    func remaining(_ g: _ExactLayout) -> Double {
-      let s = g.screens
-      var total = 0.0
-      for pers in 0..<2 {
-        for w in 0..<words {
-          var bits: UInt64 = 0
-          for screen in 0..<s { bits |= active[(pers * s + screen) * words + w] }
-          while bits != 0 {
-            let label = w * 64 + bits.trailingZeroBitCount
-            bits &= bits - 1
-            let base = (pers * g.labels + label) * s
-            for screen in 0..<s { total += mass[base + screen] }
-          }
-        }
-      }
-      return total
-    }
-
-    /// Zeroes the mass of the slot (personalized, screen) once it has moved.
-    mutating func clear(_ g: _ExactLayout, personalized pers: Int, screen: Int) {
-      let slot = (pers * g.screens + screen) * words
-      for label in activeFree { mass[(pers * g.labels + label) * g.screens + screen] = 0 }
-      for label in activeEntitled { mass[(pers * g.labels + label) * g.screens + screen] = 0 }
-      for w in 0..<words { active[slot + w] = 0 }
-    }
-  }
-
-  /// Propagates one cell's mass over (personalized, label, screen) to the end.
-  private static func labelledPass(
-    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, into acc: inout _ExactAccumulators
-  ) {
-    var state = LabelledPassState(g)
-    for t in 1...g.stepLimit {
-      let seen = min(t - 1, g.maxSeen)
-      // `next` and `nextActive` are clean: each slot was zeroed when it moved.
-      for i in state.nextD.indices {
-        state.nextD[i] = 0
-        state.nextE[i] = 0
-      }
-      for pers in 0..<2 {
-        for screen in 0..<g.screens {
-          step(g, probabilities, weight: w, from: screen, personalized: pers, seen: seen, state: &state, into: &acc)
-        }
-      }
-      swap(&state.mass, &state.next)
-      swap(&state.active, &state.nextActive)
-      swap(&state.timeD, &state.nextD)
-      swap(&state.timeE, &state.nextE)
-      let remaining = state.remaining(g)
-      if t == g.stepLimit {
-        endAtTheStepLimit(g, mass: state.mass, weight: w, into: &acc)
-      } else if remaining <= tolerance {
-        acc.truncated += w * remaining
-        break
-      }
-    }
-  }
-
-  /// One step of the mass on `screen` (with personalized flag `pers`), for the
-  /// not-entitled and the entitled labels in turn.
-  @inline(__always)
-  private static func step(
-    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, from screen: Int, personalized pers: Int, seen: Int,
-    state: inout LabelledPassState, into acc: inout _ExactAccumulators
-  ) {
-    let s = g.screens
-    let labels = g.labels
-    let slot = (pers * s + screen) * state.words
-    var totals = (0.0, 0.0)
-    // Only the labels with mass move: listed once here, in label order.
-    state.activeFree.removeAll(keepingCapacity: true)
-    state.activeEntitled.removeAll(keepingCapacity: true)
-    for w in 0..<state.words {
-      var bits = state.active[slot + w]
-      while bits != 0 {
-        let label = w * 64 + bits.trailingZeroBitCount
-        bits &= bits - 1
-        let m = state.mass[(pers * labels + label) * s + screen]
-        guard m != 0 else { continue }
-        if g.labelEntitled[label] {
-          totals.1 += m
-          state.activeEntitled.append(label)
-        } else {
-          totals.0 += m
-          state.activeFree.append(label)
-        }
-        state.viewedLabel[label] = g.viewed(label, screen: screen)
-      }
-    }
-    defer { state.clear(g, personalized: pers, screen: screen) }
-    if totals.0 + totals.1 == 0 { return }
-    acc.views[screen] += w * (totals.0 + totals.1)
-    let mu = g.dwellMean[screen]
-    for entitled in 0..<2 {
-      let total = entitled == 0 ? totals.0 : totals.1
-      if total == 0 { continue }
-      let d0 = state.timeD[(pers * 2 + entitled) * s + screen]
-      let d = d0 + total * mu
-      let e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
-      let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-      let group = entitled == 0 ? state.activeFree : state.activeEntitled
-      for k in 0..<g.outcomeCount[screen] {
-        let p = probabilities[probabilityBase + k]
-        if p == 0 { continue }
-        let o = g.outcomeStart[screen] + k
-        acc.outcomeFlow[o] += w * total * p
-        if entitled == 0 {
-          if g.purchases[o] {
-            acc.purchaseTaps += w * total * p
-          } else if g.restores[o] {
-            acc.restoreAttempts += w * total * p
-          }
-        }
-        for b in g.branches(outcome: o, entitled: entitled) {
-          let moments = (total: total, d: d, e: e, p: p)
-          follow(
-            g, branch: b, of: o, from: screen, personalized: pers, entitled: entitled, labels: group, moments, weight: w, state: &state,
-            into: &acc)
-        }
-      }
-    }
-  }
-
-  /// Moves the mass of the labels of entitlement `entitled` on `screen` along branch `b`
-  /// of outcome `o`: to the next screen (mass and time moments), or to an end.
-  @inline(__always)
-  private static func follow(
-    _ g: _ExactLayout, branch b: Int, of o: Int, from screen: Int, personalized pers: Int, entitled: Int, labels group: [Int],
-    _ m: (total: Double, d: Double, e: Double, p: Double), weight w: Double, state: inout LabelledPassState,
-    into acc: inout _ExactAccumulators
-  ) {
-    let s = g.screens
-    let labels = g.labels
-    let branch = g.branch[b]
-    let pq = m.p * branch.probability
-    if pq == 0 { return }
-    let newPers = g.personalizes[o] ? 1 : pers
-    let dd = m.d * pq + m.total * m.p * branch.latency
-    let ee = m.e * pq + 2 * m.d * m.p * branch.latency + m.total * m.p * branch.latencySquared
-    let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
-    if target >= 0 {
-      let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
-      state.nextD[to] += dd
-      state.nextE[to] += ee
-      let slot = (newPers * s + target) * state.words
-      for label in group {
-        let mass = state.mass[(pers * labels + label) * s + screen]
-        let after = g.after(state.viewedLabel[label], outcome: o, branch: branch)
-        state.next[(newPers * labels + after) * s + target] += mass * pq
-        state.nextActive[slot + after / 64] |= 1 << UInt64(after % 64)
-      }
-    } else {
-      let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
-      if end == 0 {
-        acc.timeSum += w * dd
-        acc.timeSquaredSum += w * ee
-      }
-      for label in group {
-        let mass = state.mass[(pers * labels + label) * s + screen]
-        acc.end(
-          g, label: g.after(state.viewedLabel[label], outcome: o, branch: branch), end: end, personalized: newPers, mass: w * mass * pq)
-      }
-    }
-  }
-
-  /// The mass still walking at the step limit ends there (end `screens + 1`).
-  private static func endAtTheStepLimit(_ g: _ExactLayout, mass: [Double], weight w: Double, into acc: inout _ExactAccumulators) {
-    let s = g.screens
-    for pers in 0..<2 {
-      for label in 0..<g.labels {
-        var m = 0.0
-        for screen in 0..<s { m += mass[(pers * g.labels + label) * s + screen] }
-        if m > 0 { acc.end(g, label: label, end: s + 1, personalized: pers, mass: w * m) }
-      }
-    }
-  }
-
-  /// P(the walk views one of `targets` at least once within the step limit), and the mass
-  /// left when the iteration stopped early. The state is (personalized, entitled,
-  /// screen): entitlement decides whether a purchase or restore reaches the store,
-  /// whose failures keep the user on the screen.
+  /// Per set of `targets` in `sets`: P(the walk views one of them at least once within the
+  /// step limit), and the mass left when the iteration stopped early. The state is
+  /// (personalized, entitled, screen): entitlement decides whether a purchase or restore
+  /// reaches the store, whose failures keep the user on the screen.
   ///
   /// Only the screens before the targets carry mass (it is absorbed there), so a variant
   /// that changes nothing before them gets bit-identical values: a structurally null effect
   /// on reaching a screen is exactly 0, not a rounding difference of a whole-walk sum.
-  private static func firstPassage(_ g: _ExactLayout, _ probabilities: [Double], to targets: [Int]) -> (Double, Double) {
+  private static func firstPassages(_ g: _ExactLayout, _ probabilities: [Double], to sets: [[Int]]) -> [(Double, Double)] {
     var none: LumpedVisits? = nil
-    return lumpedPass(g, probabilities, absorbing: targets, weight: 1, visits: &none)
-  }
-
-  /// Expected views of each screen and flow through each outcome, per user: the walk lumped
-  /// over (personalized, entitled, screen) with nothing absorbed.
-  struct LumpedVisits {
-    var views: [Double]
-    var outcomeFlow: [Double]
-  }
-
-  /// The lumped chain over (personalized, entitled, screen): the labels' flags and pending
-  /// plans are left out, since only entitlement changes a transition (it decides whether a
-  /// purchase or restore reaches the store). Mass that reaches one of `targets` is absorbed
-  /// there; returns the mass absorbed and the mass left when the iteration stopped early.
-  /// With `visits`, adds `weight ×` each view and each outcome's flow to it.
-  private static func lumpedPass(
-    _ g: _ExactLayout, _ probabilities: [Double], absorbing targets: [Int], weight w: Double, visits: inout LumpedVisits?
-  ) -> (Double, Double) {
-    if targets.contains(g.start) { return (1, 0) }
-    let s = g.screens
-    var mass = [Double](repeating: 0, count: 4 * s)
-    var next = mass
-    mass[g.start] = 1
-    var reached = 0.0
-    for t in 1...g.stepLimit {
-      for target in targets {
-        for part in 0..<4 {
-          reached += mass[part * s + target]
-          mass[part * s + target] = 0
-        }
-      }
-      let seen = min(t - 1, g.maxSeen)
-      for i in next.indices { next[i] = 0 }
-      for pers in 0..<2 {
-        for entitled in 0..<2 {
-          for screen in 0..<s {
-            let m = mass[(pers * 2 + entitled) * s + screen]
-            if m == 0 { continue }
-            visits?.views[screen] += w * m
-            let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-            let first = g.outcomeStart[screen]
-            for k in 0..<g.outcomeCount[screen] {
-              let p = probabilities[probabilityBase + k]
-              if p == 0 { continue }
-              let o = first + k
-              visits?.outcomeFlow[o] += w * m * p
-              let newPers = g.personalizes[o] ? 1 : pers
-              for b in g.branches(outcome: o, entitled: entitled) {
-                let branch = g.branch[b]
-                let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
-                if to < 0 || branch.probability == 0 { continue }
-                next[(newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to] += m * p * branch.probability
-              }
-            }
-          }
-        }
-      }
-      swap(&mass, &next)
-      if t == g.stepLimit { break }
-      let remaining = mass.reduce(0, +)
-      if remaining <= tolerance { return (reached, remaining) }
-    }
-    return (reached, 0)
+    return lumpedPasses(g, probabilities, absorbing: sets, weight: 1, visits: &none)
   }
 
   /// Expected views of each screen and action counts per user of `flow`'s population:
@@ -538,7 +254,7 @@ public enum ExactEngine {
     var visits: LumpedVisits? = LumpedVisits(
       views: [Double](repeating: 0, count: g.screens), outcomeFlow: [Double](repeating: 0, count: g.target.count))
     for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
-      _ = lumpedPass(g, g.probabilities(segment: segment, bin: bin), absorbing: [], weight: weight, visits: &visits)
+      _ = lumpedPasses(g, g.probabilities(segment: segment, bin: bin), absorbing: [[]], weight: weight, visits: &visits)
     }
     let result = visits ?? LumpedVisits(views: [], outcomeFlow: [])
     return (result.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: result.outcomeFlow))
@@ -579,7 +295,9 @@ struct _ExactLayout {
   let tracksFlags: Bool
   let screens, stride, plans, planCodes, storeStates, labels, maxSeen, start, stepLimit: Int
   let outcomeStart, outcomeCount, target, plan: [Int]
-  let personalizes, purchases, restores, skips, backs, isPaywall: [Bool]
+  let personalizes, purchases, restores, isPaywall: [Bool]
+  /// Per outcome: the flags it sets on a label (skipped, went back), when labels carry flags.
+  let outcomeFlags: [Int]
   /// First and second moments of each screen's dwell table, in ms and ms².
   let dwellMean, dwellSecondMoment: [Double]
   /// The branches of every (outcome, entitled): `branch[branchStart[2·o + e]..<branchStart[2·o + e + 1]]`.
@@ -612,8 +330,10 @@ struct _ExactLayout {
     restores = flow.outcomeEffects.map {
       $0 & CompiledFlow.Effect.restore != 0 && $0 & CompiledFlow.Effect.purchase == 0
     }
-    skips = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.skip != 0 }
-    backs = flow.outcomeEffects.map { $0 & CompiledFlow.Effect.back != 0 }
+    outcomeFlags = flow.outcomeEffects.map { effects in
+      guard tracksFlags else { return 0 }
+      return (effects & CompiledFlow.Effect.skip != 0 ? Self.skipFlag : 0) | (effects & CompiledFlow.Effect.back != 0 ? Self.backFlag : 0)
+    }
     isPaywall = flow.screenKinds.map { $0 == .paywall }
     (dwellMean, dwellSecondMoment) = Self.dwellMoments(flow)
     let store = MockPaywallManager(settings: flow.store)
@@ -713,25 +433,14 @@ struct _ExactLayout {
     return result
   }
 
-  /// The label once `screen` has been viewed.
-  @inline(__always) func viewed(_ label: Int, screen: Int) -> Int {
-    guard tracksFlags, isPaywall[screen] else { return label }
-    return (labelFlags[label] | Self.paywallFlag) * storeStates + labelStoreState[label]
-  }
-
-  /// The label after taking outcome `o` and the store's answer `branch`.
-  @inline(__always) func after(_ label: Int, outcome o: Int, branch: Branch) -> Int {
-    var state = labelStoreState[label]
-    var flags = labelFlags[label]
+  /// The store state `σ` after taking outcome `o` with the store's answer `branch`.
+  @inline(__always) func storeState(after state: Int, outcome o: Int, branch: Branch) -> Int {
     switch branch.kind {
-    case .plain, .stay: break
-    case .bought: state = plans + 1 + plan[o]
-    case .pending: if state == 0 { state = plan[o] + 1 }
-    case .restored: state = 2 * plans + 1 + state
+    case .plain, .stay: state
+    case .bought: plans + 1 + plan[o]
+    case .pending: state == 0 ? plan[o] + 1 : state
+    case .restored: 2 * plans + 1 + state
     }
-    if tracksFlags, skips[o] { flags |= Self.skipFlag }
-    if tracksFlags, backs[o] { flags |= Self.backFlag }
-    return flags * storeStates + state
   }
 }
 
@@ -759,30 +468,6 @@ struct _ExactAccumulators: Sendable {
     classMass = Array(repeating: 0, count: (g.screens + 2) * 2 * _ExactLayout.flagCombinations * g.planCodes)
     planImmediate = Array(repeating: 0, count: g.plans)
     planApproved = planImmediate
-  }
-
-  /// Books `mass` of walks that ended (`end`: 0 completed, `1 + s` quit on `s`,
-  /// `screens + 1` step limit) with `label`, resolving a pending purchase: approved
-  /// with the store's approval probability, the user then counts as its buyer.
-  mutating func end(_ g: _ExactLayout, label: Int, end: Int, personalized: Int, mass m: Double) {
-    let state = label % g.storeStates
-    let flags = label / g.storeStates
-    let base = ((end * 2 + personalized) * _ExactLayout.flagCombinations + flags) * g.planCodes
-    if state > g.plans && state <= 2 * g.plans {
-      let j = state - g.plans - 1
-      classMass[base + j + 1] += m
-      planImmediate[j] += m
-      return
-    }
-    let pending = state <= g.plans ? state : state - 2 * g.plans - 1
-    guard pending > 0 else {
-      classMass[base] += m
-      return
-    }
-    pendingAtEnd += m
-    classMass[base + pending] += m * g.approval
-    planApproved[pending - 1] += m * g.approval
-    classMass[base] += m * (1 - g.approval)
   }
 
   /// The outcome classes with positive probability, and the funnel's totals over them.

@@ -193,50 +193,102 @@ public enum FlowCompiler {
   private static func thresholdTable(
     _ e: Experiment, _ table: OutcomeTable, behaviors: [BehaviorParameters], seenLevels: Int
   ) -> [UInt64] {
-    let screens = e.flow.screens
+    let screens = e.flow.screens.count
     let bins = e.simulation.traitBins
-    let binMeans = Discretisation.normalBinMeans(bins)
     let stride = table.stride
-    let stateCount = e.population.segments.count * bins * seenLevels * 2 * screens.count
-    var thresholds = [UInt64](repeating: CompiledFlow.thresholdScale, count: stateCount * stride)
-    var utilities = [Double](repeating: 0, count: stride)
-    var weights: [Double] = []
-    weights.reserveCapacity(stride)
-    var row = 0
+    let statesPerScreen = bins * seenLevels * 2
+    var thresholds = [UInt64](
+      repeating: CompiledFlow.thresholdScale, count: e.population.segments.count * statesPerScreen * screens * stride)
     for (s, segment) in e.population.segments.enumerated() {
       let terms = outcomeTerms(e, table, segment: segment, behavior: behaviors[s])
-      let isStatic = terms.map { screen in !screen.contains(where: \.dependsOnState) }
-      let usesPersonalization = terms.map { screen in screen.contains(where: \.dependsOnPersonalization) }
-      let segmentStart = row
-      for bin in 0..<bins {
-        for seen in 0..<seenLevels {
-          for personalized in 0..<2 {
-            let state = BehaviorModel.State(
-              intent: segment.intent.mean + segment.intent.sd * binMeans[bin],
-              screensSeen: min(Double(seen), behaviors[s].screensSeenCap), personalized: personalized == 1)
-            for i in screens.indices {
-              let count = Int(table.outcomeCount[i])
-              // The row this one equals: the segment's first row of a state-free screen, or
-              // the unpersonalized row of a screen without a purchase.
-              var copyOf: Int?
-              if isStatic[i], row != segmentStart + i {
-                copyOf = segmentStart + i
-              } else if personalized == 1, !usesPersonalization[i] {
-                copyOf = row - screens.count
-              }
-              if let copyOf {
-                for k in 0..<count { thresholds[row * stride + k] = thresholds[copyOf * stride + k] }
-              } else {
-                for k in 0..<count { utilities[k] = terms[i][k].value(in: state) + table.outcomes[Int(table.outcomeStart[i]) + k].logShare }
-                BehaviorModel.writeThresholds(utilities: utilities, count: count, weights: &weights, into: &thresholds, at: row * stride)
-              }
-              row += 1
-            }
-          }
+      for i in 0..<screens {
+        let count = Int(table.outcomeCount[i])
+        let logShares = (0..<count).map { table.outcomes[Int(table.outcomeStart[i]) + $0].logShare }
+        let rows = ScreenRows(
+          terms: terms[i], logShares: logShares, intent: segment.intent, bins: bins, seenLevels: seenLevels,
+          screensSeenCap: behaviors[s].screensSeenCap)
+        let block = _ThresholdBlockMemo.block(rows.key) { rows.thresholds() }
+        for r in 0..<statesPerScreen {
+          let row = (s * statesPerScreen + r) * screens + i
+          for k in 0..<count { thresholds[row * stride + k] = block[r * count + k] }
         }
       }
     }
     return thresholds
+  }
+
+  /// One screen's outcomes under one segment: their thresholds in every state
+  /// (intent bin, screens seen, personalized), `count` per state in that order.
+  private struct ScreenRows {
+    let terms: [BehaviorModel.UtilityTerms]
+    let logShares: [Double]
+    let intent: IntentDistribution
+    let bins, seenLevels: Int
+    let screensSeenCap: Double
+
+    /// The inputs as bit patterns (``_ThresholdBlockMemo/Key``); an absent term is a tag.
+    var key: _ThresholdBlockMemo.Key {
+      var words: [UInt64] = [UInt64(bins), UInt64(seenLevels), screensSeenCap.bitPattern, intent.mean.bitPattern, intent.sd.bitPattern]
+      func add(_ x: Double?) { words += x.map { [1, $0.bitPattern] } ?? [0] }
+      for (t, share) in zip(terms, logShares) {
+        words += [t.start.bitPattern, share.bitPattern]
+        if let q = t.quit {
+          words += [1, q.fatiguePerScreen.bitPattern, q.intentOnQuit.bitPattern]
+          add(q.friction)
+        } else {
+          words.append(0)
+        }
+        if let p = t.purchase {
+          words += [1, p.value.bitPattern, p.logPlanCount.bitPattern]
+          add(p.defaultBias)
+          add(p.badgeBoost)
+          words += [p.intentOnPurchase, p.investmentPerScreen, p.personalizationBoost, p.features].map(\.bitPattern)
+        } else {
+          words.append(0)
+        }
+      }
+      return .init(words: words)
+    }
+
+    /// The thresholds, state by state. A screen whose outcomes do not depend on the state
+    /// computes one row and copies it; one without a purchase copies its unpersonalized
+    /// row (the same values, bit for bit).
+    func thresholds() -> [UInt64] {
+      let count = terms.count
+      let binMeans = Discretisation.normalBinMeans(bins)
+      let isStatic = !terms.contains(where: \.dependsOnState)
+      let usesPersonalization = terms.contains(where: \.dependsOnPersonalization)
+      var block = [UInt64](repeating: CompiledFlow.thresholdScale, count: bins * seenLevels * 2 * count)
+      var utilities = [Double](repeating: 0, count: count)
+      var weights: [Double] = []
+      weights.reserveCapacity(count)
+      var row = 0
+      for bin in 0..<bins {
+        for seen in 0..<seenLevels {
+          for personalized in 0..<2 {
+            let state = BehaviorModel.State(
+              intent: intent.mean + intent.sd * binMeans[bin], screensSeen: min(Double(seen), screensSeenCap),
+              personalized: personalized == 1)
+            // The row this one equals: the first row of a state-free screen, or the
+            // unpersonalized row of a screen without a purchase.
+            var copyOf: Int?
+            if isStatic, row != 0 {
+              copyOf = 0
+            } else if personalized == 1, !usesPersonalization {
+              copyOf = row - 1
+            }
+            if let copyOf {
+              for k in 0..<count { block[row * count + k] = block[copyOf * count + k] }
+            } else {
+              for k in 0..<count { utilities[k] = terms[k].value(in: state) + logShares[k] }
+              BehaviorModel.writeThresholds(utilities: utilities, count: count, weights: &weights, into: &block, at: row * count)
+            }
+            row += 1
+          }
+        }
+      }
+      return block
+    }
   }
 
   /// Per screen, per outcome: the state-free terms of its utility under `segment`.
