@@ -16,6 +16,14 @@ let strict: [SwiftSetting] = [
 let optimizedInDebug: [SwiftSetting] =
   Context.environment["FUNNELLAB_UNOPTIMIZED"] == nil ? [.unsafeFlags(["-O", "-gnone"], .when(configuration: .debug))] : []
 
+/// The linker flags of a Linux release binary with the Swift runtime and Foundation inside it.
+let staticRuntime: [String] =
+  ["-static-stdlib", "-Xlinker", "--start-group"]
+  + [
+    "Foundation", "CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "FoundationEssentials",
+    "FoundationInternationalization",
+  ].flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"]
+
 let package = Package(
   name: "FunnelLab",
   // macOS 15 and iOS 18: the Synchronization module (Mutex, Atomic) of the parallel engine.
@@ -37,7 +45,14 @@ let package = Package(
     .target(name: "FunnelReport", dependencies: ["FunnelLab", "FunnelStats"], swiftSettings: strict),
     // The command line, as a library so that tests can drive it in-process.
     .target(name: "FunnelLabCLI", dependencies: ["FunnelLab", "FunnelReport", "FunnelStats"], swiftSettings: strict),
-    .executableTarget(name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict),
+    // Release builds on Linux link the Swift runtime and Foundation into the binary: a command
+    // then starts in 3 ms of CPU instead of 9 ms of loading and binding their shared libraries
+    // (issue 42: a third of an exact BetFree solve). `-static-stdlib` links the runtime;
+    // Foundation's archives are named in a group, because that flag does not add the ones
+    // Foundation needs. macOS ships the runtime in the system.
+    .executableTarget(
+      name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict,
+      linkerSettings: [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]),
 
     // MARK: - Tests
     // The fuzz case generator (not a product): used in-process by the tests and by

@@ -40,11 +40,16 @@ import FunnelStats
 
   /// Equiprobable quantiles of a lognormal dwell time, in milliseconds.
   @_spi(Internals) public static func dwellTable(medianSeconds: Double, sigma: Double) -> [UInt32] {
-    (0..<dwellTableSize).map { q in
-      let z = standardNormalQuantile((Double(q) + 0.5) / Double(dwellTableSize))
+    dwellQuantiles.map { z in
       let millis = (medianSeconds * exp(sigma * z) * 1000).rounded()
       return UInt32(min(max(millis, 0), Double(UInt32.max)))
     }
+  }
+
+  /// The standard normal quantiles a dwell table is made of, `Φ⁻¹((q + ½) / dwellTableSize)`:
+  /// the same for every table, so computed once (every compile made them again for every screen).
+  private static let dwellQuantiles: [Double] = (0..<dwellTableSize).map { q in
+    standardNormalQuantile((Double(q) + 0.5) / Double(dwellTableSize))
   }
 
   /// `Φ⁻¹(p)`, by AS 241 (FunnelStats).

@@ -414,23 +414,24 @@ struct _ExactLayout {
 
   /// Outcome probabilities of one cell, indexed `((seen·2 + pers)·screens + screen)·stride + k`.
   func probabilities(segment: Int, bin: Int) -> [Double] {
-    var result = [Double](repeating: 0, count: (maxSeen + 1) * 2 * screens * stride)
-    var index = 0
-    for seen in 0...maxSeen {
-      for pers in 0..<2 {
-        for screen in 0..<screens {
-          let base = flow.row(segment: segment, bin: bin, seen: seen, personalized: pers, screen: screen)
+    let count = (maxSeen + 1) * 2 * screens * stride
+    let first = flow.row(segment: segment, bin: bin, seen: 0, personalized: 0, screen: 0)
+    // The cell's rows are contiguous, in the same order and stride as the result.
+    return flow.thresholds.withUnsafeBufferPointer { thresholds in
+      [Double](unsafeUninitializedCapacity: count) { result, initialized in
+        result.initialize(repeating: 0)
+        for row in Swift.stride(from: 0, to: count, by: stride) {
+          let screen = (row / stride) % screens
           var previous: UInt64 = 0
           for k in 0..<outcomeCount[screen] {
-            let t = flow.thresholds[base + k]
-            result[index + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
+            let t = thresholds[first + row + k]
+            result[row + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
             previous = t
           }
-          index += stride
         }
+        initialized = count
       }
     }
-    return result
   }
 
   /// The store state `σ` after taking outcome `o` with the store's answer `branch`.
