@@ -1,8 +1,60 @@
 import FunnelLab
 
-/// The options of `trace` and `ingest` that read or write events: the map of event
-/// names and the property naming the variant.
+/// The options of `trace`, `ingest` and `infer` that read or write events (the map of event
+/// names, the property naming the variant, the log's format and the bad lines allowed),
+/// and the reading of a log that `ingest` and `infer` share.
 enum EventOptions {
+  /// `--input-format`, in a command's help.
+  static let inputFormatOption = OptionSpec(
+    name: "input-format", valueName: "format", help: "ndjson or csv (default: csv for a .csv file, else ndjson).")
+  /// `--max-bad-lines`, in a command's help.
+  static let maximumBadLinesOption = OptionSpec(
+    name: "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0).")
+
+  /// `--input-format`; without it, CSV for a path ending in `.csv`, else NDJSON.
+  static func inputFormat(_ arguments: ParsedArguments, path: String) throws(UsageError) -> EventIngest.Format {
+    try arguments.choice("input-format", EventIngest.Format.allCases.map(\.rawValue)).flatMap(EventIngest.Format.init)
+      ?? (path.lowercased().hasSuffix(".csv") ? .csv : .ndjson)
+  }
+
+  /// `--max-bad-lines` (default 0).
+  static func maximumBadLines(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+    try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
+  }
+
+  /// Streams the log at `path` (`-`: standard input) into `log`, stopping early once the bad
+  /// lines pass `maximumBad` or a line is fatal; `label` names the progress bar.
+  /// - Returns: why the reading stopped before the end, if the file could not be read on.
+  static func read<Log: EventLogReading>(
+    _ path: String, into log: inout Log, maximumBad: Int, label: String, console: any Console
+  ) throws(CommandFailure) -> (line: Int, message: String)? {
+    try InputFile.streamLines(
+      path, label: label, console: console,
+      line: { number, line in
+        switch line {
+        case .text(let text): log.add(line: text, number: number)
+        case .problem(let message): log.addBadLine(message, number: number)
+        }
+      },
+      goOn: { log.fatal == nil && log.badLines <= UInt64(maximumBad) }, finish: { log.finish() })
+  }
+
+  /// Refuses (65) a reading that stopped, met a fatal line or passed the bad lines allowed,
+  /// naming the line and what to do.
+  static func check(
+    _ log: some EventLogReading, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
+  ) throws(CommandFailure) {
+    func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
+    if let stopped { throw fail("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
+    if let fatal = log.fatal { throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).") }
+    if log.badLines > UInt64(maximumBad), let first = log.firstBadLines.first {
+      let more = maximumBad == 0 ? "" : " (more than \(maximumBad))"
+      throw fail(
+        "\(source):\(first.line): \(first.message.escapingControlCharacters)\(more); fix the line, or skip such lines with --max-bad-lines N "
+          + "(each is counted and reported).")
+    }
+  }
+
   /// `--events-map`: the team's event names (FunnelLab name → theirs); none keeps every name.
   static func names(_ arguments: ParsedArguments, console: any Console) throws -> EventNameMap {
     guard let path = arguments.value("events-map") else { return EventNameMap() }

@@ -29,8 +29,8 @@ enum InferCommand: Command {
     ],
     options: [
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours)."),
-      OptionSpec(name: "input-format", valueName: "format", help: "ndjson or csv (default: csv for a .csv file, else ndjson)."),
-      OptionSpec(name: "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0)."),
+      EventOptions.inputFormatOption,
+      EventOptions.maximumBadLinesOption,
       OptionSpec(name: "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant."),
       OptionSpec(name: "variant", valueName: "id", help: "Read only this variant's events (a log of several variants)."),
       OptionSpec(
@@ -52,10 +52,8 @@ enum InferCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let path = arguments.positionals.first ?? "-"
-    let inputFormat =
-      try arguments.choice("input-format", EventIngest.Format.allCases.map(\.rawValue)).flatMap(EventIngest.Format.init)
-      ?? (path.lowercased().hasSuffix(".csv") ? .csv : .ndjson)
-    let maximumBad = try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
+    let inputFormat = try EventOptions.inputFormat(arguments, path: path)
+    let maximumBad = try EventOptions.maximumBadLines(arguments)
     let format = try arguments.format([.table, .json, .markdown, .html])
     let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
     let names = try EventOptions.names(arguments, console: console)
@@ -74,15 +72,7 @@ enum InferCommand: Command {
     }
     var inference = FlowInference(
       format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property"))
-    let stopped = try InputFile.streamLines(
-      path, label: "infer", console: console,
-      line: { number, line in
-        switch line {
-        case .text(let text): inference.add(line: text, number: number)
-        case .problem(let message): inference.addBadLine(message, number: number)
-        }
-      },
-      goOn: { inference.fatal == nil && inference.badLines <= UInt64(maximumBad) }, finish: { inference.finish() })
+    let stopped = try EventOptions.read(path, into: &inference, maximumBad: maximumBad, label: "infer", console: console)
     try check(inference, stopped: stopped, source: source, maximumBad: maximumBad)
     let (text, loaded) = try spec(inference, name: name, source: source, arguments: arguments, console: console)
     let solved = try ExactCommand.solve(loaded.experiment).first
@@ -177,15 +167,8 @@ enum InferCommand: Command {
   private static func check(
     _ f: FlowInference, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
   ) throws(CommandFailure) {
+    try EventOptions.check(f, stopped: stopped, source: source, maximumBad: maximumBad)
     func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
-    if let stopped { throw fail("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
-    if let fatal = f.fatal { throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).") }
-    if f.badLines > UInt64(maximumBad), let first = f.firstBadLines.first {
-      let more = maximumBad == 0 ? "" : " (more than \(maximumBad))"
-      throw fail(
-        "\(source):\(first.line): \(first.message.escapingControlCharacters)\(more); fix the line, or skip such lines with --max-bad-lines N."
-      )
-    }
     guard f.users > 0, !f.screens.isEmpty else {
       throw fail(
         "\(source): no user's walk from a screen view to its end among \(f.lines) lines (\(f.events) events of the taxonomy);"

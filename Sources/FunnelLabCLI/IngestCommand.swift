@@ -29,8 +29,8 @@ enum IngestCommand: Command {
     options: [
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours)."),
       OptionSpec(name: "variant-property", valueName: "name", help: "Count per variant: the property naming it on every event."),
-      OptionSpec(name: "input-format", valueName: "format", help: "ndjson or csv (default: csv for a .csv file, else ndjson)."),
-      OptionSpec(name: "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0)."),
+      EventOptions.inputFormatOption,
+      EventOptions.maximumBadLinesOption,
       OutputDestination.option,
     ],
     examples: [
@@ -41,15 +41,13 @@ enum IngestCommand: Command {
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let path = arguments.positionals.first ?? "-"
-    let format =
-      try arguments.choice("input-format", EventIngest.Format.allCases.map(\.rawValue)).flatMap(EventIngest.Format.init)
-      ?? (path.lowercased().hasSuffix(".csv") ? .csv : .ndjson)
-    let maximumBad = try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
+    let format = try EventOptions.inputFormat(arguments, path: path)
+    let maximumBad = try EventOptions.maximumBadLines(arguments)
     let variantProperty = try EventOptions.variantProperty(arguments)
     let output = OutputDestination(path: arguments.value("output"))
     let names = try EventOptions.names(arguments, console: console)
     var ingest = EventIngest(format: format, names: names, variantProperty: variantProperty)
-    let stopped = try read(path, into: &ingest, maximumBad: maximumBad, console: console)
+    let stopped = try EventOptions.read(path, into: &ingest, maximumBad: maximumBad, label: "ingest", console: console)
     let source = InputFile.displayName(path)
     try check(ingest, stopped: stopped, source: source, maximumBad: maximumBad)
     try output.write(IngestRenderer.csv(ingest, variants: variantProperty != nil), console: console)
@@ -57,38 +55,12 @@ enum IngestCommand: Command {
     return .success
   }
 
-  /// Streams the log at `path` (`-`: standard input) into `ingest`, stopping early once
-  /// the bad lines pass `maximumBad` or the log turns out unreadable.
-  /// - Returns: why the reading stopped before the end, if it did.
-  private static func read(
-    _ path: String, into ingest: inout EventIngest, maximumBad: Int, console: any Console
-  ) throws(CommandFailure) -> (line: Int, message: String)? {
-    try InputFile.streamLines(
-      path, label: "ingest", console: console,
-      line: { number, line in
-        switch line {
-        case .text(let text): ingest.add(line: text, number: number)
-        case .problem(let message): ingest.addBadLine(message, number: number)
-        }
-      },
-      goOn: { ingest.fatal == nil && ingest.badLines <= UInt64(maximumBad) }, finish: { ingest.finish() })
-  }
-
   /// Refuses a log that stopped the reading, has more bad lines than allowed, or counts nothing.
   private static func check(
     _ ingest: EventIngest, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
   ) throws(CommandFailure) {
+    try EventOptions.check(ingest, stopped: stopped, source: source, maximumBad: maximumBad)
     func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
-    if let stopped { throw fail("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
-    if let fatal = ingest.fatal {
-      throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).")
-    }
-    if ingest.badLines > UInt64(maximumBad), let first = ingest.firstBadLines.first {
-      let more = maximumBad == 0 ? "" : " (more than \(maximumBad))"
-      throw fail(
-        "\(source):\(first.line): \(first.message.escapingControlCharacters)\(more); fix the line, or skip such lines with --max-bad-lines N "
-          + "(each is counted and reported).")
-    }
     if ingest.counted == 0 {
       let seen = IngestRenderer.summary(ingest, source: source).split(separator: "\n").dropFirst().joined(separator: " ")
       throw fail(

@@ -272,6 +272,28 @@ import Testing
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "kept")
   }
 
+  /// Bad lines stop `infer` as they stop `ingest` (the same reading and message), unless
+  /// `--max-bad-lines` allows them; then they are skipped and counted.
+  @Test func badLinesAreRefusedOrSkippedAsInIngest() throws {
+    let log = try temporaryFile("u.ndjson")
+    try #require(funnellab("trace", "experiments/urbannest-onboarding.json", "--users", "300", "-q", "-o", log).code == 0)
+    var lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    lines.insert("not json", at: 2)
+    try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let spec = try temporaryFile("s.json", contents: "kept")
+    let strict = funnellab("infer", log, "-o", spec)
+    #expect(strict.code == 65, "\(strict.err)")
+    #expect(strict.err.contains(":3: "), "\(strict.err)")
+    #expect(
+      strict.err.contains("; fix the line, or skip such lines with --max-bad-lines N (each is counted and reported)."), "\(strict.err)")
+    #expect(try String(contentsOfFile: spec, encoding: .utf8) == "kept")
+    let lenient = funnellab("infer", log, "-o", spec, "--max-bad-lines", "1")
+    #expect(lenient.code == 0, "\(lenient.err)")
+    #expect(lenient.err.contains("Skipped 1 bad line (--max-bad-lines 1)."), "\(lenient.err)")
+    let ingest = funnellab("ingest", log)
+    #expect(ingest.code == 65 && ingest.err.contains(":3: "), "\(ingest.err)")
+  }
+
   @Test func reportFormatsAreWellFormed() throws {
     let log = try temporaryFile("u.ndjson")
     try #require(funnellab("trace", "experiments/urbannest-onboarding.json", "--users", "2000", "-q", "-o", log).code == 0)
