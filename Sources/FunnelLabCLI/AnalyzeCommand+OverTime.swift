@@ -25,7 +25,7 @@ extension AnalyzeCommand {
   /// sums daily counts into running totals (`cumulative`: taken as they are).
   static func dailyData(_ rows: [DataRow], cumulative: Bool, file: String) throws(CommandFailure) -> DailyData {
     func fail(_ line: Int, _ message: String) -> CommandFailure {
-      CommandFailure(code: .invalidInput, text: "Error: \(file):\(line): \(message.escapingControlCharacters)\n")
+      CommandFailure.invalidInput("\(file):\(line): \(message.escapingControlCharacters)")
     }
     var groups: [(day: String, rows: [DataRow])] = []
     for row in rows {

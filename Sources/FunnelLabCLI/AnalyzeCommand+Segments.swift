@@ -18,7 +18,7 @@ extension AnalyzeCommand {
   /// Groups rows by arm and segment; a pair given twice, or totals past ``StatsLimits/maxCount``, is an error naming the line.
   static func segmentData(_ rows: [DataRow], file: String) throws(CommandFailure) -> SegmentData {
     func fail(_ line: Int, _ message: String) -> CommandFailure {
-      CommandFailure(code: .invalidInput, text: "Error: \(file):\(line): \(message.escapingControlCharacters)\n")
+      CommandFailure.invalidInput("\(file):\(line): \(message.escapingControlCharacters)")
     }
     var arms: [String] = []
     var segments: [String] = []

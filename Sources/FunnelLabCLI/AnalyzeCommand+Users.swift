@@ -85,10 +85,10 @@ extension AnalyzeCommand {
       goOn: { file.problem == nil }, finish: { file.finish() })
     let source = InputFile.displayName(path)
     if let stopped {
-      throw CommandFailure(code: .invalidInput, text: "Error: \(source):\(stopped.line): \(stopped.message); give one user per line.\n")
+      throw CommandFailure.invalidInput("\(source):\(stopped.line): \(stopped.message); give one user per line.")
     }
     if let problem = file.problem {
-      throw CommandFailure(code: .invalidInput, text: "Error: \(source):\(problem.line): \(problem.message.escapingControlCharacters).\n")
+      throw CommandFailure.invalidInput("\(source):\(problem.line): \(problem.message.escapingControlCharacters).")
     }
     return file
   }

@@ -272,7 +272,7 @@ enum AnalyzeCommand: Command {
   static func readCSV(_ path: String, console: any Console) throws(CommandFailure) -> [DataRow] {
     let text = try InputFile.read(path, console: console)
     func fail(_ line: Int, _ message: String) -> CommandFailure {
-      CommandFailure(code: .invalidInput, text: "Error: \(InputFile.displayName(path)):\(line): \(message.escapingControlCharacters)\n")
+      CommandFailure.invalidInput("\(InputFile.displayName(path)):\(line): \(message.escapingControlCharacters)")
     }
     let records: [CSVRecord]
     do { records = try CSVReader.records(text) } catch { throw fail(error.line, error.message) }

@@ -44,12 +44,11 @@ enum EventOptions {
   static func check(
     _ log: some EventLogReading, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
   ) throws(CommandFailure) {
-    func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
-    if let stopped { throw fail("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
-    if let fatal = log.fatal { throw fail("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).") }
+    if let stopped { throw .invalidInput("\(source):\(stopped.line): \(stopped.message); give a log with one event per line.") }
+    if let fatal = log.fatal { throw .invalidInput("\(source):\(fatal.line): \(fatal.message.escapingControlCharacters).") }
     if log.badLines > UInt64(maximumBad), let first = log.firstBadLines.first {
       let more = maximumBad == 0 ? "" : " (more than \(maximumBad))"
-      throw fail(
+      throw .invalidInput(
         "\(source):\(first.line): \(first.message.escapingControlCharacters)\(more); fix the line, or skip such lines with --max-bad-lines N "
           + "(each is counted and reported).")
     }

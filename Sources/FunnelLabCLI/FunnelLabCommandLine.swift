@@ -155,6 +155,11 @@ struct CommandFailure: Error {
   var code: ExitCode
   var text: String
 
+  /// Input that cannot be used (65), told in one line: `Error: <message>`.
+  static func invalidInput(_ message: String) -> CommandFailure {
+    CommandFailure(code: .invalidInput, text: "Error: \(message)\n")
+  }
+
   /// The report of an invalid spec: one line per problem, then a summary line. The exit
   /// code comes from the problems' kinds, never their text: 66 when every problem is that
   /// the input cannot be read (``SpecErrors/isUnreadable``), else 65.

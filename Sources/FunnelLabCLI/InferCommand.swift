@@ -168,9 +168,8 @@ enum InferCommand: Command {
     _ f: FlowInference, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
   ) throws(CommandFailure) {
     try EventOptions.check(f, stopped: stopped, source: source, maximumBad: maximumBad)
-    func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
     guard f.users > 0, !f.screens.isEmpty else {
-      throw fail(
+      throw .invalidInput(
         "\(source): no user's walk from a screen view to its end among \(f.lines) lines (\(f.events) events of the taxonomy);"
           + " are the events FunnelLab's, or renamed with --events-map, with user_id and timestamp_ms?")
     }

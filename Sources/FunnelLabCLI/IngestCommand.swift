@@ -60,10 +60,9 @@ enum IngestCommand: Command {
     _ ingest: EventIngest, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
   ) throws(CommandFailure) {
     try EventOptions.check(ingest, stopped: stopped, source: source, maximumBad: maximumBad)
-    func fail(_ text: String) -> CommandFailure { CommandFailure(code: .invalidInput, text: "Error: \(text)\n") }
     if ingest.counted == 0 {
       let seen = IngestRenderer.summary(ingest, source: source).split(separator: "\n").dropFirst().joined(separator: " ")
-      throw fail(
+      throw .invalidInput(
         "\(source): no view or action among \(ingest.lines) lines\(seen.isEmpty ? "" : " (\(seen.trimmingCharacters(in: .whitespaces)))")"
           + "; are the events FunnelLab's, or renamed with --events-map?")
     }

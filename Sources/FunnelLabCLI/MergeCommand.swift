@@ -44,8 +44,8 @@ enum MergeCommand: Command {
     }
     if !plans.isEmpty {
       guard files.isEmpty else {
-        throw CommandFailure(
-          code: .invalidInput, text: "Error: the files mix planning shards with run or grid shards; merge one run at a time.\n")
+        throw CommandFailure.invalidInput(
+          "the files mix planning shards with run or grid shards; merge one run at a time.")
       }
       if top != nil { throw Self.topNeedsAGrid("planning") }
       let report: PlanningReport

@@ -458,7 +458,7 @@ struct _ExactAccumulators: Sendable {
   var timeSquaredSum = 0.0
   var truncated = 0.0
   /// P(the walk views a paywall), by first passage: equal to the classes' mass that saw one,
-  /// but summed over the screens before the paywalls only (see `firstPassage`).
+  /// but summed over the screens before the paywalls only (see `firstPassages`).
   var paywallReach = 0.0
 
   init(_ g: _ExactLayout) {
