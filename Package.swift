@@ -16,13 +16,24 @@ let strict: [SwiftSetting] = [
 let optimizedInDebug: [SwiftSetting] =
   Context.environment["FUNNELLAB_UNOPTIMIZED"] == nil ? [.unsafeFlags(["-O", "-gnone"], .when(configuration: .debug))] : []
 
-/// The linker flags of a Linux release binary with the Swift runtime and Foundation inside it.
+/// The linker flags of a Linux release binary with the Swift runtime and Foundation inside it,
+/// at a fixed address (`-no-pie`): a position-independent binary makes the loader apply 80,000
+/// relocations to the runtime's and Foundation's metadata at every start (issue 42).
 let staticRuntime: [String] =
-  ["-static-stdlib", "-Xlinker", "--start-group"]
+  ["-static-stdlib", "-Xclang-linker", "-no-pie", "-Xlinker", "--start-group"]
   + [
     "Foundation", "CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "FoundationEssentials",
     "FoundationInternationalization",
   ].flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"]
+
+/// Release code asks for a concrete type's metadata through an accessor function, not by its
+/// mangled name: the name is resolved by the runtime on first use, which checks the generic
+/// requirements of `Set<ActionKind>` and the like by scanning every protocol conformance in
+/// the binary (6,000 of them once Foundation is linked in), about a tenth of a short command's
+/// CPU (issue 42). The accessors pass the conformances they already know.
+let metadataAccessors: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
 
 let package = Package(
   name: "FunnelLab",
@@ -38,20 +49,20 @@ let package = Package(
   targets: [
     // MARK: - Implementation
     // Statistics: knows nothing of flows.
-    .target(name: "FunnelStats", swiftSettings: strict + optimizedInDebug),
+    .target(name: "FunnelStats", swiftSettings: strict + optimizedInDebug + metadataAccessors),
     // Model, spec, random streams, engines, experiments.
-    .target(name: "FunnelLab", dependencies: ["FunnelStats"], swiftSettings: strict + optimizedInDebug),
+    .target(name: "FunnelLab", dependencies: ["FunnelStats"], swiftSettings: strict + optimizedInDebug + metadataAccessors),
     // Renderers only: no computation.
-    .target(name: "FunnelReport", dependencies: ["FunnelLab", "FunnelStats"], swiftSettings: strict),
+    .target(name: "FunnelReport", dependencies: ["FunnelLab", "FunnelStats"], swiftSettings: strict + metadataAccessors),
     // The command line, as a library so that tests can drive it in-process.
-    .target(name: "FunnelLabCLI", dependencies: ["FunnelLab", "FunnelReport", "FunnelStats"], swiftSettings: strict),
+    .target(name: "FunnelLabCLI", dependencies: ["FunnelLab", "FunnelReport", "FunnelStats"], swiftSettings: strict + metadataAccessors),
     // Release builds on Linux link the Swift runtime and Foundation into the binary: a command
     // then starts in 3 ms of CPU instead of 9 ms of loading and binding their shared libraries
     // (issue 42: a third of an exact BetFree solve). `-static-stdlib` links the runtime;
     // Foundation's archives are named in a group, because that flag does not add the ones
     // Foundation needs. macOS ships the runtime in the system.
     .executableTarget(
-      name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict,
+      name: "funnellab", dependencies: ["FunnelLabCLI"], swiftSettings: strict + metadataAccessors,
       linkerSettings: [.unsafeFlags(staticRuntime, .when(platforms: [.linux], configuration: .release))]),
 
     // MARK: - Tests

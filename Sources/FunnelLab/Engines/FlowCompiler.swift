@@ -21,12 +21,16 @@ public enum FlowCompiler {
     return patched
   }
 
-  /// Compiles every variant, validating the whole experiment first.
+  /// Compiles every variant, validating the whole experiment first. That validation checks
+  /// every variant's patched spec as a base spec (``Experiment/validationErrors()``), so the
+  /// variants are not checked again one by one.
   package static func compileAll(_ experiment: Experiment) throws(SpecErrors) -> [CompiledFlow] {
     let errors = experiment.validationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
     var flows: [CompiledFlow] = []
-    for i in experiment.variants.indices { flows.append(try compile(experiment, variant: i)) }
+    for i in experiment.variants.indices {
+      flows.append(compileValidated(try experiment.experiment(forVariant: i), variantID: experiment.variants[i].id))
+    }
     return flows
   }
 
