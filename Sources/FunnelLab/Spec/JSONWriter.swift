@@ -6,74 +6,87 @@
 package enum JSONWriter {
   /// Renders `value` as pretty-printed JSON followed by a newline.
   package static func write(_ value: JSONValue, pretty: Bool = true) -> String {
-    var out = ""
+    var out: [UInt8] = []
     write(value, into: &out, indent: 0, pretty: pretty)
-    out.append("\n")
-    return out
+    out.append(UInt8(ascii: "\n"))
+    return String(decoding: out, as: UTF8.self)
   }
 
-  private static func write(_ value: JSONValue, into out: inout String, indent: Int, pretty: Bool) {
+  /// The document is written as UTF-8 bytes and made a `String` once: appending to a
+  /// `String` scalar by scalar was a tenth of a short command's CPU (issue 42).
+  private static func write(_ value: JSONValue, into out: inout [UInt8], indent: Int, pretty: Bool) {
     switch value.kind {
-    case .null: out.append("null")
-    case .bool(let b): out.append(b ? "true" : "false")
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
     case .number(let d, let literal):
-      out.append(d.isFinite ? literal : "null")
+      out.append(contentsOf: (d.isFinite ? literal : "null").utf8)
     case .string(let s): writeString(s, into: &out)
     case .array(let elements):
-      if elements.isEmpty { out.append("[]"); return }
+      if elements.isEmpty { out.append(contentsOf: "[]".utf8); return }
       let scalarOnly = elements.allSatisfy { if case .array = $0.kind { false } else if case .object = $0.kind { false } else { true } }
       if scalarOnly || !pretty {
-        out.append("[")
+        out.append(UInt8(ascii: "["))
         for (i, e) in elements.enumerated() {
-          if i > 0 { out.append(pretty ? ", " : ",") }
+          if i > 0 { out.append(contentsOf: (pretty ? ", " : ",").utf8) }
           write(e, into: &out, indent: indent, pretty: pretty)
         }
-        out.append("]")
+        out.append(UInt8(ascii: "]"))
         return
       }
-      out.append("[\n")
+      out.append(contentsOf: "[\n".utf8)
       for (i, e) in elements.enumerated() {
-        out.append(String(repeating: "  ", count: indent + 1))
+        indentation(indent + 1, into: &out)
         write(e, into: &out, indent: indent + 1, pretty: pretty)
-        out.append(i + 1 < elements.count ? ",\n" : "\n")
+        out.append(contentsOf: (i + 1 < elements.count ? ",\n" : "\n").utf8)
       }
-      out.append(String(repeating: "  ", count: indent))
-      out.append("]")
+      indentation(indent, into: &out)
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
-      if members.isEmpty { out.append("{}"); return }
-      out.append(pretty ? "{\n" : "{")
+      if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
+      out.append(contentsOf: (pretty ? "{\n" : "{").utf8)
       for (i, m) in members.enumerated() {
-        if pretty { out.append(String(repeating: "  ", count: indent + 1)) }
+        if pretty { indentation(indent + 1, into: &out) }
         writeString(m.key, into: &out)
-        out.append(pretty ? ": " : ":")
+        out.append(contentsOf: (pretty ? ": " : ":").utf8)
         write(m.value, into: &out, indent: indent + 1, pretty: pretty)
-        if i + 1 < members.count { out.append(",") }
-        if pretty { out.append("\n") }
+        if i + 1 < members.count { out.append(UInt8(ascii: ",")) }
+        if pretty { out.append(UInt8(ascii: "\n")) }
       }
-      if pretty { out.append(String(repeating: "  ", count: indent)) }
-      out.append("}")
+      if pretty { indentation(indent, into: &out) }
+      out.append(UInt8(ascii: "}"))
     }
+  }
+
+  /// Two spaces per level.
+  private static func indentation(_ level: Int, into out: inout [UInt8]) {
+    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
   }
 
   /// Writes a JSON string literal with the escapes RFC 8259 requires.
   package static func writeString(_ s: String, into out: inout String) {
-    out.append("\"")
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out.append("\\\"")
-      case "\\": out.append("\\\\")
-      case "\n": out.append("\\n")
-      case "\r": out.append("\\r")
-      case "\t": out.append("\\t")
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+    var bytes: [UInt8] = []
+    writeString(s, into: &bytes)
+    out += String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// ``writeString(_:into:)`` as UTF-8 bytes. Every byte that needs an escape is ASCII, and
+  /// no byte of a multi-byte UTF-8 sequence is, so escaping byte by byte escapes exactly the
+  /// scalars that need it.
+  private static func writeString(_ s: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in s.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+      case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+      case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+      case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+      case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+      case 0..<0x20:
+        let hex = String(byte, radix: 16)
+        out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+      default: out.append(byte)
       }
     }
-    out.append("\"")
+    out.append(UInt8(ascii: "\""))
   }
 }
