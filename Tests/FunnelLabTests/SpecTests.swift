@@ -281,6 +281,19 @@ func replacing(_ old: String, _ new: String, in text: String = tinySpec) -> Stri
     let text = "{\n  \"a\": [1, 2.5, \"x\\n\\u0001\"],\n  \"b\": {\n    \"c\": null,\n    \"d\": true\n  }\n}\n"
     #expect(JSONWriter.write(try JSONParser.parse(text)) == text)
   }
+
+  /// The writer escapes byte by byte: exactly the quote, the backslash and the control
+  /// characters, never a byte of a multi-byte character (é, €, a skin-toned emoji, a
+  /// combining accent), and the text reads back as the same string.
+  @Test func jsonWriterEscapesOnlyWhatRFC8259Requires() throws {
+    let raw = "é€👍🏽e\u{301} \"q\" \\ \n\r\t\u{0}\u{1f}\u{7f}/"
+    let written = JSONWriter.write(JSONValue(.string(raw)))
+    #expect(written == "\"é€👍🏽e\u{301} \\\"q\\\" \\\\ \\n\\r\\t\\u0000\\u001f\u{7f}/\"\n")
+    #expect(try JSONParser.parse(written).kind == .string(raw))
+    var quoted = "key="
+    JSONWriter.writeString(raw, into: &quoted)
+    #expect(quoted == "key=" + written.dropLast())
+  }
 }
 
 @Suite struct DocumentationTests {
