@@ -1,6 +1,7 @@
 /// The exact engine's passes over one population cell: the labelled pass (mass over
-/// (personalized, label, screen), with the time moments) and the lumped pass (mass over
-/// (personalized, entitled, screen), for first passages and calibration's visits).
+/// (personalized, label, screen), with the time moments) and the lumped passes (mass over
+/// (personalized, entitled, screen)): the first passages to each screen, and calibration's
+/// visits.
 ///
 /// Both keep their state in raw memory, allocated once per pass: the hot loops write
 /// it without Swift's copy-on-write uniqueness checks, which were an eighth of a sweep's
@@ -385,21 +386,13 @@ extension ExactEngine {
   /// transitions are read once a step for all of them): mass that reaches one of the set's
   /// screens is absorbed there. Returns, per set, the mass absorbed and the mass left when its
   /// iteration stopped early. Each set's chain adds the same terms in the same order as it
-  /// would alone. With `visits` (and one set), adds `weight ×` each view and each outcome's
-  /// flow to it.
+  /// would alone.
   static func lumpedPasses(
-    _ g: _ExactLayout, _ probabilities: [Double], absorbing sets: [[Int]], weight w: Double, visits: inout LumpedVisits?
+    _ g: _ExactLayout, _ probabilities: [Double], absorbing sets: [[Int]]
   ) -> [(Double, Double)] {
     var results = sets.map { $0.contains(g.start) ? (1.0, 0.0) : (0.0, 0.0) }
     var walking = sets.indices.filter { !sets[$0].contains(g.start) }
     if walking.isEmpty { return results }
-    let sums = visits.map { PassSums(views: $0.views, outcomeFlow: $0.outcomeFlow) }
-    defer {
-      if let sums, var result = visits {
-        sums.finish(views: &result.views, outcomeFlow: &result.outcomeFlow)
-        visits = result
-      }
-    }
     let s = g.screens
     let n = 4 * s
     var mass = UnsafeMutablePointer<Double>.allocate(capacity: sets.count * n)
@@ -420,15 +413,12 @@ extension ExactEngine {
           for screen in 0..<s {
             let from = (pers * 2 + entitled) * s + screen
             guard walking.contains(where: { mass[$0 * n + from] != 0 }) else { continue }
-            let m0 = mass[walking[0] * n + from]
-            if let sums, m0 != 0 { sums.views[screen] += w * m0 }
             let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
             let first = g.outcomeStart[screen]
             for k in 0..<g.outcomeCount[screen] {
               let p = probabilities[probabilityBase + k]
               if p == 0 { continue }
               let o = first + k
-              if let sums, m0 != 0 { sums.outcomeFlow[o] += w * m0 * p }
               let newPers = g.personalizes[o] ? 1 : pers
               for b in g.branches(outcome: o, entitled: entitled) {
                 let branch = g.branch[b]
@@ -459,5 +449,59 @@ extension ExactEngine {
       if walking.isEmpty { break }
     }
     return results
+  }
+
+  /// Adds `weight ×` each screen's expected views and each outcome's expected flow over the
+  /// walk to `visits`: the lumped chain over (personalized, entitled, screen) with nothing
+  /// absorbed, one step at a time until its mass is at most ``tolerance`` or the step limit.
+  /// Calibration's likelihood solves it once per cell for every trial parameter vector, so it
+  /// has this loop of its own: one chain, no sets to absorb.
+  static func visitsPass(_ g: _ExactLayout, _ probabilities: [Double], weight w: Double, into visits: inout LumpedVisits) {
+    let sums = PassSums(views: visits.views, outcomeFlow: visits.outcomeFlow)
+    defer { sums.finish(views: &visits.views, outcomeFlow: &visits.outcomeFlow) }
+    let s = g.screens
+    let n = 4 * s
+    var mass = UnsafeMutablePointer<Double>.allocate(capacity: n)
+    var next = UnsafeMutablePointer<Double>.allocate(capacity: n)
+    mass.initialize(repeating: 0, count: n)
+    next.initialize(repeating: 0, count: n)
+    defer {
+      mass.deallocate()
+      next.deallocate()
+    }
+    mass[g.start] = 1
+    for t in 1...g.stepLimit {
+      next.update(repeating: 0, count: n)
+      let seen = min(t - 1, g.maxSeen)
+      for pers in 0..<2 {
+        for entitled in 0..<2 {
+          for screen in 0..<s {
+            let m = mass[(pers * 2 + entitled) * s + screen]
+            if m == 0 { continue }
+            sums.views[screen] += w * m
+            let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
+            let first = g.outcomeStart[screen]
+            for k in 0..<g.outcomeCount[screen] {
+              let p = probabilities[probabilityBase + k]
+              if p == 0 { continue }
+              let o = first + k
+              sums.outcomeFlow[o] += w * m * p
+              let newPers = g.personalizes[o] ? 1 : pers
+              for b in g.branches(outcome: o, entitled: entitled) {
+                let branch = g.branch[b]
+                let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
+                if to < 0 || branch.probability == 0 { continue }
+                next[(newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to] += m * p * branch.probability
+              }
+            }
+          }
+        }
+      }
+      swap(&mass, &next)
+      if t == g.stepLimit { break }
+      var remaining = 0.0
+      for i in 0..<n { remaining += mass[i] }
+      if remaining <= tolerance { break }
+    }
   }
 }

@@ -240,8 +240,7 @@ public enum ExactEngine {
   /// that changes nothing before them gets bit-identical values: a structurally null effect
   /// on reaching a screen is exactly 0, not a rounding difference of a whole-walk sum.
   private static func firstPassages(_ g: _ExactLayout, _ probabilities: [Double], to sets: [[Int]]) -> [(Double, Double)] {
-    var none: LumpedVisits? = nil
-    return lumpedPasses(g, probabilities, absorbing: sets, weight: 1, visits: &none)
+    lumpedPasses(g, probabilities, absorbing: sets)
   }
 
   /// Expected views of each screen and action counts per user of `flow`'s population:
@@ -251,13 +250,12 @@ public enum ExactEngine {
   /// need only rates per view, such as calibration's likelihood.
   package static func visits(_ flow: CompiledFlow) -> (views: [Double], actionCounts: [Double]) {
     let g = _ExactLayout(flow)
-    var visits: LumpedVisits? = LumpedVisits(
+    var visits = LumpedVisits(
       views: [Double](repeating: 0, count: g.screens), outcomeFlow: [Double](repeating: 0, count: g.target.count))
     for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
-      _ = lumpedPasses(g, g.probabilities(segment: segment, bin: bin), absorbing: [[]], weight: weight, visits: &visits)
+      visitsPass(g, g.probabilities(segment: segment, bin: bin), weight: weight, into: &visits)
     }
-    let result = visits ?? LumpedVisits(views: [], outcomeFlow: [])
-    return (result.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: result.outcomeFlow))
+    return (visits.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: visits.outcomeFlow))
   }
 }
 
