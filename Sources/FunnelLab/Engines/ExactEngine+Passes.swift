@@ -413,22 +413,11 @@ extension ExactEngine {
           for screen in 0..<s {
             let from = (pers * 2 + entitled) * s + screen
             guard walking.contains(where: { mass[$0 * n + from] != 0 }) else { continue }
-            let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-            let first = g.outcomeStart[screen]
-            for k in 0..<g.outcomeCount[screen] {
-              let p = probabilities[probabilityBase + k]
-              if p == 0 { continue }
-              let o = first + k
-              let newPers = g.personalizes[o] ? 1 : pers
-              for b in g.branches(outcome: o, entitled: entitled) {
-                let branch = g.branch[b]
-                let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
-                if to < 0 || branch.probability == 0 { continue }
-                let into = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to
-                for j in walking {
-                  let m = mass[j * n + from]
-                  if m != 0 { next[j * n + into] += m * p * branch.probability }
-                }
+            lumpedMoves(g, probabilities, seen: seen, personalized: pers, entitled: entitled, screen: screen, outcome: { _, _ in }) {
+              into, p, q in
+              for j in walking {
+                let m = mass[j * n + from]
+                if m != 0 { next[j * n + into] += m * p * q }
               }
             }
           }
@@ -449,6 +438,33 @@ extension ExactEngine {
       if walking.isEmpty { break }
     }
     return results
+  }
+
+  /// The lumped chain's moves out of the state (`pers`, `entitled`, `screen`) at seen level
+  /// `seen`, in outcome and branch order: `outcome(o, p)` for each outcome `o` of probability
+  /// `p > 0`, then `move(into, p, q)` for each of its branches of probability `q > 0` that
+  /// lands on a screen, `into` the state it lands in. The reach and the visits passes share it.
+  @inline(__always)
+  private static func lumpedMoves(
+    _ g: _ExactLayout, _ probabilities: [Double], seen: Int, personalized pers: Int, entitled: Int, screen: Int,
+    outcome: (_ o: Int, _ p: Double) -> Void, move: (_ into: Int, _ p: Double, _ q: Double) -> Void
+  ) {
+    let s = g.screens
+    let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
+    let first = g.outcomeStart[screen]
+    for k in 0..<g.outcomeCount[screen] {
+      let p = probabilities[probabilityBase + k]
+      if p == 0 { continue }
+      let o = first + k
+      outcome(o, p)
+      let newPers = g.personalizes[o] ? 1 : pers
+      for b in g.branches(outcome: o, entitled: entitled) {
+        let branch = g.branch[b]
+        let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
+        if to < 0 || branch.probability == 0 { continue }
+        move((newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to, p, branch.probability)
+      }
+    }
   }
 
   /// Adds `weight ×` each screen's expected views and each outcome's expected flow over the
@@ -479,21 +495,10 @@ extension ExactEngine {
             let m = mass[(pers * 2 + entitled) * s + screen]
             if m == 0 { continue }
             sums.views[screen] += w * m
-            let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-            let first = g.outcomeStart[screen]
-            for k in 0..<g.outcomeCount[screen] {
-              let p = probabilities[probabilityBase + k]
-              if p == 0 { continue }
-              let o = first + k
-              sums.outcomeFlow[o] += w * m * p
-              let newPers = g.personalizes[o] ? 1 : pers
-              for b in g.branches(outcome: o, entitled: entitled) {
-                let branch = g.branch[b]
-                let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
-                if to < 0 || branch.probability == 0 { continue }
-                next[(newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to] += m * p * branch.probability
-              }
-            }
+            lumpedMoves(
+              g, probabilities, seen: seen, personalized: pers, entitled: entitled, screen: screen,
+              outcome: { o, p in sums.outcomeFlow[o] += w * m * p }
+            ) { into, p, q in next[into] += m * p * q }
           }
         }
       }
