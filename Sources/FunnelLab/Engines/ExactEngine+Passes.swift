@@ -66,6 +66,33 @@ extension ExactEngine {
       nextActive.deallocate()
     }
 
+    /// Back to the start state once a pass is over. Its last step moved every slot to `next`
+    /// and zeroed it, so `next` and `nextActive` are clean; the mass left (at most
+    /// ``ExactEngine/tolerance``, or what the step limit ended) is on the active entries.
+    mutating func reset(_ g: _ExactLayout) {
+      let s = g.screens
+      for pers in 0..<2 {
+        for screen in 0..<s {
+          let slot = (pers * s + screen) * words
+          for w in 0..<words {
+            var bits = active[slot + w]
+            while bits != 0 {
+              let label = w * 64 + bits.trailingZeroBitCount
+              bits &= bits - 1
+              mass[(pers * g.labels + label) * s + screen] = 0
+            }
+            active[slot + w] = 0
+          }
+        }
+      }
+      for i in 0..<timeCount {
+        timeD[i] = 0
+        timeE[i] = 0
+      }
+      mass[g.start] = 1
+      active[g.start * words] = 1
+    }
+
     /// Makes the next step's buffers the current ones.
     mutating func advance() {
       swap(&mass, &next)
@@ -219,18 +246,45 @@ extension ExactEngine {
     }
   }
 
-  /// Propagates one cell's mass over (personalized, label, screen) to the end.
-  static func labelledPass(
-    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, into acc: inout _ExactAccumulators
-  ) {
-    var state = LabelledPassState(g)
-    let sums = PassSums(views: acc.views, outcomeFlow: acc.outcomeFlow)
-    var ends = EndSums(g, acc)
-    defer {
+  /// The labelled passes of a sequence of cells, in one set of buffers: ``pass(_:weight:into:)``
+  /// for each cell, then ``finish(into:)``. The per-view and end sums stay in raw memory from
+  /// the first cell to the last (each cell adds to them in turn, as it would to the
+  /// accumulators), and a cell's state is cleared for the next one by zeroing the entries it
+  /// left, so the buffers are allocated and zeroed once, not once per cell.
+  struct LabelledPasses {
+    let g: _ExactLayout
+    private var state: LabelledPassState
+    private let sums: PassSums
+    private var ends: EndSums
+
+    /// Buffers for cells of layout `g` adding to `acc`'s sums.
+    init(_ g: _ExactLayout, _ acc: _ExactAccumulators) {
+      self.g = g
+      state = LabelledPassState(g)
+      sums = PassSums(views: acc.views, outcomeFlow: acc.outcomeFlow)
+      ends = EndSums(g, acc)
+    }
+
+    /// Propagates one cell's mass over (personalized, label, screen) to the end.
+    mutating func pass(_ probabilities: [Double], weight w: Double, into acc: inout _ExactAccumulators) {
+      labelledPass(g, probabilities, weight: w, state: &state, sums: sums, ends: &ends, into: &acc)
+      state.reset(g)
+    }
+
+    /// Copies the sums into `acc` and frees the buffers; call once, after the last cell.
+    func finish(into acc: inout _ExactAccumulators) {
       sums.finish(views: &acc.views, outcomeFlow: &acc.outcomeFlow)
       ends.finish(into: &acc)
       state.deallocate()
     }
+  }
+
+  /// Propagates one cell's mass over (personalized, label, screen) to the end, from the start
+  /// state in `state`.
+  private static func labelledPass(
+    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, state: inout LabelledPassState, sums: PassSums,
+    ends: inout EndSums, into acc: inout _ExactAccumulators
+  ) {
     for t in 1...g.stepLimit {
       let seen = min(t - 1, g.maxSeen)
       // `next` and `nextActive` are clean: each slot was zeroed when it moved.

@@ -209,16 +209,17 @@ public enum ExactEngine {
   ) -> _ExactAccumulators {
     var acc = _ExactAccumulators(layout)
     let paywalls = (0..<layout.screens).filter { layout.isPaywall[$0] }
+    // One set per screen, and the paywalls together when there are several.
+    let sets = (0..<layout.screens).map { [$0] } + (paywalls.count > 1 ? [paywalls] : [])
+    var labelled = LabelledPasses(layout, acc)
     for (segment, bin, weight) in cells {
       let probabilities = layout.probabilities(segment: segment, bin: bin)
-      labelledPass(layout, probabilities, weight: weight, into: &acc)
+      labelled.pass(probabilities, weight: weight, into: &acc)
       if reach == .none { continue }
       if reach == .paywalls {
         if !paywalls.isEmpty { acc.paywallReach += weight * firstPassages(layout, probabilities, to: [paywalls])[0].0 }
         continue
       }
-      // One set per screen, and the paywalls together when there are several.
-      let sets = (0..<layout.screens).map { [$0] } + (paywalls.count > 1 ? [paywalls] : [])
       let passages = firstPassages(layout, probabilities, to: sets)
       for target in 0..<layout.screens {
         let (reached, left) = passages[target]
@@ -228,6 +229,7 @@ public enum ExactEngine {
       }
       if paywalls.count > 1 { acc.paywallReach += weight * passages[layout.screens].0 }
     }
+    labelled.finish(into: &acc)
     return acc
   }
 
