@@ -3,13 +3,14 @@
 /// (personalized, entitled, screen)): the first passages to each screen, and calibration's
 /// visits.
 ///
-/// Both keep their state in raw memory, allocated once per pass: the hot loops write
-/// it without Swift's copy-on-write uniqueness checks, which were an eighth of a sweep's
-/// CPU. The arithmetic is the arrays' (the same terms added in the same order), so the
+/// They keep their state in raw memory (the labelled passes' buffers allocated once for all
+/// of a walk's cells, the lumped ones' once per pass): the hot loops write it without
+/// Swift's copy-on-write uniqueness checks, which were an eighth of a sweep's CPU. The arithmetic is the arrays' (the same terms added in the same order), so the
 /// results are bit-identical to the array version's (`ExactEngineTests` and the goldens).
 extension ExactEngine {
-  /// The buffers of one cell's labelled pass: mass over (personalized, label, screen) and
-  /// the time moments over (personalized, entitled, screen), now and after one more step.
+  /// The buffers of a cell's labelled pass (reused cell after cell, ``reset(_:)``): mass over
+  /// (personalized, label, screen) and the time moments over (personalized, entitled, screen),
+  /// now and after one more step.
   ///
   /// The mass is sparse (most of the `8·(3·plans + 2)` labels are empty on a screen at any
   /// step): a bit per label and (personalized, screen) slot says which entries may be
