@@ -418,11 +418,10 @@ extension ExactEngine {
     var outcomeFlow: [Double]
   }
 
-  /// Absorbs the mass of each walking set's chain on its targets (adding it to `reached`), and
-  /// zeroes that chain's next step.
+  /// Absorbs the mass of each walking set's chain on its targets (adding it to `reached`).
   private static func absorb(
-    _ sets: [[Int]], _ walking: [Int], mass: UnsafeMutablePointer<Double>, clearing next: UnsafeMutablePointer<Double>,
-    stateCount n: Int, screens s: Int, into reached: inout [Double]
+    _ sets: [[Int]], _ walking: [Int], mass: UnsafeMutablePointer<Double>, stateCount n: Int, screens s: Int,
+    into reached: inout [Double]
   ) {
     for j in walking {
       for target in sets[j] {
@@ -431,7 +430,6 @@ extension ExactEngine {
           mass[j * n + part * s + target] = 0
         }
       }
-      for i in 0..<n { next[j * n + i] = 0 }
     }
   }
 
@@ -461,7 +459,8 @@ extension ExactEngine {
     for j in walking { mass[j * n + g.start] = 1 }
     var reached = [Double](repeating: 0, count: sets.count)
     for t in 1...g.stepLimit {
-      absorb(sets, walking, mass: mass, clearing: next, stateCount: n, screens: s, into: &reached)
+      // `next` is clean for the walking chains: each state's mass was zeroed as it moved.
+      absorb(sets, walking, mass: mass, stateCount: n, screens: s, into: &reached)
       let seen = min(t - 1, g.maxSeen)
       for pers in 0..<2 {
         for entitled in 0..<2 {
@@ -475,6 +474,7 @@ extension ExactEngine {
                 if m != 0 { next[j * n + into] += m * p * q }
               }
             }
+            for j in walking { mass[j * n + from] = 0 }
           }
         }
       }
