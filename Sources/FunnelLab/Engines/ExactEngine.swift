@@ -419,15 +419,16 @@ struct _ExactLayout {
     // The cell's rows are contiguous, in the same order and stride as the result.
     return flow.thresholds.withUnsafeBufferPointer { thresholds in
       [Double](unsafeUninitializedCapacity: count) { result, initialized in
-        result.initialize(repeating: 0)
         for row in Swift.stride(from: 0, to: count, by: stride) {
           let screen = (row / stride) % screens
           var previous: UInt64 = 0
           for k in 0..<outcomeCount[screen] {
             let t = thresholds[first + row + k]
-            result[row + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
+            result.initializeElement(at: row + k, to: Double(t - previous) / Double(CompiledFlow.thresholdScale))
             previous = t
           }
+          // The row's padding past the screen's outcomes.
+          for k in outcomeCount[screen]..<stride { result.initializeElement(at: row + k, to: 0) }
         }
         initialized = count
       }
