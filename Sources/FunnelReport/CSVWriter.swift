@@ -1,7 +1,7 @@
 import FunnelLab
 
-/// Writes CSV by RFC 4180: fields with a comma, quote, CR or LF are quoted and
-/// their quotes doubled; lines end with CRLF.
+/// Writes CSV by RFC 4180: fields with a comma or a quote are quoted and their quotes
+/// doubled; lines end with CRLF. Fields are text from input, escaped by ``field(_:)``.
 package struct CSVWriter {
   /// The document so far: the header and every added row, each ended by CRLF.
   package private(set) var text = ""
@@ -15,9 +15,16 @@ package struct CSVWriter {
     text += fields.map(Self.field).joined(separator: ",") + "\r\n"
   }
 
-  /// One field, quoted when it must be.
+  /// One field, quoted when it must be, as text from input is written in CSV: control
+  /// characters but tab escaped as in messages (`\n`, `\u{1B}`: a field never spans two physical
+  /// lines, so no line can start inside it), the two `#` of `##[` and `##vso[` split by a
+  /// backslash (`#\#[`, read as a command anywhere in a line), and a field whose first
+  /// non-blank character is `:` quoted (the value kept, its line starting with `"`, never with
+  /// the `::` of a workflow command). See ``UntrustedText``.
   package static func field(_ value: String) -> String {
-    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return value }
+    let value = value.split(separator: "\t", omittingEmptySubsequences: false)
+      .map { UntrustedText.escape($0.unicodeScalars, controls: true, lineStarts: false) }.joined(separator: "\t")
+    guard value.first(where: { !$0.isWhitespace }) == ":" || value.contains(where: { $0 == "," || $0 == "\"" }) else { return value }
     var out = "\""
     for c in value {
       if c == "\"" { out.append("\"") }

@@ -40,7 +40,7 @@ extension CheckRenderer {
     for file in files {
       for (i, r) in file.results.enumerated() {
         guard !r.passed else {
-          out += "✓ \(r.expectation.id): \(r.statement)\n"
+          out += "✓ \("\(r.expectation.id): \(r.statement)".escapingControlCharacters)\n"
           continue
         }
         var properties = "file=\(property(file.path))"
@@ -54,11 +54,11 @@ extension CheckRenderer {
         out += "::error \(properties)::\(data(SnapshotRenderer.table(baseline)))\n"
       }
     }
-    return out + outcome(files) + "\n"
+    return out + outcome(files).escapingControlCharacters + "\n"
   }
 
   /// A workflow command's message: `%`, CR and LF percent-encoded, other control
-  /// characters shown escaped (as in every message).
+  /// characters shown escaped (as in every message), `##[` and `##vso[` split (`#\#[`).
   static func data(_ s: String) -> String {
     var out = ""
     for c in s.unicodeScalars {
@@ -69,7 +69,7 @@ extension CheckRenderer {
       default: out += c.isEscapedInMessages ? String(c).escapingControlCharacters : String(c)
       }
     }
-    return out
+    return UntrustedText.escape(out.unicodeScalars, controls: false, lineStarts: false)
   }
 
   /// A workflow command's property value: as ``data(_:)``, and `:` and `,` encoded.

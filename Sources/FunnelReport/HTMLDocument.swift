@@ -1,6 +1,8 @@
+import FunnelLab
+
 /// A self-contained HTML page under construction: inline CSS, inline SVG charts,
 /// no script and no external URL. The page is well-formed XML (void elements are
-/// self-closed, only the five XML entities are used), so tests can parse it.
+/// self-closed, only the five XML entities and numeric character references are used), so tests can parse it.
 /// Coordinates and numbers go through ``NumberText``: the same report gives the
 /// same bytes.
 package struct HTMLDocument {
@@ -13,17 +15,27 @@ package struct HTMLDocument {
   package init(title: String) { self.title = title }
 
   /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and any ``Tone`` mark removed (``toned(_:)`` colours them).
+  /// Text from input stays text for every reader of the page's source (``UntrustedText``): a `:`
+  /// that starts a `::` at the start or after white space is `&#58;`, the second `#` of `##[` and
+  /// `##vso[` is `&#35;` (a browser shows both as they were; a CI runner reading the file's lines
+  /// sees no workflow command), and control characters but tab and line feed are shown as in
+  /// messages (`\u{1B}`, `\r`: XML 1.0 allows no other, even as a reference).
   package static func escape(_ text: String) -> String {
+    let s = Array(text.unicodeScalars.filter { !Tone.isMark(Character($0)) })
     var out = ""
-    for c in text {
+    for i in s.indices {
+      let c = s[i]
       switch c {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
-      case _ where Tone.isMark(c): continue
-      default: out.append(c)
+      case "\n", "\t": out.unicodeScalars.append(c)
+      case _ where c.isEscapedInMessages: out += UntrustedText.shown(c)
+      case _ where UntrustedText.startsLineCommand(s, at: i): out += "&#58;"
+      case _ where UntrustedText.splitsCommand(s, at: i): out += "&#35;"
+      default: out.unicodeScalars.append(c)
       }
     }
     return out

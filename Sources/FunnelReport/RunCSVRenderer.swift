@@ -60,7 +60,9 @@ package enum RunMarkdownRenderer {
   /// a letter, `/`, `!` or `?`), an entity (`&` then a letter or `#`), a link or
   /// image (`]` then `(` or `[`), a code span, or end a table cell (`|`); line ends
   /// become spaces and other control characters are shown escaped. Emphasis
-  /// characters are left as they are: they only change the style.
+  /// characters are left as they are: they only change the style. Workflow commands are
+  /// neutralised (``Swift/StringProtocol/neutralizingWorkflowCommands``: `\::warning`,
+  /// `#\#[`; CommonMark shows `\:` as `:` and `\#` as `#`).
   static func cell(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     var out = String.UnicodeScalarView()
@@ -85,7 +87,7 @@ package enum RunMarkdownRenderer {
       if escaped { out.append("\\") }
       out.append(scalar)
     }
-    return String(out)
+    return String(out).neutralizingWorkflowCommands
   }
 
   /// An id as inline code, or as escaped text when it holds anything ``cell(_:)``

@@ -1,3 +1,5 @@
+import FunnelLab
+
 /// How terminal text is laid out: the width it must fit and whether it may be coloured.
 ///
 /// The command line binds it (``current``) around the rendering of a terminal table, so
@@ -30,7 +32,9 @@ package struct TerminalLayout: Sendable, Hashable {
 
   /// `text` fitted to ``width``: every line wider than it is folded at spaces (never inside
   /// brackets), its continuation lines indented two columns deeper than the line; tables are
-  /// already fitted by ``TextTable``. Then ``Tone`` marks become colour codes or vanish.
+  /// already fitted by ``TextTable``. Then ``Tone`` marks become colour codes or vanish, and
+  /// workflow commands that folding or a vanished mark brought together are neutralised
+  /// (``Swift/StringProtocol/neutralizingWorkflowCommands``; text from input arrives escaped).
   package func fit(_ text: String) -> String {
     var lines: [String] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -43,7 +47,7 @@ package struct TerminalLayout: Sendable, Hashable {
       let folded = TextWrap.wrap(String(line.dropFirst(indent)), width: max(20, width - indent), indent: 2)
       lines += folded.map { String(repeating: " ", count: indent) + $0 }
     }
-    return Tone.render(lines.joined(separator: "\n"), color: color)
+    return Tone.render(lines.joined(separator: "\n"), color: color).neutralizingWorkflowCommands
   }
 }
 

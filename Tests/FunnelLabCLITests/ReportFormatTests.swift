@@ -173,7 +173,8 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(CSVWriter.field("plain") == "plain")
     #expect(CSVWriter.field("a,b") == "\"a,b\"")
     #expect(CSVWriter.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
-    #expect(CSVWriter.field("two\r\nlines") == "\"two\r\nlines\"")
+    // Control characters are escaped (issue 58): a field never spans two physical lines.
+    #expect(CSVWriter.field("two\r\nlines") == "two\\r\\nlines")
   }
 
   @Test func runHTMLHasEveryChartWithATextAlternative() throws {

@@ -71,22 +71,54 @@ package enum JSONWriter {
 
   /// ``writeString(_:into:)`` as UTF-8 bytes. Every byte that needs an escape is ASCII, and
   /// no byte of a multi-byte UTF-8 sequence is, so escaping byte by byte escapes exactly the
-  /// scalars that need it.
+  /// scalars that need it. A string that may hold text a terminal or a CI runner acts on (a `#`,
+  /// a C1 control, a bidirectional or line-separator character) takes ``writeUntrusted(_:into:)``.
   private static func writeString(_ s: String, into out: inout [UInt8]) {
+    if s.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == 0xC2 || $0 == 0xE2 }) {
+      writeUntrusted(s, into: &out)
+      return
+    }
     out.append(UInt8(ascii: "\""))
-    for byte in s.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-      case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-      case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-      case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-      case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-      case 0..<0x20:
-        let hex = String(byte, radix: 16)
-        out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-      default: out.append(byte)
+    for byte in s.utf8 { append(byte, into: &out) }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// One byte of a string literal, escaped as RFC 8259 requires.
+  @inline(__always)
+  private static func append(_ byte: UInt8, into out: inout [UInt8]) {
+    switch byte {
+    case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+    case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+    case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+    case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+    case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+    case 0..<0x20: out.append(contentsOf: unicodeEscape(UInt32(byte)).utf8)
+    default: out.append(byte)
+    }
+  }
+
+  /// A string literal whose text from input stays text (``UntrustedText``): as
+  /// ``writeString(_:into:)``, and C1 controls, bidirectional overrides and isolates and the
+  /// line and paragraph separators as `\uXXXX` (no terminal acts on them in the file's bytes), the
+  /// second `#` of `##[` and `##vso[` as `\u0023` (no CI runner reads a command in the line). The
+  /// value read back is the same.
+  private static func writeUntrusted(_ s: String, into out: inout [UInt8]) {
+    let scalars = Array(s.unicodeScalars)
+    out.append(UInt8(ascii: "\""))
+    for i in scalars.indices {
+      let c = scalars[i]
+      if (c.value >= 0x80 && c.isEscapedInMessages) || UntrustedText.splitsCommand(scalars, at: i) {
+        out.append(contentsOf: unicodeEscape(c.value).utf8)
+      } else {
+        for byte in String(c).utf8 { append(byte, into: &out) }  // C0 controls as RFC 8259 escapes them
       }
     }
     out.append(UInt8(ascii: "\""))
+  }
+
+  /// `\uXXXX` for a scalar of the Basic Multilingual Plane, lower-case hex.
+  private static func unicodeEscape(_ value: UInt32) -> String {
+    let hex = String(value, radix: 16)
+    return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 }
