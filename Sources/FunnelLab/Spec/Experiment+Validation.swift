@@ -215,6 +215,7 @@ private struct Validator {
   @_optimize(none)
   mutating func checkExperiment(_ e: Experiment) {
     if e.name.isEmpty { fail([.key("name")], "the name is empty", "name the experiment") }
+    if let error = SpecError.unprintable(id: e.name, at: [.key("name")], naming: "experiment") { errors.append(error) }
     if !Limits.users.contains(e.users) {
       fail(
         [.key("users")], "users must be at least 1 and at most \(Limits.users.upperBound), got \(e.users)", "use e.g. 100000",
@@ -480,6 +481,7 @@ private struct Validator {
     for action in screen.actions {
       let ap = path.key("actions").key(action.id)
       if !actionIDs.insert(action.id).inserted { fail(ap, "duplicate action id '\(action.id)'", nil) }
+      if let error = SpecError.unprintable(id: action.id, at: ap, naming: "action") { errors.append(error) }
       checkAction(action, on: screen.kind, index: index, targets: targets, at: ap)
       if let p = action.probability, p.isFinite { sum += p }
     }
