@@ -74,3 +74,35 @@ enum EventOptions {
     return name
   }
 }
+
+extension EventOptions {
+  /// Refuses (64) a `--variant` no event of the log names, listing the variants it does
+  /// name, closest first; or, when no event names a variant, the `--variant-property`.
+  static func checkVariant(_ f: FlowInference, source: String) throws(UsageError) {
+    guard let variant = f.variant, f.events == 0, f.otherVariants > 0 else { return }
+    let asked = variant.value.escapingControlCharacters
+    let property = variant.property.escapingControlCharacters
+    guard !f.otherVariantIDs.isEmpty else {
+      throw UsageError(
+        message: "--variant-property \(property): no event of \(source) has the property \"\(property)\"",
+        hint: "give the property that names each event's variant (e.g. --variant-property variant)")
+    }
+    let listed = NameSuggestion.nearestFirst(to: variant.value, in: f.otherVariantIDs).prefix(10)
+    let more = f.otherVariantIDs.count > listed.count ? ", …" : ""
+    throw UsageError(
+      message: "--variant \(asked): no event of \(source) has \"\(property)\": \"\(asked)\"",
+      hint: "the log's variants (closest first): " + listed.map { "'\($0.escapingControlCharacters)'" }.joined(separator: ", ") + more)
+  }
+
+  /// Refuses (65) a `--segment-property` that named no user's segment in the log: no event
+  /// has it, or every value is empty, an array or an object.
+  static func checkSegments(_ f: FlowInference, source: String) throws(CommandFailure) {
+    guard let property = f.segmentProperty, f.segments.isEmpty else { return }
+    let name = property.escapingControlCharacters
+    let held = f.unusableSegments.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key == "empty" ? "empty" : "as " + $0.key)" }
+    let found = held.isEmpty ? "no event has it" : "no event holds it as text (events hold it " + held.joined(separator: ", ") + ")"
+    throw .invalidInput(
+      "\(source): --segment-property \(name) names no segment: \(found); name the property that holds each user's segment"
+        + " as text (e.g. --segment-property segment), or leave --segment-property out.")
+  }
+}

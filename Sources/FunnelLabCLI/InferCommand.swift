@@ -63,6 +63,7 @@ enum InferCommand: Command {
       throw UsageError(message: "--name is empty or holds a control character", hint: "e.g. --name klick-as-logged")
     }
     let source = InputFile.displayName(path)
+    try refuseSegmentProperty(arguments.value("segment-property"))
     var variant: (property: String, value: String)?
     switch (arguments.value("variant-property"), arguments.value("variant")) {
     case (let p?, let v?): variant = (p, v)
@@ -153,6 +154,17 @@ enum InferCommand: Command {
     return borrowed
   }
 
+  /// Refuses (64) a `--segment-property` that cannot name a segment: empty, or the user id or
+  /// the time (each user, each event, would be a segment of its own).
+  private static func refuseSegmentProperty(_ name: String?) throws(UsageError) {
+    guard let name else { return }
+    let hint = "name the property holding each user's segment, e.g. --segment-property segment"
+    if name.isEmpty { throw UsageError(message: "--segment-property: the property's name is empty", hint: hint) }
+    if name == "user_id" || name == "timestamp_ms" {
+      throw UsageError(message: "--segment-property \(name): \(name) is not a segment (each user would be one of their own)", hint: hint)
+    }
+  }
+
   /// The inferred document without its borrowed variants.
   private static func plain(_ document: JSONValue) -> String {
     guard case .object(let members) = document.kind else { return "" }
@@ -163,15 +175,18 @@ enum InferCommand: Command {
     return JSONWriter.write(.object(kept))
   }
 
-  /// Refuses a log that stopped the reading, has more bad lines than allowed, or no user whose walk ended.
+  /// Refuses a log that stopped the reading, has more bad lines than allowed, no event of
+  /// `--variant` (64), no user whose walk ended, or no segment in `--segment-property`.
   private static func check(
     _ f: FlowInference, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
-  ) throws(CommandFailure) {
+  ) throws {
     try EventOptions.check(f, stopped: stopped, source: source, maximumBad: maximumBad)
+    try EventOptions.checkVariant(f, source: source)
     guard f.users > 0, !f.screens.isEmpty else {
-      throw .invalidInput(
+      throw CommandFailure.invalidInput(
         "\(source): no user's walk from a screen view to its end among \(f.lines) lines (\(f.events) events of the taxonomy);"
           + " are the events FunnelLab's, or renamed with --events-map, with user_id and timestamp_ms?")
     }
+    try EventOptions.checkSegments(f, source: source)
   }
 }

@@ -438,4 +438,77 @@ import Testing
     let named = funnellab("infer", "experiments/data/klick-events.ndjson", "--name", " ", "-o", try temporaryFile("n.json"))
     #expect(named.code == 64 && named.err.contains("--name"), "\(named.err)")
   }
+
+  /// A walk to completion by user `user`, its events carrying `extra` (`key=value` pairs).
+  static func completedWalk(_ user: String, _ extra: String = "") -> String {
+    "\(user) 0 onboarding_screen_viewed screen_name=A \(extra)\n\(user) 1 onboarding_continued screen_name=A action=continue \(extra)\n"
+      + "\(user) 1 onboarding_completed \(extra)\n"
+  }
+
+  /// `--segment-property` that names no user's segment is refused, not ignored: 65 naming the
+  /// option, its value and the log, whether no event has the property or its values are empty
+  /// or objects; the user id is refused before the log is read (64).
+  @Test func aSegmentPropertyThatNamesNoSegmentIsRefused() throws {
+    let absent = try temporaryFile("plain.ndjson", contents: Self.log(Self.completedWalk("a") + Self.completedWalk("b")))
+    let spec = try temporaryFile("s.json", contents: "kept")
+    let r = funnellab("infer", absent, "--segment-property", "segment", "-o", spec)
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.contains("Error: \(absent): --segment-property segment names no segment: no event has it;"), "\(r.err)")
+    #expect(r.err.contains("or leave --segment-property out."), "\(r.err)")
+    #expect(try String(contentsOfFile: spec, encoding: .utf8) == "kept")
+    let object = Self.log(Self.completedWalk("a", "segment=")).replacingOccurrences(of: "\"segment\":\"\"", with: "\"segment\":{\"x\":1}")
+    let objects = try temporaryFile("objects.ndjson", contents: object + Self.log(Self.completedWalk("b", "segment=")))
+    let o = funnellab("infer", objects, "--segment-property", "segment", "-o", spec)
+    #expect(o.code == 65, "\(o.err)")
+    #expect(o.err.contains("no event holds it as text (events hold it 3 as an object, 3 empty)"), "\(o.err)")
+    let user = funnellab("infer", absent, "--segment-property", "user_id", "-o", spec)
+    #expect(user.code == 64 && user.err.contains("--segment-property user_id: user_id is not a segment"), "\(user.err)")
+  }
+
+  /// A `timestamp_ms` out of range (before the epoch, past year 9999, 1e30) is said to be so,
+  /// with the bound and the line, not called missing.
+  @Test(arguments: ["-5", "1e30", "253402300800000"])
+  func anOutOfRangeTimeNamesItsBound(stamp: String) throws {
+    let log = try temporaryFile("time.ndjson", contents: Self.log("a \(stamp) onboarding_screen_viewed screen_name=A\n"))
+    let r = funnellab("infer", log, "-o", try temporaryFile("s.json"))
+    #expect(r.code == 65, "\(r.err)")
+    #expect(
+      r.err.contains(
+        "\(log):1: \"timestamp_ms\" \(stamp) is out of range (0 to 253402300799999, the last millisecond of year 9999)"),
+      "\(r.err)")
+    let line =
+      "{\"user_id\":\"a\",\"timestamp_ms\":\"soon\",\"event\":\"onboarding_screen_viewed\","
+      + "\"properties\":{\"screen_name\":\"A\"}}\n"
+    let word = funnellab("infer", try temporaryFile("w.ndjson", contents: line), "-o", try temporaryFile("s.json"))
+    #expect(word.code == 65 && word.err.contains(":1: \"timestamp_ms\" 'soon' is not a number of milliseconds"), "\(word.err)")
+  }
+
+  /// `--variant` that no event names is a usage error naming it and the log's variants,
+  /// closest first; a `--variant-property` no event has is named instead.
+  @Test func aVariantNotInTheLogListsThoseThatAre() throws {
+    let log = try temporaryFile(
+      "two.ndjson",
+      contents: Self.log(Self.completedWalk("a", "variant=control") + Self.completedWalk("b", "variant=twoSlides")))
+    let r = funnellab("infer", log, "--variant-property", "variant", "--variant", "twoSlide", "-o", try temporaryFile("s.json"))
+    #expect(r.code == 64, "\(r.err)")
+    #expect(
+      r.err.hasPrefix(
+        "Error: --variant twoSlide: no event of \(log) has \"variant\": \"twoSlide\"; the log's variants (closest first): 'twoSlides', 'control'"
+      ), "\(r.err)")
+    let property = funnellab("infer", log, "--variant-property", "arm", "--variant", "control", "-o", try temporaryFile("s.json"))
+    #expect(property.code == 64, "\(property.err)")
+    #expect(property.err.hasPrefix("Error: --variant-property arm: no event of \(log) has the property \"arm\""), "\(property.err)")
+  }
+
+  /// An empty `--events-map` is refused as the map's problem (65, naming the map), before
+  /// any log line is read, in every command that takes one.
+  @Test(arguments: ["infer", "ingest", "trace"])
+  func anEmptyEventsMapIsRefused(command: String) throws {
+    let map = try temporaryFile("map.json", contents: "{}")
+    let log = try temporaryFile("plain.ndjson", contents: Self.log(Self.completedWalk("a")))
+    let r = funnellab(command == "trace" ? ["trace", "--users", "10", "--events-map", map] : [command, log, "--events-map", map])
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.contains("\(map): (document) (line 1): maps no event;"), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
 }

@@ -206,6 +206,16 @@ package enum NameSuggestion {
     closest(to: name, in: candidates).map { "did you mean '\($0)'?" }
   }
 
+  /// Every candidate, the nearest to `name` first (case-insensitive Levenshtein distance, ties
+  /// in alphabetical order): the list to show when a name matches none.
+  /// - Complexity: O(*k* · *m* · *n*) for *k* candidates of length *m* and a name of length *n*.
+  package static func nearestFirst(to name: String, in candidates: some Sequence<String>) -> [String] {
+    let target = Array(name.lowercased())
+    return candidates.map { ($0, distance(target, Array($0.lowercased()))) }
+      .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+      .map(\.0)
+  }
+
   static func distance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

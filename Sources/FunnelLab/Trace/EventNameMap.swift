@@ -25,7 +25,7 @@ package struct EventNameMap: Sendable, Hashable {
   }
 
   /// Parses a mapping file's text; every problem is reported, with its path and line.
-  /// - Throws: ``SpecErrors`` for bad JSON, a key that is not a FunnelLab event name,
+  /// - Throws: ``SpecErrors`` for bad JSON, an empty object, a key that is not a FunnelLab event name,
   ///   a value that is not a non-empty string, or two events renamed to one name (or
   ///   one renamed to the name another keeps).
   package init(parsing text: String, source: String) throws(SpecErrors) {
@@ -43,6 +43,12 @@ package struct EventNameMap: Sendable, Hashable {
             .type, path: .root, line: root.line, message: "expected an object of event names",
             hint: "write {\"onboarding_started\": \"your_name\", …}")
         ])
+    }
+    guard !members.isEmpty else {
+      // An empty map renames nothing: a log it was meant for would fail line by line instead.
+      let hint = "write {\"onboarding_started\": \"your_name\", …} for each event you renamed, or give no map to keep FunnelLab's names"
+      let empty = SpecError(.invalidValue, path: .root, line: root.line, message: "maps no event", hint: hint)
+      throw SpecErrors(source: source, errors: [empty])
     }
     var errors: [SpecError] = []
     var renames: [String: String] = [:]

@@ -152,9 +152,12 @@ package struct FlowInference: Sendable {
   }
 
   /// Only the events whose property `property` is `value` (one variant of a log of several).
-  private let variant: (property: String, value: String)?
+  package let variant: (property: String, value: String)?
   /// Events of other variants, left out.
   package private(set) var otherVariants: UInt64 = 0
+  /// The variants those events named (at most ``EventIngest/maximumNamesKept``), to say which
+  /// a log holds when the one asked for is not among them.
+  package private(set) var otherVariantIDs: Set<String> = []
 
   /// The property naming each user's segment (on any of their events: a trace writes it on
   /// `onboarding_started`), when the counts are kept per segment too.
@@ -164,6 +167,12 @@ package struct FlowInference: Sendable {
   /// The most segments a log may name.
   package static let maximumSegments = 32
   private var userSegment: [String: String] = [:]
+  /// Events whose segment property was there but named no segment: empty, or an array or an
+  /// object (by its type's name); a log where no event names one is refused by the caller.
+  package private(set) var unusableSegments: [String: UInt64] = [:]
+
+  /// The `timestamp_ms` a log may give: from the epoch to the last millisecond of year 9999.
+  package static let timestamps: ClosedRange<Double> = 0...253_402_300_799_999
 
   /// An empty count of a log in `format`, its names under `names`; with `variant`, of the
   /// events of that variant only; with `segmentProperty`, per segment too.
@@ -210,14 +219,20 @@ package struct FlowInference: Sendable {
 
   mutating func read(_ e: EventLineReader.Event) {
     guard let event = names[e.name] else { return }
-    if let variant, Self.text(e.property(variant.property)) != variant.value {
-      otherVariants &+= 1
-      return
+    if let variant {
+      let named = Self.text(e.property(variant.property))
+      if named != variant.value {
+        otherVariants &+= 1
+        if let named, otherVariantIDs.count < EventIngest.maximumNamesKept { otherVariantIDs.insert(named) }
+        return
+      }
     }
     events &+= 1
     guard let user = Self.text(e.user) else { return bad(e.line, "no \"user_id\": infer follows each user's events") }
-    guard let stamp = Self.text(e.timestamp), let time = Double(stamp), time.isFinite, abs(time) < 1e15 else {
-      return bad(e.line, "no \"timestamp_ms\" (a number of milliseconds): infer orders each user's events by it")
+    let time: Double
+    switch Self.milliseconds(e.timestamp) {
+    case .success(let t): time = t
+    case .failure(let problem): return bad(e.line, problem.message)
     }
     if let segmentProperty { follow(e, user: user, property: segmentProperty) }
     if open[user] == nil {
@@ -257,6 +272,25 @@ package struct FlowInference: Sendable {
     }
   }
 
+  /// `timestamp_ms` as a number of milliseconds within ``timestamps``, or why it is not one
+  /// (absent, not a number, or out of range, with the bound).
+  static func milliseconds(_ stamp: EventLineReader.Property) -> Result<Double, EventIngest.IDProblem> {
+    let why = "infer orders each user's events by it"
+    guard let text = text(stamp) else {
+      return .failure(EventIngest.IDProblem("no \"timestamp_ms\" (a number of milliseconds): \(why)"))
+    }
+    let shown = text.count <= 40 ? text : String(text.prefix(40)) + "…"
+    guard let time = Double(text), !time.isNaN else {
+      return .failure(EventIngest.IDProblem("\"timestamp_ms\" '\(shown)' is not a number of milliseconds: \(why)"))
+    }
+    guard timestamps.contains(time) else {
+      return .failure(
+        EventIngest.IDProblem(
+          "\"timestamp_ms\" \(shown) is out of range (0 to 253402300799999, the last millisecond of year 9999): \(why)"))
+    }
+    return .success(time)
+  }
+
   /// Ends `user`'s walk: counted among the users, and among the pending purchases left to approve.
   private mutating func close(_ user: String, _ walk: Walk) {
     open[user] = nil
@@ -266,6 +300,13 @@ package struct FlowInference: Sendable {
 
   /// Hands `e` to the counts of its user's segment, once an event of the user named it.
   private mutating func follow(_ e: EventLineReader.Event, user: String, property: String) {
+    if userSegment[user] == nil {
+      switch e.property(property) {
+      case .text(""): unusableSegments["empty", default: 0] &+= 1
+      case .notText(let type): unusableSegments[type, default: 0] &+= 1
+      default: break
+      }
+    }
     if userSegment[user] == nil, let segment = Self.text(e.property(property)) {
       if let problem = Self.problem(segment, "segment") { return bad(e.line, problem) }
       guard segments[segment] != nil || segments.count < Self.maximumSegments else {
