@@ -197,6 +197,11 @@ enum AnalyzeCommand: Command {
     try refuseUserFlags(arguments)
     if let path = arguments.value("data") {
       let rows = try readCSV(path, console: console)
+      guard !rows.isEmpty else {
+        throw CommandFailure.invalidInput(
+          "\(InputFile.displayName(path).escapingControlCharacters): no arms: the file has a header and no row;"
+            + " add one row per arm (arm,users,conversions)")
+      }
       if rows.contains(where: { $0.segment != nil }) {
         guard arguments.all("arm").isEmpty else {
           throw UsageError(message: "--arm cannot be added to a --data file with a segment column", hint: "put every arm in the file")

@@ -105,6 +105,7 @@ extension AnalysisRenderer {
     out += "\nSample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
     out += srm.mismatch ? " — **mismatch**: do not trust the results.\n" : " — no mismatch.\n"
     if let fisher = fisherNote(r) { out += "\n" + fisher + "\n" }
+    if let untested = untestedNote(r) { out += "\n" + untested + "\n" }
     out += "\nMethods: " + methods(r).joined(separator: "; ") + "\n"
     if let segments { out += SegmentRenderer.markdown(segments) }
     if let overTime { out += SequentialRenderer.markdown(overTime.report, context: overTime.context) }
@@ -157,6 +158,7 @@ extension AnalysisRenderer {
       "Sample ratio: χ² = \(NumberText.fixed(srm.test.statistic, 3)), \(pEquals(srm.test.pValue))"
         + (srm.mismatch ? " — mismatch: do not trust the results." : " — no mismatch."))
     if let fisher = fisherNote(r) { doc.paragraph(fisher, cssClass: "note") }
+    if let untested = untestedNote(r) { doc.paragraph(untested, cssClass: "note") }
     if let segments { SegmentRenderer.html(segments, into: &doc) }
     if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
     doc.methods([methods(r).joined(separator: "; ").capitalizedFirst + "."])

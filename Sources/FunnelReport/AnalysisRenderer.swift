@@ -154,6 +154,7 @@ package enum AnalysisRenderer {
     let diagnostics = r.comparisons.flatMap { c in c.diagnostics.map { "\(c.arm): \($0.rawValue)" } }
     if !diagnostics.isEmpty { out += "Diagnostics: " + diagnostics.joined(separator: "; ") + "\n" }
     if let fisher = fisherNote(r) { out += fisher + "\n" }
+    if let untested = untestedNote(r) { out += untested + "\n" }
     out += "Methods: " + methods(r).joined(separator: "; ") + "\n"
     if let segments { out += SegmentRenderer.text(segments) }
     if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
@@ -166,6 +167,18 @@ package enum AnalysisRenderer {
     let tests = r.comparisons.compactMap { c in c.fisherExact.map { "\(c.arm) \(pEquals($0.pValue))" } }
     guard !tests.isEmpty else { return nil }
     return "Fisher's exact test (a cell below 5; the verdict stays the score test's): " + tests.joined(separator: ", ")
+  }
+
+  /// Why an arm has no p-value or interval (shown `n/a`): no users, or fewer than two, in it or
+  /// in the control (``Diagnostic/emptyArm``, ``Diagnostic/insufficientData``); `nil` when every arm was tested.
+  static func untestedNote(_ r: ExperimentAnalysis.Report) -> String? {
+    let reasons = r.comparisons.compactMap { c -> String? in
+      guard c.test == nil else { return nil }
+      let why = c.diagnostics.contains(.emptyArm) ? "no users" : "fewer than two users"
+      return "\(c.arm) (\(why) in it or in \(r.control))"
+    }
+    guard !reasons.isEmpty else { return nil }
+    return "No p-value or interval (n/a) for " + reasons.joined(separator: ", ") + ": a test needs two users in each arm."
   }
 
   /// A test read day by day, rendered after the analysis of its last day.

@@ -212,6 +212,45 @@ import Testing
     #expect(close(number(arms[1], "probabilityToBeBest"), 0.002865474909, relative: 1e-8))
   }
 
+  /// A data file with a header and no row is the file's problem: 65 naming it (it gave 64 and no name).
+  @Test func aHeaderOnlyFileNamesTheFile() throws {
+    let path = try temporaryFile("header.csv", contents: "arm,users,conversions\n")
+    let r = funnellab("analyze", "--data", path)
+    #expect(r.code == 65, "\(r.err)")
+    #expect(r.err.hasPrefix("Error: \(path): no arms: the file has a header and no row; add one row per arm"), "\(r.err)")
+    #expect(r.out.isEmpty)
+  }
+
+  /// An arm (or control) of one user has no p-value or interval: not available with its reason
+  /// (`insufficientData`) in every format, `null` in JSON, never `p = 1.0000`; Fisher's test neither.
+  @Test(arguments: [["control=1:0", "b=1000:100"], ["control=1000:100", "b=1:1"], ["control=1:0", "b=1:0"]])
+  func aOneUserArmHasNoPValue(arms: [String]) throws {
+    let flags = arms.flatMap { ["--arm", $0] }
+    let doc = try json(["analyze"] + flags)
+    guard case .array(let comparisons)? = doc["comparisons"]?.kind, let b = comparisons.first else {
+      Issue.record("no comparisons")
+      return
+    }
+    for key in ["test", "adjustedPValue", "absoluteLift", "relativeLift", "fisherExact"] {
+      #expect(b[key]?.kind == .null, "\(key): \(String(describing: b[key]))")
+    }
+    #expect(JSONWriter.write(b).contains("\"insufficientData\""), "\(JSONWriter.write(b))")
+    let reason = "No p-value or interval (n/a) for b (fewer than two users in it or in control): a test needs two users in each arm."
+    for format in ["table", "markdown", "html"] {
+      let r = funnellab(["analyze"] + flags + ["--format", format])
+      // (The terminal's lines wrap.)
+      let words = r.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(r.code == 0 && words.contains(reason), "\(format): \(r.out)")
+      // The only p-value left is the sample ratio's.
+      #expect(r.out.components(separatedBy: "1.0000").count <= 2, "\(format): \(r.out)")
+    }
+    let csv = funnellab(["analyze"] + flags + ["--format", "csv"]).out.split(whereSeparator: \.isNewline).map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    let p = try #require(csv.first?.firstIndex(of: "p_value"))
+    #expect(csv.last?[p] == "" && csv.last?[p + 1] == "", "\(csv)")
+  }
+
   /// A data file with one arm names the file, with the data exit code (it gave 64 and no name).
   @Test func aFileWithOneArmNamesTheFile() throws {
     let path = try temporaryFile("one.csv", contents: "arm,users,conversions\ncontrol,100,10\n")

@@ -41,6 +41,11 @@ extension ControlComparison {
       row.diagnostics.append(.emptyArm)
       return
     }
+    // One user's outcome has no variance to test against: no p-value, no interval.
+    guard t.trials >= 2, k.trials >= 2 else {
+      row.diagnostics.append(.insufficientData)
+      return
+    }
     let alternative = settings.alternative
     switch settings.proportionTest {
     case .score:

@@ -354,7 +354,8 @@ public enum ExperimentAnalysis {
       conclusion: row.test == nil ? .notTested : (row.significant ? .significant : .notSignificant),
       probabilityToBeatControl: row.probabilityToBeatControl, expectedLoss: row.expectedLoss, revenue: nil,
       diagnostics: row.diagnostics)
-    guard counts[i].trials > 0 else { return result }
+    // An arm (or control) of fewer than two users has no test, Fisher's and the margin's neither.
+    guard counts[i].trials >= 2, counts[c].trials >= 2 else { return result }
     let t = counts[i]
     let k = counts[c]
     if let m = settings.margin, k.trials > 0 {
