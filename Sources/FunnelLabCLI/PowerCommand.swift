@@ -349,6 +349,7 @@ extension PowerCommand {
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
     if let metric { experiment.metrics.primary = metric }
+    if let metric { try refuse(metric, lackedBy: experiment, source: spec.source) }
     let variants = try knownVariants(arguments.all("variant"), of: experiment)
     options.variants = variants.isEmpty ? nil : variants
     if experiment.metrics.primary == .revenuePerUser {
@@ -397,6 +398,23 @@ extension PowerCommand {
         message: "--metric is not taken with --\(flag)", hint: "set metrics.primary in the spec to \(metric.rawValue) instead")
     }
     return metric
+  }
+
+  /// Refuses (64) a `--metric` that no variant's flow can produce (revenue of a flow that sells
+  /// no plan, paywall views without a paywall), naming the metrics the flow does produce.
+  static func refuse(_ metric: FunnelMetric, lackedBy experiment: Experiment, source: String) throws(UsageError) {
+    guard let flows = try? FlowCompiler.compileAll(experiment), !metric.applies(to: flows) else { return }
+    let reason =
+      switch metric {
+      case .paywallViewRate: "has no paywall screen"
+      case .trialStartRate, .trialToPaid: "has no plan with a trial"
+      case .refundRate: "refunds nothing (no plan, or no refund probability)"
+      default: "sells no plan"
+      }
+    let produced = FunnelMetric.allCases.filter { ($0.isProportion || $0 == .revenuePerUser) && $0.applies(to: flows) }
+    throw UsageError(
+      message: "--metric \(metric.rawValue): the flow of \(source.escapingControlCharacters) \(reason), so it is 0 in every arm",
+      hint: "plan a metric the flow produces: " + produced.map(\.rawValue).joined(separator: ", "))
   }
 
   /// A note when no planned variant changes the metric at all (e.g. purchase conversion of a flow without a

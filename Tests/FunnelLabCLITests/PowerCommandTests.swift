@@ -175,8 +175,19 @@ import Testing
       let other = funnellab("power", betfree, "--metric", "revenuePerUser", "--replicates", "200", "--format", format)
       #expect(other.code == 0 && other.out.contains("defaultLifetime"), "\(format): \(other.err)")
     }
-    let none = funnellab("power", experimentPath("urbannest-onboarding"), "--metric", "revenuePerUser")
-    #expect(none.code == 65 && none.err.contains("the flow sells no plan"), "\(none.err)")
+    // A flow that sells no plan: --metric is blamed (it was metrics.primary, 65), with the metrics the flow has.
+    let urbannest = experimentPath("urbannest-onboarding")
+    let none = funnellab("power", urbannest, "--metric", "revenuePerUser")
+    #expect(none.code == 64, "\(none.err)")
+    #expect(
+      none.err.hasPrefix(
+        "Error: --metric revenuePerUser: the flow of \(urbannest) sells no plan, so it is 0 in every arm;"
+          + " plan a metric the flow produces: completionRate, abandonmentRate, skipRate"), "\(none.err)")
+    #expect(!none.err.contains("purchaseConversion") && !none.err.contains("metrics.primary"), "\(none.err)")
+    let paywall = funnellab("power", urbannest, "--metric", "paywallViewRate")
+    #expect(
+      paywall.code == 64 && paywall.err.hasPrefix("Error: --metric paywallViewRate: the flow of \(urbannest) has no paywall screen"),
+      "\(paywall.err)")
     let flag = funnellab("power", betfree, "--metric", "revenuePerUser", "--users-per-arm", "1000")
     #expect(flag.code == 64 && flag.err.contains("--users-per-arm is not taken when planning revenue per user"), "\(flag.err)")
   }
