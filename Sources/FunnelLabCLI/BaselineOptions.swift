@@ -21,7 +21,8 @@ enum BaselineOptions {
     var tolerance = SnapshotTolerance()
     if let r = try arguments.number("relative-tolerance", in: 0...1e6) { tolerance.relative = r }
     for text in arguments.all("tolerance") {
-      let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+      // `=0.1` names no metric: an empty name is refused, never read as the global tolerance.
+      let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
       let number = parts.last ?? ""
       guard let x = decimalNumber(number), x >= 0, x <= 1e6 else {
         throw UsageError(
@@ -31,6 +32,11 @@ enum BaselineOptions {
       guard parts.count == 2 else {
         tolerance.absolute = x
         continue
+      }
+      guard !parts[0].isEmpty else {
+        throw UsageError(
+          message: "--tolerance '\(text.escapingControlCharacters)' names no metric before '='",
+          hint: "e.g. --tolerance completionRate=0.005, or --tolerance 0.005 for every metric")
       }
       guard let metric = FunnelMetric(rawValue: parts[0]) else {
         let names = FunnelMetric.allCases.map(\.rawValue)

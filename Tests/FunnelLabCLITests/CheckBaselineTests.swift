@@ -149,6 +149,19 @@ import Testing
     }
   }
 
+  /// `--tolerance =0.1` names no metric: refused (64), not taken as the tolerance of every metric.
+  @Test(arguments: ["=0.1", "=", "completionRate="])
+  func aToleranceWithoutAMetricNameIsRefused(text: String) throws {
+    let spec = experimentPath("urbannest-onboarding")
+    let baseline = try temporaryFile("base.json")
+    #expect(funnellab("exact", spec, "--format", "json", "-o", baseline).code == 0)
+    let r = funnellab("check", spec, "--baseline", baseline, "--tolerance", text)
+    #expect(r.code == 64, "\(r.err)")
+    let said = text.hasPrefix("=0") ? "Error: --tolerance '=0.1' names no metric before '='" : "Error: --tolerance expects a number"
+    #expect(r.err.hasPrefix(said), "\(r.err)")
+    #expect(funnellab("diff", spec, spec, "--tolerance", text).code == 64)
+  }
+
   /// A baseline that lists fewer metrics (written before a metric existed) compares those it
   /// lists; a listed `null` is compared as undefined.
   @Test func aBaselineComparesTheMetricsItLists() throws {
