@@ -49,6 +49,20 @@ enum BaselineOptions {
     return tolerance
   }
 
+  /// `--allow-other-experiment`: a baseline of another experiment is refused without it.
+  static let allowOtherExperimentOption = OptionSpec(
+    name: "allow-other-experiment",
+    help: "Accept a baseline whose experiment name is not the spec's (a renamed or copied experiment).")
+
+  /// Refuses (65, naming the baseline file) a baseline that cannot judge `current`: another
+  /// experiment's (unless allowed), or one missing a metric that `current` has a value of.
+  static func refuseUncovered(
+    _ current: FunnelSnapshot, by baseline: FunnelSnapshot, named name: String, allowOtherExperiment: Bool
+  ) throws(CommandFailure) {
+    let errors = FunnelSnapshot.coverageErrors(baseline: baseline, current: current, allowOtherExperiment: allowOtherExperiment)
+    guard errors.isEmpty else { throw CommandFailure.invalid(SpecErrors(source: name, errors: errors)) }
+  }
+
   /// The baseline file at `path`, read as `funnellab exact --format json` writes it.
   /// - Throws: ``CommandFailure``: 66 when unreadable, 65 when it is not a baseline (naming the JSON path and line).
   static func load(_ path: String, console: any Console) throws(CommandFailure) -> FunnelSnapshot {

@@ -30,7 +30,7 @@ enum CheckCommand: Command {
       OptionSpec(name: "baseline", valueName: "file", help: "Compare the spec's exact funnel with this baseline (one spec only)."),
       OptionSpec(
         name: "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only)."),
-    ] + BaselineOptions.toleranceOptions + [
+    ] + BaselineOptions.toleranceOptions + [BaselineOptions.allowOtherExperimentOption] + [
       OptionSpec(
         name: "format", short: "f", valueName: "format",
         help:
@@ -94,10 +94,10 @@ enum CheckCommand: Command {
     if baseline.replacesExpectations, let (path, experiment) = experiments.first, let index = files.indices.first {
       // Solved once for both the comparison and the new baseline.
       let solved = try ExactCommand.solve(experiment, console: console)
-      files[index].baseline = baseline.compare(
+      files[index].baseline = try baseline.compare(
         FunnelSnapshot(
           experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact)),
-        path: path)
+        path: path, allowOtherExperiment: arguments.flag("allow-other-experiment"))
       if let destination = baseline.update {
         update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, primary: experiment.metrics.primary))
       }
@@ -139,6 +139,9 @@ enum CheckCommand: Command {
       if path == nil, !arguments.all("tolerance").isEmpty || arguments.value("relative-tolerance") != nil {
         throw UsageError(message: "--tolerance and --relative-tolerance need --baseline", hint: "e.g. --baseline build/klick-baseline.json")
       }
+      if path == nil, arguments.flag("allow-other-experiment") {
+        throw UsageError(message: "--allow-other-experiment needs --baseline", hint: "it accepts a baseline of another experiment")
+      }
       if (path != nil || update != nil), specs != 1 {
         throw UsageError(
           message: "--baseline and --update-baseline take one spec, got \(specs)", hint: "run check once per spec and baseline")
@@ -147,8 +150,10 @@ enum CheckCommand: Command {
     }
 
     /// The comparison of the spec's exact funnel (`current`) with the baseline, when one was given.
-    func compare(_ current: FunnelSnapshot, path: String) -> SnapshotRenderer.Report? {
+    /// - Throws: ``CommandFailure`` (65) when the baseline cannot judge it (``BaselineOptions/refuseUncovered(_:by:named:allowOtherExperiment:)``).
+    func compare(_ current: FunnelSnapshot, path: String, allowOtherExperiment: Bool) throws(CommandFailure) -> SnapshotRenderer.Report? {
       guard let (name, base) = snapshot else { return nil }
+      try BaselineOptions.refuseUncovered(current, by: base, named: name, allowOtherExperiment: allowOtherExperiment)
       let comparison = SnapshotComparison.compare(baseline: base, current: current, tolerance: tolerance)
       return SnapshotRenderer.Report(comparison: comparison, baseline: name, current: path)
     }

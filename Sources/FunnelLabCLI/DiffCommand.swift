@@ -19,7 +19,7 @@ enum DiffCommand: Command {
       PositionalSpec(name: "old", help: "The spec (or baseline JSON) before the change.", optional: false),
       PositionalSpec(name: "new", help: "The spec (or baseline JSON) after the change.", optional: false),
     ],
-    options: BaselineOptions.toleranceOptions + [
+    options: BaselineOptions.toleranceOptions + [BaselineOptions.allowOtherExperimentOption] + [
       OptionSpec(
         name: "format", short: "f", valueName: "format", help: "table, json or markdown (a pull-request comment) (default: table)."),
       OutputDestination.option,
@@ -37,8 +37,18 @@ enum DiffCommand: Command {
     guard arguments.positionals.count == 2 else {
       throw UsageError(message: "diff takes two files, got \(arguments.positionals.count)", hint: "funnellab diff OLD.json NEW.json")
     }
-    let old = try snapshot(arguments.positionals[0], console: console)
-    let new = try snapshot(arguments.positionals[1], console: console)
+    let (old, oldIsBaseline) = try snapshot(arguments.positionals[0], console: console)
+    let (new, newIsBaseline) = try snapshot(arguments.positionals[1], console: console)
+    // A baseline file judges the other side only where it covers it.
+    let allowOther = arguments.flag("allow-other-experiment")
+    if oldIsBaseline {
+      try BaselineOptions.refuseUncovered(
+        new, by: old, named: InputFile.displayName(arguments.positionals[0]), allowOtherExperiment: allowOther)
+    }
+    if newIsBaseline {
+      try BaselineOptions.refuseUncovered(
+        old, by: new, named: InputFile.displayName(arguments.positionals[1]), allowOtherExperiment: allowOther)
+    }
     let report = SnapshotRenderer.Report(
       comparison: SnapshotComparison.compare(baseline: old, current: new, tolerance: tolerance),
       baseline: InputFile.displayName(arguments.positionals[0]), current: InputFile.displayName(arguments.positionals[1]))
@@ -52,16 +62,17 @@ enum DiffCommand: Command {
     return report.comparison.passed ? .success : .checkFailed
   }
 
-  /// The exact funnel of the file at `path`: a baseline (`"command": "exact"`) as saved, a spec solved.
-  static func snapshot(_ path: String, console: any Console) throws(CommandFailure) -> FunnelSnapshot {
+  /// The exact funnel of the file at `path`: a baseline (`"command": "exact"`) as saved, a spec solved;
+  /// and whether it was a baseline.
+  static func snapshot(_ path: String, console: any Console) throws(CommandFailure) -> (FunnelSnapshot, isBaseline: Bool) {
     let text = try InputFile.read(path, console: console)
     if FunnelSnapshot.isBaseline(text) {
       do {
-        return try FunnelSnapshot.decode(exactJSON: text, source: InputFile.displayName(path))
+        return (try FunnelSnapshot.decode(exactJSON: text, source: InputFile.displayName(path)), true)
       } catch {
         throw CommandFailure.invalid(error)
       }
     }
-    return try BaselineOptions.solve(try LoadedSpec.load(text: text, source: InputFile.displayName(path)).experiment)
+    return (try BaselineOptions.solve(try LoadedSpec.load(text: text, source: InputFile.displayName(path)).experiment), false)
   }
 }

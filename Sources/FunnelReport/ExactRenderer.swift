@@ -167,13 +167,16 @@ package enum ExactRenderer {
 
   /// The JSON tree (`command` and `mode` `"exact"`): per variant every ``FunnelMetric`` (`null` when
   /// undefined), the revenue per user over the horizon, the time to finish in seconds, each screen and
-  /// plan, the store's expected events per user and `truncatedMass`, the bound on every probability's error.
+  /// plan, the store's expected events per user and `truncatedMass`, the bound on every probability's error;
+  /// last, the `checksum` of the rest (``ContentChecksum``).
   package static func document(experiment: String, variants: [Variant], primary: FunnelMetric) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "exact", experiment: experiment, mode: "exact")
-    return head.document([
-      ("summary", summaryJSON(effects(variants, primary: primary))),
-      ("variants", .array(variants.map(variant))),
-    ])
+    // Sealed: the document is a baseline (`check --baseline`, `diff`), refused when edited or damaged.
+    return ContentChecksum.sealing(
+      head.document([
+        ("summary", summaryJSON(effects(variants, primary: primary))),
+        ("variants", .array(variants.map(variant))),
+      ]))
   }
 
   static func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }

@@ -233,7 +233,7 @@ import Testing
   }
 
   func save(_ document: JSONValue, to path: String, reseal: Bool) throws {
-    try JSONWriter.write(reseal ? ShardChecksum.sealing(document) : document).write(toFile: path, atomically: true, encoding: .utf8)
+    try JSONWriter.write(reseal ? ContentChecksum.sealing(document) : document).write(toFile: path, atomically: true, encoding: .utf8)
   }
 
   func mergeRefuses(_ paths: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {

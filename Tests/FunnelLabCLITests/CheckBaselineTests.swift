@@ -133,7 +133,7 @@ import Testing
     let broken = try temporaryFile(
       "broken.json",
       contents:
-        "{\"schemaVersion\": 1, \"command\": \"exact\", \"variants\": [{\"id\": \"control\",\n \"metrics\": {\"completionRate\": \"high\"}}]}"
+        "{\"schemaVersion\": 1, \"command\": \"exact\", \"experiment\": \"urbannest-onboarding\", \"variants\": [{\"id\": \"control\",\n \"metrics\": {\"completionRate\": \"high\"}}]}"
     )
     let bad = funnellab("check", spec, "--baseline", broken)
     #expect(bad.code == 65)

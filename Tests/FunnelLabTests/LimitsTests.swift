@@ -116,17 +116,17 @@ import Testing
 
   @Test func checksumsSealAndVerify() throws {
     let doc = JSONValue.object([("a", .integer(1)), ("b", .string("x"))])
-    let sealed = ShardChecksum.sealing(doc)
-    #expect(ShardChecksum.error(in: sealed) == nil)
-    #expect(ShardChecksum.sealing(sealed) == sealed, "sealing again replaces the checksum")
-    #expect(ShardChecksum.error(in: doc)?.message == "the file has no checksum")
+    let sealed = ContentChecksum.sealing(doc)
+    #expect(ContentChecksum.error(in: sealed) == nil)
+    #expect(ContentChecksum.sealing(sealed) == sealed, "sealing again replaces the checksum")
+    #expect(ContentChecksum.error(in: doc)?.message == "the file has no checksum")
     let reparsed = try JSONParser.parse(JSONWriter.write(sealed, pretty: true))
-    #expect(ShardChecksum.error(in: reparsed) == nil, "whitespace does not matter")
+    #expect(ContentChecksum.error(in: reparsed) == nil, "whitespace does not matter")
     let edited = try JSONParser.parse(JSONWriter.write(sealed).replacingOccurrences(of: "\"a\": 1", with: "\"a\": 2"))
-    #expect(ShardChecksum.error(in: edited)?.path == [.key("checksum")])
+    #expect(ContentChecksum.error(in: edited)?.path == [.key("checksum")])
     // FNV-1a 64 of the empty string is its offset basis.
-    #expect(ShardChecksum.hex(HashAssignment.fnv1a64("")) == "cbf29ce484222325")
-    #expect(ShardChecksum.hex(HashAssignment.fnv1a64("a")) == "af63dc4c8601ec8c")
+    #expect(ContentChecksum.hex(HashAssignment.fnv1a64("")) == "cbf29ce484222325")
+    #expect(ContentChecksum.hex(HashAssignment.fnv1a64("a")) == "af63dc4c8601ec8c")
   }
 
   @Test(arguments: [

@@ -59,12 +59,14 @@ public struct FunnelSnapshot: Sendable, Hashable {
   }
 
   /// The snapshot of variants already solved: `ids[k]`'s compiled flow `flows[k]` and its
-  /// exact funnel `funnels[k]` (so that a command that also renders them solves once).
+  /// exact funnel `funnels[k]` (so that a command that also renders them solves once), with
+  /// the metrics each flow can have (``FunnelMetric/applies(to:)``).
   public init(experiment: String, ids: [String], flows: [CompiledFlow], funnels: [ExactFunnel]) {
     let variants = zip(ids, zip(flows, funnels)).map { id, solved in
       let (flow, exact) = solved
       var metrics: [FunnelMetric: Double?] = [:]
-      for metric in FunnelMetric.allCases { metrics[metric] = exact.value(of: metric) }
+      // The metrics the flow can have, as `exact --format json` lists them (no paywall: no revenue).
+      for metric in FunnelMetric.allCases where metric.applies(to: [flow]) { metrics[metric] = exact.value(of: metric) }
       let reach = flow.screenIDs.indices.map {
         Variant.ScreenReach(screen: flow.screenIDs[$0], reach: exact.reach[$0], abandoned: exact.abandonedAt[$0])
       }
@@ -104,16 +106,60 @@ public struct FunnelSnapshot: Sendable, Hashable {
     guard case .number(1, _)? = document.value(at: [.key("schemaVersion")])?.kind else {
       throw fail([.key("schemaVersion")], "a baseline of schema version 1 is expected")
     }
-    let name: String
-    if case .string(let s)? = document.value(at: [.key("experiment")])?.kind { name = s } else { name = "" }
+    guard case .string(let name)? = document.value(at: [.key("experiment")])?.kind, !name.isEmpty else {
+      throw fail([.key("experiment")], "a baseline names its experiment")
+    }
     guard case .array(let items)? = document.value(at: [.key("variants")])?.kind, !items.isEmpty else {
       throw fail([.key("variants")], "variants must be a non-empty array")
     }
     var variants: [Variant] = []
     for (i, item) in items.enumerated() {
-      variants.append(try decodeVariant(item, at: [.key("variants"), .index(i)], fail: fail))
+      let variant = try decodeVariant(item, at: [.key("variants"), .index(i)], fail: fail)
+      if let first = variants.firstIndex(where: { $0.id == variant.id }) {
+        throw fail(
+          [.key("variants"), .index(i), .key("id")],
+          "the variant '\(variant.id.escapingControlCharacters)' is listed twice (also variants[\(first)])")
+      }
+      variants.append(variant)
+    }
+    if var error = ContentChecksum.error(
+      in: document, again: "write the baseline again ('funnellab check SPEC --update-baseline BASE.json')")
+    {
+      error.line = document.line(at: error.path)
+      throw SpecErrors(source: source, errors: [error])
     }
     return FunnelSnapshot(experiment: name, variants: variants)
+  }
+
+  /// Why `baseline` cannot judge `current` (each a ``SpecError`` at the baseline's JSON path):
+  /// it is of another experiment (unless `allowOtherExperiment`), or one of its variants lists
+  /// no value of a metric that the current variant of that id has a value of, so that a move of
+  /// that metric would pass unseen. Variants added or gone are not problems here: the comparison
+  /// reports them.
+  public static func coverageErrors(baseline: FunnelSnapshot, current: FunnelSnapshot, allowOtherExperiment: Bool) -> [SpecError] {
+    var errors: [SpecError] = []
+    if baseline.experiment != current.experiment, !allowOtherExperiment {
+      errors.append(
+        SpecError(
+          path: [.key("experiment")],
+          message:
+            "the baseline is of the experiment '\(baseline.experiment.escapingControlCharacters)', not '\(current.experiment.escapingControlCharacters)'",
+          hint: "compare it with its own spec, or pass --allow-other-experiment"))
+    }
+    for (i, old) in baseline.variants.enumerated() {
+      guard let new = current.variants.first(where: { $0.id == old.id }) else { continue }
+      let missing = FunnelMetric.allCases.filter { metric in
+        (new.metrics[metric] ?? nil) != nil && old.metrics[metric] == nil
+      }
+      guard !missing.isEmpty else { continue }
+      errors.append(
+        SpecError(
+          path: [.key("variants"), .index(i), .key("metrics")],
+          message:
+            "the variant '\(old.id.escapingControlCharacters)' has no value of \(missing.map(\.rawValue).joined(separator: ", ")), which the spec produces",
+          hint: "write the baseline again ('funnellab check SPEC --update-baseline BASE.json')"))
+    }
+    return errors
   }
 
   static func decodeVariant(

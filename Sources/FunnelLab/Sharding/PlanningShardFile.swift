@@ -44,7 +44,7 @@ package struct PlanningShardFile: Sendable {
     return .array(([c.replicates] + c.significant).map { .integer($0) })
   }
 
-  /// The file's content, sealed with its checksum (``ShardChecksum``).
+  /// The file's content, sealed with its checksum (``ContentChecksum``).
   package var json: JSONValue {
     let variants: [JSONValue] = counts.variants.map { v in
       var peeking = JSONValue.null
@@ -54,7 +54,7 @@ package struct PlanningShardFile: Sendable {
       }
       return .object([("diagnosis", Self.tally(v.diagnosis)), ("sizeSearch", Self.search(v.sizeSearch)), ("peeking", peeking)])
     }
-    return ShardChecksum.sealing(
+    return ContentChecksum.sealing(
       .object([
         ("funnellabShard", .integer(ShardFile.formatVersion)),
         ("command", .string("power")),
@@ -76,7 +76,7 @@ package struct PlanningShardFile: Sendable {
             path: [.key("funnellabShard")], message: "missing or unsupported version", hint: "use the same funnellab version for all steps")
         ])
     }
-    if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
+    if let error = ContentChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
       let index = Int(i), let count = Int(n), let shard = Shard(index: index, count: count)
     else { throw damaged([.key("shard")], "expected {\"index\": i, \"count\": n}", source: source) }

@@ -6,7 +6,7 @@
 /// the order of the files does not matter — and renders the same bytes a single run
 /// would.
 package struct ShardFile: Sendable {
-  /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ShardChecksum``);
+  /// The file format's version: 2 adds the paired tallies of truth mode and the content checksum (``ContentChecksum``);
   /// 3 the purchasers' lifecycles (``FunnelAggregate/lifecycles``); 4 the users whose revenue differs in the paired tallies.
   package static let formatVersion = 4
 
@@ -48,16 +48,16 @@ package struct ShardFile: Sendable {
   }
 
   /// FNV-1a 64 of the spec text, in hex: identifies the spec in refusals.
-  package var specHash: String { ShardChecksum.hex(HashAssignment.fnv1a64(specText)) }
+  package var specHash: String { ContentChecksum.hex(HashAssignment.fnv1a64(specText)) }
 
   /// The settings every shard of one run shares (compared before merging).
   var runKey: String {
     "\(command)|\(specHash)|\(seed)|\(users)|\(mode.rawValue)|\(variants?.joined(separator: ",") ?? "*")|\(shard.count)"
   }
 
-  /// The file's content, sealed with its checksum (``ShardChecksum``).
+  /// The file's content, sealed with its checksum (``ContentChecksum``).
   package var json: JSONValue {
-    ShardChecksum.sealing(
+    ContentChecksum.sealing(
       .object([
         ("funnellabShard", .integer(Self.formatVersion)),
         ("command", .string(command)),
@@ -91,7 +91,7 @@ package struct ShardFile: Sendable {
     guard version == String(formatVersion) else {
       throw fail([.key("funnellabShard")], "unsupported version \(version)", "use the same funnellab version for all steps")
     }
-    if let error = ShardChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
+    if let error = ContentChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
     @_optimize(none)
     func string(_ key: String) throws(SpecErrors) -> String {
       guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string", kind: .type) }
