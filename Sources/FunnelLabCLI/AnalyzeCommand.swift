@@ -64,10 +64,11 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
       OptionSpec(
         name: "data", valueName: "file.csv",
-        help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares]; optional day or segment column)."),
+        help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares]; optional day or segment column).",
+        file: .reads),
       OptionSpec(
         name: "users-file", valueName: "file.csv",
-        help: "One row per user (arm and metric columns; optional covariate and day), read in bounded memory."),
+        help: "One row per user (arm and metric columns; optional covariate and day), read in bounded memory.", file: .reads),
       OptionSpec(name: "metric", valueName: "column", help: "With --users-file: the column compared (e.g. revenue)."),
       OptionSpec(
         name: "covariate", valueName: "column", help: "With --users-file: a pre-period column to adjust by (CUPED and Lin's regression)."),

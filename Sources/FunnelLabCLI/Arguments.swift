@@ -2,6 +2,18 @@ import FunnelLab
 import FunnelReport
 import FunnelStats
 
+/// Whether an option's value names a file that the command reads or one that it writes.
+///
+/// Declared once, on the option (``OptionSpec/file``): ``refuseCollidingFiles(_:spec:console:)``
+/// reads it to refuse an output that is an input or another output, so a new file option
+/// cannot escape that check.
+enum FileRole: Sendable, Hashable {
+  /// An input: read, never written.
+  case reads
+  /// An output: written whole, only when the command succeeds.
+  case writes
+}
+
 /// A command-line option of a command.
 struct OptionSpec: Sendable {
   var name: String
@@ -10,14 +22,18 @@ struct OptionSpec: Sendable {
   var valueName: String? = nil
   var help: String
   var repeatable = false
+  /// What the value names when it is a file: read or written; `nil` when it is not a file.
+  var file: FileRole? = nil
 }
 
-/// A positional argument of a command.
+/// A positional argument of a command: always a file the command reads (`-`: standard input).
 struct PositionalSpec: Sendable {
   var name: String
   var help: String
   var optional = true
   var variadic = false
+  /// Whether the command reads standard input when the argument is not given.
+  var standardInputWhenAbsent = false
 }
 
 /// What a command accepts, and its help text.
@@ -260,7 +276,7 @@ private func optionValue(
     value = arguments[i]
     i += 1
   }
-  if valueName.hasPrefix("file") {
+  if option.file != nil {
     if value.isEmpty {
       throw UsageError(message: "--\(option.name) needs a file name, got ''", hint: "e.g. --\(option.name) <\(valueName)>")
     }

@@ -46,7 +46,8 @@ enum CalibrateCommand: Command {
       ),
       OptionSpec(
         name: "write-spec", valueName: "file",
-        help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file."),
+        help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file.",
+        file: .writes),
       OutputFormat.option([.table, .json, .html]),
       OutputDestination.option,
     ],
@@ -115,7 +116,7 @@ enum CalibrateCommand: Command {
   }
 
   /// Writes the report to `-o` (or stdout) and, with `--write-spec`, the calibrated spec `document`,
-  /// validated and with both destinations checked before either is written (a failure leaves neither).
+  /// validated, all or nothing (``OutputSet``: a failure leaves neither).
   /// - Returns: whether the spec was written.
   static func write(_ report: String, spec document: JSONValue, arguments: ParsedArguments, console: any Console) throws -> Bool {
     let output = OutputDestination(path: arguments.value("output"))
@@ -124,11 +125,10 @@ enum CalibrateCommand: Command {
       return false
     }
     try validateCalibrated(document, output: specPath)
-    let spec = OutputDestination(path: specPath)
-    try output.preflight()
-    try spec.preflight()
-    try output.write(report, console: console)
-    try spec.write(JSONWriter.write(document) + "\n", console: console)
+    var outputs = OutputSet()
+    outputs.add(report, to: output)
+    outputs.add(JSONWriter.write(document) + "\n", to: OutputDestination(path: specPath))
+    try outputs.write(console: console)
     console.err("wrote the calibrated spec to \(specPath)\n")
     return true
   }

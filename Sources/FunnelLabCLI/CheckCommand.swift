@@ -25,11 +25,14 @@ enum CheckCommand: Command {
       """,
     positionals: [PositionalSpec(name: "spec", help: "Experiment specs (JSON) to check.", optional: false, variadic: true)],
     options: [
-      OptionSpec(name: "junit", valueName: "file", help: "Also write JUnit XML (testsuites/testsuite/testcase/failure) to this file."),
-      OptionSpec(name: "allow-empty", help: "Pass a spec without expectations, and files none of which is a spec (exit 0)."),
-      OptionSpec(name: "baseline", valueName: "file", help: "Compare the spec's exact funnel with this baseline (one spec only)."),
       OptionSpec(
-        name: "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only)."),
+        name: "junit", valueName: "file", help: "Also write JUnit XML (testsuites/testsuite/testcase/failure) to this file.", file: .writes),
+      OptionSpec(name: "allow-empty", help: "Pass a spec without expectations, and files none of which is a spec (exit 0)."),
+      OptionSpec(
+        name: "baseline", valueName: "file", help: "Compare the spec's exact funnel with this baseline (one spec only).", file: .reads),
+      OptionSpec(
+        name: "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only).",
+        file: .writes),
     ] + BaselineOptions.toleranceOptions + [BaselineOptions.allowOtherExperimentOption] + [
       OptionSpec(
         name: "format", short: "f", valueName: "format",
@@ -102,15 +105,10 @@ enum CheckCommand: Command {
         update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, primary: experiment.metrics.primary))
       }
     }
-    if let junit = arguments.value("junit") {
-      try output.preflight()
-      try update?.0.preflight()
-      try OutputDestination(path: junit).write(CheckRenderer.junit(files), console: console)
-    }
-    if let (destination, text) = update {
-      try output.preflight()
-      try destination.write(text, console: console)
-    }
+    // Written all or nothing: a failure to write one leaves every earlier file as it was.
+    var outputs = OutputSet()
+    if let junit = arguments.value("junit") { outputs.add(CheckRenderer.junit(files), to: OutputDestination(path: junit)) }
+    if let (destination, text) = update { outputs.add(text, to: destination) }
     let text =
       switch format {
       case .table: terminal(CheckRenderer.table(files))
@@ -119,7 +117,8 @@ enum CheckCommand: Command {
       case .html: CheckRenderer.html(files)
       case .github: CheckRenderer.github(files)
       }
-    try output.write(text, console: console)
+    outputs.add(text, to: output)
+    try outputs.write(console: console)
     return files.allSatisfy(\.passed) ? .success : .checkFailed
   }
 

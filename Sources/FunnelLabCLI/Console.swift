@@ -31,6 +31,9 @@ package protocol Console: Sendable {
   /// Standard input in chunks, to `body`, until its end or until `body` returns `false`
   /// (a log larger than memory); `false` when it cannot be read.
   func readStandardInput(chunks body: (ArraySlice<UInt8>) -> Bool) -> Bool
+  /// The file standard input reads, when it is a regular file (`< log.ndjson`): an output
+  /// may not be that file (``refuseCollidingFiles(_:spec:console:)``); `nil` for a terminal or a pipe.
+  var standardInputIdentity: FileIdentity? { get }
 }
 
 /// The process's standard streams.
@@ -76,6 +79,9 @@ package struct StandardConsole: Console {
     getenv(name).map { String(cString: $0) }
   }
 
+  /// `fstat(0)`: the regular file standard input is redirected from, if it is one.
+  package var standardInputIdentity: FileIdentity? { FileIdentity(descriptor: 0) }
+
   /// Reads file descriptor 0 to its end; `nil` when the read fails.
   package func readStandardInput() -> [UInt8]? { try? TextInput.bytes(descriptor: 0) }
 
@@ -93,16 +99,23 @@ package final class CapturingConsole: Console {
   private let input: Mutex<[UInt8]?>
   /// The width of the pretended terminal on stdout; `nil`: stdout is not a terminal.
   package let terminalColumns: Int?
+  /// The file standard input pretends to be redirected from; `nil`: none.
+  package let standardInputIdentity: FileIdentity?
 
   /// - Parameters:
   ///   - terminal: pretend stderr is a terminal (to test progress output).
   ///   - standardInput: what `-` reads (once); `nil` for an unreadable standard input.
   ///   - terminalColumns: pretend stdout is a terminal this wide (to test colour and width).
-  package init(environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = [], terminalColumns: Int? = nil) {
+  ///   - standardInputFile: pretend standard input is redirected from this file (its identity only: `standardInput` is what is read).
+  package init(
+    environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = [], terminalColumns: Int? = nil,
+    standardInputFile: String? = nil
+  ) {
     env = environment
     self.terminal = terminal
     input = Mutex(standardInput)
     self.terminalColumns = terminalColumns
+    standardInputIdentity = standardInputFile.flatMap(FileIdentity.init(path:))
   }
 
   /// Whether `terminalColumns` was given.

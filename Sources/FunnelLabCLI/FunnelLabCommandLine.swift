@@ -15,6 +15,11 @@ package enum FunnelLabCommandLine {
     CommandEntry(SensitivityCommand.self), CommandEntry(DiffCommand.self),
   ]
 
+  /// The names of every command's options that write a file (``FileRole/writes``).
+  static var outputOptionNames: Set<String> {
+    Set(commands.flatMap { $0.spec.allOptions.filter { $0.file == .writes }.map(\.name) })
+  }
+
   /// The overview at the default width.
   static var overview: String { overview(width: TerminalOptions.defaultWidth) }
 
@@ -101,7 +106,7 @@ package enum FunnelLabCommandLine {
         console.out(spec.help(width: layout.width ?? Int.max / 2))
         return ExitCode.success.rawValue
       }
-      try refuseWritingOverAnInput(parsed)
+      try refuseCollidingFiles(parsed, spec: spec, console: console)
       return try TerminalOptions.$layout.withValue(layout) {
         try TerminalOptions.$isQuiet.withValue(parsed.flag("quiet")) { try command.run(parsed, console).rawValue }
       }
@@ -117,35 +122,6 @@ package enum FunnelLabCommandLine {
     } catch {
       console.err("Error: internal error: \(String(describing: error).escapingControlCharacters)\n")
       return ExitCode.software.rawValue
-    }
-  }
-}
-
-/// The options that name a file a command writes, and those that name a file it reads
-/// (besides its positional arguments).
-let outputFileOptions = ["output", "junit", "update-baseline", "write-spec", "report"]
-let inputFileOptions = ["baseline", "events-map", "data", "variants-from"]
-
-/// Refuses (64, before anything runs) a file to write that is also a file read, such as
-/// `check spec.json --update-baseline spec.json` or `calibrate spec.json data.csv --write-spec spec.json`:
-/// the result would replace the input it came from. Files are compared by identity (device
-/// and inode), so another path to the same file is caught too.
-func refuseWritingOverAnInput(_ arguments: ParsedArguments) throws(UsageError) {
-  func identity(_ path: String) -> [Int]? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      attributes[.type] as? FileAttributeType == .typeRegular,
-      let device = (attributes[.systemNumber] as? NSNumber)?.intValue, let inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
-    else { return nil }
-    return [device, inode]
-  }
-  let inputs = arguments.positionals + inputFileOptions.flatMap(arguments.all)
-  for option in outputFileOptions {
-    for path in arguments.all(option) {
-      guard let written = identity(path), let input = inputs.first(where: { identity($0) == written }) else { continue }
-      let same = input == path ? "" : " (as \(input))"
-      throw UsageError(
-        message: "--\(option) \(path) is also an input\(same): writing it would replace what the command reads",
-        hint: "write the result to another file")
     }
   }
 }

@@ -25,10 +25,11 @@ enum InferCommand: Command {
       standard output when the spec went to a file, else to standard error.
       """,
     positionals: [
-      PositionalSpec(name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.")
+      PositionalSpec(
+        name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.", standardInputWhenAbsent: true)
     ],
     options: [
-      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours)."),
+      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours).", file: .reads),
       EventOptions.inputFormatOption,
       EventOptions.maximumBadLinesOption,
       OptionSpec(name: "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant."),
@@ -38,9 +39,10 @@ enum InferCommand: Command {
         help: "Segments from this property (e.g. segment): per-segment probabilities where a test says segments differ."),
       OptionSpec(
         name: "variants-from", valueName: "spec",
-        help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline."),
+        help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline.",
+        file: .reads),
       OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
-      OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format."),
+      OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format.", file: .writes),
       OptionSpec(name: "alpha", valueName: "a", help: "The report's intervals are 1 − α (default 0.05)."),
       OutputFormat.option([.table, .json, .markdown, .html]),
       OutputDestination.option,
@@ -93,14 +95,16 @@ enum InferCommand: Command {
       case .html: InferenceRenderer.html(report, spec: specName)
       default: terminal(InferenceRenderer.table(report, spec: specName))
       }
-    try specDestination.write(text, console: console)
+    // The spec and the report, all or nothing.
+    var outputs = OutputSet()
+    outputs.add(text, to: specDestination)
     if let reportPath = arguments.value("report") {
-      try OutputDestination(path: reportPath).write(rendered, console: console)
+      outputs.add(rendered, to: OutputDestination(path: reportPath))
     } else if arguments.value("output") != nil, arguments.value("output") != "-" {
-      console.out(rendered)
-    } else {
-      console.err(rendered)
+      outputs.add(rendered, to: OutputDestination(path: nil))
     }
+    try outputs.write(console: console)
+    if arguments.value("report") == nil, arguments.value("output") == nil || arguments.value("output") == "-" { console.err(rendered) }
     if inference.badLines > 0 {
       console.err("Skipped \(inference.badLines) bad line\(inference.badLines == 1 ? "" : "s") (--max-bad-lines \(maximumBad)).\n")
     }

@@ -24,10 +24,11 @@ enum IngestCommand: Command {
       what was read goes to stderr.
       """,
     positionals: [
-      PositionalSpec(name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.")
+      PositionalSpec(
+        name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.", standardInputWhenAbsent: true)
     ],
     options: [
-      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours)."),
+      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours).", file: .reads),
       OptionSpec(name: "variant-property", valueName: "name", help: "Count per variant: the property naming it on every event."),
       EventOptions.inputFormatOption,
       EventOptions.maximumBadLinesOption,

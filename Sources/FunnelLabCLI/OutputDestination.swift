@@ -1,6 +1,12 @@
 import Foundation
 import FunnelLab
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes a command's result to stdout or, with `-o FILE`, to a file. The file is
 /// written whole, only after the command succeeded (no partial output): a temporary
 /// file in the same folder is renamed over it. Missing parent folders are created.
@@ -9,7 +15,7 @@ struct OutputDestination {
 
   static let option = OptionSpec(
     name: "output", short: "o", valueName: "file",
-    help: "Write the result to this file instead of stdout (missing folders are created).")
+    help: "Write the result to this file instead of stdout (missing folders are created).", file: .writes)
 
   func write(_ text: String, console: any Console) throws(CommandFailure) {
     try stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in try emit(text) }
@@ -38,23 +44,57 @@ struct OutputDestination {
   func stream(
     console: any Console, _ body: (_ emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) -> Void
   ) throws(CommandFailure) {
-    guard let path, path != "-" else {
-      try body { console.out($0) }
-      return
+    try stage(console: console, body)?.commit()
+  }
+
+  /// Where a result goes: standard output, a device or pipe written in place, or a regular file replaced whole.
+  enum Target {
+    case standardOutput
+    case inPlace(String)
+    /// The file to replace: the file a symbolic link names, so that the link stays.
+    case replace(URL)
+  }
+
+  /// The target of ``path``, links followed.
+  /// - Throws: when `path` is a folder.
+  func target() throws(CommandFailure) -> Target {
+    guard let path, path != "-" else { return .standardOutput }
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .replace(URL(fileURLWithPath: path)) }
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR: throw failure("a folder, not a file", hint: "give a file name, e.g. \(Self.join(path, "result.txt"))")
+    case S_IFREG:
+      guard let resolved = realpath(path, nil) else { return .replace(URL(fileURLWithPath: path)) }
+      defer { free(resolved) }
+      return .replace(URL(fileURLWithPath: String(cString: resolved)))
+    // A device such as /dev/null or /dev/stdout, or a pipe, is written in place, never replaced.
+    default: return .inPlace(path)
     }
-    let type = try targetType(path)
-    // A device such as /dev/null or /dev/stdout is written in place, not replaced.
-    if let type, type != .typeRegular, type != .typeSymbolicLink {
-      guard let handle = FileHandle(forWritingAtPath: path) else {
+  }
+
+  /// Writes the output through `body`'s `emit`: to standard output or a device as it comes, or to a
+  /// temporary file beside the target file.
+  /// - Returns: the temporary file, for the caller to rename over the target (``StagedFile/commit()``)
+  ///   or remove; `nil` when the output was written in place.
+  func stage(
+    console: any Console, _ body: (_ emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) -> Void
+  ) throws(CommandFailure) -> StagedFile? {
+    let target: URL
+    switch try self.target() {
+    case .standardOutput:
+      try body { console.out($0) }
+      return nil
+    case .inPlace(let device):
+      guard let handle = FileHandle(forWritingAtPath: device) else {
         throw failure("cannot open it for writing", hint: "check its permissions")
       }
       defer { try? handle.close() }
       try body { (text: String) throws(CommandFailure) in
         do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw failure(Self.reason(error), hint: "check the device") }
       }
-      return
+      return nil
+    case .replace(let url): target = url
     }
-    let target = URL(fileURLWithPath: path)
     let folder = target.deletingLastPathComponent()
     try createFolder(folder)
     let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).funnellab-\(ProcessInfo.processInfo.processIdentifier)")
@@ -63,36 +103,26 @@ struct OutputDestination {
     else {
       throw failure("cannot create a file in \(folder.path.escapingControlCharacters)", hint: "check that the folder is writable")
     }
+    let staged = StagedFile(temporary: temporary, target: target, destination: self)
     do throws(CommandFailure) {
       try body { (text: String) throws(CommandFailure) in
         do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw failure(Self.reason(error), hint: "check the free space") }
       }
-      try? handle.close()
-      guard rename(temporary.path, target.path) == 0 else {
-        throw failure(String(cString: strerror(errno)), hint: "check that the folder is writable")
-      }
+      do { try handle.close() } catch { throw failure(Self.reason(error), hint: "check the free space") }
     } catch {
       try? handle.close()
-      try? FileManager.default.removeItem(at: temporary)
+      staged.discard()
       throw error
     }
-  }
-
-  /// The file type at `path` (`nil` when nothing is there).
-  /// - Throws: when `path` is a folder.
-  func targetType(_ path: String) throws(CommandFailure) -> FileAttributeType? {
-    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-    if type == .typeDirectory { throw failure("a folder, not a file", hint: "give a file name, e.g. \(Self.join(path, "result.txt"))") }
-    return type
+    return staged
   }
 
   /// Throws what ``write(_:console:)`` would throw before writing a byte (a folder as the target, a file or a
   /// folder that is not writable on the way), without creating anything: a command that writes two files checks
   /// both first, so that a failure leaves neither.
   func preflight() throws(CommandFailure) {
-    guard let path, path != "-" else { return }
-    if let type = try targetType(path), type != .typeRegular, type != .typeSymbolicLink { return }
-    _ = try nearestExistingFolder(of: URL(fileURLWithPath: path).deletingLastPathComponent())
+    guard case .replace(let target) = try target() else { return }
+    _ = try nearestExistingFolder(of: target.deletingLastPathComponent())
   }
 
   /// The nearest existing folder on the way to `folder`, checked to be a writable folder (to name the real problem).
@@ -137,5 +167,79 @@ struct OutputDestination {
 
   static func join(_ folder: String, _ name: String) -> String {
     folder.hasSuffix("/") ? folder + name : folder + "/" + name
+  }
+}
+
+/// An output written to a temporary file beside its target and not yet renamed over it: what
+/// ``OutputDestination/stage(console:_:)`` returns, so that a command with several outputs
+/// replaces none of them until every one is written (``OutputSet``).
+struct StagedFile {
+  var temporary: URL
+  var target: URL
+  var destination: OutputDestination
+
+  /// Renames the temporary file over the target (an atomic replacement within one folder).
+  func commit() throws(CommandFailure) {
+    guard rename(temporary.path, target.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      discard()
+      throw destination.failure(reason, hint: "check that the folder is writable")
+    }
+  }
+
+  /// Removes the temporary file; the target stays as it was.
+  func discard() { try? FileManager.default.removeItem(at: temporary) }
+}
+
+/// The results of a command that writes several files (`check -o … --junit … --update-baseline …`,
+/// `calibrate -o … --write-spec …`, `infer -o … --report …`), written all or nothing: every file
+/// first to a temporary file beside it, then standard output and devices, and only when all of
+/// that succeeded is each temporary file renamed over its target. On a failure no earlier file is
+/// replaced and no temporary file is left.
+struct OutputSet {
+  private var items: [(destination: OutputDestination, text: String)] = []
+
+  /// An empty set.
+  init() {}
+
+  /// Adds `text`, to be written to `destination`.
+  mutating func add(_ text: String, to destination: OutputDestination) { items.append((destination, text)) }
+
+  /// Writes every result, all or nothing (see the type), with each file's format note.
+  /// - Throws: ``CommandFailure`` (73) naming the first output that could not be written.
+  func write(console: any Console) throws(CommandFailure) {
+    for item in items { try item.destination.preflight() }
+    var staged: [StagedFile] = []
+    var inPlace: [(destination: OutputDestination, text: String)] = []
+    do throws(CommandFailure) {
+      for item in items {
+        guard case .replace = try item.destination.target() else {
+          inPlace.append(item)
+          continue
+        }
+        let text = item.text
+        if let file = try item.destination.stage(console: console, { (emit) throws(CommandFailure) in try emit(text) }) {
+          staged.append(file)
+        }
+      }
+      for item in inPlace {
+        let text = item.text
+        try item.destination.stream(console: console) { (emit) throws(CommandFailure) in try emit(text) }
+      }
+    } catch {
+      for file in staged { file.discard() }
+      throw error
+    }
+    for (k, file) in staged.enumerated() {
+      do throws(CommandFailure) {
+        try file.commit()
+      } catch {
+        for rest in staged[(k + 1)...] { rest.discard() }
+        throw error
+      }
+    }
+    for item in items {
+      if let path = item.destination.path, let note = OutputDestination.formatNote(path: path, text: item.text) { console.err(note) }
+    }
   }
 }

@@ -22,7 +22,7 @@ enum TraceCommand: Command {
       OptionSpec(name: "users", short: "n", valueName: "n", help: "Users to trace, at most 100,000 (default: 100)."),
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control).", repeatable: true),
-      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours)."),
+      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours).", file: .reads),
       OptionSpec(
         name: "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "ndjson (the only format)."),

@@ -49,7 +49,7 @@ import Testing
     var isOutput = false
     for word in words {
       // Every option that names a file the command writes (the command line's own list), so no example writes into the repository.
-      defer { isOutput = (["-o"] + outputFileOptions.map { "--" + $0 }).contains(word) }
+      defer { isOutput = (["-o"] + FunnelLabCommandLine.outputOptionNames.map { "--" + $0 }).contains(word) }
       if isOutput {
         arguments.append(folder.appendingPathComponent(word).path)
       } else if word.contains("*") {
