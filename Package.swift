@@ -75,7 +75,8 @@ let package = Package(
     .testTarget(name: "FunnelStatsTests", dependencies: ["FunnelStats", "FunnelTestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "FunnelLabTests", dependencies: ["FunnelLab", "FunnelTestSupport"]),
     // Direct unit tests of the renderers' building blocks (numbers, CSV, HTML, tables, SVG charts).
-    .testTarget(name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats", "FunnelTestSupport"]),
+    .testTarget(
+      name: "FunnelReportTests", dependencies: ["FunnelReport", "FunnelLab", "FunnelStats", "FunnelFuzz", "FunnelTestSupport"]),
     .testTarget(
       name: "FunnelLabCLITests", dependencies: ["FunnelLabCLI", "FunnelLab", "FunnelReport", "FunnelFuzz", "FunnelTestSupport"],
       exclude: ["Fixtures"]),

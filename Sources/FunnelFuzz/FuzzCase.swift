@@ -9,6 +9,9 @@ public struct FuzzCase: Sendable, Hashable {
   /// What the case attacks.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case mutatedSpec, arguments, shards, csv, hostileIDs, eventLog, baseline, userFile
+    /// Outputs that are inputs or each other, by another name (a symbolic link, standard
+    /// input redirected from the file), and outputs that cannot be written (`/dev/full`).
+    case collision
   }
 
   /// Stands for the case's folder in ``rawArguments``.
@@ -21,6 +24,12 @@ public struct FuzzCase: Sendable, Hashable {
   public var files: [String: [UInt8]] = [:]
   /// What `-` reads.
   public var standardInput: [UInt8] = []
+  /// The file (a name in the case's folder) that standard input is redirected from, in place
+  /// of ``standardInput``: `funnellab … < file`.
+  public var standardInputFile: String?
+  /// Symbolic links laid in the case's folder: a link's name → what it points to (a name in
+  /// the folder, or an absolute path such as `/dev/null`).
+  public var links: [String: String] = [:]
   /// Output files (`-o`, `--junit`) by name; a value is the content the file has
   /// before the run (`nil`: the file does not exist).
   public var outputs: [String: [UInt8]?] = [:]
@@ -28,6 +37,13 @@ public struct FuzzCase: Sendable, Hashable {
   public var format: String = "table"
   /// Ids whose raw form must not reach a Markdown, HTML or terminal output.
   public var hostileIDs: [String] = []
+
+  /// A case of `kind` running `rawArguments`, with no files yet.
+  public init(index: Int, kind: Kind, rawArguments: [String]) {
+    self.index = index
+    self.kind = kind
+    self.rawArguments = rawArguments
+  }
 
   /// The command line with the case's folder in place of ``folderToken``.
   public func arguments(in folder: String) -> [String] {
@@ -44,6 +60,35 @@ public struct FuzzCase: Sendable, Hashable {
       if a.hasPrefix("--format=") { format = String(a.dropFirst("--format=".count)) }
     }
     return format
+  }
+
+  /// Lays the case in `folder` (made empty first): its input files, the outputs that exist
+  /// before the run, and its links.
+  public func lay(in path: String) throws {
+    let folder = URL(fileURLWithPath: path)
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for (name, bytes) in files { try Data(bytes).write(to: folder.appendingPathComponent(name)) }
+    for case (let name, let before?) in outputs {
+      let url = folder.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(before).write(to: url)
+    }
+    for (name, target) in links.sorted(by: { $0.key < $1.key }) {
+      let destination = target.hasPrefix("/") ? target : folder.appendingPathComponent(target).path
+      try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(name).path, withDestinationPath: destination)
+    }
+  }
+
+  /// What a run left in `folder`: each output's and each input's bytes (`nil`: absent), and the names there.
+  public func observe(_ path: String) -> (outputs: [String: [UInt8]?], inputs: [String: [UInt8]?], names: [String]) {
+    let folder = URL(fileURLWithPath: path)
+    func bytes(_ name: String) -> [UInt8]? { (try? Data(contentsOf: folder.appendingPathComponent(name))).map(Array.init) }
+    var outputs: [String: [UInt8]?] = [:]
+    for name in self.outputs.keys { outputs[name] = .some(bytes(name)) }
+    var inputs: [String: [UInt8]?] = [:]
+    for name in files.keys { inputs[name] = .some(bytes(name)) }
+    return (outputs, inputs, (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
   }
 
   /// The command line as one shell-quoted line, for reports.
@@ -67,10 +112,12 @@ public struct FuzzRun: Sendable {
   public var outputs: [String: [UInt8]?]
   /// The names in the case's folder after the run.
   public var folderNames: [String]
+  /// Each input file's content after the run (`nil`: absent); empty when not observed.
+  public var inputs: [String: [UInt8]?]
 
   public init(
     code: Int32?, signal: Int32? = nil, timedOut: Bool = false, stdout: [UInt8], stderr: [UInt8], outputs: [String: [UInt8]?],
-    folderNames: [String]
+    folderNames: [String], inputs: [String: [UInt8]?] = [:]
   ) {
     self.code = code
     self.signal = signal
@@ -79,6 +126,7 @@ public struct FuzzRun: Sendable {
     self.stderr = stderr
     self.outputs = outputs
     self.folderNames = folderNames
+    self.inputs = inputs
   }
 }
 
@@ -95,6 +143,8 @@ public enum FuzzFinding: Sendable, Hashable, CustomStringConvertible {
   case rawMarkup(String)
   case outputChangedOnFailure(String)
   case temporaryFileLeft(String)
+  case inputChanged(String)
+  case forgedWorkflowCommand(String)
 
   public var description: String {
     switch self {
@@ -109,6 +159,8 @@ public enum FuzzFinding: Sendable, Hashable, CustomStringConvertible {
     case .rawMarkup(let m): "raw markup in the output: \(m)"
     case .outputChangedOnFailure(let name): "output \(name) changed by a failing run"
     case .temporaryFileLeft(let name): "temporary file \(name) left behind"
+    case .inputChanged(let name): "input \(name) changed by the run"
+    case .forgedWorkflowCommand(let problem): "output a CI runner or a terminal acts on: \(problem.prefix(160))"
     }
   }
 
@@ -120,6 +172,8 @@ public enum FuzzFinding: Sendable, Hashable, CustomStringConvertible {
     case .rawMarkup: "raw markup"
     case .outputChangedOnFailure: "output changed on failure"
     case .temporaryFileLeft: "temporary file left"
+    case .inputChanged: "input changed"
+    case .forgedWorkflowCommand: "forged workflow command"
     default: description
     }
   }
@@ -143,6 +197,10 @@ extension FuzzCase {
     if code == 1, !["check", "diff"].contains(rawArguments.first ?? "") { findings.append(.checkFailedOutsideCheck) }
     let err = String(decoding: run.stderr, as: UTF8.self)
     if err.unicodeScalars.contains(where: { $0 != "\n" && Self.isControl($0) }) { findings.append(.controlCharacterInMessage) }
+    for (name, before) in files {
+      if let after = run.inputs[name], after != before { findings.append(.inputChanged(name)) }
+    }
+    if let line = Self.workflowCommand(in: err) { findings.append(.forgedWorkflowCommand(line)) }
     if code != 0, code != 1 {
       let first = err.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
       if first.trimmingCharacters(in: .whitespaces).count < 8 || !first.contains(":") { findings.append(.noMessage) }
@@ -150,8 +208,17 @@ extension FuzzCase {
       for name in run.folderNames where name.contains(".funnellab-") { findings.append(.temporaryFileLeft(name)) }
     } else {
       findings += outputFindings(String(decoding: run.stdout, as: UTF8.self))
+      for case (_, let bytes?) in run.outputs.sorted(by: { $0.key < $1.key }) {
+        if let line = Self.workflowCommand(in: String(decoding: bytes, as: UTF8.self)) { findings.append(.forgedWorkflowCommand(line)) }
+      }
     }
     return findings
+  }
+
+  /// The first problem ``forgedCommandLines(_:annotations:)`` finds in `text`: a workflow command a
+  /// CI runner would act on, or a raw terminal control.
+  static func workflowCommand(in text: String, annotations: Bool = false) -> String? {
+    forgedCommandLines(text, annotations: annotations).first
   }
 
   func outputFindings(_ out: String) -> [FuzzFinding] {
@@ -161,6 +228,7 @@ extension FuzzCase {
       findings.append(.controlCharacterInTerminalOutput)
     }
     if format == "markdown", let markup = FuzzCase.unescapedMarkup(in: out).first { findings.append(.rawMarkup(markup)) }
+    if let line = Self.workflowCommand(in: out, annotations: format == "github") { findings.append(.forgedWorkflowCommand(line)) }
     if format == "html" {
       for id in hostileIDs where id.contains("<") && out.contains(id) { findings.append(.rawMarkup(id)) }
     }

@@ -34,9 +34,12 @@ extension FuzzGenerator {
   /// given to `check --baseline` or `diff` with random tolerances.
   func tamperedBaseline(_ rng: inout FuzzRandom) -> FuzzCase {
     var text = seeds.baseline
-    switch rng.below(4) {
+    switch rng.below(5) {
     case 0: text = mutateText(text, &rng)
     case 1: break
+    case 2:
+      // Well sealed but incomplete: no metrics, a duplicate variant, another experiment.
+      if let document = try? JSONParser.parse(text) { text = JSONWriter.write(ContentChecksum.sealing(incomplete(document, &rng))) }
     default:
       if var document = try? JSONParser.parse(text) {
         for _ in 0...rng.below(2) { mutateNumbers(&document, &rng) }
@@ -59,6 +62,28 @@ extension FuzzGenerator {
     c.rawArguments += format(
       &rng, c.rawArguments[0] == "check" ? ["table", "json", "markdown", "github", "html"] : ["table", "json", "markdown"])
     return c
+  }
+
+  /// A baseline document that covers less than it should: a variant's metrics emptied, a variant
+  /// listed twice, another experiment's name, or no checksum.
+  func incomplete(_ document: JSONValue, _ rng: inout FuzzRandom) -> JSONValue {
+    guard case .object(var members) = document.kind else { return document }
+    let choice = rng.below(4)
+    for k in members.indices {
+      switch (choice, members[k].key, members[k].value.kind) {
+      case (0, "variants", .array(var items)) where !items.isEmpty:
+        let i = rng.below(items.count)
+        if case .object(let fields) = items[i].kind {
+          items[i] = JSONValue(.object(fields.map { $0.key == "metrics" ? JSONValue.Member(key: "metrics", value: .object([])) : $0 }))
+        }
+        members[k].value = JSONValue(.array(items))
+      case (1, "variants", .array(let items)) where !items.isEmpty: members[k].value = JSONValue(.array(items + [items[0]]))
+      case (2, "experiment", _): members[k].value = .string(rng.pick(["other", ""] + Self.hostileIDs))
+      default: break
+      }
+    }
+    if choice == 3 { members.removeAll { $0.key == ContentChecksum.key } }
+    return JSONValue(.object(members))
   }
 
   /// Changes one number deep in the document (shard counts): +1, doubled, huge, negative.

@@ -64,11 +64,11 @@ public struct FuzzGenerator: Sendable {
       quick
       ? [
         (.mutatedSpec, 42), (.arguments, 30), (.shards, 3), (.csv, 14), (.hostileIDs, 11), (.eventLog, 8), (.baseline, 5),
-        (.userFile, 8),
+        (.userFile, 8), (.collision, 5),
       ]
       : [
         (.mutatedSpec, 35), (.arguments, 25), (.shards, 12), (.csv, 15), (.hostileIDs, 13), (.eventLog, 10), (.baseline, 6),
-        (.userFile, 8),
+        (.userFile, 8), (.collision, 6),
       ]
     var c: FuzzCase
     switch rng.weighted(kinds) {
@@ -80,6 +80,7 @@ public struct FuzzGenerator: Sendable {
     case .eventLog: c = eventLog(&rng)
     case .baseline: c = tamperedBaseline(&rng)
     case .userFile: c = malformedUserFile(&rng)
+    case .collision: c = collidingFiles(&rng)
     }
     c.index = index
     c.format = FuzzCase.format(of: c.rawArguments)
@@ -94,6 +95,10 @@ public struct FuzzGenerator: Sendable {
     "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "\u{1B}[31mred\u{1B}[0m", "a\nError: fake line", "tab\there",
     "[x](javascript:alert(1))", "a|b", "`code`", "&amp;", "", " ", "🙂", "\u{202E}evil", String(repeating: "long", count: 300),
     "back\\slash", "quote'\"", "#heading", "\u{0}nul", "\r\ncrlf",
+    // CI workflow commands: GitHub's at a line's start (after white space), the legacy and Azure ones anywhere.
+    "::warning title=forged::x", "  ::error::y", "\u{3000}::notice::z", "a\r::error::w", "%0A::error::v", "##[error]u",
+    "t ##vso[task.complete]",
+    "\u{9B}31mcsi",
   ]
 
   var numbers: [String] {

@@ -56,13 +56,13 @@ struct Settings {
 /// Runs `binary` with `arguments` in the working folder `directory`; stdin, stdout and stderr
 /// go through files in `scratch`. A case runs in its own folder, so that a relative path it
 /// names (an option value such as `-inf` taken as a file) lands there, never in the repository.
-func execute(_ binary: String, _ arguments: [String], stdin: [UInt8], in directory: URL, scratch: URL, timeout: Double) -> (
-  Int32?, Int32?, Bool, [UInt8], [UInt8]
-) {
-  let inURL = scratch.appendingPathComponent("stdin")
+func execute(
+  _ binary: String, _ arguments: [String], stdin: [UInt8], stdinFile: URL? = nil, in directory: URL, scratch: URL, timeout: Double
+) -> (Int32?, Int32?, Bool, [UInt8], [UInt8]) {
+  let inURL = stdinFile ?? scratch.appendingPathComponent("stdin")
   let outURL = scratch.appendingPathComponent("stdout")
   let errURL = scratch.appendingPathComponent("stderr")
-  _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin))
+  if stdinFile == nil { _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin)) }
   _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
   _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
   let process = Process()
@@ -144,17 +144,7 @@ var examples: [String] = []
 let began = Date()
 for index in settings.start..<(settings.start + settings.cases) {
   let c = generator.generate(index)
-  try? FileManager.default.removeItem(at: folder)
-  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  for (name, bytes) in c.files {
-    _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data(bytes))
-  }
-  for (name, before) in c.outputs {
-    guard let before else { continue }
-    let url = folder.appendingPathComponent(name)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    _ = FileManager.default.createFile(atPath: url.path, contents: Data(before))
-  }
+  try c.lay(in: folder.path)
   if let keep = settings.keep {
     let copy = URL(fileURLWithPath: keep).appendingPathComponent("case\(index)")
     try? FileManager.default.removeItem(at: copy)
@@ -165,7 +155,8 @@ for index in settings.start..<(settings.start + settings.cases) {
   }
   let started = Date()
   let (code, signal, timedOut, out, err) = execute(
-    settings.binary, c.arguments(in: folder.path), stdin: c.standardInput, in: folder, scratch: scratch, timeout: settings.timeout)
+    settings.binary, c.arguments(in: folder.path), stdin: c.standardInput,
+    stdinFile: c.standardInputFile.map { folder.appendingPathComponent($0) }, in: folder, scratch: scratch, timeout: settings.timeout)
   let seconds = Date().timeIntervalSince(started)
   if settings.show {
     say("case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(2000))")
@@ -175,10 +166,10 @@ for index in settings.start..<(settings.start + settings.cases) {
     say("--- stderr:\n" + String(decoding: err.prefix(6000), as: UTF8.self))
   }
   if seconds > settings.slow { say(String(format: "%.2f s", seconds) + " case \(index) [\(c.kind.rawValue)]: \(c.shellLine.prefix(200))") }
-  var outputs: [String: [UInt8]?] = [:]
-  for name in c.outputs.keys { outputs[name] = .some((try? Data(contentsOf: folder.appendingPathComponent(name))).map(Array.init)) }
-  let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-  let run = FuzzRun(code: code, signal: signal, timedOut: timedOut, stdout: out, stderr: err, outputs: outputs, folderNames: names)
+  let after = c.observe(folder.path)
+  let run = FuzzRun(
+    code: code, signal: signal, timedOut: timedOut, stdout: out, stderr: err, outputs: after.outputs, folderNames: after.names,
+    inputs: after.inputs)
   let outcome = timedOut ? "timeout" : signal.map { "signal \($0)" } ?? "exit \(code ?? -1)"
   codes[outcome, default: 0] += 1
   for finding in Set(c.judge(run)) {

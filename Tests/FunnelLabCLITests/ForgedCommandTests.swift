@@ -1,4 +1,5 @@
 import Foundation
+import FunnelFuzz
 import FunnelLab
 import FunnelTestSupport
 import Testing

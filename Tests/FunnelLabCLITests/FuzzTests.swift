@@ -39,21 +39,14 @@ import Testing
 
   /// Runs one case in-process in a fresh folder.
   static func run(_ c: FuzzCase, in folder: URL) throws -> FuzzRun {
-    try? FileManager.default.removeItem(at: folder)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for (name, bytes) in c.files { try Data(bytes).write(to: folder.appendingPathComponent(name)) }
-    for case (let name, let before?) in c.outputs {
-      let url = folder.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(before).write(to: url)
-    }
-    let console = CapturingConsole(standardInput: c.standardInput)
+    try c.lay(in: folder.path)
+    let console = CapturingConsole(
+      standardInput: c.standardInput, standardInputFile: c.standardInputFile.map { folder.appendingPathComponent($0).path })
     let code = FunnelLabCommandLine.run(c.arguments(in: folder.path), console: console)
-    var outputs: [String: [UInt8]?] = [:]
-    for name in c.outputs.keys { outputs[name] = .some((try? Data(contentsOf: folder.appendingPathComponent(name))).map(Array.init)) }
+    let after = c.observe(folder.path)
     return FuzzRun(
-      code: code, stdout: Array(console.stdout.utf8), stderr: Array(console.stderr.utf8), outputs: outputs,
-      folderNames: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      code: code, stdout: Array(console.stdout.utf8), stderr: Array(console.stderr.utf8), outputs: after.outputs,
+      folderNames: after.names, inputs: after.inputs)
   }
 
   @Test(arguments: chunks)
@@ -91,6 +84,37 @@ import Testing
     let infer = codes["infer", default: [:]]
     #expect(ingest[0, default: 0] >= 10 && ingest[65, default: 0] >= 10 && ingest[64, default: 0] >= 1, "ingest: \(ingest)")
     #expect(infer[0, default: 0] >= 3 && infer[65, default: 0] >= 3, "infer: \(infer)")
+  }
+
+  /// The collision cases (outputs that are inputs by another name, two outputs on one file,
+  /// `/dev/full` after a file) reach their refusals (64) and failures (73) with every input kept.
+  @Test func collisionCasesAreRefusedWithEveryInputKept() throws {
+    let base = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
+    let cases = (0..<4000).lazy.map { Self.generator.generate($0) }.filter { $0.kind == .collision }.prefix(60)
+    var codes: [Int32: Int] = [:]
+    for c in cases {
+      let result = try Self.run(c, in: base.appendingPathComponent("case"))
+      codes[result.code ?? -1, default: 0] += 1
+      #expect(c.judge(result).isEmpty, "\(c.shellLine): \(c.judge(result))")
+      #expect(result.inputs.count == c.files.count, "the inputs were observed")
+    }
+    #expect(codes[64, default: 0] >= 10 && codes[73, default: 0] >= 3 && codes[0, default: 0] >= 3, "\(codes)")
+  }
+
+  /// The judge flags what a CI runner or a terminal would act on, in any output, and an input the run changed.
+  @Test func theJudgeFlagsForgedCommandsAndChangedInputs() {
+    var c = FuzzCase(index: 0, kind: .collision, rawArguments: ["exact", "x", "-o", "{case}/out.txt"])
+    c.files["x"] = Array("spec".utf8)
+    c.outputs["out.txt"] = .some(nil)
+    func run(out: String, output: String = "", input: String = "spec") -> FuzzRun {
+      FuzzRun(
+        code: 0, stdout: Array(out.utf8), stderr: [], outputs: ["out.txt": .some(Array(output.utf8))], folderNames: [],
+        inputs: ["x": .some(Array(input.utf8))])
+    }
+    #expect(c.judge(run(out: "ok\n")).isEmpty)
+    #expect(c.judge(run(out: "a\r  ::warning title=x::y\n")).contains { $0.bucket == "forged workflow command" })
+    #expect(c.judge(run(out: "", output: "x ##[error]y")).contains { $0.bucket == "forged workflow command" })
+    #expect(c.judge(run(out: "", input: "spec!")) == [.inputChanged("x")])
   }
 
   @Test func theGeneratorIsDeterministic() {

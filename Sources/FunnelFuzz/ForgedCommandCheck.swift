@@ -1,6 +1,9 @@
+/// What a CI runner or a terminal acts on in output text: the one check of the fuzz judge
+/// (``FuzzCase/judge(_:)``) and of the escaping tests.
+
 /// Names a test feeds through every writer: each one a workflow command, a line break, or a
 /// terminal escape that must come out as text.
-package let hostileNames = [
+public let hostileNames = [
   "a\nb", "a\rb", "::warning title=x::y", "  ::error::z", "##[error]w", "%0A::notice::p", "\u{1B}[31mred", "\u{9B}31m",
   "\u{202E}gnp.exe", "x\n::warning::y", "x\r::error::y", "##vso[task.setvariable variable=x]1", "ok ::notice::n", "###[", "##VSO[x]",
   "\t::debug::t", "\u{2028}::warning::u",
@@ -12,7 +15,7 @@ package let hostileNames = [
 /// `::error file=` lines `check --format github` writes), `##[` or `##vso[` anywhere
 /// (GitHub's legacy parser, Azure Pipelines), or a control character other than tab, line feed
 /// and a carriage return ending a line, a C1 control, a bidirectional override or a line separator.
-package func forgedCommandLines(_ text: String, annotations: Bool = false) -> [String] {
+public func forgedCommandLines(_ text: String, annotations: Bool = false) -> [String] {
   var problems: [String] = []
   let scalars = Array(text.unicodeScalars)
   for (i, c) in scalars.enumerated() where isTerminalControl(c) {
