@@ -10,6 +10,8 @@ current build.
     python3 scripts/readme-outputs.py --files README.md docs/guide-planning.md   # some files only
     python3 scripts/readme-outputs.py --build debug   # the debug binary (CI: the one its first stage built)
 
+Lines that tell how long a run takes (a long run's `Note: … should take about …` and its
+lines per 10 %) depend on the machine's speed that minute and are left out of the comparison.
 A command runs with bash in a scratch folder where `experiments` links to the repository's,
 `funnellab` on PATH is the release binary (or `--build debug`'s: the output is the same bytes,
 results do not depend on the build), and the files earlier commands of the same
@@ -57,13 +59,18 @@ def commands(lines, start, end):
             i += 1
 
 
+TIMING = re.compile(r"^(Note: .* should take about .*|[\w /]+: \d+% · .* so far · about .* left)$")
+
+
 def run(command, folder):
     # The docs show what a reader sees off a terminal: 100 columns, no colour, whatever the shell has set.
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")}
     env["PATH"] = BINARY + os.pathsep + os.environ.get("PATH", "")
     result = subprocess.run(
         ["bash", "-c", command + " 2>&1"], cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
-    out = result.stdout.splitlines()
+    # A long run's announcement and its lines per 10 % depend on how fast this machine is that
+    # minute: they are not part of a pasted output.
+    out = [line for line in result.stdout.splitlines() if not TIMING.match(line)]
     while out and not out[-1].strip():
         out.pop()  # a pasted output leaves out the blank lines at its end
     return out

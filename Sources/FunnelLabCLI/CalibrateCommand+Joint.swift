@@ -102,7 +102,7 @@ extension CalibrateCommand {
   /// --variants all` took 21 s to fit and 52 s more for its 4 ends, debug build, 2 cores).
   static func profileNote(fitted: Double, done: Int, total: Int) -> String? {
     let left = fitted * 0.62 * Double(total)
-    guard left > 30 else { return nil }
+    guard fitted + left > ProgressBar.announcedAboveSeconds else { return nil }
     return "Note: fitted in \(ProgressBar.duration(fitted)); the profile-likelihood intervals take \(total) ends, about"
       + " \(ProgressBar.duration(left)) more at that pace; --no-profile skips them.\n"
   }

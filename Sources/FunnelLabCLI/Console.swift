@@ -158,17 +158,24 @@ package final class CapturingConsole: Console {
 }
 
 /// A progress line on stderr, redrawn at most every 0.2 s: percentage, rate, ETA.
-/// Silent with `--quiet`, and unless stderr is a terminal (quiet in pipes and CI), except for a run estimated to
-/// take over a minute of one core (``WorkEstimate``): that is announced before it starts, and
-/// off a terminal it prints a line at every 10 % instead of the bar.
+/// Silent with `--quiet`, and unless stderr is a terminal (quiet in pipes and CI), except for a long
+/// run: one estimated by its cost model (``WorkEstimate``) to take over ``announcedAboveSeconds`` is
+/// announced before it starts, and any other is announced as soon as its pace says so (after its
+/// first second); off a terminal a long run then prints a line at every 10 % instead of the bar.
 final class ProgressBar: Sendable {
+  /// A run expected to take longer than this many seconds of wall time is announced on stderr.
+  static let announcedAboveSeconds = 10.0
+  /// How long a run goes before its pace is trusted to predict the rest.
+  static let secondsBeforePacing = 1.0
+
   private let console: any Console
   private let label: String
   private let unit: String
   private let enabled: Bool
-  /// Off a terminal, a long run's line per 10 %.
-  private let lines: Bool
-  private let state: Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool, tenths: Int)>
+  /// Whether the run may still be announced from its pace (not quiet, not already announced).
+  private let paced: Bool
+  /// `lines`: off a terminal, a long run's line per 10 %; `announced`: the run was announced.
+  private let state: Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool, tenths: Int, lines: Bool, announced: Bool)>
   private let start = ContinuousClock.now
 
   /// - Parameters:
@@ -178,7 +185,10 @@ final class ProgressBar: Sendable {
   convenience init(
     console: any Console, label: String, enabled: Bool, unit: String = "users", estimate: WorkEstimate? = nil, threads: Int? = nil
   ) {
-    let note = estimate.flatMap { $0.isLong ? Self.announcement($0, threads: threads ?? MonteCarloEngine.defaultThreadCount) : nil }
+    let threads = threads ?? MonteCarloEngine.defaultThreadCount
+    let note = estimate.flatMap {
+      $0.wallSeconds(threads: threads) > Self.announcedAboveSeconds ? Self.announcement($0, threads: threads) : nil
+    }
     self.init(console: console, label: label, enabled: enabled, unit: unit, note: note)
   }
 
@@ -191,9 +201,18 @@ final class ProgressBar: Sendable {
     let enabled = enabled && !TerminalOptions.isQuiet
     self.enabled = enabled && console.errIsTerminal
     let long = enabled && note != nil
-    lines = long && !console.errIsTerminal
-    state = Mutex((ContinuousClock.now, false, 0))
+    paced = enabled && note == nil
+    state = Mutex((ContinuousClock.now, false, 0, long && !console.errIsTerminal, long))
     if long, let note { console.err(note) }
+  }
+
+  /// `Note: this run should take about 2.2 min more (8 % of 2,000,000 replicates in 11 s); …`: the
+  /// announcement of a run whose pace, `done` of `total` in `elapsed` seconds, says it is long.
+  static func pacedAnnouncement(label: String, unit: String, elapsed: Double, done: Int, total: Int) -> String {
+    let left = elapsed * Double(total - done) / Double(max(1, done))
+    let percent = Int(rounding: Double(done) / Double(max(1, total)) * 100, .towardZero) ?? 0
+    return "Note: \(label) should take about \(duration(left)) more (\(percent) % of \(NumberText.grouped(total)) \(unit)"
+      + " in \(duration(elapsed))); progress follows, --quiet hides it.\n"
   }
 
   /// `Note: about 3.2 min on 2 threads (6.4 min of one core): …`, one line.
@@ -213,8 +232,11 @@ final class ProgressBar: Sendable {
     return NumberText.fixed(seconds / 3_600, 1) + " h"
   }
 
-  func update(done: Int, total: Int) {
-    if lines { line(done: done, total: total) }
+  /// Reports `done` of `total`; `elapsed` stands for the seconds since the start (for tests).
+  func update(done: Int, total: Int, elapsed: Double? = nil) {
+    let elapsed = elapsed ?? Self.seconds(ContinuousClock.now - start)
+    if paced { announceIfLong(done: done, total: total, elapsed: elapsed) }
+    if state.withLock({ $0.lines }) { line(done: done, total: total, elapsed: elapsed) }
     guard enabled else { return }
     let now = ContinuousClock.now
     let line: String? = state.withLock { s in
@@ -232,8 +254,25 @@ final class ProgressBar: Sendable {
     if let line { console.err(line) }
   }
 
+  /// Announces the run once when, after its first ``secondsBeforePacing``, its pace says the whole
+  /// takes over ``announcedAboveSeconds``; off a terminal, lines per 10 % follow.
+  private func announceIfLong(done: Int, total: Int, elapsed: Double) {
+    guard elapsed >= Self.secondsBeforePacing, done > 0, done < total,
+      elapsed * Double(total) / Double(done) > Self.announcedAboveSeconds
+    else { return }
+    let (first, drawn) = state.withLock { s -> (Bool, Bool) in
+      defer {
+        s.announced = true
+        s.lines = !console.errIsTerminal
+      }
+      return (!s.announced, s.drawn)
+    }
+    guard first else { return }
+    console.err((drawn ? "\r\u{1B}[2K" : "") + Self.pacedAnnouncement(label: label, unit: unit, elapsed: elapsed, done: done, total: total))
+  }
+
   /// Off a terminal: one line each time another 10 % is done.
-  private func line(done: Int, total: Int) {
+  private func line(done: Int, total: Int, elapsed: Double) {
     guard total > 0 else { return }
     let tenths = min(10, Int(rounding: Double(done) / Double(total) * 10, .towardZero) ?? 10)
     let crossed = state.withLock { s -> Bool in
@@ -242,7 +281,6 @@ final class ProgressBar: Sendable {
       return true
     }
     guard crossed else { return }
-    let elapsed = Self.seconds(ContinuousClock.now - start)
     let left = done > 0 ? elapsed * Double(total - done) / Double(done) : 0
     let percent = min(100, Int(rounding: Double(done) / Double(total) * 100, .towardZero) ?? 100)
     console.err("\(label): \(percent)% · \(Self.duration(elapsed)) so far · about \(Self.duration(left)) left\n")

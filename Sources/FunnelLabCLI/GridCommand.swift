@@ -13,8 +13,8 @@ enum GridCommand: Command {
       every cell) on all cores; results are byte-identical for any --threads. The table
       ranks cells by the spec's primary metric with raw, Holm- and Benjamini–Hochberg-
       adjusted p-values and the guardrails. A progress bar (rate, ETA) appears on stderr
-      when it is a terminal; a grid estimated at over a minute of one core is announced
-      first, and off a terminal it reports every 10 %. Without <spec>, runs the built-in
+      when it is a terminal; a grid estimated at over 10 s is announced first, and off
+      a terminal it reports every 10 %. Without <spec>, runs the built-in
       Klick grid (18 cells).
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec with a \"grid\" (default: built-in klick-onboarding).")],

@@ -35,7 +35,7 @@ enum BanditCommand {
     if let days = options.days { try validateBurnIn(options.allocation, days: days) }
     let comparison: BanditComparison
     do {
-      comparison = try ProgressBar.around(console: console, label: "bandit vs A/B") { update throws(SpecErrors) in
+      comparison = try ProgressBar.around(console: console, label: "bandit vs A/B", unit: "blocks") { update throws(SpecErrors) in
         try BanditPlanner.compare(experiment, options: options, progress: update)
       }
     } catch {

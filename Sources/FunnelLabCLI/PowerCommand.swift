@@ -355,7 +355,7 @@ extension PowerCommand {
     if experiment.metrics.primary == .revenuePerUser {
       return try planRevenue(experiment, options: options, format: format, arguments: arguments, console: console)
     }
-    let bar = ProgressBar(console: console, label: "planning", enabled: true)
+    let bar = ProgressBar(console: console, label: "planning", enabled: true, unit: "replicates")
     var report: PlanningReport
     do {
       if let shard = try shard(arguments, console: console) {

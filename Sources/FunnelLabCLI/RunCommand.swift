@@ -33,8 +33,8 @@ enum RunCommand: Command {
       the probability that the variant beats the control (as 'exact' does).
       Without <spec>, runs the built-in Klick onboarding experiment.
       Results depend only on the spec and the seed: any --threads gives the same bytes.
-      A progress bar appears on stderr when it is a terminal. A run estimated at over a
-      minute of one core is announced first, and off a terminal it reports every 10 %.
+      A progress bar appears on stderr when it is a terminal. A run estimated at over
+      10 s is announced first, and off a terminal it reports every 10 %.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [

@@ -11,7 +11,7 @@ enum SensitivityCommand: Command {
       every variant exactly (no sampling noise) and names the winner on the metric
       (default: the spec's primary metric). A flip between neighbouring values of
       the last parameter is located by bisection to 1/1024 of the step. A sweep
-      estimated at over a minute (from its first point) is announced, with progress.
+      estimated at over 10 s (from its first point) is announced, with progress.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
@@ -75,7 +75,7 @@ enum SensitivityCommand: Command {
     // The first point's time paces the rest.
     let progress = PacedProgress(console: console, label: "sensitivity", unit: "points") { first, done, total in
       let left = first / Double(max(done, 1)) * Double(total - done)
-      guard first + left > WorkEstimate.announcedAboveSeconds else { return nil }
+      guard first + left > ProgressBar.announcedAboveSeconds else { return nil }
       return "Note: \(total) points at \(ProgressBar.duration(first / Double(max(done, 1)))) each (each solves every variant exactly):"
         + " about \(ProgressBar.duration(left)) more; larger steps or fewer axes make it shorter.\n"
     }

@@ -18,14 +18,14 @@ import Testing
     #expect(truth.stepsPerWalk > 1 && truth.stepsPerWalk < Double(e.flow.screens.count) * 3)
     let expected = truth.walks * steps * WorkEstimate.nanosecondsPerStep * WorkEstimate.buildSlowdown * 1e-9
     #expect(abs(truth.cpuSeconds - expected) <= 1e-9 * expected)
-    #expect(truth.isLong)
+    #expect(truth.wallSeconds(threads: 2) > ProgressBar.announcedAboveSeconds)
     // --variant: the control and the variants named; a shard: its share of the users.
     var options = RunOptions(users: 100_000_000, variants: ["features5", "features5"])
     options.shard = Shard(index: 1, count: 4)
     #expect(WorkEstimate.run(e, options: options)?.walks == 50_000_000)
     #expect(WorkEstimate.run(e, options: RunOptions(), usersPerDay: 2_000_000, days: 10)?.walks == 20_000_000)
-    // Too few walks to take a minute: nothing is solved.
-    #expect(WorkEstimate.run(e, options: RunOptions(users: 1_000_000)) == nil)
+    // Too few walks to take 10 seconds: nothing is solved.
+    #expect(WorkEstimate.run(e, options: RunOptions(users: 100_000)) == nil)
   }
 
   @Test func aLongRunIsAnnouncedAndReportsEveryTenthOffATerminal() {
@@ -58,6 +58,31 @@ import Testing
     let bar = ProgressBar(console: terminal, label: "grid", enabled: true, estimate: long)
     bar.update(done: 1000, total: 1000)
     #expect(terminal.stderr.hasPrefix("Note: ") && !terminal.stderr.contains("grid: 100%"))
+  }
+
+  /// Any bar announces a run whose pace, after its first second, says it takes over 10 s (once,
+  /// with what is left; then a line per 10 % off a terminal); a short or quiet run says nothing.
+  @Test func aBarAnnouncesALongRunFromItsPace() throws {
+    let console = CapturingConsole()
+    let bar = ProgressBar(console: console, label: "planning", enabled: true, unit: "replicates", note: nil)
+    bar.update(done: 10, total: 1000, elapsed: 0.5)
+    #expect(console.stderr.isEmpty, "too early to trust the pace")
+    bar.update(done: 20, total: 1000, elapsed: 1.2)
+    bar.update(done: 150, total: 1000, elapsed: 9)
+    let lines = console.stderr.split(separator: "\n")
+    #expect(
+      lines.first == "Note: planning should take about 59 s more (2 % of 1,000 replicates in 1 s); progress follows, --quiet hides it.",
+      "\(console.stderr)")
+    #expect(lines.dropFirst().first == "planning: 15% · 9 s so far · about 51 s left", "\(console.stderr)")
+    #expect(console.stderr.components(separatedBy: "Note:").count == 2, "announced once")
+    for (elapsed, quiet) in [(1.5, false), (30.0, true)] {
+      let short = CapturingConsole()
+      try TerminalOptions.$isQuiet.withValue(quiet) {
+        let bar = ProgressBar(console: short, label: "planning", enabled: true, unit: "replicates", note: nil)
+        bar.update(done: quiet ? 10 : 500, total: 1000, elapsed: elapsed)
+        try #require(short.stderr.isEmpty, "\(short.stderr)")
+      }
+    }
   }
 
   /// Work paced by its first report: announced when the rest is long, silent when short.

@@ -20,11 +20,10 @@ package struct WorkEstimate: Sendable, Hashable {
       1
     #endif
   }()
-  /// Runs estimated above this many seconds of one core are announced, with progress.
-  package static let announcedAboveSeconds = 60.0
-  /// Below this many walks no run can take a minute (100 steps a user at 25 ns, even in a
-  /// debug build), so the flow is not solved to find out.
-  package static let walksWorthEstimating = 10_000_000.0
+  /// Below this many walks no run takes 10 seconds (100 steps a user at 25 ns, even in a debug
+  /// build, on one core: 5 s), so the flow is not solved to find out; a longer walk is caught by
+  /// its progress's pace instead.
+  package static let walksWorthEstimating = 1_000_000.0
 
   /// User walks in the run (users × the arms each walks).
   package var walks: Double
@@ -43,9 +42,6 @@ package struct WorkEstimate: Sendable, Hashable {
   /// Seconds of wall time on `threads` cores.
   package func wallSeconds(threads: Int) -> Double { cpuSeconds / Double(max(1, threads)) }
 
-  /// Whether the run is long enough to be announced.
-  package var isLong: Bool { cpuSeconds > Self.announcedAboveSeconds }
-
   /// The estimate for a run of `experiment` with `options` (its users per arm, arms, shard), or
   /// with `usersPerDay` for `days` days; `nil` as for ``monteCarlo(_:walks:)``.
   package static func run(_ experiment: Experiment, options: RunOptions, usersPerDay: Int? = nil, days: Int? = nil) -> WorkEstimate? {
@@ -58,7 +54,7 @@ package struct WorkEstimate: Sendable, Hashable {
   }
 
   /// The estimate for `walks` user walks of `experiment`'s flow; `nil` when too few walks to
-  /// take a minute (nothing is solved then) or when the control cannot be compiled.
+  /// take 10 seconds (nothing is solved then) or when the control cannot be compiled.
   package static func monteCarlo(_ experiment: Experiment, walks: Double) -> WorkEstimate? {
     guard walks >= walksWorthEstimating, !experiment.variants.isEmpty,
       let flow = try? FlowCompiler.compile(experiment, variant: 0)

@@ -179,27 +179,62 @@ package enum ExperimentPlanner {
       let r = shard.map { $0.range(of: 0..<UInt64(n)) } ?? 0..<UInt64(n)
       return Int(r.lowerBound)..<Int(r.upperBound)
     }
+    let (replicates, search) = (slice(options.replicates), slice(options.searchReplicates))
+    // Progress counts replicates: each variant's diagnosis, its size search, and its peeking (two scenarios).
+    let work = f.ids.indices.map { k in
+      let peeks = f.days(k, options) != nil && options.usersPerDay != nil
+      return replicates.count + (f.analytic[k] == nil ? 0 : search.count) + (peeks ? 2 * replicates.count : 0)
+    }
+    let total = work.reduce(0, +)
+    var done = 0
+    func report(_ count: Int) {
+      done += count
+      progress?(done, total)
+    }
     var variants: [PlanningCounts.Variant] = []
     for k in f.ids.indices {
       let p1 = f.rates[k]
       let n = f.usersPerArm(k, options)
       var v = PlanningCounts.Variant()
-      v.diagnosis = DesignDiagnosis.tally(
-        controlRate: f.p0, variantRate: p1, usersPerArm: n, replicates: slice(options.replicates), alpha: f.alpha, seed: f.variantSeed(k))
+      v.diagnosis = inChunks(replicates, report, +) {
+        DesignDiagnosis.tally(controlRate: f.p0, variantRate: p1, usersPerArm: n, replicates: $0, alpha: f.alpha, seed: f.variantSeed(k))
+      }
       if let analytic = f.analytic[k] {
-        v.sizeSearch = SampleSizeSearch.tally(
-          controlRate: f.p0, variantRate: p1, sizes: SampleSizeSearch.sizes(around: analytic),
-          replicates: slice(options.searchReplicates), alpha: f.alpha, seed: f.variantSeed(k) ^ 0x5349_5A45)
+        v.sizeSearch = inChunks(search, report, +) {
+          SampleSizeSearch.tally(
+            controlRate: f.p0, variantRate: p1, sizes: SampleSizeSearch.sizes(around: analytic), replicates: $0, alpha: f.alpha,
+            seed: f.variantSeed(k) ^ 0x5349_5A45)
+        }
       }
       if let days = f.days(k, options), let perDay = options.usersPerDay {
-        v.peeking = try? PeekingDiagnosis.tally(
-          controlRate: f.p0, variantRate: p1, usersPerDayPerArm: perDay / 2, days: days, replicates: slice(options.replicates),
-          alpha: f.alpha, seed: f.variantSeed(k))
+        v.peeking = inChunks(replicates, { report(2 * $0) }, { a, b in a.flatMap { x in b.map { x + $0 } } }) {
+          try? PeekingDiagnosis.tally(
+            controlRate: f.p0, variantRate: p1, usersPerDayPerArm: perDay / 2, days: days, replicates: $0, alpha: f.alpha,
+            seed: f.variantSeed(k))
+        }
       }
       variants.append(v)
-      progress?(k + 1, f.ids.count)
     }
     return PlanningCounts(variants: variants)
+  }
+
+  /// `tally` of `range` in at most 20 chunks, summed with `add`, each chunk's size reported to
+  /// `done` as it ends, so that progress moves during a long tally. The same counts as one call:
+  /// a replicate's draws depend on its index only, and counts add exactly.
+  static func inChunks<Counts>(
+    _ range: Range<Int>, _ done: (Int) -> Void, _ add: (Counts, Counts) -> Counts, _ tally: (Range<Int>) -> Counts
+  ) -> Counts {
+    let size = max(1, (range.count + 19) / 20)
+    var start = range.lowerBound
+    var sum: Counts?
+    repeat {
+      let end = min(range.upperBound, start + size)
+      let counts = tally(start..<end)
+      sum = sum.map { add($0, counts) } ?? counts
+      done(end - start)
+      start = end
+    } while start < range.upperBound
+    return sum ?? tally(range)
   }
 
   /// The plan that `counts` (all replicates, summed over shards) amount to.
@@ -240,7 +275,7 @@ package enum ExperimentPlanner {
   }
 
   /// Tallies every replicate in this process and reports: ``tally(_:options:shard:progress:)`` then
-  /// ``report(_:options:counts:)``. `progress` is called with (variants done, variants) after each variant.
+  /// ``report(_:options:counts:)``. `progress` is called with (replicates done, replicates) as they are tallied.
   /// - Throws: ``SpecErrors`` when the spec is invalid, its primary metric is a mean, or an asked-for
   /// variant does not exist.
   package static func plan(
