@@ -4,8 +4,9 @@
 /// visits.
 ///
 /// They keep their state in raw memory (the labelled passes' buffers allocated once for all
-/// of a walk's cells, the lumped ones' once per pass): the hot loops write it without
-/// Swift's copy-on-write uniqueness checks, which were an eighth of a sweep's CPU. The arithmetic is the arrays' (the same terms added in the same order), so the
+/// of a walk's cells, in `~Copyable` owners that free them in `deinit`; the lumped ones' once
+/// per pass, freed by `defer`): the hot loops write it without Swift's copy-on-write
+/// uniqueness checks, which were an eighth of a sweep's CPU. The arithmetic is the arrays' (the same terms added in the same order), so the
 /// results are bit-identical to the array version's (`ExactEngineTests` and the goldens).
 extension ExactEngine {
   /// The buffers of a cell's labelled pass (reused cell after cell, ``reset(_:)``): mass over
@@ -17,8 +18,9 @@ extension ExactEngine {
   /// non-zero, and a step reads only those, in label order, so every sum adds the same terms
   /// in the same order as a sum over every entry (the others add 0). A slot's entries are
   /// zeroed as it is moved, so the buffer for the next step is clean without a pass over it.
-  /// Raw memory, owned by the pass that made it: ``deallocate()`` when done.
-  private struct LabelledPassState {
+  /// Raw memory with one owner: `~Copyable`, so no copy can free it twice, and freed in
+  /// `deinit`, so no exit from a walk leaks it.
+  private struct LabelledPassState: ~Copyable {
     var mass, next: UnsafeMutablePointer<Double>
     /// Time moments per (personalized, entitled, screen): the only parts of the state
     /// the clock's increments depend on.
@@ -60,7 +62,7 @@ extension ExactEngine {
       active[g.start * words] = 1
     }
 
-    func deallocate() {
+    deinit {
       for pointer in [mass, next, timeD, timeE, nextD, nextE, listMass] { pointer.deallocate() }
       for pointer in [listLabel, listFlags, listState] { pointer.deallocate() }
       active.deallocate()
@@ -167,8 +169,9 @@ extension ExactEngine {
   }
 
   /// The per-view sums a pass adds to, copied out of ``_ExactAccumulators`` into raw memory
-  /// for the pass and back after it (the same additions in the same order).
-  private struct PassSums {
+  /// for the pass and back after it (the same additions in the same order). `~Copyable`, freed
+  /// in `deinit`, like ``LabelledPassState``.
+  private struct PassSums: ~Copyable {
     let views, outcomeFlow: UnsafeMutablePointer<Double>
 
     init(views: [Double], outcomeFlow: [Double]) {
@@ -183,22 +186,27 @@ extension ExactEngine {
       return pointer
     }
 
-    /// Copies `pointer` back into `array`, and frees it.
-    static func finish(_ pointer: UnsafeMutablePointer<Double>, into array: inout [Double]) {
-      for i in array.indices { array[i] = pointer[i] }
-      pointer.deallocate()
+    deinit {
+      views.deallocate()
+      outcomeFlow.deallocate()
     }
 
-    /// Copies the sums back into `views` and `outcomeFlow`, and frees the raw memory.
+    /// Copies the first `array.count` values at `pointer` into `array`.
+    static func copy(_ pointer: UnsafeMutablePointer<Double>, into array: inout [Double]) {
+      for i in array.indices { array[i] = pointer[i] }
+    }
+
+    /// Copies the sums back into `views` and `outcomeFlow` (the raw memory goes with `self`).
     func finish(views: inout [Double], outcomeFlow: inout [Double]) {
-      Self.finish(self.views, into: &views)
-      Self.finish(self.outcomeFlow, into: &outcomeFlow)
+      Self.copy(self.views, into: &views)
+      Self.copy(self.outcomeFlow, into: &outcomeFlow)
     }
   }
 
   /// The sums over the walks that ended, in raw memory like ``PassSums``: the outcome
   /// classes' mass and the plans' purchases (``_ExactAccumulators``'s, copied in and out).
-  private struct EndSums {
+  /// `~Copyable`, freed in `deinit`, like ``LabelledPassState``.
+  private struct EndSums: ~Copyable {
     let classMass, planImmediate, planApproved: UnsafeMutablePointer<Double>
     var pendingAtEnd: Double
     let plans, planCodes: Int
@@ -214,11 +222,15 @@ extension ExactEngine {
       approval = g.approval
     }
 
-    /// Copies the sums back into `acc`, and frees the raw memory.
+    deinit {
+      for pointer in [classMass, planImmediate, planApproved] { pointer.deallocate() }
+    }
+
+    /// Copies the sums back into `acc` (the raw memory goes with `self`).
     func finish(into acc: inout _ExactAccumulators) {
-      PassSums.finish(classMass, into: &acc.classMass)
-      PassSums.finish(planImmediate, into: &acc.planImmediate)
-      PassSums.finish(planApproved, into: &acc.planApproved)
+      PassSums.copy(classMass, into: &acc.classMass)
+      PassSums.copy(planImmediate, into: &acc.planImmediate)
+      PassSums.copy(planApproved, into: &acc.planApproved)
       acc.pendingAtEnd = pendingAtEnd
     }
 
@@ -251,8 +263,9 @@ extension ExactEngine {
   /// for each cell, then ``finish(into:)``. The per-view and end sums stay in raw memory from
   /// the first cell to the last (each cell adds to them in turn, as it would to the
   /// accumulators), and a cell's state is cleared for the next one by zeroing the entries it
-  /// left, so the buffers are allocated and zeroed once, not once per cell.
-  struct LabelledPasses {
+  /// left, so the buffers are allocated and zeroed once, not once per cell. `~Copyable`: the
+  /// buffers go with the value (its parts free them in `deinit`), however the caller leaves.
+  struct LabelledPasses: ~Copyable {
     let g: _ExactLayout
     private var state: LabelledPassState
     private let sums: PassSums
@@ -272,18 +285,18 @@ extension ExactEngine {
       state.reset(g)
     }
 
-    /// Copies the sums into `acc` and frees the buffers; call once, after the last cell.
-    func finish(into acc: inout _ExactAccumulators) {
+    /// Copies the sums into `acc`, after the last cell; consumes the passes, whose buffers are
+    /// freed with them.
+    consuming func finish(into acc: inout _ExactAccumulators) {
       sums.finish(views: &acc.views, outcomeFlow: &acc.outcomeFlow)
       ends.finish(into: &acc)
-      state.deallocate()
     }
   }
 
   /// Propagates one cell's mass over (personalized, label, screen) to the end, from the start
   /// state in `state`.
   private static func labelledPass(
-    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, state: inout LabelledPassState, sums: PassSums,
+    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, state: inout LabelledPassState, sums: borrowing PassSums,
     ends: inout EndSums, into acc: inout _ExactAccumulators
   ) {
     for t in 1...g.stepLimit {
@@ -315,7 +328,7 @@ extension ExactEngine {
   @inline(__always)
   private static func step(
     _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, from screen: Int, personalized pers: Int, seen: Int,
-    state: inout LabelledPassState, sums: PassSums, ends: inout EndSums, into acc: inout _ExactAccumulators
+    state: inout LabelledPassState, sums: borrowing PassSums, ends: inout EndSums, into acc: inout _ExactAccumulators
   ) {
     let s = g.screens
     // Only the labels with mass move: listed once here, in label order.
@@ -398,7 +411,9 @@ extension ExactEngine {
   }
 
   /// The mass still walking at the step limit ends there (end `screens + 1`).
-  private static func endAtTheStepLimit(_ g: _ExactLayout, _ state: LabelledPassState, weight w: Double, into ends: inout EndSums) {
+  private static func endAtTheStepLimit(
+    _ g: _ExactLayout, _ state: borrowing LabelledPassState, weight w: Double, into ends: inout EndSums
+  ) {
     let s = g.screens
     for pers in 0..<2 {
       for label in 0..<g.labels {
