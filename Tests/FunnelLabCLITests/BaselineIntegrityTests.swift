@@ -45,6 +45,7 @@ import Testing
     ("other-experiment", "experiment: the baseline is of the experiment 'someone-else', not 'urbannest-onboarding'"),
     ("edited", "checksum (line"),
     ("no-checksum", "the file has no checksum; write the baseline again"),
+    ("control-character", "variants[0].id (line"),
   ])
   func aDefectiveBaselineIsRefused(defect: String, message: String) throws {
     let path: String
@@ -53,6 +54,9 @@ import Testing
       path = try Self.baseline(
         "empty.json", variants: { items in items = items.map { Self.replacing("metrics", with: JSONValue(.object([])), in: $0) } })
     case "duplicate": path = try Self.baseline("duplicate.json", variants: { items in items[1] = items[0] })
+    case "control-character":
+      path = try Self.baseline(
+        "control.json", variants: { items in items[0] = Self.replacing("id", with: .string("con\ntrol\u{1B}[2J"), in: items[0]) })
     case "other-experiment":
       path = try Self.baseline(
         "other.json",
@@ -77,6 +81,7 @@ import Testing
       #expect(r.code == 65, "\(defect) \(arguments): \(r.err)")
       #expect(r.err.contains(message), "\(defect): \(r.err)")
       #expect(r.err.contains(path), "the file is named: \(r.err)")
+      #expect(!r.err.contains("\u{1B}") && r.err.split(separator: "\n").allSatisfy { $0.hasPrefix(path) || $0.hasPrefix("Error:") })
       #expect(!FileManager.default.fileExists(atPath: output))
     }
   }

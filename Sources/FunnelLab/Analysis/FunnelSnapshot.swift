@@ -166,6 +166,10 @@ public struct FunnelSnapshot: Sendable, Hashable {
     _ item: JSONValue, at path: SpecPath, fail: (SpecPath, String) -> SpecErrors
   ) throws(SpecErrors) -> Variant {
     guard case .string(let id)? = item.value(at: [.key("id")])?.kind else { throw fail(path.key("id"), "a variant needs its id") }
+    // Ids are printed in every report, as a spec's are: one that could break a line or reach a terminal is refused.
+    if id.unicodeScalars.contains(where: \.isEscapedInMessages) {
+      throw fail(path.key("id"), "the variant id '\(id.escapingControlCharacters)' contains a control character")
+    }
     guard case .object(let members)? = item.value(at: [.key("metrics")])?.kind else {
       throw fail(path.key("metrics"), "a variant needs its metrics object")
     }
@@ -185,6 +189,9 @@ public struct FunnelSnapshot: Sendable, Hashable {
           case .number(let r, _)? = screen.value(at: [.key("reach")])?.kind, r.isFinite,
           case .number(let q, _)? = screen.value(at: [.key("abandoned")])?.kind, q.isFinite
         else { throw fail(path.key("screens").index(j), "a screen needs an id, a finite reach and a finite abandoned share") }
+        if name.unicodeScalars.contains(where: \.isEscapedInMessages) {
+          throw fail(path.key("screens").index(j).key("id"), "the screen id '\(name.escapingControlCharacters)' contains a control character")
+        }
         reach.append(Variant.ScreenReach(screen: name, reach: r, abandoned: q))
       }
     }
