@@ -190,7 +190,8 @@ public struct FunnelSnapshot: Sendable, Hashable {
           case .number(let q, _)? = screen.value(at: [.key("abandoned")])?.kind, q.isFinite
         else { throw fail(path.key("screens").index(j), "a screen needs an id, a finite reach and a finite abandoned share") }
         if name.unicodeScalars.contains(where: \.isEscapedInMessages) {
-          throw fail(path.key("screens").index(j).key("id"), "the screen id '\(name.escapingControlCharacters)' contains a control character")
+          throw fail(
+            path.key("screens").index(j).key("id"), "the screen id '\(name.escapingControlCharacters)' contains a control character")
         }
         reach.append(Variant.ScreenReach(screen: name, reach: r, abandoned: q))
       }
