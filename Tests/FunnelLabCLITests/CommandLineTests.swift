@@ -8,10 +8,8 @@ import Testing
 /// Runs the command line in-process and returns (exit code, stdout, stderr).
 func funnellab(_ arguments: String...) -> (code: Int32, out: String, err: String) { funnellab(arguments) }
 
-/// Runs the command line in-process with an argument array. The exact engine's walks are
-/// memoised for the whole test process (hundreds of tests solve the seed flows again).
+/// Runs the command line in-process with an argument array.
 func funnellab(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-  _ExactWalkMemo.turnOn()
   let console = CapturingConsole()
   let code = FunnelLabCommandLine.run(arguments, console: console)
   return (code, console.stdout, console.stderr)

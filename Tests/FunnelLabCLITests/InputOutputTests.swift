@@ -11,7 +11,6 @@ func experimentText(_ name: String) throws -> String { try String(contentsOfFile
 
 /// Runs the command line in-process with `input` as standard input.
 func funnellab(_ arguments: [String], standardInput input: String) -> (code: Int32, out: String, err: String) {
-  _ExactWalkMemo.turnOn()
   let console = CapturingConsole(standardInput: Array(input.utf8))
   let code = FunnelLabCommandLine.run(arguments, console: console)
   return (code, console.stdout, console.stderr)

@@ -1,5 +1,4 @@
 package import FunnelStats
-import Synchronization
 
 /// A bandit run on the flow (``AdaptiveRun``) read against the exact truth: what it cost, what it
 /// would ship, and its naive and inverse-propensity estimates beside the exact differences.
@@ -136,24 +135,7 @@ package struct BanditTimeline: Sendable {
     guard rates.count == k, k >= 2, days >= 1 else { return [] }
     let design = BanditSimulation.Design(
       rates: rates, usersPerDay: adaptive.usersPerDay, days: days, allocation: adaptive.allocation, alpha: alpha)
-    let key = CoverageKey(design: design, seed: adaptive.run.seed)
-    if let known = coverageMemo.withLock({ $0[key] }) { return known }
     guard let counts = try? BanditSimulation.tally(design, replicates: 0..<coverageReplicates, seed: adaptive.run.seed) else { return [] }
-    let coverage = counts.weightedCovered.map { Double($0) / Double(coverageReplicates) }
-    coverageMemo.withLock { memo in
-      if memo.count >= 64 { memo.removeAll() }
-      memo[key] = coverage
-    }
-    return coverage
+    return counts.weightedCovered.map { Double($0) / Double(coverageReplicates) }
   }
-
-  /// A design and the seed of its replicates: what a coverage depends on.
-  struct CoverageKey: Hashable {
-    var design: BanditSimulation.Design
-    var seed: UInt64
-  }
-
-  /// The coverages measured in this process (at most 64), so that rendering one run in several
-  /// formats, or a run twice, replays its design once; the values are those a replay gives.
-  static let coverageMemo = Mutex<[CoverageKey: [Double]]>([:])
 }

@@ -31,6 +31,8 @@ package enum ExpectationChecker {
     let experiment: Experiment
     /// The variants the spec declares, without its grid cells: the arms a `best` ranks by default.
     let declared: [String]
+    /// The threshold rows of this check's compiles (the variants share the screens they leave alone).
+    let memo = ThresholdBlockMemo()
     var exact: [String: ExactFunnel] = [:]
     var runs: [RunKey: RunResult] = [:]
 
@@ -49,7 +51,7 @@ package enum ExpectationChecker {
         throw SpecErrors(
           source: experiment.name, errors: [SpecError(.unknownReference, path: [.key("variants")], message: "no variant '\(id)'")])
       }
-      let solved = ExactEngine.solve(try FlowCompiler.compile(experiment, variant: index))
+      let solved = ExactEngine.solve(try FlowCompiler.compile(experiment, variant: index, memo: memo))
       exact[id] = solved
       return solved
     }
@@ -101,7 +103,9 @@ package enum ExpectationChecker {
         experiment.population.segments.count * experiment.simulation.traitBins <= AdjustmentPlanner.maxCells,
         let index = experiment.variants.firstIndex(where: { $0.id == e.variant })
       else { return result(e, passed: false, measured: nil, evidence: .undefined, failures: [.undefined]) }
-      let flows = [try FlowCompiler.compile(experiment, variant: 0), try FlowCompiler.compile(experiment, variant: index)]
+      let flows = [
+        try FlowCompiler.compile(experiment, variant: 0, memo: memo), try FlowCompiler.compile(experiment, variant: index, memo: memo),
+      ]
       let models = flows.map { CellModel(flow: $0, metric: e.metric, strata: strata) }
       let plan = AdjustmentPlanner.plan(models, strata: strata, metric: e.metric, alpha: experiment.metrics.alpha, targetPower: 0.8)
       guard let v = plan.sizes.first(where: { $0.method == method })?.varianceReduction else {

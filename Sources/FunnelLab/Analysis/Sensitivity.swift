@@ -93,11 +93,14 @@ package struct Sensitivity: Sendable {
   package var flips: [Flip]
 
   /// Runs the analysis, the points in parallel; `progress` is called with the points solved and
-  /// their total after each, one call at a time (from the worker that solved it).
+  /// their total after each, one call at a time (from the worker that solved it). The points'
+  /// compiles share the threshold rows of the screens a parameter leaves alone through `memo`
+  /// (by default a memo of this run's own, dropped when it returns).
   /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
   ///   (e.g. a value outside the parameter's range).
   package static func run(
-    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
     guard pointCount(axes) != nil else {
@@ -117,7 +120,7 @@ package struct Sensitivity: Sendable {
       ParallelWork.mapUntilFailure(combos.count, threads: nil) { k -> Result<Point, SpecErrors> in
         defer { ticks.tick() }
         return Result { () throws(SpecErrors) -> Point in
-          let metricValues = try evaluate(experiment, axes: axes, values: combos[k], metric: metric)
+          let metricValues = try evaluate(experiment, axes: axes, values: combos[k], metric: metric, memo: memo)
           return Point(values: combos[k], metricValues: metricValues, winner: winner(ids, metricValues, metric))
         }
       })
@@ -130,7 +133,9 @@ package struct Sensitivity: Sendable {
       flips = try firstFailure(
         ParallelWork.mapUntilFailure(changes.count, threads: nil) { c -> Result<Flip?, SpecErrors> in
           Result { () throws(SpecErrors) -> Flip? in
-            try bisect(experiment, axes: axes, last: last, from: points[changes[c] - 1], to: points[changes[c]], ids: ids, metric: metric)
+            try bisect(
+              experiment, axes: axes, last: last, from: points[changes[c] - 1], to: points[changes[c]], ids: ids, metric: metric,
+              memo: memo)
           }
         }
       ).compactMap { $0 }
@@ -141,7 +146,8 @@ package struct Sensitivity: Sendable {
   /// Where between two neighbouring points the winner changes: bisected on the last axis to
   /// 1/1024 of the step; `nil` when a winner is not a variant.
   static func bisect(
-    _ experiment: Experiment, axes: [Axis], last: Axis, from a: Point, to b: Point, ids: [String], metric: FunnelMetric
+    _ experiment: Experiment, axes: [Axis], last: Axis, from a: Point, to b: Point, ids: [String], metric: FunnelMetric,
+    memo: ThresholdBlockMemo
   ) throws(SpecErrors) -> Flip? {
     guard let lo = a.values.last, let hi = b.values.last, let i = ids.firstIndex(of: a.winner), let j = ids.firstIndex(of: b.winner)
     else { return nil }
@@ -149,7 +155,7 @@ package struct Sensitivity: Sendable {
     var high = hi
     for _ in 0..<40 where high - low > (hi - lo) / 1024 {
       let mid = (low + high) / 2
-      let v = try evaluate(experiment, axes: axes, values: Array(a.values.dropLast()) + [mid], metric: metric)
+      let v = try evaluate(experiment, axes: axes, values: Array(a.values.dropLast()) + [mid], metric: metric, memo: memo)
       let sign = metric.higherIsBetter ? 1.0 : -1.0
       if ((v[j] ?? -.infinity) - (v[i] ?? -.infinity)) * sign > 0 { high = mid } else { low = mid }
     }
@@ -169,10 +175,13 @@ package struct Sensitivity: Sendable {
     return values
   }
 
-  static func evaluate(_ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric) throws(SpecErrors) -> [Double?] {
+  /// The exact value of `metric` in every variant at the point `values` of `axes`.
+  static func evaluate(
+    _ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric, memo: ThresholdBlockMemo? = nil
+  ) throws(SpecErrors) -> [Double?] {
     var e = experiment
     for (axis, value) in zip(axes, values) { e.behavior[axis.parameter] = value }
-    return try FlowCompiler.compileAll(e).map { ExactEngine.value(of: metric, $0) }
+    return try FlowCompiler.compileAll(e, memo: memo).map { ExactEngine.value(of: metric, $0) }
   }
 
   static func winner(_ ids: [String], _ values: [Double?], _ metric: FunnelMetric) -> String {

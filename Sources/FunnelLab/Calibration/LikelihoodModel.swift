@@ -53,6 +53,9 @@ struct LikelihoodModel: Sendable {
   let groups: [Group]
   /// `n_c` per explicit cell, in arm, target, action order.
   let counts: [Double]
+  /// The threshold rows of the model's compiles: each trial `φ` moves a few screens, and the
+  /// others' rows are found here (the model's own memo, shared by its copies).
+  let memo = ThresholdBlockMemo()
 
   /// The number of base log-ratios at the front of `φ`.
   var baseCount: Int { screens.reduce(0) { $0 + $1.actions.count - 1 } }
@@ -174,7 +177,7 @@ struct LikelihoodModel: Sendable {
       guard let patched = try? e.experiment(forVariant: arm.index) else {
         return [Double](repeating: .nan, count: counts.count)
       }
-      let flow = FlowCompiler.compileValidated(patched, variantID: arm.variant)
+      let flow = FlowCompiler.compileValidated(patched, variantID: arm.variant, memo: memo)
       let perScreen = Calibration.rates(flow, arm.targets)
       for t in arm.targets { rates += t.counts.map { perScreen[t.screen]?[$0.action] ?? 0 } }
     }

@@ -195,14 +195,14 @@ public enum ExactEngine {
   /// order: everything the walk decides (views, ends, purchases, reach, time), before
   /// its purchases are turned into revenue by ``_ExactAccumulators/funnel(_:)``.
   private static func walk(_ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)]) -> _ExactAccumulators {
-    _ExactWalkMemo.walk(layout.flow, cells: cells) { walkEveryCell(layout, cells: cells) }
+    walkEveryCell(layout, cells: cells)
   }
 
   /// Which first-passage passes a walk makes: reach of every screen (and of the paywalls),
   /// of the paywalls only, or none.
   enum Reach { case everyScreen, paywalls, none }
 
-  /// ``walk(_:cells:)`` computed, never looked up; `reach` says which reach passes to make
+  /// ``walk(_:cells:)``, with `reach` saying which reach passes to make
   /// (the others leave their values 0).
   private static func walkEveryCell(
     _ layout: _ExactLayout, cells: [(segment: Int, bin: Int, weight: Double)], reach: Reach = .everyScreen

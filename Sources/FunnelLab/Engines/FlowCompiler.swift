@@ -8,11 +8,20 @@ public enum FlowCompiler {
   /// Compiles variant `index` of `experiment`.
   /// - Throws: ``SpecErrors`` when the experiment or the variant is invalid.
   public static func compile(_ experiment: Experiment, variant index: Int) throws(SpecErrors) -> CompiledFlow {
-    compileValidated(try validatedVariant(experiment, index), variantID: experiment.variants[index].id)
+    try compile(experiment, variant: index, memo: nil)
+  }
+
+  /// ``compile(_:variant:)``, finding the screens' threshold rows in `memo` (and keeping the
+  /// new ones there) when one is given: the same flow, bit for bit.
+  /// - Throws: ``SpecErrors`` when the experiment or the variant is invalid.
+  package static func compile(_ experiment: Experiment, variant index: Int, memo: ThresholdBlockMemo?) throws(SpecErrors)
+    -> CompiledFlow
+  {
+    compileValidated(try validatedVariant(experiment, index), variantID: experiment.variants[index].id, memo: memo)
   }
 
   /// Variant `index` of `experiment` with its patches applied, checked as a base spec:
-  /// what ``compileValidated(_:variantID:)`` takes.
+  /// what ``compileValidated(_:variantID:memo:)`` takes.
   /// - Throws: ``SpecErrors`` when a patch does not apply or the patched spec is invalid.
   static func validatedVariant(_ experiment: Experiment, _ index: Int) throws(SpecErrors) -> Experiment {
     let patched = try experiment.experiment(forVariant: index)
@@ -23,13 +32,16 @@ public enum FlowCompiler {
 
   /// Compiles every variant, validating the whole experiment first. That validation checks
   /// every variant's patched spec as a base spec (``Experiment/validationErrors()``), so the
-  /// variants are not checked again one by one.
-  package static func compileAll(_ experiment: Experiment) throws(SpecErrors) -> [CompiledFlow] {
+  /// variants are not checked again one by one. The variants share the threshold rows of the
+  /// screens they leave alone through `memo`, or through a memo of this call's own when none
+  /// is given.
+  package static func compileAll(_ experiment: Experiment, memo: ThresholdBlockMemo? = nil) throws(SpecErrors) -> [CompiledFlow] {
     let errors = experiment.validationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
+    let memo = memo ?? ThresholdBlockMemo()
     var flows: [CompiledFlow] = []
     for i in experiment.variants.indices {
-      flows.append(compileValidated(try experiment.experiment(forVariant: i), variantID: experiment.variants[i].id))
+      flows.append(compileValidated(try experiment.experiment(forVariant: i), variantID: experiment.variants[i].id, memo: memo))
     }
     return flows
   }
@@ -89,7 +101,9 @@ public enum FlowCompiler {
     var stride: Int { Int(outcomeCount.max() ?? 1) }
   }
 
-  static func compileValidated(_ e: Experiment, variantID: String) -> CompiledFlow {
+  /// Compiles `e`, a validated base spec (a variant with its patches applied), as the variant
+  /// `variantID`; `memo`, when given, keeps the screens' threshold rows between compiles.
+  static func compileValidated(_ e: Experiment, variantID: String, memo: ThresholdBlockMemo? = nil) -> CompiledFlow {
     let flow = e.flow
     let segments = e.population.segments
     let behaviors = segments.map { e.behavior.applying($0.behavior) }
@@ -97,7 +111,7 @@ public enum FlowCompiler {
     // Validated: a whole number from 1 to 64.
     let cap = Int(rounding: behaviors.map(\.screensSeenCap).max() ?? e.behavior.screensSeenCap) ?? 1
     let table = outcomeTable(flow)
-    let thresholds = thresholdTable(e, table, behaviors: behaviors, seenLevels: cap + 1)
+    let thresholds = thresholdTable(e, table, behaviors: behaviors, seenLevels: cap + 1, memo: memo)
     let (dwellMillis, hasDwell) = dwellTables(e)
     let weightTotal = segments.reduce(0) { $0 + $1.weight }
     let outcomes = table.outcomes
@@ -195,7 +209,7 @@ public enum FlowCompiler {
   /// outcomes do not depend on the state gets one row, copied to every state, and one
   /// without a purchase copies its unpersonalized row (the same values, bit for bit).
   private static func thresholdTable(
-    _ e: Experiment, _ table: OutcomeTable, behaviors: [BehaviorParameters], seenLevels: Int
+    _ e: Experiment, _ table: OutcomeTable, behaviors: [BehaviorParameters], seenLevels: Int, memo: ThresholdBlockMemo?
   ) -> [UInt64] {
     let screens = e.flow.screens.count
     let bins = e.simulation.traitBins
@@ -211,7 +225,7 @@ public enum FlowCompiler {
         let rows = ScreenRows(
           terms: terms[i], logShares: logShares, intent: segment.intent, bins: bins, seenLevels: seenLevels,
           screensSeenCap: behaviors[s].screensSeenCap)
-        let block = _ThresholdBlockMemo.block(rows.key) { rows.thresholds() }
+        let block = memo?.block(rows.key) { rows.thresholds() } ?? rows.thresholds()
         for r in 0..<statesPerScreen {
           let row = (s * statesPerScreen + r) * screens + i
           for k in 0..<count { thresholds[row * stride + k] = block[r * count + k] }
@@ -230,8 +244,8 @@ public enum FlowCompiler {
     let bins, seenLevels: Int
     let screensSeenCap: Double
 
-    /// The inputs as bit patterns (``_ThresholdBlockMemo/Key``); an absent term is a tag.
-    var key: _ThresholdBlockMemo.Key {
+    /// The inputs as bit patterns (``ThresholdBlockMemo/Key``); an absent term is a tag.
+    var key: ThresholdBlockMemo.Key {
       var words: [UInt64] = [UInt64(bins), UInt64(seenLevels), screensSeenCap.bitPattern, intent.mean.bitPattern, intent.sd.bitPattern]
       func add(_ x: Double?) { words += x.map { [1, $0.bitPattern] } ?? [0] }
       for (t, share) in zip(terms, logShares) {
