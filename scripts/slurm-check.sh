@@ -33,11 +33,15 @@ tasks=$((tasks + 1))
 have() { local tool; for tool; do [[ -x $(command -v "$tool") ]] || return 1; done; }
 if ! have slurmctld slurmd sbatch squeue sinfo scontrol munged mungekey; then
   say "installing slurm-wlm and munge (apt-get)"
+  apt_log=$(mktemp)
   if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -qq --no-install-recommends slurm-wlm munge </dev/null; } >&2; then
+    apt-get install -y -qq --no-install-recommends slurm-wlm munge </dev/null; } >"$apt_log" 2>&1; then
+    tail -5 "$apt_log" >&2
+    rm -f "$apt_log"
     echo "slurm-check: warning: apt-get could not install slurm-wlm and munge; no Slurm check" >&2
     exit 69
   fi
+  rm -f "$apt_log"
 fi
 
 # 2. A single-node cluster in a temporary folder: config, state, spool, logs, munge key.
