@@ -52,7 +52,9 @@ package enum FileIdentity: Hashable, Sendable {
     while url.path != "/" {
       if let resolved = realpath(url.path, nil) {
         defer { free(resolved) }
-        return ([String(cString: resolved)] + rest.reversed()).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+        var canonical = URL(fileURLWithPath: String(cString: resolved))
+        for component in rest.reversed() { canonical.appendPathComponent(component) }
+        return canonical.path
       }
       rest.append(url.lastPathComponent)
       url = url.deletingLastPathComponent()

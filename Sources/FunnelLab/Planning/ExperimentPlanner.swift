@@ -225,16 +225,16 @@ package enum ExperimentPlanner {
     _ range: Range<Int>, _ done: (Int) -> Void, _ add: (Counts, Counts) -> Counts, _ tally: (Range<Int>) -> Counts
   ) -> Counts {
     let size = max(1, (range.count + 19) / 20)
-    var start = range.lowerBound
-    var sum: Counts?
-    repeat {
-      let end = min(range.upperBound, start + size)
-      let counts = tally(start..<end)
-      sum = sum.map { add($0, counts) } ?? counts
+    var end = min(range.upperBound, range.lowerBound + size)
+    var sum = tally(range.lowerBound..<end)
+    done(end - range.lowerBound)
+    while end < range.upperBound {
+      let start = end
+      end = min(range.upperBound, start + size)
+      sum = add(sum, tally(start..<end))
       done(end - start)
-      start = end
-    } while start < range.upperBound
-    return sum ?? tally(range)
+    }
+    return sum
   }
 
   /// The plan that `counts` (all replicates, summed over shards) amount to.
