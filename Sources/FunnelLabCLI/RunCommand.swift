@@ -246,8 +246,8 @@ enum RunCommand: Command {
   /// `metrics.primary`: what `run` and `merge` of its shards write.
   static func render(_ result: RunResult, metrics: MetricsSpec, format: OutputFormat) -> String {
     format == .table
-      ? terminal(RunReport.render(result, format: format, alpha: metrics.alpha, primary: metrics.primary))
-      : RunReport.render(result, format: format, alpha: metrics.alpha, primary: metrics.primary)
+      ? terminal(RunReport.render(result, format: format, metrics: metrics))
+      : RunReport.render(result, format: format, metrics: metrics)
   }
 }
 

@@ -21,26 +21,13 @@ package enum DecisionSummaryRenderer {
     return text
   }
 
-  /// The first sentence: which arms ship, or that none does, or that the test cannot be trusted
-  /// (truth mode, without a decision rule: the arm best on the primary metric by the truth);
-  /// and how many calls money contradicts.
+  /// The first sentence: the recommendation (``DecisionRule/recommend(_:progress:)``), led by
+  /// a warning when the truth says the test would decide wrongly, then how many arms money
+  /// contradicts. Nothing here ranks or decides: it words the library's recommendation.
   static func headline(_ s: DecisionSummary) -> String {
-    if s.sampleRatioMismatch { return Tone.warning.mark("Do not trust this test:") + " the sample-ratio check flagged the split." }
-    var text: String
-    if s.arms.contains(where: { $0.decision != nil }) {
-      let ships = s.arms.filter { $0.decision == .ship }
-      text =
-        ships.isEmpty
-        ? "No arm ships on \(s.primary.label)."
-        : "Ship "
-          + NumberText.list(
-            ships.map { "\(Tone.good.mark($0.arm)) (\(s.primary.label) \(NumberText.lift($0.primary.relativeLift?.estimate)))" })
-          + "."
-    } else if s.arms.contains(where: { $0.primary.trueDifference != nil }) {
-      text = truthHeadline(s)
-    } else {
-      text = observedHeadline(s)
-    }
+    let r = s.recommendation
+    var text = r.design.flatMap { design($0, s) }.map { $0 + " " } ?? ""
+    text += sentence(r, s)
     let conflicts = s.arms.filter { $0.conflict != nil }.count
     if conflicts > 0 {
       text += " " + Tone.warning.mark("Revenue per user disagrees for \(conflicts) arm\(conflicts == 1 ? "" : "s") (!).")
@@ -48,31 +35,82 @@ package enum DecisionSummaryRenderer {
     return text
   }
 
-  /// The first sentence of data without truth or rule (`analyze`): the arms that win, else
-  /// those that lose, else that none differs detectably.
-  static func observedHeadline(_ s: DecisionSummary) -> String {
-    let label = s.primary.label
-    func named(_ arms: [DecisionSummary.Arm], _ tone: Tone) -> String {
-      NumberText.list(arms.map { "\(tone.mark($0.arm)) (\(NumberText.lift($0.primary.relativeLift?.estimate)))" })
-    }
-    let wins = s.arms.filter { $0.call == .wins }
-    let losses = s.arms.filter { $0.call == .loses }
-    if !wins.isEmpty { return "\(named(wins, .good)) \(wins.count == 1 ? "wins" : "win") on \(label) against \(s.control)." }
-    if !losses.isEmpty { return "No arm beats \(s.control) on \(label); \(named(losses, .bad)) \(losses.count == 1 ? "loses" : "lose")." }
-    return "No arm differs detectably from \(s.control) on \(label)."
+  /// The margin in words: `±1%`.
+  static func margin(_ m: DecisionSummary.Metric) -> String {
+    "±" + NumberText.percent(m.relativeMargin, decimals: m.relativeMargin * 100 == (m.relativeMargin * 100).rounded() ? 0 : 1)
   }
 
-  /// Truth mode's first sentence: the arm whose true effect on the primary metric is best, if
-  /// any beats the control, with what this run's paired test saw.
-  static func truthHeadline(_ s: DecisionSummary) -> String {
-    let sign = s.primary.higherIsBetter ? 1.0 : -1.0
-    func gain(_ a: DecisionSummary.Arm) -> Double? { (a.primary.trueDifference ?? a.primary.difference?.estimate).map { $0 * sign } }
-    let ranked = s.arms.compactMap { a in gain(a).map { (a, $0) } }.sorted { $0.1 > $1.1 }
-    guard let (best, g) = ranked.first, g > Verdict.zeroTolerance else {
-      return "No variant beats \(s.control) on \(s.primary.label)."
+  /// The recommendation in one sentence, the action first.
+  static func sentence(_ r: Recommendation, _ s: DecisionSummary) -> String {
+    let label = s.primary.label
+    let action = Vocabulary.mark(Vocabulary.word(r.action), Vocabulary.tone(r.action))
+    func arm(_ id: String?) -> DecisionSummary.Arm? { id.flatMap { id in s.arms.first { $0.arm == id } } }
+    func observed(_ a: DecisionSummary.Arm) -> String { "\(label) \(NumberText.lift(a.primary.relativeLift?.estimate))" }
+    let equivalents =
+      r.equivalentArms.isEmpty
+      ? ""
+      : "; \(NumberText.list(r.equivalentArms)) \(r.equivalentArms.count == 1 ? "is" : "are") equivalent (within \(margin(s.primary)) of it)"
+    switch (r.action, r.reason) {
+    case (.nothingToCompare, _):
+      return "\(action): the experiment has only its control (\(s.control))."
+    case (.doNotTrust, .sampleRatioMismatch):
+      return "\(action) this test: the sample-ratio check flagged the split."
+    case (.doNotTrust, _):
+      let a = arm(r.arm)
+      let broken = a?.guardrails.filter { $0.status == .violated }.map(\.metric.label) ?? []
+      return "\(action) \(r.arm ?? "")'s win (\(a.map(observed) ?? label)): it breaks the \(NumberText.list(broken)) guardrail."
+    case (.ship, _) where s.judgedByTruth:
+      let a = arm(r.arm)
+      let truth = a?.primary.trueRelativeLift.map { "true lift \(NumberText.lift($0)), " } ?? ""
+      return
+        "\(action) \(Tone.good.mark(r.arm ?? "")): best on \(label) by the truth (\(truth)this run \(NumberText.lift(a?.primary.relativeLift)))\(equivalents)."
+    case (.ship, _):
+      return "\(action) \(Tone.good.mark(r.arm ?? "")) (\(arm(r.arm).map(observed) ?? label))\(equivalents)."
+    case (.keepRunning, .guardrailInconclusive):
+      let a = arm(r.arm)
+      let open = a?.guardrails.filter { $0.status == .inconclusive }.map(\.metric.label) ?? []
+      return
+        "\(action): \(r.arm ?? "") wins on \(a.map(observed) ?? label), but the \(NumberText.list(open)) guardrail is not yet shown within its margin."
+    case (.keepRunning, _):
+      return "\(action): \(progress(r.progress)); no arm has decided on \(label) yet."
+    case (.stop, .negligible):
+      return "\(action): nothing worth shipping; every effect on \(label) is inside the \(margin(s.primary)) margin."
+    case (.stop, .worse):
+      return "\(action): nothing worth shipping; no arm beats \(s.control) on \(label) by more than \(margin(s.primary))."
+    case (.stop, .futility):
+      return "\(action): nothing worth shipping; the futility boundary was crossed on \(label)."
+    case (.stop, _):
+      return "\(action): nothing worth shipping; no arm differs detectably from \(s.control) on \(label)."
     }
-    let truth = best.primary.trueRelativeLift.map { "true lift \(NumberText.lift($0)), " } ?? ""
-    return "Best on \(s.primary.label): \(Tone.good.mark(best.arm)), \(truth)this run \(NumberText.lift(best.primary.relativeLift))."
+  }
+
+  /// How far along a test that keeps running is: `40% of the planned size, about 6 days left`.
+  static func progress(_ p: Recommendation.Progress?) -> String {
+    guard let share = p?.shareOfPlannedSize else { return "planned size unknown (give --planned-users or --planned-days)" }
+    let days = p?.daysLeft.map { ", about \($0) \($0 == 1 ? "day" : "days") left" } ?? ""
+    return "\(NumberText.percent(share, decimals: 0)) of the planned size\(days)"
+  }
+
+  /// The design against the truth, when the test would decide wrongly: `nil` when right (the
+  /// recommendation's own line says enough).
+  static func design(_ d: Recommendation.DesignCheck, _ s: DecisionSummary) -> String? {
+    let label = s.primary.label
+    let best = d.best.map { "the truly best arm, \($0) (true lift \(NumberText.lift(d.bestTrueLift)))" }
+    let shipped = d.shipped.map { "\($0) (true lift \(NumberText.lift(d.shippedTrueLift)))" } ?? ""
+    let text: String
+    switch d.kind {
+    case .right: return nil
+    case .shipsNegligible:
+      text =
+        "this test ships \(shipped), inside the \(margin(s.primary)) margin on \(label)" + (best.map { ", and holds back \($0)" } ?? "")
+    case .shipsWorse:
+      text = "this test ships \(shipped), worse than \(s.control) on \(label)" + (best.map { ", and holds back \($0)" } ?? "")
+    case .shipsNotBest:
+      text = "this test ships \(shipped) and holds back \(best ?? "")"
+    case .holdsBackBest:
+      text = "this test ships nothing and holds back \(best ?? "")"
+    }
+    return Tone.bad.mark("! Wrong call by the truth:") + " " + text + "."
   }
 
   /// One arm's sentences: the decision (when there is a rule) and the call, the guardrails,
@@ -112,6 +150,7 @@ package enum DecisionSummaryRenderer {
   /// own when beside it would leave less than 60 columns).
   package static func text(_ s: DecisionSummary, width: Int = TerminalLayout.current.width ?? 10_000) -> String {
     var out = TextWrap.wrap(headline(s), width: width, indent: 2).joined(separator: "\n") + "\n"
+    guard !s.arms.isEmpty else { return out }
     out += TextWrap.wrap("Each arm against \(s.control):", width: width, indent: 2).joined(separator: "\n") + "\n"
     let column = (s.arms.map(\.arm.count).max() ?? 0) + 2
     let beside = width - (2 + column) >= 60
@@ -177,6 +216,33 @@ package enum DecisionSummaryRenderer {
     return out + "\n"
   }
 
+  /// The `recommendation` object: what to do, why, about which arm, how far along, and the
+  /// design against the truth.
+  package static func recommendation(_ r: Recommendation) -> JSONValue {
+    func number(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+    func string(_ x: String?) -> JSONValue { x.map { .string($0) } ?? .null }
+    return .object([
+      ("action", .string(r.action.rawValue)), ("reason", .string(r.reason.rawValue)), ("arm", string(r.arm)),
+      ("equivalentArms", .array(r.equivalentArms.map { .string($0) })),
+      (
+        "progress",
+        r.progress.map {
+          .object([("shareOfPlannedSize", number($0.shareOfPlannedSize)), ("daysLeft", number($0.daysLeft.map(Double.init)))])
+        }
+          ?? .null
+      ),
+      (
+        "design",
+        r.design.map {
+          .object([
+            ("kind", .string($0.kind.rawValue)), ("shipped", string($0.shipped)), ("shippedTrueLift", number($0.shippedTrueLift)),
+            ("best", string($0.best)), ("bestTrueLift", number($0.bestTrueLift)),
+          ])
+        } ?? .null
+      ),
+    ])
+  }
+
   /// The `summary` object of a JSON report: identifiers and numbers, no sentences.
   package static func json(_ s: DecisionSummary) -> JSONValue {
     func effect(_ e: DecisionSummary.Effect) -> JSONValue {
@@ -190,7 +256,8 @@ package enum DecisionSummaryRenderer {
       ])
     }
     return .object([
-      ("control", .string(s.control)), ("primaryMetric", .string(s.primary.id)),
+      ("recommendation", recommendation(s.recommendation)),
+      ("control", .string(s.control)), ("primaryMetric", .string(s.primary.id)), ("relativeMargin", .number(s.primary.relativeMargin)),
       ("sampleRatioMismatch", .bool(s.sampleRatioMismatch)),
       (
         "arms",

@@ -193,7 +193,7 @@ extension ExactRenderer {
         var row = SVGCharts.ForestRow(
           label: r.variant, estimate: d * scale, lower: d * scale, upper: d * scale,
           text: "lift \(NumberText.lift(r.relativeLifts[k])) · Δ \(ExperimentReportRenderer.difference(d, metric))")
-        row.significant = abs(d) > Verdict.zeroTolerance
+        row.significant = abs(d) > DecisionRule.tieTolerance
         row.tone = (d > 0) == metric.higherIsBetter ? .good : .bad
         return row
       }

@@ -42,7 +42,7 @@ package enum GridRenderer {
 
   /// Whether the cell's exact primary value equals the control's (the control's own configuration, or one
   /// that changes nothing the metric sees).
-  static func equalsControl(_ c: GridReport.Cell) -> Bool { abs(c.exactDifference ?? 1) <= Verdict.zeroTolerance }
+  static func equalsControl(_ c: GridReport.Cell) -> Bool { abs(c.exactDifference ?? 1) <= DecisionRule.tieTolerance }
 
   /// The answer: the best cell by the truth and what this run's test saw of it, or that no cell beats
   /// the control (naming the best one when it is the control's own configuration).
@@ -51,7 +51,7 @@ package enum GridRenderer {
     guard let best = best(r) else { return "The grid has no cell." }
     let sign = metric.higherIsBetter ? 1.0 : -1.0
     let gain = (best.exactDifference ?? 0) * sign
-    if gain <= Verdict.zeroTolerance {
+    if gain <= DecisionRule.tieTolerance {
       let same =
         equalsControl(best)
         ? " (its exact \(metric.label) equals the control's)" : ", is \(ExperimentReportRenderer.difference(best.exactDifference, metric))"
@@ -79,7 +79,8 @@ package enum GridRenderer {
             ("bestEqualsControl", .bool(best(r).map(equalsControl) ?? false)),
             (
               "bestBeatsControl",
-              .bool(best(r).map { ($0.exactDifference ?? 0) * (r.spec.primary.higherIsBetter ? 1 : -1) > Verdict.zeroTolerance } ?? false)
+              .bool(
+                best(r).map { ($0.exactDifference ?? 0) * (r.spec.primary.higherIsBetter ? 1 : -1) > DecisionRule.tieTolerance } ?? false)
             ),
           ])
         ),

@@ -116,7 +116,7 @@ package enum RunMarkdownRenderer {
   /// of `result`: one per variant, the control first.
   package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "## \(cell(result.experiment))\n\n"
-    if summaries.count > 1 { out += DecisionSummaryRenderer.markdown(decision) }
+    out += DecisionSummaryRenderer.markdown(decision)
     out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
     out += " (the same users walk every variant).\n\n"
     guard let control = summaries.first else { return out }

@@ -11,7 +11,7 @@ package enum RunHTMLRenderer {
   package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(result.experiment)")
     doc.heading(1, result.experiment)
-    if summaries.count > 1 { DecisionSummaryRenderer.html(decision, into: &doc) }
+    DecisionSummaryRenderer.html(decision, into: &doc)
     doc.paragraph(
       "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant.",
       cssClass: "note")

@@ -11,16 +11,18 @@ public enum RunReport {
   /// `result`'s report in `format`, intervals at `1 − alpha`: the bytes `funnellab run` writes
   /// for the same spec, users and seed (the terminal table before it is fitted to a width).
   public static func render(_ result: SimulationResult, format: ReportFormat, alpha: Double = 0.05) -> String {
-    let text = render(result.run, format: format, alpha: alpha, primary: result.experiment.metrics.primary)
+    var metrics = result.experiment.metrics
+    metrics.alpha = alpha
+    let text = render(result.run, format: format, metrics: metrics)
     return format == .table ? TerminalLayout.unbounded.fit(text) : text
   }
 
-  /// `result`'s report in `format`, intervals at `1 − alpha`, opening with the summary of
-  /// each variant on `primary`: what `run` and `merge` of its shards write (the command line
-  /// fits `.table` to the terminal).
-  package static func render(_ result: RunResult, format: ReportFormat, alpha: Double, primary: FunnelMetric) -> String {
-    let summaries = FunnelSummary.all(result, alpha: alpha)
-    let decision = DecisionSummary(truthMode: summaries, primary: primary, alpha: alpha)
+  /// `result`'s report in `format`, intervals at `1 − metrics.alpha`, opening with the
+  /// summary of each variant on the primary metric with the spec's margin: what `run` and
+  /// `merge` of its shards write (the command line fits `.table` to the terminal).
+  package static func render(_ result: RunResult, format: ReportFormat, metrics: MetricsSpec) -> String {
+    let summaries = FunnelSummary.all(result, alpha: metrics.alpha)
+    let decision = DecisionSummary(truthMode: summaries, spec: metrics)
     return switch format {
     case .json: RunJSONRenderer.render(result, summaries: summaries, decision: decision)
     case .csv: RunCSVRenderer.render(result, summaries: summaries)

@@ -10,7 +10,7 @@ package enum RunTableRenderer {
   package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
     out += " · truth mode (the same users walk every variant)\n"
-    if summaries.count > 1 { out += "\n" + DecisionSummaryRenderer.text(decision) }
+    out += "\n" + DecisionSummaryRenderer.text(decision)
     for (run, summary) in zip(result.variants, summaries) {
       out += "\n" + renderVariant(run, summary)
     }

@@ -30,6 +30,7 @@ package enum Vocabulary {
     case .wins: "wins"
     case .loses: "loses"
     case .noDetectableDifference: "no detectable difference"
+    case .negligible: "negligible"
     case .doNotTrust: "do not trust"
     }
   }
@@ -39,8 +40,28 @@ package enum Vocabulary {
     switch c {
     case .wins: .good
     case .loses: .bad
-    case .noDetectableDifference: nil
+    case .noDetectableDifference, .negligible: nil
     case .doNotTrust: .warning
+    }
+  }
+
+  /// What to do, in words: `Ship`, `Keep running`, `Stop`, `Do not trust`, `Nothing to compare`.
+  package static func word(_ a: Recommendation.Action) -> String {
+    switch a {
+    case .ship: "Ship"
+    case .keepRunning: "Keep running"
+    case .stop: "Stop"
+    case .doNotTrust: "Do not trust"
+    case .nothingToCompare: "Nothing to compare"
+    }
+  }
+
+  /// The tone of a recommendation: green only for a ship, a warning for broken evidence.
+  static func tone(_ a: Recommendation.Action) -> Tone? {
+    switch a {
+    case .ship: .good
+    case .doNotTrust: .warning
+    case .keepRunning, .stop, .nothingToCompare: nil
     }
   }
 

@@ -33,7 +33,7 @@ import Testing
     DecisionSummary(
       control: "control", primary: MetricResult(metric: metric, arms: [control(metric)] + arms), guardrails: [],
       revenue: revenue.map { MetricResult(metric: .revenuePerUser, arms: [control(.revenuePerUser)] + $0) },
-      decisions: zip(arms, decisions).map { ($0.arm, $1) }, sampleRatioMismatch: mismatch)
+      decisions: zip(arms, decisions).map { ($0.arm, $1) }, sampleRatioMismatch: mismatch, spec: MetricsSpec())
   }
 
   @Test func theCallFollowsSignificanceAndTheMetricsDirection() {

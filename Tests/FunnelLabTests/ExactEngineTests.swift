@@ -186,8 +186,8 @@ func infoFlow(_ screens: [(id: String, actions: [Action])], stepLimit: Int = 500
     for k in [2, 3, 4] { #expect(x[k].paywallViewers == x[0].paywallViewers, "\(ids[k])") }
     #expect(x[1].paywallViewers - x[0].paywallViewers > 0.05, "the earlier upsell is seen more")
     // Grading reads a rounding-size difference as no effect; ties in `best` are ties.
-    #expect(Verdict.judge(significant: true, observed: 0.01, truth: 3e-16) == .falsePositive)
-    #expect(Verdict.judge(significant: false, observed: 0.01, truth: -3e-16) == .correctNull)
+    #expect(Verdict.judge(significant: true, observed: 0.01, truth: 3e-16, margin: 0) == .falsePositive)
+    #expect(Verdict.judge(significant: false, observed: 0.01, truth: -3e-16, margin: 0) == .correctNull)
   }
 
   /// Invariants on every variant of every seed experiment: outcomes add up, the

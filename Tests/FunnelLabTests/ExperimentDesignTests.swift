@@ -109,12 +109,22 @@ import Testing
     #expect(ExperimentReport.status(of: arm(12, 11, 13), guardrail: time) == .violated)
     #expect(ExperimentReport.status(of: arm(-3, -5, -1), guardrail: time) == .ok)
 
+    let spec = MetricsSpec(primary: .completionRate)
     let winner = arm(0.01, 0.005, 0.015, significant: true)
-    #expect(ExperimentReport.decide(winner, higherIsBetter: true, guardrails: [.ok]) == .ship)
-    #expect(ExperimentReport.decide(winner, higherIsBetter: true, guardrails: [.inconclusive]) == .noDecision)
-    #expect(ExperimentReport.decide(winner, higherIsBetter: true, guardrails: [.violated]) == .doNotShip)
-    #expect(ExperimentReport.decide(arm(-0.01, -0.015, -0.005, significant: true), higherIsBetter: true, guardrails: []) == .doNotShip)
-    #expect(ExperimentReport.decide(arm(0.01, -0.005, 0.025), higherIsBetter: true, guardrails: []) == .noDecision)
+    #expect(ExperimentReport.decide(winner, metric: .completionRate, spec: spec, guardrails: [.ok]) == .ship)
+    #expect(ExperimentReport.decide(winner, metric: .completionRate, spec: spec, guardrails: [.inconclusive]) == .noDecision)
+    #expect(ExperimentReport.decide(winner, metric: .completionRate, spec: spec, guardrails: [.violated]) == .doNotShip)
+    #expect(
+      ExperimentReport.decide(arm(-0.01, -0.015, -0.005, significant: true), metric: .completionRate, spec: spec, guardrails: [])
+        == .doNotShip)
+    #expect(ExperimentReport.decide(arm(0.01, -0.005, 0.025), metric: .completionRate, spec: spec, guardrails: []) == .noDecision)
+    // Significant but inside the ±1 % margin: negligible, so no decision either way.
+    var negligible = arm(0.004, 0.001, 0.007, significant: true)
+    negligible.relativeLift = IntervalEstimate(estimate: 0.008, interval: nil)
+    #expect(ExperimentReport.decide(negligible, metric: .completionRate, spec: spec, guardrails: [.ok]) == .noDecision)
+    negligible.relativeLift = IntervalEstimate(estimate: -0.008, interval: nil)
+    negligible.comparison?.difference = IntervalEstimate(estimate: -0.004, interval: nil)
+    #expect(ExperimentReport.decide(negligible, metric: .completionRate, spec: spec, guardrails: [.ok]) == .noDecision)
   }
 
   /// Without `design.salt` the salt is the experiment's name, as platforms hash with the

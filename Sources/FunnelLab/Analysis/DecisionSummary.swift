@@ -15,6 +15,9 @@ package struct DecisionSummary: Sendable, Hashable {
     case loses
     /// Neither: no difference large enough for this test to detect.
     case noDetectableDifference
+    /// Significant, but the observed effect is inside the practical-equivalence margin: too
+    /// small to matter (``DecisionRule/negligible(relativeLift:relativeMargin:)``).
+    case negligible
     /// The sample-ratio check flagged the split: nothing the arms show can be trusted.
     case doNotTrust
   }
@@ -54,17 +57,23 @@ package struct DecisionSummary: Sendable, Hashable {
     package var label: String
     /// Whether a larger value is better.
     package var higherIsBetter: Bool
+    /// The practical-equivalence margin, as a share of the control's value: a relative lift
+    /// inside ±margin is negligible.
+    package var relativeMargin: Double
 
-    /// A flow's metric.
-    package init(_ metric: FunnelMetric) {
-      self.init(id: metric.rawValue, label: metric.label, higherIsBetter: metric.higherIsBetter)
+    /// A flow's metric with the margin of `spec` (the default margin without one).
+    package init(_ metric: FunnelMetric, spec: MetricsSpec? = nil) {
+      self.init(
+        id: metric.rawValue, label: metric.label, higherIsBetter: metric.higherIsBetter,
+        relativeMargin: spec?.relativeMargin(for: metric) ?? DecisionRule.defaultRelativeMargin)
     }
 
     /// Any metric.
-    package init(id: String, label: String, higherIsBetter: Bool = true) {
+    package init(id: String, label: String, higherIsBetter: Bool = true, relativeMargin: Double = DecisionRule.defaultRelativeMargin) {
       self.id = id
       self.label = label
       self.higherIsBetter = higherIsBetter
+      self.relativeMargin = relativeMargin
     }
 
     /// The conversion `analyze` reads from counts: conversions over users.
@@ -104,24 +113,26 @@ package struct DecisionSummary: Sendable, Hashable {
     }
 
     /// The effect of a truth-mode comparison: the paired test (significant when `p < alpha`,
-    /// which its interval agrees with), the exact engine's truth and the verdict beside it.
-    package init(_ metric: FunnelMetric, _ summary: FunnelSummary, alpha: Double) {
-      self.metric = Metric(metric)
+    /// which its interval agrees with), the exact engine's truth and the verdict beside it,
+    /// graded with `spec`'s margin.
+    package init(_ metric: FunnelMetric, _ summary: FunnelSummary, spec: MetricsSpec) {
+      self.metric = Metric(metric, spec: spec)
       let c = summary.comparison(metric)
       relativeLift = c?.relativeLift
       difference = c?.difference
-      significant = (c?.test?.pValue).map { $0 < alpha } ?? false
+      significant = (c?.test?.pValue).map { $0 < spec.alpha } ?? false
       probabilityToBeatControl = nil
       trueRelativeLift = summary.exactRelativeLift(metric)
       trueDifference = summary.exactDifference(metric)
+      let margin = summary.controlExact?.value(of: metric).map { spec.equivalenceMargin(for: metric, control: $0) } ?? 0
       verdict = trueDifference.flatMap { truth in
-        difference?.estimate.map { Verdict.judge(significant: significant, observed: $0, truth: truth) }
+        difference?.estimate.map { Verdict.judge(significant: significant, observed: $0, truth: truth, margin: margin) }
       }
     }
 
-    /// The effect of `arm`'s result on `metric`.
-    package init(_ metric: FunnelMetric, _ arm: ArmMetricResult) {
-      self.metric = Metric(metric)
+    /// The effect of `arm`'s result on `metric`, with `spec`'s margin.
+    package init(_ metric: FunnelMetric, _ arm: ArmMetricResult, spec: MetricsSpec) {
+      self.metric = Metric(metric, spec: spec)
       relativeLift = arm.relativeLift ?? arm.comparison?.relativeLift
       difference = arm.comparison?.difference
       significant = arm.significant
@@ -168,6 +179,15 @@ package struct DecisionSummary: Sendable, Hashable {
   package var sampleRatioMismatch: Bool
   /// One line per non-control arm, in arm order.
   package var arms: [Arm]
+  /// Whether the arms are judged by the truth alone (truth mode: the same users walk every
+  /// variant, the exact engine knows each effect, and no test decides).
+  package var judgedByTruth = false
+  /// Whether a test decides (every mode but truth mode).
+  package var hasTest: Bool { !judgedByTruth }
+  /// What to do about the experiment (``DecisionRule/recommend(_:progress:)``).
+  package var recommendation: Recommendation { DecisionRule.recommend(self, progress: progress) }
+  /// How far along a test read before its end is; `nil` for a test read at its end.
+  package var progress: Recommendation.Progress?
 
   /// The summary of an experiment-mode report. Revenue per user is read wherever the report
   /// has it (primary, guardrail or secondary); it is left out for a flow that sells no plan.
@@ -180,27 +200,32 @@ package struct DecisionSummary: Sendable, Hashable {
     let mismatch = report.sampleRatio?.mismatch == true
     self.init(
       control: report.control, primary: report.primary, guardrails: report.guardrails.map { ($0.guardrail, $0.status) },
-      revenue: revenue, decisions: report.decisions, sampleRatioMismatch: mismatch)
+      revenue: revenue, decisions: report.decisions, sampleRatioMismatch: mismatch, spec: report.spec)
   }
 
   /// The summary of a truth-mode run (``FunnelSummary/all(_:alpha:)``, the control first):
-  /// each variant's call on `primary` by its paired test at `alpha`, with the truth; no
-  /// decision rule, so a money conflict is about the call (a win that loses revenue per user).
-  package init(truthMode summaries: [FunnelSummary], primary: FunnelMetric, alpha: Double) {
+  /// each variant's call on `spec.primary` by its paired test at `spec.alpha`, with the truth
+  /// graded with the spec's margin; no decision rule, so the arms are ranked by the truth and
+  /// a money conflict is about the truth (the best arm loses revenue per user).
+  package init(truthMode summaries: [FunnelSummary], spec: MetricsSpec) {
+    let primary = spec.primary
     control = summaries.first?.variant ?? ""
-    self.primary = Metric(primary)
+    self.primary = Metric(primary, spec: spec)
     sampleRatioMismatch = false
+    judgedByTruth = true
     let sellsPlans = summaries.contains { $0.purchasers != nil }
     arms = summaries.dropFirst().map { s in
-      let effect = Effect(primary, s, alpha: alpha)
+      let effect = Effect(primary, s, spec: spec)
       let call = Self.call(effect, sampleRatioMismatch: false)
-      var line = Arm(
+      return Arm(
         arm: s.variant, call: call, decision: nil, primary: effect, guardrails: [],
-        revenue: !sellsPlans || primary == .revenuePerUser ? nil : Effect(.revenuePerUser, s, alpha: alpha))
-      if let money = line.revenue {
-        line.conflict = Self.conflict(call == .wins ? .ship : .noDecision, money, margin: 0)
-      }
-      return line
+        revenue: !sellsPlans || primary == .revenuePerUser ? nil : Effect(.revenuePerUser, s, spec: spec))
+    }
+    let best = recommendation.arm
+    for i in arms.indices {
+      guard let money = arms[i].revenue else { continue }
+      let margin = summaries.first?.exact?.value(of: .revenuePerUser).map { spec.equivalenceMargin(for: .revenuePerUser, control: $0) } ?? 0
+      arms[i].conflict = Self.conflict(arms[i].arm == best ? .ship : .noDecision, money, margin: margin)
     }
   }
 
@@ -209,20 +234,20 @@ package struct DecisionSummary: Sendable, Hashable {
   /// and each arm's decision.
   package init(
     control: String, primary: MetricResult, guardrails: [(guardrail: Guardrail, status: [String: GuardrailStatus])],
-    revenue: MetricResult?, decisions: [(arm: String, decision: Decision)], sampleRatioMismatch: Bool
+    revenue: MetricResult?, decisions: [(arm: String, decision: Decision)], sampleRatioMismatch: Bool, spec: MetricsSpec
   ) {
     self.control = control
-    self.primary = Metric(primary.metric)
+    self.primary = Metric(primary.metric, spec: spec)
     self.sampleRatioMismatch = sampleRatioMismatch
     arms = decisions.compactMap { arm, decision in
       guard let result = primary.arm(arm) else { return nil }
-      let effect = Effect(primary.metric, result)
+      let effect = Effect(primary.metric, result, spec: spec)
       var line = Arm(
         arm: arm, call: Self.call(effect, sampleRatioMismatch: sampleRatioMismatch), decision: decision, primary: effect,
         guardrails: guardrails.map {
           GuardrailLine(metric: $0.guardrail.metric, margin: $0.guardrail.margin, status: $0.status[arm] ?? .inconclusive)
         },
-        revenue: revenue?.arm(arm).map { Effect(.revenuePerUser, $0) })
+        revenue: revenue?.arm(arm).map { Effect(.revenuePerUser, $0, spec: spec) })
       if !sampleRatioMismatch, let money = line.revenue {
         line.conflict = Self.conflict(decision, money, margin: revenue?.arm(arm)?.equivalenceMargin ?? 0)
       }
@@ -272,10 +297,14 @@ package struct DecisionSummary: Sendable, Hashable {
     }
   }
 
-  /// The call on the primary metric: significant in its better or worse direction, or not.
+  /// The call on the primary metric: significant in its better or worse direction by more
+  /// than the margin, negligible inside it, or not significant.
   static func call(_ effect: Effect, sampleRatioMismatch: Bool) -> Call {
     if sampleRatioMismatch { return .doNotTrust }
     guard effect.significant, let d = effect.difference?.estimate, d != 0 else { return .noDetectableDifference }
+    if let lift = effect.relativeLift?.estimate, DecisionRule.negligible(relativeLift: lift, relativeMargin: effect.metric.relativeMargin) {
+      return .negligible
+    }
     return (d > 0) == effect.metric.higherIsBetter ? .wins : .loses
   }
 
@@ -283,9 +312,11 @@ package struct DecisionSummary: Sendable, Hashable {
   /// is larger than the practical-equivalence `margin`, else by a significant test.
   static func conflict(_ decision: Decision, _ money: Effect, margin: Double) -> MoneyConflict? {
     let direction: (sign: Double, evidence: Evidence)?
-    if let truth = money.trueDifference, abs(truth) > max(margin, Verdict.zeroTolerance) {
+    if let truth = money.trueDifference, abs(truth) > margin, !DecisionRule.tied(truth, 0) {
       direction = (truth, .truth)
-    } else if money.significant, let d = money.difference?.estimate, d != 0 {
+    } else if money.significant, let d = money.difference?.estimate, d != 0,
+      !(money.relativeLift?.estimate.map { DecisionRule.negligible(relativeLift: $0, relativeMargin: money.metric.relativeMargin) } ?? false)
+    {
       direction = (d, .observed)
     } else {
       direction = nil

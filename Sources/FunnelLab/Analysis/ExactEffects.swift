@@ -38,22 +38,22 @@ package struct ExactEffects: Sendable, Hashable {
       Row(
         variant: s.variant,
         relativeLifts: metrics.map { m in
-          guard let v = s.exact.value(of: m), let base = c.value(of: m), base != 0 else { return nil }
-          return (v - base) / base
+          guard let v = s.exact.value(of: m), let base = c.value(of: m) else { return nil }
+          return DecisionRule.relativeLift(v, control: base)
         },
         differences: metrics.map { m in
           guard let v = s.exact.value(of: m), let base = c.value(of: m) else { return nil }
-          return v - base
+          return DecisionRule.difference(v, control: base)
         })
     }
   }
 
   /// The variant whose exact effect on the primary metric is best, with its relative lift;
-  /// `nil` when none beats the control by more than ``Verdict/zeroTolerance``.
+  /// `nil` when none beats the control by more than ``DecisionRule/tieTolerance``.
   package var best: (variant: String, relativeLift: Double?)? {
     let sign = (metrics.first?.higherIsBetter ?? true) ? 1.0 : -1.0
     let ranked = rows.compactMap { r in r.differences.first.flatMap { $0 }.map { (r, $0 * sign) } }.sorted { $0.1 > $1.1 }
-    guard let (row, gain) = ranked.first, gain > Verdict.zeroTolerance else { return nil }
+    guard let (row, gain) = ranked.first, gain > DecisionRule.tieTolerance else { return nil }
     return (row.variant, row.relativeLifts.first ?? nil)
   }
 }

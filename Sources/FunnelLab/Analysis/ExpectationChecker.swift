@@ -306,8 +306,8 @@ package enum ExpectationChecker {
         let rival = values.filter { $0.0 != e.variant }.max { $0.1 < $1.1 }.map {
           ExpectationResult.RankedArm(id: $0.0, value: $0.1 * sign)
         }
-        // A tie within rounding (``Verdict/zeroTolerance``) is a tie: no arm is best.
-        let isBest = rival.map { mine - $0.value * sign > Verdict.zeroTolerance } ?? true
+        // A tie within rounding (``DecisionRule/tieTolerance``) is a tie: no arm is best.
+        let isBest = rival.map { mine - $0.value * sign > DecisionRule.tieTolerance } ?? true
         let p = isBest ? 1.0 : 0.0
         return result(
           e, passed: p >= wanted, measured: p, evidence: .exactRanking(value: mine * sign, runnerUp: rival),

@@ -19,23 +19,16 @@ package enum Verdict: String, Sendable, Hashable, CaseIterable {
   /// found a difference too small to matter.
   case negligibleDetected
 
-  /// A true difference this small is no effect: the exact engine's values are sums of
-  /// thousands of terms of order 1, so two variants that differ only after a metric is
-  /// decided can still differ by a few units in the last place (~1e-16) where a metric is not
-  /// solved by first passage. 1e-12 is four orders above that rounding and far below any
-  /// effect a test could detect (10⁻¹² of a rate needs ~10²⁴ users).
-  package static let zeroTolerance = 1e-12
-
   /// The verdict for an observed result given the exact difference `truth` and the
   /// practical-equivalence `margin` (≥ 0, in the metric's unit):
   ///
   /// | true effect            | significant, same sign | significant, other sign | not significant |
   /// |------------------------|------------------------|-------------------------|-----------------|
-  /// | 0 (± ``zeroTolerance``)  | false positive         | false positive          | correct null    |
+  /// | 0 (a tie: ``DecisionRule/tieTolerance``) | false positive         | false positive          | correct null    |
   /// | 0 < \|truth\| ≤ margin | negligible detected    | negligible detected     | correct null    |
   /// | \|truth\| > margin     | correct                | wrong sign              | missed          |
-  package static func judge(significant: Bool, observed: Double, truth: Double, margin: Double = 0) -> Verdict {
-    if abs(truth) <= zeroTolerance { return significant ? .falsePositive : .correctNull }
+  package static func judge(significant: Bool, observed: Double, truth: Double, margin: Double) -> Verdict {
+    if DecisionRule.tied(truth, 0) { return significant ? .falsePositive : .correctNull }
     if abs(truth) <= margin { return significant ? .negligibleDetected : .correctNull }
     guard significant else { return .missed }
     return (observed > 0) == (truth > 0) ? .correct : .wrongSign
@@ -92,7 +85,7 @@ package struct ArmMetricResult: Sendable, Hashable {
   /// the control's exact value is not 0.
   package var trueRelativeLift: Double? {
     guard let value = trueValue, let difference = trueDifference, value != difference else { return nil }
-    return difference / (value - difference)
+    return difference == 0 ? 0 : difference / (value - difference)
   }
   /// The practical-equivalence margin the verdict used, in the metric's unit.
   package var equivalenceMargin: Double?
@@ -188,7 +181,7 @@ package struct ExperimentReport: Sendable {
     var decisions: [(String, Decision)] = []
     for arm in primary.arms.dropFirst() {
       let statuses = guardrails.compactMap { $0.2[arm.arm] }
-      decisions.append((arm.arm, Self.decide(arm, higherIsBetter: spec.primary.higherIsBetter, guardrails: statuses)))
+      decisions.append((arm.arm, Self.decide(arm, metric: spec.primary, spec: spec, guardrails: statuses)))
     }
     self.decisions = sampleRatio?.mismatch == true ? decisions.map { ($0.0, .sampleRatioMismatch) } : decisions
     segments = SegmentReport(observed: observed, spec: spec)
@@ -205,12 +198,11 @@ package struct ExperimentReport: Sendable {
     return .inconclusive
   }
 
-  static func decide(_ arm: ArmMetricResult, higherIsBetter: Bool, guardrails: [GuardrailStatus]) -> Decision {
-    let d = arm.comparison?.difference?.estimate.map { oriented($0, higherIsBetter) } ?? 0
-    if guardrails.contains(.violated) { return .doNotShip }
-    if arm.significant, d < 0 { return .doNotShip }
-    if arm.significant, d > 0, !guardrails.contains(.inconclusive) { return .ship }
-    return .noDecision
+  static func decide(_ arm: ArmMetricResult, metric: FunnelMetric, spec: MetricsSpec, guardrails: [GuardrailStatus]) -> Decision {
+    DecisionRule.decide(
+      significant: arm.significant, difference: arm.comparison?.difference?.estimate,
+      relativeLift: (arm.relativeLift ?? arm.comparison?.relativeLift)?.estimate, higherIsBetter: metric.higherIsBetter,
+      relativeMargin: spec.relativeMargin(for: metric), guardrails: guardrails)
   }
 
   /// Every arm against the control on `metric` by FunnelStats' one pipeline

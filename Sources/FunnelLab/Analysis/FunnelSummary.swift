@@ -159,17 +159,18 @@ package struct FunnelSummary: Sendable {
   /// The exact value of `metric` (no sampling noise), when solved.
   package func exactValue(_ metric: FunnelMetric) -> Double? { exact?.value(of: metric) }
 
-  /// The exact difference from the control of `metric`, when both were solved.
+  /// The exact difference from the control of `metric`, when both were solved; exactly 0 for
+  /// a tie (``DecisionRule/tied(_:_:)``).
   package func exactDifference(_ metric: FunnelMetric) -> Double? {
     guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric) else { return nil }
-    return v - c
+    return DecisionRule.difference(v, control: c)
   }
 
   /// The exact relative lift `variant/control − 1` of `metric`, when both were solved and
   /// the control's value is not 0.
   package func exactRelativeLift(_ metric: FunnelMetric) -> Double? {
-    guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric), c != 0 else { return nil }
-    return (v - c) / c
+    guard let v = exact?.value(of: metric), let c = controlExact?.value(of: metric) else { return nil }
+    return DecisionRule.relativeLift(v, control: c)
   }
 
   /// Summaries of every variant of a run, each compared with the control.

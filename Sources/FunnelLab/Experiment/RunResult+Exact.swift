@@ -19,13 +19,13 @@ extension RunResult {
   }
 
   /// The exact difference variant − control of `metric` (``ExactEngine``), `nil`
-  /// when either exact value is undefined or was not solved. Variants whose
-  /// compiled tables are identical differ by exactly zero (the solver is
-  /// deterministic), which grades their significant results as false positives.
+  /// when either exact value is undefined or was not solved; exactly 0 for a tie
+  /// (``DecisionRule/tied(_:_:)``: a variant whose change no user reaches before the metric is
+  /// decided), which grades its significant results as false positives.
   package func exactDifference(_ metric: FunnelMetric, variant id: String) -> Double? {
     guard let v = variant(id), let c = control, let ev = v.exact, let ec = c.exact else { return nil }
     guard let a = ev.value(of: metric), let b = ec.value(of: metric) else { return nil }
-    return a - b
+    return DecisionRule.difference(a, control: b)
   }
 }
 

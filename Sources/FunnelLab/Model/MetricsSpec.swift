@@ -85,7 +85,13 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
   /// control's exact value: `relative margin × |control|`.
   @_optimize(none)
   public func equivalenceMargin(for metric: FunnelMetric, control: Double) -> Double {
-    (equivalenceMargins[metric] ?? equivalenceMargin) * abs(control)
+    relativeMargin(for: metric) * abs(control)
+  }
+
+  /// The relative practical-equivalence margin of `metric`: its override in
+  /// ``equivalenceMargins``, else ``equivalenceMargin``.
+  public func relativeMargin(for metric: FunnelMetric) -> Double {
+    equivalenceMargins[metric] ?? equivalenceMargin
   }
 
   enum CodingKeys: String, CodingKey { case primary, guardrails, alpha, correction, equivalenceMargin, equivalenceMargins }

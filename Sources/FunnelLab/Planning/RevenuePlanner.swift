@@ -37,9 +37,9 @@ package struct RevenuePlan: Sendable {
     /// Days to reach ``usersPerArm`` in both arms at the given traffic.
     package var durationDays: Int?
 
-    /// Whether the variant moves revenue per user at all (by more than ``Verdict/zeroTolerance``);
+    /// Whether the variant moves revenue per user at all (by more than ``DecisionRule/tieTolerance``);
     /// one that does has no ``usersPerArm`` only when the size passes what the solver searches.
-    package var movesRevenue: Bool { abs(difference) > Verdict.zeroTolerance }
+    package var movesRevenue: Bool { abs(difference) > DecisionRule.tieTolerance }
 
     /// Whether the replicates reach the target power within 3 standard errors (the normal
     /// approximation holds at this size); `nil` without a simulation.
@@ -133,7 +133,7 @@ package enum RevenuePlanner {
     let difference = variant.mean - control.mean
     let sigma = ((control.standardDeviation * control.standardDeviation + variant.standardDeviation * variant.standardDeviation) / 2)
       .squareRoot()
-    guard abs(difference) > Verdict.zeroTolerance, sigma > 0 else { return nil }
+    guard abs(difference) > DecisionRule.tieTolerance, sigma > 0 else { return nil }
     let problem = PowerAnalysis.Problem(
       method: .means, baseline: control.mean, effect: difference, standardDeviation: sigma, sampleSize: nil, power: power,
       alpha: alpha)
