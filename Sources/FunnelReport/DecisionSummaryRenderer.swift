@@ -75,6 +75,8 @@ package enum DecisionSummaryRenderer {
       return "\(action): \(progress(r.progress)); no arm has decided on \(label) yet."
     case (.stop, .negligible):
       return "\(action): nothing worth shipping; every effect on \(label) is inside the \(margin(s.primary)) margin."
+    case (.stop, .tie):
+      return "\(action): nothing worth shipping; every arm ties \(s.control) on \(label) exactly (true difference 0)."
     case (.stop, .worse):
       return "\(action): nothing worth shipping; no arm beats \(s.control) on \(label) by more than \(margin(s.primary))."
     case (.stop, .futility):
@@ -97,7 +99,7 @@ package enum DecisionSummaryRenderer {
     let label = s.primary.label
     let best = d.best.map { "the truly best arm, \($0) (true lift \(NumberText.lift(d.bestTrueLift)))" }
     let shipped = d.shipped.map { "\($0) (true lift \(NumberText.lift(d.shippedTrueLift)))" } ?? ""
-    let text: String
+    var text: String
     switch d.kind {
     case .right: return nil
     case .shipsNegligible:
@@ -109,6 +111,7 @@ package enum DecisionSummaryRenderer {
       text = "this test ships \(shipped) and holds back \(best ?? "")"
     case .holdsBackBest:
       text = "this test ships nothing and holds back \(best ?? "")"
+      if s.recommendation.action == .keepRunning { text = "this test does not ship \(best ?? "") yet" }
     }
     return Tone.bad.mark("! Wrong call by the truth:") + " " + text + "."
   }
@@ -213,7 +216,7 @@ package enum DecisionSummaryRenderer {
     }
     out += "**\(plain(headline(s)))**\n\n"
     for a in s.arms { out += "- " + plain(a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ")) + "\n" }
-    return out + "\n"
+    return s.arms.isEmpty ? out : out + "\n"
   }
 
   /// The `recommendation` object: what to do, why, about which arm, how far along, and the

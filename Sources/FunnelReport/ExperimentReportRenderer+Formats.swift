@@ -105,7 +105,7 @@ extension ExperimentReportRenderer {
     var out = "## \(RunMarkdownRenderer.cell(r.experiment)) (experiment mode)\n\n"
     out += DecisionSummaryRenderer.markdown(DecisionSummary(r), overTime: overTime)
     out +=
-      "Seed \(r.seed) · α = \(JSONValue.format(r.spec.alpha)) · correction \(r.spec.correction.rawValue) · * significant after correction.\n\n"
+      "Seed \(r.seed) · \(settings(r))\(r.comparesArms ? " · * significant after correction" : "").\n\n"
     out += RunMarkdownRenderer.header(["arm", "users", "planned share"], right: [1, 2])
     for (i, arm) in r.arms.enumerated() {
       out += RunMarkdownRenderer.row([
@@ -113,10 +113,14 @@ extension ExperimentReportRenderer {
         r.plannedShares.indices.contains(i) ? NumberText.percent(r.plannedShares[i]) : "",
       ])
     }
-    if let s = r.sampleRatio {
+    if let s = r.sampleRatio, r.comparesArms {
       out += "\nSample ratio check: χ² p = \(p(s.test.pValue))\(s.mismatch ? " — **mismatch**" : " (ok)").\n"
     }
-    for (role, m) in sections(r) {
+    if !r.comparesArms {
+      out += "\n### The control's metrics\n\n" + RunMarkdownRenderer.header(controlHeader(r), right: [1, 2, 3])
+      for row in controlRows(r) { out += RunMarkdownRenderer.row(row) }
+    }
+    for (role, m) in sections(r) where r.comparesArms {
       out += "\n### \(role): \(m.metric.label)\n\n" + markdownTable(m, alpha: r.spec.alpha)
     }
     if !r.decisions.isEmpty {
@@ -148,9 +152,27 @@ extension ExperimentReportRenderer {
           r.decisions.first { $0.arm == r.arms[i] }.map { Vocabulary.word($0.decision) } ?? (i == 0 ? "control" : ""),
         ]
       }, right: [1, 2], caption: "Arms")
-    if let s = r.sampleRatio {
+    if let s = r.sampleRatio, r.comparesArms {
       doc.paragraph("Sample ratio check: χ² p = \(p(s.test.pValue))\(s.mismatch ? " — mismatch: do not trust this split." : " (ok).")")
     }
+    if r.comparesArms {
+      differences(r, observed: observed, into: &doc)
+    } else {
+      doc.table(controlHeader(r), controlRows(r), right: [1, 2, 3], caption: "The control's metrics (exact: the exact engine's value)")
+    }
+    if let segments = r.segments { SegmentRenderer.html(segments, into: &doc) }
+    let summaries = FunnelSummary.all(observed, alpha: r.spec.alpha)
+    RunHTMLRenderer.funnels(observed.variants, summaries, heading: "Funnels of the observed arms", into: &doc)
+    RunHTMLRenderer.funnelComparisons(observed.variants, summaries, into: &doc)
+    RunHTMLRenderer.planMix(observed, summaries, into: &doc)
+    RunHTMLRenderer.revenue(observed, summaries, into: &doc)
+    LifecycleRenderer.html(Array(zip(r.arms, r.lifecycles)), alpha: r.spec.alpha, into: &doc)
+    if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
+    return doc.html
+  }
+
+  /// The forest plots of every metric's differences from the control, under their heading.
+  static func differences(_ r: ExperimentReport, observed: RunResult, into doc: inout HTMLDocument) {
     doc.heading(2, "Differences from the control")
     doc.paragraph(
       "A filled circle: significant after the \(r.spec.correction.rawValue) correction (blue when better, vermillion when worse), as the verdict says; an open square: not significant\(r.sampleRatio?.mismatch == true ? " (every arm, under the sample ratio mismatch)" : ""). The hollow diamond is the true Δ: the exact difference, with no sampling noise. A guardrail's chart draws its margin as a short dashed line. "
@@ -191,14 +213,5 @@ extension ExperimentReportRenderer {
         height: chart.height, content: chart.content)
     }
     doc.endCharts()
-    if let segments = r.segments { SegmentRenderer.html(segments, into: &doc) }
-    let summaries = FunnelSummary.all(observed, alpha: r.spec.alpha)
-    RunHTMLRenderer.funnels(observed.variants, summaries, heading: "Funnels of the observed arms", into: &doc)
-    RunHTMLRenderer.funnelComparisons(observed.variants, summaries, into: &doc)
-    RunHTMLRenderer.planMix(observed, summaries, into: &doc)
-    RunHTMLRenderer.revenue(observed, summaries, into: &doc)
-    LifecycleRenderer.html(Array(zip(r.arms, r.lifecycles)), alpha: r.spec.alpha, into: &doc)
-    if let overTime { SequentialRenderer.html(overTime.report, context: overTime.context, into: &doc) }
-    return doc.html
   }
 }

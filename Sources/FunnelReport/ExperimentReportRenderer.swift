@@ -55,9 +55,9 @@ package enum ExperimentReportRenderer {
   /// metrics, and each arm's ship decision with the rule that made it.
   package static func table(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
-    out +=
-      " · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(r.arms.count - 1) arm\(r.arms.count == 2 ? "" : "s")\n\n"
+    out += " · " + settings(r) + "\n\n"
     out += DecisionSummaryRenderer.lead(DecisionSummary(r), overTime: overTime) + "\n"
+    guard r.comparesArms else { return out + controlTable(r) + lifecycleText(r) }
     if let srm = r.sampleRatio {
       out +=
         "Sample ratio: "
@@ -83,14 +83,52 @@ package enum ExperimentReportRenderer {
     for m in r.secondary {
       out += "\nAlso: \(m.metric.label)\n" + metricTable(m, alpha: r.spec.alpha)
     }
+    let margin = NumberText.percent(r.spec.relativeMargin(for: r.spec.primary), decimals: 1)
     out += "\nDecision (ship when \(r.spec.primary.label) is significantly better after \(r.spec.correction.rawValue) adjustment"
-    out += " and no guardrail is violated or inconclusive; do not ship when it is significantly worse or a guardrail is violated)\n"
+    out += " by more than the ±\(margin) margin and no guardrail is violated or inconclusive; do not ship when it is significantly"
+    out += " worse by more than the margin or a guardrail is violated; docs/decision-rule.md)\n"
     for d in r.decisions { out += "  \(d.arm): \(Vocabulary.toned(d.decision))\n" }
     if let segments = r.segments { out += SegmentRenderer.text(segments) }
-    let lifecycle = lifecycleTables(r)
-    if !lifecycle.isEmpty { out += "\n" + LifecycleRenderer.text(lifecycle) }
+    out += lifecycleText(r)
     if let overTime { out += SequentialRenderer.table(overTime.report, context: overTime.context) }
     return out
+  }
+
+  /// The test's settings: `α = 0.05, holm across 2 arms`, or `only the control` when there is
+  /// nothing to compare (no correction, no test).
+  static func settings(_ r: ExperimentReport) -> String {
+    guard r.comparesArms else { return "only the control" }
+    let n = r.arms.count - 1
+    return "α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(n) arm\(n == 1 ? "" : "s")"
+  }
+
+  /// A report with only the control: each metric's value in the control with its interval,
+  /// one row per metric, instead of comparison tables with no arm to compare.
+  static func controlRows(_ r: ExperimentReport) -> [[String]] {
+    sections(r).compactMap { _, m in
+      m.arms.first.map { a in
+        [m.metric.label, value(a.estimate.estimate, m.metric), interval(a.estimate.interval, m.metric), value(a.trueValue, m.metric)]
+      }
+    }
+  }
+
+  /// The header of ``controlRows(_:)``.
+  static func controlHeader(_ r: ExperimentReport) -> [String] {
+    ["metric", r.control, "\(NumberText.level(alpha: r.spec.alpha)) CI", "exact"]
+  }
+
+  /// ``controlRows(_:)`` as a terminal table.
+  static func controlTable(_ r: ExperimentReport) -> String {
+    var t = TextTable(controlHeader(r), alignments: [.left, .right, .right, .right])
+    for row in controlRows(r) { t.add(row) }
+    return "The control's metrics (exact: the exact engine's value)\n" + t.render()
+  }
+
+  /// The realized-revenue and renewal tables as terminal text, with a blank line before; empty
+  /// for a flow that sells nothing.
+  static func lifecycleText(_ r: ExperimentReport) -> String {
+    let lifecycle = lifecycleTables(r)
+    return lifecycle.isEmpty ? "" : "\n" + LifecycleRenderer.text(lifecycle)
   }
 
   /// The realized-revenue and renewal tables of the arms, one column per arm.

@@ -109,11 +109,9 @@ package enum RunHTMLRenderer {
   }
 
   static func forests(_ summaries: [FunnelSummary], result: RunResult, into doc: inout HTMLDocument) {
+    // Only a control: the decision summary already says there is nothing to compare.
+    guard let control = summaries.first, summaries.count > 1 else { return }
     doc.heading(2, "Differences from the control")
-    guard let control = summaries.first, summaries.count > 1 else {
-      doc.paragraph("Only the control ran: nothing to compare.", cssClass: "note")
-      return
-    }
     doc.paragraph(
       "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero. "
         + SVGCharts.sharedAxisNote(members: "variants"),

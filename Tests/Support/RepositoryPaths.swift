@@ -11,3 +11,9 @@ package func experimentPath(_ name: String) -> String {
 
 /// The four seed experiments of `experiments/`, the ones every engine test runs.
 package let seedExperiments = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
+
+/// The path of the committed edge-case flow `Tests/Fixtures/decisions/<name>.json` (an A/A
+/// copy, a change no buyer reaches, an effect inside the margin, six arms, only a control).
+package func decisionFlowPath(_ name: String) -> String {
+  repositoryRoot.appendingPathComponent("Tests/Fixtures/decisions/\(name).json").path
+}

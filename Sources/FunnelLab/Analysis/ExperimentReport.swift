@@ -187,6 +187,10 @@ package struct ExperimentReport: Sendable {
     segments = SegmentReport(observed: observed, spec: spec)
   }
 
+  /// Whether there is an arm to compare with the control (a spec with only a control has
+  /// nothing to compare: no test, no correction, no decision).
+  package var comparesArms: Bool { arms.count > 1 }
+
   static func oriented(_ x: Double, _ higherIsBetter: Bool) -> Double { higherIsBetter ? x : -x }
 
   static func status(of arm: ArmMetricResult, guardrail g: Guardrail) -> GuardrailStatus {

@@ -30,6 +30,8 @@ package struct Recommendation: Sendable, Hashable {
     case noDetectableDifference
     /// Stop: every effect is inside the practical-equivalence margin.
     case negligible
+    /// Stop: every arm ties the control exactly by the truth (no arm can change the metric).
+    case tie
     /// Stop: the sequential test's futility boundary was crossed.
     case futility
     /// Stop: the arms that differ are worse than the control.
@@ -172,6 +174,7 @@ extension DecisionRule {
     case .best(let arm): return Recommendation(.ship, .wins, arm: arm)
     case .equivalent(let arms): return Recommendation(.ship, .wins, arm: arms.first, equivalentArms: Array(arms.dropFirst()))
     case .noneBeatsControl(let negligible):
+      if s.arms.allSatisfy({ $0.primary.trueDifference == 0 }) { return Recommendation(.stop, .tie) }
       return Recommendation(.stop, negligible.count == s.arms.count ? .negligible : .worse)
     case .nothingToCompare: return Recommendation(.nothingToCompare, .controlOnly)
     }

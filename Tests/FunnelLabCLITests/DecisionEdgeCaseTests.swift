@@ -1,0 +1,68 @@
+import Foundation
+import FunnelLab
+import FunnelReport
+import FunnelTestSupport
+import Testing
+
+@testable import FunnelLabCLI
+
+/// The first line at the edges, in every format of `run`: six arms (an A/A copy, a change no
+/// buyer reaches, an effect inside the margin, a win and a loss), exact ties, a negligible
+/// effect and a spec with only a control, in truth and experiment mode. The terminal and
+/// Markdown reports are goldens; the JSON's `recommendation` and the HTML's decision section
+/// say the same.
+@Suite struct DecisionEdgeCaseTests {
+  /// Each case: the flow, the mode, the JSON recommendation expected (action, reason, arm).
+  static let cases: [(flow: String, mode: String, action: String, reason: String, arm: String?)] = [
+    ("six-arms", "truth", "ship", "wins", "bigEffect"),
+    // 1,000 users an arm cannot show the completion guardrail within its margin: the test keeps
+    // running, and the truth says it holds back the truly best arm.
+    ("six-arms", "experiment", "keepRunning", "guardrailInconclusive", "bigEffect"),
+    ("tie", "truth", "stop", "tie", nil),
+    ("tie", "experiment", "stop", "noDetectableDifference", nil),
+    ("negligible", "truth", "stop", "negligible", nil),
+    ("control-only", "truth", "nothingToCompare", "controlOnly", nil),
+    ("control-only", "experiment", "nothingToCompare", "controlOnly", nil),
+  ]
+
+  func output(_ flow: String, _ mode: String, _ format: String) -> String {
+    let console = CapturingConsole()
+    let arguments = [
+      "run", decisionFlowPath(flow), "--mode", mode, "--users", "3000", "--threads", "2", "-q", "--format", format,
+    ]
+    let code = FunnelLabCommandLine.run(arguments, console: console)
+    #expect(code == 0, "\(console.stderr)")
+    return console.stdout
+  }
+
+  @Test(arguments: cases.indices)
+  func everyFormatSaysTheSameRecommendation(index: Int) throws {
+    let c = Self.cases[index]
+    let name = "decisions/\(c.flow)-\(c.mode)"
+    let table = output(c.flow, c.mode, "table")
+    try expectGolden(table, name + ".txt")
+    let markdown = output(c.flow, c.mode, "markdown")
+    try expectGolden(markdown, name + ".md")
+    // The headline is the same sentence in the terminal and in Markdown.
+    let headline = try #require(table.split(separator: "\n", omittingEmptySubsequences: true).dropFirst().first)
+    let words = headline.split(separator: " ").prefix(3).joined(separator: " ")
+    #expect(markdown.contains("**" + words), "\(words)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(output(c.flow, c.mode, "json").utf8)) as? [String: Any])
+    let summary = try #require(json["summary"] as? [String: Any])
+    let recommendation = try #require(summary["recommendation"] as? [String: Any])
+    #expect(recommendation["action"] as? String == c.action, "\(name)")
+    #expect(recommendation["reason"] as? String == c.reason, "\(name)")
+    #expect(recommendation["arm"] as? String == c.arm, "\(name)")
+    let html = output(c.flow, c.mode, "html")
+    let decision = try #require(html.range(of: "data-role=\"decision\"")).upperBound
+    let text = String(html[decision...].prefix(1_200)).replacing(/<[^>]+>/, with: "")
+    #expect(text.contains(words), "\(name): \(words)")
+    // Only a control: no table of differences and no test settings in any format.
+    if c.flow == "control-only" {
+      for text in [table, markdown, html] {
+        #expect(!text.contains("across 0 arms") && !text.contains("lift [") && !text.contains("Differences from the control"))
+      }
+    }
+  }
+}
