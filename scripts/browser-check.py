@@ -5,21 +5,23 @@
                              [--only NAME ...] [--self-test]
 
 For each report (run of every seed flow, experiment mode, grid, power, analyze,
-exact, check, sensitivity, predictions, calibrate) and each width (1280 px, a laptop; 390 px, a phone) it loads the report,
+exact, check, sensitivity, predictions, calibrate, plus a six-arm flow, a control-only flow and a
+spec under a long path) and each width (1280 px, a laptop; 1024 and 800 px, a tablet held
+landscape and portrait; 390 px, a phone) it loads the report,
 unchanged, in an <iframe> of that width inside a wrapper page (the headless window is
 never narrower than 500 px, an iframe is, and the report's media queries see its
 width). A script in the wrapper, not in the report, measures the report's layout and
 this script fails when:
 
 - the page scrolls sideways (its content is wider than the viewport);
-- at 1280 px, a table is wider than its box (it would need sideways scrolling);
-- at 390 px, a table is wider than its box and the box does not scroll on its own;
+- a table is wider than its box, at any width (below the width a table needs it becomes
+  cards: a table that scrolls sideways hides columns, and its verdicts);
 - two texts of a chart overlap, a text runs past its chart's edge (the SVG clips it),
   or a dashed line (the zero line) crosses a text;
 - the element with data-role="decision" (what was decided) does not lie wholly inside the
-  first screen (1280x900, 390x844), or is missing;
-- at 390 px, an element with data-role="verdict" (a verdict, decision or p-value cell) is
-  not wholly inside the viewport's width.
+  first screen (1280x900, 1024x768, 800x1280, 390x844), or is missing;
+- an element with data-role="verdict" (a verdict, decision or p-value cell) is not wholly
+  inside the viewport's width.
 
 Screenshots of every report at both widths are written to OUT/screenshots for a person
 to look at. --self-test breaks a copy of a report on purpose (a table and the page too
@@ -27,8 +29,14 @@ wide, overlapping chart labels, a label past the chart's edge, a zero line throu
 checker reports each of those problems. Chromium comes from Debian's `chromium`
 package; the script installs it with apt-get when it is missing.
 
-Exit codes: 0 all reports pass, 1 a problem was found, 69 no Chromium and it could
-not be installed, 70 a report could not be produced.
+Then axe-core (Deque's accessibility engine; its axe.min.js ships in the PyPI package
+axe-playwright-python, fetched with `pip download` into .build/axe when missing) checks every
+report at 780 and 1280 px with its default rules (WCAG 2.x A and AA and best practices: every
+header cell has text, headings go in order, a region that scrolls can be focused, contrast...),
+and any violation fails the check.
+
+Exit codes: 0 all reports pass, 1 a problem was found, 69 no Chromium (or no axe-core) and it
+could not be installed, 70 a report could not be produced.
 """
 
 import argparse
@@ -38,8 +46,11 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
-WIDTHS = [1280, 390]
+WIDTHS = [1280, 1024, 800, 390]
+# The first screen at each width: a laptop, a tablet held landscape and portrait, a phone.
+SCREEN_HEIGHTS = {1280: 900, 1024: 768, 800: 1280, 390: 844}
 
 # Measures the report in the iframe and writes the problems as JSON into #result.
 MEASURE = r"""
@@ -55,16 +66,14 @@ function measure(frame) {
     var t = tables[i], box = t.parentElement, caption = t.caption ? t.caption.textContent : "table " + (i + 1);
     var scrolls = /(auto|scroll)/.test(w.getComputedStyle(box).overflowX);
     if (t.scrollWidth > box.clientWidth + 1) {
-      if (width >= 1000) {
-        problems.push({kind: "table-scroll", detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box"});
-      } else if (!scrolls) {
-        problems.push({kind: "table-overflow", detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box that does not scroll"});
-      }
+      // A table too wide for its box becomes cards; one that scrolls hides columns (and verdicts).
+      problems.push({kind: scrolls ? "table-scroll" : "table-overflow",
+        detail: caption + ": " + t.scrollWidth + " px in a " + box.clientWidth + " px box" + (scrolls ? "" : " that does not scroll")});
     }
   }
   // The answer first: the decision lies wholly inside the first screen (1280x900 or 390x844),
   // and on a phone every verdict, decision and p-value cell lies inside the width.
-  var screenHeight = width >= 1000 ? 900 : 844;
+  var screenHeight = ({1280: 900, 1024: 768, 800: 1280, 390: 844})[width] || 900;
   var decision = d.querySelector('[data-role="decision"]');
   if (!decision) {
     problems.push({kind: "no-decision", detail: "no element with data-role=\"decision\""});
@@ -75,7 +84,7 @@ function measure(frame) {
         " px down and " + Math.round(r0.left) + "-" + Math.round(r0.right) + " px across; the first screen is " + width + "x" + screenHeight});
     }
   }
-  if (width < 1000) {
+  {
     var verdicts = d.querySelectorAll('[data-role="verdict"]');
     for (var v = 0; v < verdicts.length; v++) {
       var rv = verdicts[v].getBoundingClientRect();
@@ -131,12 +140,81 @@ frame.addEventListener("load", function () {
 """
 
 
+# Widths axe-core checks at: a tablet beside an editor, and a laptop.
+AXE_WIDTHS = [780, 1280]
+AXE_PACKAGE = "axe-playwright-python==0.1.8"  # ships axe-core 4.12.1 as axe.min.js
+
+# Runs axe-core in the report (a copy with axe injected) and writes its violations into the body.
+AXE_RUNNER = r"""
+<script>
+axe.run(document).then(function (r) {
+  var v = r.violations.map(function (x) {
+    return {kind: "axe " + x.id, detail: x.help + " (" + x.nodes.length + " node" + (x.nodes.length === 1 ? "" : "s") + ": " +
+      x.nodes.slice(0, 3).map(function (n) { return n.target.join(" "); }).join("; ") + ")"};
+  });
+  document.body.setAttribute("data-axe", JSON.stringify(v));
+}, function (e) { document.body.setAttribute("data-axe", JSON.stringify([{kind: "axe error", detail: String(e)}])); });
+</script>
+"""
+
+# Waits in the wrapper for the report's axe results and copies them into #result.
+AXE_WAIT = r"""
+<script>
+var frame = document.getElementById("report");
+function poll() {
+  var b = frame.contentDocument && frame.contentDocument.body, v = b && b.getAttribute("data-axe");
+  if (v) { document.getElementById("result").textContent = JSON.stringify({problems: JSON.parse(v)}); } else { setTimeout(poll, 200); }
+}
+frame.addEventListener("load", poll);
+</script>
+"""
+
+
+def axe_script(out):
+    """The path of axe.min.js, fetched from PyPI into OUT/../axe when missing; None if impossible."""
+    folder = os.path.join(".build", "axe")
+    path = os.path.join(folder, "axe.min.js")
+    if os.path.exists(path):
+        return path
+    os.makedirs(folder, exist_ok=True)
+    fetch = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", folder, AXE_PACKAGE],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wheels = [f for f in os.listdir(folder) if f.endswith(".whl")]
+    if fetch.returncode != 0 or not wheels:
+        return None
+    with zipfile.ZipFile(os.path.join(folder, wheels[0])) as z:
+        name = next((n for n in z.namelist() if n.endswith("/axe.min.js")), None)
+        if name is None:
+            return None
+        with open(path, "wb") as f:
+            f.write(z.read(name))
+    return path
+
+
+def axe_check(browser, axe, named_reports, out):
+    """axe-core's violations of every report at each of AXE_WIDTHS: {(name, width): problems}."""
+    found = {}
+    for name, path in named_reports:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        injected = os.path.join(out, f"axe-{name}.html")
+        script = '<script src="' + html.escape("file://" + os.path.abspath(axe), quote=True) + '"></script>'
+        with open(injected, "w", encoding="utf-8") as f:
+            f.write(text.replace("</body>", script + AXE_RUNNER + "</body>", 1))
+        for width in AXE_WIDTHS:
+            page = os.path.join(out, f"wrap-axe-{name}-{width}.html")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write(wrapper(injected, width, measure=False, script=AXE_WAIT))
+            found[(name, width)] = measure(browser, page, width)
+    return found
+
+
 # Tall enough for the longest report (experiment mode with its funnels, charts and tables)
 # to be photographed whole.
 SHOT_HEIGHT = 16000
 
 
-def wrapper(report, width, measure, height=7000):
+def wrapper(report, width, measure, height=7000, script=""):
     """A page holding `report` in an iframe `width` px wide and `height` px tall (and the
     measuring script)."""
     src = html.escape("file://" + os.path.abspath(report), quote=True)
@@ -145,7 +223,7 @@ def wrapper(report, width, measure, height=7000):
         f'<iframe id="report" src="{src}" width="{width}" height="{height}" style="border:0;display:block"></iframe>'
         '<pre id="result">not measured</pre>'
     )
-    return page + (MEASURE if measure else "") + "</body></html>"
+    return page + (MEASURE if measure else script) + "</body></html>"
 
 
 def chromium():
@@ -192,9 +270,16 @@ def screenshot(browser, page_path, width, png):
         capture_output=True, timeout=180)
 
 
+# A spec under a long path (a deep checkout, a long branch name): ids and paths must wrap.
+LONG_PATH = os.path.join(".build", "browser-check", "a-rather-long-folder-name-of-a-ci-checkout-0123456789",
+                         "experiments-of-the-onboarding-team", "klick-onboarding-with-a-long-name.json")
+
+
 def reports(binary, folder, only=None):
     """Writes the HTML reports the README and docs/ mention (those named in `only`, else all) into
     `folder`; returns (name, path)."""
+    os.makedirs(os.path.dirname(LONG_PATH), exist_ok=True)
+    shutil.copyfile("experiments/klick-onboarding.json", LONG_PATH)
     specs = ["klick-onboarding", "betfree-onboarding", "urbannest-onboarding", "ncdb-first-launch"]
     commands = [(f"run-{s}", ["run", f"experiments/{s}.json", "--users", "20000", "--quiet"]) for s in specs]
     commands += [
@@ -224,6 +309,10 @@ def reports(binary, folder, only=None):
                            "--covariate", "pre_sessions", "--ratio", "revenue/purchases"]),
         ("infer-klick", ["infer", "experiments/data/klick-events.ndjson", "--events-map", "experiments/data/klick-events-map.json",
                          "--variant-property", "variant", "--variant", "control"]),
+        ("six-arms-truth", ["run", "Tests/Fixtures/decisions/six-arms.json", "--users", "5000", "--quiet"]),
+        ("six-arms-experiment", ["run", "Tests/Fixtures/decisions/six-arms.json", "--mode", "experiment", "--users", "5000", "--quiet"]),
+        ("control-only", ["run", "Tests/Fixtures/decisions/control-only.json", "--mode", "experiment", "--users", "2000", "--quiet"]),
+        ("check-long-path", ["check", LONG_PATH]),
         ("sensitivity-betfree", ["sensitivity", "experiments/betfree-onboarding.json", "--vary", "priceSensitivity=0.5:2:0.1", "--vary", "defaultPlanBias=0:2:0.25", "--metric", "revenuePerUser"]),
     ]
     made = []
@@ -259,7 +348,7 @@ def check(browser, named_reports, out, shots=True):
     return found
 
 
-BREAKAGE = """<style>table { min-width: 1500px; } body { min-width: 1400px; } [data-role="decision"] { margin-top: 2000px; }</style>
+BREAKAGE = """<img src="missing.png"/><style>table { min-width: 1500px; } body { min-width: 1400px; } [data-role="decision"] { margin-top: 2000px !important; }</style>
 <svg viewBox="0 0 200 60" width="200" height="60"><title>broken chart</title>
 <text x="10" y="30">overlapping label</text><text x="14" y="32">another label</text>
 <text x="120" y="55">a label far too long for its chart</text>
@@ -267,8 +356,9 @@ BREAKAGE = """<style>table { min-width: 1500px; } body { min-width: 1400px; } [d
 """
 
 
-def self_test(browser, named_reports, out):
-    """Breaks a copy of a report on purpose; the checker must report every breakage."""
+def self_test(browser, named_reports, out, axe=None):
+    """Breaks a copy of a report on purpose; the checker must report every breakage (and, with
+    axe-core, the image without a text alternative)."""
     name, path = named_reports[0]
     broken = os.path.join(out, "broken.html")
     with open(path, encoding="utf-8") as f:
@@ -277,7 +367,8 @@ def self_test(browser, named_reports, out):
         f.write(text.replace("</main>", BREAKAGE + "</main>", 1))
     found = check(browser, [("broken", broken)], out, shots=False)
     kinds = {width: {p["kind"] for p in problems} for (_, width), problems in found.items()}
-    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen"},
+    expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen",
+                       "verdict-off-screen"},
                 390: {"page", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen", "verdict-off-screen"}}
     ok = True
     for width, wanted in expected.items():
@@ -285,6 +376,11 @@ def self_test(browser, named_reports, out):
         if missing:
             ok = False
             print(f"browser-check self-test: at {width} px the broken copy was not flagged for {sorted(missing)}")
+    if axe:
+        flagged = axe_check(browser, axe, [("broken", broken)], out)
+        if not any(p["kind"] == "axe image-alt" for p in flagged.get(("broken", 1280), [])):
+            ok = False
+            print("browser-check self-test: axe-core did not flag the image without alt text: %s" % flagged)
     print("browser-check self-test: " + ("the broken copy is flagged for every breakage" if ok else "FAILED"))
     return ok
 
@@ -305,19 +401,25 @@ def main():
     os.makedirs(folder, exist_ok=True)
     if args.self_test and not args.only:
         args.only = ["experiment-betfree"]
+    axe = axe_script(args.out)
+    if axe is None:
+        print(f"browser-check: axe-core could not be fetched (pip download {AXE_PACKAGE})", file=sys.stderr)
+        return 69
     named = reports(args.binary, folder, args.only)
     if args.self_test:
-        return 0 if self_test(browser, named, args.out) else 1
+        return 0 if self_test(browser, named, args.out, axe) else 1
     found = check(browser, named, args.out)
+    found.update({(name, f"axe {width}"): p for (name, width), p in axe_check(browser, axe, named, args.out).items()})
     failures = 0
-    for (name, width), problems in sorted(found.items()):
+    for (name, width), problems in sorted(found.items(), key=lambda item: (item[0][0], str(item[0][1]))):
         status = "ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
-        print(f"{name:24} {width:5} px  {status}")
+        print(f"{name:24} {width:>9} px  {status}")
         for p in problems:
             print(f"    {p['kind']}: {p['detail']}")
         failures += len(problems)
     print(f"screenshots: {os.path.join(args.out, 'screenshots')}/<report>-<width>.png")
-    print("browser-check: " + ("every report passes at 1280 and 390 px" if failures == 0 else f"{failures} problems"))
+    print("browser-check: " + ("every report passes at 1280, 1024, 800 and 390 px, and axe-core finds no violation at 780 and 1280 px"
+                               if failures == 0 else f"{failures} problems"))
     return 0 if failures == 0 else 1
 
 

@@ -10,6 +10,9 @@ package struct HTMLDocument {
   package private(set) var body = ""
   var title: String
   private var nextID = 0
+  private var nextTable = 0
+  /// One container query per table: the width below which that table becomes cards.
+  private var tableStyles = ""
 
   /// An empty page; `title` becomes its `<title>` (escaped), not a heading: add one with ``heading(_:_:)``.
   package init(title: String) { self.title = title }
@@ -55,13 +58,13 @@ package struct HTMLDocument {
     body += "<p\(cssClass.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(text))</p>\n"
   }
 
-  /// The decision, first on the page (`data-role="decision"`): `headline` in bold, then
-  /// `lines` (one per arm). ``Tone`` marks in them become coloured spans (``toned(_:)``). An
+  /// The decision, first on the page: `headline` in bold (`data-role="decision"`: what was
+  /// decided, inside the first screen at every width), then `lines` (one per arm). ``Tone`` marks in them become coloured spans (``toned(_:)``). An
   /// `alert` (a sample ratio mismatch, a broken guardrail, money against the decision) is a
   /// banner: a warning border and background.
   package mutating func decision(_ headline: String, lines: [String] = [], alert: Bool = false) {
-    body += "<section class=\"decision\(alert ? " alert" : "")\" data-role=\"decision\">\n"
-    body += "<p class=\"headline\">\(Self.toned(headline))</p>\n"
+    body += "<section class=\"decision\(alert ? " alert" : "")\">\n"
+    body += "<p class=\"headline\" data-role=\"decision\">\(Self.toned(headline))</p>\n"
     if !lines.isEmpty {
       body += "<ul>\n" + lines.map { "<li>\(Self.toned($0))</li>\n" }.joined() + "</ul>\n"
     }
@@ -105,13 +108,20 @@ package struct HTMLDocument {
 
   /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text
   /// columns whose cells may break into lines (a long verdict) instead of widening the table.
-  /// Each cell carries its column's header (`data-label`): at phone width the table becomes
-  /// cards, one per row, each cell on a line of its own as `header: value`. Cells under a
-  /// ``verdictHeaders`` header carry `data-role="verdict"`.
+  /// Each cell carries its column's header (`data-label`): when its box is narrower than the
+  /// table needs (``neededWidth(_:_:wrap:)``, the table's own width, not one breakpoint for
+  /// the page), the table becomes cards, one per row, each cell on a line of its own as
+  /// `header: value`, so no verdict is ever out of sight. Cells under a ``verdictHeaders``
+  /// header carry `data-role="verdict"`. The box is a labelled region a keyboard can focus.
   package mutating func table(
     _ headers: [String], _ rows: [[String]], right: Set<Int> = [], wrap: Set<Int> = [], caption: String? = nil
   ) {
-    body += "<div class=\"scroll\"><table>"
+    nextTable += 1
+    let id = "t\(nextTable)"
+    let width = Self.neededWidth(headers, rows, wrap: wrap)
+    tableStyles += "#\(id) { container: \(id) / inline-size; }\n@container \(id) (max-width: \(width)px) { \(Self.cardRules) }\n"
+    let label = Self.escape(caption ?? headers.first ?? "table")
+    body += "<div class=\"scroll\" id=\"\(id)\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table>"
     if let caption { body += "<caption>\(Self.escape(caption))</caption>" }
     body += "<thead><tr>"
     for (i, h) in headers.enumerated() { body += "<th scope=\"col\"\(right.contains(i) ? " class=\"num\"" : "")>\(Self.escape(h))</th>" }
@@ -132,6 +142,30 @@ package struct HTMLDocument {
     }
     body += "</tbody></table></div>\n"
   }
+
+  /// The width in CSS pixels a table needs to show every column without wrapping: per
+  /// column its longest text (header or cell; a wrapping column at most 12 characters) at
+  /// 8 px a character (0.9 em of 15 px, tabular digits, bold headers) plus 16 px of padding.
+  /// An overestimate turns a table into cards a little early, never too late.
+  static func neededWidth(_ headers: [String], _ rows: [[String]], wrap: Set<Int>) -> Int {
+    let columns = max(headers.count, rows.map(\.count).max() ?? 0)
+    var total = 2
+    for i in 0..<columns {
+      var longest = headers.indices.contains(i) ? headers[i].count : 0
+      for row in rows where row.indices.contains(i) { longest = max(longest, row[i].count) }
+      total += (wrap.contains(i) ? min(longest, 12) : longest) * 8 + 16
+    }
+    return total
+  }
+
+  /// A table as cards: one card a row, each cell `header: value` on a line of its own.
+  static let cardRules =
+    "table, tbody, tr, th, td, caption { display: block; } "
+    + "thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); } "
+    + "tr { border: 1px solid #cbd5e0; border-radius: 4px; margin: 8px 0; padding: 4px 10px; } "
+    + "th[scope=\"row\"] { position: static; border: 0; padding: 2px 0; white-space: normal; overflow-wrap: anywhere; } "
+    + "td { border: 0; padding: 1px 0; white-space: normal; text-align: left; overflow-wrap: anywhere; } "
+    + "td::before { content: attr(data-label) \": \"; color: #4a5568; } td:empty { display: none; }"
 
   /// An SVG chart in a figure, with a `<title>` and a `<desc>` as its text alternative.
   /// - Parameters:
@@ -198,7 +232,7 @@ package struct HTMLDocument {
     <title>\(Self.escape(title))</title>
     <style>
     \(Self.css)
-    </style>
+    \(tableStyles)</style>
     </head>
     <body>
     <main>
@@ -216,7 +250,9 @@ package struct HTMLDocument {
     h1 { font-size: 1.5em; margin: 0.4em 0; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #cbd5e0; } h3 { font-size: 1.05em; }
     .note { color: #4a5568; }
     .warning { color: #9b2c2c; font-weight: 600; border-left: 4px solid #9b2c2c; padding-left: 8px; }
-    .scroll { overflow-x: auto; }
+    .scroll { overflow-x: auto; background: linear-gradient(to right, #ffffff 30%, rgba(255,255,255,0)) left / 40px 100% no-repeat local, linear-gradient(to left, #ffffff 30%, rgba(255,255,255,0)) right / 40px 100% no-repeat local, radial-gradient(farthest-side at 0 50%, rgba(0,0,0,0.18), rgba(0,0,0,0)) left / 14px 100% no-repeat scroll, radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,0.18), rgba(0,0,0,0)) right / 14px 100% no-repeat scroll; }
+    .scroll:focus-visible { outline: 2px solid #1f4e8c; outline-offset: 2px; }
+    h1, h2, h3, p, li, figcaption, caption { overflow-wrap: anywhere; }
     .scroll th[scope="row"], .scroll thead th:first-child { position: sticky; left: 0; background: #ffffff; z-index: 1; }
     table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; font-variant-numeric: tabular-nums; }
     th, td { padding: 3px 8px; border-bottom: 1px solid #e2e8f0; text-align: left; white-space: nowrap; }
@@ -269,14 +305,6 @@ package struct HTMLDocument {
     @media (max-width: 600px) {
       svg.view-wide { display: none; }
       svg.view-narrow { display: block; }
-      .scroll { overflow-x: visible; }
-      .scroll table, .scroll tbody, .scroll tr, .scroll th, .scroll td, .scroll caption { display: block; }
-      .scroll thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-      .scroll tr { border: 1px solid #cbd5e0; border-radius: 4px; margin: 8px 0; padding: 4px 10px; }
-      .scroll th[scope="row"] { position: static; border: 0; padding: 2px 0; white-space: normal; overflow-wrap: anywhere; }
-      .scroll td { border: 0; padding: 1px 0; white-space: normal; text-align: left; overflow-wrap: anywhere; }
-      .scroll td::before { content: attr(data-label) ": "; color: #4a5568; }
-      .scroll td:empty { display: none; }
     }
     details.methods summary { cursor: pointer; font-weight: 600; }
     .tone-good { color: #1a6634; font-weight: 600; }

@@ -112,7 +112,8 @@ package enum SVGCharts {
       out += line(x(r.lower), y - 6, x(r.lower), y + 6, cssClass: "ci")
       out += line(x(r.upper), y - 6, x(r.upper), y + 6, cssClass: "ci")
       if let margin {
-        out += line(x(margin), y - 10, x(margin), y + 11, cssClass: "margin")
+        // Shorter than the zero line: near the plot's edge it would reach the next row's label.
+        out += line(x(margin), y - 8, x(margin), y + 8, cssClass: "margin")
       }
       if r.significant ?? (r.lower > 0 || r.upper < 0) {
         let tone = r.tone.map { $0 == .good ? " good" : $0 == .bad ? " bad" : "" } ?? ""

@@ -222,7 +222,7 @@ import Testing
     let html = funnellab("check", experimentPath("urbannest-onboarding"), "--format", "html")
     #expect(html.code == 0)
     #expect(
-      html.out.contains("<section class=\"decision\" data-role=\"decision\">\n<p class=\"headline\">All 3 expectations passed.</p>"),
+      html.out.contains("<section class=\"decision\">\n<p class=\"headline\" data-role=\"decision\">All 3 expectations passed.</p>"),
       "\(html.out)")
     let data = Data(html.out.utf8)
     #expect(XMLParser(data: data).parse())
