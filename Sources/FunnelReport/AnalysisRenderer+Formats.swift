@@ -92,6 +92,7 @@ extension AnalysisRenderer {
   package static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var out = "## Experiment analysis\n\n"
     out += DecisionSummaryRenderer.markdown(DecisionSummary(analysis: r), overTime: overTime)
+    if let margin = marginHeadline(r) { out += "**\(RunMarkdownRenderer.cell(Tone.render(margin, color: false)))**\n\n" }
     out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue).\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
@@ -118,6 +119,7 @@ extension AnalysisRenderer {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
     DecisionSummaryRenderer.html(DecisionSummary(analysis: r), overTime: overTime, into: &doc)
+    if let margin = marginHeadline(r) { doc.addToDecision(margin) }
     doc.paragraph(
       "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
       cssClass: "note")
@@ -224,7 +226,8 @@ extension PowerRenderer {
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     var out =
-      "## Power analysis\n\n**\(headline(r, isMeans: isMeans))**\n\n" + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
+      "## Power analysis\n\n**\(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))**\n\n"
+      + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
       out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
     }
@@ -239,7 +242,7 @@ extension PowerRenderer {
   ) -> String {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
-    doc.decision(headline(r, isMeans: isMeans))
+    doc.decision(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))
     doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
     doc.table(
       ["quantity", "value", ""],

@@ -51,29 +51,53 @@ package enum AnalysisRenderer {
     return methods
   }
 
+  /// The margin in points, e.g. `1 pp` (no floating-point tail).
+  static func marginText(_ m: Double) -> String { JSONValue.format((m * 100 * 1e9).rounded() / 1e9) + " pp" }
+
+  /// The non-inferiority result of `analyze --margin` in one sentence (one unit: points), for the
+  /// decision section: per arm better by more than the margin, non-inferior, not shown, or not
+  /// to be trusted; green only for what the tests show. `nil` without a margin.
+  static func marginHeadline(_ r: ExperimentAnalysis.Report) -> String? {
+    guard let result = NonInferiorityResult(r) else { return nil }
+    let margin = marginText(result.margin)
+    let clauses = result.arms.map { a in
+      let p = a.pValue.map { ", " + pEquals($0) } ?? ""
+      return switch a.reading {
+      case .betterByTheMargin: "\(a.arm) is \(Tone.good.mark("better by more than the margin"))\(p)"
+      case .nonInferior: "\(a.arm) is \(Tone.good.mark(Vocabulary.nonInferior)) (worse by less than \(margin)\(p))"
+      case .notShown: "\(a.arm) is not shown \(Vocabulary.nonInferior)\(p)"
+      case .doNotTrust: "\(Tone.warning.mark(Vocabulary.word(DecisionSummary.Call.doNotTrust))) \(a.arm) (sample ratio mismatch)"
+      case .notTested: "\(a.arm) is not tested"
+      }
+    }
+    guard !clauses.isEmpty else { return nil }
+    return "Against the \(margin) margin: " + clauses.joined(separator: "; ") + "."
+  }
+
   /// The margin tests (`--margin`): per arm its Δ, the non-inferiority and the superiority
-  /// test's one-sided p-values and what each shows (with the terminal's tone marks when
-  /// `marked`); `nil` without a margin.
+  /// test's one-sided p-values and what each shows (``NonInferiorityResult``, with the
+  /// terminal's tone marks when `marked`); `nil` without a margin.
   static func marginTable(_ r: ExperimentAnalysis.Report, marked: Bool = false) -> (note: String, headers: [String], rows: [[String]])? {
-    guard let m = r.settings.margin else { return nil }
-    let margin = JSONValue.format((m * 100 * 1e9).rounded() / 1e9) + " pp"
+    guard let result = NonInferiorityResult(r) else { return nil }
+    let margin = marginText(result.margin)
     let level = NumberText.level(alpha: r.settings.alpha)
     let note =
       "Margin \(margin): non-inferior when H₀ Δ ≤ −\(margin) is rejected, better by more than the margin when H₀ Δ ≤ \(margin)"
       + " is; one-sided Miettinen–Nurminen score tests at α/2 = \(JSONValue.format(r.settings.alpha / 2)), the level at which"
       + " each agrees with the \(level) interval of Δ (its lower end above −m, above m); not corrected across arms."
     let headers = ["arm vs \(r.control)", "Δ", "non-inferiority p", "non-inferior", "superiority p", "better by the margin"]
-    // Under a sample ratio mismatch no test is evidence, these neither.
-    let trusted = !r.sampleRatioMismatch.mismatch
-    func word(_ shown: Bool?) -> String {
-      guard let shown else { return "n/a" }
-      guard trusted else { return Vocabulary.mark(Vocabulary.word(DecisionSummary.Call.doNotTrust), marked ? .warning : nil) }
-      return shown ? Vocabulary.mark("yes", marked ? .good : nil) : "not shown"
+    func word(_ reading: NonInferiorityResult.Reading, shown: Bool) -> String {
+      switch reading {
+      case .notTested: "n/a"
+      case .doNotTrust: Vocabulary.mark(Vocabulary.word(DecisionSummary.Call.doNotTrust), marked ? .warning : nil)
+      default: shown ? Vocabulary.mark("yes", marked ? .good : nil) : "not shown"
+      }
     }
-    let rows = r.comparisons.map { c in
+    let rows = zip(r.comparisons, result.arms).map { c, a in
       [
-        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), pValue(c.nonInferiority?.pValue), word(c.nonInferior),
-        pValue(c.superiority?.pValue), word(c.betterByTheMargin),
+        c.arm, NumberText.points(c.absoluteLift?.estimate, decimals: 2), pValue(c.nonInferiority?.pValue),
+        word(a.reading, shown: a.reading == .nonInferior || a.reading == .betterByTheMargin), pValue(c.superiority?.pValue),
+        word(a.reading, shown: a.reading == .betterByTheMargin),
       ]
     }
     return (note, headers, rows)
@@ -99,7 +123,11 @@ package enum AnalysisRenderer {
     var out =
       "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
     out += " · correction \(r.settings.correction.rawValue)\n\n"
-    out += DecisionSummaryRenderer.lead(DecisionSummary(analysis: r), overTime: overTime) + "\n"
+    out += DecisionSummaryRenderer.lead(DecisionSummary(analysis: r), overTime: overTime)
+    if let margin = marginHeadline(r) {
+      out += TextWrap.wrap(margin, width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"
+    }
+    out += "\n"
     var arms = TextTable(
       ["arm", "users", "conversions", "rate", "\(level)% CI (Wilson)", "P(best)"],
       alignments: [.left, .right, .right, .right, .right, .right])
@@ -216,6 +244,7 @@ package enum AnalysisRenderer {
   package static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var body: [(String, JSONValue)] = [
       ("summary", DecisionSummaryRenderer.json(DecisionSummary(analysis: r))),
+      ("nonInferiority", nonInferiorityJSON(r)),
       ("control", .string(r.control)),
       ("alpha", .number(r.settings.alpha)),
       ("alternative", .string(r.settings.alternative.rawValue)),
@@ -271,5 +300,23 @@ package enum AnalysisRenderer {
     body.append(("segments", segments.map(SegmentRenderer.json) ?? .null))
     if let overTime { body.append(("overTime", SequentialRenderer.json(overTime.report, context: overTime.context))) }
     return JSONWriter.write(JSONReportHead(schemaVersion: schemaVersion, command: "analyze").document(body))
+  }
+
+  /// The non-inferiority result (`analyze --margin`), after the summary: the margin and per arm its
+  /// reading (``NonInferiorityResult/Reading``) and the non-inferiority p-value; `null` without a margin.
+  static func nonInferiorityJSON(_ r: ExperimentAnalysis.Report) -> JSONValue {
+    guard let result = NonInferiorityResult(r) else { return .null }
+    return .object([
+      ("margin", .number(result.margin)),
+      (
+        "arms",
+        .array(
+          result.arms.map { a in
+            .object([
+              ("arm", .string(a.arm)), ("reading", .string(a.reading.rawValue)), ("pValue", a.pValue.map { .number($0) } ?? .null),
+            ])
+          })
+      ),
+    ])
   }
 }

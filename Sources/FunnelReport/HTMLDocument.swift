@@ -71,6 +71,16 @@ package struct HTMLDocument {
     body += "</section>\n"
   }
 
+  /// Adds `sentence` as a second headline to the decision section just written (the answer to a
+  /// further question the command was asked, e.g. the non-inferiority result of `analyze --margin`);
+  /// a paragraph of its own when the page does not end with a section.
+  package mutating func addToDecision(_ sentence: String) {
+    let end = "</section>\n"
+    guard body.hasSuffix(end) else { return body += "<p class=\"headline\">\(Self.toned(sentence))</p>\n" }
+    body.removeLast(end.count)
+    body += "<p class=\"headline\">\(Self.toned(sentence))</p>\n" + end
+  }
+
   /// How the numbers were made, at the end of the page and folded (`<details>`): the answer
   /// comes first, the methods last.
   package mutating func methods(_ paragraphs: [String]) {

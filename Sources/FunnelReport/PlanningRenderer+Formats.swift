@@ -18,7 +18,7 @@ extension PlanningRenderer {
       let d = plan.diagnosis
       csv.add([
         r.experiment, d.variant, d.metric.rawValue, "fixed", CSVWriter.number(d.controlRate), CSVWriter.number(d.variantRate),
-        String(d.usersPerArm), String(d.replicates), CSVWriter.number(d.alpha), CSVWriter.number(d.power),
+        String(d.usersPerArm), String(d.replicates), CSVWriter.number(d.alpha), CSVWriter.number(d.hasEffect ? d.power : nil),
         CSVWriter.number(d.analyticPower), CSVWriter.number(d.falsePositiveRate), CSVWriter.number(d.coverage),
         CSVWriter.number(d.typeS), CSVWriter.number(d.typeM), plan.analyticUsersPerArm.map(String.init) ?? "",
         plan.simulatedUsersPerArm.map(String.init) ?? "", CSVWriter.number(plan.simulatedSize?.standardError),
@@ -28,7 +28,8 @@ extension PlanningRenderer {
         csv.add([
           r.experiment, d.variant, d.metric.rawValue, rule.name, CSVWriter.number(d.controlRate), CSVWriter.number(d.variantRate),
           plan.peeking.map { String($0.usersPerDayPerArm * $0.days) } ?? "", plan.peeking.map { String($0.replicates) } ?? "",
-          CSVWriter.number(plan.peeking?.alpha), CSVWriter.number(rule.power), "", CSVWriter.number(rule.falsePositiveRate), "", "",
+          CSVWriter.number(plan.peeking?.alpha), CSVWriter.number(d.hasEffect ? rule.power : nil), "",
+          CSVWriter.number(rule.falsePositiveRate), "", "",
           "", "", "", "", plan.peeking.map { String($0.days) } ?? "", CSVWriter.number(rule.expectedStoppingDay),
         ])
       }
@@ -42,9 +43,9 @@ extension PlanningRenderer {
       let d = plan.diagnosis
       return [
         d.variant, NumberText.percent(d.controlRate, decimals: 2), NumberText.percent(d.variantRate, decimals: 2),
-        NumberText.grouped(d.usersPerArm), NumberText.percent(d.power), d.analyticPower.map { NumberText.percent($0) } ?? "n/a",
-        NumberText.percent(d.falsePositiveRate, decimals: 2), NumberText.percent(d.coverage),
-        d.typeS.map { NumberText.percent($0) } ?? "n/a", d.typeM.map { NumberText.fixed($0, 2) + "×" } ?? "n/a", simulatedSize(plan),
+        NumberText.grouped(d.usersPerArm), ifEffect(d) { NumberText.percent(d.power) },
+        ifEffect(d) { d.analyticPower.map { NumberText.percent($0) } ?? "n/a" }, NumberText.percent(d.falsePositiveRate, decimals: 2),
+        NumberText.percent(d.coverage), ifEffect(d) { d.typeS.map { NumberText.percent($0) } ?? "n/a" }, typeM(d), simulatedSize(plan),
         plan.durationDays.map { "\($0) d" } ?? "n/a",
       ]
     }
@@ -75,11 +76,11 @@ extension PlanningRenderer {
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
       out +=
-        "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(p.days) days, \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
+        "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(Vocabulary.days(p.days)), \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
       out += RunMarkdownRenderer.header(["rule", "A/A false positives", "power", "mean stopping day"], right: [1, 2, 3])
       for rule in p.rules {
         out += RunMarkdownRenderer.row([
-          rule.name, NumberText.percent(rule.falsePositiveRate, decimals: 2), NumberText.percent(rule.power),
+          rule.name, NumberText.percent(rule.falsePositiveRate, decimals: 2), ifEffect(plan.diagnosis) { NumberText.percent(rule.power) },
           rule.expectedStoppingDay.map { NumberText.fixed($0, 1) } ?? "n/a",
         ])
       }

@@ -43,26 +43,48 @@ package enum PlanningRenderer {
   /// else the formula's; `nil` when there is no effect to detect.
   static func neededUsers(_ p: VariantPlan) -> Int? { p.simulatedUsersPerArm ?? p.analyticUsersPerArm }
 
-  /// The variant whose test needs the fewest users (an effect to detect, feasible at the traffic).
+  /// The variant whose test needs the fewest users among those whose true effect is worth a test
+  /// (larger than the margin, ``PlannedEffect/isWorthTesting``) and feasible at the traffic.
   static func quickest(_ r: PlanningReport) -> VariantPlan? {
-    r.plans.filter { neededUsers($0) != nil && $0.isFeasible != false }.min { (neededUsers($0) ?? 0) < (neededUsers($1) ?? 0) }
+    r.plans.filter { neededUsers($0) != nil && $0.isFeasible != false && $0.trueEffect.isWorthTesting }
+      .min { (neededUsers($0) ?? 0) < (neededUsers($1) ?? 0) }
   }
 
-  /// The answer first: which variant's test is quickest to run and how big it is, or that none can be run.
+  /// The margin in words, e.g. `±1%`.
+  static func margin(_ r: PlanningReport) -> String { "±" + NumberText.percent(r.relativeMargin, decimals: 0) }
+
+  /// `text` in the colour of the call a test would make on `effect` (``Vocabulary/tone(_:)-(PlannedEffect)``).
+  static func toned(_ text: String, _ effect: PlannedEffect) -> String { Vocabulary.mark(text, Vocabulary.tone(effect)) }
+
+  /// The answer first: which variant's test is quickest to run and how big it is, or that none can be run;
+  /// one unit per sentence (users, then the true Δ in points, then days, then the assurance size).
   static func headline(_ r: PlanningReport) -> String {
     let power = pct(r.targetPower, 0)
     guard let q = quickest(r), let n = neededUsers(q) else {
+      let negligible = r.plans.contains { $0.trueEffect == .negligible }
       return "No variant can be tested here: "
-        + (r.plans.contains { $0.analyticUsersPerArm != nil }
-          ? "every test needs more than \(VariantPlan.feasibleDays) days at this traffic." : "none changes \(r.metric.label).")
+        + (r.plans.contains { $0.trueEffect.isWorthTesting && $0.analyticUsersPerArm != nil }
+          ? "every test needs more than \(VariantPlan.feasibleDays) days at this traffic."
+          : negligible
+            ? "no variant moves \(r.metric.label) by more than the \(margin(r)) margin (negligible effects are not worth a test)."
+            : "none changes \(r.metric.label).")
     }
-    let days =
-      q.durationDays.map {
-        " (\(NumberText.grouped($0)) day\($0 == 1 ? "" : "s") at \(NumberText.grouped(r.usersPerDay ?? 0)) users a day)"
-      } ?? ""
-    return
-      "The quickest test: \(Tone.good.mark(q.diagnosis.variant)) needs \(NumberText.grouped(n)) users per arm\(days) to find its true Δ of "
-      + "\(NumberText.points(q.diagnosis.trueDifference, decimals: 2)) in \(r.metric.label) with \(power) power."
+    var out =
+      "The quickest test: \(toned(q.diagnosis.variant, q.trueEffect)) needs \(NumberText.grouped(n)) users per arm for \(power) power."
+    out +=
+      " Its true Δ in \(r.metric.label) is \(NumberText.points(q.diagnosis.trueDifference, decimals: 2)): \(Vocabulary.word(q.trueEffect))."
+    if let days = q.durationDays {
+      out += " At \(NumberText.grouped(r.usersPerDay ?? 0)) users a day that is \(Vocabulary.days(days))."
+    }
+    if let a = r.assurance?.variants.first(where: { $0.variant == q.diagnosis.variant }) {
+      let target = pct(r.assurance?.target, 0)
+      out +=
+        a.usersPerArmForTarget.map {
+          " Over the uncertain behavior parameters, \(NumberText.grouped($0)) users per arm reach \(target) assurance."
+        }
+        ?? " Over the uncertain behavior parameters, no size reaches \(target) assurance."
+    }
+    return out
   }
 
   /// One line per variant: the users its test needs, or why it cannot be run.
@@ -70,12 +92,19 @@ package enum PlanningRenderer {
     r.plans.map { p in
       let d = p.diagnosis
       guard let n = neededUsers(p) else { return "\(d.variant): no effect on \(r.metric.label) to detect (its true Δ is 0)" }
-      let days = p.durationDays.map { ", \(NumberText.grouped($0)) days" } ?? ""
+      let days = p.durationDays.map { ", " + Vocabulary.days($0) } ?? ""
       let feasible = p.isFeasible == false ? Tone.warning.mark(" — infeasible at this traffic") : ""
-      return
-        "\(d.variant): \(NumberText.grouped(n)) users per arm\(days) for a true Δ of \(NumberText.points(d.trueDifference, decimals: 2))\(feasible)"
+      let negligible = p.trueEffect == .negligible ? " — negligible: inside the \(margin(r)) margin, not worth a test" : ""
+      return "\(toned(d.variant, p.trueEffect)): \(NumberText.grouped(n)) users per arm\(days) for a true Δ of"
+        + " \(NumberText.points(d.trueDifference, decimals: 2))\(feasible)\(negligible)"
     }
   }
+
+  /// A design cell that has no meaning without an effect: `n/a (no effect)` then.
+  static func ifEffect(_ d: DesignDiagnosis, _ text: () -> String) -> String { d.hasEffect ? text() : "n/a (no effect)" }
+
+  /// The type M cell: the exaggeration ratio, `n/a` without a significant replicate.
+  static func typeM(_ d: DesignDiagnosis) -> String { ifEffect(d) { d.typeM.map { NumberText.fixed($0, 2) + "×" } ?? "n/a" } }
 
   /// How the simulated size was found, as one sentence.
   static func searchNote(_ r: PlanningReport) -> String? {
@@ -106,8 +135,8 @@ package enum PlanningRenderer {
         d.variant, pct(d.controlRate, 2), pct(d.variantRate, 2), NumberText.points(d.trueDifference, decimals: 2),
         p.analyticUsersPerArm.map { NumberText.grouped($0) } ?? "∞ (no effect)",
         simulatedSize(p),
-        NumberText.grouped(d.usersPerArm), pct(d.power), pct(d.analyticPower), pct(d.falsePositiveRate, 2), pct(d.coverage),
-        pct(d.typeS), d.typeM.map { NumberText.fixed($0, 2) + "×" } ?? "n/a", p.durationDays.map(String.init) ?? "",
+        NumberText.grouped(d.usersPerArm), ifEffect(d) { pct(d.power) }, ifEffect(d) { pct(d.analyticPower) },
+        pct(d.falsePositiveRate, 2), pct(d.coverage), ifEffect(d) { pct(d.typeS) }, typeM(d), p.durationDays.map(String.init) ?? "",
       ])
     }
     out += t.render()
@@ -123,10 +152,11 @@ package enum PlanningRenderer {
       var p = TextTable(
         ["variant", "days", "rule", "false positives (A/A)", "power", "mean stopping day"],
         alignments: [.left, .right, .left, .right, .right, .right])
-      for peek in peeks {
+      for plan in r.plans {
+        guard let peek = plan.peeking else { continue }
         for rule in peek.rules {
           p.add([
-            peek.variant, String(peek.days), rule.name, pct(rule.falsePositiveRate, 2), pct(rule.power),
+            peek.variant, String(peek.days), rule.name, pct(rule.falsePositiveRate, 2), ifEffect(plan.diagnosis) { pct(rule.power) },
             rule.expectedStoppingDay.map { NumberText.fixed($0, 1) } ?? "n/a",
           ])
         }
@@ -153,11 +183,18 @@ package enum PlanningRenderer {
           .object([
             ("quickest", quickest(r).map { .string($0.diagnosis.variant) } ?? .null),
             ("usersPerArm", optInt(quickest(r).flatMap(neededUsers))), ("days", optInt(quickest(r)?.durationDays)),
+            ("trueEffect", quickest(r).map { .string($0.trueEffect.rawValue) } ?? .null),
+            (
+              "usersPerArmForAssurance",
+              quickest(r).flatMap { q in r.assurance?.variants.first { $0.variant == q.diagnosis.variant }?.usersPerArmForTarget }
+                .map { .integer($0) } ?? .null
+            ),
           ])
         ),
         ("metric", .string(r.metric.rawValue)),
         ("alpha", .number(r.alpha)),
         ("targetPower", .number(r.targetPower)),
+        ("relativeMargin", .number(r.relativeMargin)),
         ("usersPerDay", optInt(r.usersPerDay)),
         (
           "variants",
@@ -166,7 +203,8 @@ package enum PlanningRenderer {
               let d = p.diagnosis
               return .object([
                 ("id", .string(d.variant)), ("controlRate", .number(d.controlRate)), ("variantRate", .number(d.variantRate)),
-                ("trueDifference", .number(d.trueDifference)), ("analyticUsersPerArm", optInt(p.analyticUsersPerArm)),
+                ("trueDifference", .number(d.trueDifference)), ("trueEffect", .string(p.trueEffect.rawValue)),
+                ("analyticUsersPerArm", optInt(p.analyticUsersPerArm)),
                 ("simulatedUsersPerArm", optInt(p.simulatedUsersPerArm)),
                 ("simulatedUsersPerArmStandardError", opt(p.simulatedSize?.standardError)),
                 (
@@ -179,7 +217,8 @@ package enum PlanningRenderer {
                   } ?? .null
                 ),
                 ("usersPerArm", .integer(d.usersPerArm)),
-                ("replicates", .integer(d.replicates)), ("power", .number(d.power)), ("analyticPower", opt(d.analyticPower)),
+                ("replicates", .integer(d.replicates)), ("power", d.hasEffect ? .number(d.power) : .null),
+                ("analyticPower", opt(d.analyticPower)),
                 ("falsePositiveRate", .number(d.falsePositiveRate)), ("coverage", .number(d.coverage)), ("typeS", opt(d.typeS)),
                 ("typeM", opt(d.typeM)), ("pValueHistogram", .array(d.pValueHistogram.map { .integer($0) })),
                 ("durationDays", optInt(p.durationDays)),
@@ -194,7 +233,7 @@ package enum PlanningRenderer {
                           peek.rules.map { rule in
                             .object([
                               ("rule", .string(rule.name)), ("falsePositiveRate", .number(rule.falsePositiveRate)),
-                              ("power", .number(rule.power)), ("expectedStoppingDay", opt(rule.expectedStoppingDay)),
+                              ("power", d.hasEffect ? .number(rule.power) : .null), ("expectedStoppingDay", opt(rule.expectedStoppingDay)),
                             ])
                           })
                       ),

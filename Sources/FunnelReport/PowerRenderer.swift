@@ -7,25 +7,52 @@ package enum PowerRenderer {
   /// key is removed or renamed.
   package static let schemaVersion = 1
 
-  /// The answer first, in one sentence, by what was solved: the users a test needs, the power
-  /// it has, the smallest change it detects, or the α it spends.
-  static func headline(_ r: PowerAnalysis.Result, isMeans: Bool) -> String {
-    let users =
-      "\(NumberText.grouped(r.sampleSize, rounding: .up)) users per arm"
-      + (r.ratio == 1 ? "" : " in the treatment arm") + " (\(NumberText.grouped(r.totalUsers)) in total)"
+  /// The answer first, by what was solved: the users a test needs, the power it has, the
+  /// smallest change it detects, or the α it spends; rates and the lift in percent only (the
+  /// change in points is in the table), one unit per sentence. With `sequential` (`--looks K`) the
+  /// group-sequential design leads, as it is the test asked for, and the fixed test follows for
+  /// comparison; with `usersPerDay` the duration follows in a sentence of its own (days only).
+  static func headline(
+    _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int? = nil, days: Int? = nil, sequential: GroupSequentialPlan? = nil
+  ) -> String {
     let change =
       isMeans
       ? "a difference of \(NumberText.fixed(r.absoluteEffect, 4)) in the mean (Cohen's d \(NumberText.fixed(r.standardizedEffect, 3)))"
       : "\(NumberText.percent(r.baseline, decimals: 2)) → \(NumberText.percent(r.effect, decimals: 2))"
-        + " (\(NumberText.points(r.absoluteEffect, decimals: 2)), lift \(NumberText.lift(r.relativeEffect)))"
+        + " (lift \(NumberText.lift(r.relativeEffect)))"
     let power = NumberText.percent(r.power, decimals: 1)
     let alpha = "α \(JSONValue.format(r.alpha))"
-    return switch r.solvedFor {
-    case .sampleSize: "The test needs \(users) to detect \(change) with \(power) power at \(alpha)."
-    case .power: "With \(users), the test has \(power) power to detect \(change) at \(alpha)."
-    case .effect: "With \(users) and \(power) power at \(alpha), the smallest change the test detects is \(change)."
-    case .alpha: "With \(users) and \(power) power to detect \(change), the test spends α \(NumberText.fixed(r.alpha, 4))."
-    }
+    let arm = r.ratio == 1 ? "users per arm" : "users in the treatment arm"
+    if let sequential { return sequentialHeadline(sequential, r, arm: arm, change: change, usersPerDay: usersPerDay, days: days) }
+    let users = "\(NumberText.grouped(r.sampleSize, rounding: .up)) \(arm) (\(NumberText.grouped(r.totalUsers)) in total)"
+    let answer =
+      switch r.solvedFor {
+      case .sampleSize: "The test needs \(users) to detect \(change) with \(power) power at \(alpha)."
+      case .power: "With \(users), the test has \(power) power to detect \(change) at \(alpha)."
+      case .effect: "With \(users) and \(power) power at \(alpha), the smallest change the test detects is \(change)."
+      case .alpha: "With \(users) and \(power) power to detect \(change), the test spends α \(NumberText.fixed(r.alpha, 4))."
+      }
+    guard let usersPerDay, let days else { return answer }
+    return answer + " At \(NumberText.grouped(usersPerDay)) users a day it runs \(Vocabulary.days(days))."
+  }
+
+  /// The headline of `power --looks K`: the group-sequential design's maximum and expected users,
+  /// then the fixed test it replaces, then (with traffic) the longest it runs, one unit per sentence.
+  static func sequentialHeadline(
+    _ p: GroupSequentialPlan, _ r: PowerAnalysis.Result, arm: String, change: String, usersPerDay: Int?, days: Int?
+  ) -> String {
+    let looks = p.design.boundaries.count
+    var out =
+      "A group-sequential test with \(looks) look\(looks == 1 ? "" : "s") (\(p.design.spending.rawValue) spending) needs at most"
+      + " \(NumberText.grouped(p.maxUsersPerArm, rounding: .up)) \(arm) to detect \(change) with"
+      + " \(NumberText.percent(p.power, decimals: 1)) power at α \(JSONValue.format(p.design.alpha))."
+    out +=
+      " It expects to stop at \(NumberText.grouped(p.expectedUsersPerArm, rounding: .up)) \(arm) if the effect is real;"
+      + " the fixed test needs \(NumberText.grouped(p.fixedUsersPerArm, rounding: .up))."
+    guard let usersPerDay, usersPerDay > 0 else { return out }
+    let longest = Int(rounding: p.maxUsersPerArm * (1 + r.ratio) / Double(usersPerDay), .up) ?? 0
+    out += " At \(NumberText.grouped(usersPerDay)) users a day it runs at most \(Vocabulary.days(longest))"
+    return out + (days.map { " (the fixed test \(Vocabulary.days($0)))." } ?? ".")
   }
 
   /// The terminal summary: baseline, effect (a mean difference with Cohen's d when `isMeans`, otherwise a
@@ -35,7 +62,8 @@ package enum PowerRenderer {
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
-    var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n\n" + headline(r, isMeans: isMeans) + "\n\n"
+    var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n\n"
+    out += headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential) + "\n\n"
     if isMeans {
       out += "  control mean          \(NumberText.fixed(r.baseline, 4))\n"
       out +=
@@ -52,7 +80,7 @@ package enum PowerRenderer {
     out += "  users, control        \(NumberText.grouped(r.controlSampleSize, rounding: .up)) (ratio \(JSONValue.format(r.ratio)))\n"
     out += "  users in total        \(NumberText.grouped(r.totalUsers))\n"
     if let usersPerDay, let days {
-      out += "  duration              \(days) day\(days == 1 ? "" : "s") at \(NumberText.grouped(usersPerDay)) users/day\n"
+      out += "  duration              \(Vocabulary.days(days)) at \(NumberText.grouped(usersPerDay)) users/day\n"
     }
     if let sequential { out += sequentialTable(sequential) }
     return out
@@ -69,6 +97,9 @@ package enum PowerRenderer {
         .object([
           ("solvedFor", .string(r.solvedFor.rawValue)), ("usersPerArm", .integer(Int(r.sampleSize.rounded(.up)))),
           ("totalUsers", .integer(r.totalUsers)), ("power", .number(r.power)), ("absoluteEffect", .number(r.absoluteEffect)),
+          ("days", days.map { .integer($0) } ?? .null),
+          ("sequentialMaxUsersPerArm", sequential.map { .integer(Int(rounding: $0.maxUsersPerArm, .up) ?? 0) } ?? .null),
+          ("sequentialExpectedUsersPerArm", sequential.map { .integer(Int(rounding: $0.expectedUsersPerArm, .up) ?? 0) } ?? .null),
         ])
       ),
       ("method", .string(r.method)),

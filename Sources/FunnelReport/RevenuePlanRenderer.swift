@@ -10,22 +10,33 @@ package enum RevenuePlanRenderer {
   /// Money in the glossary's style.
   static func money(_ x: Double) -> String { NumberText.fixed(x, 2) }
 
-  /// The variant whose test needs the fewest users.
+  /// The variant whose test needs the fewest users among those whose true effect is worth a test
+  /// (larger than the margin, ``PlannedEffect/isWorthTesting``).
   static func quickest(_ r: RevenuePlan) -> RevenuePlan.Variant? {
-    r.variants.filter { $0.usersPerArm != nil }.min { ($0.usersPerArm ?? 0) < ($1.usersPerArm ?? 0) }
+    r.variants.filter { $0.usersPerArm != nil && $0.trueEffect.isWorthTesting }.min { ($0.usersPerArm ?? 0) < ($1.usersPerArm ?? 0) }
   }
 
-  /// The answer first: the quickest test on revenue per user, its size and the truth it finds.
+  /// The answer first: the quickest test on revenue per user, its size and the truth it finds,
+  /// one unit per sentence (users, the true Δ in money, the lift, days); the variant is coloured
+  /// by the call (green for a win, red for a loss).
   static func headline(_ r: RevenuePlan) -> String {
+    let margin = "±" + NumberText.percent(r.relativeMargin, decimals: 0)
     guard let q = quickest(r), let n = q.usersPerArm else {
+      if r.variants.contains(where: { $0.trueEffect.isWorthTesting }) {
+        return "No variant's effect on revenue per user is large enough to detect with any feasible test."
+      }
       return r.variants.contains(where: \.movesRevenue)
-        ? "No variant's effect on revenue per user is large enough to detect with any feasible test."
+        ? "No variant moves revenue per user by more than the \(margin) margin (negligible effects are not worth a test)."
         : "No variant changes revenue per user, so there is nothing to detect."
     }
-    let days = q.durationDays.map { " (\(NumberText.grouped($0)) days at \(NumberText.grouped(r.usersPerDay ?? 0)) users a day)" } ?? ""
-    return "\(q.arm.variant) is the quickest to test on revenue per user: \(NumberText.grouped(n)) users per arm\(days) find its"
-      + " true lift of \(NumberText.lift(q.relativeLift)) (Δ \(NumberText.signed(q.difference, 3))"
-      + "\(r.currency.map { " \($0)" } ?? "")) with \(NumberText.percent(r.targetPower, decimals: 0)) power."
+    var out = "\(PlanningRenderer.toned(q.arm.variant, q.trueEffect)) is the quickest to test on revenue per user:"
+    out += " \(NumberText.grouped(n)) users per arm for \(NumberText.percent(r.targetPower, decimals: 0)) power."
+    out += " Its true Δ is \(NumberText.signed(q.difference, 3))\(r.currency.map { " \($0)" } ?? "") per user."
+    out += " That is a true lift of \(NumberText.lift(q.relativeLift)): \(Vocabulary.word(q.trueEffect))."
+    if let days = q.durationDays {
+      out += " At \(NumberText.grouped(r.usersPerDay ?? 0)) users a day that is \(Vocabulary.days(days))."
+    }
+    return out
   }
 
   /// Whether the normal approximation held at every planned size, in a sentence.
@@ -75,7 +86,9 @@ package enum RevenuePlanRenderer {
     "Revenue per user is net of the store's fee over the revenue horizon\(r.currency.map { ", in \($0)" } ?? ""); its mean and"
       + " standard deviation are exact (the exact engine's distribution of one user's revenue: the plan bought, trial conversion,"
       + " renewals and the refund). Users per arm: the normal approximation of Welch's test at α = \(JSONValue.format(r.alpha))"
-      + " (two-sided), n = (z₁₋α/₂ + z_power)²·(σ²_control + σ²_variant)/Δ². Simulated power: \(NumberText.grouped(r.replicates))"
+      + " (two-sided): n is the smallest whole number with Φ(|Δ|√n/σ − z₁₋α/₂) + Φ(−|Δ|√n/σ − z₁₋α/₂) ≥ power,"
+      + " σ = √(σ²_control + σ²_variant) (both tails, solved by bisection; the closed form (z₁₋α/₂ + z_power)²σ²/Δ²"
+      + " drops the second term). Simulated power: \(NumberText.grouped(r.replicates))"
       + " replicate tests at that size (seed \(r.seed)), each user's revenue drawn from the exact distribution, counted when"
       + " Welch's test rejects in the direction of the truth."
   }
@@ -155,11 +168,14 @@ package enum RevenuePlanRenderer {
           .object([
             ("quickest", quickest(r).map { .string($0.arm.variant) } ?? .null),
             ("usersPerArm", quickest(r)?.usersPerArm.map { .integer($0) } ?? .null),
+            ("days", quickest(r)?.durationDays.map { .integer($0) } ?? .null),
+            ("trueEffect", quickest(r).map { .string($0.trueEffect.rawValue) } ?? .null),
             ("normalApproximationFailsFor", .array(failed)),
           ])
         ),
         ("metric", .string(FunnelMetric.revenuePerUser.rawValue)), ("currency", r.currency.map { .string($0) } ?? .null),
-        ("alpha", .number(r.alpha)), ("targetPower", .number(r.targetPower)), ("replicates", .integer(r.replicates)),
+        ("alpha", .number(r.alpha)), ("targetPower", .number(r.targetPower)), ("relativeMargin", .number(r.relativeMargin)),
+        ("replicates", .integer(r.replicates)),
         ("usersPerDay", r.usersPerDay.map { .integer($0) } ?? .null),
         ("control", .object(arm(r.control))),
         (
@@ -169,6 +185,7 @@ package enum RevenuePlanRenderer {
               .object(
                 arm(v.arm) + [
                   ("trueRelativeLift", opt(v.relativeLift)), ("trueDifference", .number(v.difference)),
+                  ("trueEffect", .string(v.trueEffect.rawValue)),
                   ("usersPerArm", v.usersPerArm.map { .integer($0) } ?? .null), ("simulatedPower", opt(v.simulatedPower)),
                   ("simulatedPowerStandardError", opt(v.simulatedPowerStandardError)),
                   ("normalApproximationHolds", v.approximationHolds(target: r.targetPower).map { .bool($0) } ?? .null),

@@ -124,7 +124,7 @@ package enum RunMarkdownRenderer {
     if summaries.count > 1 {
       out += "### Compared with \(code(control.variant))\n\n"
       out +=
-        "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(level); true lift and true Δ are the exact engine's"
+        "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty }, summaries: summaries)) Intervals at \(level); true lift and true Δ are the exact engine's"
       out += " (no sampling noise).\n\n"
       out += header(
         ["metric", "variant", control.variant, "value"] + RunTableRenderer.comparisonHeaders(level), right: Set(2...9))

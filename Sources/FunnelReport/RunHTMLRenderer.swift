@@ -23,7 +23,7 @@ package enum RunHTMLRenderer {
     revenue(result, summaries, into: &doc)
     LifecycleRenderer.html(summaries.map { ($0.variant, $0.lifecycle) }, alpha: summaries.first?.alpha ?? 0.05, into: &doc)
     doc.methods([
-      "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty })) Intervals at \(RunTableRenderer.level(summaries))."
+      "\(RunTableRenderer.methodsNote(sells: result.variants.contains { !$0.flow.plans.isEmpty }, summaries: summaries)) Intervals at \(RunTableRenderer.level(summaries))."
     ])
     return doc.html
   }
@@ -157,9 +157,17 @@ package enum RunHTMLRenderer {
     doc.chart(
       kind: "forest",
       title:
-        "\(metric.label): difference from \(control) (\(unit.words); \(RunTableRenderer.pairedMethods(metric).map { "paired: " + $0 } ?? "unpaired"))",
+        "\(metric.label): difference from \(control) (\(unit.words); \(pairing(metric, summaries)))",
       description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
       width: SVGCharts.width, height: chart.height, content: chart.content)
+  }
+
+  /// How `metric`'s differences were compared, for a chart's title: `paired: …`, with the variants
+  /// whose revenue fell back to Welch's unpaired test named, or `unpaired`.
+  static func pairing(_ metric: FunnelMetric, _ summaries: [FunnelSummary]) -> String {
+    guard let paired = RunTableRenderer.pairedMethods(metric) else { return "unpaired" }
+    let unpaired = RunTableRenderer.unpairedRevenueVariants(summaries, metrics: [metric])
+    return "paired: " + paired + (unpaired.isEmpty ? "" : "; Welch's t, unpaired, for " + unpaired.joined(separator: ", "))
   }
 
   /// The unit of a difference in `metric` in words (`percentage points`, the currency, `seconds`)

@@ -99,27 +99,35 @@ package enum RunTableRenderer {
     return metric.isProportion ? "Tango score interval, McNemar score test" : "paired t on per-user differences"
   }
 
-  /// The variants whose revenue was compared unpaired because too few users' revenue differs
-  /// (``PairedTallies/minimumDiffering``), as a sentence; `nil` when every comparison is paired.
-  /// (In a truth-mode run, a mean with a test that is not paired is exactly that fallback.)
+  /// The variants whose comparison on `metrics` (by default the paired mean metrics: revenue and
+  /// realized revenue per user) fell back to Welch's unpaired test because too few users' revenue
+  /// differs (``PairedTallies/minimumDiffering``). (In a truth-mode run, a mean with a test that is
+  /// not paired is exactly that fallback.)
+  static func unpairedRevenueVariants(_ summaries: [FunnelSummary], metrics: [FunnelMetric] = PairedTallies.meanMetrics) -> [String] {
+    summaries.filter { s in metrics.contains { s.comparison($0).map { $0.test != nil && !$0.isPaired } ?? false } }.map(\.variant)
+  }
+
+  /// The fallback of ``unpairedRevenueVariants(_:metrics:)`` as a sentence; `nil` when every comparison is paired.
   static func unpairedRevenueNote(_ summaries: [FunnelSummary]) -> String? {
-    let unpaired = summaries.filter { s in
-      PairedTallies.meanMetrics.contains { s.comparison($0).map { $0.test != nil && !$0.isPaired } ?? false }
-    }
+    let unpaired = unpairedRevenueVariants(summaries)
     guard !unpaired.isEmpty else { return nil }
-    return "revenue of \(unpaired.map(\.variant).joined(separator: ", ")): Welch's t, unpaired (fewer than"
+    return "revenue of \(unpaired.joined(separator: ", ")): Welch's t, unpaired (fewer than"
       + " \(PairedTallies.minimumDiffering) users' revenue differs from the control's, too few for the paired t)"
   }
 
-  /// How the comparisons of a truth-mode run are computed, as one sentence.
-  /// The methods of the comparisons, in words; revenue and the store's ratios only when the
-  /// flows sell plans (`sells`).
-  static func methodsNote(sells: Bool) -> String {
-    "Differences are Monte Carlo estimates over the same users (common random numbers), analysed paired:"
+  /// How the comparisons of a truth-mode run are computed, as one sentence: revenue and the
+  /// store's ratios only when the flows sell plans (`sells`); the variants whose revenue fell back
+  /// to the unpaired test (``unpairedRevenueVariants(_:metrics:)``) are named.
+  static func methodsNote(sells: Bool, summaries: [FunnelSummary]) -> String {
+    let unpaired = unpairedRevenueVariants(summaries)
+    let fallback =
+      unpaired.isEmpty
+      ? "" : "; here for \(unpaired.joined(separator: ", "))"
+    return "Differences are Monte Carlo estimates over the same users (common random numbers), analysed paired:"
       + " rates of all users with Tango's score interval and McNemar's score test on each user's pair of outcomes"
       + (sells
         ? ", revenue and realized revenue per user with the paired t interval and test on per-user differences"
-          + " (Welch's, unpaired, when fewer than \(PairedTallies.minimumDiffering) users' revenue differs: too few for the paired t)."
+          + " (Welch's, unpaired, when fewer than \(PairedTallies.minimumDiffering) users' revenue differs: too few for the paired t\(fallback))."
           + " Metrics whose denominator differs between variants (conversion of viewers, trial to paid, time to finish,"
           + " refund rate, revenue per payer or viewer) are compared unpaired (Miettinen–Nurminen score interval and test; Welch)."
         : ". Time to finish, whose denominator (the completers) differs between variants, is compared unpaired (Welch).")

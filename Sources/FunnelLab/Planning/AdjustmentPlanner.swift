@@ -174,7 +174,7 @@ package enum AdjustmentPlanner {
     let z = Normal.standardQuantile(p: 1 - alpha / 2, q: alpha / 2) + Normal.standardQuantile(p: targetPower, q: 1 - targetPower)
     var sizes: [AdjustmentPlan.Size] = []
     for (k, arm) in arms.enumerated().dropFirst() {
-      let delta = arm.rate - arms[0].rate
+      let delta = DecisionRule.difference(arm.rate, control: arms[0].rate)
       let plain = (arms[0].variances[.unadjusted] ?? 0) + (arm.variances[.unadjusted] ?? 0)
       for method in methods {
         let control = method == .cuped ? cuped(moments[0], theta: pooledTheta(k)) : (arms[0].variances[method] ?? 0)

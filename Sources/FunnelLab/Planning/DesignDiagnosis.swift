@@ -38,8 +38,13 @@ public struct DesignDiagnosis: Sendable, Hashable {
   /// Histogram of the replicates' p-values in ten bins of width 0.1.
   package var pValueHistogram: [Int]
 
-  /// `variantRate − controlRate`: the exact effect the replicates try to detect.
-  package var trueDifference: Double { variantRate - controlRate }
+  /// `variantRate − controlRate`: the exact effect the replicates try to detect; exactly 0 when the two
+  /// rates tie (``DecisionRule/tied(_:_:)``: a change that cannot reach the metric).
+  package var trueDifference: Double { DecisionRule.difference(variantRate, control: controlRate) }
+
+  /// Whether there is an effect to detect: the rates do not tie. Without one, power, type S and
+  /// type M have no meaning (every significant replicate is a false positive).
+  package var hasEffect: Bool { trueDifference != 0 }
 
   /// Monte Carlo standard error of a simulated rate.
   package func standardError(of rate: Double) -> Double {
@@ -87,7 +92,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
   public static func tally(
     controlRate p0: Double, variantRate p1: Double, usersPerArm n: Int, replicates range: Range<Int>, alpha: Double, seed: UInt64
   ) -> Counts {
-    let trueDifference = p1 - p0
+    let trueDifference = DecisionRule.difference(p1, control: p0)
     var counts = Counts()
     let level = 1 - alpha
     for r in range {
@@ -127,7 +132,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
     let analytic = try? PowerAnalysis.solve(
       PowerAnalysis.Problem(method: .pooledNormal, baseline: p0, effect: p1, sampleSize: Double(n), power: nil, alpha: alpha))
     let runs = Double(max(counts.replicates, 1))
-    let trueDifference = p1 - p0
+    let trueDifference = DecisionRule.difference(p1, control: p0)
     let significant = counts.significant
     self.variant = variant
     self.metric = metric
@@ -137,7 +142,7 @@ public struct DesignDiagnosis: Sendable, Hashable {
     replicates = counts.replicates
     self.alpha = alpha
     power = Double(significant) / runs
-    analyticPower = p0 == p1 ? nil : analytic?.power
+    analyticPower = trueDifference == 0 ? nil : analytic?.power
     falsePositiveRate = Double(counts.falsePositives) / runs
     coverage = Double(counts.covered) / runs
     typeS = significant > 0 && trueDifference != 0 ? Double(counts.wrongSign) / Double(significant) : nil

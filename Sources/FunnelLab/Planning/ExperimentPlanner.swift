@@ -49,6 +49,9 @@ package struct VariantPlan: Sendable {
   package var isFeasible: Bool? { durationDays.map { $0 <= Self.feasibleDays } }
   /// The daily-look simulation; `nil` without ``PlanningOptions/usersPerDay`` (or fewer than 2 users a day).
   package var peeking: PeekingDiagnosis?
+  /// The variant's true effect by the decision rule: none (a tie), negligible (inside the
+  /// margin), better or worse.
+  package var trueEffect: PlannedEffect = .none
 }
 
 /// Planning before launch for every variant against the control.
@@ -61,6 +64,9 @@ package struct PlanningReport: Sendable {
   package var alpha: Double
   /// The power the sizes are solved for, a probability.
   package var targetPower: Double
+  /// The practical-equivalence margin of the planned metric, a share of the control's value
+  /// (the spec's `metrics`): a true effect inside it is negligible.
+  package var relativeMargin: Double = DecisionRule.defaultRelativeMargin
   /// The seed the replicates were drawn with: the same seed, spec and options give the same report.
   package var seed: UInt64
   /// Eligible users per day over both arms, when given; durations and peeking need it.
@@ -158,7 +164,7 @@ package enum ExperimentPlanner {
     let rates = ([0] + indices).map { ExactEngine.solve(flows[$0]).value(of: metric) ?? 0 }
     let p0 = rates[0]
     let analytic: [Int?] = rates.dropFirst().map { p1 in
-      p1 == p0
+      DecisionRule.tied(p1, p0)
         ? nil
         : (try? PowerAnalysis.solve(
           PowerAnalysis.Problem(
@@ -262,16 +268,20 @@ package enum ExperimentPlanner {
         peeking = PeekingDiagnosis(
           variant: f.ids[k], usersPerDayPerArm: (options.usersPerDay ?? 0) / 2, days: days, alpha: f.alpha, counts: tally)
       }
+      let effect = PlannedEffect(
+        variant: f.rates[k], control: f.p0, higherIsBetter: f.metric.higherIsBetter,
+        relativeMargin: e.metrics.relativeMargin(for: f.metric))
       plans.append(
         VariantPlan(
           diagnosis: diagnosis, analyticUsersPerArm: f.analytic[k], simulatedSize: simulated, durationDays: duration,
-          peeking: peeking))
+          peeking: peeking, trueEffect: effect))
     }
     let adjustment = try AdjustmentPlanner.plan(
       e, variants: options.variants, alpha: f.alpha, targetPower: options.targetPower, replicates: options.replicates, seed: f.seed)
     return PlanningReport(
-      experiment: e.name, metric: f.metric, alpha: f.alpha, targetPower: options.targetPower, seed: f.seed,
-      usersPerDay: options.usersPerDay, plans: plans, adjustment: adjustment)
+      experiment: e.name, metric: f.metric, alpha: f.alpha, targetPower: options.targetPower,
+      relativeMargin: e.metrics.relativeMargin(for: f.metric), seed: f.seed, usersPerDay: options.usersPerDay, plans: plans,
+      adjustment: adjustment)
   }
 
   /// Tallies every replicate in this process and reports: ``tally(_:options:shard:progress:)`` then

@@ -26,8 +26,10 @@ package struct RevenuePlan: Sendable {
     package var difference: Double
     /// The true lift, variant / control − 1 (`nil` when the control earns nothing).
     package var relativeLift: Double?
-    /// Users per arm for the target power by the normal approximation of Welch's test
-    /// (`n = (z₁₋α/₂ + z_power)² (σ²_c + σ²_v) / Δ²`); `nil` when the variant does not move revenue.
+    /// Users per arm for the target power by the normal approximation of Welch's test: the
+    /// smallest whole `n` with `Φ(|Δ|√n/σ − z₁₋α/₂) + Φ(−|Δ|√n/σ − z₁₋α/₂) ≥ power`,
+    /// `σ = √(σ²_c + σ²_v)` (both tails of the two-sided test; the closed form
+    /// `(z₁₋α/₂ + z_power)² σ² / Δ²` drops the second term); `nil` when the variant does not move revenue.
     package var usersPerArm: Int?
     /// The share of replicate experiments at ``usersPerArm`` whose Welch test rejects in the
     /// direction of the truth; `nil` without a size.
@@ -36,10 +38,13 @@ package struct RevenuePlan: Sendable {
     package var simulatedPowerStandardError: Double?
     /// Days to reach ``usersPerArm`` in both arms at the given traffic.
     package var durationDays: Int?
+    /// The true effect by the decision rule: none (a tie), negligible (inside the margin), better or worse.
+    package var trueEffect: PlannedEffect = .none
 
-    /// Whether the variant moves revenue per user at all (by more than ``DecisionRule/tieTolerance``);
-    /// one that does has no ``usersPerArm`` only when the size passes what the solver searches.
-    package var movesRevenue: Bool { abs(difference) > DecisionRule.tieTolerance }
+    /// Whether the variant moves revenue per user at all (its mean does not tie the control's,
+    /// ``DecisionRule/tied(_:_:)``); one that does has no ``usersPerArm`` only when the size passes
+    /// what the solver searches.
+    package var movesRevenue: Bool { trueEffect != .none }
 
     /// Whether the replicates reach the target power within 3 standard errors (the normal
     /// approximation holds at this size); `nil` without a simulation.
@@ -57,6 +62,8 @@ package struct RevenuePlan: Sendable {
   package var alpha: Double
   /// The power the sizes are solved for.
   package var targetPower: Double
+  /// The practical-equivalence margin of revenue per user, a share of the control's value.
+  package var relativeMargin: Double = DecisionRule.defaultRelativeMargin
   /// Replicate experiments per variant.
   package var replicates: Int
   /// The seed of the replicates.
@@ -89,14 +96,17 @@ package enum RevenuePlanner {
     let indices = try ExperimentPlanner.plannedIndices(e, options: options)
     let alpha = options.alpha ?? e.metrics.alpha
     let seed = options.seed ?? e.seed
+    let margin = e.metrics.relativeMargin(for: .revenuePerUser)
     let solved = ExactEngine.solve(([0] + indices).map { flows[$0] })
     let control = arm(e.variants[0].id, solved[0])
     var variants: [RevenuePlan.Variant] = []
     for (k, index) in indices.enumerated() {
       let variant = arm(e.variants[index].id, solved[k + 1])
-      let difference = variant.mean - control.mean
+      let difference = DecisionRule.difference(variant.mean, control: control.mean)
       var plan = RevenuePlan.Variant(
-        arm: variant, difference: difference, relativeLift: control.mean != 0 ? difference / control.mean : nil)
+        arm: variant, difference: difference, relativeLift: DecisionRule.relativeLift(variant.mean, control: control.mean))
+      plan.trueEffect = PlannedEffect(
+        variant: variant.mean, control: control.mean, higherIsBetter: true, relativeMargin: margin)
       plan.usersPerArm = usersPerArm(control, variant, alpha: alpha, power: options.targetPower)
       if let n = plan.usersPerArm {
         let rejections = replicateRejections(
@@ -115,7 +125,8 @@ package enum RevenuePlanner {
     }
     return RevenuePlan(
       experiment: e.name, currency: flows.lazy.compactMap { $0.plans.first?.plan.currency }.first, alpha: alpha,
-      targetPower: options.targetPower, replicates: options.replicates, seed: seed, usersPerDay: options.usersPerDay,
+      targetPower: options.targetPower, relativeMargin: margin, replicates: options.replicates, seed: seed,
+      usersPerDay: options.usersPerDay,
       control: control, variants: variants)
   }
 
@@ -130,10 +141,10 @@ package enum RevenuePlanner {
   /// (``PowerAnalysis/Method/means`` with the common σ² = (σ²_c + σ²_v)/2, which is the same
   /// formula); `nil` when the means are equal or the size is beyond an Int.
   static func usersPerArm(_ control: RevenuePlan.Arm, _ variant: RevenuePlan.Arm, alpha: Double, power: Double) -> Int? {
-    let difference = variant.mean - control.mean
+    let difference = DecisionRule.difference(variant.mean, control: control.mean)
     let sigma = ((control.standardDeviation * control.standardDeviation + variant.standardDeviation * variant.standardDeviation) / 2)
       .squareRoot()
-    guard abs(difference) > DecisionRule.tieTolerance, sigma > 0 else { return nil }
+    guard difference != 0, sigma > 0 else { return nil }
     let problem = PowerAnalysis.Problem(
       method: .means, baseline: control.mean, effect: difference, standardDeviation: sigma, sampleSize: nil, power: power,
       alpha: alpha)
