@@ -105,15 +105,23 @@ extension AnalyzeCommand {
   }
 
   /// The sequential settings from the command line: α split over the arms (Bonferroni) unless
-  /// `--correction none`.
-  static func sequentialSettings(_ arguments: ParsedArguments, alpha: Double, comparisons: Int, correction: String) throws(UsageError)
-    -> (settings: SequentialAnalysis.Settings, alphaNote: String?)
-  {
+  /// `--correction none`; the planned users given, or `--planned-days` at the rate of `looks`
+  /// (``DecisionRule/plannedUsers(plannedDays:users:looks:)``), or none.
+  static func sequentialSettings(
+    _ arguments: ParsedArguments, alpha: Double, comparisons: Int, correction: String, looks: [SequentialAnalysis.Look]
+  ) throws(UsageError) -> (settings: SequentialAnalysis.Settings, alphaNote: String?) {
     let spending = try arguments.choice("spending", ["obrien-fleming", "pocock"]) ?? "obrien-fleming"
     let perArm = SequentialAnalysis.comparisonAlpha(alpha, comparisons: comparisons, split: correction != "none")
+    var planned = try arguments.integer("planned-users", in: 1...StatsLimits.maxCount)
+    if let days = try arguments.integer("planned-days", in: 1...GroupSequentialDesign.maxLooks) {
+      guard planned == nil else {
+        throw UsageError(message: "--planned-users and --planned-days both set the planned size", hint: "give one of them")
+      }
+      let users = looks.last?.arms.reduce(0) { $0 &+ $1.users } ?? 0
+      planned = DecisionRule.plannedUsers(plannedDays: days, users: users, looks: looks.count)
+    }
     let settings = SequentialAnalysis.Settings(
-      alpha: perArm, spending: spending == "pocock" ? .pocock : .obrienFleming,
-      plannedUsers: try arguments.integer("planned-users", in: 1...StatsLimits.maxCount),
+      alpha: perArm, spending: spending == "pocock" ? .pocock : .obrienFleming, plannedUsers: planned,
       mixingStandardDeviation: try arguments.number("msprt-tau", in: 1e-6...10) ?? 0.01,
       tuningParameter: try arguments.number("cs-tuning", in: 1...1e12) ?? 5_000)
     let note =

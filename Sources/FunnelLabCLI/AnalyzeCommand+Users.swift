@@ -6,7 +6,7 @@ import FunnelStats
 extension AnalyzeCommand {
   /// The flags that belong to a per-user file only, and those that belong to counts only.
   static let userFlags = ["metric", "covariate", "ratio"]
-  static let countFlags = ["arm", "data", "test", "margin", "counts", "planned-users", "spending", "msprt-tau"]
+  static let countFlags = ["arm", "data", "test", "margin", "counts", "planned-users", "planned-days", "spending", "msprt-tau"]
 
   /// Refuses the per-user flags when the arms come from counts.
   static func refuseUserFlags(_ arguments: ParsedArguments) throws(UsageError) {

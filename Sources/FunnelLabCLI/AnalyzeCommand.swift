@@ -38,8 +38,9 @@ enum AnalyzeCommand: Command {
       (valid only at the planned end), the always-valid confidence sequence and
       p-values (valid however often you look), and the group-sequential boundary with
       its decision (stop, continue, end), alpha spent by the users so far over
-      --planned-users (without it the last day is the planned end). With several arms
-      alpha is split over them (Bonferroni) unless --correction none.
+      --planned-users (or --planned-days at the rate so far). Without a planned size the
+      test is read as running: no boundary decides, and the report says how to give it.
+      With several arms alpha is split over them (Bonferroni) unless --correction none.
 
       By segment: give --data a segment column (arm,segment,users,conversions), one row
       per arm and segment (an acquisition channel, a platform: anything known at
@@ -87,7 +88,11 @@ enum AnalyzeCommand: Command {
       OptionSpec(name: "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written)."),
       OptionSpec(name: "counts", valueName: "kind", help: "With a day column: daily (each day's own counts, default) or cumulative."),
       OptionSpec(
-        name: "planned-users", valueName: "n", help: "With a day column: the planned users over all arms (default: the last day's)."),
+        name: "planned-users", valueName: "n",
+        help: "With a day column: the planned users over all arms (without it or --planned-days the planned size is unknown)."),
+      OptionSpec(
+        name: "planned-days", valueName: "n",
+        help: "With a day column: the planned days; the planned users are the users a day so far times n."),
       OptionSpec(name: "spending", valueName: "name", help: "With a day column: obrien-fleming (default) or pocock alpha spending."),
       OptionSpec(
         name: "cs-tuning", valueName: "n", help: "With a day column: users at which the confidence sequence is tightest (default 5000)."),
@@ -151,12 +156,13 @@ enum AnalyzeCommand: Command {
       guard side == "two-sided" else {
         throw UsageError(message: "a day column is read two-sided", hint: "drop --alternative \(side)")
       }
-      if arguments.value("planned-users") == nil {
+      if arguments.value("planned-users") == nil, arguments.value("planned-days") == nil {
         console.err(
-          "Note: no --planned-users: the last day is taken as the planned end and spends all of α; while the test runs, give --planned-users.\n"
+          "Note: no --planned-users or --planned-days: the planned size is unknown, so the test is read as running and no boundary decides.\n"
         )
       }
-      let sequential = try sequentialSettings(arguments, alpha: alpha, comparisons: arms.count - 1, correction: correctionName)
+      let sequential = try sequentialSettings(
+        arguments, alpha: alpha, comparisons: arms.count - 1, correction: correctionName, looks: daily.looks)
       let firstDayUsers = daily.looks.first?.arms.reduce(0, { $0 &+ $1.users }) ?? 0
       if let planned = sequential.settings.plannedUsers, firstDayUsers >= planned {
         console.err(
@@ -230,7 +236,7 @@ enum AnalyzeCommand: Command {
       }
     }
     if daily == nil {
-      for flag in ["counts", "planned-users", "spending", "cs-tuning", "msprt-tau"] where arguments.value(flag) != nil {
+      for flag in ["counts", "planned-users", "planned-days", "spending", "cs-tuning", "msprt-tau"] where arguments.value(flag) != nil {
         throw UsageError(message: "--\(flag) needs a --data file with a day column", hint: "e.g. day,arm,users,conversions")
       }
     }

@@ -173,7 +173,8 @@ enum RunCommand: Command {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let timeline = BanditTimeline(adaptive, alpha: experiment.metrics.alpha)
+    let timeline = BanditTimeline(
+      adaptive, alpha: experiment.metrics.alpha, relativeMargin: experiment.metrics.relativeMargin(for: adaptive.metric))
     let text =
       switch format {
       case .json: BanditRenderer.json(adaptive, timeline: timeline)

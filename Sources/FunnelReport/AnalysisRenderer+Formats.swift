@@ -64,7 +64,7 @@ extension AnalysisRenderer {
     }
   }
 
-  static func armRows(_ r: ExperimentAnalysis.Report) -> [[String]] {
+  static func armRows(_ r: ExperimentAnalysis.Report, interim: Bool = false) -> [[String]] {
     r.arms.map { a in
       let c = r.comparisons.first { $0.arm == a.name }
       return [
@@ -74,7 +74,7 @@ extension AnalysisRenderer {
         c.map { interval($0.absoluteLift?.interval, percent: true) } ?? "", c.map { pValue($0.test?.pValue) } ?? "",
         c.map { pValue($0.adjustedPValue) } ?? "",
         c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "",
-        NumberText.percent(a.probabilityToBeBest), c.map(call) ?? "control",
+        NumberText.percent(a.probabilityToBeBest), c.map { call($0, interim: interim) } ?? "control",
       ]
     }
   }
@@ -97,7 +97,7 @@ extension AnalysisRenderer {
     out += " · correction \(r.settings.correction.rawValue).\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count - 1))
-    for row in armRows(r) { out += RunMarkdownRenderer.row(row) }
+    for row in armRows(r, interim: interim(overTime)) { out += RunMarkdownRenderer.row(row) }
     if let margin = marginTable(r) {
       out += "\n" + margin.note + "\n\n" + RunMarkdownRenderer.header(margin.headers, right: [1, 2, 4])
       for row in margin.rows { out += RunMarkdownRenderer.row(row) }
@@ -124,7 +124,8 @@ extension AnalysisRenderer {
       "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
       cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
-    doc.table(headers, armRows(r), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
+    let interim = interim(overTime)
+    doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
     if let margin = marginTable(r) {
       doc.table(margin.headers, margin.rows, right: [1, 2, 4], caption: "Against the margin")
       doc.paragraph(margin.note, cssClass: "note")
@@ -134,15 +135,21 @@ extension AnalysisRenderer {
       var row = SVGCharts.ForestRow(
         label: c.arm, estimate: d * 100, lower: i.lower * 100, upper: i.upper * 100,
         text: "\(NumberText.points(d, decimals: 2)) \(interval(i, percent: true)) adj. p \(pValue(c.adjustedPValue))")
-      // The marker follows the verdict: significant after the correction, never under a sample ratio mismatch.
-      row.significant = c.conclusion == .significant
-      row.tone = d > 0 ? .good : .bad
+      // The marker follows the verdict: significant after the correction, never under a sample ratio mismatch;
+      // in an interim look no marker is a call.
+      row.significant = c.conclusion == .significant && !interim
+      row.tone = interim ? nil : d > 0 ? .good : .bad
       return row
     }
     if !rows.isEmpty {
       doc.heading(2, "Lift in conversion")
+      let markers =
+        interim
+        ? "An interim look: the test is still running, so every marker is an open square (no fixed-horizon call decides it)."
+        : "A filled circle: significant after the correction (blue when higher, vermillion when lower), as the verdict says; an open square: not significant."
       doc.paragraph(
-        "A filled circle: significant after the correction (blue when higher, vermillion when lower), as the verdict says; an open square: not significant. The axis spans at least ±\(NumberText.percent(SVGCharts.minimumRelativeSpan, decimals: 0)) of the arms' conversion (or of its complement, whichever is smaller), so a lift too small to matter is drawn small.",
+        markers
+          + " The axis spans at least ±\(NumberText.percent(SVGCharts.minimumRelativeSpan, decimals: 0)) of the arms' conversion (or of its complement, whichever is smaller), so a lift too small to matter is drawn small.",
         cssClass: "note")
       let chart = SVGCharts.forest(
         rows, scale: SVGCharts.differenceScale(rows, levels: r.arms.map { $0.rate.map { $0 * 100 } }, unit: "pp", percentagePoints: true),

@@ -14,13 +14,21 @@ package enum AnalysisRenderer {
 
   /// An arm's call in the report's words (``Vocabulary``): wins, loses, no detectable
   /// difference, or do not trust under a sample ratio mismatch; `not tested` without a test.
-  static func call(_ c: ExperimentAnalysis.ArmComparison) -> String {
-    switch c.conclusion {
-    case .significant: Vocabulary.word((c.absoluteLift?.estimate ?? 0) > 0 ? DecisionSummary.Call.wins : .loses)
+  /// In an `interim` look (``interim(_:)``) a significant arm is only ahead or behind.
+  static func call(_ c: ExperimentAnalysis.ArmComparison, interim: Bool = false) -> String {
+    let significant: DecisionSummary.Call = (c.absoluteLift?.estimate ?? 0) > 0 ? .wins : .loses
+    return switch c.conclusion {
+    case .significant: interim ? Vocabulary.interim(significant) : Vocabulary.word(significant)
     case .notSignificant: Vocabulary.word(DecisionSummary.Call.noDetectableDifference)
     case .notTested: "not tested"
     case .sampleRatioMismatch: Vocabulary.word(Decision.sampleRatioMismatch)
     }
+  }
+
+  /// Whether the fixed-horizon read is an interim look: the test read over time is still
+  /// running (``DecisionRule/sequentialRead(_:)``), so no fixed call is a win.
+  static func interim(_ overTime: OverTime?) -> Bool {
+    overTime.map { DecisionRule.sequentialRead($0.report).progress != nil } ?? false
   }
 
   /// The methods of an analysis in words, for the report's end: named from its settings
@@ -148,7 +156,7 @@ package enum AnalysisRenderer {
         c.arm, NumberText.lift(c.relativeLift), NumberText.points(c.absoluteLift?.estimate, decimals: 2),
         interval(c.absoluteLift?.interval, percent: true) + " pp", pValue(c.test?.pValue), pValue(c.adjustedPValue),
         NumberText.percent(c.probabilityToBeatControl), c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a",
-        Vocabulary.mark(call(c), c.conclusion == .sampleRatioMismatch ? .warning : nil),
+        Vocabulary.mark(call(c, interim: interim(overTime)), c.conclusion == .sampleRatioMismatch ? .warning : nil),
       ])
     }
     out += comparisons.render()
@@ -243,7 +251,7 @@ package enum AnalysisRenderer {
   /// fractions, absent estimates and p-values as `null`, diagnostics by their raw names.
   package static func json(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var body: [(String, JSONValue)] = [
-      ("summary", DecisionSummaryRenderer.json(DecisionSummary(analysis: r))),
+      ("summary", DecisionSummaryRenderer.json(DecisionSummary(analysis: r), overTime: overTime?.report)),
       ("nonInferiority", nonInferiorityJSON(r)),
       ("control", .string(r.control)),
       ("alpha", .number(r.settings.alpha)),

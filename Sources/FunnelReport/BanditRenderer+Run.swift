@@ -65,15 +65,19 @@ extension BanditRenderer {
   /// The run's conclusions in words: what it decided (``decisionSentences(_:)``), then how to read its estimates.
   static func sentences(_ t: BanditTimeline) -> [String] { decisionSentences(t) + methodSentences(t) }
 
-  /// Whether the arm the run ships has the best exact rate; `nil` when the truth is not known.
+  /// Whether the arm the run ships is the right decision by the truth (``DecisionRule/design(_:)``:
+  /// best, or within the margin of the best); `nil` when the truth is not known.
   static func shipsTheBest(_ t: BanditTimeline) -> Bool? {
-    guard let best = t.bestArm else { return nil }
-    return t.arms.first { $0.id == best }?.exactRate == t.arms.first { $0.id == t.shippedArm }?.exactRate
+    DecisionRule.design(t).map { $0.kind == .right }
   }
 
-  /// What the run decided, against the truth, and what it cost: the report's first lines.
+  /// What the run decided, against the truth, and what it cost: the report's first lines, led
+  /// by a wrong call by the truth when there is one (``DecisionRule/design(_:)``).
   static func decisionSentences(_ t: BanditTimeline) -> [String] {
-    var out: [String] = []
+    let design = DecisionRule.design(t)
+    let metric = DecisionSummary.Metric(
+      id: t.metric.rawValue, label: t.metric.label, higherIsBetter: t.metric.higherIsBetter, relativeMargin: t.relativeMargin)
+    var out = design.flatMap { DecisionSummaryRenderer.design($0, metric: metric, control: t.arms.first?.id ?? "") }.map { [$0] } ?? []
     let shipped = t.arms.first { $0.id == t.shippedArm }
     let threshold = pct(BanditSimulation.defaultDecisionThreshold, 0)
     var ship =
@@ -81,10 +85,13 @@ extension BanditRenderer {
       ? "At the end it is decided: \(t.shippedArm) is best with probability \(pct(shipped?.probabilityBest)) (≥ \(threshold))"
       : "At the end it is not decided (no arm has a \(threshold) probability of being best); shipping now it would pick the leader, \(t.shippedArm)"
         + " (\(pct(shipped?.probabilityBest)))"
-    switch (shipsTheBest(t), t.bestArm) {
-    case (true?, _): ship += ", an arm with the best exact rate: " + Tone.good.mark("right") + "."
-    case (false?, let best?): ship += "; the exact best is \(best): " + Tone.bad.mark("wrong") + "."
-    default: ship += "."
+    switch design?.kind {
+    case .right?:
+      ship +=
+        ": " + Tone.good.mark("right")
+        + " by the truth (no arm beats it by more than the \(DecisionSummaryRenderer.margin(metric)) margin)."
+    case _?: ship += ": " + Tone.bad.mark("wrong") + " by the truth (above)."
+    case nil: ship += "."
     }
     out.append(ship)
     if let regret = t.regret, let equal = t.equalSplitRegret, let best = t.bestArm {
@@ -193,7 +200,8 @@ extension BanditRenderer {
           "summary",
           .object([
             ("shippedArm", .string(t.shippedArm)), ("decided", .bool(t.decided)), ("bestArm", t.bestArm.map { .string($0) } ?? .null),
-            ("shipsTheBest", shipsTheBest(t).map { .bool($0) } ?? .null), ("regret", opt(t.regret)),
+            ("shipsTheBest", shipsTheBest(t).map { .bool($0) } ?? .null),
+            ("design", DecisionRule.design(t).map(DecisionSummaryRenderer.design) ?? .null), ("regret", opt(t.regret)),
             ("equalSplitRegret", opt(t.equalSplitRegret)),
           ])
         ),

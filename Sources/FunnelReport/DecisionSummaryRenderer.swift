@@ -1,5 +1,5 @@
 package import FunnelLab
-import FunnelStats
+package import FunnelStats
 
 /// The words of a ``DecisionSummary``: what was decided, arm by arm, before how. The terminal
 /// block fits a given width; the JSON object carries the same content as identifiers and
@@ -96,7 +96,12 @@ package enum DecisionSummaryRenderer {
   /// The design against the truth, when the test would decide wrongly: `nil` when right (the
   /// recommendation's own line says enough).
   static func design(_ d: Recommendation.DesignCheck, _ s: DecisionSummary) -> String? {
-    let label = s.primary.label
+    design(d, metric: s.primary, control: s.control)
+  }
+
+  /// The design against the truth of a test on `metric` against `control`.
+  static func design(_ d: Recommendation.DesignCheck, metric: DecisionSummary.Metric, control: String) -> String? {
+    let label = metric.label
     let best = d.best.map { "the truly best arm, \($0) (true lift \(NumberText.lift(d.bestTrueLift)))" }
     let shipped = d.shipped.map { "\($0) (true lift \(NumberText.lift(d.shippedTrueLift)))" } ?? ""
     var text: String
@@ -104,9 +109,9 @@ package enum DecisionSummaryRenderer {
     case .right: return nil
     case .shipsNegligible:
       text =
-        "this test ships \(shipped), inside the \(margin(s.primary)) margin on \(label)" + (best.map { ", and holds back \($0)" } ?? "")
+        "this test ships \(shipped), inside the \(margin(metric)) margin on \(label)" + (best.map { ", and holds back \($0)" } ?? "")
     case .shipsWorse:
-      text = "this test ships \(shipped), worse than \(s.control) on \(label)" + (best.map { ", and holds back \($0)" } ?? "")
+      text = "this test ships \(shipped), worse than \(control) on \(label)" + (best.map { ", and holds back \($0)" } ?? "")
     case .shipsNotBest:
       text = "this test ships \(shipped) and holds back \(best ?? "")"
     case .holdsBackBest:
@@ -118,9 +123,16 @@ package enum DecisionSummaryRenderer {
 
   /// One arm's sentences: the decision (when there is a rule) and the call, the guardrails,
   /// and revenue per user (as a conflict when it contradicts the decision or the call).
-  static func sentences(_ a: DecisionSummary.Arm, primary: DecisionSummary.Metric) -> [String] {
+  /// In an `interim` look (the fixed-horizon read of a test still running) the call is
+  /// worded as an interim one (``Vocabulary/interim(_:)``), without a decision and without
+  /// colour: it is never a win.
+  static func sentences(_ a: DecisionSummary.Arm, primary: DecisionSummary.Metric, interim: Bool = false) -> [String] {
     guard a.call != .doNotTrust else {
       return ["\(a.decision.map(Vocabulary.toned) ?? Vocabulary.toned(a.call)); the split is broken, so no difference shown is evidence"]
+    }
+    if interim {
+      let lines = sentences(a, primary: primary).dropFirst()
+      return ["\(Vocabulary.interim(a.call)) on \(primary.label), \(lift(a.primary))"] + lines.map { Tone.render($0, color: false) }
     }
     let call = "\(Vocabulary.toned(a.call)) on \(primary.label), \(lift(a.primary))"
     var lines = [a.decision.map { "\(Vocabulary.toned($0)): \(call)" } ?? call]
@@ -152,13 +164,19 @@ package enum DecisionSummaryRenderer {
   /// `width` display columns (sentences fold at spaces; the arm's id goes on a line of its
   /// own when beside it would leave less than 60 columns).
   package static func text(_ s: DecisionSummary, width: Int = TerminalLayout.current.width ?? 10_000) -> String {
-    var out = TextWrap.wrap(headline(s), width: width, indent: 2).joined(separator: "\n") + "\n"
+    let out = TextWrap.wrap(headline(s), width: width, indent: 2).joined(separator: "\n") + "\n"
     guard !s.arms.isEmpty else { return out }
-    out += TextWrap.wrap("Each arm against \(s.control):", width: width, indent: 2).joined(separator: "\n") + "\n"
+    return out + armLines(s, heading: "Each arm against \(s.control):", width: width)
+  }
+
+  /// The arms' block of ``text(_:width:)`` under `heading`, `interim` as in
+  /// ``sentences(_:primary:interim:)``.
+  static func armLines(_ s: DecisionSummary, heading: String, width: Int, interim: Bool = false) -> String {
+    var out = TextWrap.wrap(heading, width: width, indent: 2).joined(separator: "\n") + "\n"
     let column = (s.arms.map(\.arm.count).max() ?? 0) + 2
     let beside = width - (2 + column) >= 60
     for arm in s.arms {
-      let sentences = sentences(arm, primary: s.primary)
+      let sentences = sentences(arm, primary: s.primary, interim: interim)
       if beside {
         let pad = String(repeating: " ", count: 2 + column)
         for (k, sentence) in sentences.enumerated() {
@@ -177,46 +195,70 @@ package enum DecisionSummaryRenderer {
     return out
   }
 
-  /// The opening of a terminal report: the summary, led by where a test read day by day
-  /// stands (`overTime`), whose sequential boundary decides it; the fixed-horizon summary is
-  /// then labelled as such (reading it once at the last day ignores the peeking).
+  /// The opening of a terminal report. With a test read day by day (`overTime`), the one
+  /// recommendation across arms comes first (``DecisionRule/recommend(_:sequential:)``: the
+  /// sequential boundary decides a test that is peeked at), then where each arm's test
+  /// stands, then the fixed-horizon read of the last day for its numbers only: an interim look
+  /// while the test runs, never coloured as a win.
   package static func lead(_ s: DecisionSummary, overTime: AnalysisRenderer.OverTime?) -> String {
     guard let overTime else { return text(s) }
     let width = TerminalLayout.current.width ?? 10_000
-    var out = "Read day by day with a sequential boundary (what decides a test that is peeked at):\n"
+    let read = s.readOverTime(overTime.report)
+    var out = TextWrap.wrap(headline(read), width: width, indent: 2).joined(separator: "\n") + "\n"
+    out += "Each arm's test, read day by day against its sequential boundary:\n"
     for sentence in SequentialRenderer.summary(overTime.report, context: overTime.context) {
       out += TextWrap.wrap(sentence, width: width - 2, indent: 2).map { "  " + $0 + "\n" }.joined()
     }
-    return out + "\nRead once at the last day, as a fixed-horizon test:\n" + text(s)
+    guard !s.arms.isEmpty else { return out }
+    return out + "\n" + armLines(s, heading: fixedHeading(read), width: width, interim: read.progress != nil)
+  }
+
+  /// What the fixed-horizon read of the last day is beside a read over time: an interim look
+  /// while the test runs (`read`'s progress), else a read once at the end, for comparison.
+  static func fixedHeading(_ read: DecisionSummary) -> String {
+    read.progress != nil
+      ? "Interim look: the last day read as a fixed-horizon test, not a decision (the test is still running, and a fixed test read every day rejects too often):"
+      : "The last day read once as a fixed-horizon test, for comparison (the sequential boundary above decides):"
   }
 
   /// The summary as the page's first section (``HTMLDocument/decision(_:lines:alert:)``): the
   /// headline, then one line per arm; a banner when the split is broken, a guardrail is
   /// violated or money contradicts a call.
-  /// With a test read day by day (`overTime`), the sequential standing leads and the
-  /// fixed-horizon summary follows as lines, labelled as such.
+  /// With a test read day by day (`overTime`), the headline is the recommendation across arms
+  /// and each arm's sequential standing follows, then the fixed-horizon lines, labelled as such.
   package static func html(_ s: DecisionSummary, overTime: AnalysisRenderer.OverTime? = nil, into doc: inout HTMLDocument) {
-    var lines = s.arms.map { a in a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ") }
     let alert = s.sampleRatioMismatch || s.arms.contains { $0.conflict != nil || $0.guardrails.contains { $0.status == .violated } }
-    guard let overTime else { return doc.decision(headline(s), lines: lines, alert: alert) }
-    let standing = SequentialRenderer.summary(overTime.report, context: overTime.context)
-    lines = Array(standing.dropFirst()) + ["Read once at the last day, as a fixed-horizon test: " + headline(s)] + lines
-    doc.decision("Read day by day with a sequential boundary: " + (standing.first ?? ""), lines: lines, alert: alert)
+    guard let overTime else {
+      let lines = s.arms.map { a in a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ") }
+      return doc.decision(headline(s), lines: lines, alert: alert)
+    }
+    let read = s.readOverTime(overTime.report)
+    let interim = read.progress != nil
+    let fixed = s.arms.map { a in a.arm + ": " + sentences(a, primary: s.primary, interim: interim).joined(separator: "; ") }
+    let lines =
+      SequentialRenderer.summary(overTime.report, context: overTime.context) + (fixed.isEmpty ? [] : [fixedHeading(read)] + fixed)
+    doc.decision(headline(read), lines: lines, alert: alert)
   }
 
   /// The summary as Markdown: the headline in bold, then one bullet per arm; with a test read
-  /// day by day, its sequential standing first.
+  /// day by day, the recommendation across arms, each arm's sequential standing, then the
+  /// fixed-horizon read labelled as such.
   package static func markdown(_ s: DecisionSummary, overTime: AnalysisRenderer.OverTime? = nil) -> String {
     func plain(_ text: String) -> String { RunMarkdownRenderer.cell(Tone.render(text, color: false)) }
-    var out = ""
-    if let overTime {
-      out += "**Read day by day with a sequential boundary:**\n\n"
-      for sentence in SequentialRenderer.summary(overTime.report, context: overTime.context) { out += "- " + plain(sentence) + "\n" }
-      out += "\nRead once at the last day, as a fixed-horizon test:\n\n"
+    guard let overTime else {
+      var out = "**\(plain(headline(s)))**\n\n"
+      for a in s.arms { out += "- " + plain(a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ")) + "\n" }
+      return s.arms.isEmpty ? out : out + "\n"
     }
-    out += "**\(plain(headline(s)))**\n\n"
-    for a in s.arms { out += "- " + plain(a.arm + ": " + sentences(a, primary: s.primary).joined(separator: "; ")) + "\n" }
-    return s.arms.isEmpty ? out : out + "\n"
+    let read = s.readOverTime(overTime.report)
+    var out = "**\(plain(headline(read)))**\n\nEach arm's test, read day by day against its sequential boundary:\n\n"
+    for sentence in SequentialRenderer.summary(overTime.report, context: overTime.context) { out += "- " + plain(sentence) + "\n" }
+    guard !s.arms.isEmpty else { return out + "\n" }
+    out += "\n\(plain(fixedHeading(read)))\n\n"
+    for a in s.arms {
+      out += "- " + plain(a.arm + ": " + sentences(a, primary: s.primary, interim: read.progress != nil).joined(separator: "; ")) + "\n"
+    }
+    return out + "\n"
   }
 
   /// The `recommendation` object: what to do, why, about which arm, how far along, and the
@@ -227,27 +269,34 @@ package enum DecisionSummaryRenderer {
     return .object([
       ("action", .string(r.action.rawValue)), ("reason", .string(r.reason.rawValue)), ("arm", string(r.arm)),
       ("equivalentArms", .array(r.equivalentArms.map { .string($0) })),
-      (
-        "progress",
-        r.progress.map {
-          .object([("shareOfPlannedSize", number($0.shareOfPlannedSize)), ("daysLeft", number($0.daysLeft.map(Double.init)))])
-        }
-          ?? .null
-      ),
-      (
-        "design",
-        r.design.map {
-          .object([
-            ("kind", .string($0.kind.rawValue)), ("shipped", string($0.shipped)), ("shippedTrueLift", number($0.shippedTrueLift)),
-            ("best", string($0.best)), ("bestTrueLift", number($0.bestTrueLift)),
-          ])
-        } ?? .null
-      ),
+      ("progress", progressJSON(r.progress)),
+      ("design", r.design.map(design) ?? .null),
     ])
   }
 
-  /// The `summary` object of a JSON report: identifiers and numbers, no sentences.
-  package static func json(_ s: DecisionSummary) -> JSONValue {
+  /// The `design` object: the design against the truth.
+  package static func design(_ d: Recommendation.DesignCheck) -> JSONValue {
+    func number(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
+    func string(_ x: String?) -> JSONValue { x.map { .string($0) } ?? .null }
+    return .object([
+      ("kind", .string(d.kind.rawValue)), ("shipped", string(d.shipped)), ("shippedTrueLift", number(d.shippedTrueLift)),
+      ("best", string(d.best)), ("bestTrueLift", number(d.bestTrueLift)),
+    ])
+  }
+
+  /// The `progress` object: the share of the planned size and the days left (`null` when
+  /// unknown); `null` for a test that is over.
+  static func progressJSON(_ p: Recommendation.Progress?) -> JSONValue {
+    guard let p else { return .null }
+    return .object([
+      ("shareOfPlannedSize", p.shareOfPlannedSize.map { .number($0) } ?? .null), ("daysLeft", p.daysLeft.map { .integer($0) } ?? .null),
+    ])
+  }
+
+  /// The `summary` object of a JSON report: identifiers and numbers, no sentences. With a test
+  /// read day by day (`overTime`), the recommendation is the sequential one
+  /// (``DecisionRule/recommend(_:sequential:)``); the arms stay the fixed-horizon read.
+  package static func json(_ s: DecisionSummary, overTime: SequentialAnalysis.Report? = nil) -> JSONValue {
     func effect(_ e: DecisionSummary.Effect) -> JSONValue {
       .object([
         ("metric", .string(e.metric.id)), ("relativeLift", AnalysisRenderer.estimate(e.relativeLift)),
@@ -259,7 +308,7 @@ package enum DecisionSummaryRenderer {
       ])
     }
     return .object([
-      ("recommendation", recommendation(s.recommendation)),
+      ("recommendation", recommendation(overTime.map { DecisionRule.recommend(s, sequential: $0) } ?? s.recommendation)),
       ("control", .string(s.control)), ("primaryMetric", .string(s.primary.id)), ("relativeMargin", .number(s.primary.relativeMargin)),
       ("sampleRatioMismatch", .bool(s.sampleRatioMismatch)),
       (

@@ -186,7 +186,7 @@ package enum ExperimentReportRenderer {
       })
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "run", experiment: r.experiment, mode: "experiment", seed: r.seed)
     var body: [(String, JSONValue)] = [
-      ("summary", DecisionSummaryRenderer.json(DecisionSummary(r))),
+      ("summary", DecisionSummaryRenderer.json(DecisionSummary(r), overTime: overTime?.report)),
       ("control", .string(r.control)),
       ("alpha", .number(r.spec.alpha)),
       ("confidenceLevel", .number(1 - r.spec.alpha)),

@@ -33,8 +33,11 @@ package enum SequentialRenderer {
     }
   }
 
-  static func decision(_ row: SequentialAnalysis.Row) -> String {
+  /// A look's decision in words; without a planned size the boundary is not defined, so no
+  /// look stops or ends the test (``DecisionRule/SequentialArm/State/plannedSizeUnknown``).
+  static func decision(_ row: SequentialAnalysis.Row, planned: Bool) -> String {
     let direction = (row.relativeLift ?? 0) > 0 ? "better" : "worse"
+    guard planned || row.decision == .notALook else { return Self.plannedSizeUnknown }
     switch row.decision {
     case .continueTest: return "continue"
     case .stopForEfficacy: return "STOP: \(row.arm) \(direction)"
@@ -43,6 +46,14 @@ package enum SequentialRenderer {
     case .ended: return "(ended)"
     case .notALook: return "not a look"
     }
+  }
+
+  /// The state of a test read without a planned size, in words.
+  static let plannedSizeUnknown = "planned size unknown"
+
+  /// The decision's identifier in CSV and JSON: the analysis's, or `planned-size-unknown`.
+  static func decisionID(_ row: SequentialAnalysis.Row, planned: Bool) -> String {
+    planned || row.decision == .notALook ? row.decision.rawValue : "planned-size-unknown"
   }
 
   static func interval(_ c: ConfidenceInterval?) -> String {
@@ -66,55 +77,70 @@ package enum SequentialRenderer {
   /// The column of the decision, the one text column after the arm.
   static let decisionColumn = 10
 
+  /// The rows as shown: without a planned size, no information fraction, boundary or
+  /// sequential CI (the analysis drew them against the last day, which is no plan).
+  static func rows(_ r: SequentialAnalysis.Report) -> [SequentialAnalysis.Row] {
+    guard r.settings.plannedUsers == nil else { return r.rows }
+    return r.rows.map { row in
+      var shown = row
+      shown.informationFraction = nil
+      shown.boundary = nil
+      shown.repeatedInterval = nil
+      return shown
+    }
+  }
+
   static func cells(_ r: SequentialAnalysis.Report) -> [[String]] {
-    r.rows.map { row in
+    let planned = r.settings.plannedUsers != nil
+    return rows(r).map { row in
       [
         row.day, row.arm, NumberText.grouped(row.users),
         "\(NumberText.percent(row.rate, decimals: 2)) vs \(NumberText.percent(row.controlRate, decimals: 2))", lift(row.relativeLift),
         interval(row.fixedInterval), AnalysisRenderer.pValue(row.fixedPValue),
         row.informationFraction.map { NumberText.percent($0, decimals: 0) } ?? "",
         row.boundary.map { c in "\(row.zStatistic.map { NumberText.fixed(abs($0), 2) } ?? "n/a") / \(NumberText.fixed(c, 2))" } ?? "",
-        row.boundary == nil ? "" : interval(row.repeatedInterval), decision(row), interval(row.confidenceSequence),
+        row.boundary == nil ? "" : interval(row.repeatedInterval), decision(row, planned: planned), interval(row.confidenceSequence),
         AnalysisRenderer.pValue(row.alwaysValidPValue), AnalysisRenderer.pValue(row.msprtPValue),
       ]
     }
   }
 
-  /// Where each arm's test stands after the last day, one sentence each, with the exact lift and
-  /// the verdict when the test was simulated.
+  /// Where each arm's test stands after the last day (``DecisionRule/sequentialRead(_:)``), one
+  /// sentence each, with the exact lift and the verdict when the test was simulated.
   static func summary(_ r: SequentialAnalysis.Report, context: Context) -> [String] {
-    standing(r).map { arm, sentence in
-      guard let truth = context.truth[arm] else { return sentence }
-      let verdict = context.verdicts[arm].map { "; verdict: \(Vocabulary.word($0))" } ?? ""
+    DecisionRule.sequentialRead(r).arms.map { a in
+      let sentence = standing(a, r)
+      guard let truth = context.truth[a.arm] else { return sentence }
+      let verdict = context.verdicts[a.arm].map { "; verdict: \(Vocabulary.word($0))" } ?? ""
       return sentence + " True lift \(lift(truth)) (exact engine)\(verdict)."
     }
   }
 
-  /// Where each arm's test stands after the last day, one sentence each.
-  static func standing(_ r: SequentialAnalysis.Report) -> [(String, String)] {
-    let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
-    func ended(_ day: String) -> String {
-      r.settings.plannedUsers == nil
-        ? "ended on day \(day) (the last day, taken as the planned end)" : "ended at the planned size on day \(day)"
-    }
-    return arms.map { arm in
-      let rows = r.rows.filter { $0.arm == arm }
-      if let stop = rows.first(where: { [.stopForEfficacy, .finalSignificant, .finalNotSignificant].contains($0.decision) }) {
-        let how =
-          stop.decision == .finalNotSignificant
-          ? "\(ended(stop.day)) without crossing the boundary: no difference shown"
-          : "\(stop.decision == .stopForEfficacy ? "stopped early on day \(stop.day)" : ended(stop.day)): |z| = "
-            + "\(NumberText.fixed(abs(stop.zStatistic ?? 0), 2)) ≥ \(NumberText.fixed(stop.boundary ?? 0, 2)), lift \(lift(stop.relativeLift)) "
-            + "(sequential CI \(interval(stop.repeatedInterval)))"
-        return (arm, "\(arm): \(how).")
-      }
-      let last = rows.last
-      let share = r.design.informationFractions.last.map { NumberText.percent($0, decimals: 0) } ?? "n/a"
-      return (
-        arm,
-        "\(arm): continue — \(share) of the planned users so far, lift \(lift(last?.relativeLift)); "
-          + "the always-valid p-value is \(AnalysisRenderer.pValue(last?.alwaysValidPValue)) (reject at ≤ \(alphaText(r.settings.alpha)))."
-      )
+  /// Where one arm's test stands after the last day, in one sentence: only a test with a
+  /// planned size stops or ends; without one it is running, its planned size unknown.
+  static func standing(_ a: DecisionRule.SequentialArm, _ r: SequentialAnalysis.Report) -> String {
+    let look = a.look
+    let day = look?.day ?? ""
+    let crossing =
+      "|z| = \(NumberText.fixed(abs(look?.zStatistic ?? 0), 2)) ≥ \(NumberText.fixed(look?.boundary ?? 0, 2)), "
+      + "lift \(lift(look?.relativeLift)) (sequential CI \(interval(look?.repeatedInterval)))"
+    let alwaysValid =
+      "the always-valid p-value is \(AnalysisRenderer.pValue(look?.alwaysValidPValue)) (reject at ≤ \(alphaText(r.settings.alpha)))"
+    switch a.state {
+    case .stoppedEarly:
+      return "\(a.arm): stopped early on day \(day), its boundary crossed: \(crossing)."
+    case .crossedAtPlannedSize:
+      return "\(a.arm): crossed its boundary at the planned size on day \(day): \(crossing)."
+    case .noDifferenceAtPlannedSize:
+      return "\(a.arm): reached the planned size on day \(day) without crossing its boundary: no difference shown."
+    case .running:
+      let share = look?.informationFraction ?? r.design.informationFractions.last
+      let z = look?.zStatistic.map { NumberText.fixed(abs($0), 2) } ?? "n/a"
+      let bound = look?.boundary.map { " < \(NumberText.fixed($0, 2))" } ?? ""
+      return "\(a.arm): continue — \(share.map { NumberText.percent($0, decimals: 0) } ?? "n/a") of the planned users so far, "
+        + "lift \(lift(look?.relativeLift)), |z| = \(z)\(bound) (boundary not crossed); \(alwaysValid)."
+    case .plannedSizeUnknown:
+      return "\(a.arm): running, lift \(lift(look?.relativeLift)) on day \(day) (no boundary without a planned size); \(alwaysValid)."
     }
   }
 
@@ -127,7 +153,7 @@ package enum SequentialRenderer {
   static func methods(_ r: SequentialAnalysis.Report, _ context: Context) -> String {
     let planned =
       r.settings.plannedUsers.map { "planned users \(NumberText.grouped($0)) (information fraction = users so far / planned)" }
-      ?? "no planned size given: the last day is taken as the planned end"
+      ?? "planned size unknown: no boundary decides (give --planned-users or --planned-days)"
     let tuning = AsymptoticConfidenceSequence.tuningText(r.settings.tuningParameter)
     let tau = JSONValue.format(r.settings.mixingStandardDeviation)
     let parts: [String] = [
@@ -170,13 +196,14 @@ package enum SequentialRenderer {
     doc.heading(2, "Over time")
     let sentences = summary(r, context: context)
     for sentence in sentences { doc.paragraph(sentence) }
-    let byArm = Dictionary(grouping: r.rows, by: \.arm)
+    let byArm = Dictionary(grouping: rows(r), by: \.arm)
     let arms = r.rows.reduce(into: [String]()) { if !$0.contains($1.arm) { $0.append($1.arm) } }
     let series = arms.map { arm in (arm, points(byArm[arm] ?? [], days: r.days)) }
     let scale = liftScale(series.flatMap(\.1), days: r.days.count, truth: Array(context.truth.values))
     doc.beginCharts()
     for (arm, points) in series where !points.isEmpty {
-      let stop = (byArm[arm] ?? []).first { $0.decision == .stopForEfficacy }.flatMap { r.days.firstIndex(of: $0.day) }
+      let stop = (byArm[arm] ?? []).first { $0.decision == .stopForEfficacy && r.settings.plannedUsers != nil }
+        .flatMap { r.days.firstIndex(of: $0.day) }
       let chart = SVGCharts.sequentialLift(
         points, scale: scale, lastLook: Double(r.days.count), stopLook: stop.map { Double($0 + 1) },
         truth: context.truth[arm].map { $0 * 100 },
@@ -228,13 +255,14 @@ package enum SequentialRenderer {
   /// One row per day and arm, RFC 4180.
   package static func csv(_ r: SequentialAnalysis.Report) -> String {
     var csv = CSVWriter(header: csvHeader)
-    for row in r.rows {
+    let planned = r.settings.plannedUsers != nil
+    for row in rows(r) {
       csv.add([
         row.day, row.arm, String(row.users), String(row.conversions), CSVWriter.number(row.rate), CSVWriter.number(row.controlRate),
         CSVWriter.number(row.relativeLift), CSVWriter.number(row.standardError), CSVWriter.number(row.zStatistic),
         CSVWriter.number(row.fixedInterval?.lower), CSVWriter.number(row.fixedInterval?.upper), CSVWriter.number(row.fixedPValue),
         CSVWriter.number(row.informationFraction), CSVWriter.number(row.boundary), CSVWriter.number(row.repeatedInterval?.lower),
-        CSVWriter.number(row.repeatedInterval?.upper), row.decision.rawValue, CSVWriter.number(row.confidenceSequence?.lower),
+        CSVWriter.number(row.repeatedInterval?.upper), decisionID(row, planned: planned), CSVWriter.number(row.confidenceSequence?.lower),
         CSVWriter.number(row.confidenceSequence?.upper), CSVWriter.number(row.alwaysValidPValue), CSVWriter.number(row.msprtPValue),
       ])
     }
@@ -245,21 +273,23 @@ package enum SequentialRenderer {
   package static func json(_ r: SequentialAnalysis.Report, context: Context) -> JSONValue {
     let ci = AnalysisRenderer.ci
     let number = AnalysisRenderer.optional
+    let planned = r.settings.plannedUsers != nil
+    let read = DecisionRule.sequentialRead(r)
     return .object([
       ("counts", .string(context.counts)), ("alpha", .number(r.settings.alpha)), ("spending", .string(r.settings.spending.rawValue)),
-      ("plannedUsers", r.settings.plannedUsers.map { .integer($0) } ?? .null), ("reachedPlannedEnd", .bool(r.reachedPlannedEnd)),
+      ("plannedUsers", r.settings.plannedUsers.map { .integer($0) } ?? .null), ("reachedPlannedEnd", .bool(planned && r.reachedPlannedEnd)),
       ("tuningParameter", .number(r.settings.tuningParameter)), ("mixingStandardDeviation", .number(r.settings.mixingStandardDeviation)),
       (
         "looks",
         .array(
-          zip(r.design.informationFractions, r.design.boundaries).map { t, c in
+          zip(r.design.informationFractions, r.design.boundaries).filter { _ in planned }.map { t, c in
             .object([("informationFraction", .number(t)), ("boundary", .number(c))])
           })
       ),
       (
         "rows",
         .array(
-          r.rows.map { row in
+          rows(r).map { row in
             .object([
               ("day", .string(row.day)), ("arm", .string(row.arm)), ("users", .integer(row.users)),
               ("conversions", .integer(row.conversions)),
@@ -268,13 +298,21 @@ package enum SequentialRenderer {
               ("fixedInterval", ci(row.fixedInterval)),
               ("fixedPValue", number(row.fixedPValue)), ("informationFraction", number(row.informationFraction)),
               ("boundary", number(row.boundary)), ("repeatedInterval", ci(row.repeatedInterval)),
-              ("decision", .string(row.decision.rawValue)),
+              ("decision", .string(decisionID(row, planned: planned))),
               ("confidenceSequence", ci(row.confidenceSequence)), ("alwaysValidPValue", number(row.alwaysValidPValue)),
               ("confidenceSequenceAtLook", ci(row.confidenceSequenceAtLook)), ("sequencePValueAtLook", number(row.sequencePValueAtLook)),
               ("msprtPValue", number(row.msprtPValue)),
             ])
           })
       ),
+      (
+        "arms",
+        .array(
+          read.arms.map { a in
+            .object([("arm", .string(a.arm)), ("state", .string(a.state.rawValue)), ("day", a.look.map { .string($0.day) } ?? .null)])
+          })
+      ),
+      ("progress", DecisionSummaryRenderer.progressJSON(read.progress)),
       ("summary", .array(summary(r, context: context).map { .string($0) })),
       (
         "truth",

@@ -35,6 +35,16 @@ package enum Vocabulary {
     }
   }
 
+  /// A call of an interim look (the fixed-horizon read of a test still running) in words,
+  /// never a win or a loss: `ahead (interim)`, `behind (interim)`, or the call's word.
+  package static func interim(_ c: DecisionSummary.Call) -> String {
+    switch c {
+    case .wins: "ahead (interim)"
+    case .loses: "behind (interim)"
+    case .noDetectableDifference, .negligible, .doNotTrust: word(c)
+    }
+  }
+
   /// The tone of a call.
   static func tone(_ c: DecisionSummary.Call) -> Tone? {
     switch c {

@@ -59,7 +59,7 @@ import Testing
     #expect(split["overTime"]?["alpha"]?.kind == .number(0.025, literal: "0.025"))
     let whole = analyze(csv, ["--correction", "none"])
     #expect(whole.out.contains("Two-sided, α = 0.05."), "\(whole.out)")
-    #expect(analyze(csv).out.contains("split over 2 arms by Bonferroni"))
+    #expect(analyze(csv).out.contains("split over 2 arms by Bonferroni"), "\(analyze(csv).out)")
   }
 
   @Test(arguments: [
@@ -80,12 +80,54 @@ import Testing
     #expect(r.out.isEmpty)
   }
 
-  /// Without --planned-users the last day spends all of α: said on stderr and in the summary.
-  @Test func withoutAPlanTheLastDayIsTheEndAndSaysSo() {
+  /// Without a planned size a running test is never told it stopped or ended (issue 57): its
+  /// planned size is unknown, said on stderr, in the headline and in the table.
+  @Test func withoutAPlanTheTestKeepsRunningAndSaysHowToGiveIt() {
     let r = analyze(Self.header + "1,a,1000,100\n1,b,1000,104\n2,a,1000,98\n2,b,1000,101\n")
     #expect(r.code == 0)
-    #expect(r.err.contains("no --planned-users: the last day is taken as the planned end"), "\(r.err)")
-    #expect(r.out.contains("ended on day 2 (the last day, taken as the planned end)"), "\(r.out)")
+    #expect(r.err.contains("no --planned-users or --planned-days: the planned size is unknown"), "\(r.err)")
+    #expect(r.out.contains("Keep running: planned size unknown (give --planned-users or --planned-days)"), "\(r.out)")
+    for word in ["ended", "stopped", "STOP", "end: no difference", "end: b"] { #expect(!r.out.contains(word), "\(word): \(r.out)") }
+  }
+
+  /// The six-arm running test of `Tests/Fixtures/decisions` (4 of 8 days, an arm 13.8 % ahead
+  /// that has not crossed its boundary): one recommendation across arms first, in every format;
+  /// the fixed read of the last day is an interim look, never a win, and never green.
+  @Test func aRunningSixArmTestKeepsRunningInEveryFormat() throws {
+    let file = "Tests/Fixtures/decisions/six-arms-running.csv"
+    let unknown = funnellab("analyze", "--data", file, "--color", "always")
+    #expect(unknown.out.contains("Keep running: planned size unknown (give --planned-users or --planned-days)"), "\(unknown.out)")
+    #expect(!unknown.out.contains("stopped early") && !unknown.out.contains("\u{1B}[32m"), "\(unknown.out)")
+    for (flags, progress) in [
+      (["--planned-users", "48000"], "50% of the planned size, about 4 days left"),
+      (["--planned-days", "8"], "50% of the planned size, about 4 days left"),
+    ] {
+      let table = funnellab(["analyze", "--data", file, "--color", "always"] + flags)
+      #expect(table.code == 0, "\(table.err)")
+      let first = table.out.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+      #expect(first.hasPrefix("Keep running: \(progress)"), "\(first)")
+      #expect(table.out.contains("Interim look:") && table.out.contains("bigEffect      ahead (interim)"), "\(table.out)")
+      #expect(!table.out.contains("\u{1B}[32m") && !table.out.contains(" wins "), "no green and no win: \(table.out)")
+    }
+    let markdown = funnellab("analyze", "--data", file, "--planned-users", "48000", "--format", "markdown").out
+    #expect(markdown.contains("**Keep running: 50% of the planned size, about 4 days left;"), "\(markdown)")
+    #expect(!markdown.contains("| wins"), "\(markdown)")
+    let html = funnellab("analyze", "--data", file, "--planned-users", "48000", "--format", "html").out
+    #expect(html.contains("<p class=\"headline\">Keep running: 50% of the planned size"), "\(html)")
+    #expect(!html.contains("class=\"tone-good\"") && !html.contains("point good"), "no green in the page")
+    let json = try JSONParser.parse(funnellab("analyze", "--data", file, "--planned-users", "48000", "--format", "json").out)
+    #expect(json["summary"]?["recommendation"]?["action"]?.kind == .string("keepRunning"))
+    #expect(json["overTime"]?["progress"]?["daysLeft"]?.kind == .number(4, literal: "4"))
+  }
+
+  @Test func plannedUsersAndPlannedDaysAreOneOrTheOther() {
+    let r = funnellab(
+      "analyze", "--data", "Tests/Fixtures/decisions/six-arms-running.csv", "--planned-users", "48000", "--planned-days", "8")
+    #expect(r.code == 64)
+    #expect(r.err.contains("--planned-users and --planned-days both set the planned size"), "\(r.err)")
+    let counts = funnellab("analyze", "--arm", "a=100:10", "--arm", "b=100:12", "--planned-days", "3")
+    #expect(counts.code == 64)
+    #expect(counts.err.contains("--planned-days needs a --data file with a day column"), "\(counts.err)")
   }
 
   /// A planned size the first day already passes is most likely a typo (per arm, or a digit short): said on stderr.
@@ -123,6 +165,22 @@ import Testing
     "run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users-per-day", "20000", "--days", "14", "--variant",
     "features5", "-q", "--wide",
   ]
+
+  /// Six arms simulated day by day: the one recommendation across arms opens the report (the
+  /// arm that crossed its boundary first, not the A/A copy), and with too few users the first
+  /// line says the test would hold back the truly best arm, with its true lift.
+  @Test func sixArmsOpenWithOneRecommendationAndTheDesignAgainstTheTruth() {
+    let run = ["run", "Tests/Fixtures/decisions/six-arms.json", "--mode", "experiment", "-q", "--color", "never"]
+    let big = funnellab(run + ["--users-per-day", "20000", "--days", "10"])
+    #expect(big.code == 0, "\(big.err)")
+    let lines = big.out.split(separator: "\n").map(String.init)
+    #expect(lines.dropFirst().first { !$0.isEmpty }?.hasPrefix("Ship bigEffect (purchase conversion +10.34%)") == true, "\(big.out)")
+    #expect(big.out.contains("bigEffect: stopped early on day 4, its boundary crossed"), "\(big.out)")
+    let small = funnellab(run + ["--users-per-day", "2000", "--days", "5"])
+    let first = small.out.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+    #expect(
+      first.hasPrefix("! Wrong call by the truth: this test ships nothing and holds back the truly best arm, bigEffect"), "\(small.out)")
+  }
 
   @Test func everyFormatReadsTheDaysBesideTheTruth() throws {
     for format in TestStage.size(fast: ["table"], long: ["table", "markdown", "html"]) {

@@ -61,14 +61,18 @@ package struct BanditTimeline: Sendable {
   package var equalSplitRegret: Double?
   /// The interval level of ``Difference/weighted``.
   package var level: Double
+  /// The practical-equivalence margin of ``metric``, a share of the control's value
+  /// (``DecisionRule/design(_:)``).
+  package var relativeMargin = DecisionRule.defaultRelativeMargin
 
-  /// Reads `adaptive` with intervals at `1 − alpha`.
+  /// Reads `adaptive` with intervals at `1 − alpha`; an effect within `relativeMargin` of the
+  /// control's value is negligible.
   ///
   /// The weighted rates and differences are ``InversePropensity``'s, the interval normal; its
   /// coverage is measured on ``coverageReplicates`` replicates of the design at the exact rates
   /// (``BanditSimulation/tally(_:replicates:seed:)``, seeded by the run's seed), since an
   /// adaptive design can leave it short of `1 − alpha`.
-  package init(_ adaptive: AdaptiveRun, alpha: Double) {
+  package init(_ adaptive: AdaptiveRun, alpha: Double, relativeMargin: Double = DecisionRule.defaultRelativeMargin) {
     let runs = adaptive.run.variants
     let k = runs.count
     let metric = adaptive.metric
@@ -120,6 +124,7 @@ package struct BanditTimeline: Sendable {
     let rates = exact.compactMap { $0 }
     self.metric = metric
     self.arms = arms
+    self.relativeMargin = relativeMargin
     shippedArm = leader < arms.count ? arms[leader].id : ""
     decided = leader < finalBest.count && finalBest[leader] >= BanditSimulation.defaultDecisionThreshold
     level = 1 - alpha

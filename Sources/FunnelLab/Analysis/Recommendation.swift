@@ -189,19 +189,28 @@ extension DecisionRule {
 
   /// Whether `r` is the decision the truth calls for.
   static func designCheck(_ r: Recommendation, _ s: DecisionSummary) -> Recommendation.DesignCheck {
-    func lift(_ id: String?) -> Double? { id.flatMap { id in s.arms.first { $0.arm == id }?.primary.trueRelativeLift } }
+    designCheck(
+      shipped: r.action == .ship ? r.arm : nil, trueStanding: trueStanding(s),
+      trueLifts: Dictionary(s.arms.map { ($0.arm, $0.primary.trueRelativeLift) }, uniquingKeysWith: { a, _ in a }), metric: s.primary)
+  }
+
+  /// Whether shipping `shipped` (`nil`: nothing) is the decision the truth calls for, given the
+  /// arms' ``Standing`` by the truth and their true relative lifts (`metric`'s margin).
+  package static func designCheck(
+    shipped: String?, trueStanding: Standing, trueLifts: [String: Double?], metric: DecisionSummary.Metric
+  ) -> Recommendation.DesignCheck {
+    func lift(_ id: String?) -> Double? { id.flatMap { trueLifts[$0] ?? nil } }
     let trulyBest: [String]
-    switch trueStanding(s) {
+    switch trueStanding {
     case .best(let arm): trulyBest = [arm]
     case .equivalent(let arms): trulyBest = arms
     case .noneBeatsControl, .nothingToCompare: trulyBest = []
     }
-    let shipped = r.action == .ship ? r.arm : nil
     let best = trulyBest.contains { $0 == shipped } ? nil : trulyBest.first
     let kind: Recommendation.DesignCheck.Kind
-    if let l = lift(shipped), negligible(relativeLift: l, relativeMargin: s.primary.relativeMargin) {
+    if let l = lift(shipped), negligible(relativeLift: l, relativeMargin: metric.relativeMargin) {
       kind = .shipsNegligible
-    } else if let l = lift(shipped), (l > 0) != s.primary.higherIsBetter {
+    } else if let l = lift(shipped), (l > 0) != metric.higherIsBetter {
       kind = .shipsWorse
     } else if best != nil {
       kind = shipped == nil ? .holdsBackBest : .shipsNotBest
