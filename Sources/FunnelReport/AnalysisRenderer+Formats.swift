@@ -234,12 +234,22 @@ extension PowerRenderer {
   ) -> String {
     var out =
       "## Power analysis\n\n**\(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))**\n\n"
-      + RunMarkdownRenderer.header(["quantity", "value", ""], right: [1])
+      + RunMarkdownRenderer.header(["quantity", "value", "solved"], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
       out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
     }
     if let sequential { out += sequentialMarkdown(sequential) }
     return out
+  }
+
+  /// The quantity a power analysis solved for, in words: `the sample size`, `the effect`, …
+  static func solvedWords(_ u: PowerAnalysis.Unknown) -> String {
+    switch u {
+    case .sampleSize: "the sample size"
+    case .effect: "the minimal detectable effect"
+    case .power: "the power"
+    case .alpha: "the significance level"
+    }
   }
 
   /// The design as a table and, when given, the power curve around it.
@@ -250,9 +260,9 @@ extension PowerRenderer {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
     doc.decision(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))
-    doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(r.solvedFor.rawValue).", cssClass: "note")
+    doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(solvedWords(r.solvedFor)).", cssClass: "note")
     doc.table(
-      ["quantity", "value", ""],
+      ["quantity", "value", "solved"],
       rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [label($0.0), $0.2, $0.3 ? "← solved" : ""] },
       right: [1], caption: "Design")
     if let curve, !curve.points.isEmpty {

@@ -164,7 +164,7 @@ extension BanditRenderer {
       description: ids.indices.map { "\(ids[$0]): \(pct(a.shares.last?[safe: $0])) on day \(a.shares.count)" }.joined(separator: "; ")
         + ".")
     for table in [armTable(t), differenceTable(t), shareTable(a)] {
-      doc.heading(3, table.title)
+      doc.heading(2, table.title)
       doc.table(table.headers, table.rows, right: Set(1..<table.headers.count))
     }
     return doc.html

@@ -201,7 +201,7 @@ package enum BanditRenderer {
       axisTitle: "share of the day's users (band: ± 1 SD)", dayTitle: "day of the test", title: "The bandit's share of users by day",
       description: c.arms.indices.map { "\(c.arms[$0]): \(pct(days.last?[safe: $0])) on day \(days.count)" }.joined(separator: "; ") + ".")
     for t in tables(c) {
-      doc.heading(3, t.title)
+      doc.heading(2, t.title)
       doc.table(t.headers, t.rows, right: Set(1..<t.headers.count))
     }
     return doc.html

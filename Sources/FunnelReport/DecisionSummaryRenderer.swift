@@ -96,11 +96,14 @@ package enum DecisionSummaryRenderer {
   /// The design against the truth, when the test would decide wrongly: `nil` when right (the
   /// recommendation's own line says enough).
   static func design(_ d: Recommendation.DesignCheck, _ s: DecisionSummary) -> String? {
-    design(d, metric: s.primary, control: s.control)
+    design(d, metric: s.primary, control: s.control, keepsRunning: s.recommendation.action == .keepRunning)
   }
 
   /// The design against the truth of a test on `metric` against `control`.
-  static func design(_ d: Recommendation.DesignCheck, metric: DecisionSummary.Metric, control: String) -> String? {
+  /// A test that `keepsRunning` has not shipped yet rather than held back.
+  static func design(
+    _ d: Recommendation.DesignCheck, metric: DecisionSummary.Metric, control: String, keepsRunning: Bool = false
+  ) -> String? {
     let label = metric.label
     let best = d.best.map { "the truly best arm, \($0) (true lift \(NumberText.lift(d.bestTrueLift)))" }
     let shipped = d.shipped.map { "\($0) (true lift \(NumberText.lift(d.shippedTrueLift)))" } ?? ""
@@ -116,7 +119,7 @@ package enum DecisionSummaryRenderer {
       text = "this test ships \(shipped) and holds back \(best ?? "")"
     case .holdsBackBest:
       text = "this test ships nothing and holds back \(best ?? "")"
-      if s.recommendation.action == .keepRunning { text = "this test does not ship \(best ?? "") yet" }
+      if keepsRunning { text = "this test does not ship \(best ?? "") yet" }
     }
     return Tone.bad.mark("! Wrong call by the truth:") + " " + text + "."
   }

@@ -11,6 +11,9 @@ package struct HTMLDocument {
   var title: String
   private var nextID = 0
   private var nextTable = 0
+  /// The labels given to tables so far: a repeated one gets its table's number (a landmark's
+  /// name is unique).
+  private var tableLabels: Set<String> = []
   /// One container query per table: the width below which that table becomes cards.
   private var tableStyles = ""
 
@@ -130,7 +133,10 @@ package struct HTMLDocument {
     let id = "t\(nextTable)"
     let width = Self.neededWidth(headers, rows, wrap: wrap)
     tableStyles += "#\(id) { container: \(id) / inline-size; }\n@container \(id) (max-width: \(width)px) { \(Self.cardRules) }\n"
-    let label = Self.escape(caption ?? headers.first ?? "table")
+    var name = caption ?? "Table \(nextTable)" + (headers.first.map { ": \($0)" } ?? "")
+    if tableLabels.contains(name) { name += " (table \(nextTable))" }
+    tableLabels.insert(name)
+    let label = Self.escape(name)
     body += "<div class=\"scroll\" id=\"\(id)\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table>"
     if let caption { body += "<caption>\(Self.escape(caption))</caption>" }
     body += "<thead><tr>"
