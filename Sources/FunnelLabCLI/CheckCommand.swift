@@ -99,10 +99,11 @@ enum CheckCommand: Command {
       let solved = try ExactCommand.solve(experiment, console: console)
       files[index].baseline = try baseline.compare(
         FunnelSnapshot(
-          experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact)),
+          experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact),
+          primary: experiment.metrics.primary),
         path: path, allowOtherExperiment: arguments.flag("allow-other-experiment"))
       if let destination = baseline.update {
-        update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, primary: experiment.metrics.primary))
+        update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, metrics: experiment.metrics))
       }
     }
     // Written all or nothing: a failure to write one leaves every earlier file as it was.

@@ -55,14 +55,13 @@ enum ExactCommand: Command {
     let wanted = try knownVariants(arguments.all("variant"), of: experiment)
     let variants = try solve(experiment, wanted: wanted, console: console)
     let name = experiment.name
-    let primary = experiment.metrics.primary
     let text =
       switch format {
-      case .json: ExactRenderer.json(experiment: name, variants: variants, primary: primary)
+      case .json: ExactRenderer.json(experiment: name, variants: variants, metrics: experiment.metrics)
       case .csv: ExactRenderer.csv(experiment: name, variants: variants)
-      case .markdown: ExactRenderer.markdown(experiment: name, variants: variants, primary: primary)
-      case .html: ExactRenderer.html(experiment: name, variants: variants, primary: primary)
-      case .table: terminal(ExactRenderer.table(experiment: name, variants: variants, primary: primary))
+      case .markdown: ExactRenderer.markdown(experiment: name, variants: variants, metrics: experiment.metrics)
+      case .html: ExactRenderer.html(experiment: name, variants: variants, metrics: experiment.metrics)
+      case .table: terminal(ExactRenderer.table(experiment: name, variants: variants, metrics: experiment.metrics))
       }
     try output.write(text, console: console)
     return .success

@@ -9,8 +9,11 @@ enum SensitivityCommand: Command {
     discussion: """
       For every combination of the --vary values (the last varies fastest), solves
       every variant exactly (no sampling noise) and names the winner on the metric
-      (default: the spec's primary metric). A flip between neighbouring values of
-      the last parameter is located by bisection to 1/1024 of the step. A sweep
+      (default: the spec's primary metric): the variant that beats every other by
+      more than the spec's equivalence margin (±1 % of the control's value by
+      default); otherwise the point is a tie of the variants within the margin. A
+      flip between two different winners along the last parameter is located by
+      bisection to 1/1024 of the bracket; a tie never starts or ends a flip. A sweep
       estimated at over 10 s (from its first point) is announced, with progress.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],

@@ -144,8 +144,8 @@ extension CheckRenderer {
     for line in SnapshotRenderer.origins(b.comparison) { out += "<p>\(e(line))</p>\n" }
     let changes = b.comparison.changes
     guard !changes.isEmpty else { return out + "</section>\n" }
-    out += "<p class=\"note\">The largest relative moves:</p>\n<ul class=\"note\">"
-    for x in SnapshotRenderer.ranked(changes).prefix(SnapshotRenderer.shownChanges) {
+    out += "<p class=\"note\">The primary metric first, then the largest relative moves:</p>\n<ul class=\"note\">"
+    for x in b.comparison.rankedChanges.prefix(SnapshotRenderer.shownChanges) {
       let text = "\(x.variant) \(x.metric.rawValue): \(SnapshotRenderer.f(x.baseline)) → \(SnapshotRenderer.f(x.current))"
       out += "<li>\(e(text)) (\(e(SnapshotRenderer.change(x.baseline, x.current))))</li>"
     }

@@ -152,16 +152,16 @@ extension ExactRenderer {
 
   /// The truth against the control first, then the metrics of every variant side by side, then each
   /// variant's screens and plan mix.
-  package static func markdown(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
+  package static func markdown(experiment: String, variants: [Variant], metrics: MetricsSpec) -> String {
     var out = "## \(RunMarkdownRenderer.cell(experiment)) · exact solution\n\n"
     func table(_ t: (headers: [String], rows: [[String]]), right: Set<Int>) {
       out += RunMarkdownRenderer.header(t.headers, right: right)
       for row in t.rows { out += RunMarkdownRenderer.row(row) }
       out += "\n"
     }
-    if variants.count > 1 {
-      let e = effects(variants, primary: primary)
-      out += "**\(RunMarkdownRenderer.cell(Tone.render(headline(e), color: false)))**\n\n"
+    let e = effects(variants, metrics: metrics)
+    out += "**\(RunMarkdownRenderer.cell(Tone.render(headline(e), color: false)))**\n\n"
+    if !e.rows.isEmpty {
       let t = effectRows(e)
       table(t, right: Set(1..<t.headers.count))
     }
@@ -211,12 +211,12 @@ extension ExactRenderer {
     doc.endCharts()
   }
 
-  package static func html(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
+  package static func html(experiment: String, variants: [Variant], metrics: MetricsSpec) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
     doc.heading(1, "\(experiment): exact solution")
-    if variants.count > 1 {
-      let e = effects(variants, primary: primary)
-      doc.decision(Tone.render(headline(e), color: false))
+    let e = effects(variants, metrics: metrics)
+    doc.decision(Tone.render(headline(e), color: false))
+    if !e.rows.isEmpty {
       let t = effectRows(e, differences: true)
       doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): true lift and Δ per metric")
       effectCharts(e, variants, into: &doc)

@@ -5,7 +5,7 @@ package import FunnelLab
 /// per user, with no sampling noise. Key order and number text are fixed, so the same
 /// spec always gives the same bytes.
 package enum ExactRenderer {
-  /// The `schemaVersion` written by ``document(experiment:variants:primary:)``.
+  /// The `schemaVersion` written by ``document(experiment:variants:metrics:)``.
   package static let schemaVersion = 1
 
   /// One variant: its definition, its compiled flow and its exact funnel.
@@ -31,12 +31,13 @@ package enum ExactRenderer {
   /// The terminal report: per variant the screens (reach, quit here, drop-off, views and seconds per view),
   /// the funnel rates in percent, the time to finish, and when the flow sells plans the trial and revenue
   /// lines, the plan mix and the store's events per 1,000 users.
-  package static func table(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
+  package static func table(experiment: String, variants: [Variant], metrics: MetricsSpec) -> String {
     var out = "\(experiment) · exact solution (probabilities per user, no sampling noise)"
     out += variants.contains { !$0.flow.plans.isEmpty } ? " · store and revenue from the spec\n" : "\n"
-    if variants.count > 1 {
-      let e = effects(variants, primary: primary)
-      out += "\n" + TextWrap.wrap(headline(e), width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"
+    let e = effects(variants, metrics: metrics)
+    out += "\n" + TextWrap.wrap(headline(e), width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"
+    // Only the control: the sentence says so, and no table of effects is shown.
+    if !e.rows.isEmpty {
       let t = effectRows(e)
       var table = TextTable(t.headers, alignments: [.left] + Array(repeating: .right, count: t.headers.count - 1))
       for row in t.rows { table.add(row) }
@@ -48,17 +49,42 @@ package enum ExactRenderer {
 
   // MARK: - Summary
 
-  /// The exact effects of `variants` (the control first) against the control.
-  static func effects(_ variants: [Variant], primary: FunnelMetric) -> ExactEffects {
-    ExactEffects(variants.map { ($0.variant.id, !$0.flow.plans.isEmpty, $0.exact) }, primary: primary)
+  /// The exact effects of `variants` (the control first) against the control on the spec's
+  /// primary metric, ranked with its practical-equivalence margin.
+  static func effects(_ variants: [Variant], metrics: MetricsSpec) -> ExactEffects {
+    ExactEffects(
+      variants.map { ($0.variant.id, !$0.flow.plans.isEmpty, $0.exact) }, primary: metrics.primary,
+      relativeMargin: metrics.relativeMargin(for: metrics.primary))
   }
 
-  /// The first sentence: the variant best on the primary metric by the truth, or that none beats the control.
+  /// The first sentence, worded from ``ExactEffects/standing``: the best variant (by more than
+  /// the margin), the equivalent variants, that none beats the control by more than the margin
+  /// (naming the ties and the negligible effects), or that there is nothing to compare.
   static func headline(_ e: ExactEffects) -> String {
     let label = e.metrics.first?.label ?? "the primary metric"
-    guard let best = e.best else { return "The truth: no variant beats \(e.control) on \(label)." }
-    return
-      "The truth: \(Tone.good.mark(best.variant)) is best on \(label), lift \(NumberText.lift(best.relativeLift)) against \(e.control)."
+    let margin = "±" + NumberText.percent(e.relativeMargin)
+    func lift(_ arm: String) -> String { NumberText.lift(e.primaryLift(arm)) }
+    switch e.standing {
+    case .nothingToCompare:
+      return "Nothing to compare: only the control (\(e.control))."
+    case .best(let arm):
+      return "The truth: \(Tone.good.mark(arm)) is best on \(label), lift \(lift(arm)) against \(e.control), "
+        + "more than \(margin) ahead of every other variant."
+    case .equivalent(let arms):
+      return "The truth: no single best on \(label): " + NumberText.list(arms.map { "\($0) (\(lift($0)))" })
+        + " beat \(e.control) but are equivalent, within \(margin) of each other."
+    case .noneBeatsControl(let negligible):
+      let ties = e.tiedWithControl
+      let small = negligible.filter { !ties.contains($0) }
+      var parts: [String] = []
+      if !ties.isEmpty { parts.append(NumberText.list(ties) + (ties.count == 1 ? " ties " : " tie ") + e.control) }
+      if !small.isEmpty {
+        parts.append(NumberText.list(small.map { "\($0) (\(lift($0)))" }) + (small.count == 1 ? " is" : " are") + " negligible")
+      }
+      let worse = e.rows.count - negligible.count
+      if worse > 0 { parts.append(negligible.isEmpty ? "every variant is worse" : "the other\(worse == 1 ? " is" : "s are") worse") }
+      return "The truth: no variant beats \(e.control) on \(label) by more than \(margin): " + parts.joined(separator: "; ") + "."
+    }
   }
 
   /// The effects as a table: per variant the exact lift of each metric against the control,
@@ -82,7 +108,8 @@ package enum ExactRenderer {
   static func summaryJSON(_ e: ExactEffects) -> JSONValue {
     .object([
       ("control", .string(e.control)), ("primaryMetric", .string(e.metrics.first?.rawValue ?? "")),
-      ("best", e.best.map { .string($0.variant) } ?? .null),
+      ("best", e.best.map { .string($0) } ?? .null),
+      ("standing", standingJSON(e)),
       (
         "variants",
         .array(
@@ -97,6 +124,16 @@ package enum ExactRenderer {
                 })
           })
       ),
+    ])
+  }
+
+  /// The ``ExactEffects/standing`` as JSON: `kind` (`best`, `equivalent`, `noneBeatsControl`,
+  /// `nothingToCompare`), `arms` (the best, the equivalent arms best first, or the arms inside
+  /// the margin), `tiedWithControl` and the `relativeMargin`.
+  static func standingJSON(_ e: ExactEffects) -> JSONValue {
+    .object([
+      ("kind", .string(e.standing.code)), ("arms", .array(e.standing.arms.map { .string($0) })),
+      ("tiedWithControl", .array(e.tiedWithControl.map { .string($0) })), ("relativeMargin", .number(e.relativeMargin)),
     ])
   }
 
@@ -160,21 +197,21 @@ package enum ExactRenderer {
 
   // MARK: - JSON
 
-  /// ``document(experiment:variants:primary:)`` as pretty-printed JSON followed by a newline.
-  package static func json(experiment: String, variants: [Variant], primary: FunnelMetric) -> String {
-    JSONWriter.write(document(experiment: experiment, variants: variants, primary: primary))
+  /// ``document(experiment:variants:metrics:)`` as pretty-printed JSON followed by a newline.
+  package static func json(experiment: String, variants: [Variant], metrics: MetricsSpec) -> String {
+    JSONWriter.write(document(experiment: experiment, variants: variants, metrics: metrics))
   }
 
   /// The JSON tree (`command` and `mode` `"exact"`): per variant every ``FunnelMetric`` (`null` when
   /// undefined), the revenue per user over the horizon, the time to finish in seconds, each screen and
   /// plan, the store's expected events per user and `truncatedMass`, the bound on every probability's error;
   /// last, the `checksum` of the rest (``ContentChecksum``).
-  package static func document(experiment: String, variants: [Variant], primary: FunnelMetric) -> JSONValue {
+  package static func document(experiment: String, variants: [Variant], metrics: MetricsSpec) -> JSONValue {
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "exact", experiment: experiment, mode: "exact")
     // Sealed: the document is a baseline (`check --baseline`, `diff`), refused when edited or damaged.
     return ContentChecksum.sealing(
       head.document([
-        ("summary", summaryJSON(effects(variants, primary: primary))),
+        ("summary", summaryJSON(effects(variants, metrics: metrics))),
         ("variants", .array(variants.map(variant))),
       ]))
   }

@@ -173,6 +173,8 @@ extension ExpectationResult {
     case .notSignificantInSimulation(let p):
       return
         "the simulated experiment (seed \(seed)) did not reach adjusted p < \(f(e.alpha ?? 0.05)) in favour of \(e.variant) (adj. p \(f(p)))"
+    case .tie(let other, let value):
+      return "\(e.variant) ties \(other) on the exact \(metric) (both \(f(value))): a tie, neither beats the other"
     case .rivalIsBetter(let rival, let value):
       return "\(rival.id) has a better exact \(metric) (\(f(rival.value))) than \(e.variant) (\(f(value)))"
     case .probabilityTooLow(let p, let leader):

@@ -37,30 +37,44 @@ package enum GridRenderer {
       + " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode"
   }
 
-  /// The best cell by the exact primary metric (rank 1), or `nil` for a grid without cells.
-  static func best(_ r: GridReport) -> GridReport.Cell? { r.cells.filter { !$0.levels.isEmpty }.min { $0.rank < $1.rank } }
-
-  /// Whether the cell's exact primary value equals the control's (the control's own configuration, or one
-  /// that changes nothing the metric sees).
-  static func equalsControl(_ c: GridReport.Cell) -> Bool { abs(c.exactDifference ?? 1) <= DecisionRule.tieTolerance }
-
-  /// The answer: the best cell by the truth and what this run's test saw of it, or that no cell beats
-  /// the control (naming the best one when it is the control's own configuration).
+  /// The answer, worded from ``GridReport/standing`` in one unit (the lift, in %): the best cell by
+  /// the truth (by more than the margin) and what this run's test saw of it; the equivalent
+  /// cells; or that no cell beats the control by more than the margin, naming the top cell and
+  /// whether it ties the control, is negligible or is worse.
   static func headline(_ r: GridReport) -> String {
-    let metric = r.spec.primary
-    guard let best = best(r) else { return "The grid has no cell." }
-    let sign = metric.higherIsBetter ? 1.0 : -1.0
-    let gain = (best.exactDifference ?? 0) * sign
-    if gain <= DecisionRule.tieTolerance {
-      let same =
-        equalsControl(best)
-        ? " (its exact \(metric.label) equals the control's)" : ", is \(ExperimentReportRenderer.difference(best.exactDifference, metric))"
-      return "The truth: no cell beats the control on \(metric.label); the best, \(best.variant)\(same)."
+    let label = r.spec.primary.label
+    guard let top = r.top else { return "The grid has no cell." }
+    let margin = "±" + NumberText.percent(r.relativeMargin)
+    func lift(_ id: String) -> String {
+      NumberText.lift(r.cells.first { $0.variant == id }?.summary.exactRelativeLift(r.spec.primary))
     }
-    let observed =
-      best.comparison.map { "; this run \(NumberText.lift($0.relativeLift)), Holm p \(ExperimentReportRenderer.p(best.holm))" } ?? ""
-    return "The truth: the best cell on \(metric.label) is \(Tone.good.mark(best.variant)), exact "
-      + "\(ExperimentReportRenderer.difference(best.exactDifference, metric)) against the control\(observed)."
+    switch r.standing {
+    case .best:
+      let observed =
+        top.comparison.map { "; this run's lift \(NumberText.lift($0.relativeLift)), Holm p \(ExperimentReportRenderer.p(top.holm))" } ?? ""
+      return "The truth: the best cell on \(label) is \(Tone.good.mark(top.variant)), exact lift \(lift(top.variant)) against the control, "
+        + "more than \(margin) ahead of every other cell\(observed)."
+    case .equivalent(let cells):
+      let named = cells.prefix(3).map { "\($0) (\(lift($0)))" } + (cells.count > 3 ? ["\(cells.count - 3) more"] : [])
+      return "The truth: no single best cell on \(label): " + NumberText.list(named)
+        + " beat the control but are equivalent, within \(margin) of each other."
+    case .noneBeatsControl(let negligible):
+      let state =
+        GridReport.equalsControl(top)
+        ? "ties the control (its exact \(label) equals the control's)"
+        : negligible.contains(top.variant)
+          ? "is negligible (exact lift \(lift(top.variant)))" : "is worse (exact lift \(lift(top.variant)))"
+      return "The truth: no cell beats the control on \(label) by more than \(margin); the top cell, \(top.variant), \(state)."
+    case .nothingToCompare: return "Nothing to compare: only the control."
+    }
+  }
+
+  /// The ``GridReport/standing`` as JSON: `kind`, `arms` and `relativeMargin`, as `exact` writes it.
+  static func standingJSON(_ r: GridReport) -> JSONValue {
+    .object([
+      ("kind", .string(r.standing.code)), ("arms", .array(r.standing.arms.map { .string($0) })),
+      ("relativeMargin", .number(r.relativeMargin)),
+    ])
   }
 
   /// Every cell (the control first, `control` true) as pretty-printed JSON (`command` `"grid"`, `mode`
@@ -74,14 +88,11 @@ package enum GridRenderer {
         (
           "summary",
           .object([
-            ("primaryMetric", .string(r.spec.primary.rawValue)), ("best", best(r).map { .string($0.variant) } ?? .null),
-            ("bestTrueDifference", opt(best(r)?.exactDifference)),
-            ("bestEqualsControl", .bool(best(r).map(equalsControl) ?? false)),
-            (
-              "bestBeatsControl",
-              .bool(
-                best(r).map { ($0.exactDifference ?? 0) * (r.spec.primary.higherIsBetter ? 1 : -1) > DecisionRule.tieTolerance } ?? false)
-            ),
+            ("primaryMetric", .string(r.spec.primary.rawValue)), ("best", r.top.map { .string($0.variant) } ?? .null),
+            ("bestTrueDifference", opt(r.top?.exactDifference)),
+            ("bestEqualsControl", .bool(r.top.map(GridReport.equalsControl) ?? false)),
+            ("bestBeatsControl", .bool(r.topBeatsControl)),
+            ("standing", standingJSON(r)),
           ])
         ),
         ("usersPerCell", .integer(r.usersPerVariant)),

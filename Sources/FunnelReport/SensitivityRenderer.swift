@@ -12,11 +12,20 @@ package enum SensitivityRenderer {
     s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
   }
 
-  /// The answer first: where the winner flips, or that it wins everywhere.
+  /// A point's leaders in words: the clear winner, `tie: a, b` when several lead (within the
+  /// margin of the top, or of the control when none beats it), `—` when undefined.
+  static func leaders(_ p: Sensitivity.Point) -> String {
+    if let winner = p.winner { return winner }
+    return p.leaders.isEmpty ? "—" : "tie: " + p.leaders.joined(separator: ", ")
+  }
+
+  /// The margin in words: `±1.0%`.
+  static func margin(_ s: Sensitivity) -> String { "±" + NumberText.percent(s.relativeMargin) }
+
+  /// The answer first: where the clear winner flips, or that it wins everywhere, or where the
+  /// top variants tie (within the margin): a tie is never a winner and never starts a flip.
   static func conclusions(_ s: Sensitivity) -> [String] {
-    guard !s.flips.isEmpty else {
-      return ["No flip: " + Tone.good.mark(s.points.first?.winner ?? "—") + " wins on \(s.metric.label) everywhere in the ranges tried."]
-    }
+    guard !s.flips.isEmpty else { return [noFlip(s)] }
     let lines = s.flips.map { flip in
       let fixed = zip(s.axes.dropLast(), flip.fixed).map { "\($0.parameter.rawValue) = \(f($1))" }.joined(separator: ", ")
       return "Flip: \(flip.from) → " + Tone.warning.mark(flip.to) + " at \(flip.parameter.rawValue) ≈ \(f(flip.at))"
@@ -35,6 +44,32 @@ package enum SensitivityRenderer {
     ] + lines.prefix(3) + ["… \(lines.count - 3) more: see the table."]
   }
 
+  /// The answer when no clear winner changes: one winner everywhere, one winner where any
+  /// variant wins and ties elsewhere, ties everywhere, or winners that differ only across the
+  /// other axes.
+  static func noFlip(_ s: Sensitivity) -> String {
+    let winners = s.variants.filter { v in s.points.contains { $0.winner == v } }
+    let tied = s.points.filter { $0.winner == nil }
+    let label = s.metric.label
+    let tie = tied.first.map { p in
+      "tied within \(margin(s)) at \(tied.count) of \(s.points.count) points (" + (tied.count > 1 ? "first at " : "") + axesText(s, p)
+        + ": " + p.leaders.joined(separator: ", ") + ")"
+    }
+    switch (winners.count, tie) {
+    case (1, nil): return "No flip: " + Tone.good.mark(winners[0]) + " wins on \(label) everywhere in the ranges tried."
+    case (1, let tie?): return "No flip: " + Tone.good.mark(winners[0]) + " wins on \(label) wherever one variant wins; \(tie)."
+    case (0, let tie?): return "No winner on \(label): the top variants are " + tie + "."
+    default:
+      return "No flip along \(s.axes.last?.parameter.rawValue ?? ""): the winner on \(label) is "
+        + NumberText.list(winners) + " by the other axes" + (tie.map { "; \($0)" } ?? "") + "."
+    }
+  }
+
+  /// A point's axis values in words: `featureUtility = 0`.
+  static func axesText(_ s: Sensitivity, _ p: Sensitivity.Point) -> String {
+    zip(s.axes, p.values).map { "\($0.parameter.rawValue) = \(f($1))" }.joined(separator: ", ")
+  }
+
   /// The flips first (``conclusions(_:)``), then one row per grid point (the axes' values, each variant's exact
   /// metric value, the winner), `← flip` where the winner changes along the last axis.
   package static func table(_ s: Sensitivity) -> String {
@@ -44,11 +79,10 @@ package enum SensitivityRenderer {
       s.axes.map(\.parameter.rawValue) + s.variants + ["winner", ""],
       alignments: s.axes.map { _ in .right } + s.variants.map { _ in .right } + [.left, .left])
     table.keyColumns = s.axes.count
-    var previous: Sensitivity.Point?
-    for p in s.points {
-      let flip = previous.map { $0.values.dropLast() == p.values.dropLast() && $0.winner != p.winner } ?? false
-      table.add(p.values.map { f($0) } + p.metricValues.map { f($0) } + [p.winner, flip ? Tone.warning.mark("← flip") : ""])
-      previous = p
+    let flipped = Set(Sensitivity.changesOfWinner(s.points).map(\.to))
+    for (k, p) in s.points.enumerated() {
+      table.add(
+        p.values.map { f($0) } + p.metricValues.map { f($0) } + [leaders(p), flipped.contains(k) ? Tone.warning.mark("← flip") : ""])
     }
     return out + table.render()
   }
@@ -61,24 +95,26 @@ package enum SensitivityRenderer {
     let answer = conclusions(s)
     doc.decision(answer.first ?? "", lines: Array(answer.dropFirst()), alert: !s.flips.isEmpty)
     doc.paragraph(
-      "The winner on \(s.metric.label) at each point, by the exact engine (no sampling noise); every other behavior parameter stays at the spec's value.",
+      "The winner on \(s.metric.label) at each point, by the exact engine (no sampling noise): a variant that beats every other by more than \(margin(s)) of the control's value, else a tie; every other behavior parameter stays at the spec's value.",
       cssClass: "note")
     let chart = winnerMap(s)
     doc.beginCharts()
     doc.chart(
       kind: "winner-map", title: "Winner on \(s.metric.label) by " + s.axes.map(\.parameter.rawValue).reversed().joined(separator: " and "),
-      description: s.points.map { p in p.values.map { f($0) }.joined(separator: ", ") + ": " + p.winner }.joined(separator: "; ") + ".",
+      description: s.points.map { p in p.values.map { f($0) }.joined(separator: ", ") + ": " + leaders(p) }.joined(separator: "; ") + ".",
       width: SVGCharts.width, height: chart.height, content: chart.content)
     doc.endCharts()
     doc.table(
       s.axes.map(\.parameter.rawValue) + s.variants + ["winner"],
-      s.points.map { p in p.values.map { f($0) } + p.metricValues.map { f($0) } + [p.winner] },
+      s.points.map { p in p.values.map { f($0) } + p.metricValues.map { f($0) } + [leaders(p)] },
       right: Set(0..<(s.axes.count + s.variants.count)), caption: "Every point")
     return doc.html
   }
 
   /// The colours of the winners, colour-blind safe (Okabe–Ito), in variant order.
   static let palette = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000"]
+  /// The colour of a point without a clear winner (a tie): light grey.
+  static let tieColor = "#d9d9d9"
 
   /// A grid of cells, one per point: columns along the last axis, rows along the first (one row
   /// with a single axis), each filled with its winner's colour; tick values below and left, a
@@ -89,12 +125,13 @@ package enum SensitivityRenderer {
     let columns = last.values.count
     let rows = rowsAxis?.values.count ?? 1
     let winners = s.variants.filter { v in s.points.contains { $0.winner == v } }
+    var legend = winners.map { v in (v, color(s, v)) }
+    if s.points.contains(where: { $0.winner == nil }) { legend.append(("tie (within \(margin(s)))", tieColor)) }
     var out = ""
     var y = 4.0
-    for (k, v) in winners.enumerated() {
-      let color = palette[(s.variants.firstIndex(of: v) ?? k) % palette.count]
+    for (label, color) in legend {
       out += "<rect x=\"0\" y=\"\(SVGCharts.n(y))\" width=\"12\" height=\"12\" fill=\"\(color)\"/>\n"
-      out += SVGCharts.text(18, y + 10, v, cssClass: "small")
+      out += SVGCharts.text(18, y + 10, label, cssClass: "small")
       y += 18
     }
     let left = rowsAxis == nil ? 0.0 : 44.0
@@ -104,11 +141,11 @@ package enum SensitivityRenderer {
     for (i, p) in s.points.enumerated() {
       let column = i % columns
       let row = i / columns
-      let color = palette[(s.variants.firstIndex(of: p.winner) ?? 0) % palette.count]
+      let fill = p.winner.map { Self.color(s, $0) } ?? tieColor
       out += "<rect x=\"\(SVGCharts.n(left + Double(column) * cellWidth))\" y=\"\(SVGCharts.n(top + Double(row) * cellHeight))\""
       out +=
-        " width=\"\(SVGCharts.n(cellWidth))\" height=\"\(SVGCharts.n(cellHeight))\" fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
-      out += "<title>\(HTMLDocument.escape(p.values.map { f($0) }.joined(separator: ", ") + ": " + p.winner))</title></rect>\n"
+        " width=\"\(SVGCharts.n(cellWidth))\" height=\"\(SVGCharts.n(cellHeight))\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
+      out += "<title>\(HTMLDocument.escape(p.values.map { f($0) }.joined(separator: ", ") + ": " + leaders(p)))</title></rect>\n"
     }
     let bottom = top + Double(rows) * cellHeight
     // Tick labels at the ends and the middle only, so they never collide.
@@ -130,11 +167,18 @@ package enum SensitivityRenderer {
     return (out, bottom + (rowsAxis == nil ? 36 : 52))
   }
 
+  /// The colour of a winner: its variant's in ``palette``.
+  static func color(_ s: Sensitivity, _ winner: String) -> String {
+    palette[(s.variants.firstIndex(of: winner) ?? 0) % palette.count]
+  }
+
   /// Chart data as pretty-printed JSON (`command` `"sensitivity"`): the axes and their values, every point's
-  /// metric per variant (`null` when undefined) and winner, and the flips with their bracket and tie point.
+  /// metric per variant (`null` when undefined), winner (`null` on a tie) and leaders (the tied variants), the
+  /// relative margin, and the flips with their bracket and tie point.
   package static func json(_ s: Sensitivity) -> String {
     let document = JSONReportHead(schemaVersion: schemaVersion, command: "sensitivity", experiment: s.experiment).document([
       ("metric", .string(s.metric.rawValue)),
+      ("relativeMargin", .number(s.relativeMargin)),
       ("variants", .array(s.variants.map { .string($0) })),
       (
         "axes",
@@ -147,7 +191,8 @@ package enum SensitivityRenderer {
             .object([
               ("values", .array(p.values.map { .number($0) })),
               ("metric", .array(p.metricValues.map { $0.map { .number($0) } ?? .null })),
-              ("winner", .string(p.winner)),
+              ("winner", p.winner.map { .string($0) } ?? .null),
+              ("leaders", .array(p.leaders.map { .string($0) })),
             ])
           })
       ),

@@ -89,17 +89,9 @@ package enum SnapshotRenderer {
     return tails.map { tail in lines.filter { $0.1 == tail }.map(\.0).joined(separator: ", ") + ": " + tail }
   }
 
-  /// How many moved metrics the table and Markdown show (the largest relative moves first); JSON lists all.
+  /// How many moved metrics the table and Markdown show (``SnapshotComparison/rankedChanges``: the
+  /// primary metric first, then the largest relative moves); JSON lists all.
   static let shownChanges = 12
-
-  /// The moved metrics, the largest relative move first (undefined on one side first of all).
-  static func ranked(_ changes: [SnapshotComparison.Change]) -> [SnapshotComparison.Change] {
-    func size(_ x: SnapshotComparison.Change) -> Double {
-      guard let a = x.baseline, let b = x.current else { return .infinity }
-      return abs(b - a) / max(abs(a), 1e-12)
-    }
-    return changes.enumerated().sorted { (-size($0.element), $0.offset) < (-size($1.element), $1.offset) }.map(\.element)
-  }
 
   /// The terminal table: outcome, moved metrics, origins.
   package static func table(_ r: Report) -> String {
@@ -108,12 +100,13 @@ package enum SnapshotRenderer {
     guard !c.changes.isEmpty || !c.screens.isEmpty else { return out }
     if !c.changes.isEmpty {
       var table = TextTable(["variant", "metric", "baseline", "now", "change"], alignments: [.left, .left, .right, .right, .right])
-      for x in ranked(c.changes).prefix(shownChanges) {
+      for x in c.rankedChanges.prefix(shownChanges) {
         table.add([x.variant, x.metric.rawValue, f(x.baseline), f(x.current), change(x.baseline, x.current)])
       }
       out += "\n" + table.render()
       if c.changes.count > shownChanges {
-        out += "  … and \(c.changes.count - shownChanges) more (the largest relative moves are shown; --format json lists all)\n"
+        out +=
+          "  … and \(c.changes.count - shownChanges) more (the primary metric and the largest relative moves are shown; --format json lists all)\n"
       }
     }
     let lines = origins(c)
@@ -171,11 +164,11 @@ package enum SnapshotRenderer {
     var out = "\(heading) \(c.passed ? "✅" : "❌") \(md.cell(outcome(r)))\n\n"
     if !c.changes.isEmpty {
       out += md.header(["variant", "metric", "baseline", "now", "change"], right: [2, 3, 4])
-      for x in ranked(c.changes).prefix(shownChanges) {
+      for x in c.rankedChanges.prefix(shownChanges) {
         out += md.row([x.variant, x.metric.rawValue, f(x.baseline), f(x.current), change(x.baseline, x.current)])
       }
       if c.changes.count > shownChanges {
-        out += "\n… and \(c.changes.count - shownChanges) more (the largest relative moves are shown).\n"
+        out += "\n… and \(c.changes.count - shownChanges) more (the primary metric and the largest relative moves are shown).\n"
       }
       out += "\n"
     }

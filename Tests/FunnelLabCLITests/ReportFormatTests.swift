@@ -150,6 +150,32 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     try expectGolden(output(["exact", "experiments/\(experiment).json", "--format", format]), file)
   }
 
+  /// `exact`'s first line on the edge-case flows of `Tests/Fixtures/decisions` (issue 57): the best
+  /// arm only by more than the margin, equivalent arms, ties with the control said as ties, a
+  /// negligible effect, and only a control (nothing to compare, no table of effects).
+  @Test(arguments: ["six-arms", "tie", "negligible", "equivalent", "control-only"])
+  func exactDecisionGolden(flow: String) throws {
+    try expectGolden(output(["exact", "Tests/Fixtures/decisions/\(flow).json", "--format", "markdown"]), "exact-\(flow).md")
+  }
+
+  /// `sensitivity` where the top variants tie (the README's example: a three-way tie at 0, no
+  /// flip), and `check` of tied arms (a tie, neither beats the other).
+  @Test(arguments: [
+    (["sensitivity", "experiments/klick-onboarding.json", "--vary", "featureUtility=0:0.2:0.04", "--wide"], "sensitivity-tie.txt"),
+    (
+      ["sensitivity", "experiments/klick-onboarding.json", "--vary", "featureUtility=0:0.2:0.04", "--format", "json"],
+      "sensitivity-tie.json"
+    ),
+    (["check", "Tests/Fixtures/decisions/tie-expectations.json"], "check-tie.txt"),
+  ])
+  func tieGolden(arguments: [String], file: String) throws {
+    let console = CapturingConsole()
+    let code = FunnelLabCommandLine.run(arguments, console: console)
+    // The check fails: three of its expectations compare tied arms.
+    #expect(code == (arguments.first == "check" ? 1 : 0), "\(console.stderr)")
+    try expectGolden(console.stdout, file)
+  }
+
   /// Every reason a check can fail (out of range on either side, undefined for each
   /// kind, a lift short and too costly, not better, underpowered, not significant in a
   /// simulation, a rival better, a probability too low), worded by FunnelReport from the

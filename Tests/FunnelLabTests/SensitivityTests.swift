@@ -9,7 +9,8 @@ import Testing
   /// Two screens (each 95% continue) against one screen (90% continue). Fatigue
   /// only touches the second screen seen, so the one-screen completion is 0.9 at
   /// every fatigue while the two-screen one falls from 0.95² = 0.9025: the winner
-  /// flips from twoScreens to oneScreen at a small positive fatigue.
+  /// flips from twoScreens to oneScreen at a small positive fatigue. The margin is 0 (ties
+  /// only within rounding): at the default ±1 % every point of this range is a tie.
   static let spec = """
     {
       "name": "flip",
@@ -19,7 +20,7 @@ import Testing
         { "id": "a", "kind": "info", "actions": { "continue": 0.95, "quit": 0.05 } },
         { "id": "b", "kind": "info", "actions": { "continue": 0.95, "quit": 0.05 } }
       ] },
-      "metrics": { "primary": "completionRate" },
+      "metrics": { "primary": "completionRate", "equivalenceMargin": 0 },
       "variants": [
         { "id": "twoScreens" },
         { "id": "oneScreen", "patches": [
@@ -45,6 +46,17 @@ import Testing
     let expected = Foundation.log(19.0 / 18.0)
     #expect(flip.between.contains(expected))
     #expect(abs(flip.at - expected) < 0.02 / 1024 + 1e-9, "flip at \(flip.at), expected \(expected)")
+  }
+
+  /// At the default ±1 % margin the two stay within 1 % of each other over the range: a tie at
+  /// every point, so no winner and no flip.
+  @Test func tiesWithinTheMarginNeverFlip() throws {
+    var experiment = try ExperimentLoader.load(text: Self.spec, source: "flip.json")
+    experiment.metrics.equivalenceMargin = MetricsSpec.defaultEquivalenceMargin
+    let result = try Sensitivity.run(
+      experiment, axes: [try #require(Sensitivity.Axis(parameter: .fatiguePerScreen, from: 0, to: 0.2, step: 0.02))])
+    #expect(result.flips.isEmpty)
+    #expect(result.points.allSatisfy { $0.winner == nil && Set($0.leaders) == ["twoScreens", "oneScreen"] })
   }
 
   @Test func noFlipWhenOneVariantAlwaysWins() throws {

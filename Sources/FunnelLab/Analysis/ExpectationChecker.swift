@@ -157,9 +157,10 @@ package enum ExpectationChecker {
 
     /// `value − reference`, or relative to the reference (`nil` when the reference is 0).
     static func difference(_ value: Double, from reference: Double, scale: FunnelExpectation.Scale) -> Double? {
+      // Exactly 0 for a tie (``DecisionRule/tied(_:_:)``): rounding is not an effect.
       switch scale {
-      case .absolute: return value - reference
-      case .relative: return reference == 0 ? nil : (value - reference) / abs(reference)
+      case .absolute: return DecisionRule.difference(value, control: reference)
+      case .relative: return reference == 0 ? nil : DecisionRule.difference(value, control: reference) / abs(reference)
       }
     }
 
@@ -221,7 +222,9 @@ package enum ExpectationChecker {
       var evidence = ExpectationResult.PowerEvidence(
         difference: d.value, power: power, comparisons: comparisons, level: level, arms: arms)
       var failures: [ExpectationResult.Failure] = []
-      if d.value <= 0 {
+      if d.value == 0 {
+        failures.append(.tie(with: controlID, value: d.control))
+      } else if d.value < 0 {
         failures.append(.notBetter(variant: d.variant, control: d.control))
       } else if power < wanted {
         failures.append(.underpowered(power: power, difference: d.value))
@@ -306,12 +309,16 @@ package enum ExpectationChecker {
         let rival = values.filter { $0.0 != e.variant }.max { $0.1 < $1.1 }.map {
           ExpectationResult.RankedArm(id: $0.0, value: $0.1 * sign)
         }
-        // A tie within rounding (``DecisionRule/tieTolerance``) is a tie: no arm is best.
-        let isBest = rival.map { mine - $0.value * sign > DecisionRule.tieTolerance } ?? true
+        // A tie (``DecisionRule/tied(_:_:)``) is a tie: neither arm is best, neither beats the other.
+        let tied = rival.map { DecisionRule.tied(mine * sign, $0.value) } ?? false
+        let isBest = !tied && rival.map { mine > $0.value * sign } ?? true
         let p = isBest ? 1.0 : 0.0
+        let failure: ExpectationResult.Failure? = rival.map { r in
+          tied ? .tie(with: r.id, value: mine * sign) : .rivalIsBetter(r, value: mine * sign)
+        }
         return result(
           e, passed: p >= wanted, measured: p, evidence: .exactRanking(value: mine * sign, runnerUp: rival),
-          failures: rival.map { [.rivalIsBetter($0, value: mine * sign)] } ?? [])
+          failures: isBest ? [] : failure.map { [$0] } ?? [])
       }
       let run = try run(users: users, arms: ranked)
       let probabilities = Self.probabilityToBeBest(e.metric, run: run)

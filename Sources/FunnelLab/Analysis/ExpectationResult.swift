@@ -144,6 +144,10 @@ public struct ExpectationResult: Sendable, Hashable {
     case notShownEquivalentInSimulation(pValue: Double)
     /// `best` without users: another arm has a better exact value than the variant's `value`.
     case rivalIsBetter(RankedArm, value: Double)
+    /// `beats` and `best` without users: the variant's exact value equals `with`'s (the control
+    /// or the best rival) within ``DecisionRule/tieTolerance``: a tie, so neither beats the other
+    /// and neither is best; `value` is the tied value.
+    case tie(with: String, value: Double)
     /// `best` with users: the probability to be best is below the one wanted; `leader` is
     /// the arm likeliest to be best.
     case probabilityTooLow(Double, leader: RankedArm?)

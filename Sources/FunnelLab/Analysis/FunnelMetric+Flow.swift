@@ -1,8 +1,9 @@
 extension FunnelMetric {
   /// Whether the metric can be non-zero in a run of `flows`: paywall views need a paywall
   /// screen, purchases and revenue plans to sell, trial metrics a plan with a trial, refunds a
-  /// refund probability. A report shows no chart, column, row or key of a metric that cannot
-  /// be (UrbanNest and NCDB have no paywall: no purchase or revenue metric anywhere).
+  /// refund probability, the goal answered a personalizing question (a choice or slider with
+  /// `personalizes`), skips a skip action (an explicit one or an optional input's). A report shows no chart, column, row or key of a metric that cannot be
+  /// (UrbanNest and NCDB have no paywall: no purchase or revenue metric anywhere).
   package func applies(to flows: [CompiledFlow]) -> Bool {
     switch self {
     case .paywallViewRate: flows.contains { $0.screenKinds.contains(.paywall) }
@@ -11,7 +12,9 @@ extension FunnelMetric {
       flows.contains { !$0.plans.isEmpty }
     case .trialStartRate, .trialToPaid: flows.contains { $0.plans.contains { $0.plan.trialDays > 0 } }
     case .refundRate: flows.contains { !$0.plans.isEmpty && $0.revenue.refundProbability > 0 }
-    case .completionRate, .abandonmentRate, .skipRate, .personalizationRate, .timeToFinish: true
+    case .personalizationRate: flows.contains { $0.has(CompiledFlow.Effect.personalizes) }
+    case .skipRate: flows.contains { $0.has(CompiledFlow.Effect.skip) }
+    case .completionRate, .abandonmentRate, .timeToFinish: true
     }
   }
 }
@@ -28,4 +31,9 @@ extension FunnelCounter {
       flows.contains { !$0.plans.isEmpty }
     }
   }
+}
+
+extension CompiledFlow {
+  /// Whether some outcome of the flow has `effect` (a bit of ``Effect``).
+  func has(_ effect: UInt8) -> Bool { outcomeEffects.contains { $0 & effect != 0 } }
 }

@@ -44,24 +44,30 @@ public struct FunnelSnapshot: Sendable, Hashable {
   public var experiment: String
   /// The declared variants (not grid cells), control first.
   public var variants: [Variant]
+  /// The spec's primary metric (a baseline's `summary.primaryMetric`); `nil` when unknown. A
+  /// comparison lists it first.
+  public var primary: FunnelMetric?
 
-  /// A snapshot of `experiment` and `variants`.
-  public init(experiment: String, variants: [Variant]) {
+  /// A snapshot of `experiment` and `variants`, with its primary metric when known.
+  public init(experiment: String, variants: [Variant], primary: FunnelMetric? = nil) {
     self.experiment = experiment
     self.variants = variants
+    self.primary = primary
   }
 
   /// Solves every declared variant of `experiment` exactly (as `funnellab exact` does), in parallel.
   /// - Throws: ``SpecErrors`` when the experiment is invalid.
   public static func solve(_ experiment: Experiment) throws(SpecErrors) -> FunnelSnapshot {
     let flows = try FlowCompiler.compileAll(experiment)
-    return FunnelSnapshot(experiment: experiment.name, ids: experiment.variants.map(\.id), flows: flows, funnels: ExactEngine.solve(flows))
+    return FunnelSnapshot(
+      experiment: experiment.name, ids: experiment.variants.map(\.id), flows: flows, funnels: ExactEngine.solve(flows),
+      primary: experiment.metrics.primary)
   }
 
   /// The snapshot of variants already solved: `ids[k]`'s compiled flow `flows[k]` and its
   /// exact funnel `funnels[k]` (so that a command that also renders them solves once), with
-  /// the metrics each flow can have (``FunnelMetric/applies(to:)``).
-  public init(experiment: String, ids: [String], flows: [CompiledFlow], funnels: [ExactFunnel]) {
+  /// the metrics each flow can have (``FunnelMetric/applies(to:)``) and the spec's `primary` metric.
+  public init(experiment: String, ids: [String], flows: [CompiledFlow], funnels: [ExactFunnel], primary: FunnelMetric? = nil) {
     let variants = zip(ids, zip(flows, funnels)).map { id, solved in
       let (flow, exact) = solved
       var metrics: [FunnelMetric: Double?] = [:]
@@ -72,7 +78,7 @@ public struct FunnelSnapshot: Sendable, Hashable {
       }
       return Variant(id: id, metrics: metrics, reach: reach)
     }
-    self.init(experiment: experiment, variants: variants)
+    self.init(experiment: experiment, variants: variants, primary: primary)
   }
 
   /// Whether `text` is a JSON document written by `funnellab exact` (`"command": "exact"`), as
@@ -128,7 +134,11 @@ public struct FunnelSnapshot: Sendable, Hashable {
       error.line = document.line(at: error.path)
       throw SpecErrors(source: source, errors: [error])
     }
-    return FunnelSnapshot(experiment: name, variants: variants)
+    var primary: FunnelMetric?
+    if case .string(let raw)? = document.value(at: [.key("summary"), .key("primaryMetric")])?.kind {
+      primary = FunnelMetric(rawValue: raw)
+    }
+    return FunnelSnapshot(experiment: name, variants: variants, primary: primary)
   }
 
   /// Why `baseline` cannot judge `current` (each a ``SpecError`` at the baseline's JSON path):
@@ -266,6 +276,22 @@ public struct SnapshotComparison: Sendable, Hashable {
   public var screens: [ScreenShift]
   /// The tolerance compared with.
   public var tolerance: SnapshotTolerance
+  /// The primary metric (the current snapshot's, else the baseline's); `nil` when unknown.
+  public var primary: FunnelMetric?
+
+  /// The moved metrics in the order a report lists them: the primary metric's first, then the
+  /// largest relative move first (a value undefined on one side first of all), ties in
+  /// ``changes`` order.
+  package var rankedChanges: [Change] {
+    func size(_ x: Change) -> Double {
+      guard let a = x.baseline, let b = x.current else { return .infinity }
+      return abs(b - a) / max(abs(a), 1e-12)
+    }
+    func key(_ x: (offset: Int, element: Change)) -> (Int, Double, Int) {
+      (x.element.metric == primary ? 0 : 1, -size(x.element), x.offset)
+    }
+    return changes.enumerated().sorted { key($0) < key($1) }.map(\.element)
+  }
 
   /// Whether nothing moved: no change, no variant added or removed.
   public var passed: Bool { changes.isEmpty && added.isEmpty && removed.isEmpty }
@@ -308,6 +334,6 @@ public struct SnapshotComparison: Sendable, Hashable {
     }
     return SnapshotComparison(
       changes: changes, added: newIDs.filter { !oldIDs.contains($0) }, removed: oldIDs.filter { !newIDs.contains($0) },
-      screens: screens, tolerance: tolerance)
+      screens: screens, tolerance: tolerance, primary: current.primary ?? baseline.primary)
   }
 }

@@ -6,10 +6,14 @@ import Synchronization
 /// a flip is a property of the model, not of a seed).
 ///
 /// The points are the Cartesian product of the axes (the last axis varies
-/// fastest). The **winner** at a point is the variant with the best exact value of
-/// the metric (in its good direction). A **flip** is reported between neighbouring
-/// points along the last axis whose winners differ, located to 1/1024 of the step
-/// by bisection on the sign of `value(new winner) − value(old winner)`.
+/// fastest). The **leaders** at a point come from ``DecisionRule/standing(control:arms:higherIsBetter:relativeMargin:)``
+/// on the exact values with the spec's practical-equivalence margin for the metric: the
+/// **winner** when one variant beats the control and every other variant by more than the
+/// margin; otherwise a **tie** of the variants equivalent to the top (the control and the
+/// variants within the margin of it when none beats it). A **flip** is reported only between
+/// two different clear winners along the last axis (tied points between them are skipped,
+/// never a flip between tied winners), located to 1/1024 of the bracket by bisection on the
+/// sign of `value(new winner) − value(old winner)`.
 ///
 /// - Complexity: one exact solve per variant per point, plus 10 per flip.
 package struct Sensitivity: Sendable {
@@ -58,8 +62,12 @@ package struct Sensitivity: Sendable {
     package var values: [Double]
     /// Per variant (in spec order); `nil` when undefined.
     package var metricValues: [Double?]
-    /// The variant with the best exact value (the earlier one on a tie); `—` when no variant's value is defined.
-    package var winner: String
+    /// The variants that lead (``DecisionRule/Standing/leaders(control:)``): one clear winner,
+    /// or several tied (equal within the tie tolerance or the margin), the best first.
+    package var leaders: [String]
+
+    /// The clear winner: the only leader; `nil` on a tie.
+    package var winner: String? { leaders.count == 1 ? leaders.first : nil }
   }
 
   /// Where the winner changes along the last axis.
@@ -68,7 +76,8 @@ package struct Sensitivity: Sendable {
     package var fixed: [Double]
     /// The last axis's parameter, along which the winner changes.
     package var parameter: BehaviorParameter
-    /// The two neighbouring grid values of that parameter whose winners differ.
+    /// The grid values of that parameter of the two points with different clear winners
+    /// (neighbours, or with only tied points between them).
     package var between: ClosedRange<Double>
     /// The bisected point where the two variants tie.
     package var at: Double
@@ -88,9 +97,11 @@ package struct Sensitivity: Sendable {
   package var axes: [Axis]
   /// Every combination of the axes' values, the last axis varying fastest.
   package var points: [Point]
-  /// Every change of winner between neighbours along the last axis, in point order; empty when one variant
-  /// wins everywhere.
+  /// Every change of clear winner along the last axis, in point order; empty when one variant
+  /// wins everywhere or the changes are only to or from ties.
   package var flips: [Flip]
+  /// The relative practical-equivalence margin of ``metric`` the leaders were chosen with.
+  package var relativeMargin: Double
 
   /// Runs the analysis, the points in parallel; `progress` is called with the points solved and
   /// their total after each, one call at a time (from the worker that solved it). The points'
@@ -103,6 +114,7 @@ package struct Sensitivity: Sendable {
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
+    let margin = experiment.metrics.relativeMargin(for: metric)
     guard pointCount(axes) != nil else {
       throw SpecErrors(
         source: experiment.name,
@@ -121,35 +133,50 @@ package struct Sensitivity: Sendable {
         defer { ticks.tick() }
         return Result { () throws(SpecErrors) -> Point in
           let metricValues = try evaluate(experiment, axes: axes, values: combos[k], metric: metric, memo: memo)
-          return Point(values: combos[k], metricValues: metricValues, winner: winner(ids, metricValues, metric))
+          return Point(values: combos[k], metricValues: metricValues, leaders: leaders(ids, metricValues, metric, margin: margin))
         }
       })
     var flips: [Flip] = []
     if let last = axes.last {
-      let changes = points.indices.dropFirst().filter { k in
-        points[k - 1].values.dropLast() == points[k].values.dropLast() && points[k - 1].winner != points[k].winner
-      }
+      let changes = changesOfWinner(points)
       // Each change of winner is bisected on its own, the changes in parallel.
       flips = try firstFailure(
         ParallelWork.mapUntilFailure(changes.count, threads: nil) { c -> Result<Flip?, SpecErrors> in
           Result { () throws(SpecErrors) -> Flip? in
             try bisect(
-              experiment, axes: axes, last: last, from: points[changes[c] - 1], to: points[changes[c]], ids: ids, metric: metric,
+              experiment, axes: axes, last: last, from: points[changes[c].from], to: points[changes[c].to], ids: ids, metric: metric,
               memo: memo)
           }
         }
       ).compactMap { $0 }
     }
-    return Sensitivity(experiment: experiment.name, metric: metric, variants: ids, axes: axes, points: points, flips: flips)
+    return Sensitivity(
+      experiment: experiment.name, metric: metric, variants: ids, axes: axes, points: points, flips: flips, relativeMargin: margin)
   }
 
-  /// Where between two neighbouring points the winner changes: bisected on the last axis to
-  /// 1/1024 of the step; `nil` when a winner is not a variant.
+  /// The pairs of points (indices) along the last axis, the other axes fixed, whose clear
+  /// winners differ, with only tied points between them: a tie is never a winner, so no flip
+  /// starts or ends at one.
+  package static func changesOfWinner(_ points: [Point]) -> [(from: Int, to: Int)] {
+    var changes: [(from: Int, to: Int)] = []
+    var lastClear: Int?
+    for k in points.indices {
+      if let l = lastClear, points[l].values.dropLast() != points[k].values.dropLast() { lastClear = nil }
+      guard let winner = points[k].winner else { continue }
+      if let l = lastClear, points[l].winner != winner { changes.append((l, k)) }
+      lastClear = k
+    }
+    return changes
+  }
+
+  /// Where between two points the clear winner changes: bisected on the last axis to 1/1024 of
+  /// the bracket; `nil` when either point has no clear winner.
   static func bisect(
     _ experiment: Experiment, axes: [Axis], last: Axis, from a: Point, to b: Point, ids: [String], metric: FunnelMetric,
     memo: ThresholdBlockMemo
   ) throws(SpecErrors) -> Flip? {
-    guard let lo = a.values.last, let hi = b.values.last, let i = ids.firstIndex(of: a.winner), let j = ids.firstIndex(of: b.winner)
+    guard let lo = a.values.last, let hi = b.values.last, let from = a.winner, let to = b.winner, let i = ids.firstIndex(of: from),
+      let j = ids.firstIndex(of: to)
     else { return nil }
     var low = lo
     var high = hi
@@ -160,7 +187,7 @@ package struct Sensitivity: Sendable {
       if ((v[j] ?? -.infinity) - (v[i] ?? -.infinity)) * sign > 0 { high = mid } else { low = mid }
     }
     return Flip(
-      fixed: Array(a.values.dropLast()), parameter: last.parameter, between: lo...hi, at: (low + high) / 2, from: a.winner, to: b.winner)
+      fixed: Array(a.values.dropLast()), parameter: last.parameter, between: lo...hi, at: (low + high) / 2, from: from, to: to)
   }
 
   /// The values of `results` in order, or the first failure (in index order) thrown.
@@ -184,14 +211,13 @@ package struct Sensitivity: Sendable {
     return try FlowCompiler.compileAll(e, memo: memo).map { ExactEngine.value(of: metric, $0) }
   }
 
-  static func winner(_ ids: [String], _ values: [Double?], _ metric: FunnelMetric) -> String {
-    let sign = metric.higherIsBetter ? 1.0 : -1.0
-    var best: (String, Double)?
-    for (id, value) in zip(ids, values) {
-      guard let value else { continue }
-      if best.map({ value * sign > $0.1 }) ?? true { best = (id, value * sign) }
-    }
-    return best?.0 ?? "—"
+  /// The leaders among `ids` (the control first) by their exact `values` of `metric`, with
+  /// the relative margin `margin`; empty when the control's value is undefined.
+  static func leaders(_ ids: [String], _ values: [Double?], _ metric: FunnelMetric, margin: Double) -> [String] {
+    guard let control = ids.first, let base = values.first ?? nil else { return [] }
+    let arms = zip(ids, values).dropFirst().map { (id: $0, value: $1) }
+    return DecisionRule.standing(control: base, arms: arms, higherIsBetter: metric.higherIsBetter, relativeMargin: margin)
+      .leaders(control: control)
   }
 }
 
