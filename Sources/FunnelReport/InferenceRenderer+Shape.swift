@@ -16,10 +16,11 @@ extension InferenceRenderer {
     let walk =
       log.fields?.session.map { "sessions (\"\($0.escapingControlCharacters)\")" } ?? "users"
     let idle =
-      log.options.idleMinutes.map { ", ended after \(NumberText.bound($0, 1)) idle minutes (\(NumberText.grouped(log.idleEnds)) times)" }
+      log.options.idleMinutes.map { ", ended after \(NumberText.bound($0, 1)) idle minutes (\(NumberText.grouped(log.idleEnds)) walks)" }
       ?? ""
+    func count(_ n: UInt64, _ word: String) -> String { "\(NumberText.grouped(n)) \(word)\(n == 1 ? "" : "s")" }
     return "Read as the \(log.format?.rawValue ?? "funnellab") shape: walks are \(walk)\(idle); times as \(times);"
-      + " \(NumberText.grouped(log.screenViews)) screen views, \(NumberText.grouped(log.completions)) completions,"
-      + " \(NumberText.grouped(log.purchases)) purchases, \(NumberText.grouped(log.sideEvents)) other events.\n"
+      + " \(count(log.screenViews, "screen view")), \(count(log.completions, "completion")),"
+      + " \(count(log.purchases, "purchase")), \(count(log.sideEvents, "other event")).\n"
   }
 }
