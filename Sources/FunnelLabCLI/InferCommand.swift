@@ -8,7 +8,10 @@ enum InferCommand: Command {
     name: "infer",
     abstract: "Infer the flow, its probabilities and its dwell times from an analytics event log.",
     discussion: """
-      Reads an event log (the taxonomy 'trace' writes, or your own with --events-map),
+      Reads an event log (the taxonomy 'trace' writes, or your own with --events-map;
+      or, with --log-format, a clickstream of screen views or an Amplitude, Mixpanel,
+      Segment, GA4 or PostHog export, where each move to another screen is a continue,
+      back or skip by the screens' order, and a walk's end without completion a quit),
       follows each user (user_id, in time order by timestamp_ms) through the screens and
       writes a spec that 'validate', 'exact', 'run' and 'calibrate' accept: every screen
       users viewed, every action they took with the screen it led to, each action's
@@ -32,6 +35,7 @@ enum InferCommand: Command {
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours).", file: .reads),
       EventOptions.inputFormatOption,
       EventOptions.maximumBadLinesOption,
+    ] + LogShapeOptions.options + [
       OptionSpec(name: "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant."),
       OptionSpec(name: "variant", valueName: "id", help: "Read only this variant's events (a log of several variants)."),
       OptionSpec(
@@ -50,10 +54,12 @@ enum InferCommand: Command {
     examples: [
       "funnellab infer experiments/data/klick-events.ndjson --events-map experiments/data/klick-events-map.json --variant-property variant --variant control -o inferred.json",
       "funnellab infer experiments/data/klick-events.ndjson --events-map experiments/data/klick-events-map.json --variant-property variant --variant control -o inferred.json --format html --report inferred.html",
+      "funnellab infer experiments/data/clickstream-example.csv --completion-event order_confirmation --purchase-event checkout_success -o inferred.json",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let path = arguments.positionals.first ?? "-"
+    let shapeOptions = try LogShapeOptions.read(arguments)
     let inputFormat = try EventOptions.inputFormat(arguments, path: path)
     let maximumBad = try EventOptions.maximumBadLines(arguments)
     let format = try arguments.format([.table, .json, .markdown, .html])
@@ -73,10 +79,13 @@ enum InferCommand: Command {
     case (_?, nil): throw UsageError(message: "--variant-property needs --variant ID", hint: "infer reads one variant's events")
     case (nil, _?): throw UsageError(message: "--variant needs --variant-property NAME", hint: "the property naming each event's variant")
     }
-    var inference = FlowInference(
-      format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property"))
-    let stopped = try EventOptions.read(path, into: &inference, maximumBad: maximumBad, label: "infer", console: console)
-    try check(inference, stopped: stopped, source: source, maximumBad: maximumBad)
+    var log = ScreenViewLog(
+      inputFormat, options: shapeOptions,
+      inference: FlowInference(format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property")))
+    let stopped = try EventOptions.read(path, into: &log, maximumBad: maximumBad, label: "infer", console: console)
+    let inference = log.inference
+    try check(log, stopped: stopped, source: source, maximumBad: maximumBad)
+    if let shape = log.format, shape != .funnellab { console.err(InferenceRenderer.shapeNote(log)) }
     let (text, loaded) = try spec(inference, name: name, source: source, arguments: arguments, console: console)
     let solved = try ExactCommand.solve(loaded.experiment).first
     var reach: [String: Double] = [:]
@@ -121,7 +130,8 @@ enum InferCommand: Command {
       throw CommandFailure(
         code: .invalidInput,
         text: "Error: \(source): no user who started where most did ('\(InferredSpec.order(inference).first ?? "")') completed;"
-          + " a spec needs a path to completion: give a log with completed walks (onboarding_completed).\n")
+          + " a spec needs a path to completion: give a log with completed walks (onboarding_completed, or name the event"
+          + " with --completion-event).\n")
     }
     let text = JSONWriter.write(document) + "\n"
     do {
@@ -182,14 +192,20 @@ enum InferCommand: Command {
   /// Refuses a log that stopped the reading, has more bad lines than allowed, no event of
   /// `--variant` (64), no user whose walk ended, or no segment in `--segment-property`.
   private static func check(
-    _ f: FlowInference, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
+    _ log: ScreenViewLog, stopped: (line: Int, message: String)?, source: String, maximumBad: Int
   ) throws {
+    let f = log.inference
     try EventOptions.check(f, stopped: stopped, source: source, maximumBad: maximumBad)
     try EventOptions.checkVariant(f, source: source)
     guard f.users > 0, !f.screens.isEmpty else {
+      guard let format = log.format, format != .funnellab else {
+        throw CommandFailure.invalidInput(
+          "\(source): no user's walk from a screen view to its end among \(f.lines) lines (\(f.events) events of the taxonomy);"
+            + " are the events FunnelLab's, or renamed with --events-map, with user_id and timestamp_ms? (another shape: --log-format)")
+      }
       throw CommandFailure.invalidInput(
-        "\(source): no user's walk from a screen view to its end among \(f.lines) lines (\(f.events) events of the taxonomy);"
-          + " are the events FunnelLab's, or renamed with --events-map, with user_id and timestamp_ms?")
+        "\(source): no walk with a screen view among \(log.lines) lines read as a \(format.rawValue) log (\(log.sideEvents) other events);"
+          + " name the screen views with --screen-event and --screen-property, or the events that are not with --side-event")
     }
     try EventOptions.checkSegments(f, source: source)
   }

@@ -27,6 +27,9 @@ enum TraceCommand: Command {
         name: "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name."),
       OptionSpec(name: "format", short: "f", valueName: "format", help: "ndjson (the only format)."),
       OptionSpec(
+        name: "log-format", valueName: "shape",
+        help: "funnellab (default), clickstream (CSV), amplitude, mixpanel, segment, ga4 or posthog: the shape 'infer' reads."),
+      OptionSpec(
         name: "max-output-mb", valueName: "n",
         help: "Refuse to start when the trace would exceed this many megabytes, estimated from the first 1,000 users (default 1,000)."),
       OutputDestination.option,
@@ -36,6 +39,7 @@ enum TraceCommand: Command {
       "funnellab trace experiments/klick-onboarding.json --users 100 --variant features3 --format ndjson -o trace.ndjson",
       "funnellab trace --events-map experiments/data/klick-events-map.json",
       "funnellab trace --users 1000 --variant control --variant features3 --variant-property variant | funnellab ingest --variant-property variant",
+      "funnellab trace --users 1000 --log-format clickstream -o clicks.csv",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -51,6 +55,7 @@ enum TraceCommand: Command {
         hint: "choose another name, e.g. --variant-property variant")
     }
     let names = try EventOptions.names(arguments, console: console)
+    let shape = try logShape(arguments)
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let picked = try knownVariants(arguments.all("variant"), of: experiment)
     guard Set(picked).count == picked.count else {
@@ -80,14 +85,18 @@ enum TraceCommand: Command {
     defer { bar.finish() }
     var done = 0
     try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in
-      var buffer = ""
+      var buffer = shape == .clickstream ? TraceRenderer.csv([TraceShape.clickstreamHeader]) : ""
       for flow in flows {
         try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
           (events: [TraceEvent]) throws(CommandFailure) in
           done += 1
           bar.update(done: done, total: users * flows.count)
-          buffer += TraceRenderer.ndjson(
-            variantProperty.map { name in events.map { $0.adding(name, .string(flow.variantID)) } } ?? events)
+          let named = variantProperty.map { name in events.map { $0.adding(name, .string(flow.variantID)) } } ?? events
+          switch shape {
+          case .funnellab: buffer += TraceRenderer.ndjson(named)
+          case .clickstream: buffer += TraceRenderer.csv(TraceShape.clickstreamRows(named))
+          default: buffer += TraceRenderer.lines(TraceShape.records(named, format: shape))
+          }
           if buffer.utf8.count >= 1 << 20 {
             try emit(buffer)
             buffer = ""
@@ -97,6 +106,20 @@ enum TraceCommand: Command {
       try emit(buffer)
     }
     return .success
+  }
+
+  /// `--log-format` (default `funnellab`); a clickstream holds no renamed events nor variant
+  /// column, so `--events-map` and `--variant-property` are refused with it (64), as is
+  /// `--events-map` with any tool's shape (its screen views are the tool's).
+  static func logShape(_ arguments: ParsedArguments) throws(UsageError) -> EventLogFormat {
+    let shape = try arguments.choice("log-format", EventLogFormat.allCases.map(\.rawValue)).flatMap(EventLogFormat.init) ?? .funnellab
+    guard shape != .funnellab else { return shape }
+    for flag in ["events-map"] + (shape == .clickstream ? ["format", "variant-property"] : []) where arguments.value(flag) != nil {
+      throw UsageError(
+        message: "--\(flag) does not apply to --log-format \(shape.rawValue)",
+        hint: "leave --\(flag) out (a \(shape.rawValue) log is written in its own shape)")
+    }
+    return shape
   }
 
   /// Refuses before writing anything when the trace's size, estimated from the bytes of each

@@ -21,4 +21,18 @@ package enum TraceRenderer {
     }
     return out
   }
+
+  /// Records of another shape (``TraceShape``), one JSON object per line.
+  package static func lines(_ records: [JSONValue]) -> String {
+    var out = ""
+    for record in records { out += JSONWriter.write(record, pretty: false) }
+    return out
+  }
+
+  /// A clickstream's rows as CSV lines (RFC 4180, ``CSVWriter/field(_:)``).
+  package static func csv(_ rows: [[String]]) -> String {
+    var out = ""
+    for row in rows { out += row.map(CSVWriter.field).joined(separator: ",") + "\r\n" }
+    return out
+  }
 }

@@ -29,6 +29,15 @@ package struct EventLineReader: Sendable {
     package var timestamp: Property
     fileprivate var members: [(key: String, value: Property)]
 
+    /// An event of `name` on `line`, with `members` as its properties (the first of a key wins).
+    package init(name: String, line: Int, user: Property, timestamp: Property, members: [(key: String, value: Property)]) {
+      self.name = name
+      self.line = line
+      self.user = user
+      self.timestamp = timestamp
+      self.members = members
+    }
+
     /// The property `key` (`absent` when the event has none).
     package func property(_ key: String) -> Property {
       members.first { $0.key == key }?.value ?? .absent
@@ -125,15 +134,7 @@ package struct EventLineReader: Sendable {
       ? .fatal(line: line, message: "the header: a quoted field never closes") : .bad(line: line, message: "a quoted field never closes")
   }
 
-  private static func property(_ value: JSONValue) -> Property {
-    switch value.kind {
-    case .string(let s): .text(s)
-    case .number(_, let literal): .text(literal)
-    case .bool(let b): .text(b ? "true" : "false")
-    case .null: .absent
-    case .array, .object: .notText(value.typeName)
-    }
-  }
+  private static func property(_ value: JSONValue) -> Property { LogRecord.property(value) }
 
   private mutating func json(_ text: String, _ number: Int) -> Step {
     if EventIngest.isBlank(text) { return .none }

@@ -217,6 +217,9 @@ package struct FlowInference: Sendable {
 
   mutating func bad(_ line: Int, _ message: String) { reader.bad(line, message) }
 
+  /// Stops the reading at `line`, for `message` (a log whose shape cannot be read on).
+  mutating func stop(_ line: Int, _ message: String) { reader.stop(line, message) }
+
   mutating func read(_ e: EventLineReader.Event) {
     guard let event = names[e.name] else { return }
     if let variant {

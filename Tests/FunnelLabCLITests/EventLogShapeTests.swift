@@ -1,0 +1,160 @@
+import Foundation
+import FunnelLab
+import FunnelTestSupport
+import Testing
+
+@testable import FunnelLabCLI
+
+/// `infer --log-format`: logs of other shapes than FunnelLab's taxonomy. One small log per
+/// analytics tool, written by hand from the tool's documentation (Tests/Fixtures/event-logs:
+/// four users through Welcome, Plan and Paywall; one buys, three complete, one goes back, one
+/// quits), read to the same walks; and the problems of such a log refused with its line.
+@Suite struct EventLogShapeTests {
+  static let fixtures = "Tests/Fixtures/event-logs/"
+
+  /// Each tool's log, with the options its shape needs, gives the same four walks.
+  @Test(arguments: [
+    ("amplitude.ndjson", ["--completion-event", "Onboarding Completed", "--purchase-event", "Purchase"], "YYYY-MM-DD", "Welcome"),
+    (
+      "mixpanel.ndjson",
+      [
+        "--log-format", "mixpanel", "--screen-event", "Screen Viewed", "--screen-property", "screen", "--completion-event",
+        "Onboarding Completed", "--purchase-event", "Purchase",
+      ], "epoch seconds", "Welcome"
+    ),
+    ("segment.ndjson", ["--completion-event", "Onboarding Completed", "--purchase-event", "Order Completed"], "ISO 8601", "Welcome"),
+    (
+      "ga4.ndjson", ["--completion-event", "tutorial_complete", "--purchase-event", "purchase", "--walk", "session"], "microseconds",
+      "Welcome"
+    ),
+    ("posthog.ndjson", ["--completion-event", "onboarding completed", "--purchase-event", "purchase"], "ISO 8601", "Welcome"),
+    (
+      "clickstream.csv",
+      ["--completion-event", "order_confirmation", "--purchase-event", "checkout_success", "--session-column", "session_id"],
+      "YYYY-MM-DD", "welcome"
+    ),
+  ])
+  func eachToolsLogGivesTheSameWalks(file: String, options: [String], times: String, start: String) throws {
+    let spec = try temporaryFile("inferred.json")
+    let r = funnellab(["infer", Self.fixtures + file, "-o", spec, "--format", "json"] + options)
+    try #require(r.code == 0, "\(file): \(r.err)")
+    #expect(r.err.contains("times as") && r.err.contains(times), "\(r.err)")
+    let report = try JSONParser.parse(r.out)
+    #expect(InferCommandTests.number(report, "users") == 4, "\(r.out)")
+    #expect(InferCommandTests.number(report, "completed") == 3)
+    #expect(InferCommandTests.number(report, "purchasers") == 1, "\(r.out)")
+    #expect(funnellab("validate", spec).code == 0)
+    let document = try JSONParser.parse(try String(contentsOfFile: spec, encoding: .utf8))
+    guard case .array(let screens)? = document["flow"]?["screens"]?.kind else {
+      Issue.record("no screens")
+      return
+    }
+    #expect(screens.count == 3)
+    #expect(screens.first?["id"]?.kind == .string(start))
+    #expect(screens.last?["kind"]?.kind == .string("paywall"), "the screen of the purchase is a paywall")
+  }
+
+  /// The shape is told by the first event where only one fits: Amplitude's, Segment's, GA4's
+  /// and PostHog's objects; a CSV without `timestamp_ms` is a clickstream.
+  @Test(arguments: ["amplitude", "segment", "ga4", "posthog"])
+  func theShapeIsToldByTheFirstEvent(tool: String) throws {
+    let r = funnellab("infer", Self.fixtures + tool + ".ndjson", "--completion-event", "x", "-o", try temporaryFile("s.json"))
+    #expect(r.err.contains("Read as the \(tool) shape"), "\(r.err)")
+  }
+
+  /// Times in every documented form read to the same milliseconds; dates that do not exist are not times.
+  @Test func timestampsInEveryForm() {
+    let t = 1_710_325_274_000.0  // 2024-03-13 10:21:14 UTC
+    for (text, format) in [
+      ("1710325274", LogTimeFormat.epochSeconds), ("1710325274000", .epochMilliseconds), ("1710325274000000", .epochMicroseconds),
+      ("2024-03-13 10:21:14", .dateTime), ("2024-03-13T10:21:14Z", .iso8601), ("2024-03-13T11:21:14+01:00", .iso8601),
+      ("2024-03-13T05:21:14.000-0500", .iso8601), ("2024-03-13 10:21:14.000000", .dateTime),
+    ] {
+      let read = LogTimestamp.milliseconds(text)
+      #expect(read?.milliseconds == t && read?.format == format, "\(text): \(String(describing: read))")
+    }
+    for bad in ["2024-02-30 10:00:00", "2024-13-01T00:00:00Z", "2024-03-13T25:00:00Z", "yesterday", "2024-03-13T10:21:14+", "-1e20"] {
+      #expect(LogTimestamp.milliseconds(bad) == nil, "\(bad)")
+    }
+    #expect(LogTimestamp.text(milliseconds: UInt64(t) + 250, iso: true) == "2024-03-13T10:21:14.250Z")
+  }
+
+  /// A clickstream's problems are refused with their line: no user column, a time that is not
+  /// one, a screen name with a control character; shape flags that cannot apply are refused (64).
+  @Test func problemsAreRefusedWithTheirLine() throws {
+    let noUser = try temporaryFile("a.csv", contents: "who,event,timestamp\nu1,welcome,2024-03-13 10:21:14\n")
+    let r1 = funnellab("infer", noUser)
+    #expect(r1.code == 65 && r1.err.contains("a.csv:2") && r1.err.contains("--user-column"), "\(r1.err)")
+    let badTime = try temporaryFile("b.csv", contents: "user_id,event,timestamp\nu1,welcome,13/03/2024\n")
+    let r2 = funnellab("infer", badTime)
+    #expect(r2.code == 65 && r2.err.contains("b.csv:2") && r2.err.contains("is not a time"), "\(r2.err)")
+    let control = try temporaryFile("c.csv", contents: "user_id,event,timestamp\nu1,\"wel\u{1B}come\",1710325274\n")
+    let r3 = funnellab("infer", control)
+    #expect(r3.code == 65 && r3.err.contains("c.csv:2") && r3.err.contains("control character"), "\(r3.err)")
+    #expect(funnellab("infer", noUser, "--log-format", "funnellab", "--user-column", "who").code == 64)
+    #expect(funnellab("infer", noUser, "--events-map", "x.json", "--log-format", "ga4").code == 64)
+    #expect(funnellab("infer", noUser, "--screen-event", "screen_view").code == 64)
+    #expect(funnellab("infer", noUser, "--screen-order", "a,,b").code == 64)
+    #expect(funnellab("infer", noUser, "--completion-event", "x", "--purchase-event", "x").code == 64)
+  }
+
+  /// `--idle-minutes` ends a walk after a gap: a user's two visits a day apart are two walks.
+  @Test func idleMinutesEndAWalk() throws {
+    let log = try temporaryFile(
+      "d.csv",
+      contents: """
+        user_id,screen,timestamp
+        u1,welcome,2024-03-13 10:00:00
+        u1,plan,2024-03-13 10:00:30
+        u1,onboarding_completed,2024-03-13 10:01:00
+        u2,welcome,2024-03-13 10:00:00
+        u2,welcome,2024-03-14 10:00:00
+        u2,plan,2024-03-14 10:00:30
+        u2,onboarding_completed,2024-03-14 10:01:00
+
+        """)
+    let once = funnellab("infer", log, "--format", "json", "-o", try temporaryFile("s.json"))
+    try #require(once.code == 0, "\(once.err)")
+    #expect(InferCommandTests.number(try JSONParser.parse(once.out), "users") == 2)
+    let idle = funnellab("infer", log, "--idle-minutes", "30", "--format", "json", "-o", try temporaryFile("s.json"))
+    try #require(idle.code == 0, "\(idle.err)")
+    #expect(InferCommandTests.number(try JSONParser.parse(idle.out), "users") == 3)
+    #expect(idle.err.contains("ended after 30"), "\(idle.err)")
+  }
+}
+
+/// trace → infer in every shape: a trace of a seed spec written as a clickstream (screen
+/// views, purchases and completions only) or as each tool's export, inferred back with the
+/// options its shape needs, gives a spec whose exact completion (and BetFree's purchase
+/// conversion) lies within 3 SE of the seed's (20,000 users in the long stage).
+@Suite struct EventLogShapeRoundTripTests {
+  static let shapes: [(String, [String])] = [
+    ("clickstream", []), ("amplitude", []),
+    ("mixpanel", ["--log-format", "mixpanel", "--screen-event", "Screen Viewed", "--screen-property", "screen"]),
+    ("segment", []), ("ga4", ["--walk", "session"]), ("posthog", []),
+  ]
+
+  static let cases: [(shape: Int, spec: String, metric: String)] = shapes.indices.flatMap { k in
+    [
+      (k, "klick-onboarding", "completionRate"), (k, "betfree-onboarding", "purchaseConversion"),
+      (k, "betfree-onboarding", "completionRate"), (k, "urbannest-onboarding", "completionRate"),
+    ]
+  }
+
+  @Test(arguments: cases)
+  func roundTripInEveryShape(shape: Int, spec: String, metric: String) throws {
+    let (name, options) = Self.shapes[shape]
+    let users = TestStage.size(fast: 4_000, long: 20_000)
+    let log = try temporaryFile("\(spec).\(name == "clickstream" ? "csv" : "ndjson")")
+    let inferred = try temporaryFile("inferred.json")
+    let trace = funnellab("trace", "experiments/\(spec).json", "--users", String(users), "-q", "--log-format", name, "-o", log)
+    try #require(trace.code == 0, "\(trace.err)")
+    let infer = funnellab(["infer", log, "-o", inferred, "--format", "json"] + options)
+    try #require(infer.code == 0, "\(name): \(infer.err)")
+    #expect(infer.err.contains("Read as the \(name) shape"), "\(infer.err)")
+    let truth = try #require(InferCommandTests.number(try InferCommandTests.exact("experiments/\(spec).json"), metric))
+    let predicted = try #require(InferCommandTests.number(try InferCommandTests.exact(inferred), metric))
+    let se = (truth * (1 - truth) / Double(users)).squareRoot()
+    #expect(abs(predicted - truth) <= 3 * se, "\(name) \(spec) \(metric): inferred \(predicted), seed \(truth), 3 SE = \(3 * se)")
+  }
+}
