@@ -156,19 +156,9 @@ enum AnalyzeCommand: Command {
       guard side == "two-sided" else {
         throw UsageError(message: "a day column is read two-sided", hint: "drop --alternative \(side)")
       }
-      if arguments.value("planned-users") == nil, arguments.value("planned-days") == nil {
-        console.err(
-          "Note: no --planned-users or --planned-days: the planned size is unknown, so the test is read as running and no boundary decides.\n"
-        )
-      }
       let sequential = try sequentialSettings(
         arguments, alpha: alpha, comparisons: arms.count - 1, correction: correctionName, looks: daily.looks)
-      let firstDayUsers = daily.looks.first?.arms.reduce(0, { $0 &+ $1.users }) ?? 0
-      if let planned = sequential.settings.plannedUsers, firstDayUsers >= planned {
-        console.err(
-          "Note: --planned-users \(NumberText.grouped(planned)) is reached on the first day (\(NumberText.grouped(firstDayUsers)) users over all arms), "
-            + "so the test is read as ended there; is it the planned total over all arms?\n")
-      }
+      notePlannedSize(arguments, planned: sequential.settings.plannedUsers, daily: daily, console: console)
       let report = try Self.overTime(daily, control: control, settings: sequential.settings, file: InputFile.displayName(path))
       overTime = (
         report,
@@ -190,6 +180,22 @@ enum AnalyzeCommand: Command {
       return .checkFailed
     }
     return .success
+  }
+
+  /// Notes on stderr about the planned size of a daily file: unknown (no boundary decides), or
+  /// reached on the first day (likely not the total over all arms).
+  static func notePlannedSize(_ arguments: ParsedArguments, planned: Int?, daily: DailyData, console: any Console) {
+    if arguments.value("planned-users") == nil, arguments.value("planned-days") == nil {
+      console.err(
+        "Note: no --planned-users or --planned-days: the planned size is unknown, so the test is read as running and no boundary decides.\n"
+      )
+    }
+    let firstDayUsers = daily.looks.first?.arms.reduce(0, { $0 &+ $1.users }) ?? 0
+    if let planned, firstDayUsers >= planned {
+      console.err(
+        "Note: --planned-users \(NumberText.grouped(planned)) is reached on the first day (\(NumberText.grouped(firstDayUsers)) users over all arms), "
+          + "so the test is read as ended there; is it the planned total over all arms?\n")
+    }
   }
 
   /// The arms of `--data` with the origin (`file:line`) of each, and the looks when the file

@@ -55,6 +55,9 @@ package enum SensitivityRenderer {
       "tied within \(margin(s)) at \(tied.count) of \(s.points.count) points (" + (tied.count > 1 ? "first at " : "") + axesText(s, p)
         + ": " + p.leaders.joined(separator: ", ") + ")"
     }
+    guard s.variants.count > 1 else {
+      return "Nothing to compare: only the control (\(s.variants.first ?? "")); add a variant to see where the winner flips."
+    }
     switch (winners.count, tie) {
     case (1, nil): return "No flip: " + Tone.good.mark(winners[0]) + " wins on \(label) everywhere in the ranges tried."
     case (1, let tie?): return "No flip: " + Tone.good.mark(winners[0]) + " wins on \(label) wherever one variant wins; \(tie)."

@@ -65,4 +65,22 @@ import Testing
       }
     }
   }
+
+  /// Only a control: every command that compares says there is nothing to compare, first.
+  @Test(arguments: [
+    ["exact"], ["power", "--replicates", "100"], ["sensitivity", "--vary", "featureUtility=0:0.2:0.1"],
+  ])
+  func onlyAControlHasNothingToCompareInEveryCommand(command: [String]) throws {
+    // sensitivity writes no Markdown.
+    for format in ["table", "markdown", "html", "json"] where !(command[0] == "sensitivity" && format == "markdown") {
+      let console = CapturingConsole()
+      let arguments = [command[0], decisionFlowPath("control-only")] + command.dropFirst() + ["--format", format]
+      #expect(FunnelLabCommandLine.run(arguments, console: console) == 0, "\(console.stderr)")
+      if format == "json" {
+        #expect(!console.stdout.isEmpty)
+      } else {
+        #expect(console.stdout.contains("Nothing to compare"), "\(command[0]) \(format): \(console.stdout.prefix(400))")
+      }
+    }
+  }
 }
