@@ -180,7 +180,7 @@ package struct HTMLDocument {
     + "thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); } "
     + "tr { border: 1px solid #cbd5e0; border-radius: 4px; margin: 8px 0; padding: 4px 10px; } "
     + "th[scope=\"row\"] { position: static; border: 0; padding: 2px 0; white-space: normal; overflow-wrap: anywhere; } "
-    + "td { border: 0; padding: 1px 0; white-space: normal; text-align: left; overflow-wrap: anywhere; } "
+    + "td, td.num { border: 0; padding: 1px 0; white-space: normal; text-align: left; overflow-wrap: anywhere; } "
     + "td::before { content: attr(data-label) \": \"; color: #4a5568; } td:empty { display: none; }"
 
   /// An SVG chart in a figure, with a `<title>` and a `<desc>` as its text alternative.
