@@ -141,7 +141,9 @@ extension ExperimentReportRenderer {
     doc.heading(1, "\(r.experiment) (experiment mode)")
     DecisionSummaryRenderer.html(DecisionSummary(r), overTime: overTime, into: &doc)
     doc.paragraph(
-      "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are \(NumberText.level(alpha: r.spec.alpha)).",
+      r.comparesArms
+        ? "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are \(NumberText.level(alpha: r.spec.alpha))."
+        : "Seed \(r.seed) · only the control: no test · intervals are \(NumberText.level(alpha: r.spec.alpha)).",
       cssClass: "note")
     doc.table(
       ["arm", "users", "planned share", "decision"],
