@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internals) import FunnelLab
+import FunnelLab
 import FunnelReport
 import FunnelTestSupport
 import Testing

@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@testable @_spi(Internals) import FunnelLab
+@testable import FunnelLab
 
 /// Covariate adjustment planned from the exact engine (``AdjustmentPlanner``) and checked
 /// by replicate experiments drawn from the same exact cell models.

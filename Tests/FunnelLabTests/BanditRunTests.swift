@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@testable @_spi(Internals) import FunnelLab
+@testable import FunnelLab
 
 /// A bandit on a flow's variants (``ExperimentRunner/runAdaptive``) and its reading against the
 /// exact truth (``BanditTimeline``).

@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Joint calibration recovers behavior parameters from several variants' counts.
 @Suite struct BehaviorCalibrationTests {

@@ -2,7 +2,7 @@ import Foundation
 import FunnelTestSupport
 import Testing
 
-@testable @_spi(Internals) import FunnelLab
+@testable import FunnelLab
 
 /// The behavior model's utility, term by term, against the formula in its documentation.
 @Suite struct BehaviorModelTests {

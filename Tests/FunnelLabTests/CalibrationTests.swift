@@ -2,7 +2,7 @@ import Foundation
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Calibration recovers the probabilities that generated the counts.
 @Suite struct CalibrationTests {

@@ -2,7 +2,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The one decision rule: ties are exact, the margin means the same everywhere, the best arm
 /// is best only by more than the margin, and one recommendation says what to do about the

@@ -2,7 +2,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The decision summary: the call on the primary metric, and a conflict with the money
 /// said where the decision and revenue per user disagree.

@@ -4,7 +4,7 @@ import FunnelTestSupport
 import Synchronization
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// `|a − b| ≤ tolerance`, with both values in the message.
 func expectClose(

@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The exact engine's purchase layer and revenue: the store's tap law, the
 /// lifecycle's expectation, and closed forms of small flows.

@@ -2,7 +2,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Every "true" value is the exact engine's, and verdicts are graded against it.
 @Suite struct ExactTruthTests {

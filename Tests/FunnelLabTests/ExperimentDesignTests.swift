@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 @Suite struct ExperimentDesignTests {
   @Test func klickGridHas18NamedCells() throws {

@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@testable @_spi(Internals) import FunnelLab
+@testable import FunnelLab
 
 /// Experiment mode day by day (``ExperimentRunner/runByDay``) and its reading as a live test
 /// (``ExperimentTimeline``).

@@ -1,7 +1,7 @@
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 @Suite struct GridReportTests {
   /// A cell's levels come from the grid, not from its id: ids with `,` and `=` in

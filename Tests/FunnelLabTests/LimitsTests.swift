@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The bounds of ``Limits`` and the checks built on them.
 @Suite struct LimitsTests {

@@ -2,7 +2,7 @@ import Foundation
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 @Suite struct MonteCarloEngineTests {
   /// A linear flow with no effects: completion is the product of the continue probabilities

@@ -5,7 +5,7 @@ import FunnelTestSupport
 import Synchronization
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The tiny spec's two variants, compiled: the control and `optional` (the goal question
 /// becomes skippable, which changes completion, skips, paywall views, purchases and revenue).

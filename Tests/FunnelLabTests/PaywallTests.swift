@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// A one-screen paywall: plans, a purchase probability, a way out.
 func paywallExperiment(plans: [Plan], defaultPlan: String?, purchase: Double = 0.3) throws -> Experiment {

@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Predictions under parameter uncertainty: the draws follow their distributions, a narrow
 /// distribution gives back the exact effect, and a fitted model predicts a variant it never

@@ -2,7 +2,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Purchasers' lifecycles (``FunnelAggregate/lifecycles``): what they earn by any day and how
 /// they renew, against the revenue the run counted and against the exact engine.

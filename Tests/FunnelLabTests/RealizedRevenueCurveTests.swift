@@ -2,7 +2,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The exact realized-revenue curve (``ExactFunnel/realizedRevenueCurve``).
 @Suite struct RealizedRevenueCurveTests {

@@ -2,7 +2,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Relative lifts in runs: every comparison carries one whose interval agrees with the test
 /// beside it, the exact lift is the exact engine's, and the refund rate has its truth.

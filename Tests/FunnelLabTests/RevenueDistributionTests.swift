@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The exact distribution of revenue: one transaction's (``SubscriptionLifecycle/distribution(of:plan:)``)
 /// and one user's (``ExactFunnel/revenueDistribution``), which revenue planning reads.

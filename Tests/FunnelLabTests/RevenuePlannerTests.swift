@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// Planning a test on revenue per user from the spec (``RevenuePlanner``).
 @Suite struct RevenuePlannerTests {

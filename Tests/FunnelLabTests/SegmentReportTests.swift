@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@testable @_spi(Internals) import FunnelLab
+@testable import FunnelLab
 
 /// Observable segments and a pre-period covariate in experiment mode: the strata tallies,
 /// the exact values by stratum, and the adjusted comparisons (``SegmentReport``).

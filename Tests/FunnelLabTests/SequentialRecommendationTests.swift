@@ -3,7 +3,7 @@ import FunnelStats
 import FunnelTestSupport
 import Testing
 
-@testable @_spi(Internals) import FunnelLab
+@testable import FunnelLab
 
 /// The one recommendation across arms of a test read day by day
 /// (``DecisionRule/recommend(_:sequential:)``), and the design against the truth of a bandit

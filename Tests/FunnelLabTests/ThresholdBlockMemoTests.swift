@@ -1,7 +1,7 @@
 import FunnelTestSupport
 import Testing
 
-@_spi(Internals) @testable import FunnelLab
+@testable import FunnelLab
 
 /// The compile's memo of threshold rows (``ThresholdBlockMemo``) changes nothing: a screen's
 /// rows follow every input of its key, and a block found equals the block computed.

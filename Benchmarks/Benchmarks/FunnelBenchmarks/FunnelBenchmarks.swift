@@ -1,6 +1,6 @@
 import Benchmark
 import BenchmarkFlows
-@_spi(Internals) import FunnelLab
+import FunnelLab
 import FunnelStats
 
 // FunnelLab's throughput, allocation and memory benchmarks (issue 9). Run from

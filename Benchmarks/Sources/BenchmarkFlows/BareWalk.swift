@@ -1,4 +1,4 @@
-@_spi(Internals) import FunnelLab
+import FunnelLab
 import FunnelStats
 
 /// The least a program can do to walk users through a ``ChainTables`` chain: the

@@ -1,4 +1,4 @@
-@_spi(Internals) import FunnelLab
+import FunnelLab
 
 /// One variant's compiled chain in explicit form: for every state (segment, intent
 /// bin, screens seen, personalized flag, screen) the probability of each outcome, and

@@ -1,4 +1,4 @@
-@_spi(Internals) import FunnelLab
+import FunnelLab
 
 /// The seed experiments of `experiments/`, loaded and compiled through the public
 /// API exactly as a user of the library would (`ExperimentLoader`, `FlowCompiler`).

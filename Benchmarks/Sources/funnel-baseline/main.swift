@@ -26,7 +26,7 @@
 //     of R runs and the best cell. Default spec: experiments/klick-onboarding.json (18 cells).
 import BenchmarkFlows
 import Foundation
-@_spi(Internals) import FunnelLab
+import FunnelLab
 
 struct Options {
   var values: [String: String] = [:]

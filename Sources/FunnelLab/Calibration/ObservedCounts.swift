@@ -16,7 +16,6 @@ package struct ObservedCounts: Sendable, Hashable {
   package var actions: [String: [String: UInt64]]
 
   /// Counts given directly rather than parsed from CSV; no count is checked until the calibration uses it.
-  @_optimize(none)
   package init(views: [String: UInt64] = [:], actions: [String: [String: UInt64]] = [:]) {
     self.views = views
     self.actions = actions
@@ -26,7 +25,6 @@ package struct ObservedCounts: Sendable, Hashable {
   /// mark and quoted fields are read; a record whose first field starts with `#` is a comment).
   /// - Parameter variant: keep only rows of this variant (rows without a variant are kept).
   /// - Throws: ``SpecErrors`` whose errors carry the line (`file:line: message`).
-  @_optimize(none)
   package static func parse(csv text: String, source: String, variant: String? = nil) throws(SpecErrors) -> ObservedCounts {
     var errors: [SpecError] = []
     var result = ObservedCounts()
@@ -97,7 +95,6 @@ extension ObservedCounts {
   /// `screen`. Each count and each running total stays ≤ ``Limits/count`` (10¹⁵), so the
   /// addition cannot overflow.
   /// - Returns: the error (at `line`) when the count or the total would pass the limit.
-  @_optimize(none)
   mutating func add(_ count: UInt64, screen: String, action: String, line: Int) -> SpecError? {
     let limit = UInt64(Limits.count)
     let isViews = action.isEmpty || action == "views"
@@ -117,7 +114,6 @@ extension ObservedCounts {
 
   /// The problem of a file that gives nothing to fit: no data rows, none of `variant`'s,
   /// or only zero counts.
-  @_optimize(none)
   static func emptinessErrors(rows: Int, kept: ObservedCounts, variant: String?, otherVariants: Set<String>) -> [SpecError] {
     let counts = Array(kept.views.values) + kept.actions.values.flatMap(\.values)
     if rows == 0, otherVariants.isEmpty {
@@ -155,7 +151,6 @@ extension ObservedCounts {
   /// The distinct non-empty values of the CSV's `variant` column, in order of first
   /// appearance, and the line of the first data row whose variant is empty; no variants
   /// when the file has no such column or does not parse (``parse(csv:source:variant:)`` says why).
-  @_optimize(none)
   package static func variantColumn(inCSV text: String) -> (variants: [String], unlabelledLine: Int?) {
     guard let records = try? CSVReader.records(text) else { return ([], nil) }
     var column: Int?

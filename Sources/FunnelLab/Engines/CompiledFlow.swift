@@ -59,7 +59,7 @@ public struct CompiledFlow: Sendable, Hashable {
   @usableFromInline static let completedTarget: Int32 = -1
   @usableFromInline static let abandonedTarget: Int32 = -2
   /// The scale of thresholds: probabilities are multiples of 2⁻⁵³.
-  @_spi(Internals) public static let thresholdScale: UInt64 = 1 << 53
+  public static let thresholdScale: UInt64 = 1 << 53
 
   /// The variant this flow was compiled for.
   public internal(set) var variantID: String
@@ -83,13 +83,13 @@ public struct CompiledFlow: Sendable, Hashable {
   public internal(set) var revenue: RevenueSettings
 
   /// Index of the first screen: the flow's `start`, or 0 when the spec names none.
-  @_spi(Internals) public let start: Int
+  public let start: Int
   /// Steps after which a walk is cut off and counted as abandoned (`stepLimitReached`); from the simulation settings.
   public let stepLimit: Int
   /// Equiprobable bins of the normal intent trait (each bin holds its conditional mean).
-  @_spi(Internals) public let traitBins: Int
+  public let traitBins: Int
   /// Levels of the "screens seen" counter: 0…cap.
-  @_spi(Internals) public let seenLevels: Int
+  public let seenLevels: Int
 
   let segmentThresholds: [UInt64]
   /// Outcomes per state (the largest screen's count); rows are padded.
@@ -119,17 +119,17 @@ public struct CompiledFlow: Sendable, Hashable {
   }
 
   /// Probability of each segment.
-  @_spi(Internals) public var segmentProbabilities: [Double] { Self.widths(segmentThresholds) }
+  public var segmentProbabilities: [Double] { Self.widths(segmentThresholds) }
 
   /// Probabilities of the outcomes of `screen` in a state (for the exact engine and tests).
-  @_spi(Internals) public func outcomeProbabilities(segment: Int, bin: Int, seen: Int, personalized: Bool, screen: Int) -> [Double] {
+  public func outcomeProbabilities(segment: Int, bin: Int, seen: Int, personalized: Bool, screen: Int) -> [Double] {
     let base = row(segment: segment, bin: bin, seen: seen, personalized: personalized ? 1 : 0, screen: screen)
     let count = Int(outcomeCount[screen])
     return Self.widths(Array(thresholds[base..<(base + count)]))
   }
 
   /// Global outcome indices of `screen`.
-  @_spi(Internals) public func outcomes(of screen: Int) -> Range<Int> {
+  public func outcomes(of screen: Int) -> Range<Int> {
     Int(outcomeStart[screen])..<Int(outcomeStart[screen] + outcomeCount[screen])
   }
 

@@ -15,17 +15,17 @@ import FunnelStats
 /// **Dwell times.** A lognormal with median `m` and σ is replaced by the 1024
 /// equiprobable quantiles `m·exp(σ·Φ⁻¹((q + ½)/1024))`, in whole milliseconds.
 /// Their mean differs from `m·exp(σ²/2)` by well under 1 % for σ ≤ 1.
-@_spi(Internals) public enum Discretisation {
+public enum Discretisation {
   /// log₂ of ``dwellTableSize``: a draw's low bits index the table.
-  @_spi(Internals) public static let dwellTableBits = 10
+  public static let dwellTableBits = 10
   /// Entries of a dwell-time quantile table (a power of two: indexed by the low
   /// ``dwellTableBits`` bits of a step's draw, whose top 53 bits choose the outcome).
-  @_spi(Internals) public static let dwellTableSize = 1 << dwellTableBits
+  public static let dwellTableSize = 1 << dwellTableBits
   /// The mask that leaves a 64-bit draw's low ``dwellTableBits`` bits: `draw & dwellTableMask`.
-  @_spi(Internals) public static let dwellTableMask = UInt64(dwellTableSize - 1)
+  public static let dwellTableMask = UInt64(dwellTableSize - 1)
 
   /// Conditional means of the standard normal over `bins` equiprobable bins.
-  @_spi(Internals) public static func normalBinMeans(_ bins: Int) -> [Double] {
+  public static func normalBinMeans(_ bins: Int) -> [Double] {
     guard bins > 1 else { return [0] }
     let b = Double(bins)
     var edges = [Double](repeating: 0, count: bins + 1)
@@ -39,7 +39,7 @@ import FunnelStats
   }
 
   /// Equiprobable quantiles of a lognormal dwell time, in milliseconds.
-  @_spi(Internals) public static func dwellTable(medianSeconds: Double, sigma: Double) -> [UInt32] {
+  public static func dwellTable(medianSeconds: Double, sigma: Double) -> [UInt32] {
     dwellQuantiles.map { z in
       let millis = (medianSeconds * exp(sigma * z) * 1000).rounded()
       return UInt32(min(max(millis, 0), Double(UInt32.max)))

@@ -47,7 +47,7 @@ public struct MonteCarloEngine: Sendable {
   ///     share of an experiment's users); the others are skipped.
   ///   - progress: called from worker threads with the number of users just finished.
   /// - Complexity: O(users × steps per user), memory O(size of the flow × threads).
-  @_spi(Internals) public func run(
+  public func run(
     _ flow: CompiledFlow, users range: Range<UInt64>, seed: UInt64,
     include: (@Sendable (UInt64) -> Bool)? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) -> FunnelAggregate {
@@ -103,7 +103,7 @@ public struct MonteCarloEngine: Sendable {
   }
 
   /// Simulates users `0..<users`.
-  @_spi(Internals) public func run(
+  public func run(
     _ flow: CompiledFlow, users: Int, seed: UInt64,
     progress: (@Sendable (Int) -> Void)? = nil
   ) -> FunnelAggregate {

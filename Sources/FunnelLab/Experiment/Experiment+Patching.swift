@@ -13,7 +13,7 @@ extension Experiment {
   }
 
   /// The experiment of variant number `index` (validated separately).
-  @_spi(Internals) public func experiment(forVariant index: Int) throws(SpecErrors) -> Experiment {
+  public func experiment(forVariant index: Int) throws(SpecErrors) -> Experiment {
     try applying(variants[index], at: SpecPath([.key("variants"), .index(index)]))
   }
 

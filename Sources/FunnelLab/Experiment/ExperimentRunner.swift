@@ -101,7 +101,7 @@ public struct RunOptions: Sendable {
 }
 
 /// Runs every variant of an experiment through the Monte Carlo engine.
-@_spi(Internals) public enum ExperimentRunner {
+public enum ExperimentRunner {
   /// Validates, compiles and simulates `experiment`.
   /// - Parameter progress: called with users finished so far and users in total.
   /// - Throws: ``SpecErrors`` when the experiment is invalid; nothing is simulated then.

@@ -79,7 +79,6 @@ extension Experiment: Decodable {
   /// Decodes a spec: `name`, `flow` and `variants` are required, every other key defaults as in the
   /// memberwise initializer; `$schema` is accepted and ignored.
   /// - Throws: ``SpecError`` for a missing or mistyped key or an unknown behavior parameter.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     _ = c.contains(.schema)

@@ -33,7 +33,6 @@ extension Flow: Decodable {
   enum CodingKeys: String, CodingKey { case start, screens }
 
   /// Decodes a spec's `flow`: `screens` is required, `start` may be omitted.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     start = try c.decodeIfPresent(String.self, forKey: .start)
@@ -59,7 +58,6 @@ public struct SimulationSettings: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case stepLimit, traitBins }
 
   /// Decodes a spec's `simulation` object; either key may be omitted (500 steps, 32 bins).
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     stepLimit = try c.decodeIfPresent(Int.self, forKey: .stepLimit) ?? 500

@@ -97,7 +97,6 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
 
   /// An expectation built in code; `id` `nil` gives `"<kind> <variant> <metric>"`. Validation checks that
   /// the fields the kind needs are present.
-  @_optimize(none)
   public init(
     id: String? = nil, kind: Kind, variant: String, metric: FunnelMetric, min: Double? = nil, max: Double? = nil,
     atLeast: Double? = nil, costsAtMost: Double? = nil, atMost: Double? = nil, costsAtLeast: Double? = nil,
@@ -132,7 +131,6 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
 
   /// Decodes one item of a spec's `expectations`: `kind`, `variant` and `metric` are required, the rest
   /// optional; `id` defaults as in the initializer.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     kind = try c.decodeEnum(Kind.self, forKey: .kind)
@@ -179,10 +177,8 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   }
 
   /// Problems of this expectation against the experiment it belongs to.
-  @_optimize(none)
   func validationErrors(at path: SpecPath, variants: [String]) -> [SpecError] {
     var errors: [SpecError] = []
-    @_optimize(none)
     func fail(_ key: String?, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) {
       errors.append(SpecError(kind, path: key.map { path.key($0) } ?? path, message: message, hint: hint))
     }
@@ -259,7 +255,6 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
 
   /// Problems of `relativeTo` and `among`: unknown variants, the expectation's own
   /// variant as its reference, the control among `beats`' arms, repeated arms.
-  @_optimize(none)
   func referenceErrors(at path: SpecPath, variants: [String]) -> [SpecError] {
     var errors: [SpecError] = []
     func unknown(_ name: String, at place: SpecPath) {
@@ -295,7 +290,6 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
   }
 
   /// A `varianceReduction`'s `method`: present and one of the adjustments.
-  @_optimize(none)
   func methodErrors(at path: SpecPath) -> [SpecError] {
     let names = SegmentReport.Method.allCases.filter { $0 != .unadjusted }.map(\.specName)
     if let m = method, !names.contains(m) {

@@ -6,7 +6,6 @@ public struct GridLevel: Sendable, Hashable, Decodable {
   public var patches: [Patch]
 
   /// A level; without patches it stands for the base flow.
-  @_optimize(none)
   public init(id: String, patches: [Patch] = []) {
     self.id = id
     self.patches = patches
@@ -15,7 +14,6 @@ public struct GridLevel: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case id, patches }
 
   /// Decodes `{"id": …, "patches": […]}`; `patches` may be omitted.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -31,7 +29,6 @@ public struct GridFactor: Sendable, Hashable, Decodable {
   public var levels: [GridLevel]
 
   /// A factor with these levels (validation requires at least one, with unique ids).
-  @_optimize(none)
   public init(id: String, levels: [GridLevel]) {
     self.id = id
     self.levels = levels
@@ -40,7 +37,6 @@ public struct GridFactor: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case id, levels }
 
   /// Decodes `{"id": …, "levels": […]}`; both are required.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -58,13 +54,11 @@ public struct Grid: Sendable, Hashable, Decodable {
   public var factors: [GridFactor]
 
   /// A grid of these factors (validation requires at least one, and at most ``Limits/gridCells`` cells).
-  @_optimize(none)
   public init(factors: [GridFactor]) { self.factors = factors }
 
   enum CodingKeys: String, CodingKey { case factors }
 
   /// Decodes `{"factors": […]}`.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     factors = try c.decode([GridFactor].self, forKey: .factors)
@@ -75,12 +69,10 @@ public struct Grid: Sendable, Hashable, Decodable {
   public var cellCount: Int { Limits.product(factors.map(\.levels.count)) ?? Int.max }
 
   /// The cells as variants, in lexicographic order of level indices (first factor slowest).
-  @_optimize(none)
   public func variants() -> [Variant] { cells().map(\.variant) }
 
   /// The cells, in the order of ``variants()``, each with the level it takes of every
   /// factor: reports read a cell's levels here, never out of its id.
-  @_optimize(none)
   public func cells() -> [GridCell] {
     var cells = [GridCell(variant: Variant(id: "", patches: []), levels: [])]
     for factor in factors {
@@ -99,7 +91,6 @@ public struct Grid: Sendable, Hashable, Decodable {
     return factors.isEmpty ? [] : cells
   }
 
-  @_optimize(none)
   func validationErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
     if factors.isEmpty { errors.append(SpecError(path: path.key("factors"), message: "a grid needs at least one factor", hint: nil)) }
@@ -138,7 +129,6 @@ public struct GridCell: Sendable {
   public var levels: [(factor: String, level: String)]
 
   /// A cell running `variant`, at `levels`.
-  @_optimize(none)
   public init(variant: Variant, levels: [(factor: String, level: String)]) {
     self.variant = variant
     self.levels = levels

@@ -13,7 +13,6 @@ public struct Guardrail: Sendable, Hashable, Decodable {
   public var margin: Double
 
   /// A guardrail on `metric`; validation requires `margin` finite and ≥ 0.
-  @_optimize(none)
   public init(metric: FunnelMetric, margin: Double) {
     self.metric = metric
     self.margin = margin
@@ -23,7 +22,6 @@ public struct Guardrail: Sendable, Hashable, Decodable {
 
   /// Decodes `{"metric": …, "margin": …}`; both are required.
   /// - Throws: ``SpecError`` for an unknown metric name (with the closest name as a hint).
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     metric = try c.decodeEnum(FunnelMetric.self, forKey: .metric)
@@ -67,7 +65,6 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
   public static let defaultEquivalenceMargin = 0.01
 
   /// Creates a metrics spec; every argument has the documented default.
-  @_optimize(none)
   public init(
     primary: FunnelMetric = .purchaseConversion, guardrails: [Guardrail] = [], alpha: Double = 0.05,
     correction: MultipleTestingCorrection = .holm, equivalenceMargin: Double = MetricsSpec.defaultEquivalenceMargin,
@@ -83,7 +80,6 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
 
   /// The practical-equivalence margin of `metric` in the metric's unit, given the
   /// control's exact value: `relative margin × |control|`.
-  @_optimize(none)
   public func equivalenceMargin(for metric: FunnelMetric, control: Double) -> Double {
     relativeMargin(for: metric) * abs(control)
   }
@@ -98,7 +94,6 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
 
   /// Decodes a spec's `metrics` object; every key may be omitted and defaults as in the initializer.
   /// `equivalenceMargins` is keyed by metric name.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     primary = try c.decodeEnumIfPresent(FunnelMetric.self, forKey: .primary) ?? .purchaseConversion
@@ -118,7 +113,6 @@ public struct MetricsSpec: Sendable, Hashable, Decodable {
     }
   }
 
-  @_optimize(none)
   func validationErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
     let margins =
@@ -179,7 +173,6 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
   public var allocation: [String: Double]
 
   /// A design; by default the experiment's name as the salt and equal weights for every arm.
-  @_optimize(none)
   public init(salt: String = "", allocation: [String: Double] = [:]) {
     self.salt = salt
     self.allocation = allocation
@@ -188,7 +181,6 @@ public struct ExperimentDesign: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case salt, allocation }
 
   /// Decodes a spec's `design` object: `salt` and `allocation` (keyed by variant id) may be omitted.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     salt = try c.decodeIfPresent(String.self, forKey: .salt) ?? ""

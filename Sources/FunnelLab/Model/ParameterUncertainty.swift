@@ -43,7 +43,6 @@ public struct ParameterUncertainty: Sendable, Hashable {
     public var distribution: Distribution
 
     /// A parameter drawn from `distribution`.
-    @_optimize(none)
     public init(_ parameter: BehaviorParameter, _ distribution: Distribution) {
       self.parameter = parameter
       self.distribution = distribution
@@ -58,7 +57,6 @@ public struct ParameterUncertainty: Sendable, Hashable {
     public var rho: Double
 
     /// The correlation `rho` of `first` and `second`.
-    @_optimize(none)
     public init(_ first: BehaviorParameter, _ second: BehaviorParameter, rho: Double) {
       between = [first, second]
       self.rho = rho
@@ -78,7 +76,6 @@ public struct ParameterUncertainty: Sendable, Hashable {
   public static let defaultDraws = 200
 
   /// Uncertainty about `parameters` (sorted into declaration order).
-  @_optimize(none)
   public init(parameters: [Uncertain], correlations: [Correlation] = [], draws: Int = defaultDraws, summary: String? = nil) {
     self.parameters = parameters.sorted { $0.parameter < $1.parameter }
     self.correlations = correlations
@@ -94,7 +91,6 @@ extension ParameterUncertainty: Decodable {
 
   /// Decodes the section: `parameters` is required, `description` and `correlations` optional; an entry must give `mean` and `sd`, or `low` and `high`.
   /// - Throws: ``SpecError`` for an unknown parameter, a missing or mixed pair of keys, or a wrong type.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let draws = try c.decodeIfPresent(Int.self, forKey: .draws) ?? Self.defaultDraws
@@ -178,14 +174,12 @@ extension ParameterUncertainty {
   /// error is not a positive number or the rounded correlations are not consistent. The
   /// entries of `earlier` (the spec's section) for parameters not fitted are kept, with
   /// their correlations among themselves, and so is its draw count.
-  @_optimize(none)
   public static func fitted(
     _ parameters: [BehaviorParameter], estimates: [Double], covariance: [[Double]], keeping earlier: ParameterUncertainty?,
     summary: String
   ) -> ParameterUncertainty? {
     let sds = parameters.indices.map { covariance[$0][$0].squareRoot() }
     guard sds.allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
-    @_optimize(none)
     func round(_ x: Double, _ scale: Double) -> Double { (x * scale).rounded() / scale }
     guard !parameters.isEmpty else { return nil }
     let fitted = Set(parameters)

@@ -39,7 +39,6 @@ extension Patch: Decodable {
 
   /// Decodes `{"op": …, …}`: `op` names the case (one of ``operations``) and the other keys its fields.
   /// - Throws: ``SpecError`` for an unknown `op` (with the closest name as a hint) or a missing field.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let op = try c.decode(String.self, forKey: .op)
@@ -114,7 +113,6 @@ public struct Variant: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case id, description, patches }
 
   /// Decodes `{"id": …, "description": …, "patches": […]}`; only `id` is required.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)

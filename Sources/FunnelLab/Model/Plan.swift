@@ -65,7 +65,6 @@ public struct Plan: Sendable, Hashable, Decodable {
 
   /// Decodes one item of a paywall's `plans`: `id`, `price` and `period` are required.
   /// - Throws: ``SpecError`` for an unknown period or a missing or mistyped field.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)

@@ -10,7 +10,6 @@ public struct IntentDistribution: Sendable, Hashable, Decodable {
   public var sd: Double
 
   /// A normal intent; the default is standard normal (mean 0, the reference intent of the spec's probabilities).
-  @_optimize(none)
   public init(mean: Double = 0, sd: Double = 1) {
     self.mean = mean
     self.sd = sd
@@ -19,7 +18,6 @@ public struct IntentDistribution: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case mean, sd }
 
   /// Decodes `{"mean": …, "sd": …}`; either may be omitted (0 and 1).
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     mean = try c.decodeIfPresent(Double.self, forKey: .mean) ?? 0
@@ -50,7 +48,6 @@ public struct Segment: Sendable, Hashable {
 
   /// A segment; the defaults are those of a spec that omits the field (weight 1, standard normal intent, no
   /// overrides, not observable).
-  @_optimize(none)
   public init(
     id: String, weight: Double = 1, intent: IntentDistribution = IntentDistribution(),
     behavior: [BehaviorParameter: Double] = [:], screens: [String: [String: Double]] = [:], observable: Bool = false,
@@ -72,7 +69,6 @@ extension Segment: Decodable {
   /// Decodes a segment of a spec: `id` is required; `behavior` names must be behavior parameters, and
   /// `screens` maps screen ids to `{action id: probability}` objects.
   /// - Throws: ``SpecError`` for an unknown behavior parameter or a value of the wrong type.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)
@@ -128,7 +124,6 @@ public struct PrePeriodCovariate: Sendable, Hashable {
   public var intentEffect: Double
 
   /// A covariate; by default a count of mean 5 at intent 0 whose log mean rises by 0.5 per unit of intent.
-  @_optimize(none)
   public init(name: String = "prePeriodCount", mean: Double = 5, intentEffect: Double = 0.5) {
     self.name = name
     self.mean = mean
@@ -140,7 +135,6 @@ extension PrePeriodCovariate: Decodable {
   enum CodingKeys: String, CodingKey { case name, mean, intentEffect }
 
   /// Decodes `{"name": …, "mean": …, "intentEffect": …}`; each may be omitted (the defaults of ``init(name:mean:intentEffect:)``).
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let defaults = PrePeriodCovariate()
@@ -158,7 +152,6 @@ public struct Population: Sendable, Hashable, Decodable {
   public var covariate: PrePeriodCovariate?
 
   /// A population; by default one segment, `everyone`, with weight 1 and standard normal intent, and no covariate.
-  @_optimize(none)
   public init(segments: [Segment] = [Segment(id: "everyone")], covariate: PrePeriodCovariate? = nil) {
     self.segments = segments
     self.covariate = covariate
@@ -167,7 +160,6 @@ public struct Population: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case segments, covariate }
 
   /// Decodes `{"segments": […], "covariate": {…}}`; `segments` is required.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     segments = try c.decode([Segment].self, forKey: .segments)
@@ -202,7 +194,6 @@ public struct Population: Sendable, Hashable, Decodable {
 
 extension BehaviorParameters {
   /// Decodes an object of `parameterName: value` members; unknown names are errors.
-  @_optimize(none)
   static func decodeOverrides(from decoder: any Decoder) throws -> [BehaviorParameter: Double] {
     decoder.acceptAllKeys()
     let c = try decoder.container(keyedBy: AnyCodingKey.self)

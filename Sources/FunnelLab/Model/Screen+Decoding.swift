@@ -11,7 +11,6 @@ extension Screen: Decodable {
   /// screen) is reported to the decoder as a problem at the field's path ("options is only
   /// for choice screens"); the spec decoder collects it and goes on, any other decoder throws it.
   /// - Throws: ``SpecError`` for an unknown kind or action kind, or a `range` that is not `[min, max]` with `min ≤ max`.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     id = try c.decode(String.self, forKey: .id)

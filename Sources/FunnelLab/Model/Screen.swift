@@ -58,7 +58,6 @@ public struct ChoiceOption: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case id, weight }
 
   /// Decodes either form: a bare id string (weight 1) or an object with `id` and an optional `weight`.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     if let single = try? decoder.singleValueContainer(), let id = try? single.decode(String.self) {
       self.init(id: id)
@@ -85,7 +84,6 @@ public struct Dwell: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey { case medianSeconds, sigma }
 
   /// Decodes `{"medianSeconds": …, "sigma": …}`; `sigma` may be omitted.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     medianSeconds = try c.decode(Double.self, forKey: .medianSeconds)

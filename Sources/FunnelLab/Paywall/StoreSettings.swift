@@ -30,7 +30,6 @@ public struct StoreSettings: Sendable, Hashable, Decodable {
   }
 
   /// Decodes a spec's `store` object; every key may be omitted and keeps its default.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let d = StoreSettings()
@@ -104,7 +103,6 @@ public struct RevenueSettings: Sendable, Hashable, Decodable {
   }
 
   /// Decodes a spec's `revenue` object; every key may be omitted and keeps its default.
-  @_optimize(none)
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let d = RevenueSettings()

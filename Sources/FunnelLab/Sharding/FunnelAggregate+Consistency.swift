@@ -14,14 +14,11 @@ extension FunnelAggregate {
   /// purchasers; completion times: `count = completed = Σ histogram`; the lifecycles count
   /// every purchaser once, and their trials, conversions and refunds are those counted.
   /// - Returns: one error per broken relation, at `path`'s field.
-  @_optimize(none)
   func consistencyErrors(at path: SpecPath) -> [SpecError] {
     var errors: [SpecError] = []
-    @_optimize(none)
     func check(_ holds: Bool, _ field: String, _ message: String) {
       if !holds { errors.append(SpecError(path: path.key(field), message: message, hint: "the shard file was edited or damaged")) }
     }
-    @_optimize(none)
     func sum(_ xs: [UInt64]) -> UInt64? {
       var total: UInt64 = 0
       for x in xs {

@@ -2,9 +2,7 @@ extension FunnelAggregate {
   /// Every field as JSON, for shard files. Integers only (the sum of squares as a
   /// decimal string), so reading it back gives the same aggregate exactly.
   package var json: JSONValue {
-    @_optimize(none)
     func ints(_ xs: [UInt64]) -> JSONValue { .array(xs.map { .integer($0) }) }
-    @_optimize(none)
     func pairs(_ d: RevenueDistribution) -> JSONValue {
       .array(d.counts.sorted { $0.key < $1.key }.map { .array([.integer($0.key), .integer($0.value)]) })
     }
@@ -27,7 +25,6 @@ extension FunnelAggregate {
   }
 
   /// One lifecycle and its purchasers, as a shard file holds it.
-  @_optimize(none)
   static func json(_ l: PurchaseLifecycle, count: UInt64) -> JSONValue {
     .object([
       ("plan", .integer(UInt64(max(l.plan, 0)))), ("delayDays", .number(l.delayDays)), ("trial", .bool(l.isTrial)),
@@ -38,31 +35,25 @@ extension FunnelAggregate {
 
   /// Reads an aggregate written by ``json`` for `flow`, checking every field's shape.
   /// - Throws: ``SpecError`` at the offending path.
-  @_optimize(none)
   package init(json value: JSONValue, for flow: CompiledFlow, at path: SpecPath) throws(SpecError) {
     self.init(for: flow)
-    @_optimize(none)
     func field(_ key: String) throws(SpecError) -> JSONValue {
       guard let v = value[key] else { throw SpecError(path: path.key(key), message: "missing", hint: "the shard file is damaged") }
       return v
     }
-    @_optimize(none)
     func integer(_ v: JSONValue, _ p: SpecPath) throws(SpecError) -> UInt64 {
       guard case .number(_, let literal) = v.kind, let x = UInt64(literal) else {
         throw SpecError(path: p, message: "expected a whole number ≥ 0", hint: "the shard file is damaged")
       }
       return x
     }
-    @_optimize(none)
     func signed(_ v: JSONValue, _ p: SpecPath) throws(SpecError) -> Int64 {
       guard case .number(_, let literal) = v.kind, let x = Int64(literal) else {
         throw SpecError(path: p, message: "expected a whole number", hint: "the shard file is damaged")
       }
       return x
     }
-    @_optimize(none)
     func scalar(_ key: String) throws(SpecError) -> UInt64 { try integer(field(key), path.key(key)) }
-    @_optimize(none)
     func array(_ key: String, count: Int) throws(SpecError) -> [UInt64] {
       guard case .array(let xs) = try field(key).kind, xs.count == count else {
         throw SpecError(path: path.key(key), message: "expected an array of \(count) counts", hint: "the shard belongs to another flow")
@@ -71,7 +62,6 @@ extension FunnelAggregate {
       for (i, x) in xs.enumerated() { out.append(try integer(x, path.key(key).index(i))) }
       return out
     }
-    @_optimize(none)
     func pairs(_ key: String) throws(SpecError) -> [(JSONValue, JSONValue, SpecPath)] {
       guard case .array(let xs) = try field(key).kind else {
         throw SpecError(path: path.key(key), message: "expected an array of [value, count] pairs", hint: nil)
@@ -120,20 +110,16 @@ extension FunnelAggregate {
   /// Reads one lifecycle written by ``json(_:count:)``: a plan of `flow`, a finite delay of
   /// 0 to 10⁶ days, at most the payments the plan can make within the horizon, a
   /// conversion only after a trial and a refund only of a payment.
-  @_optimize(none)
   static func lifecycle(_ value: JSONValue, for flow: CompiledFlow, at path: SpecPath) throws(SpecError) -> (PurchaseLifecycle, UInt64) {
-    @_optimize(none)
     func damaged(_ key: String, _ message: String) -> SpecError {
       SpecError(path: path.key(key), message: message, hint: "the shard file is damaged")
     }
-    @_optimize(none)
     func whole(_ key: String) throws(SpecError) -> UInt64 {
       guard case .number(_, let literal)? = value[key]?.kind, let x = UInt64(literal) else {
         throw damaged(key, "expected a whole number ≥ 0")
       }
       return x
     }
-    @_optimize(none)
     func flag(_ key: String) throws(SpecError) -> Bool {
       guard case .bool(let b)? = value[key]?.kind else { throw damaged(key, "expected true or false") }
       return b
@@ -162,7 +148,6 @@ extension FunnelAggregate {
 
   /// Checks that the lifecycles earn exactly the revenue distributions stored beside them
   /// (by the horizon and before the analysis day), as every run's do.
-  @_optimize(none)
   func checkLifecyclesReproduceRevenue(_ flow: CompiledFlow, at path: SpecPath) throws(SpecError) {
     let horizon = flow.revenue.horizonMonths * SubscriptionLifecycle.daysPerMonth
     for (field, stored, day) in [("revenue", revenue, horizon), ("realizedRevenue", realizedRevenue, flow.revenue.analysisDay)]

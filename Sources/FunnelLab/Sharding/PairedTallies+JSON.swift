@@ -4,7 +4,6 @@ extension PairedTallies {
   /// as decimal strings and the users whose difference is not 0, so reading it back gives the
   /// same tallies exactly.
   package var json: JSONValue {
-    @_optimize(none)
     func sums(_ s: DifferenceSums) -> JSONValue {
       .object([
         ("sumCents", .string(String(s.sum))), ("sumSquaredCents", .string(String(s.sumOfSquares))),
@@ -28,10 +27,8 @@ extension PairedTallies {
 
   /// Reads tallies written by ``json``, checking every field's shape.
   /// - Throws: ``SpecError`` at the offending path.
-  @_optimize(none)
   package init(json value: JSONValue, at path: SpecPath) throws(SpecError) {
     self.init()
-    @_optimize(none)
     func fail(_ p: SpecPath, _ message: String) -> SpecError { SpecError(path: p, message: message, hint: "the shard file is damaged") }
     guard case .number(_, let literal)? = value["users"]?.kind, let n = UInt64(literal) else {
       throw fail(path.key("users"), "expected a whole number ≥ 0")
@@ -53,7 +50,6 @@ extension PairedTallies {
       (tables[o.rawValue].neither, tables[o.rawValue].variantOnly, tables[o.rawValue].controlOnly, tables[o.rawValue].both) =
         (xs[0], xs[1], xs[2], xs[3])
     }
-    @_optimize(none)
     func sums(_ key: String) throws(SpecError) -> DifferenceSums {
       guard case .string(let s)? = value[key]?["sumCents"]?.kind, let sum = Int128(s),
         case .string(let q)? = value[key]?["sumSquaredCents"]?.kind, let squares = UInt128(q),

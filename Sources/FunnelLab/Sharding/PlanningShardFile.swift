@@ -11,7 +11,6 @@ package struct PlanningShardFile: Sendable {
   package var counts: PlanningCounts
 
   /// A shard's partial plan, as ``ExperimentPlanner/tally(_:options:shard:progress:)`` returned it.
-  @_optimize(none)
   package init(shard: Shard, specText: String, options: PlanningOptions, counts: PlanningCounts) {
     self.shard = shard
     self.specText = specText
@@ -20,7 +19,6 @@ package struct PlanningShardFile: Sendable {
   }
 
   var settings: JSONValue {
-    @_optimize(none)
     func opt(_ x: Int?) -> JSONValue { x.map { .integer($0) } ?? .null }
     return .object([
       ("usersPerArm", opt(options.usersPerArm)), ("targetPower", .number(options.targetPower)),
@@ -30,7 +28,6 @@ package struct PlanningShardFile: Sendable {
     ])
   }
 
-  @_optimize(none)
   static func tally(_ c: DesignDiagnosis.Counts) -> JSONValue {
     .array(
       [c.replicates, c.significant, c.falsePositives, c.covered, c.wrongSign].map { .integer($0) }
@@ -38,7 +35,6 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// A size search's tallies as `[replicates, significant at each size…]`.
-  @_optimize(none)
   static func search(_ c: SampleSizeSearch.Counts?) -> JSONValue {
     guard let c else { return .null }
     return .array(([c.replicates] + c.significant).map { .integer($0) })
@@ -66,7 +62,6 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// Reads a planning shard written by ``json``.
-  @_optimize(none)
   package static func read(_ document: JSONValue, source: String) throws(SpecErrors) -> PlanningShardFile {
     guard case .number(_, let version)? = document["funnellabShard"]?.kind, version == String(ShardFile.formatVersion) else {
       throw SpecErrors(
@@ -96,13 +91,11 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// The error of a damaged shard file at `path`.
-  @_optimize(none)
   private static func damaged(_ path: SpecPath, _ message: String, source: String) -> SpecErrors {
     SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: "the shard file is damaged")])
   }
 
   /// Exactly `count` whole numbers ≥ 0 from a JSON array.
-  @_optimize(none)
   private static func wholeNumbers(_ v: JSONValue?, _ count: Int, _ path: SpecPath, source: String) throws(SpecErrors) -> [Int] {
     guard case .array(let xs)? = v?.kind, xs.count == count else { throw damaged(path, "expected \(count) whole numbers", source: source) }
     var out: [Int] = []
@@ -116,7 +109,6 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// A design diagnosis's tallies, as `tally(_:)` wrote them.
-  @_optimize(none)
   private static func readTally(_ v: JSONValue?, _ path: SpecPath, source: String) throws(SpecErrors) -> DesignDiagnosis.Counts {
     let x = try wholeNumbers(v, 16, path, source: source)
     var c = DesignDiagnosis.Counts()
@@ -127,14 +119,11 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// The planning settings, as `settings` wrote them (defaults for missing members; checked later).
-  @_optimize(none)
   private static func readOptions(_ s: JSONValue?) -> PlanningOptions {
-    @_optimize(none)
     func int(_ key: String) -> Int? {
       if case .number(_, let literal)? = s?[key]?.kind { return Int(literal) }
       return nil
     }
-    @_optimize(none)
     func double(_ key: String) -> Double? {
       if case .number(let x, _)? = s?[key]?.kind { return x }
       return nil
@@ -154,7 +143,6 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// One variant's tallies: the diagnosis, and the size search and peeking when present.
-  @_optimize(none)
   private static func readVariant(_ v: JSONValue, at path: SpecPath, source: String) throws(SpecErrors) -> PlanningCounts.Variant {
     var out = PlanningCounts.Variant()
     out.diagnosis = try readTally(v["diagnosis"], path.key("diagnosis"), source: source)
@@ -184,10 +172,8 @@ package struct PlanningShardFile: Sendable {
   /// significant, the p-value histogram ≤ replicates, the summed |x₁ − x₀| ≤
   /// significant × 2·10¹²; peeking: rejections and false positives ≤ replicates,
   /// stopping days ≤ rejections × 100).
-  @_optimize(none)
   func consistencyErrors() -> [SpecError] {
     var errors: [SpecError] = []
-    @_optimize(none)
     func check(_ holds: Bool, _ path: SpecPath, _ message: String) {
       if !holds { errors.append(SpecError(path: path, message: message, hint: "the shard file was edited or damaged")) }
     }
@@ -200,9 +186,7 @@ package struct PlanningShardFile: Sendable {
     check(Limits.Planning.targetPower.contains(o.targetPower), settings.key("targetPower"), "out of range")
     check(o.alpha.map(Limits.Planning.alpha.contains) ?? true, settings.key("alpha"), "out of range")
     guard errors.isEmpty else { return errors }
-    @_optimize(none)
     func slice(_ n: Int) -> Int { shard.range(of: 0..<UInt64(n)).count }
-    @_optimize(none)
     func tally(_ c: DesignDiagnosis.Counts, replicates: Int, at path: SpecPath) {
       guard c.replicates == replicates else {
         return check(false, path, "\(c.replicates) replicates, but shard \(shard) has \(replicates)")
@@ -239,7 +223,6 @@ package struct PlanningShardFile: Sendable {
   }
 
   /// Merges planning shards into the plan of the single run.
-  @_optimize(none)
   package static func merge(_ files: [(source: String, file: PlanningShardFile)]) throws(SpecErrors) -> PlanningReport {
     guard let first = files.first else { throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files")]) }
     var errors: [SpecError] = []

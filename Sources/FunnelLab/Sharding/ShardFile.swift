@@ -31,7 +31,6 @@ package struct ShardFile: Sendable {
   package var paired: [PairedTallies?]
 
   /// A shard's partial result; `paired` empty in experiment mode.
-  @_optimize(none)
   package init(
     command: String, shard: Shard, specText: String, seed: UInt64, users: Int, mode: RunMode, variants: [String]?,
     aggregates: [FunnelAggregate], paired: [PairedTallies?] = []
@@ -74,9 +73,7 @@ package struct ShardFile: Sendable {
   }
 
   /// Reads a shard file; aggregates are checked against the spec's compiled flows.
-  @_optimize(none)
   package static func read(text: String, source: String) throws(SpecErrors) -> ShardFile {
-    @_optimize(none)
     func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) -> SpecErrors {
       SpecErrors(source: source, errors: [SpecError(kind, path: path, message: message, hint: hint)])
     }
@@ -92,12 +89,10 @@ package struct ShardFile: Sendable {
       throw fail([.key("funnellabShard")], "unsupported version \(version)", "use the same funnellab version for all steps")
     }
     if let error = ContentChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
-    @_optimize(none)
     func string(_ key: String) throws(SpecErrors) -> String {
       guard case .string(let s)? = document[key]?.kind else { throw fail([.key(key)], "expected a string", kind: .type) }
       return s
     }
-    @_optimize(none)
     func number(_ v: JSONValue?, _ path: SpecPath) throws(SpecErrors) -> UInt64 {
       guard case .number(_, let literal)? = v?.kind, let x = UInt64(literal) else {
         throw fail(path, "expected a whole number", kind: .type)
@@ -145,7 +140,6 @@ package struct ShardFile: Sendable {
 
   /// The paired tallies of a shard: `count` entries, `null` for the control (index 0)
   /// and tallies for every other variant.
-  @_optimize(none)
   static func readPaired(_ document: JSONValue, count: Int, source: String) throws(SpecErrors) -> [PairedTallies?] {
     guard case .array(let items)? = document["paired"]?.kind, items.count == count else {
       throw SpecErrors(
@@ -176,7 +170,6 @@ package struct ShardFile: Sendable {
   /// (`FunnelAggregate.consistencyErrors(at:)`), and the users must be exactly those of
   /// this shard's slice: `shard.range(of: 0..<users)` per variant in truth mode, of
   /// `0..<users × variants` over all variants in experiment mode.
-  @_optimize(none)
   func consistencyErrors() -> [SpecError] {
     var errors: [SpecError] = []
     for (i, aggregate) in aggregates.enumerated() {
@@ -212,7 +205,6 @@ package struct ShardFile: Sendable {
   }
 
   /// The experiment the shard ran (the grid expanded for `grid`).
-  @_optimize(none)
   package func experiment(source: String = "shard") throws(SpecErrors) -> Experiment {
     let e = try ExperimentLoader.load(text: specText, source: source)
     guard command == "grid" else { return e }
@@ -230,7 +222,6 @@ package struct ShardFile: Sendable {
   /// Merges the shards of one run into its result.
   /// - Throws: ``SpecErrors`` when the files come from different runs (spec, seed,
   ///   settings or shard count), a shard appears twice, or shards are missing.
-  @_optimize(none)
   package static func merge(_ files: [(source: String, file: ShardFile)]) throws(SpecErrors) -> (Experiment, RunResult, ShardFile) {
     guard let first = files.first else {
       throw SpecErrors(source: "merge", errors: [SpecError(path: .root, message: "no shard files", hint: "pass parts/*.json")])

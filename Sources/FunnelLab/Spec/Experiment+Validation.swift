@@ -6,14 +6,12 @@ package let probabilitySumTolerance = 1e-6
 extension Experiment {
   /// Every problem of the base experiment and of each variant once its patches are
   /// applied. An empty list means the experiment can run.
-  @_optimize(none)
   package func validationErrors() -> [SpecError] { validationErrors(placing: []) }
 
   /// ``validationErrors()`` with the problems the decoder reported while decoding the
   /// base flow's screens (``SpecDecodingOutcome/reported``: fields given on the wrong
   /// kind) placed among each screen's problems, after its actions and dwell time, where
   /// a reader of the list looks for them.
-  @_optimize(none)
   package func validationErrors(placing decodingProblems: [SpecError]) -> [SpecError] {
     var errors = validateBase(placing: decodingProblems)
     if variants.isEmpty {
@@ -81,7 +79,6 @@ extension Experiment {
 
   /// Problems of `design.allocation` over `variants` (grid cells included when they
   /// fit): unknown ids, weights outside 0 … ``Limits/weight``, every arm at 0.
-  @_optimize(none)
   func allocationErrors(variants: [Variant], cellsFit: Bool) -> [SpecError] {
     var errors: [SpecError] = []
     let allIDs = Set(variants.map(\.id))
@@ -114,7 +111,6 @@ extension Experiment {
   /// included) would take: their bytes (``Limits/compiledTableBytes(segments:traitBins:seenLevels:screens:stride:)``
   /// per variant) must sum to at most ``Limits/compiledTableBytes``. Checked before
   /// anything is compiled.
-  @_optimize(none)
   func tableSizeErrors() -> [SpecError] {
     var total = 0
     var largest = (bytes: 0, variant: "")
@@ -153,7 +149,6 @@ extension Experiment {
   /// out of range. Kept apart from ``validationErrors()`` (which every run checks) so
   /// that code may drop variants from a loaded spec and still run it; the loader and
   /// ``ExpectationChecker`` check both.
-  @_optimize(none)
   package func expectationErrors() -> [SpecError] {
     let variantIDs = ((grid?.cellCount ?? 0) <= Limits.gridCells ? allVariants : variants).map(\.id)
     var errors: [SpecError] = []
@@ -180,7 +175,6 @@ extension Experiment {
 
   /// Problems of the flow, population, behavior and settings, ignoring variants, with
   /// `decodingProblems` placed among their screens' problems (see ``validationErrors(placing:)``).
-  @_optimize(none)
   func validateBase(placing decodingProblems: [SpecError] = []) -> [SpecError] {
     var v = Validator(decodingProblems: decodingProblems)
     v.checkExperiment(self)
@@ -194,25 +188,21 @@ private struct Validator {
   /// Problems the decoder reported for the base flow's screens, each listed with its screen's problems.
   var decodingProblems: [SpecError] = []
 
-  @_optimize(none)
   mutating func fail(_ path: SpecPath, _ message: String, _ hint: String? = nil, kind: SpecError.Kind = .invalidValue) {
     errors.append(SpecError(kind, path: path, message: message, hint: hint))
   }
 
   /// ``SpecError/Kind/limit`` for a value above `range` (past a documented limit), else ``SpecError/Kind/invalidValue``.
-  @_optimize(none)
   func rangeKind<T: Comparable>(_ value: T, _ range: ClosedRange<T>) -> SpecError.Kind {
     value > range.upperBound ? .limit : .invalidValue
   }
 
-  @_optimize(none)
   mutating func checkProbability(_ p: Double, _ path: SpecPath) {
     if !p.isFinite || p < 0 || p > 1 {
       fail(path, "probability \(JSONValue.format(p)) is outside [0, 1]", "use a number from 0 to 1")
     }
   }
 
-  @_optimize(none)
   mutating func checkExperiment(_ e: Experiment) {
     if e.name.isEmpty { fail([.key("name")], "the name is empty", "name the experiment") }
     if let error = SpecError.unprintable(id: e.name, at: [.key("name")], naming: "experiment") { errors.append(error) }
@@ -241,14 +231,12 @@ private struct Validator {
     if Limits.traitBins.contains(e.simulation.traitBins) { checkCovariate(e.population, bins: e.simulation.traitBins) }
   }
 
-  @_optimize(none)
   mutating func checkBehavior(_ b: BehaviorParameters, at path: SpecPath) {
     for parameter in BehaviorParameter.allCases {
       checkBehaviorValue(parameter, b[parameter], at: path.key(parameter.rawValue))
     }
   }
 
-  @_optimize(none)
   mutating func checkBehaviorValue(_ parameter: BehaviorParameter, _ value: Double, at path: SpecPath) {
     if !value.isFinite || !parameter.range.contains(value) {
       fail(
@@ -260,7 +248,6 @@ private struct Validator {
     }
   }
 
-  @_optimize(none)
   mutating func checkPopulation(_ population: Population, flow: Flow) {
     let base = SpecPath([.key("population"), .key("segments")])
     if population.segments.isEmpty { fail(base, "the population has no segment", "add {\"id\": \"everyone\"}") }
@@ -329,7 +316,6 @@ private struct Validator {
   /// The pre-period covariate and the observable segments: bounded means and effects, every
   /// cell's mean within ``Limits/covariateCellMean``, the compiled tables within
   /// ``Limits/covariateTableEntries``, and a stratum id `other` that is free.
-  @_optimize(none)
   mutating func checkCovariate(_ population: Population, bins: Int) {
     let base = SpecPath([.key("population")])
     let segments = base.key("segments")
@@ -388,7 +374,6 @@ private struct Validator {
   }
 
   /// Whether a covariate mean is in (0, ``Limits/covariateMean``]; records the error when not.
-  @_optimize(none)
   mutating func checkCovariateMean(_ mean: Double, at path: SpecPath) -> Bool {
     guard !mean.isFinite || mean <= 0 || mean > Limits.covariateMean else { return true }
     fail(
@@ -397,7 +382,6 @@ private struct Validator {
     return false
   }
 
-  @_optimize(none)
   mutating func checkFlow(_ flow: Flow, behavior: BehaviorParameters) {
     let base = SpecPath([.key("flow")])
     let screensPath = base.key("screens")
@@ -438,7 +422,6 @@ private struct Validator {
 
   /// Problems of one screen: its actions, dwell, fields given on the wrong kind (found by the decoder), and the
   /// fields of its kind.
-  @_optimize(none)
   mutating func checkScreen(_ screen: Screen, index: Int, in flow: Flow, targets: Set<String>, at path: SpecPath) {
     checkActions(of: screen, index: index, targets: targets, at: path)
     checkDwell(of: screen, at: path)
@@ -454,7 +437,6 @@ private struct Validator {
   }
 
   /// Lists the decoder's problems of the screen at `path` (its fields given on the wrong kind).
-  @_optimize(none)
   private mutating func placeDecodingProblems(of path: SpecPath) {
     let isOfScreen = { (problem: SpecError) in problem.path.components.dropLast().elementsEqual(path.components) }
     errors += decodingProblems.filter(isOfScreen)
@@ -462,11 +444,9 @@ private struct Validator {
   }
 
   /// Whether `screen` offers an action of kind `kind`.
-  @_optimize(none)
   private func offers(_ screen: Screen, _ kind: ActionKind) -> Bool { screen.actions.contains { $0.kind == kind } }
 
   /// The screen's action list: its size, each action, and that the probabilities sum to 1.
-  @_optimize(none)
   private mutating func checkActions(of screen: Screen, index: Int, targets: Set<String>, at path: SpecPath) {
     if screen.actions.isEmpty {
       fail(path.key("actions"), "screen '\(screen.id)' has no actions", "add at least continue and quit")
@@ -493,7 +473,6 @@ private struct Validator {
   }
 
   /// One action: allowed on this kind of screen, its probability, and its target.
-  @_optimize(none)
   private mutating func checkAction(_ action: Action, on kind: ScreenKind, index: Int, targets: Set<String>, at ap: SpecPath) {
     if !kind.allowedActions.contains(action.kind) {
       fail(
@@ -521,7 +500,6 @@ private struct Validator {
   }
 
   /// The screen's dwell time: median and sigma in range.
-  @_optimize(none)
   private mutating func checkDwell(of screen: Screen, at path: SpecPath) {
     guard let dwell = screen.dwell else { return }
     if !dwell.medianSeconds.isFinite || dwell.medianSeconds < 0 || dwell.medianSeconds > 86_400 {
@@ -533,7 +511,6 @@ private struct Validator {
   }
 
   /// A choice screen: its options and their weights, a select action, and whether it may be left unanswered.
-  @_optimize(none)
   private mutating func checkChoice(_ choice: Screen.Choice, of screen: Screen, at path: SpecPath) {
     if choice.options.isEmpty { fail(path.key("options"), "a choice screen needs options", "list them, e.g. [\"relax\", \"focus\"]") }
     if choice.options.count > Limits.optionsPerChoice {
@@ -557,7 +534,6 @@ private struct Validator {
   }
 
   /// An input screen: a type action, a validation failure below certainty, and whether it may be skipped.
-  @_optimize(none)
   private mutating func checkInput(_ input: Screen.Input, of screen: Screen, at path: SpecPath) {
     if !offers(screen, .type) { fail(path.key("actions"), "an input screen needs a type action", "add \"type\": probability") }
     checkProbability(input.validationFailureProbability, path.key("validationFailureProbability"))
@@ -570,7 +546,6 @@ private struct Validator {
   }
 
   /// A task screen: a failure probability below certainty.
-  @_optimize(none)
   private mutating func checkTask(_ task: Screen.Work, at path: SpecPath) {
     checkProbability(task.failureProbability, path.key("failureProbability"))
     if task.failureProbability >= 1 {
@@ -579,7 +554,6 @@ private struct Validator {
   }
 
   /// A paywall: its plans, one purchase action, a known default plan, and the feature count.
-  @_optimize(none)
   private mutating func checkPaywall(_ paywall: Screen.Paywall, of screen: Screen, at path: SpecPath) {
     if paywall.plans.isEmpty {
       fail(path.key("plans"), "a paywall needs at least one plan", "add {\"id\": …, \"price\": …, \"period\": …}")
@@ -603,7 +577,6 @@ private struct Validator {
   }
 
   /// One paywall plan: price, intro offer, renewal, trial and utility in range.
-  @_optimize(none)
   private mutating func checkPlan(_ plan: Plan, at pp: SpecPath) {
     if !plan.price.isFinite || plan.price <= 0 || plan.price > 1e6 {
       fail(pp.key("price"), "price must be a number > 0 and at most 1000000", "e.g. 9.99")
@@ -618,7 +591,6 @@ private struct Validator {
   }
 
   /// A slider: finite range bounds.
-  @_optimize(none)
   private mutating func checkSlider(_ slider: Screen.Slider, at path: SpecPath) {
     if let r = slider.range, !r.lowerBound.isFinite || !r.upperBound.isFinite {
       fail(path.key("range"), "range bounds must be finite", nil)
@@ -626,7 +598,6 @@ private struct Validator {
   }
 
   /// Screens no path from the start reaches, and whether completion is reachable.
-  @_optimize(none)
   mutating func checkReachability(_ flow: Flow, at base: SpecPath) {
     guard let start = flow.startID, let startIndex = flow.index(of: start) else { return }
     var reached = Set([startIndex])
@@ -662,19 +633,16 @@ private struct Validator {
 /// Where actions lead by default.
 enum FlowTargets {
   /// The id after screen `i` in display order, or `completed` after the last.
-  @_optimize(none)
   static func next(after i: Int, in flow: Flow) -> String {
     i + 1 < flow.screens.count ? flow.screens[i + 1].id : Flow.completed
   }
 
   /// The screen before `i`, or `i` itself on the first screen.
-  @_optimize(none)
   static func previous(before i: Int, in flow: Flow) -> String {
     i > 0 ? flow.screens[i - 1].id : flow.screens[i].id
   }
 
   /// The target an action leads to from screen `i`.
-  @_optimize(none)
   static func target(of action: Action, at i: Int, in flow: Flow) -> String {
     if action.kind == .quit { return Flow.abandoned }
     if let to = action.to { return to }

@@ -14,18 +14,15 @@ package struct SpecDecoder {
   package static let maximumPasses = 64
 
   /// A decoder whose errors name `source` (`spec` when not told).
-  @_optimize(none)
   package init(source: String = "spec") { self.source = source }
 
   /// Parses `text` and decodes a `T` from it.
-  @_optimize(none)
   package func decode<T: Decodable>(_ type: T.Type, from text: String) throws(SpecErrors) -> (T, JSONValue) {
     let document = try parse(text)
     return (try decode(type, from: document), document)
   }
 
   /// Parses `text` as JSON, reporting a syntax error as a ``SpecErrors`` with its line.
-  @_optimize(none)
   package func parse(_ text: String) throws(SpecErrors) -> JSONValue {
     do {
       return try JSONParser.parse(text)
@@ -41,7 +38,6 @@ package struct SpecDecoder {
   }
 
   /// Decodes a `T` from an already parsed document.
-  @_optimize(none)
   package func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws(SpecErrors) -> T {
     let outcome = decodeCollecting(type, from: document)
     let errors = outcome.errors + outcome.reported
@@ -63,7 +59,6 @@ package struct SpecDecoder {
   /// its problem interrupted (they never asked for their remaining keys).
   ///
   /// - Complexity: O(*p* × *n*) for *p* ≤ ``maximumPasses`` passes over a document of *n* values.
-  @_optimize(none)
   package func decodeCollecting<T: Decodable>(_ type: T.Type, from document: JSONValue) -> SpecDecodingOutcome<T> {
     var current = document
     var outcome = SpecDecodingOutcome<T>(value: nil, errors: [], setAside: [], reported: [])
@@ -121,14 +116,12 @@ package struct SpecDecodingOutcome<T> {
 
   /// Whether a problem at `path` may be a consequence of setting `aside` aside: `path` is
   /// `aside`, one of its ancestors or one of its descendants.
-  @_optimize(none)
   package func isAffected(_ aside: SpecPath, by path: SpecPath) -> Bool {
     aside.components.starts(with: path.components) || path.components.starts(with: aside.components)
   }
 
   /// Whether a problem at `path` may be a consequence of a set-aside value (see
   /// ``isAffected(_:by:)``): semantic problems there are not reported.
-  @_optimize(none)
   package func isAffected(_ path: SpecPath) -> Bool {
     setAside.contains { isAffected($0, by: path) }
   }
@@ -139,7 +132,6 @@ extension JSONValue {
   /// removed, an array element becomes `null`.
   /// - Returns: whether the document changed (`false` for the root, a path that names
   ///   nothing, or an element that is already `null`).
-  @_optimize(none)
   mutating func setAside(_ path: SpecPath) -> Bool {
     guard let first = path.components.first else { return false }
     let rest = SpecPath(Array(path.components.dropFirst()))
@@ -176,21 +168,17 @@ package struct AnyCodingKey: CodingKey, Hashable, Sendable {
   /// The array index; `nil` for an object key.
   package var intValue: Int?
   /// An object key; never fails, so every key of an object can be enumerated.
-  @_optimize(none)
   package init(stringValue: String) { self.stringValue = stringValue }
   /// An index key, also usable as the key `"\(intValue)"`.
-  @_optimize(none)
   package init(intValue: Int) {
     stringValue = String(intValue)
     self.intValue = intValue
   }
   /// An object key (the unlabelled spelling of ``init(stringValue:)``).
-  @_optimize(none)
   package init(_ string: String) { stringValue = string }
 }
 
 extension SpecPath {
-  @_optimize(none)
   init(codingPath: [any CodingKey]) {
     self.init(
       codingPath.map { key in
@@ -220,18 +208,15 @@ final class DecodingState {
   /// Problems reported with ``SpecValueDecoding/report(_:)``: found while decoding, they did not stop it.
   private(set) var reported: [SpecError] = []
 
-  @_optimize(none)
   init(document: JSONValue) { self.document = document }
 
   /// Records a problem that does not stop decoding, with the line of its path when it has none.
-  @_optimize(none)
   func report(_ problem: SpecError) {
     var located = problem
     if located.line == nil { located.line = document.line(at: problem.path) }
     reported.append(located)
   }
 
-  @_optimize(none)
   func visit(_ path: SpecPath, _ value: JSONValue) {
     if visited[path] == nil {
       visited[path] = (value, [])
@@ -239,15 +224,12 @@ final class DecodingState {
     }
   }
 
-  @_optimize(none)
   func ask(_ path: SpecPath, _ key: String) {
     visited[path]?.asked.insert(key)
   }
 
-  @_optimize(none)
   func acceptAllKeys(_ path: SpecPath) { openObjects.insert(path) }
 
-  @_optimize(none)
   func unknownKeyErrors() -> [SpecError] {
     var errors: [SpecError] = []
     for path in order where !openObjects.contains(path) {
@@ -273,12 +255,10 @@ struct ValueDecoder: SpecValueDecoding {
   var codingPath: [any CodingKey] { path.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  @_optimize(none)
   func error(_ message: String, kind: SpecError.Kind = .type, hint: String? = nil) -> SpecError {
     SpecError(kind, path: path, line: value.line > 0 ? value.line : nil, message: message, hint: hint)
   }
 
-  @_optimize(none)
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case .object(let members) = value.kind else {
       throw error("expected an object, found \(value.typeName)")
@@ -287,7 +267,6 @@ struct ValueDecoder: SpecValueDecoding {
     return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, members: members))
   }
 
-  @_optimize(none)
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard case .array(let elements) = value.kind else {
       throw error("expected an array, found \(value.typeName)")
@@ -295,11 +274,9 @@ struct ValueDecoder: SpecValueDecoding {
     return UnkeyedContainer(decoder: self, elements: elements)
   }
 
-  @_optimize(none)
   func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleContainer(decoder: self) }
 
   /// Declares that every key of this object is data (a map), not a field name.
-  @_optimize(none)
   func markAllKeysAccepted() { state.acceptAllKeys(path) }
 
   var isNumber: Bool {
@@ -307,20 +284,15 @@ struct ValueDecoder: SpecValueDecoding {
     return false
   }
 
-  @_optimize(none)
   func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError { error(message, kind: kind, hint: hint) }
 
-  @_optimize(none)
   func report(_ problem: SpecError) { state.report(problem) }
 
-  @_optimize(none)
   func child(_ value: JSONValue, _ component: SpecPathComponent) -> ValueDecoder {
     ValueDecoder(value: value, path: SpecPath(path.components + [component]), state: state)
   }
 
-  @_optimize(none)
   func decodePrimitive<T: Decodable>(_ type: T.Type) throws -> T {
-    @_optimize(none)
     func mismatch(_ expected: String) -> SpecError { error("expected \(expected), found \(value.typeName)") }
     switch type {
     case is Bool.Type:
@@ -354,7 +326,6 @@ struct ValueDecoder: SpecValueDecoding {
     }
   }
 
-  @_optimize(none)
   private func exactInteger(_ d: Double) -> Double? {
     d.isFinite && d == d.rounded() && abs(d) < 9.007_199_254_740_992e15 ? d : nil
   }
@@ -372,16 +343,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
   }
 
-  @_optimize(none)
   private func member(_ key: Key) -> JSONValue.Member? {
     decoder.state.ask(decoder.path, key.stringValue)
     return members.first(where: { $0.key == key.stringValue })
   }
 
-  @_optimize(none)
   func contains(_ key: Key) -> Bool { member(key) != nil }
 
-  @_optimize(none)
   private func childDecoder(_ key: Key) throws -> ValueDecoder {
     guard let m = member(key) else {
       let typo = NameSuggestion.closest(to: key.stringValue, in: members.map(\.key))
@@ -395,38 +363,31 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return child
   }
 
-  @_optimize(none)
   func decodeNil(forKey key: Key) throws -> Bool {
     guard let m = member(key) else { return true }
     if case .null = m.value.kind { return true }
     return false
   }
 
-  @_optimize(none)
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     try childDecoder(key).decodePrimitive(type)
   }
 
-  @_optimize(none)
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let m = member(key) else { return nil }
     if case .null = m.value.kind { return nil }
     return try childDecoder(key).decodePrimitive(type)
   }
 
-  @_optimize(none)
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
     try childDecoder(key).container(keyedBy: type)
   }
 
-  @_optimize(none)
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
     try childDecoder(key).unkeyedContainer()
   }
 
-  @_optimize(none)
   func superDecoder() throws -> any Decoder { decoder }
-  @_optimize(none)
   func superDecoder(forKey key: Key) throws -> any Decoder { try childDecoder(key) }
 }
 
@@ -435,7 +396,6 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   let elements: [JSONValue]
   var currentIndex = 0
 
-  @_optimize(none)
   init(decoder: ValueDecoder, elements: [JSONValue]) {
     self.decoder = decoder
     self.elements = elements
@@ -445,14 +405,12 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   var count: Int? { elements.count }
   var isAtEnd: Bool { currentIndex >= elements.count }
 
-  @_optimize(none)
   private mutating func next() throws -> ValueDecoder {
     guard !isAtEnd else { throw decoder.error("array has too few elements", kind: .invalidValue) }
     defer { currentIndex += 1 }
     return decoder.child(elements[currentIndex], .index(currentIndex))
   }
 
-  @_optimize(none)
   mutating func decodeNil() throws -> Bool {
     guard !isAtEnd else { return false }
     if case .null = elements[currentIndex].kind {
@@ -462,29 +420,23 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     return false
   }
 
-  @_optimize(none)
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodePrimitive(type) }
 
-  @_optimize(none)
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
     try next().container(keyedBy: type)
   }
 
-  @_optimize(none)
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
-  @_optimize(none)
   mutating func superDecoder() throws -> any Decoder { try next() }
 }
 
 private struct SingleContainer: SingleValueDecodingContainer {
   let decoder: ValueDecoder
   var codingPath: [any CodingKey] { decoder.codingPath }
-  @_optimize(none)
   func decodeNil() -> Bool {
     if case .null = decoder.value.kind { return true }
     return false
   }
-  @_optimize(none)
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodePrimitive(type) }
 }
 
@@ -493,17 +445,14 @@ private struct SingleContainer: SingleValueDecodingContainer {
 protocol SpecValueDecoding: Decoder {
   /// Declares that this object's keys are data (a map keyed by ids), so none of them is
   /// reported as unknown.
-  @_optimize(none)
   func markAllKeysAccepted()
   /// Whether the value being decoded is a JSON number (for shorthand forms).
   var isNumber: Bool { get }
   /// A problem of kind `kind` at this decoder's path (with the value's line when known).
-  @_optimize(none)
   func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError
   /// Reports a problem that need not stop decoding (a field given on a kind of screen
   /// that has no use for it): the spec decoder collects it and goes on.
   /// - Throws: `problem`, when the decoder cannot collect it.
-  @_optimize(none)
   func report(_ problem: SpecError) throws
 }
 
@@ -516,26 +465,20 @@ struct ForeignDecoder: SpecValueDecoding {
 
   var codingPath: [any CodingKey] { base.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
-  @_optimize(none)
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { try base.container(keyedBy: type) }
-  @_optimize(none)
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
-  @_optimize(none)
   func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
 
   /// Nothing to record: this decoder never reports unknown keys.
-  @_optimize(none)
   func markAllKeysAccepted() {}
 
   var isNumber: Bool { (try? base.singleValueContainer().decode(Double.self)) != nil }
 
-  @_optimize(none)
   func problem(_ message: String, kind: SpecError.Kind, hint: String?) -> SpecError {
     SpecError(kind, path: SpecPath(codingPath: codingPath), message: message, hint: hint)
   }
 
   /// Throws `problem`: this decoder has nowhere to collect it.
-  @_optimize(none)
   func report(_ problem: SpecError) throws { throw problem }
 }
 
@@ -549,20 +492,17 @@ extension Decoder {
 
   /// Declares that this object's keys are data (a map keyed by ids), so none of
   /// them is reported as unknown (see ``SpecValueDecoding/markAllKeysAccepted()``).
-  @_optimize(none)
   func acceptAllKeys() { spec.markAllKeysAccepted() }
 
   /// Whether the value being decoded is a JSON number (for shorthand forms).
   var holdsNumber: Bool { spec.isNumber }
 
   /// A problem of kind `kind` (an ``SpecError/Kind/invalidValue`` when not told) at this decoder's path.
-  @_optimize(none)
   func specError(_ message: String, kind: SpecError.Kind = .invalidValue, hint: String? = nil) -> SpecError {
     spec.problem(message, kind: kind, hint: hint)
   }
 
   /// Reports a problem that need not stop decoding (see ``SpecValueDecoding/report(_:)``).
   /// - Throws: `problem`, when this decoder cannot collect it (any decoder but the spec decoder).
-  @_optimize(none)
   func reportProblem(_ problem: SpecError) throws { try spec.report(problem) }
 }
