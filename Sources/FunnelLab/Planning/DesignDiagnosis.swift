@@ -225,13 +225,18 @@ package struct PeekingDiagnosis: Sendable, Hashable {
 
   static let ruleNames = ["naive daily z-test", "group-sequential (O'Brien-Fleming)", "always-valid mSPRT"]
 
-  /// Tallies replicates `range`.
+  /// The O'Brien-Fleming design the group-sequential rule reads: one look a day at `alpha`.
+  /// Its boundaries are a numerical integration, so a caller tallying in chunks makes it once.
+  package static func design(days: Int, alpha: Double) throws(StatsError) -> GroupSequentialDesign {
+    try GroupSequentialDesign(looks: days, alpha: alpha, spending: .obrienFleming)
+  }
+
+  /// Tallies replicates `range`, with `design` = ``design(days:alpha:)`` of the same days and alpha.
   /// - Complexity: O(replicates × days).
   package static func tally(
     controlRate p0: Double, variantRate p1: Double, usersPerDayPerArm m: Int, days: Int, replicates range: Range<Int>,
-    alpha: Double, seed: UInt64
+    alpha: Double, seed: UInt64, design: GroupSequentialDesign
   ) throws(StatsError) -> Counts {
-    let design = try GroupSequentialDesign(looks: days, alpha: alpha, spending: .obrienFleming)
     var counts = Counts()
     counts.replicates = range.count
     for scenario in 0..<2 {
@@ -288,7 +293,8 @@ package struct PeekingDiagnosis: Sendable, Hashable {
     alpha: Double, seed: UInt64
   ) throws(StatsError) -> PeekingDiagnosis {
     let counts = try tally(
-      controlRate: p0, variantRate: p1, usersPerDayPerArm: m, days: days, replicates: 0..<replicates, alpha: alpha, seed: seed)
+      controlRate: p0, variantRate: p1, usersPerDayPerArm: m, days: days, replicates: 0..<replicates, alpha: alpha, seed: seed,
+      design: design(days: days, alpha: alpha))
     return PeekingDiagnosis(variant: variant, usersPerDayPerArm: m, days: days, alpha: alpha, counts: counts)
   }
 }

@@ -213,10 +213,13 @@ package enum ExperimentPlanner {
         }
       }
       if let days = f.days(k, options), let perDay = options.usersPerDay {
-        v.peeking = inChunks(replicates, { report(2 * $0) }, { a, b in a.flatMap { x in b.map { x + $0 } } }) {
-          try? PeekingDiagnosis.tally(
-            controlRate: f.p0, variantRate: p1, usersPerDayPerArm: perDay / 2, days: days, replicates: $0, alpha: f.alpha,
-            seed: f.variantSeed(k))
+        let design = try? PeekingDiagnosis.design(days: days, alpha: f.alpha)
+        v.peeking = inChunks(replicates, { report(2 * $0) }, { a, b in a.flatMap { x in b.map { x + $0 } } }) { range in
+          design.flatMap { design in
+            try? PeekingDiagnosis.tally(
+              controlRate: f.p0, variantRate: p1, usersPerDayPerArm: perDay / 2, days: days, replicates: range, alpha: f.alpha,
+              seed: f.variantSeed(k), design: design)
+          }
         }
       }
       variants.append(v)

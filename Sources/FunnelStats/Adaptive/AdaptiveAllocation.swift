@@ -167,14 +167,20 @@ public struct AdaptiveAllocation: Sendable, Hashable {
       }
       let edges = points.sorted()
       var total = 0.0
-      for (a, b) in zip(edges, edges.dropFirst()) {
-        let half = 0.5 * (b - a)
-        let mid = 0.5 * (a + b)
-        for (node, weight) in zip(rule.nodes, rule.weights) {
-          let z = mid + half * node
-          var v = weight * half * exp(-0.5 * z * z) * 0.398_942_280_401_432_7
+      // Plain index loops: this is the innermost loop of every bandit replicate, and sequence
+      // adaptors (zip, enumerated) cost a generic metadata lookup per step in unoptimised builds.
+      for e in 1..<edges.count {
+        let half = 0.5 * (edges[e] - edges[e - 1])
+        let mid = 0.5 * (edges[e - 1] + edges[e])
+        for k in 0..<rule.nodes.count {
+          let z = mid + half * rule.nodes[k]
+          var v = rule.weights[k] * half * exp(-0.5 * z * z) * 0.398_942_280_401_432_7
           let x = arm.mean + arm.standardDeviation * z
-          for (j, other) in posteriors.enumerated() where j != i && v > 0 { v *= other.cdf(x) }
+          var j = 0
+          while j < posteriors.count, v > 0 {
+            if j != i { v *= posteriors[j].cdf(x) }
+            j += 1
+          }
           total += v
         }
       }
