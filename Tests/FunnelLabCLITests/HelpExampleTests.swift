@@ -87,10 +87,15 @@ import Testing
   /// The most a size option may ask for in the fast stage (the long stage runs every example as
   /// written): the fast stage checks that each example parses and runs, the long one its full cost.
   static let fastCaps: [String: Int] = [
-    "--users": 2_000, "--users-per-day": 2_000, "--replicates": 100, "--draws": 4, "--days": 5,
+    "--users": 1_000, "--users-per-day": 500, "--replicates": 50, "--draws": 4, "--days": 5,
   ]
 
-  /// `arguments` with every size option capped at ``fastCaps`` in the fast stage; unchanged in the long one.
+  /// The commands whose examples that name no size simulate the spec's own number of users
+  /// (100,000 for Klick): the fast stage gives them ``fastCaps``' `--users`.
+  static let simulatingCommands: Set<String> = ["run", "grid"]
+
+  /// `arguments` with every size option capped at ``fastCaps`` in the fast stage, and a
+  /// simulation that names no size given the cap; unchanged in the long one.
   static func sized(_ arguments: [String]) -> [String] {
     guard !TestStage.isLong else { return arguments }
     var out = arguments
@@ -98,13 +103,19 @@ import Testing
       guard let cap = fastCaps[out[i]], let value = Int(out[i + 1]), value > cap else { continue }
       out[i + 1] = String(cap)
     }
+    let sizes = ["--users", "--users-per-day", "--parameter-uncertainty"]
+    if let command = out.first, simulatingCommands.contains(command), !out.contains(where: sizes.contains) {
+      out += ["--users", String(fastCaps["--users"] ?? 1_000)]
+    }
     return out
   }
 
   @Test func fastCapsLowerOnlyTheSizesAboveThem() {
     let example = ["run", "x.json", "--users", "200000", "--days", "3", "--seed", "99999"]
-    let fast = ["run", "x.json", "--users", "2000", "--days", "3", "--seed", "99999"]
+    let fast = ["run", "x.json", "--users", "1000", "--days", "3", "--seed", "99999"]
     #expect(Self.sized(example) == (TestStage.isLong ? example : fast))
+    #expect(Self.sized(["grid"]) == (TestStage.isLong ? ["grid"] : ["grid", "--users", "1000"]))
+    #expect(Self.sized(["exact"]) == ["exact"])
   }
 
   /// Every command's examples in order, one folder per command (a merge example

@@ -25,7 +25,8 @@ import Testing
   }
 
   /// trace → infer → validate → exact: the inferred spec's completion (and BetFree's purchase
-  /// conversion) lies within 3 SE of a 20,000-user proportion of the seed's exact control value.
+  /// conversion) lies within 3 SE of the seed's exact control value, the SE of a proportion of the
+  /// log's users (4,000 in the fast stage, 20,000 in the long one).
   @Test(arguments: [
     ("klick-onboarding", "completionRate"), ("betfree-onboarding", "purchaseConversion"), ("betfree-onboarding", "completionRate"),
     ("urbannest-onboarding", "completionRate"), ("ncdb-first-launch", "completionRate"),
@@ -33,7 +34,7 @@ import Testing
   func roundTripReproducesTheSeedsExactFunnel(spec: String, metric: String) throws {
     let log = try temporaryFile("\(spec).ndjson")
     let inferred = try temporaryFile("inferred.json")
-    let users = 20_000
+    let users = TestStage.size(fast: 4_000, long: 20_000)
     let trace = funnellab("trace", "experiments/\(spec).json", "--users", String(users), "-q", "-o", log)
     try #require(trace.code == 0, "\(trace.err)")
     let infer = funnellab("infer", log, "-o", inferred, "--format", "json")
@@ -74,7 +75,7 @@ import Testing
   /// the spec validates and its completion stays within 3 SE of the seed's.
   @Test func segmentsGetTheirOwnProbabilitiesWhereTheyDiffer() throws {
     let log = try temporaryFile("k.ndjson")
-    let users = 20_000
+    let users = TestStage.size(fast: 8_000, long: 20_000)
     try #require(funnellab("trace", "experiments/klick-onboarding.json", "--users", String(users), "-q", "-o", log).code == 0)
     let spec = try temporaryFile("inferred.json")
     let r = funnellab("infer", log, "--segment-property", "segment", "-o", spec, "--format", "json")
@@ -130,7 +131,7 @@ import Testing
   /// A log of two variants, read one variant at a time (`--variant-property` with `--variant`).
   @Test func oneVariantOfALogOfSeveral() throws {
     let log = try temporaryFile("two.ndjson")
-    let users = 8_000
+    let users = TestStage.size(fast: 3_000, long: 8_000)
     let trace = funnellab(
       "trace", "experiments/urbannest-onboarding.json", "--users", String(users), "--variant", "control", "--variant", "twoSlides",
       "--variant-property", "variant", "-q", "-o", log)

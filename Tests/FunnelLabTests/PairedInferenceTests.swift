@@ -82,7 +82,7 @@ func tinyPair() throws -> [CompiledFlow] {
   /// from 0.1 to 0.10006 leaves about 2 of 20,000 users differing (the paired t covered the exact
   /// difference in 250 of 300 runs, 83 %); to 0.1006, about 20 (277 of 300, 92 %). Below
   /// ``PairedTallies/minimumDiffering`` users who differ the comparison is Welch's, unpaired,
-  /// which the walks' positive correlation only widens. Over the seeds (300 in the fast stage,
+  /// which the walks' positive correlation only widens. Over the seeds (100 in the fast stage,
   /// 2,000 in the long) the interval the report prints covers the exact difference at least 95 %
   /// of the time, within a one-sided band of 3.09 SE; at 0.1006 both paths are taken.
   @Test(arguments: [0.10006, 0.1006])
@@ -98,7 +98,7 @@ func tinyPair() throws -> [CompiledFlow] {
     let exact = flows.map(ExactEngine.solve)
     let truth = try #require(exact[1].value(of: .revenuePerUser)) - (try #require(exact[0].value(of: .revenuePerUser)))
     #expect(truth > 0)
-    let seeds = TestStage.size(fast: 300, long: 2_000)
+    let seeds = TestStage.size(fast: 100, long: 2_000)
     var covered = 0
     var unpaired = 0
     for seed in 1...seeds {
