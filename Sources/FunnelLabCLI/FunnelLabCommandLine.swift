@@ -12,7 +12,7 @@ package enum FunnelLabCommandLine {
     CommandEntry(ExactCommand.self), CommandEntry(PowerCommand.self), CommandEntry(AnalyzeCommand.self), CommandEntry(MergeCommand.self),
     CommandEntry(TraceCommand.self), CommandEntry(IngestCommand.self), CommandEntry(InferCommand.self), CommandEntry(CheckCommand.self),
     CommandEntry(CalibrateCommand.self),
-    CommandEntry(SensitivityCommand.self), CommandEntry(DiffCommand.self),
+    CommandEntry(SensitivityCommand.self), CommandEntry(DiffCommand.self), CommandEntry(SchemaCommand.self),
   ]
 
   /// The names of every command's options that write a file (``FileRole/writes``).

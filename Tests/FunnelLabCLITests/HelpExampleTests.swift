@@ -132,8 +132,9 @@ import Testing
         // Exit 0: `check` would exit 1 for a failed expectation, but the seeds' pass.
         #expect(r.code == 0, "\(line)\n\(r.err)")
         #expect(!r.out.isEmpty || arguments.contains("-o"), "\(line) printed nothing")
-        // trace and ingest write data (NDJSON, CSV) by default, not terminal text.
-        let terminalText = !["trace", "ingest"].contains(command) && (!arguments.contains("--format") || arguments.contains("table"))
+        // trace, ingest and schema write data (NDJSON, CSV, JSON) by default, not terminal text.
+        let terminalText =
+          !["trace", "ingest", "schema"].contains(command) && (!arguments.contains("--format") || arguments.contains("table"))
         if terminalText { #expect(Self.wider(than: 100, r.out).isEmpty, "\(line): \(Self.wider(than: 100, r.out))") }
       }
     }

@@ -41,6 +41,8 @@ package enum Limits {
   /// `simulation.stepLimit`: steps after which a walk is cut; also the exact engine's
   /// ceiling on iterations.
   package static let stepLimit: ClosedRange<Int> = 1...10_000
+  /// A screen's `dwell.medianSeconds`: up to a day.
+  package static let dwellSeconds: ClosedRange<Double> = 0...86_400
   /// `simulation.traitBins`.
   package static let traitBins: ClosedRange<Int> = 1...4096
   /// Screens of a flow (after patches).

@@ -25,6 +25,44 @@ public enum ActionKind: String, Sendable, Hashable, CaseIterable, Codable {
   /// Leave the app: the user is abandoned at this screen.
   case quit
 
+  /// One line on what the action does, for the spec's JSON Schema (`funnellab schema`).
+  public var summary: String {
+    switch self {
+    case .continue: "Go on to the next listed screen (or \"to\")."
+    case .back: "Return to the previous listed screen (or \"to\")."
+    case .skip: "Skip ahead to a named screen (\"to\" is required)."
+    case .jump: "Jump to any screen, as a page indicator does (\"to\" is required)."
+    case .select: "Choose an option on a choice screen, then go on."
+    case .type: "Type and submit an input; validation may fail and keep the user on the screen."
+    case .allow: "Grant a permission prompt."
+    case .deny: "Decline a permission prompt (\"Not now\")."
+    case .purchase: "Buy a plan on a paywall (expanded into one outcome per plan)."
+    case .dismiss: "Close a paywall without buying (\"Maybe later\", \"Continue with limited version\")."
+    case .restore: "\"Restore purchases\" on a paywall: a returning subscriber regains access."
+    case .quit: "Leave the app: the user is abandoned at this screen (takes no \"to\")."
+    }
+  }
+
+  /// What the action's `to` may be: required (skip, jump), forbidden (quit: it always abandons), or
+  /// optional (the others, whose default target is the next or previous listed screen).
+  public var target: TargetRule {
+    switch self {
+    case .skip, .jump: .required
+    case .quit: .forbidden
+    case .continue, .back, .select, .type, .allow, .deny, .purchase, .dismiss, .restore: .optional
+    }
+  }
+
+  /// Whether an action of some kind takes a target (``ActionKind/target``).
+  public enum TargetRule: Sendable, Hashable {
+    /// `to` must be given.
+    case required
+    /// `to` may be given; absent, the default target.
+    case optional
+    /// `to` must not be given.
+    case forbidden
+  }
+
   /// The order in which the simulator lays out a screen's actions, whatever the
   /// order of the spec: results never depend on how a file lists them.
   var canonicalRank: Int { ActionKind.allCases.firstIndex(of: self) ?? 0 }

@@ -179,6 +179,10 @@ public enum BehaviorParameter: String, Sendable, Hashable, CaseIterable, Compara
     }
   }
 
+  /// Whether only whole numbers are accepted (``screensSeenCap``, a count of screens): such a parameter
+  /// cannot be drawn from a distribution (``ParameterUncertainty``).
+  public var isWholeNumber: Bool { self == .screensSeenCap }
+
   /// What the parameter does.
   public var meaning: String {
     switch self {

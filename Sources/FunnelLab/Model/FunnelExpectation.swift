@@ -249,7 +249,9 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
       if let p = probability, !(p > 0 && p <= 1) { fail("probability", "probability must be in (0, 1]") }
     }
     if kind == .varianceReduction { errors += methodErrors(at: path) }
-    if let n = users, !(2...100_000_000).contains(n) { fail("users", "users must be from 2 to 100000000, got \(n)") }
+    if let n = users, !Self.usersPerArm.contains(n) {
+      fail("users", "users must be from \(Self.usersPerArm.lowerBound) to \(Self.usersPerArm.upperBound), got \(n)")
+    }
     return errors
   }
 
@@ -289,9 +291,15 @@ public struct FunnelExpectation: Sendable, Hashable, Decodable {
     return errors
   }
 
+  /// The accepted `users` (per arm) of an expectation.
+  package static let usersPerArm: ClosedRange<Int> = 2...100_000_000
+
+  /// The names a `varianceReduction`'s `method` may take: the adjustments, not `unadjusted`.
+  package static var methodNames: [String] { SegmentReport.Method.allCases.filter { $0 != .unadjusted }.map(\.specName) }
+
   /// A `varianceReduction`'s `method`: present and one of the adjustments.
   func methodErrors(at path: SpecPath) -> [SpecError] {
-    let names = SegmentReport.Method.allCases.filter { $0 != .unadjusted }.map(\.specName)
+    let names = Self.methodNames
     if let m = method, !names.contains(m) {
       return [
         SpecError(

@@ -89,8 +89,8 @@ extension ParameterUncertainty {
       let range = u.parameter.range
       let rangeText = "\(JSONValue.format(range.lowerBound))…\(JSONValue.format(range.upperBound))"
       let unit = "the unit is \(u.parameter.unit); its range is \(rangeText)"
-      if u.parameter == .screensSeenCap {
-        fail(at, "screensSeenCap is a whole number and cannot be drawn", "leave it out: it bounds the simulator's state")
+      if u.parameter.isWholeNumber {
+        fail(at, "\(u.parameter.rawValue) is a whole number and cannot be drawn", "leave it out: it bounds the simulator's state")
         continue
       }
       switch u.distribution {

@@ -25,10 +25,48 @@ public enum Patch: Sendable, Hashable {
   case removeScreen(screen: String)
 
   /// The `op` names accepted in a spec.
-  public static let operations = [
-    "moveScreen", "setRequired", "setDefaultPlan", "setAction", "removeAction",
-    "setFeatures", "setPlan", "setBehavior", "insertScreen", "removeScreen",
-  ]
+  public static let operations = Operation.allCases.map(\.rawValue)
+
+  /// The name of a patch's case: the spec's `op`.
+  public enum Operation: String, Sendable, Hashable, CaseIterable {
+    /// ``Patch/moveScreen(screen:after:before:)``.
+    case moveScreen
+    /// ``Patch/setRequired(screen:required:)``.
+    case setRequired
+    /// ``Patch/setDefaultPlan(screen:plan:)``.
+    case setDefaultPlan
+    /// ``Patch/setAction(screen:action:kind:probability:to:)``.
+    case setAction
+    /// ``Patch/removeAction(screen:action:)``.
+    case removeAction
+    /// ``Patch/setFeatures(screen:count:)``.
+    case setFeatures
+    /// ``Patch/setPlan(screen:plan:price:badge:trialDays:)``.
+    case setPlan
+    /// ``Patch/setBehavior(parameter:value:segment:)``.
+    case setBehavior
+    /// ``Patch/insertScreen(_:after:before:)``.
+    case insertScreen
+    /// ``Patch/removeScreen(screen:)``.
+    case removeScreen
+
+    /// One line on what the operation does, for the spec's JSON Schema (`funnellab schema`).
+    public var summary: String {
+      switch self {
+      case .moveScreen: "Move a screen to just after (or before) another."
+      case .setRequired: "Make a choice or input screen required or optional."
+      case .setDefaultPlan: "Pre-select another plan on a paywall."
+      case .setAction:
+        "Change (or add) an action: its kind, probability and/or target. Adding an action whose id is not a kind name needs \"kind\"."
+      case .removeAction: "Remove an action from a screen."
+      case .setFeatures: "Change how many Pro features a paywall lists."
+      case .setPlan: "Change a plan's price, badge or trial."
+      case .setBehavior: "Override a behavior parameter for everyone or for one segment."
+      case .insertScreen: "Insert a new screen just after (or before) another."
+      case .removeScreen: "Remove a screen (actions that targeted it must be retargeted by other patches)."
+      }
+    }
+  }
 }
 
 extension Patch: Decodable {
@@ -42,33 +80,39 @@ extension Patch: Decodable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let op = try c.decode(String.self, forKey: .op)
-    switch op {
-    case "moveScreen":
+    guard let operation = Operation(rawValue: op) else {
+      throw SpecError(
+        path: decoder.specPath.key("op"), message: "unknown patch operation '\(op)'",
+        hint: NameSuggestion.hint(for: op, in: Patch.operations)
+          ?? "use one of: " + Patch.operations.joined(separator: ", "))
+    }
+    switch operation {
+    case .moveScreen:
       self = .moveScreen(
         screen: try c.decode(String.self, forKey: .screen),
         after: try c.decodeIfPresent(String.self, forKey: .after),
         before: try c.decodeIfPresent(String.self, forKey: .before))
-    case "setRequired":
+    case .setRequired:
       self = .setRequired(screen: try c.decode(String.self, forKey: .screen), required: try c.decode(Bool.self, forKey: .required))
-    case "setDefaultPlan":
+    case .setDefaultPlan:
       self = .setDefaultPlan(screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan))
-    case "setAction":
+    case .setAction:
       self = .setAction(
         screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action),
         kind: try c.decodeEnumIfPresent(ActionKind.self, forKey: .kind),
         probability: try c.decodeIfPresent(Double.self, forKey: .probability),
         to: try c.decodeIfPresent(String.self, forKey: .to))
-    case "removeAction":
+    case .removeAction:
       self = .removeAction(screen: try c.decode(String.self, forKey: .screen), action: try c.decode(String.self, forKey: .action))
-    case "setFeatures":
+    case .setFeatures:
       self = .setFeatures(screen: try c.decodeIfPresent(String.self, forKey: .screen), count: try c.decode(Int.self, forKey: .count))
-    case "setPlan":
+    case .setPlan:
       self = .setPlan(
         screen: try c.decodeIfPresent(String.self, forKey: .screen), plan: try c.decode(String.self, forKey: .plan),
         price: try c.decodeIfPresent(Double.self, forKey: .price),
         badge: try c.decodeIfPresent(String.self, forKey: .badge),
         trialDays: try c.decodeIfPresent(Int.self, forKey: .trialDays))
-    case "setBehavior":
+    case .setBehavior:
       let name = try c.decode(String.self, forKey: .parameter)
       guard let parameter = BehaviorParameter(rawValue: name) else {
         throw SpecError(
@@ -78,18 +122,13 @@ extension Patch: Decodable {
       self = .setBehavior(
         parameter: parameter, value: try c.decode(Double.self, forKey: .value),
         segment: try c.decodeIfPresent(String.self, forKey: .segment))
-    case "insertScreen":
+    case .insertScreen:
       self = .insertScreen(
         try c.decode(Screen.self, forKey: .screen),
         after: try c.decodeIfPresent(String.self, forKey: .after),
         before: try c.decodeIfPresent(String.self, forKey: .before))
-    case "removeScreen":
+    case .removeScreen:
       self = .removeScreen(screen: try c.decode(String.self, forKey: .screen))
-    default:
-      throw SpecError(
-        path: decoder.specPath.key("op"), message: "unknown patch operation '\(op)'",
-        hint: NameSuggestion.hint(for: op, in: Patch.operations)
-          ?? "use one of: " + Patch.operations.joined(separator: ", "))
     }
   }
 }

@@ -1,7 +1,27 @@
 extension Screen: Decodable {
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case id, kind, title, actions, dwell, required, options, multiSelect, personalizes
     case validationFailureProbability, range, failureProbability, plans, defaultPlan, features, permission
+
+    /// The kinds whose screens use this field (the cases of ``Screen/Content`` that hold it); `nil` for a
+    /// field every screen has. Decoding reports a kind-specific field set on another kind; the schema
+    /// (`funnellab schema`) restricts it the same way.
+    var owners: [ScreenKind]? {
+      switch self {
+      case .id, .kind, .title, .actions, .dwell: nil
+      case .required: [.choice, .input]
+      case .options, .multiSelect: [.choice]
+      case .personalizes: [.choice, .slider]
+      case .validationFailureProbability: [.input]
+      case .range: [.slider]
+      case .failureProbability: [.task]
+      case .plans, .defaultPlan, .features: [.paywall]
+      case .permission: [.permission]
+      }
+    }
+
+    /// ``owners`` in words: "choice and slider".
+    var ownersInWords: String { (owners ?? ScreenKind.allCases).map(\.rawValue).joined(separator: " and ") }
   }
 
   /// Decodes a screen of a spec: `id`, `kind` and `actions` are required, every other field takes the
@@ -86,19 +106,14 @@ private struct SpecFields {
   /// The fields given a value other than their default on a kind that does not use them,
   /// each with the kinds that do (in words), in the order a spec's problems are listed.
   func misplaced(on kind: ScreenKind) -> [(key: Key, kinds: String)] {
-    let candidates: [(Key, Bool, Set<ScreenKind>, String)] = [
-      (.options, !options.isEmpty, [.choice], "choice"),
-      (.multiSelect, multiSelect, [.choice], "choice"),
-      (.personalizes, personalizes, [.choice, .slider], "choice and slider"),
-      (.validationFailureProbability, validationFailureProbability != 0, [.input], "input"),
-      (.range, range != nil, [.slider], "slider"),
-      (.failureProbability, failureProbability != 0, [.task], "task"),
-      (.plans, !plans.isEmpty, [.paywall], "paywall"),
-      (.defaultPlan, defaultPlan != nil, [.paywall], "paywall"),
-      (.features, features != 0, [.paywall], "paywall"),
-      (.permission, permission != nil, [.permission], "permission"),
-      (.required, !required, [.choice, .input], "choice and input"),
+    let candidates: [(Key, Bool)] = [
+      (.options, !options.isEmpty), (.multiSelect, multiSelect), (.personalizes, personalizes),
+      (.validationFailureProbability, validationFailureProbability != 0), (.range, range != nil),
+      (.failureProbability, failureProbability != 0), (.plans, !plans.isEmpty), (.defaultPlan, defaultPlan != nil),
+      (.features, features != 0), (.permission, permission != nil), (.required, !required),
     ]
-    return candidates.compactMap { key, isSet, kinds, words in isSet && !kinds.contains(kind) ? (key, words) : nil }
+    return candidates.compactMap { key, isSet in
+      isSet && !(key.owners ?? ScreenKind.allCases).contains(kind) ? (key, key.ownersInWords) : nil
+    }
   }
 }

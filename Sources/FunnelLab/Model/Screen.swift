@@ -28,6 +28,30 @@ public enum ScreenKind: String, Sendable, Hashable, CaseIterable, Codable {
     }
   }
 
+  /// The actions that leave a screen of this kind without an answer: a required screen (``Screen/required``)
+  /// may not offer them. Empty for the kinds that ask nothing.
+  public var actionsSkippingAnswer: Set<ActionKind> {
+    switch self {
+    case .choice: [.skip, .continue]
+    case .input: [.skip]
+    case .info, .slider, .paywall, .permission, .task: []
+    }
+  }
+
+  /// One line on what a screen of this kind is, for the spec's JSON Schema (`funnellab schema`, which adds
+  /// ``defaultMedianSeconds``).
+  public var summary: String {
+    switch self {
+    case .info: "A slide of text and pictures"
+    case .choice: "A question with options"
+    case .input: "A text field whose validation can fail"
+    case .slider: "A value picked on a slider"
+    case .paywall: "Plans to buy, a default plan, and perhaps a way out"
+    case .permission: "A system permission prompt"
+    case .task: "Work the app does while the user waits, which can fail"
+    }
+  }
+
   /// Median seconds spent on a screen of this kind when the spec does not say.
   public var defaultMedianSeconds: Double {
     switch self {

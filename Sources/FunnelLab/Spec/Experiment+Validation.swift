@@ -243,8 +243,8 @@ private struct Validator {
         path,
         "\(parameter.rawValue) = \(JSONValue.format(value)) is outside its range \(JSONValue.format(parameter.range.lowerBound))…\(JSONValue.format(parameter.range.upperBound))",
         "the unit is \(parameter.unit); the default is \(JSONValue.format(parameter.defaultValue))")
-    } else if parameter == .screensSeenCap, value != value.rounded() {
-      fail(path, "screensSeenCap must be a whole number", "e.g. 20")
+    } else if parameter.isWholeNumber, value != value.rounded() {
+      fail(path, "\(parameter.rawValue) must be a whole number", "e.g. \(JSONValue.format(parameter.defaultValue))")
     }
   }
 
@@ -491,8 +491,10 @@ private struct Validator {
           NameSuggestion.hint(for: to, in: Array(targets).sorted()) ?? "use a screen id, \"completed\" or \"abandoned\"",
           kind: .unknownReference)
       }
-      if action.kind == .quit { fail(ap.key("to"), "quit always leads to abandonment; it takes no target", "remove \"to\"") }
-    } else if action.kind == .skip || action.kind == .jump {
+      if action.kind.target == .forbidden {
+        fail(ap.key("to"), "\(action.kind.rawValue) always leads to abandonment; it takes no target", "remove \"to\"")
+      }
+    } else if action.kind.target == .required {
       fail(ap, "a \(action.kind.rawValue) action needs a target", "add \"to\": the id of the screen it leads to")
     } else if action.kind == .back, index == 0 {
       fail(ap, "back on the first screen has no previous screen", "remove it, or add \"to\"")
@@ -502,11 +504,19 @@ private struct Validator {
   /// The screen's dwell time: median and sigma in range.
   private mutating func checkDwell(of screen: Screen, at path: SpecPath) {
     guard let dwell = screen.dwell else { return }
-    if !dwell.medianSeconds.isFinite || dwell.medianSeconds < 0 || dwell.medianSeconds > 86_400 {
-      fail(path.key("dwell").key("medianSeconds"), "medianSeconds must be from 0 to 86400", "seconds a typical user spends here")
+    let seconds = Limits.dwellSeconds
+    if !dwell.medianSeconds.isFinite || !seconds.contains(dwell.medianSeconds) {
+      fail(
+        path.key("dwell").key("medianSeconds"),
+        "medianSeconds must be from \(JSONValue.format(seconds.lowerBound)) to \(JSONValue.format(seconds.upperBound))",
+        "seconds a typical user spends here")
     }
-    if let sigma = dwell.sigma, !sigma.isFinite || sigma < 0 || sigma > 5 {
-      fail(path.key("dwell").key("sigma"), "sigma must be from 0 to 5", "the default is the behavior parameter dwellSigma")
+    let sigmas = BehaviorParameter.dwellSigma.range
+    if let sigma = dwell.sigma, !sigma.isFinite || !sigmas.contains(sigma) {
+      fail(
+        path.key("dwell").key("sigma"),
+        "sigma must be from \(JSONValue.format(sigmas.lowerBound)) to \(JSONValue.format(sigmas.upperBound))",
+        "the default is the behavior parameter dwellSigma")
     }
   }
 
@@ -526,7 +536,7 @@ private struct Validator {
           "an option weight must be a finite number > 0 and at most \(JSONValue.format(Limits.weight))", "weights are relative")
       }
     }
-    if choice.required, offers(screen, .skip) || offers(screen, .continue) {
+    if choice.required, screen.actions.contains(where: { ScreenKind.choice.actionsSkippingAnswer.contains($0.kind) }) {
       fail(
         path.key("required"), "a required choice cannot be skipped or continued without an answer",
         "set \"required\": false, or remove the skip/continue action")
@@ -540,7 +550,7 @@ private struct Validator {
     if input.validationFailureProbability >= 1 {
       fail(path.key("validationFailureProbability"), "validation that always fails traps the user", "use a value below 1")
     }
-    if input.required, offers(screen, .skip) {
+    if input.required, screen.actions.contains(where: { ScreenKind.input.actionsSkippingAnswer.contains($0.kind) }) {
       fail(path.key("required"), "a required input cannot be skipped", "set \"required\": false, or remove the skip action")
     }
   }
