@@ -93,8 +93,7 @@ extension AnalysisRenderer {
     var out = "## Experiment analysis\n\n"
     out += DecisionSummaryRenderer.markdown(DecisionSummary(analysis: r), overTime: overTime)
     if let margin = marginHeadline(r) { out += "**\(RunMarkdownRenderer.cell(Tone.render(margin, color: false)))**\n\n" }
-    out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
-    out += " · correction \(r.settings.correction.rawValue).\n\n"
+    out += settings(r, control: RunMarkdownRenderer.code(r.control)).capitalizedFirst + ".\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count - 1))
     for row in armRows(r, interim: interim(overTime)) { out += RunMarkdownRenderer.row(row) }
@@ -120,9 +119,7 @@ extension AnalysisRenderer {
     doc.heading(1, "Experiment analysis")
     DecisionSummaryRenderer.html(DecisionSummary(analysis: r), overTime: overTime, into: &doc)
     if let margin = marginHeadline(r) { doc.addToDecision(margin) }
-    doc.paragraph(
-      "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
-      cssClass: "note")
+    doc.paragraph(settings(r, control: r.control).capitalizedFirst + ".", cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
     let interim = interim(overTime)
     doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
@@ -180,7 +177,7 @@ extension PowerRenderer {
   static func rows(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> [(String, String, String, Bool)] {
     // (name, exact value, readable value, solved)
     var rows: [(String, String, String, Bool)] = [
-      ("method", r.method, r.method, false), ("alternative", r.alternative.rawValue, r.alternative.rawValue, false),
+      ("method", r.method, r.method, false), ("alternative", r.alternative.rawValue, Vocabulary.word(r.alternative), false),
       (
         "baseline", JSONValue.format(r.baseline), isMeans ? NumberText.fixed(r.baseline, 4) : NumberText.percent(r.baseline, decimals: 2),
         false
@@ -260,7 +257,7 @@ extension PowerRenderer {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
     doc.decision(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))
-    doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(solvedWords(r.solvedFor)).", cssClass: "note")
+    doc.paragraph("\(r.method) · \(Vocabulary.word(r.alternative)) · solved for \(solvedWords(r.solvedFor)).", cssClass: "note")
     doc.table(
       ["quantity", "value", "solved"],
       rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [label($0.0), $0.2, $0.3 ? "← solved" : ""] },

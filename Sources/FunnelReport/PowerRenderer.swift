@@ -62,7 +62,7 @@ package enum PowerRenderer {
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
-    var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n\n"
+    var out = "Power analysis · \(r.method) · \(Vocabulary.word(r.alternative))\n\n"
     out += headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential) + "\n\n"
     if isMeans {
       out += "  control mean          \(NumberText.fixed(r.baseline, 4))\n"

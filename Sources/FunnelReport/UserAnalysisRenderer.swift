@@ -176,7 +176,7 @@ package enum UserAnalysisRenderer {
       m.append("Lin: OLS of y on [1, T, x − x̄, T·(x − x̄)], HC1 standard error, normal p-value (statsmodels cov_type=\"HC1\")")
     }
     if r.columns.numerator != nil { m.append("ratio: \(RatioMetric.methodName), Welch–Satterthwaite t") }
-    m.append("decided on \(methodWord(r.primary)); p corrected by \(r.settings.correction.rawValue); significant when adjusted p ≤ α")
+    m.append("decided on \(methodWord(r.primary)); p-values \(Vocabulary.adjusted(r.settings.correction)); significant when adjusted p ≤ α")
     m.append("lift: Δ over the control's mean, its interval the difference's over that mean")
     m.append("skewness: normal interval trusted from 355·skewness² users (Kohavi et al. 2020)")
     m.append(
