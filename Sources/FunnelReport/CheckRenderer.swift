@@ -92,7 +92,7 @@ package enum CheckRenderer {
       }
       out += "\n"
     }
-    out += "\(passed) of \(total) expectation\(total == 1 ? "" : "s") passed"
+    out += "\(passed) of \(Vocabulary.plural(total, "expectation")) passed"
     out += passed == total ? "." : "; \(total - passed) failed."
     let baselines = files.compactMap(\.baseline)
     if !baselines.isEmpty {

@@ -54,7 +54,7 @@ package enum ExperimentReportRenderer {
   /// exact true difference beside the estimate, each guardrail with its margin and status, the secondary
   /// metrics, and each arm's ship decision with the rule that made it.
   package static func table(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
-    var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
+    var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(Vocabulary.plural(r.armUsers.reduce(0, +), "user")) assigned by hash"
     out += " · " + settings(r) + "\n\n"
     out += DecisionSummaryRenderer.lead(DecisionSummary(r), overTime: overTime) + "\n"
     guard r.comparesArms else { return out + controlTable(r) + lifecycleText(r) }

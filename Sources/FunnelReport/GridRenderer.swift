@@ -34,7 +34,7 @@ package enum GridRenderer {
   static func header(_ r: GridReport) -> String {
     "\(r.experiment) · grid of \(r.cells.count - 1) cells"
       + " (" + r.factors.map { "\($0.id): " + $0.levels.map(\.id).joined(separator: "/") }.joined(separator: " × ") + ")"
-      + " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode"
+      + " · seed \(r.seed) · \(Vocabulary.plural(r.usersPerVariant, "user")) per cell · truth mode"
   }
 
   /// The answer, worded from ``GridReport/standing`` in one unit (the lift, in %): the best cell by
