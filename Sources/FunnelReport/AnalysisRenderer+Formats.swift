@@ -188,7 +188,7 @@ extension PowerRenderer {
       ),
       ("absoluteEffect", JSONValue.format(r.absoluteEffect), NumberText.fixed(r.absoluteEffect, 4), false),
       ("relativeEffect", CSVWriter.number(r.relativeEffect), r.relativeEffect.map { NumberText.percent($0) } ?? "n/a", false),
-      ("standardizedEffect", JSONValue.format(r.standardizedEffect), NumberText.fixed(r.standardizedEffect, 4), false),
+      ("standardizedEffect", JSONValue.format(r.standardizedEffect), NumberText.fixed(standardized(r, isMeans: isMeans), 4), false),
       ("alpha", JSONValue.format(r.alpha), NumberText.fixed(r.alpha, 4), r.solvedFor == .alpha),
       ("power", JSONValue.format(r.power), NumberText.percent(r.power, decimals: 1), r.solvedFor == .power),
       ("treatmentUsers", JSONValue.format(r.sampleSize), NumberText.grouped(r.sampleSize, rounding: .up), r.solvedFor == .sampleSize),
@@ -201,11 +201,20 @@ extension PowerRenderer {
     return rows
   }
 
-  /// A quantity's name for a reader (Markdown, HTML); CSV and JSON keep the field name.
-  static func label(_ quantity: String) -> String {
+  /// The standardized effect a reader is shown: Cohen's d for means; Cohen's h, `2 asin √p₁ − 2 asin √p₀`,
+  /// for proportions, whatever the method (the normal methods' own `standardizedEffect` is the absolute
+  /// difference, which the table already shows).
+  static func standardized(_ r: PowerAnalysis.Result, isMeans: Bool) -> Double {
+    isMeans ? r.standardizedEffect : PowerAnalysis.cohensH(r.effect, r.baseline)
+  }
+
+  /// A quantity's name for a reader (Markdown, HTML); CSV and JSON keep the field name. The standardized
+  /// effect is named after its measure: `Cohen's d` for means (`isMeans`), `Cohen's h` for proportions.
+  static func label(_ quantity: String, isMeans: Bool) -> String {
     let labels = [
       "baseline": "baseline", "treatmentRate": "treatment rate", "meanDifference": "mean difference",
-      "absoluteEffect": "absolute effect", "relativeEffect": "relative effect", "standardizedEffect": "standardized effect",
+      "absoluteEffect": "absolute effect", "relativeEffect": "relative effect",
+      "standardizedEffect": isMeans ? "standardized effect (Cohen's d)" : "standardized effect (Cohen's h)",
       "alpha": "α", "treatmentUsers": "users in treatment", "controlUsers": "users in control", "totalUsers": "users in total",
       "ratio": "control : treatment", "usersPerDay": "users per day", "days": "duration (days)",
     ]
@@ -233,7 +242,7 @@ extension PowerRenderer {
       "## Power analysis\n\n**\(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))**\n\n"
       + RunMarkdownRenderer.header(["quantity", "value", "solved"], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
-      out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
+      out += RunMarkdownRenderer.row([label(row.0, isMeans: isMeans), row.2, row.3 ? "← solved" : ""])
     }
     if let sequential { out += sequentialMarkdown(sequential) }
     return out
@@ -260,7 +269,9 @@ extension PowerRenderer {
     doc.paragraph("\(r.method) · \(Vocabulary.word(r.alternative)) · solved for \(solvedWords(r.solvedFor)).", cssClass: "note")
     doc.table(
       ["quantity", "value", "solved"],
-      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [label($0.0), $0.2, $0.3 ? "← solved" : ""] },
+      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map {
+        [label($0.0, isMeans: isMeans), $0.2, $0.3 ? "← solved" : ""]
+      },
       right: [1], caption: "Design")
     if let curve, !curve.points.isEmpty {
       doc.heading(2, "Power by sample size")
