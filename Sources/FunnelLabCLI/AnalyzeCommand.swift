@@ -187,14 +187,16 @@ enum AnalyzeCommand: Command {
   static func notePlannedSize(_ arguments: ParsedArguments, planned: Int?, daily: DailyData, console: any Console) {
     if arguments.value("planned-users") == nil, arguments.value("planned-days") == nil {
       console.err(
-        "Note: no --planned-users or --planned-days: the planned size is unknown, so the test is read as running and no boundary decides.\n"
-      )
+        TerminalOptions.note(
+          "Note: no --planned-users or --planned-days: the planned size is unknown, so the test is read as running and no boundary decides.",
+          console: console))
     }
     let firstDayUsers = daily.looks.first?.arms.reduce(0, { $0 &+ $1.users }) ?? 0
     if let planned, firstDayUsers >= planned {
       console.err(
-        "Note: --planned-users \(NumberText.grouped(planned)) is reached on the first day (\(NumberText.grouped(firstDayUsers)) users over all arms), "
-          + "so the test is read as ended there; is it the planned total over all arms?\n")
+        TerminalOptions.note(
+          "Note: --planned-users \(NumberText.grouped(planned)) is reached on the first day (\(Vocabulary.plural(firstDayUsers, "user")) over all arms), "
+            + "so the test is read as ended there; is it the planned total over all arms?", console: console))
     }
   }
 

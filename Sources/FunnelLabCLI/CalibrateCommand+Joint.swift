@@ -125,7 +125,7 @@ extension CalibrateCommand {
       var text = ""
       for e in error.errors { text += "\(output): \(e.description.escapingControlCharacters)\n" }
       text +=
-        "Error: the calibrated spec would be invalid (\(error.errors.count) problem\(error.errors.count == 1 ? "" : "s")); nothing was written.\n"
+        "Error: the calibrated spec would be invalid (\(Vocabulary.plural(error.errors.count, "problem"))); nothing was written.\n"
       throw CommandFailure(code: ExitCode(error), text: text)
     }
   }

@@ -217,7 +217,7 @@ final class ProgressBar: Sendable {
 
   /// `Note: about 3.2 min on 2 threads (6.4 min of one core): …`, one line.
   static func announcement(_ e: WorkEstimate, threads: Int) -> String {
-    "Note: this run should take about \(duration(e.wallSeconds(threads: threads))) on \(threads) thread\(threads == 1 ? "" : "s")"
+    "Note: this run should take about \(duration(e.wallSeconds(threads: threads))) on \(Vocabulary.plural(threads, "thread"))"
       + " (\(duration(e.cpuSeconds)) of one core): \(NumberText.grouped(e.walks, rounding: .toNearestOrAwayFromZero)) user walks"
       + " × \(NumberText.fixed(e.stepsPerWalk, 1)) screens at ~\(Int(WorkEstimate.nanosecondsPerStep * WorkEstimate.buildSlowdown)) ns"
       + " a screen\(WorkEstimate.buildSlowdown > 1 ? " in this debug build" : "")"

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelReport
 
 /// The `funnellab` command line: parses, calls the library, renders, and returns
 /// an exit code. Everything is in this library target so tests drive it in-process.
@@ -144,7 +145,7 @@ struct CommandFailure: Error {
     var text = ""
     for e in errors.errors { text += "\(source): \(e)\n" }
     let n = errors.errors.count
-    text += "Error: \(n) problem\(n == 1 ? "" : "s") in \(source); nothing was run.\n"
+    text += "Error: \(Vocabulary.plural(n, "problem")) in \(source); nothing was run.\n"
     return CommandFailure(code: ExitCode(errors), text: text)
   }
 }

@@ -115,7 +115,7 @@ enum InferCommand: Command {
     try outputs.write(console: console)
     if arguments.value("report") == nil, arguments.value("output") == nil || arguments.value("output") == "-" { console.err(rendered) }
     if inference.badLines > 0 {
-      console.err("Skipped \(inference.badLines) bad line\(inference.badLines == 1 ? "" : "s") (--max-bad-lines \(maximumBad)).\n")
+      console.err("Skipped \(Vocabulary.plural(inference.badLines, "bad line")) (--max-bad-lines \(maximumBad)).\n")
     }
     return .success
   }

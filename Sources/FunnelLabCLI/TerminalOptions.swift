@@ -40,6 +40,21 @@ enum TerminalOptions {
     return TerminalLayout(width: arguments.flag("wide") ? nil : width(console, toFile: toFile), color: color)
   }
 
+  /// The width of a note on stderr when neither `COLUMNS` nor the terminal tells it.
+  static let noteWidth = 80
+
+  /// `text` (a paragraph) folded for stderr with ``TextWrap``, continuation lines indented by two:
+  /// to `COLUMNS`, else the terminal's width, else ``noteWidth`` columns; ends in a line feed.
+  static func note(_ text: String, console: any Console) -> String {
+    let width: Int
+    if let text = console.environment("COLUMNS"), let n = Int(text), n > 0 {
+      width = min(n, 10_000)
+    } else {
+      width = console.terminalColumns ?? noteWidth
+    }
+    return TextWrap.wrap(text, width: max(20, width), indent: 2).joined(separator: "\n") + "\n"
+  }
+
   /// `COLUMNS` when it is a positive whole number, else the terminal's width when stdout is
   /// one (and the text is not written to a file), else ``defaultWidth``.
   static func width(_ console: any Console, toFile: Bool = false) -> Int {

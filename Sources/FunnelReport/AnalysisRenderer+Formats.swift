@@ -93,8 +93,7 @@ extension AnalysisRenderer {
     var out = "## Experiment analysis\n\n"
     out += DecisionSummaryRenderer.markdown(DecisionSummary(analysis: r), overTime: overTime)
     if let margin = marginHeadline(r) { out += "**\(RunMarkdownRenderer.cell(Tone.render(margin, color: false)))**\n\n" }
-    out += "Control \(RunMarkdownRenderer.code(r.control)) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
-    out += " · correction \(r.settings.correction.rawValue).\n\n"
+    out += settings(r, control: RunMarkdownRenderer.code(r.control)).capitalizedFirst + ".\n\n"
     let headers = armHeaders(alpha: r.settings.alpha)
     out += RunMarkdownRenderer.header(headers, right: Set(1..<headers.count - 1))
     for row in armRows(r, interim: interim(overTime)) { out += RunMarkdownRenderer.row(row) }
@@ -120,9 +119,7 @@ extension AnalysisRenderer {
     doc.heading(1, "Experiment analysis")
     DecisionSummaryRenderer.html(DecisionSummary(analysis: r), overTime: overTime, into: &doc)
     if let margin = marginHeadline(r) { doc.addToDecision(margin) }
-    doc.paragraph(
-      "Control \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue) · correction \(r.settings.correction.rawValue).",
-      cssClass: "note")
+    doc.paragraph(settings(r, control: r.control).capitalizedFirst + ".", cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
     let interim = interim(overTime)
     doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
@@ -180,7 +177,7 @@ extension PowerRenderer {
   static func rows(_ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?) -> [(String, String, String, Bool)] {
     // (name, exact value, readable value, solved)
     var rows: [(String, String, String, Bool)] = [
-      ("method", r.method, r.method, false), ("alternative", r.alternative.rawValue, r.alternative.rawValue, false),
+      ("method", r.method, r.method, false), ("alternative", r.alternative.rawValue, Vocabulary.word(r.alternative), false),
       (
         "baseline", JSONValue.format(r.baseline), isMeans ? NumberText.fixed(r.baseline, 4) : NumberText.percent(r.baseline, decimals: 2),
         false
@@ -191,7 +188,7 @@ extension PowerRenderer {
       ),
       ("absoluteEffect", JSONValue.format(r.absoluteEffect), NumberText.fixed(r.absoluteEffect, 4), false),
       ("relativeEffect", CSVWriter.number(r.relativeEffect), r.relativeEffect.map { NumberText.percent($0) } ?? "n/a", false),
-      ("standardizedEffect", JSONValue.format(r.standardizedEffect), NumberText.fixed(r.standardizedEffect, 4), false),
+      ("standardizedEffect", JSONValue.format(r.standardizedEffect), NumberText.fixed(standardized(r, isMeans: isMeans), 4), false),
       ("alpha", JSONValue.format(r.alpha), NumberText.fixed(r.alpha, 4), r.solvedFor == .alpha),
       ("power", JSONValue.format(r.power), NumberText.percent(r.power, decimals: 1), r.solvedFor == .power),
       ("treatmentUsers", JSONValue.format(r.sampleSize), NumberText.grouped(r.sampleSize, rounding: .up), r.solvedFor == .sampleSize),
@@ -204,11 +201,20 @@ extension PowerRenderer {
     return rows
   }
 
-  /// A quantity's name for a reader (Markdown, HTML); CSV and JSON keep the field name.
-  static func label(_ quantity: String) -> String {
+  /// The standardized effect a reader is shown: Cohen's d for means; Cohen's h, `2 asin √p₁ − 2 asin √p₀`,
+  /// for proportions, whatever the method (the normal methods' own `standardizedEffect` is the absolute
+  /// difference, which the table already shows).
+  static func standardized(_ r: PowerAnalysis.Result, isMeans: Bool) -> Double {
+    isMeans ? r.standardizedEffect : PowerAnalysis.cohensH(r.effect, r.baseline)
+  }
+
+  /// A quantity's name for a reader (Markdown, HTML); CSV and JSON keep the field name. The standardized
+  /// effect is named after its measure: `Cohen's d` for means (`isMeans`), `Cohen's h` for proportions.
+  static func label(_ quantity: String, isMeans: Bool) -> String {
     let labels = [
       "baseline": "baseline", "treatmentRate": "treatment rate", "meanDifference": "mean difference",
-      "absoluteEffect": "absolute effect", "relativeEffect": "relative effect", "standardizedEffect": "standardized effect",
+      "absoluteEffect": "absolute effect", "relativeEffect": "relative effect",
+      "standardizedEffect": isMeans ? "standardized effect (Cohen's d)" : "standardized effect (Cohen's h)",
       "alpha": "α", "treatmentUsers": "users in treatment", "controlUsers": "users in control", "totalUsers": "users in total",
       "ratio": "control : treatment", "usersPerDay": "users per day", "days": "duration (days)",
     ]
@@ -236,7 +242,7 @@ extension PowerRenderer {
       "## Power analysis\n\n**\(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))**\n\n"
       + RunMarkdownRenderer.header(["quantity", "value", "solved"], right: [1])
     for row in rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days) {
-      out += RunMarkdownRenderer.row([label(row.0), row.2, row.3 ? "← solved" : ""])
+      out += RunMarkdownRenderer.row([label(row.0, isMeans: isMeans), row.2, row.3 ? "← solved" : ""])
     }
     if let sequential { out += sequentialMarkdown(sequential) }
     return out
@@ -260,10 +266,12 @@ extension PowerRenderer {
     var doc = HTMLDocument(title: "FunnelLab · power analysis")
     doc.heading(1, "Power analysis")
     doc.decision(headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential))
-    doc.paragraph("\(r.method) · \(r.alternative.rawValue) · solved for \(solvedWords(r.solvedFor)).", cssClass: "note")
+    doc.paragraph("\(r.method) · \(Vocabulary.word(r.alternative)) · solved for \(solvedWords(r.solvedFor)).", cssClass: "note")
     doc.table(
       ["quantity", "value", "solved"],
-      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map { [label($0.0), $0.2, $0.3 ? "← solved" : ""] },
+      rows(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days).map {
+        [label($0.0, isMeans: isMeans), $0.2, $0.3 ? "← solved" : ""]
+      },
       right: [1], caption: "Design")
     if let curve, !curve.points.isEmpty {
       doc.heading(2, "Power by sample size")

@@ -48,7 +48,7 @@ package enum AnalysisRenderer {
       ]
     }
     methods += [
-      "adjustment: \(r.settings.correction.rawValue); significant when adjusted p ≤ α and the interval excludes 0",
+      "adjustment: \(Vocabulary.correction(r.settings.correction)); significant when adjusted p ≤ α and the interval excludes 0",
       "Bayesian: Beta(\(r.settings.prior.priorAlpha), \(r.settings.prior.priorBeta)) prior",
       "Fisher's exact test beside any 2×2 table with a cell below 5",
       "SRM: chi-square goodness of fit, flagged at p < \(r.settings.sampleRatio.pValueThreshold); a mismatch means do not trust",
@@ -111,6 +111,13 @@ package enum AnalysisRenderer {
     return (note, headers, rows)
   }
 
+  /// The settings a reader needs beside the table: `control arm: control · α = 0.05, two-sided · Holm
+  /// correction`, with `control` as given (code in Markdown, escaped in HTML by its writer).
+  static func settings(_ r: ExperimentAnalysis.Report, control: String) -> String {
+    "control arm: \(control) · α = \(JSONValue.format(r.settings.alpha)), \(Vocabulary.word(r.settings.alternative))"
+      + " · \(Vocabulary.correction(r.settings.correction))"
+  }
+
   /// `p = 0.0123`, or `p < 0.0001`.
   static func pEquals(_ p: Double) -> String {
     p < 1e-4 ? "p < 0.0001" : "p = " + NumberText.fixed(p, 4)
@@ -129,8 +136,7 @@ package enum AnalysisRenderer {
   package static func table(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     let level = NumberText.fixed((1 - r.settings.alpha) * 100, 0)
     var out =
-      "Experiment analysis · control arm: \(r.control) · α = \(JSONValue.format(r.settings.alpha)) \(r.settings.alternative.rawValue)"
-    out += " · correction \(r.settings.correction.rawValue)\n\n"
+      "Experiment analysis · \(settings(r, control: r.control))\n\n"
     out += DecisionSummaryRenderer.lead(DecisionSummary(analysis: r), overTime: overTime)
     if let margin = marginHeadline(r) {
       out += TextWrap.wrap(margin, width: TerminalLayout.current.width ?? 10_000, indent: 2).joined(separator: "\n") + "\n"

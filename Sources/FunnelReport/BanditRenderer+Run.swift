@@ -8,8 +8,8 @@ extension BanditRenderer {
   static func setup(_ a: AdaptiveRun) -> [String] {
     let r = a.run
     return [
-      "\(r.variants.count) arms · \(NumberText.grouped(a.usersPerDay)) users a day for \(a.shares.count) days · seed \(r.seed)"
-        + " · \(a.allocation.policy.label), shares updated once a day from \(a.metric.label) so far, \(a.allocation.burnInDays) burn-in day(s)"
+      "\(Vocabulary.plural(r.variants.count, "arm")) · \(Vocabulary.plural(a.usersPerDay, "user")) a day for \(Vocabulary.plural(a.shares.count, "day")) · seed \(r.seed)"
+        + " · \(a.allocation.policy.label), shares updated once a day from \(a.metric.label) so far, \(Vocabulary.plural(a.allocation.burnInDays, "burn-in day"))"
         + " at an equal split, every arm kept at ≥ \(pct(a.allocation.minimumShare, a.allocation.minimumShare < 0.001 ? 2 : 1)).",
       "Every user walks the flow of the arm its hash gives against that day's shares; exact values come from the exact engine.",
     ]
@@ -96,7 +96,7 @@ extension BanditRenderer {
     out.append(ship)
     if let regret = t.regret, let equal = t.equalSplitRegret, let best = t.bestArm {
       out.append(
-        "It lost \(NumberText.grouped(regret, rounding: .toNearestOrAwayFromZero)) expected successes (\(t.metric.label)) against showing \(best)"
+        "It lost \(NumberText.grouped(regret, rounding: .toNearestOrAwayFromZero)) expected \(Vocabulary.outcomes(t.metric)) (\(t.metric.label)) against showing \(best)"
           + " to every user; an equal split of the same users would have lost \(NumberText.grouped(equal, rounding: .toNearestOrAwayFromZero))."
       )
     }

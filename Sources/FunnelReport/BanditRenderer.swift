@@ -33,9 +33,9 @@ package enum BanditRenderer {
     let d = c.design
     let a = d.allocation
     return [
-      "\(c.arms.count) arms · \(NumberText.grouped(d.usersPerDay)) users a day · \(d.days) test days, then \(d.horizonDays) days with the shipped arm for everyone"
+      "\(Vocabulary.plural(c.arms.count, "arm")) · \(Vocabulary.plural(d.usersPerDay, "user")) a day · \(Vocabulary.plural(d.days, "test day")), then \(Vocabulary.plural(d.horizonDays, "day")) with the shipped arm for everyone"
         + " · \(NumberText.grouped(c.counts.replicates)) replicates drawn from the exact rates · seed \(c.seed)",
-      "Bandit: \(a.policy.label), weights updated once a day from the data so far, \(a.burnInDays) burn-in day(s) at an equal split,"
+      "Bandit: \(a.policy.label), weights updated once a day from the data so far, \(Vocabulary.plural(a.burnInDays, "burn-in day")) at an equal split,"
         + " every arm kept at ≥ \(pct(a.minimumShare, a.minimumShare < 0.001 ? 2 : 1)); it ships the arm most likely to be best at the end;"
         + " 'decided on' is the first day one arm's probability of being best reaches \(pct(d.decisionThreshold, 0)).",
       "Fixed test: an equal split for the same days, each arm against \(c.arms[0]) by the pooled z-test at α \(JSONValue.format(d.alpha))"
@@ -52,9 +52,13 @@ package enum BanditRenderer {
       ? "day \(NumberText.fixed(Double(k.banditDecisionDays) / Double(k.banditDecided), 1)) (mean); \(pct(share(k.banditDecided, c), 0)) by day \(c.design.days)"
       : "not by day \(c.design.days)"
     return Table(
-      title: "Bandit or A/B test? Expected successes (\(c.metric.label)) lost against showing the best arm (\(c.bestArm)) to everyone,"
+      title:
+        "Bandit or A/B test? Expected \(Vocabulary.outcomes(c.metric)) (\(c.metric.label)) lost against showing the best arm (\(c.bestArm)) to everyone,"
         + " mean ± one Monte Carlo SE",
-      headers: ["design", "lost during the test", "lost incl. \(c.design.horizonDays) days after", "ships a worse arm", "decided on"],
+      headers: [
+        "design", "lost during the test", "lost incl. \(Vocabulary.plural(c.design.horizonDays, "day")) after", "ships a worse arm",
+        "decided on",
+      ],
       rows: [
         [
           "fixed A/B test", conversions(k.fixedRegret), conversions(k.fixedTotalRegret), pct(share(k.fixedWrongShips, c)),
@@ -111,7 +115,7 @@ package enum BanditRenderer {
         case .fixed: "the fixed test loses fewer"
         }
       out.append(
-        "Over the test and the \(c.design.horizonDays) days after it, the bandit loses \(NumberText.grouped(bandit, rounding: .toNearestOrAwayFromZero)) conversions"
+        "Over the test and the \(Vocabulary.plural(c.design.horizonDays, "day")) after it, the bandit loses \(NumberText.grouped(bandit, rounding: .toNearestOrAwayFromZero)) \(Vocabulary.outcomes(c.metric))"
           + " and the fixed test \(NumberText.grouped(fixed, rounding: .toNearestOrAwayFromZero)): \(winner)"
           + " (\(NumberText.grouped(gap, rounding: .toNearestOrAwayFromZero)) ± \(NumberText.grouped(se, rounding: .up))).")
     }
@@ -133,8 +137,8 @@ package enum BanditRenderer {
     let nothingToShip = c.design.rates.dropFirst().allSatisfy { $0 <= (c.design.rates.first ?? 0) }
     if let h = c.holdout {
       out.append(
-        "A \(pct(h.share, 0)) holdout kept on \(c.arms[0]) for \(c.design.horizonDays) days after shipping \(h.shippedArm)"
-          + " (\(NumberText.grouped(h.holdoutUsers)) users against \(NumberText.grouped(h.shippedUsers))) detects its exact effect with power \(pct(h.power))"
+        "A \(pct(h.share, 0)) holdout kept on \(c.arms[0]) for \(Vocabulary.plural(c.design.horizonDays, "day")) after shipping \(h.shippedArm)"
+          + " (\(Vocabulary.plural(h.holdoutUsers, "user")) against \(NumberText.grouped(h.shippedUsers))) detects its exact effect with power \(pct(h.power))"
           + (h.minimumDetectableEffect.map {
             "; the smallest difference it detects with 80% power is \(NumberText.points($0, decimals: 2))"
           } ?? "") + ".")
@@ -142,7 +146,7 @@ package enum BanditRenderer {
       out.append("No variant beats \(c.arms[0]) exactly: there is nothing to ship and no holdout to plan.")
     } else if let share = c.holdoutShare {
       out.append(
-        "A \(pct(share, 0)) holdout over \(c.design.horizonDays) days has too few users on one side (or too many for the power formula)"
+        "A \(pct(share, 0)) holdout over \(Vocabulary.plural(c.design.horizonDays, "day")) has too few users on one side (or too many for the power formula)"
           + " to plan: no holdout power is given.")
     }
     return out

@@ -4,6 +4,8 @@ import FunnelStats
 /// Renders a ``BehaviorCalibration`` (past tests fitted jointly) as a terminal report.
 package enum BehaviorCalibrationRenderer {
   static func f(_ x: Double) -> String { CheckRenderer.format(x) }
+  /// A p-value as every report writes one: `0.0123`, `<0.0001`.
+  static func p(_ x: Double) -> String { AnalysisRenderer.pValue(x) }
 
   /// The fitted behavior parameters with both intervals, those not identified and why,
   /// the fitted base probabilities, and the goodness of fit per variant and screen.
@@ -12,7 +14,7 @@ package enum BehaviorCalibrationRenderer {
     var out = "\(experiment) · \(c.variants.map(\.variant).joined(separator: ", ")) fitted jointly to \(observedPath)\n\n"
     out += headline(c) + "\n\n"
     out += "Maximum likelihood through the exact engine (\(c.iterations) scoring iterations); "
-    out += "the fit against the spec's values: 2Δℓ = \(f(c.likelihoodRatio)).\n\n"
+    out += "the fit against the spec's values: likelihood-ratio statistic \(f(c.likelihoodRatio)).\n\n"
     out += behaviorSection(c, level: level)
     out += probabilitySection(c, level: level)
     out += fitSection(c)
@@ -52,11 +54,11 @@ package enum BehaviorCalibrationRenderer {
     doc.table(
       ["variant", "screen", "views", "assumed G", "p", "fitted G", "fitted p"],
       c.variants.flatMap { v in
-        v.screens.map { s in [v.variant, s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)] }
+        v.screens.map { s in [v.variant, s.screen, NumberText.grouped(s.views), f(s.assumedG), p(s.assumedP), f(s.fittedG), p(s.fittedP)] }
       }, right: Set(2..<7), caption: "Goodness of fit (G-test per variant and screen)")
     doc.methods([
       "Maximum likelihood through the exact engine (\(c.iterations) scoring iterations); the fit against the spec's values:"
-        + " 2Δℓ = \(f(c.likelihoodRatio)). Wald intervals from the observed information; profile-likelihood intervals from"
+        + " likelihood-ratio statistic \(f(c.likelihoodRatio)). Wald intervals from the observed information; profile-likelihood intervals from"
         + " constrained fits."
     ])
     return doc.html
@@ -167,13 +169,13 @@ package enum BehaviorCalibrationRenderer {
     table.keyColumns = 2
     for v in c.variants {
       for s in v.screens {
-        table.add([v.variant, s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)])
+        table.add([v.variant, s.screen, NumberText.grouped(s.views), f(s.assumedG), p(s.assumedP), f(s.fittedG), p(s.fittedP)])
       }
     }
     out += table.render()
     let total = c.fittedTotal
     out += "  total: fitted G = \(f(total.g)) on \(total.degreesOfFreedom) df (categories − 1 − \(c.freeParameterCount) free parameters), "
-    out += "p = \(f(total.p))\n"
+    out += AnalysisRenderer.pEquals(total.p) + "\n"
     return out
   }
 }

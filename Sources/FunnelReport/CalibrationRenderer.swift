@@ -3,6 +3,8 @@ package import FunnelLab
 /// Renders a ``Calibration`` as a terminal report.
 package enum CalibrationRenderer {
   static func f(_ x: Double) -> String { CheckRenderer.format(x) }
+  /// A p-value as every report writes one: `0.0123`, `<0.0001`.
+  static func p(_ x: Double) -> String { AnalysisRenderer.pValue(x) }
 
   /// The answer first: which of the spec's assumptions the counts contradict, or that none is.
   static func headline(_ c: Calibration) -> String {
@@ -39,13 +41,13 @@ package enum CalibrationRenderer {
     var fit = TextTable(
       ["screen", "views", "assumed G", "p", "fitted G", "fitted p"], alignments: [.left, .right, .right, .right, .right, .right])
     for s in c.screens {
-      fit.add([s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)])
+      fit.add([s.screen, NumberText.grouped(s.views), f(s.assumedG), p(s.assumedP), f(s.fittedG), p(s.fittedP)])
     }
     out += fit.render()
     let a = c.assumedTotal
     let b = c.fittedTotal
     out +=
-      "  total: assumed G = \(f(a.g)) on \(a.degreesOfFreedom) df, p = \(f(a.p)); fitted G = \(f(b.g)) on \(b.degreesOfFreedom) df, p = \(f(b.p))\n"
+      "  total: assumed G = \(f(a.g)) on \(a.degreesOfFreedom) df, \(AnalysisRenderer.pEquals(a.p)); fitted G = \(f(b.g)) on \(b.degreesOfFreedom) df, \(AnalysisRenderer.pEquals(b.p))\n"
     return out
   }
 
@@ -67,7 +69,7 @@ package enum CalibrationRenderer {
     doc.table(
       ["screen", "views", "assumed G", "p", "fitted G", "fitted p"],
       c.screens.map { s in
-        [s.screen, NumberText.grouped(s.views), f(s.assumedG), f(s.assumedP), f(s.fittedG), f(s.fittedP)]
+        [s.screen, NumberText.grouped(s.views), f(s.assumedG), p(s.assumedP), f(s.fittedG), p(s.fittedP)]
       }, right: Set(1..<6), caption: "Goodness of fit (G-test per screen; df = actions − 1)")
     doc.methods([
       "Fitted: the base probability of every explicit action on the \(c.screens.count) observed screens (behavior parameters and"

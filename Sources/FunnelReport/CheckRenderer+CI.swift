@@ -17,14 +17,14 @@ extension CheckRenderer {
       expectations = all.isEmpty ? "" : all.count == 1 ? "the expectation passed" : "all \(all.count) expectations passed"
     } else {
       let names = failed.prefix(5).map(\.expectation.id).joined(separator: ", ") + (failed.count > 5 ? ", …" : "")
-      expectations = "\(failed.count) of \(all.count) expectation\(all.count == 1 ? "" : "s") failed: \(names)"
+      expectations = "\(failed.count) of \(Vocabulary.plural(all.count, "expectation")) failed: \(names)"
     }
     guard !baselines.isEmpty else { return expectations.capitalizedFirst + (all.isEmpty ? "No expectations." : ".") }
     let values = moved.map(\.comparison.changes.count).reduce(0, +)
     let funnel =
       moved.isEmpty
       ? "the exact funnel is unchanged from its baseline"
-      : "the exact funnel moved from its baseline (\(values) value\(values == 1 ? "" : "s") beyond the tolerance)"
+      : "the exact funnel moved from its baseline (\(Vocabulary.plural(values, "value")) beyond the tolerance)"
     let parts = (failed.isEmpty && !moved.isEmpty) ? [funnel, expectations] : [expectations, funnel]
     return parts.filter { !$0.isEmpty }.joined(separator: "; ").capitalizedFirst + "."
   }

@@ -39,8 +39,10 @@ package enum CheckRenderer {
     package func line(_ index: Int) -> Int? { lines.indices.contains(index) ? lines[index] : nil }
   }
 
+  /// The interval column's cell: `[lower, upper]`, `none (exact)` for an exact value (no sampling
+  /// noise, so no interval), `—` when there is none for another reason.
   static func interval(_ r: ExpectationResult) -> String {
-    guard let i = r.interval else { return r.basis == .exact ? "exact" : "—" }
+    guard let i = r.interval else { return r.basis == .exact ? "none (exact)" : "—" }
     return "[\(format(i.lower)), \(format(i.upper))]"
   }
 
@@ -92,7 +94,7 @@ package enum CheckRenderer {
       }
       out += "\n"
     }
-    out += "\(passed) of \(total) expectation\(total == 1 ? "" : "s") passed"
+    out += "\(passed) of \(Vocabulary.plural(total, "expectation")) passed"
     out += passed == total ? "." : "; \(total - passed) failed."
     let baselines = files.compactMap(\.baseline)
     if !baselines.isEmpty {
@@ -172,7 +174,9 @@ package enum CheckRenderer {
         }
         out += "    <testcase \(attributes)>\n"
         out += "      <failure message=\"\(xml(why))\" type=\"\(r.expectation.kind.rawValue)\">"
-        out += xml("\(r.statement)\nmeasured \(r.measuredText) \(interval(r)) (\(r.basisDescription)): \(r.detail)\n\(why)\nin \(f.path)")
+        out += xml(
+          "\(r.statement)\nmeasured \(r.measuredText)\(r.interval == nil ? "" : " " + interval(r)) (\(r.basisDescription)): \(r.detail)\n\(why)\nin \(f.path)"
+        )
         out += "</failure>\n"
         out += "    </testcase>\n"
       }

@@ -30,7 +30,7 @@ package enum DecisionSummaryRenderer {
     text += sentence(r, s)
     let conflicts = s.arms.filter { $0.conflict != nil }.count
     if conflicts > 0 {
-      text += " " + Tone.warning.mark("Revenue per user disagrees for \(conflicts) arm\(conflicts == 1 ? "" : "s") (!).")
+      text += " " + Tone.warning.mark("Revenue per user disagrees for \(Vocabulary.plural(conflicts, "arm")) (!).")
     }
     return text
   }

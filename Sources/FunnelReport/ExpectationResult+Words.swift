@@ -26,7 +26,8 @@ extension ExpectationResult {
       return "\(e.variant) beats \(control) on \(metric) (adj. p < \(f(e.alpha ?? 0.05))) at \(users)/arm, power ≥ \(f(e.power ?? 0.8))"
         + direction
     case .best:
-      return "\(e.variant) has the best \(metric) of \(arms.count) arms with P ≥ \(f(e.probability ?? 0.9))" + direction
+      return "\(e.variant) has the best \(metric) of \(Vocabulary.plural(arms.count, "arm")) with P ≥ \(f(e.probability ?? 0.9))"
+        + direction
     case .varianceReduction:
       return "\(e.method ?? "?") removes \(bounds) of the variance of \(e.variant) − \(control) on \(metric)"
     case .equivalent:
@@ -163,13 +164,13 @@ extension ExpectationResult {
     case .notBetter(let variant, let controlValue):
       return "the exact \(metric) of \(e.variant) (\(f(variant))) is not better than \(control)'s (\(f(controlValue)))"
     case .underpowered(let power, let difference) where e.kind == .equivalent:
-      let users = e.users.map { "\($0)" } ?? "?"
+      let users = e.users.map { Vocabulary.plural($0, "user") } ?? "? users"
       return
-        "at \(users) users per arm the TOST's power is only \(f(power)) (< \(f(e.power ?? 0.8))) for a true difference of \(f(difference)); more users or a wider margin are needed"
+        "at \(users) per arm the TOST's power is only \(f(power)) (< \(f(e.power ?? 0.8))) for a true difference of \(f(difference)); more users or a wider margin are needed"
     case .underpowered(let power, let difference):
-      let users = e.users.map { "\($0)" } ?? "?"
+      let users = e.users.map { Vocabulary.plural($0, "user") } ?? "? users"
       return
-        "at \(users) users per arm the power is only \(f(power)) (< \(f(e.power ?? 0.8))) for a true difference of \(f(difference)); more users are needed"
+        "at \(users) per arm the power is only \(f(power)) (< \(f(e.power ?? 0.8))) for a true difference of \(f(difference)); more users are needed"
     case .notSignificantInSimulation(let p):
       return
         "the simulated experiment (seed \(seed)) did not reach adjusted p < \(f(e.alpha ?? 0.05)) in favour of \(e.variant) (adj. p \(f(p)))"
@@ -178,10 +179,10 @@ extension ExpectationResult {
     case .rivalIsBetter(let rival, let value):
       return "\(rival.id) has a better exact \(metric) (\(f(rival.value))) than \(e.variant) (\(f(value)))"
     case .probabilityTooLow(let p, let leader):
-      let users = e.users.map { "\($0)" } ?? "?"
+      let users = e.users.map { Vocabulary.plural($0, "user") } ?? "? users"
       let lead = leader.map { "; the likeliest best is \($0.id) (P \(f($0.value)))" } ?? ""
       return
-        "after an experiment of \(users) users per arm (seed \(seed)), P(\(e.variant) best) = \(f(p)) < \(f(e.probability ?? 0.9))\(lead)"
+        "after an experiment of \(users) per arm (seed \(seed)), P(\(e.variant) best) = \(f(p)) < \(f(e.probability ?? 0.9))\(lead)"
     }
   }
 

@@ -142,7 +142,7 @@ extension ExperimentReportRenderer {
     DecisionSummaryRenderer.html(DecisionSummary(r), overTime: overTime, into: &doc)
     doc.paragraph(
       r.comparesArms
-        ? "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) correction · intervals are \(NumberText.level(alpha: r.spec.alpha))."
+        ? "Seed \(r.seed) · users split among arms by hash, analysed like an A/B test · α = \(JSONValue.format(r.spec.alpha)), \(Vocabulary.correction(r.spec.correction)) · intervals are \(NumberText.level(alpha: r.spec.alpha))."
         : "Seed \(r.seed) · only the control: no test · intervals are \(NumberText.level(alpha: r.spec.alpha)).",
       cssClass: "note")
     doc.table(
@@ -177,7 +177,7 @@ extension ExperimentReportRenderer {
   static func differences(_ r: ExperimentReport, observed: RunResult, into doc: inout HTMLDocument) {
     doc.heading(2, "Differences from the control")
     doc.paragraph(
-      "A filled circle: significant after the \(r.spec.correction.rawValue) correction (blue when better, vermillion when worse), as the verdict says; an open square: not significant\(r.sampleRatio?.mismatch == true ? " (every arm, under the sample ratio mismatch)" : ""). The hollow diamond is the true Δ: the exact difference, with no sampling noise. A guardrail's chart draws its margin as a short dashed line. "
+      "A filled circle: significant \(Vocabulary.afterCorrection(r.spec.correction)) (blue when better, vermillion when worse), as the verdict says; an open square: not significant\(r.sampleRatio?.mismatch == true ? " (every arm, under the sample ratio mismatch)" : ""). The hollow diamond is the true Δ: the exact difference, with no sampling noise. A guardrail's chart draws its margin as a short dashed line. "
         + SVGCharts.sharedAxisNote(members: "arms"),
       cssClass: "note")
     doc.beginCharts()

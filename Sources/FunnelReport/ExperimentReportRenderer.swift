@@ -54,7 +54,7 @@ package enum ExperimentReportRenderer {
   /// exact true difference beside the estimate, each guardrail with its margin and status, the secondary
   /// metrics, and each arm's ship decision with the rule that made it.
   package static func table(_ r: ExperimentReport, overTime: AnalysisRenderer.OverTime? = nil) -> String {
-    var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(NumberText.grouped(r.armUsers.reduce(0, +))) users assigned by hash"
+    var out = "\(r.experiment) · experiment mode · seed \(r.seed) · \(Vocabulary.plural(r.armUsers.reduce(0, +), "user")) assigned by hash"
     out += " · " + settings(r) + "\n\n"
     out += DecisionSummaryRenderer.lead(DecisionSummary(r), overTime: overTime) + "\n"
     guard r.comparesArms else { return out + controlTable(r) + lifecycleText(r) }
@@ -84,7 +84,7 @@ package enum ExperimentReportRenderer {
       out += "\nAlso: \(m.metric.label)\n" + metricTable(m, alpha: r.spec.alpha)
     }
     let margin = NumberText.percent(r.spec.relativeMargin(for: r.spec.primary), decimals: 1)
-    out += "\nDecision (ship when \(r.spec.primary.label) is significantly better after \(r.spec.correction.rawValue) adjustment"
+    out += "\nDecision (ship when \(r.spec.primary.label) is significantly better \(Vocabulary.afterCorrection(r.spec.correction))"
     out += " by more than the ±\(margin) margin and no guardrail is violated or inconclusive; do not ship when it is significantly"
     out += " worse by more than the margin or a guardrail is violated; docs/decision-rule.md)\n"
     for d in r.decisions { out += "  \(d.arm): \(Vocabulary.toned(d.decision))\n" }
@@ -94,12 +94,11 @@ package enum ExperimentReportRenderer {
     return out
   }
 
-  /// The test's settings: `α = 0.05, holm across 2 arms`, or `only the control` when there is
-  /// nothing to compare (no correction, no test).
+  /// The test's settings: `α = 0.05 (Holm, 2 arms)`, `α = 0.05 (no correction, 5 arms)`, or
+  /// `only the control` when there is nothing to compare (no correction, no test).
   static func settings(_ r: ExperimentReport) -> String {
     guard r.comparesArms else { return "only the control" }
-    let n = r.arms.count - 1
-    return "α = \(JSONValue.format(r.spec.alpha)), \(r.spec.correction.rawValue) across \(n) arm\(n == 1 ? "" : "s")"
+    return "α = \(JSONValue.format(r.spec.alpha)) (\(Vocabulary.name(r.spec.correction)), \(Vocabulary.plural(r.arms.count - 1, "arm")))"
   }
 
   /// A report with only the control: each metric's value in the control with its interval,

@@ -73,7 +73,7 @@ extension GridRenderer {
     out += r.factors.map {
       RunMarkdownRenderer.code($0.id) + ": " + $0.levels.map { RunMarkdownRenderer.cell($0.id) }.joined(separator: " / ")
     }.joined(separator: " × ")
-    out += " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · ranked by the exact \(r.spec.primary.label);"
+    out += " · seed \(r.seed) · \(Vocabulary.plural(r.usersPerVariant, "user")) per cell · ranked by the exact \(r.spec.primary.label);"
     out += " p-values adjusted across cells by Holm and by Benjamini–Hochberg.\n\n"
     let (headers, rows) = rankedRows(r)
     out += RunMarkdownRenderer.header(headers, right: Set([0] + Array(2..<headers.count)))
@@ -89,7 +89,7 @@ extension GridRenderer {
     doc.heading(1, "\(r.experiment): grid of \(r.cells.count - 1) cells")
     doc.decision(headline(r))
     doc.paragraph(
-      "Seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode · ranked by the exact \(metric.label) (no sampling noise) · simulated Δ with \(NumberText.level(alpha: r.spec.alpha)) intervals · p-values adjusted by Holm and Benjamini–Hochberg.",
+      "Seed \(r.seed) · \(Vocabulary.plural(r.usersPerVariant, "user")) per cell · truth mode · ranked by the exact \(metric.label) (no sampling noise) · simulated Δ with \(NumberText.level(alpha: r.spec.alpha)) intervals · p-values adjusted by Holm and Benjamini–Hochberg.",
       cssClass: "note")
     let (headers, rows) = rankedRows(r)
     // A cell's levels may break after each comma (a zero-width space), so the table fits a laptop's width.

@@ -24,17 +24,45 @@ package enum GridRenderer {
     let (headers, rows) = rankedRows(r)
     var t = TextTable(headers, alignments: [.right, .left] + Array(repeating: .right, count: headers.count - 2))
     t.keyColumns = 2
-    for row in rows.prefix(top.map { $0 + 1 } ?? rows.count) { t.add(row) }
+    for row in toned(rows, r).prefix(top.map { $0 + 1 } ?? rows.count) { t.add(row) }
     out += t.render()
     if let top, r.cells.count - 1 > top { out += "  … \(r.cells.count - 1 - top) more cells (--top)\n" }
     return out
+  }
+
+  /// The terminal rows marked as the other commands' tables mark their calls (shown in colour
+  /// when the terminal takes it): the cell the truth names best, or the equivalent cells that
+  /// beat the control, in green, as the headline does; each cell's true Δ green when the cell
+  /// beats the control by more than the margin, red when it is worse by more (a negligible or
+  /// tied Δ stays plain); a violated guardrail in red.
+  static func toned(_ rows: [[String]], _ r: GridReport) -> [[String]] {
+    let winners: Set<String> =
+      switch r.standing {
+      case .best: Set(r.top.map { [$0.variant] } ?? [])
+      case .equivalent(let cells): Set(cells)
+      case .noneBeatsControl, .nothingToCompare: []
+      }
+    let guardrailColumn = rows.first.map { $0.count - r.spec.guardrails.count } ?? 0
+    return zip(r.cells, rows).map { cell, row in
+      var row = row
+      if winners.contains(cell.variant) { row[1] = Tone.good.mark(row[1]) }
+      if let lift = cell.summary.exactRelativeLift(r.spec.primary), !cell.levels.isEmpty,
+        !DecisionRule.negligible(relativeLift: lift, relativeMargin: r.relativeMargin)
+      {
+        row[3] = ((lift > 0) == r.spec.primary.higherIsBetter ? Tone.good : Tone.bad).mark(row[3])
+      }
+      for (k, g) in cell.guardrails.enumerated() where !cell.levels.isEmpty && row.indices.contains(guardrailColumn + k) {
+        row[guardrailColumn + k] = Vocabulary.mark(row[guardrailColumn + k], Vocabulary.tone(g.status))
+      }
+      return row
+    }
   }
 
   /// The first line: the grid's cells, seed and size.
   static func header(_ r: GridReport) -> String {
     "\(r.experiment) · grid of \(r.cells.count - 1) cells"
       + " (" + r.factors.map { "\($0.id): " + $0.levels.map(\.id).joined(separator: "/") }.joined(separator: " × ") + ")"
-      + " · seed \(r.seed) · \(NumberText.grouped(r.usersPerVariant)) users per cell · truth mode"
+      + " · seed \(r.seed) · \(Vocabulary.plural(r.usersPerVariant, "user")) per cell · truth mode"
   }
 
   /// The answer, worded from ``GridReport/standing`` in one unit (the lift, in %): the best cell by

@@ -18,7 +18,7 @@ extension InferenceRenderer {
     let idle =
       log.options.idleMinutes.map { ", ended after \(NumberText.bound($0, 1)) idle minutes (\(NumberText.grouped(log.idleEnds)) walks)" }
       ?? ""
-    func count(_ n: UInt64, _ word: String) -> String { "\(NumberText.grouped(n)) \(word)\(n == 1 ? "" : "s")" }
+    func count(_ n: UInt64, _ word: String) -> String { Vocabulary.plural(n, word) }
     return "Read as the \(log.format?.rawValue ?? "funnellab") shape: walks are \(walk)\(idle); times as \(times);"
       + " \(count(log.screenViews, "screen view")), \(count(log.completions, "completion")),"
       + " \(count(log.purchases, "purchase")), \(count(log.sideEvents, "other event")).\n"

@@ -20,9 +20,9 @@ package enum InferenceRenderer {
     var out: [String] = []
     let c = r.completion
     let kept = r.screens.count - r.leftOut.count
-    func plural(_ n: Int, _ word: String) -> String { "\(NumberText.grouped(n)) \(word)\(n == 1 ? "" : "s")" }
     var first =
-      "Inferred \(plural(kept, "screen")) and \(plural(r.actions.count, "action")) from \(plural(r.users, "user")) (spec: \(spec))."
+      "Inferred \(Vocabulary.plural(kept, "screen")) and \(Vocabulary.plural(r.actions.count, "action")) from \(Vocabulary.plural(r.users, "user"))"
+      + " (spec: \(spec))."
     if let p = r.predictedCompletion {
       let inside = p >= c.interval.lower && p <= c.interval.upper
       first +=
@@ -33,7 +33,7 @@ package enum InferenceRenderer {
     if let p = r.predictedPurchase, r.purchasers > 0 || p > 0 {
       out.append(
         "Purchase conversion: predicted \(percent(p)), observed \(percent(Double(r.purchasers) / Double(max(r.users, 1))))"
-          + " (\(NumberText.grouped(r.purchasers)) buyer\(r.purchasers == 1 ? "" : "s")).")
+          + " (\(Vocabulary.plural(r.purchasers, "buyer"))).")
     }
     let fails = r.markovFailures
     let tested = r.screens.filter { $0.markov != nil }.count
@@ -43,11 +43,11 @@ package enum InferenceRenderer {
           + ": users act differently on a return visit than on their first, which the spec's one probability per action cannot hold.")
     } else if tested > 0 {
       out.append(
-        "The first-order (Markov) model holds on the \(tested) screen\(tested == 1 ? "" : "s") users returned to often enough to test.")
+        "The first-order (Markov) model holds on the \(Vocabulary.plural(tested, "screen")) users returned to often enough to test.")
     }
     if r.returns > 0 {
       out.append(
-        Tone.warning.mark("\(NumberText.grouped(r.returns)) users came back after their walk ended")
+        Tone.warning.mark("\(Vocabulary.plural(r.returns, "user")) came back after their walk ended")
           + ": a history the spec cannot hold (their return is read as a new walk).")
     }
     let rare = r.screens.filter(\.tooRare)
@@ -69,7 +69,7 @@ package enum InferenceRenderer {
         "Left out of the spec (one start): \(NumberText.list(r.leftOut)), seen only by users who started elsewhere than \(r.screens.first?.id ?? "the start")."
       )
     }
-    if r.unfinished > 0 { out.append("\(NumberText.grouped(r.unfinished)) users were still on the way at the end of the log: left out.") }
+    if r.unfinished > 0 { out.append("\(Vocabulary.plural(r.unfinished, "user")) were still on the way at the end of the log: left out.") }
     return out
   }
 

@@ -30,7 +30,7 @@ package enum IngestRenderer {
     var out =
       "\(source.escapingControlCharacters): \(n(ingest.lines)) lines; counted \(n(ingest.views)) views and \(n(ingest.actions)) actions"
     // Read per variant, every key is a variant's id; otherwise the one key is "".
-    out += ingest.counts.keys.contains { !$0.isEmpty } ? " of \(ingest.counts.count) variant\(ingest.counts.count == 1 ? "" : "s")" : ""
+    out += ingest.counts.keys.contains { !$0.isEmpty } ? " of \(Vocabulary.plural(ingest.counts.count, "variant"))" : ""
     out += ".\n"
     let uncounted = ingest.uncounted.values.reduce(0, &+)
     if uncounted > 0 {

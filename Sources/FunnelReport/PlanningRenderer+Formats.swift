@@ -77,7 +77,7 @@ extension PlanningRenderer {
     for plan in r.plans {
       guard let p = plan.peeking else { continue }
       out +=
-        "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(Vocabulary.days(p.days)), \(NumberText.grouped(p.usersPerDayPerArm)) users/day/arm\n\n"
+        "\n### Daily looks at \(RunMarkdownRenderer.code(p.variant)): \(Vocabulary.days(p.days)), \(Vocabulary.plural(p.usersPerDayPerArm, "user"))/day/arm\n\n"
       out += RunMarkdownRenderer.header(["rule", "A/A false positives", "power", "mean stopping day"], right: [1, 2, 3])
       for rule in p.rules {
         out += RunMarkdownRenderer.row([
@@ -137,7 +137,9 @@ extension PlanningRenderer {
         fp, patterned: true, scale: falsePositives, axisTitle: "A/A replicates that ever reject",
         marker: (p.alpha * 100, "α = \(JSONValue.format(p.alpha))"))
       doc.chart(
-        kind: "peeking", title: "\(p.variant): A/A false positives with daily looks over \(p.days) days (α = \(JSONValue.format(p.alpha)))",
+        kind: "peeking",
+        title:
+          "\(p.variant): A/A false positives with daily looks over \(Vocabulary.plural(p.days, "day")) (α = \(JSONValue.format(p.alpha)))",
         description: fp.map { "\($0.label): \($0.text) false positives" }.joined(separator: "; ") + ".", width: SVGCharts.width,
         height: chart.height, content: chart.content)
     }

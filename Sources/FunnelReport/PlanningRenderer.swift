@@ -23,7 +23,7 @@ package enum PlanningRenderer {
   static func shortLookNotes(_ r: PlanningReport) -> [String] {
     r.plans.compactMap { plan in
       guard let peek = plan.peeking, let duration = plan.durationDays, peek.days < duration else { return nil }
-      return "\(peek.variant): the plan needs \(NumberText.grouped(duration)) days at this traffic; the looks are simulated over"
+      return "\(peek.variant): the plan needs \(Vocabulary.plural(duration, "day")) at this traffic; the looks are simulated over"
         + " the first \(peek.days) only, so each rule's power is that of a test stopped at day \(peek.days), short of the planned users"
     }
   }
@@ -33,7 +33,7 @@ package enum PlanningRenderer {
   static func infeasibleNotes(_ r: PlanningReport) -> [String] {
     r.plans.compactMap { plan in
       guard plan.isFeasible == false, let days = plan.durationDays else { return nil }
-      return "\(plan.diagnosis.variant): infeasible at this traffic: \(NumberText.grouped(days)) days (more than"
+      return "\(plan.diagnosis.variant): infeasible at this traffic: \(Vocabulary.plural(days, "day")) (more than"
         + " \(VariantPlan.feasibleDays)) to find a true Δ of \(NumberText.points(plan.diagnosis.trueDifference, decimals: 2))"
         + " with \(pct(r.targetPower, 0)) power; test a larger change, or plan on more traffic"
     }
@@ -71,17 +71,17 @@ package enum PlanningRenderer {
             : "none changes \(r.metric.label).")
     }
     var out =
-      "The quickest test: \(toned(q.diagnosis.variant, q.trueEffect)) needs \(NumberText.grouped(n)) users per arm for \(power) power."
+      "The quickest test: \(toned(q.diagnosis.variant, q.trueEffect)) needs \(Vocabulary.plural(n, "user")) per arm for \(power) power."
     out +=
       " Its true Δ in \(r.metric.label) is \(NumberText.points(q.diagnosis.trueDifference, decimals: 2)): \(Vocabulary.word(q.trueEffect))."
     if let days = q.durationDays {
-      out += " At \(NumberText.grouped(r.usersPerDay ?? 0)) users a day that is \(Vocabulary.days(days))."
+      out += " At \(Vocabulary.plural(r.usersPerDay ?? 0, "user")) a day that is \(Vocabulary.days(days))."
     }
     if let a = r.assurance?.variants.first(where: { $0.variant == q.diagnosis.variant }) {
       let target = pct(r.assurance?.target, 0)
       out +=
         a.usersPerArmForTarget.map {
-          " Over the uncertain behavior parameters, \(NumberText.grouped($0)) users per arm reach \(target) assurance."
+          " Over the uncertain behavior parameters, \(Vocabulary.plural($0, "user")) per arm reach \(target) assurance."
         }
         ?? " Over the uncertain behavior parameters, no size reaches \(target) assurance."
     }
@@ -96,7 +96,7 @@ package enum PlanningRenderer {
       let days = p.durationDays.map { ", " + Vocabulary.days($0) } ?? ""
       let feasible = p.isFeasible == false ? Tone.warning.mark(" — infeasible at this traffic") : ""
       let negligible = p.trueEffect == .negligible ? " — negligible: inside the \(margin(r)) margin, not worth a test" : ""
-      return "\(toned(d.variant, p.trueEffect)): \(NumberText.grouped(n)) users per arm\(days) for a true Δ of"
+      return "\(toned(d.variant, p.trueEffect)): \(Vocabulary.plural(n, "user")) per arm\(days) for a true Δ of"
         + " \(NumberText.points(d.trueDifference, decimals: 2))\(feasible)\(negligible)"
     }
   }
@@ -150,7 +150,7 @@ package enum PlanningRenderer {
     }
     let peeks = r.plans.compactMap(\.peeking)
     if !peeks.isEmpty {
-      out += "\nPeeking: a look every day at \(NumberText.grouped(r.usersPerDay ?? 0)) users/day (both arms)\n"
+      out += "\nPeeking: a look every day at \(Vocabulary.plural(r.usersPerDay ?? 0, "user"))/day (both arms)\n"
       var p = TextTable(
         ["variant", "days", "rule", "false positives (A/A)", "power", "mean stopping day"],
         alignments: [.left, .right, .left, .right, .right, .right])

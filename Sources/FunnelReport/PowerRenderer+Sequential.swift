@@ -8,7 +8,7 @@ extension PowerRenderer {
   /// The title line of the section.
   static func sequentialTitle(_ p: GroupSequentialPlan) -> String {
     let looks = p.design.boundaries.count
-    return "Group-sequential design · \(looks) look\(looks == 1 ? "" : "s") · \(p.design.spending.rawValue) spending · "
+    return "Group-sequential design · \(Vocabulary.plural(looks, "look")) · \(p.design.spending.rawValue) spending · "
       + "two-sided α = \(JSONValue.format(p.design.alpha))"
   }
 

@@ -33,7 +33,7 @@ package enum PowerRenderer {
       case .alpha: "With \(users) and \(power) power to detect \(change), the test spends α \(NumberText.fixed(r.alpha, 4))."
       }
     guard let usersPerDay, let days else { return answer }
-    return answer + " At \(NumberText.grouped(usersPerDay)) users a day it runs \(Vocabulary.days(days))."
+    return answer + " At \(Vocabulary.plural(usersPerDay, "user")) a day it runs \(Vocabulary.days(days))."
   }
 
   /// The headline of `power --looks K`: the group-sequential design's maximum and expected users,
@@ -43,7 +43,7 @@ package enum PowerRenderer {
   ) -> String {
     let looks = p.design.boundaries.count
     var out =
-      "A group-sequential test with \(looks) look\(looks == 1 ? "" : "s") (\(p.design.spending.rawValue) spending) needs at most"
+      "A group-sequential test with \(Vocabulary.plural(looks, "look")) (\(p.design.spending.rawValue) spending) needs at most"
       + " \(NumberText.grouped(p.maxUsersPerArm, rounding: .up)) \(arm) to detect \(change) with"
       + " \(NumberText.percent(p.power, decimals: 1)) power at α \(JSONValue.format(p.design.alpha))."
     out +=
@@ -51,7 +51,7 @@ package enum PowerRenderer {
       + " the fixed test needs \(NumberText.grouped(p.fixedUsersPerArm, rounding: .up))."
     guard let usersPerDay, usersPerDay > 0 else { return out }
     let longest = Int(rounding: p.maxUsersPerArm * (1 + r.ratio) / Double(usersPerDay), .up) ?? 0
-    out += " At \(NumberText.grouped(usersPerDay)) users a day it runs at most \(Vocabulary.days(longest))"
+    out += " At \(Vocabulary.plural(usersPerDay, "user")) a day it runs at most \(Vocabulary.days(longest))"
     return out + (days.map { " (the fixed test \(Vocabulary.days($0)))." } ?? ".")
   }
 
@@ -62,7 +62,7 @@ package enum PowerRenderer {
     _ r: PowerAnalysis.Result, isMeans: Bool, usersPerDay: Int?, days: Int?, sequential: GroupSequentialPlan? = nil
   ) -> String {
     func mark(_ what: PowerAnalysis.Unknown) -> String { r.solvedFor == what ? "   ← solved" : "" }
-    var out = "Power analysis · \(r.method) · \(r.alternative.rawValue)\n\n"
+    var out = "Power analysis · \(r.method) · \(Vocabulary.word(r.alternative))\n\n"
     out += headline(r, isMeans: isMeans, usersPerDay: usersPerDay, days: days, sequential: sequential) + "\n\n"
     if isMeans {
       out += "  control mean          \(NumberText.fixed(r.baseline, 4))\n"
@@ -80,7 +80,7 @@ package enum PowerRenderer {
     out += "  users, control        \(NumberText.grouped(r.controlSampleSize, rounding: .up)) (ratio \(JSONValue.format(r.ratio)))\n"
     out += "  users in total        \(NumberText.grouped(r.totalUsers))\n"
     if let usersPerDay, let days {
-      out += "  duration              \(Vocabulary.days(days)) at \(NumberText.grouped(usersPerDay)) users/day\n"
+      out += "  duration              \(Vocabulary.days(days)) at \(Vocabulary.plural(usersPerDay, "user"))/day\n"
     }
     if let sequential { out += sequentialTable(sequential) }
     return out

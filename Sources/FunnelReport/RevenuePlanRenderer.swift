@@ -30,11 +30,11 @@ package enum RevenuePlanRenderer {
         : "No variant changes revenue per user, so there is nothing to detect."
     }
     var out = "\(PlanningRenderer.toned(q.arm.variant, q.trueEffect)) is the quickest to test on revenue per user:"
-    out += " \(NumberText.grouped(n)) users per arm for \(NumberText.percent(r.targetPower, decimals: 0)) power."
+    out += " \(Vocabulary.plural(n, "user")) per arm for \(NumberText.percent(r.targetPower, decimals: 0)) power."
     out += " Its true Δ is \(NumberText.signed(q.difference, 3))\(r.currency.map { " \($0)" } ?? "") per user."
     out += " That is a true lift of \(NumberText.lift(q.relativeLift)): \(Vocabulary.word(q.trueEffect))."
     if let days = q.durationDays {
-      out += " At \(NumberText.grouped(r.usersPerDay ?? 0)) users a day that is \(Vocabulary.days(days))."
+      out += " At \(Vocabulary.plural(r.usersPerDay ?? 0, "user")) a day that is \(Vocabulary.days(days))."
     }
     return out
   }

@@ -117,7 +117,7 @@ package enum RunMarkdownRenderer {
   package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
     var out = "## \(cell(result.experiment))\n\n"
     out += DecisionSummaryRenderer.markdown(decision)
-    out += "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode"
+    out += "Seed \(result.seed) · \(Vocabulary.plural(result.usersPerVariant, "user")) per variant · truth mode"
     out += " (the same users walk every variant).\n\n"
     guard let control = summaries.first else { return out }
     let level = NumberText.level(alpha: control.alpha)

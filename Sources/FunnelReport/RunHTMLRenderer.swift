@@ -13,7 +13,7 @@ package enum RunHTMLRenderer {
     doc.heading(1, result.experiment)
     DecisionSummaryRenderer.html(decision, into: &doc)
     doc.paragraph(
-      "Seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant · truth mode: the same synthetic users walk every variant.",
+      "Seed \(result.seed) · \(Vocabulary.plural(result.usersPerVariant, "user")) per variant · truth mode: the same synthetic users walk every variant.",
       cssClass: "note")
     summary(summaries, result: result, into: &doc)
     funnels(result.variants, summaries, heading: "Funnels", into: &doc)
@@ -50,7 +50,7 @@ package enum RunHTMLRenderer {
       doc.chart(
         kind: "funnel", title: "Funnel of \(s.variant): users remaining at each screen, and how they end",
         description:
-          "\(s.screens.count) screens; \(last) of \(NumberText.grouped(s.users)) users; completion \(NumberText.percent(s.value(.completionRate)))"
+          "\(s.screens.count) screens; \(last) of \(Vocabulary.plural(s.users, "user")); completion \(NumberText.percent(s.value(.completionRate)))"
           + purchaseSentence(s) + "."
           + (worst.map { " Most users quit on \($0.id): \(NumberText.grouped($0.droppedOff))." } ?? "")
           + (jumps.indices.contains(k) ? jumps[k].map { " \(s.screens[$0.screen].id): \($0.note)." }.joined() : ""),

@@ -8,7 +8,7 @@ package enum RunTableRenderer {
   /// The terminal report: per variant its funnel, purchase outcomes and estimates, then the comparison of
   /// every variant with the control. `summaries` are ``FunnelSummary/all(_:alpha:)`` of `result`: one per variant, the control first.
   package static func render(_ result: RunResult, summaries: [FunnelSummary], decision: DecisionSummary) -> String {
-    var out = "\(result.experiment) · seed \(result.seed) · \(NumberText.grouped(result.usersPerVariant)) users per variant"
+    var out = "\(result.experiment) · seed \(result.seed) · \(Vocabulary.plural(result.usersPerVariant, "user")) per variant"
     out += " · truth mode (the same users walk every variant)\n"
     out += "\n" + DecisionSummaryRenderer.text(decision)
     for (run, summary) in zip(result.variants, summaries) {

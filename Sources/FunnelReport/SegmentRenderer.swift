@@ -76,7 +76,7 @@ package enum SegmentRenderer {
     if methods.contains(.regression) { text += " (Lin: one slope per arm on the strata's indicators and the covariate)" }
     if methods.contains(.cuped) { text += "; CUPED is gbstats' (one pooled slope, Welch's t)" }
     return text
-      + ". Variance removed: 1 − SE²/SE²(unadjusted); adj. p: \(s.correction.rawValue)-corrected across the arms, as the primary metric's."
+      + ". Variance removed: 1 − SE²/SE²(unadjusted); adj. p: \(Vocabulary.adjusted(s.correction)) across the arms, as the primary metric's."
   }
 
   /// The terminal sections.
@@ -84,7 +84,7 @@ package enum SegmentRenderer {
     var out = ""
     if s.strata.count > 1 {
       out += "\nBy observable segment: \(s.label) (\(basis(s))" + (hasTruth(s) ? "; true: the exact value of each stratum" : "")
-      out += "; p-values \(s.correction.rawValue)-corrected across each arm's strata)\n"
+      out += "; p-values \(Vocabulary.adjusted(s.correction)) across each arm's strata)\n"
       let strata = strataTable(s)
       var t = TextTable(strata.headers, alignments: [.left, .left] + Array(repeating: .right, count: strata.headers.count - 2))
       for row in strata.rows { t.add(row) }
@@ -107,7 +107,7 @@ package enum SegmentRenderer {
     if s.strata.count > 1 {
       out += "\n### By observable segment: \(RunMarkdownRenderer.cell(s.label))\n\n"
       out +=
-        "\(RunMarkdownRenderer.cell(basis(s)))\(hasTruth(s) ? "; true values are exact per stratum" : ""); p-values \(s.correction.rawValue)-corrected across each arm's strata.\n\n"
+        "\(RunMarkdownRenderer.cell(basis(s)))\(hasTruth(s) ? "; true values are exact per stratum" : ""); p-values \(Vocabulary.adjusted(s.correction)) across each arm's strata.\n\n"
       let strata = strataTable(s)
       out += RunMarkdownRenderer.header(strata.headers, right: Set(2..<strata.headers.count))
       for row in strata.rows { out += RunMarkdownRenderer.row(row) }
@@ -126,7 +126,7 @@ package enum SegmentRenderer {
     if s.strata.count > 1 {
       doc.heading(2, "By observable segment: \(s.label)")
       doc.paragraph(
-        "\(basis(s).capitalizedFirst).\(hasTruth(s) ? " True values are the exact engine's for each stratum." : "") P-values are \(s.correction.rawValue)-corrected across each arm's strata.",
+        "\(basis(s).capitalizedFirst).\(hasTruth(s) ? " True values are the exact engine's for each stratum." : "") P-values are \(Vocabulary.adjusted(s.correction)) across each arm's strata.",
         cssClass: "note")
       let strata = strataTable(s)
       doc.table(strata.headers, strata.rows, right: Set(2..<strata.headers.count))

@@ -174,7 +174,7 @@ package enum SequentialRenderer {
     let h = headers(r)
     var table = TextTable(h, alignments: h.indices.map { [0, 1, decisionColumn].contains($0) ? .left : .right })
     for row in cells(r) { table.add(row) }
-    var out = "\nOver time · \(r.days.count) days · control arm: \(r.control)\n\n" + table.render()
+    var out = "\nOver time · \(Vocabulary.plural(r.days.count, "day")) · control arm: \(r.control)\n\n" + table.render()
     out += "\n" + summary(r, context: context).joined(separator: "\n") + "\n"
     out += "Methods (over time): " + methods(r, context) + "\n"
     return out

@@ -48,7 +48,7 @@ package enum SnapshotRenderer {
     if !c.changes.isEmpty {
       let variants = Set(c.changes.map(\.variant)).count
       parts.append(
-        "\(c.changes.count) value\(c.changes.count == 1 ? "" : "s") moved in \(variants) variant\(variants == 1 ? "" : "s")")
+        "\(Vocabulary.plural(c.changes.count, "value")) moved in \(Vocabulary.plural(variants, "variant"))")
     }
     if !c.added.isEmpty { parts.append("new variant\(c.added.count == 1 ? "" : "s") \(c.added.joined(separator: ", "))") }
     if !c.removed.isEmpty { parts.append("variant\(c.removed.count == 1 ? "" : "s") \(c.removed.joined(separator: ", ")) gone") }
@@ -80,7 +80,7 @@ package enum SnapshotRenderer {
       {
         parts.append("reach moved most at \(r.0) (\(f(r.1.reach)) → \(f(r.2.reach)))")
       }
-      parts.append("\(shifts.count) screen\(shifts.count == 1 ? "" : "s") moved")
+      parts.append("\(Vocabulary.plural(shifts.count, "screen")) moved")
       return (variant, parts.joined(separator: "; "))
     }
     // Variants whose change reads the same share one line.

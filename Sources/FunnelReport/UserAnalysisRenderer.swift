@@ -124,7 +124,7 @@ package enum UserAnalysisRenderer {
     let short = r.arms.filter { a in a.usersForNormalInterval.map { Double(a.users) < $0 } ?? false }
     guard !short.isEmpty else { return nil }
     return "Skewed: "
-      + NumberText.list(short.map { "\($0.name) (\(NumberText.grouped($0.users)) users, skewness \(number($0.skewness, 1)))" })
+      + NumberText.list(short.map { "\($0.name) (\(Vocabulary.plural($0.users, "user")), skewness \(number($0.skewness, 1)))" })
       + " \(short.count == 1 ? "has" : "have") fewer users than 355·skewness², below which the normal interval of a mean"
       + " can miss more often than it says: read the intervals with care, or collect more users."
   }
@@ -135,7 +135,7 @@ package enum UserAnalysisRenderer {
     let q = r.sequentialSampleRatio
     let looks = q.pValues.count
     var text = "Sample ratio: χ² = \(NumberText.fixed(s.test.statistic, 3)), \(AnalysisRenderer.pEquals(s.test.pValue));"
-    text += " anytime-valid \(AnalysisRenderer.pEquals(q.pValue)) over \(looks) look\(looks == 1 ? "" : "s")"
+    text += " anytime-valid \(AnalysisRenderer.pEquals(q.pValue)) over \(Vocabulary.plural(looks, "look"))"
     text +=
       r.mismatch
       ? " — MISMATCH: the arms' sizes do not match the planned allocation; do not trust any verdict."
@@ -176,7 +176,7 @@ package enum UserAnalysisRenderer {
       m.append("Lin: OLS of y on [1, T, x − x̄, T·(x − x̄)], HC1 standard error, normal p-value (statsmodels cov_type=\"HC1\")")
     }
     if r.columns.numerator != nil { m.append("ratio: \(RatioMetric.methodName), Welch–Satterthwaite t") }
-    m.append("decided on \(methodWord(r.primary)); p corrected by \(r.settings.correction.rawValue); significant when adjusted p ≤ α")
+    m.append("decided on \(methodWord(r.primary)); p-values \(Vocabulary.adjusted(r.settings.correction)); significant when adjusted p ≤ α")
     m.append("lift: Δ over the control's mean, its interval the difference's over that mean")
     m.append("skewness: normal interval trusted from 355·skewness² users (Kohavi et al. 2020)")
     m.append(

@@ -3,9 +3,6 @@ import FunnelLab
 /// The words of plans (``PlannedEffect``) and of the margin tests of `analyze --margin`
 /// (``NonInferiorityResult``), in the glossary's vocabulary.
 extension Vocabulary {
-  /// A number of days, `1 day` or `1,354 days`.
-  static func days(_ n: Int) -> String { "\(NumberText.grouped(n)) day\(n == 1 ? "" : "s")" }
-
   /// The margin word: worse by less than the margin, shown by a one-sided test.
   static let nonInferior = "non-inferior"
 

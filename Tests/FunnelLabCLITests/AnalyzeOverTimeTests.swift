@@ -85,9 +85,24 @@ import Testing
   @Test func withoutAPlanTheTestKeepsRunningAndSaysHowToGiveIt() {
     let r = analyze(Self.header + "1,a,1000,100\n1,b,1000,104\n2,a,1000,98\n2,b,1000,101\n")
     #expect(r.code == 0)
-    #expect(r.err.contains("no --planned-users or --planned-days: the planned size is unknown"), "\(r.err)")
+    let note = r.err.replacingOccurrences(of: "\n  ", with: " ")
+    #expect(note.contains("no --planned-users or --planned-days: the planned size is unknown"), "\(r.err)")
     #expect(r.out.contains("Keep running: planned size unknown (give --planned-users or --planned-days)"), "\(r.out)")
     for word in ["ended", "stopped", "STOP", "end: no difference", "end: b"] { #expect(!r.out.contains(word), "\(word): \(r.out)") }
+  }
+
+  /// The note of a missing planned size is folded to the terminal's width (`COLUMNS`, the
+  /// terminal, else 80 columns), as prose is, not one line of 130 columns (issue 59).
+  @Test(arguments: [(nil, nil, 80), ("60", nil, 60), (nil, 100, 100)] as [(String?, Int?, Int)])
+  func theNoteOnAMissingPlanFitsTheWidth(columns: String?, terminal: Int?, width: Int) {
+    let csv = Self.header + "1,a,1000,100\n1,b,1000,104\n2,a,1000,98\n2,b,1000,101\n"
+    let console = CapturingConsole(
+      environment: columns.map { ["COLUMNS": $0] } ?? [:], standardInput: Array(csv.utf8), terminalColumns: terminal)
+    #expect(FunnelLabCommandLine.run(["analyze", "--data", "-"], console: console) == 0)
+    let lines = console.stderr.split(separator: "\n")
+    #expect(lines.count > 1, "\(console.stderr)")
+    #expect(lines.allSatisfy { $0.count <= width }, "\(console.stderr)")
+    #expect(console.stderr.replacingOccurrences(of: "\n  ", with: " ").contains("so the test is read as running and no boundary decides"))
   }
 
   /// The six-arm running test of `Tests/Fixtures/decisions` (4 of 8 days, an arm 13.8 % ahead
@@ -136,7 +151,8 @@ import Testing
     let r = analyze(csv, ["--planned-users", "1500"])
     #expect(r.code == 0, "\(r.err)")
     #expect(
-      r.err.contains("Note: --planned-users 1,500 is reached on the first day (2,000 users over all arms)"), "\(r.err)")
+      r.err.replacingOccurrences(of: "\n  ", with: " ").contains(
+        "Note: --planned-users 1,500 is reached on the first day (2,000 users over all arms)"), "\(r.err)")
     let fine = analyze(csv, ["--planned-users", "4000"])
     #expect(fine.code == 0, "\(fine.err)")
     #expect(!fine.err.contains("is reached on the first day"), "\(fine.err)")

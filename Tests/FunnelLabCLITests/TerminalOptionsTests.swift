@@ -27,6 +27,18 @@ import Testing
     #expect(!Self.run(spec + ["--format", "json", "--color", "always"]).out.contains(Self.escape))
   }
 
+  /// `grid` colours its table as the other commands colour their calls (issue 59): a cell truly worse
+  /// than the control by more than the margin has its true Δ in red, on a terminal only.
+  @Test func gridColoursTheTruthOnATerminal() {
+    let grid = ["grid", experimentPath("klick-onboarding"), "--users", "300", "-q"]
+    let coloured = Self.run(grid, columns: 200).out
+    let worse = coloured.split(separator: "\n").first { $0.contains("upsell=after5,goal=required,default=monthly") } ?? ""
+    #expect(worse.contains("\u{1B}[31m-0.92 pp\u{1B}[0m"), "\(worse)")
+    #expect(!Self.run(grid, columns: 200).out.contains("\u{1B}[32m"), "no cell beats the control: no green")
+    #expect(!Self.run(grid).out.contains(Self.escape), "not a terminal: no colour")
+    #expect(!Self.run(grid + ["--color", "never"], columns: 200).out.contains(Self.escape))
+  }
+
   @Test func aBadColorIsAUsageError() {
     let r = funnellab("run", "--color", "sometimes")
     #expect(r.code == 64)

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelLab
+import FunnelStats
 import FunnelTestSupport
 import Testing
 
@@ -35,10 +36,17 @@ import Testing
   /// The methods' and planning's words that headlines and the README use.
   @Test(arguments: [
     "lift", "Δ", "truth", "P(beat)", "P(best)", "margin", "negligible", "tie", "equivalent", "planned size", "A/A", "Holm",
-    "expected loss", "type M", "assurance", "mSPRT", "CUPED", "TOST", "interim look",
+    "expected loss", "type M", "assurance", "mSPRT", "CUPED", "TOST", "interim look", "Cohen's h", "Cohen's d",
+    "likelihood-ratio statistic",
   ])
   func theMethodsWordsAreDefined(word: String) {
     #expect(glossary.contains("**\(word)**") || glossary.contains("**\(word)** ("), "\(word)")
+  }
+
+  /// Every correction's and alternative's display name (what the settings line of `analyze` says) is defined.
+  @Test func theSettingsWordsAreDefined() {
+    let words = MultipleTestingCorrection.allCases.map(Vocabulary.name) + Alternative.allCases.map(Vocabulary.word)
+    #expect(words.filter { !defines($0) }.isEmpty, "not in docs/glossary.md: \(words.filter { !defines($0) })")
   }
 
   var docsDecisionRule: String {

@@ -42,7 +42,7 @@ extension ExperimentRunner {
       guard allocation.burnInDays < days else {
         throw StatsError(
           .invalidParameter, field: [.name(.burnInDays)],
-          message: "the burn-in (\(allocation.burnInDays) days) must be shorter than the \(days) days")
+          message: "the burn-in must be shorter than the run (burn-in \(allocation.burnInDays), run \(days), in days)")
       }
     } catch {
       throw SpecErrors(

@@ -77,7 +77,7 @@ public enum BanditSimulation {
       guard allocation.burnInDays < days else {
         throw StatsError(
           .invalidParameter, field: [.name(.burnInDays)],
-          message: "the burn-in (\(allocation.burnInDays) days) must be shorter than the \(days) test days",
+          message: "the burn-in must be shorter than the test (burn-in \(allocation.burnInDays), test \(days), in days)",
           hint: "fewer burn-in days or more days")
       }
       guard alpha > 0, alpha < 1, decisionThreshold > 0.5, decisionThreshold < 1 else {
