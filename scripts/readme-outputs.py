@@ -8,7 +8,7 @@ current build.
     python3 scripts/readme-outputs.py --write    # paste the new outputs in place
     python3 scripts/readme-outputs.py --only ingest   # commands containing a word
     python3 scripts/readme-outputs.py --files README.md docs/guide-planning.md   # some files only
-    python3 scripts/readme-outputs.py --build debug   # the debug binary (CI: the one its first stage built)
+    python3 scripts/readme-outputs.py --build debug   # the debug binary (CI runs the release one stage 2 built)
 
 Lines that tell how long a run takes (a long run's `Note: … should take about …` and its
 lines per 10 %) depend on the machine's speed that minute and are left out of the comparison.
