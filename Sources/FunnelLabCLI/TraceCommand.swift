@@ -9,7 +9,9 @@ enum TraceCommand: Command {
     discussion: """
       Walks users 0..<n through one variant with the engine of 'run' and the same
       random streams: user u here is user u of 'run' with the same seed, so the
-      events summed over users give the counts 'run' reports. One JSON object per
+      events summed over users give the counts 'run' reports. --first-user k walks
+      users k..<k+n instead: the same users, at the same times, as in a longer trace,
+      so a log can be written in parts (a week of another variant: a flow that drifted). One JSON object per
       line: user_id, timestamp_ms (simulated, from the user's onboarding_started),
       event and properties. --events-map renames events to your own taxonomy with a
       JSON object {"onboarding_started": "Onboarding Started", ...}. With --variant
@@ -20,6 +22,9 @@ enum TraceCommand: Command {
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
       OptionSpec(name: "users", short: "n", valueName: "n", help: "Users to trace, at most 100,000 (default: 100)."),
+      OptionSpec(
+        name: "first-user", valueName: "k",
+        help: "Trace users k..<k+n (default 0): the same users as in a longer trace, at the same times (a log in parts)."),
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control).", repeatable: true),
       OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours).", file: .reads),
@@ -40,10 +45,12 @@ enum TraceCommand: Command {
       "funnellab trace --events-map experiments/data/klick-events-map.json",
       "funnellab trace --users 1000 --variant control --variant features3 --variant-property variant | funnellab ingest --variant-property variant",
       "funnellab trace --users 1000 --log-format clickstream -o clicks.csv",
+      "funnellab trace --first-user 1000 --users 1000 --variant features3 --log-format clickstream  # the next 1000 minutes, changed",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let users = try arguments.integer("users", in: 1...100_000) ?? 100
+    let first = try arguments.integer("first-user", in: 0...1_000_000_000) ?? 0
     let maximumMegabytes = try arguments.integer("max-output-mb", in: 1...10_000_000) ?? 1_000
     let seed = try arguments.unsigned("seed")
     _ = try arguments.choice("format", ["ndjson"])
@@ -87,7 +94,7 @@ enum TraceCommand: Command {
     try output.stream(console: console) { (emit: (String) throws(CommandFailure) -> Void) throws(CommandFailure) in
       var buffer = shape == .clickstream ? TraceRenderer.csv([TraceShape.clickstreamHeader]) : ""
       for flow in flows {
-        try UserTrace.walk(flow, users: 0..<UInt64(users), seed: seed ?? experiment.seed, names: names) {
+        try UserTrace.walk(flow, users: UInt64(first)..<UInt64(first + users), seed: seed ?? experiment.seed, names: names) {
           (events: [TraceEvent]) throws(CommandFailure) in
           done += 1
           bar.update(done: done, total: users * flows.count)

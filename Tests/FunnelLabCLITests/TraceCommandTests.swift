@@ -57,6 +57,21 @@ import Testing
     }
   }
 
+  /// `--first-user k` gives users k..<k+n of a longer trace, line for line, in every shape.
+  @Test(arguments: ["funnellab", "clickstream"])
+  func aTraceInPartsIsTheLongerTrace(shape: String) {
+    let whole = funnellab("trace", "--users", "30", "--log-format", shape)
+    let part = funnellab("trace", "--first-user", "20", "--users", "10", "--log-format", shape)
+    #expect(whole.code == 0 && part.code == 0, "\(part.err)")
+    let lines = whole.out.split(whereSeparator: \.isNewline)
+    let tail = part.out.split(whereSeparator: \.isNewline)
+    let header = shape == "clickstream" ? 1 : 0
+    let first = lines.firstIndex { $0.hasPrefix("{\"user_id\":20,") || $0.hasPrefix("u20,") } ?? lines.count
+    #expect(Array(lines[first...]) == Array(tail.dropFirst(header)))
+    #expect(tail.count > header + 10, "\(part.out.prefix(300))")
+    #expect(funnellab("trace", "--first-user", "-1").code == 64)
+  }
+
   @Test func ndjsonLinesAreWellFormedAndDeterministic() throws {
     let r = funnellab("trace", Self.experiment, "--users", "50", "--variant", "control", "--format", "ndjson")
     #expect(r.code == 0, "\(r.err)")
