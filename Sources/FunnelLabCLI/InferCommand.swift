@@ -21,8 +21,10 @@ enum InferCommand: Command {
       exact engine walks the log's probabilities, and the report says whether it holds:
       the inferred spec's predicted completion and reach per screen against the log's,
       with intervals; a chi-square test per screen of whether users act differently on a
-      return visit (a first-order Markov walk cannot), users who came back after their
-      walk ended, and the screens seen too rarely to fit. Memory holds the users on the
+      return visit (a first-order Markov walk cannot); a test per screen of drift, whether
+      its actions' shares moved over the log's span (a release that broke a screen, an
+      outage), naming the period, so that --since and --until can fit a stable window;
+      users who came back after their walk ended, and the screens seen too rarely to fit. Memory holds the users on the
       way, never the events. Add variants to the inferred spec as patches, then plan.
       The spec goes to -o (default: standard output); the report to --report, or to
       standard output when the spec went to a file, else to standard error.
@@ -45,6 +47,10 @@ enum InferCommand: Command {
         name: "variants-from", valueName: "spec",
         help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline.",
         file: .reads),
+      OptionSpec(
+        name: "since", valueName: "time",
+        help: "Count only walks that start at or after this time (UTC): YYYY-MM-DD, YYYY-MM-DD HH:MM:SS, ISO 8601 or epoch."),
+      OptionSpec(name: "until", valueName: "time", help: "Count only walks that start before this time (as --since)."),
       OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
       OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format.", file: .writes),
       OptionSpec(name: "alpha", valueName: "a", help: "The report's intervals are 1 − α (default 0.05)."),
@@ -79,22 +85,33 @@ enum InferCommand: Command {
     case (_?, nil): throw UsageError(message: "--variant-property needs --variant ID", hint: "infer reads one variant's events")
     case (nil, _?): throw UsageError(message: "--variant needs --variant-property NAME", hint: "the property naming each event's variant")
     }
+    let window = try timeWindow(arguments)
     var log = ScreenViewLog(
       inputFormat, options: shapeOptions,
-      inference: FlowInference(format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property")))
+      inference: FlowInference(
+        format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property"), window: window))
     let stopped = try EventOptions.read(path, into: &log, maximumBad: maximumBad, label: "infer", console: console)
     let inference = log.inference
     try check(log, stopped: stopped, source: source, maximumBad: maximumBad)
-    if let shape = log.format, shape != .funnellab { console.err(InferenceRenderer.shapeNote(log)) }
-    let (text, loaded) = try spec(inference, name: name, source: source, arguments: arguments, console: console)
+    let reading = LogReading(log)
+    let text: String
+    let loaded: LoadedSpec
+    do {
+      (text, loaded) = try spec(inference, name: name, source: source, arguments: arguments, console: console)
+    } catch {
+      // No spec, so no report: how the log was read helps find why.
+      if let reading { console.err(InferenceRenderer.readingNote(reading) + "\n") }
+      throw error
+    }
     let solved = try ExactCommand.solve(loaded.experiment).first
     var reach: [String: Double] = [:]
     if let solved {
       for (k, id) in solved.flow.screenIDs.enumerated() where k < solved.exact.reach.count { reach[id] = solved.exact.reach[k] }
     }
-    let report = FlowInferenceReport(
+    var report = FlowInferenceReport(
       inference, completion: solved?.exact.completion, purchase: solved?.exact.purchase, reach: reach,
       alpha: alpha)
+    report.reading = reading
     let specDestination = OutputDestination(path: arguments.value("output"))
     let specName = arguments.value("output").map(InputFile.displayName) ?? "standard output"
     let rendered =
@@ -113,7 +130,12 @@ enum InferCommand: Command {
       outputs.add(rendered, to: OutputDestination(path: nil))
     }
     try outputs.write(console: console)
-    if arguments.value("report") == nil, arguments.value("output") == nil || arguments.value("output") == "-" { console.err(rendered) }
+    if arguments.value("report") == nil, arguments.value("output") == nil || arguments.value("output") == "-" {
+      console.err(rendered)
+    } else if let reading = report.reading, let reportPath = arguments.value("report"), reportPath != "-" {
+      // The report went to a file: standard error still says how the log was read.
+      console.err(InferenceRenderer.readingNote(reading) + "\n")
+    }
     if inference.badLines > 0 {
       console.err("Skipped \(Vocabulary.plural(inference.badLines, "bad line")) (--max-bad-lines \(maximumBad)).\n")
     }
@@ -166,6 +188,30 @@ enum InferCommand: Command {
           + " probabilities apply as written.\n")
     }
     return borrowed
+  }
+
+  /// The window of `--since` and `--until` (64 when either is not a time, or the window is
+  /// empty); `nil` without them.
+  private static func timeWindow(_ arguments: ParsedArguments) throws(UsageError) -> Range<Double>? {
+    func time(_ flag: String) throws(UsageError) -> Double? {
+      guard let text = arguments.value(flag) else { return nil }
+      let dated = text.count == 10 ? text + " 00:00:00" : text
+      guard let read = LogTimestamp.milliseconds(dated) else {
+        throw UsageError(
+          message: "--\(flag) '\(text.escapingControlCharacters)' is not a time",
+          hint: "e.g. --\(flag) 2026-01-12, or 2026-01-12 08:00:00, ISO 8601 or epoch seconds (UTC)")
+      }
+      return read.milliseconds
+    }
+    let since = try time("since")
+    let until = try time("until")
+    guard since != nil || until != nil else { return nil }
+    let lower = since ?? 0
+    let upper = until ?? FlowInference.timestamps.upperBound
+    guard lower < upper else {
+      throw UsageError(message: "--since must come before --until", hint: "the window is where walks start: [since, until)")
+    }
+    return lower..<upper
   }
 
   /// Refuses (64) a `--segment-property` that cannot name a segment: empty, or the user id or

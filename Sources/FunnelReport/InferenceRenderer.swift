@@ -30,6 +30,7 @@ package enum InferenceRenderer {
         + (inside ? ", " + Tone.good.mark("within its interval") + "." : ", " + Tone.warning.mark("outside its interval") + ".")
     }
     out.append(first)
+    if let window = windowSentence(r) { out.append(window) }
     if let p = r.predictedPurchase, r.purchasers > 0 || p > 0 {
       out.append(
         "Purchase conversion: predicted \(percent(p)), observed \(percent(Double(r.purchasers) / Double(max(r.users, 1))))"
@@ -45,6 +46,7 @@ package enum InferenceRenderer {
       out.append(
         "The first-order (Markov) model holds on the \(Vocabulary.plural(tested, "screen")) users returned to often enough to test.")
     }
+    if let drift = driftSentence(r) { out.append(drift) }
     if r.returns > 0 {
       out.append(
         Tone.warning.mark("\(Vocabulary.plural(r.returns, "user")) came back after their walk ended")
@@ -75,11 +77,12 @@ package enum InferenceRenderer {
 
   static func screenRows(_ r: FlowInferenceReport) -> (headers: [String], rows: [[String]]) {
     let level = NumberText.level(alpha: r.alpha)
-    let headers = ["screen", "kind", "views", "reach [\(level) CI]", "predicted", "dwell median", "Markov p"]
+    let headers = ["screen", "kind", "views", "reach [\(level) CI]", "predicted", "dwell median", "Markov p", "drift p"]
     let rows = r.screens.map { s in
       [
         s.id, s.kind, NumberText.grouped(s.views), "\(percent(s.reach)) \(interval(s.reachInterval))", percent(s.predictedReach),
         s.dwellMedian.map { NumberText.seconds($0) } ?? "n/a", s.markov.map { AnalysisRenderer.pValue($0.pValue) } ?? "n/a",
+        s.drift.map { AnalysisRenderer.pValue($0.test.pValue) } ?? "n/a",
       ]
     }
     return (headers, rows)
@@ -100,6 +103,10 @@ package enum InferenceRenderer {
     "graph: each edge's share is its transitions per user (a loop can pass 100%)",
     "prediction: the exact engine on the inferred spec (a first-order Markov chain under a neutral behavior model)",
     "Markov test: chi-square independence of a screen's actions and first against later views, failed below 0.001 split over the screens tested (Bonferroni)",
+    "drift: chi-square independence of a screen's actions and equal-count time blocks (one per 400 actions, 2 to 16; actions under 10 a block folded into one;"
+      + " tested where a screen's actions span a day or more),"
+      + " failed below 0.001 split over the screens tested (Bonferroni); the period is the run of consecutive blocks most unlike the others"
+      + " (the largest chi-square of the run against the rest)",
     "dwell: lognormal, median exp(mean ln t) and σ the SD of ln t over dwells above 0",
   ]
 
@@ -112,6 +119,7 @@ package enum InferenceRenderer {
       for row in part.rows { t.add(row) }
       out += title + "\n" + t.render() + "\n"
     }
+    if let reading = r.reading { out += TextWrap.wrap(readingNote(reading), width: width).joined(separator: "\n") + "\n\n" }
     return out + TextWrap.wrap("Methods: " + methods.joined(separator: "; ") + ".", width: width).joined(separator: "\n") + "\n"
   }
 
@@ -120,10 +128,11 @@ package enum InferenceRenderer {
     func plain(_ text: String) -> String { RunMarkdownRenderer.cell(Tone.render(text, color: false)) }
     var out = "## Inferred flow\n\n" + lead(r, spec: spec).map { "- " + plain($0) + "\n" }.joined() + "\n"
     for (title, part) in [("Screens", screenRows(r)), ("Actions", actionRows(r))] {
-      out += "### \(title)\n\n" + RunMarkdownRenderer.header(part.headers, right: title == "Screens" ? Set(2..<7) : [4, 5])
+      out += "### \(title)\n\n" + RunMarkdownRenderer.header(part.headers, right: title == "Screens" ? Set(2..<8) : [4, 5])
       for row in part.rows { out += RunMarkdownRenderer.row(row) }
       out += "\n"
     }
+    if let reading = r.reading { out += plain(readingNote(reading)) + "\n\n" }
     return out + "Methods: " + methods.joined(separator: "; ") + ".\n"
   }
 
@@ -132,13 +141,14 @@ package enum InferenceRenderer {
     var doc = HTMLDocument(title: "FunnelLab · inferred flow")
     doc.heading(1, "Inferred flow")
     let lines = lead(r, spec: spec).map { Tone.render($0, color: false) }
-    let alert = !r.markovFailures.isEmpty || r.returns > 0
+    let alert = !r.markovFailures.isEmpty || !r.driftFailures.isEmpty || r.returns > 0
     doc.decision(lines.first ?? "", lines: Array(lines.dropFirst()), alert: alert)
     graph(r, into: &doc)
     let screens = screenRows(r)
-    doc.table(screens.headers, screens.rows, right: Set(2..<7), caption: "Screens")
+    doc.table(screens.headers, screens.rows, right: Set(2..<8), caption: "Screens")
     let actions = actionRows(r)
     doc.table(actions.headers, actions.rows, right: [4, 5], caption: "Actions")
+    if let reading = r.reading { doc.paragraph(readingNote(reading)) }
     doc.methods([methods.joined(separator: "; ").capitalizedFirst + "."])
     return doc.html
   }
@@ -184,7 +194,9 @@ package enum InferenceRenderer {
       ("completionRate", .number(r.completion.rate)), ("completionInterval", AnalysisRenderer.ci(r.completion.interval)),
       ("predictedCompletionRate", n(r.predictedCompletion)), ("purchasers", .integer(r.purchasers)),
       ("predictedPurchaseConversion", n(r.predictedPurchase)), ("returns", .integer(r.returns)), ("unfinished", .integer(r.unfinished)),
-      ("markovFailures", .array(r.markovFailures.map { .string($0.id) })), ("leftOut", .array(r.leftOut.map { .string($0) })),
+      ("markovFailures", .array(r.markovFailures.map { .string($0.id) })),
+      ("driftFailures", .array(r.driftFailures.map { .string($0.id) })), ("span", span(r.span)), ("window", window(r.window)),
+      ("outsideWindow", .integer(r.outsideWindow)), ("reading", reading(r.reading)), ("leftOut", .array(r.leftOut.map { .string($0) })),
       ("segments", .array(r.segments.map { .object([("id", .string($0.id)), ("users", .integer($0.users))]) })),
       (
         "segmentTests",
@@ -201,6 +213,7 @@ package enum InferenceRenderer {
               ("id", .string(s.id)), ("kind", .string(s.kind)), ("views", .integer(s.views)), ("users", .integer(s.users)),
               ("reach", .number(s.reach)), ("reachInterval", AnalysisRenderer.ci(s.reachInterval)), ("predictedReach", n(s.predictedReach)),
               ("dwellMedianSeconds", n(s.dwellMedian)), ("tooRare", .bool(s.tooRare)), ("markov", AnalysisRenderer.test(s.markov)),
+              ("drift", drift(s.drift)),
             ])
           })
       ),
@@ -217,5 +230,43 @@ package enum InferenceRenderer {
       ("methods", .array(methods.map { .string($0) })),
     ]
     return JSONWriter.write(JSONReportHead(schemaVersion: schemaVersion, command: "infer").document(body))
+  }
+
+  /// A time of the log in JSON: ISO 8601 in UTC, to the millisecond.
+  static func time(_ milliseconds: Double) -> JSONValue {
+    .string(LogTimestamp.text(milliseconds: UInt64(max(milliseconds, 0)), iso: true))
+  }
+
+  static func span(_ span: ClosedRange<Double>?) -> JSONValue {
+    span.map { .object([("from", time($0.lowerBound)), ("to", time($0.upperBound))]) } ?? .null
+  }
+
+  static func window(_ window: Range<Double>?) -> JSONValue {
+    guard let w = window else { return .null }
+    return .object([
+      ("since", w.lowerBound > 0 ? time(w.lowerBound) : .null),
+      ("until", w.upperBound < FlowInference.timestamps.upperBound ? time(w.upperBound) : .null),
+    ])
+  }
+
+  static func drift(_ d: FlowInferenceReport.Drift?) -> JSONValue {
+    guard let d else { return .null }
+    return .object([
+      ("test", AnalysisRenderer.test(d.test)), ("blocks", .integer(d.blocks)),
+      ("period", .object([("from", time(d.period.lowerBound)), ("to", time(d.period.upperBound))])), ("action", .string(d.action)),
+      ("during", .number(d.during)), ("outside", .number(d.outside)),
+    ])
+  }
+
+  static func reading(_ r: LogReading?) -> JSONValue {
+    guard let r else { return .null }
+    return .object([
+      ("shape", .string(r.shape.rawValue)), ("walks", .string(r.session == nil ? "users" : "sessions")),
+      ("session", r.session.map { .string($0) } ?? .null), ("idleMinutes", r.idleMinutes.map { .number($0) } ?? .null),
+      ("idleEnds", .integer(r.idleEnds)),
+      ("timeFormats", .array(r.timeFormats.map { .object([("format", .string($0.format.rawValue)), ("events", .integer($0.events))]) })),
+      ("screenViews", .integer(r.screenViews)), ("completions", .integer(r.completions)), ("purchases", .integer(r.purchases)),
+      ("otherEvents", .integer(r.sideEvents)), ("note", .string(readingNote(r))),
+    ])
   }
 }

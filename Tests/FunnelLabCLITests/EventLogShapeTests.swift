@@ -121,6 +121,98 @@ import Testing
     #expect(InferCommandTests.number(try JSONParser.parse(idle.out), "users") == 3)
     #expect(idle.err.contains("ended after 30"), "\(idle.err)")
   }
+
+  /// A shape's options on a log told to be FunnelLab's own events (by its first record, no
+  /// `--log-format`) are refused (65, the line named) before any file is written: they would
+  /// be ignored without a word.
+  @Test func shapeOptionsOnFunnelLabsOwnEventsAreRefused() throws {
+    let log = try temporaryFile("own.ndjson", contents: funnellab("trace", "--users", "20").out)
+    let spec = try temporaryFile("never.json")
+    for options in [["--user-column", "user_id"], ["--idle-minutes", "30"], ["--completion-event", "done"], ["--screen-order", "a,b"]] {
+      let r = funnellab(["infer", log, "-o", spec] + options)
+      #expect(r.code == 65 && r.err.contains("own.ndjson:1") && r.err.contains("FunnelLab's own events"), "\(options): \(r.err)")
+      #expect(!FileManager.default.fileExists(atPath: spec), "\(options)")
+    }
+    #expect(funnellab("infer", log, "-o", spec).code == 0)
+  }
+
+  /// A log that mixes ways of writing times reads each by its own shape, and the note names
+  /// every way with its count.
+  @Test func mixedTimeFormatsAreEachNamed() throws {
+    let log = try temporaryFile(
+      "mixed.csv",
+      contents: """
+        user_id,screen,timestamp
+        u1,welcome,2024-03-13 10:00:00
+        u1,plan,1710324030
+        u1,onboarding_completed,2024-03-13T10:01:00Z
+
+        """)
+    let r = funnellab("infer", log, "--format", "json", "-o", try temporaryFile("s.json"))
+    try #require(r.code == 0, "\(r.err)")
+    #expect(r.err.contains("times as mixed, each read by its own shape:"), "\(r.err)")
+    for name in ["YYYY-MM-DD HH:MM:SS (UTC) (1 event)", "epoch seconds (1 event)", "ISO 8601 (1 event)"] {
+      #expect(r.err.contains(name), "\(name): \(r.err)")
+    }
+    guard case .array(let formats)? = try JSONParser.parse(r.out)["reading"]?["timeFormats"]?.kind else {
+      Issue.record("no reading.timeFormats: \(r.out)")
+      return
+    }
+    #expect(formats.count == 3)
+  }
+
+  /// `--since` and `--until` count the walks that start in the window (a date is its
+  /// midnight, UTC); a time that is not one, or an empty window, is refused (64).
+  @Test func sinceAndUntilCountTheWalksThatStartInTheWindow() throws {
+    let log = try temporaryFile(
+      "w.csv",
+      contents: """
+        user_id,screen,timestamp
+        u1,welcome,2024-03-12 23:59:00
+        u1,plan,2024-03-13 00:00:30
+        u1,onboarding_completed,2024-03-13 00:01:00
+        u2,welcome,2024-03-13 10:00:00
+        u2,plan,2024-03-13 10:00:30
+        u2,onboarding_completed,2024-03-13 10:01:00
+        u3,welcome,2024-03-14 10:00:00
+        u3,onboarding_completed,2024-03-14 10:01:00
+
+        """)
+    func users(_ options: [String]) throws -> (users: Double?, outside: Double?) {
+      let r = funnellab(["infer", log, "--format", "json", "-o", try temporaryFile("s.json")] + options)
+      try #require(r.code == 0, "\(options): \(r.err)")
+      let json = try JSONParser.parse(r.out)
+      return (InferCommandTests.number(json, "users"), InferCommandTests.number(json, "outsideWindow"))
+    }
+    #expect(try users([]) == (3, 0))
+    #expect(try users(["--since", "2024-03-13"]) == (2, 1), "u1 started the day before")
+    #expect(try users(["--since", "2024-03-13", "--until", "2024-03-14"]) == (1, 2))
+    #expect(try users(["--until", "2024-03-13T10:00:00Z"]) == (1, 2), "until is not included")
+    let report = try temporaryFile("r.md")
+    let r = funnellab("infer", log, "--since", "2024-03-13", "-o", try temporaryFile("s.json"), "--format", "markdown", "--report", report)
+    try #require(r.code == 0, "\(r.err)")
+    #expect(try String(contentsOfFile: report, encoding: .utf8).contains("Only walks that started from 2024-03-13 00:00 (UTC)"))
+    for bad in [["--since", "yesterday"], ["--until", "2024-02-30"], ["--since", "2024-03-14", "--until", "2024-03-13"]] {
+      let refused = funnellab(["infer", log, "-o", try temporaryFile("s.json")] + bad)
+      #expect(refused.code == 64 && refused.err.hasPrefix("Error: --"), "\(bad): \(refused.err)")
+    }
+  }
+
+  /// How the log was read is in every format of the report, and on standard error only when
+  /// the report is not printed there.
+  @Test(arguments: ["table", "markdown", "html", "json"])
+  func theReadingIsInEveryFormat(format: String) throws {
+    let report = try temporaryFile("report.\(format)")
+    let r = funnellab(
+      "infer", Self.fixtures + "clickstream.csv", "--completion-event", "order_confirmation", "--purchase-event", "checkout_success",
+      "-o", try temporaryFile("s.json"), "--format", format, "--report", report)
+    try #require(r.code == 0, "\(r.err)")
+    #expect(try String(contentsOfFile: report, encoding: .utf8).contains("Read as the clickstream shape"), "\(format)")
+    #expect(r.err.contains("Read as the clickstream shape"), "a report in a file: the note on standard error too")
+    let inline = funnellab(
+      "infer", Self.fixtures + "clickstream.csv", "--completion-event", "order_confirmation", "--purchase-event", "checkout_success")
+    #expect(inline.err.components(separatedBy: "Read as the clickstream shape").count == 2, "once, in the report: \(inline.err)")
+  }
 }
 
 /// trace → infer in every shape: a trace of a seed spec written as a clickstream (screen

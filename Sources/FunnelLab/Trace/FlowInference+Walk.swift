@@ -166,6 +166,7 @@ extension FlowInference {
       screens[screen]?.actions[action] = ActionCount(event: kind)
     }
     screens[screen]?.actions[action]?.byVisit[walk.repeatedVisit ? 1 : 0] += 1
+    screens[screen]?.timeline.add(action, at: walk.time)
     return nil
   }
 

@@ -75,6 +75,8 @@ package struct FlowInference: Sendable {
     package var firstSeen = 0
     /// Whether its views were `pro_upsell_viewed` too, or it had a purchase: a paywall.
     package var paywall = false
+    /// Its actions over time, for the test of drift.
+    package var timeline = ActionTimeline()
   }
 
   /// The store's outcomes, over every purchase tap of a user not yet entitled.
@@ -120,6 +122,11 @@ package struct FlowInference: Sendable {
   package internal(set) var pendingWalks = 0
   /// Events read.
   package internal(set) var events: UInt64 = 0
+  /// Walks left out because they started outside ``window``.
+  package internal(set) var outsideWindow = 0
+  /// The earliest and the latest time of an event counted (milliseconds since the epoch);
+  /// `nil` before one.
+  package internal(set) var span: ClosedRange<Double>?
   /// Bad lines.
   package var badLines: UInt64 { reader.badLines }
   /// The first bad lines, with what was wrong.
@@ -149,6 +156,8 @@ package struct FlowInference: Sendable {
     var repeatedVisit = false
     /// Whether a purchase of this walk was pending.
     var hadPending = false
+    /// Whether the walk started outside the window: followed to its end, never counted.
+    var outside = false
   }
 
   /// Only the events whose property `property` is `value` (one variant of a log of several).
@@ -174,16 +183,22 @@ package struct FlowInference: Sendable {
   /// The `timestamp_ms` a log may give: from the epoch to the last millisecond of year 9999.
   package static let timestamps: ClosedRange<Double> = 0...253_402_300_799_999
 
+  /// Only the walks that start in this span of times (milliseconds since the epoch) are
+  /// counted; a walk that starts in it keeps its later events. `nil`: every walk.
+  package let window: Range<Double>?
+
   /// An empty count of a log in `format`, its names under `names`; with `variant`, of the
-  /// events of that variant only; with `segmentProperty`, per segment too.
+  /// events of that variant only; with `segmentProperty`, per segment too; with `window`, of
+  /// the walks that start in it.
   package init(
     format: EventIngest.Format, names: EventNameMap = EventNameMap(), variant: (property: String, value: String)? = nil,
-    segmentProperty: String? = nil
+    segmentProperty: String? = nil, window: Range<Double>? = nil
   ) {
     reader = EventLineReader(format: format, maximumRecordBytes: EventIngest.maximumRecordBytes)
     self.names = names.funnelLabNames
     self.variant = variant
     self.segmentProperty = segmentProperty
+    self.window = window
   }
 
   /// One segment's counts, fed the events of its users.
@@ -192,6 +207,7 @@ package struct FlowInference: Sendable {
     names = parent.names
     variant = nil
     segmentProperty = nil
+    window = parent.window
   }
 
   /// Lines read that are not blank.
@@ -209,7 +225,9 @@ package struct FlowInference: Sendable {
   package mutating func finish() {
     guard fatal == nil else { return }
     reader.end()
-    unfinished = open.count
+    let outside = open.values.filter(\.outside).count
+    outsideWindow += outside
+    unfinished = open.count - outside
     open.removeAll()
     walks = users + unfinished
     for key in segments.keys.sorted() { segments[key]?.finish() }
@@ -253,13 +271,17 @@ package struct FlowInference: Sendable {
         reader.stop(e.line, "more than \(Self.maximumOpenUsers) users on the way at once; sort the log by user")
         return
       }
-      open[user] = Walk(time: time)
+      open[user] = Walk(time: time, outside: !(window?.contains(time) ?? true))
       if event == "onboarding_started" { return }
     } else if event == "onboarding_started", var restarted = open[user] {
       // A new walk while one is open: the open one ended there, abandoned.
-      abandon(&restarted)
-      close(user, restarted)
-      open[user] = Walk(time: time)
+      if restarted.outside {
+        outsideWindow += 1
+      } else {
+        abandon(&restarted)
+        close(user, restarted)
+      }
+      open[user] = Walk(time: time, outside: !(window?.contains(time) ?? true))
       return
     }
     guard var walk = open[user] else { return }
@@ -267,6 +289,13 @@ package struct FlowInference: Sendable {
       return bad(e.line, "time goes back for user \(user.escapingControlCharacters); sort each user's events by time")
     }
     walk.time = time
+    if walk.outside {
+      // Followed to its end, so that its later events are not read as a walk of their own.
+      open[user] = event == "onboarding_completed" || event == "onboarding_abandoned" ? nil : walk
+      if open[user] == nil { outsideWindow += 1 }
+      return
+    }
+    span = span.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
     if let message = step(&walk, event: event, e, time: time) { bad(e.line, message) }
     if walk.screen == nil, walk.pending == nil, event == "onboarding_completed" || event == "onboarding_abandoned" {
       close(user, walk)

@@ -46,6 +46,8 @@ package struct FlowInferenceReport: Sendable {
     package var tooRare: Bool
     /// The test of its actions on first views against later views (`nil` when too few of either).
     package var markov: TestResult?
+    /// The test of its actions' shares over time (`nil` when too few actions).
+    package var drift: Drift?
   }
 
   /// Screens with fewer views are reported as too rare to fit.
@@ -71,6 +73,14 @@ package struct FlowInferenceReport: Sendable {
   package var returns: Int
   /// Users still on the way at the end of the log (left out).
   package var unfinished: Int
+  /// The earliest and latest time of an event counted (milliseconds since the epoch).
+  package var span: ClosedRange<Double>?
+  /// The window walks had to start in (`nil`: every walk was counted).
+  package var window: Range<Double>?
+  /// Walks left out because they started outside ``window``.
+  package var outsideWindow: Int
+  /// How a log of another shape was read (set by the caller; `nil` for FunnelLab's events).
+  package var reading: LogReading?
   /// With a segment property: each segment and its users (sorted by id).
   package var segments: [(id: String, users: Int)]
   /// With a segment property: each screen's test of whether segments act alike.
@@ -107,6 +117,10 @@ package struct FlowInferenceReport: Sendable {
     predictedPurchase = purchase
     returns = f.returns
     unfinished = f.unfinished
+    span = f.span
+    window = f.window
+    outsideWindow = f.outsideWindow
+    reading = nil
     segments = f.segments.keys.sorted().map { ($0, f.segments[$0]?.users ?? 0) }
     segmentTests = InferredSpec.segmentTests(f)
     let kept = Set(InferredSpec.reachable(f).screens)
@@ -123,7 +137,7 @@ package struct FlowInferenceReport: Sendable {
           id: id, kind: kind, views: s.views, users: s.users, reach: walks > 0 ? Double(s.users) / Double(walks) : 0,
           reachInterval: wilson(s.users, walks), predictedReach: reach[id],
           dwellMedian: s.logDwell.count > 0 ? (s.logDwell.sum / Double(s.logDwell.count)).exponential : nil,
-          tooRare: s.views < Self.minimumViews, markov: Self.markov(s)))
+          tooRare: s.views < Self.minimumViews, markov: Self.markov(s), drift: Self.drift(s.timeline)))
       let list = InferredSpec.actions(s, screenKind: kind)
       let total = list.reduce(0) { $0 + $1.count }
       for a in list where a.count > 0 {

@@ -166,7 +166,7 @@ extension ScreenViewLog {
           + " from 1970 to 9999)")
       return nil
     }
-    if timeFormat == nil { timeFormat = read.format }
+    timeFormats[read.format, default: 0] &+= 1
     return read.milliseconds
   }
 

@@ -48,7 +48,23 @@ package struct ScreenViewLog: Sendable {
 
     /// The defaults.
     package init() {}
+
+    /// Whether any option but ``format`` differs from its default: a shape's options, which a
+    /// log of FunnelLab's own events does not read.
+    package var readsAnotherShape: Bool {
+      let defaults = Options()
+      return userKey != nil || timeKey != nil || screenKey != nil || sessionKey != nil || walkBySession || idleMinutes != nil
+        || screenEvent != nil || !sideEvents.isEmpty || completionEvents != defaults.completionEvents
+        || purchaseEvents != defaults.purchaseEvents || !screenOrder.isEmpty
+    }
   }
+
+  /// The message that stops a log told to be FunnelLab's own events when a shape's options
+  /// were given: they would be ignored without a word.
+  static let ownShapeWithShapeOptions =
+    "the log is FunnelLab's own events (told by its first record), which the options for another shape"
+    + " (columns, walks, screen and outcome events, the screens' order) do not apply to;"
+    + " name its shape with --log-format, or leave those options out"
 
   /// The counts, as for a log of FunnelLab's events.
   package internal(set) var inference: FlowInference
@@ -56,8 +72,9 @@ package struct ScreenViewLog: Sendable {
   package let options: Options
   /// The log's shape, once read from its first event.
   package internal(set) var format: EventLogFormat?
-  /// How the log wrote its times (its first event's).
-  package internal(set) var timeFormat: LogTimeFormat?
+  /// How the log wrote its times: the events read in each way (a log may mix them; each
+  /// time is read by its own shape).
+  package internal(set) var timeFormats: [LogTimeFormat: UInt64] = [:]
   /// The fields read, once the first event told them.
   package internal(set) var fields: Fields?
   /// Screen views read (a repeated view of the screen a user is on included).
@@ -172,6 +189,7 @@ extension ScreenViewLog: EventLogReading {
     if format == nil {
       format = EventLogFormat.detect(json: value) ?? .funnellab
       if format == .funnellab {
+        if options.readsAnotherShape { return inference.stop(number, Self.ownShapeWithShapeOptions) }
         ownLines = 0
         return inference.add(line: text, number: number)
       }
@@ -201,7 +219,10 @@ extension ScreenViewLog: EventLogReading {
   }
 
   private mutating func readHeader(_ fields: [String], _ text: String, _ line: Int, _ number: Int) {
-    if format == nil { format = EventLogFormat.detect(header: fields) }
+    if format == nil {
+      format = EventLogFormat.detect(header: fields)
+      if format == .funnellab, options.readsAnotherShape { return inference.stop(line, Self.ownShapeWithShapeOptions) }
+    }
     if format == .funnellab {
       ownLines = 0
       for h in held { inference.add(line: h.text, number: h.number) }
