@@ -198,6 +198,29 @@ import Testing
     }
   }
 
+  /// In a clickstream, `--segment-property` names a column: each walk's segment is its rows'.
+  @Test func aSegmentIsAColumnOfAClickstream() throws {
+    let log = try temporaryFile(
+      "s.csv",
+      contents: """
+        user_id,screen,timestamp,tier
+        u1,welcome,2024-03-13 10:00:00,free
+        u1,onboarding_completed,2024-03-13 10:01:00,free
+        u2,welcome,2024-03-13 10:00:00,trial
+        u2,onboarding_completed,2024-03-13 10:01:00,trial
+        u3,welcome,2024-03-13 10:02:00,trial
+
+        """)
+    let r = funnellab("infer", log, "--segment-property", "tier", "--format", "json", "-o", try temporaryFile("spec.json"))
+    try #require(r.code == 0, "\(r.err)")
+    guard case .array(let segments)? = try JSONParser.parse(r.out)["segments"]?.kind else {
+      Issue.record("no segments: \(r.out)")
+      return
+    }
+    #expect(segments.map { $0["id"]?.kind } == [.string("free"), .string("trial")])
+    #expect(segments.map { InferCommandTests.number($0, "users") } == [1, 2])
+  }
+
   /// How the log was read is in every format of the report, and on standard error only when
   /// the report is not printed there.
   @Test(arguments: ["table", "markdown", "html", "json"])
