@@ -38,7 +38,7 @@ import Testing
     let spec = try temporaryFile("inferred.json")
     let r = funnellab(["infer", Self.fixtures + file, "-o", spec, "--format", "json"] + options)
     try #require(r.code == 0, "\(file): \(r.err)")
-    #expect(r.err.contains("times as") && r.err.contains(times), "\(r.err)")
+    #expect(r.out.contains("times as") && r.out.contains(times), "the report says how the log was read: \(r.out)")
     let report = try JSONParser.parse(r.out)
     #expect(InferCommandTests.number(report, "users") == 4, "\(r.out)")
     #expect(InferCommandTests.number(report, "completed") == 3)
@@ -119,7 +119,7 @@ import Testing
     let idle = funnellab("infer", log, "--idle-minutes", "30", "--format", "json", "-o", try temporaryFile("s.json"))
     try #require(idle.code == 0, "\(idle.err)")
     #expect(InferCommandTests.number(try JSONParser.parse(idle.out), "users") == 3)
-    #expect(idle.err.contains("ended after 30"), "\(idle.err)")
+    #expect(idle.out.contains("ended after 30"), "\(idle.out)")
   }
 
   /// A shape's options on a log told to be FunnelLab's own events (by its first record, no
@@ -150,9 +150,9 @@ import Testing
         """)
     let r = funnellab("infer", log, "--format", "json", "-o", try temporaryFile("s.json"))
     try #require(r.code == 0, "\(r.err)")
-    #expect(r.err.contains("times as mixed, each read by its own shape:"), "\(r.err)")
+    #expect(r.out.contains("times as mixed, each read by its own shape:"), "\(r.out)")
     for name in ["YYYY-MM-DD HH:MM:SS (UTC) (1 event)", "epoch seconds (1 event)", "ISO 8601 (1 event)"] {
-      #expect(r.err.contains(name), "\(name): \(r.err)")
+      #expect(r.out.contains(name), "\(name): \(r.out)")
     }
     guard case .array(let formats)? = try JSONParser.parse(r.out)["reading"]?["timeFormats"]?.kind else {
       Issue.record("no reading.timeFormats: \(r.out)")
@@ -278,7 +278,7 @@ import Testing
     try #require(trace.code == 0, "\(trace.err)")
     let infer = funnellab(["infer", log, "-o", inferred, "--format", "json"] + options)
     try #require(infer.code == 0, "\(name): \(infer.err)")
-    #expect(infer.err.contains("Read as the \(name) shape"), "\(infer.err)")
+    #expect(infer.out.contains("Read as the \(name) shape"), "the report says how the log was read")
     let truth = try #require(InferCommandTests.number(Self.seedMetrics[spec], metric))
     let predicted = try #require(InferCommandTests.number(try InferCommandTests.exact(inferred), metric))
     let se = (truth * (1 - truth) / Double(users)).squareRoot()

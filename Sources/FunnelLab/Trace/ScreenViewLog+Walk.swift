@@ -51,6 +51,7 @@ extension ScreenViewLog {
   }
 
   private mutating func step(_ key: String, _ role: Role, _ r: LogRecord, time: Double, line: Int) {
+    if key != lastKey { settle(next: key, line: line) }
     if var walk = open[key] {
       guard time >= walk.time else {
         return inference.bad(line, "time goes back for user \(key.escapingControlCharacters); sort each user's events by time")
@@ -116,6 +117,31 @@ extension ScreenViewLog {
     emit(walk, "onboarding_screen_viewed", [("screen_name", screen), ("screen_number", String(n))], line)
     walk.screen = screen
     walk.purchase = false
+  }
+
+  /// Records that `key`'s events follow another walk's: while the log looks sorted by user, the
+  /// walk before is settling, and the one followed by ``settledWalks`` others ends where it
+  /// stands; a settling walk whose events come back shows the log is not sorted so.
+  private mutating func settle(next key: String, line: Int) {
+    defer { lastKey = key }
+    guard sortedByWalk else { return }
+    if settlingKeys.contains(key) {
+      sortedByWalk = false
+      settling = []
+      settlingKeys = []
+      return
+    }
+    if let previous = lastKey, open[previous] != nil, settlingKeys.insert(previous).inserted { settling.append(previous) }
+    while settling.count - settlingStart > Self.settledWalks {
+      let oldest = settling[settlingStart]
+      settlingStart += 1
+      settlingKeys.remove(oldest)
+      if let walk = open.removeValue(forKey: oldest) { end(walk, line: line) }
+    }
+    if settlingStart > 4 * Self.settledWalks {
+      settling.removeFirst(settlingStart)
+      settlingStart = 0
+    }
   }
 
   /// Ends `walk` where it stands: its purchase leads out of the flow, or its users quit.

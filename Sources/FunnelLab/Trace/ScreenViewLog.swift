@@ -16,8 +16,15 @@
 /// without completion is a `quit` where it stood. A view of the screen the user is on is the
 /// same visit (a reload, or a view after a failed attempt the log does not show).
 ///
-/// Memory holds the walks on the way (at most ``FlowInference/maximumOpenUsers``) and the
-/// screens' order, never the events.
+/// **Memory** holds the walks on the way (at most ``FlowInference/maximumOpenUsers``) and the
+/// screens' order, never the events. A walk without a completion ends at its last event, which
+/// a stream knows only at the end of the log; but while the log is sorted by user (or session:
+/// no walk's events have come back after another's), a walk whose events were followed by
+/// ``settledWalks`` other walks' is ended there, where it stands, as at the end of the log: a
+/// log sorted by user holds about that many walks, whatever its size. A walk whose events come
+/// back within that many others shows the log is not sorted so: from then on every walk is held
+/// to its last event, exactly as before. (A walk's events that come back later than that, in a
+/// log sorted by user, are a walk of their own.)
 package struct ScreenViewLog: Sendable {
   /// How to read the log.
   package struct Options: Sendable {
@@ -112,6 +119,19 @@ package struct ScreenViewLog: Sendable {
   var open: [String: Walk] = [:]
   var walkCount = 0
   var order: [String: Int] = [:]
+  /// The walks (by key) whose events were followed by others', oldest first from
+  /// `settledStart`, while the log looks sorted by user.
+  var settling: [String] = []
+  var settlingStart = 0
+  var settlingKeys: Set<String> = []
+  /// The key of the last record read.
+  var lastKey: String?
+  /// Whether the log still looks sorted by user (no walk's events came back after another's).
+  package internal(set) var sortedByWalk = true
+
+  /// How many other walks' events must follow a walk's, in a log sorted by user, for it to end
+  /// where it stands.
+  package static let settledWalks = 1_000
 
   struct Walk: Sendable {
     var id: String
