@@ -182,8 +182,9 @@ extension ExactRenderer {
   /// metrics side by side, then each variant's screens and plan mix.
   /// Per metric a chart of every variant's exact difference from the control (a point, no
   /// interval: the truth has no sampling noise), blue when better and vermillion when worse by
-  /// the metric's direction, open when equal; all variants of a metric share one axis.
-  static func effectCharts(_ e: ExactEffects, _ variants: [Variant], into doc: inout HTMLDocument) {
+  /// more than the metric's margin (the decision rule's call, ``PlannedEffect``), grey inside
+  /// it, open when equal; all variants of a metric share one axis.
+  static func effectCharts(_ e: ExactEffects, _ variants: [Variant], metrics: MetricsSpec, into doc: inout HTMLDocument) {
     let currency = variants.lazy.compactMap { $0.flow.plans.first?.plan.currency }.first
     doc.beginCharts()
     for (k, metric) in e.metrics.enumerated() {
@@ -194,7 +195,7 @@ extension ExactRenderer {
           label: r.variant, estimate: d * scale, lower: d * scale, upper: d * scale,
           text: "lift \(NumberText.lift(r.relativeLifts[k])) · Δ \(ExperimentReportRenderer.difference(d, metric))")
         row.significant = abs(d) > DecisionRule.tieTolerance
-        row.tone = (d > 0) == metric.higherIsBetter ? .good : .bad
+        row.tone = tone(of: r.variant, metric, variants, control: e.control, metrics: metrics)
         return row
       }
       guard !rows.isEmpty else { continue }
@@ -211,6 +212,20 @@ extension ExactRenderer {
     doc.endCharts()
   }
 
+  /// The colour of `variant`'s true effect on `metric`: good or bad only beyond the margin.
+  static func tone(of variant: String, _ metric: FunnelMetric, _ variants: [Variant], control: String, metrics: MetricsSpec) -> Tone? {
+    guard let value = variants.first(where: { $0.variant.id == variant })?.exact.value(of: metric),
+      let base = variants.first(where: { $0.variant.id == control })?.exact.value(of: metric)
+    else { return nil }
+    switch PlannedEffect(
+      variant: value, control: base, higherIsBetter: metric.higherIsBetter, relativeMargin: metrics.relativeMargin(for: metric))
+    {
+    case .better: return .good
+    case .worse: return .bad
+    case .negligible, .none: return nil
+    }
+  }
+
   package static func html(experiment: String, variants: [Variant], metrics: MetricsSpec) -> String {
     var doc = HTMLDocument(title: "FunnelLab · \(experiment) · exact")
     doc.heading(1, "\(experiment): exact solution")
@@ -219,7 +234,7 @@ extension ExactRenderer {
     if !e.rows.isEmpty {
       let t = effectRows(e, differences: true)
       doc.table(t.headers, t.rows, right: Set(1..<t.headers.count), caption: "The truth against \(e.control): true lift and Δ per metric")
-      effectCharts(e, variants, into: &doc)
+      effectCharts(e, variants, metrics: metrics, into: &doc)
     }
     doc.paragraph(note(variants), cssClass: "note")
     let metrics = metricRows(variants)

@@ -83,4 +83,17 @@ import Testing
       }
     }
   }
+
+  /// The exact engine's charts colour a true effect by the decision rule's call: a negligible
+  /// gain (inside the margin) is neither good nor bad news; a gain beyond it is good.
+  @Test func exactChartsColourOnlyEffectsBeyondTheMargin() {
+    func html(_ flow: String) -> String {
+      let console = CapturingConsole()
+      #expect(FunnelLabCommandLine.run(["exact", decisionFlowPath(flow), "--format", "html"], console: console) == 0)
+      return console.stdout
+    }
+    let negligible = html("negligible")
+    #expect(negligible.contains("class=\"point\"") && !negligible.contains("class=\"point good\""), "tinyEffect is +0.07 %")
+    #expect(html("six-arms").contains("class=\"point good\""), "bigEffect is better by more than the margin")
+  }
 }
