@@ -2,6 +2,7 @@ import Foundation
 import FunnelTestSupport
 import Testing
 
+@testable import FunnelLab
 @testable import FunnelLabCLI
 
 /// Every example in every command's `--help` runs as written (from the repository
@@ -86,8 +87,9 @@ import Testing
 
   /// The most a size option may ask for in the fast stage (the long stage runs every example as
   /// written): the fast stage checks that each example parses and runs, the long one its full cost.
+  /// Replicates take the least `power` accepts.
   static let fastCaps: [String: Int] = [
-    "--users": 1_000, "--users-per-day": 500, "--replicates": 100, "--draws": 4, "--days": 5,
+    "--users": 1_000, "--users-per-day": 500, "--replicates": Limits.Planning.replicates.lowerBound, "--draws": 4, "--days": 5,
   ]
 
   /// The commands whose examples that name no size simulate the spec's own number of users
