@@ -123,7 +123,8 @@ extension AnalysisRenderer {
     doc.paragraph(settings(r, control: r.control).capitalizedFirst + ".", cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
     let interim = interim(overTime)
-    doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
+    // The lift may break before its interval, so the expected loss does not turn a desktop's table into cards.
+    doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [5, headers.count - 1], caption: "Arms")
     if let margin = marginTable(r) {
       doc.table(margin.headers, margin.rows, right: [1, 2, 4], caption: "Against the margin")
       doc.paragraph(margin.note, cssClass: "note")
