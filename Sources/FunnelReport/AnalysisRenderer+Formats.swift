@@ -73,7 +73,7 @@ extension AnalysisRenderer {
         c.map { NumberText.points($0.absoluteLift?.estimate, decimals: 2) } ?? "",
         c.map { interval($0.absoluteLift?.interval, percent: true) } ?? "", c.map { pValue($0.test?.pValue) } ?? "",
         c.map { pValue($0.adjustedPValue) } ?? "",
-        c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "",
+        c.map { NumberText.percent($0.probabilityToBeatControl) } ?? "", c.map(expectedLoss) ?? "",
         NumberText.percent(a.probabilityToBeBest), c.map { call($0, interim: interim) } ?? "control",
       ]
     }
@@ -83,12 +83,12 @@ extension AnalysisRenderer {
     let level = NumberText.level(alpha: alpha)
     return [
       "arm", "users", "conversions", "rate", "\(level) CI", "lift [\(level) CI]", "Δ", "\(level) CI (pp)", "p", "adj. p", "P(beat)",
-      "P(best)", "verdict",
+      Vocabulary.expectedLoss, "P(best)", "verdict",
     ]
   }
 
-  /// The arms table (rates and lifts in percent, with the comparison's verdict), the sample-ratio check and
-  /// the methods, as GitHub-flavoured Markdown.
+  /// The arms table (rates and lifts in percent, P(beat) and beside it the expected loss in percentage points, with
+  /// the comparison's verdict), the sample-ratio check and the methods, as GitHub-flavoured Markdown.
   package static func markdown(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var out = "## Experiment analysis\n\n"
     out += DecisionSummaryRenderer.markdown(DecisionSummary(analysis: r), overTime: overTime)
@@ -112,8 +112,9 @@ extension AnalysisRenderer {
     return out
   }
 
-  /// A standalone page: the arms table, a forest plot of each arm's absolute lift in conversion (percentage
-  /// points, with its confidence interval and adjusted p-value), the sample-ratio check and the methods.
+  /// A standalone page: the arms table (as ``markdown(_:overTime:segments:)``'s), a forest plot of each arm's absolute
+  /// lift in conversion (percentage points, with its confidence interval and adjusted p-value), the sample-ratio check
+  /// and the methods.
   package static func html(_ r: ExperimentAnalysis.Report, overTime: OverTime? = nil, segments: SegmentReport? = nil) -> String {
     var doc = HTMLDocument(title: "FunnelLab · experiment analysis")
     doc.heading(1, "Experiment analysis")
@@ -122,7 +123,8 @@ extension AnalysisRenderer {
     doc.paragraph(settings(r, control: r.control).capitalizedFirst + ".", cssClass: "note")
     let headers = armHeaders(alpha: r.settings.alpha)
     let interim = interim(overTime)
-    doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [headers.count - 1], caption: "Arms")
+    // The lift may break before its interval, so the expected loss does not turn a desktop's table into cards.
+    doc.table(headers, armRows(r, interim: interim), right: Set(1..<headers.count - 1), wrap: [5, headers.count - 1], caption: "Arms")
     if let margin = marginTable(r) {
       doc.table(margin.headers, margin.rows, right: [1, 2, 4], caption: "Against the margin")
       doc.paragraph(margin.note, cssClass: "note")

@@ -118,6 +118,12 @@ package enum AnalysisRenderer {
       + " · \(Vocabulary.correction(r.settings.correction))"
   }
 
+  /// The expected loss of choosing the arm (``ExperimentAnalysis/ArmComparison/expectedLoss``) in percentage points
+  /// with three decimals, e.g. `0.012 pp`; `n/a` without one.
+  static func expectedLoss(_ c: ExperimentAnalysis.ArmComparison) -> String {
+    c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a"
+  }
+
   /// `p = 0.0123`, or `p < 0.0001`.
   static func pEquals(_ p: Double) -> String {
     p < 1e-4 ? "p < 0.0001" : "p = " + NumberText.fixed(p, 4)
@@ -154,14 +160,17 @@ package enum AnalysisRenderer {
     out += arms.render() + "\n"
     var comparisons = TextTable(
       [
-        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adj. p", "P(beat)", "exp. loss", "verdict",
+        "arm vs \(r.control)", "lift [\(level)% CI]", "Δ", "\(level)% CI", "p", "adj. p", "P(beat)", Vocabulary.expectedLoss, "verdict",
       ],
-      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [3, 4, 7])
+      // To fit, the raw p goes first (the verdict reads the adjusted p beside it), then the Δ interval (the lift's
+      // interval agrees with the test), then Δ (the arms' rates are above it); the expected loss, GrowthBook's risk,
+      // shown nowhere else, stays, in a split table if need be.
+      alignments: [.left, .right, .right, .right, .right, .right, .right, .right, .left], secondary: [2, 3, 4])
     for c in r.comparisons {
       comparisons.add([
         c.arm, NumberText.lift(c.relativeLift), NumberText.points(c.absoluteLift?.estimate, decimals: 2),
         interval(c.absoluteLift?.interval, percent: true) + " pp", pValue(c.test?.pValue), pValue(c.adjustedPValue),
-        NumberText.percent(c.probabilityToBeatControl), c.expectedLoss.map { NumberText.fixed($0 * 100, 3) + " pp" } ?? "n/a",
+        NumberText.percent(c.probabilityToBeatControl), expectedLoss(c),
         Vocabulary.mark(call(c, interim: interim(overTime)), c.conclusion == .sampleRatioMismatch ? .warning : nil),
       ])
     }

@@ -115,8 +115,8 @@ package struct HTMLDocument {
   /// never lose (`data-role="verdict"`; at phone width every one stays on screen).
   static let verdictHeaders: Set<String> = [
     "verdict", "decision", "status", "p", "p-value", "adj. p", "adjusted", "adjusted p", "Holm", "BH", "result", "p always-valid",
-    "p fixed", "p mSPRT", "CI covers truth", "covers", "fitted p", "P(beat)", "non-inferiority p", "non-inferior", "superiority p",
-    "better by the margin",
+    "p fixed", "p mSPRT", "CI covers truth", "covers", "fitted p", "P(beat)", Vocabulary.expectedLoss, "non-inferiority p",
+    "non-inferior", "superiority p", "better by the margin",
   ]
 
   /// A table; `right` are the indices of right-aligned (numeric) columns, `wrap` of text

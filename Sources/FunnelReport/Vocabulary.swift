@@ -109,6 +109,10 @@ package enum Vocabulary {
   /// A guardrail status in words, marked with its tone.
   static func toned(_ g: GuardrailStatus) -> String { mark(g.rawValue, tone(g)) }
 
+  /// The header of an expected-loss column (docs/glossary.md, **expected loss**; GrowthBook's "risk"),
+  /// beside `P(beat)` in every format of `analyze`.
+  package static let expectedLoss = "exp. loss"
+
   /// `text` marked with `tone`, or as it is.
   static func mark(_ text: String, _ tone: Tone?) -> String { tone?.mark(text) ?? text }
 }
