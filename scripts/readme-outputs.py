@@ -67,7 +67,9 @@ def run(command, folder):
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")}
     env["PATH"] = BINARY + os.pathsep + os.environ.get("PATH", "")
     result = subprocess.run(
-        ["bash", "-c", command + " 2>&1"], cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
+        # The group's stderr joins stdout; a command's own redirection (`>> a.ndjson`) keeps only
+        # its stdout, so a slow run's announcement never lands in a file the next command reads.
+        ["bash", "-c", "{ " + command + "\n} 2>&1"], cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
     # A long run's announcement and its lines per 10 % depend on how fast this machine is that
     # minute: they are not part of a pasted output.
     out = [line for line in result.stdout.splitlines() if not TIMING.match(line)]
