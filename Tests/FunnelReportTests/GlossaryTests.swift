@@ -53,6 +53,11 @@ import Testing
     (try? String(contentsOf: repositoryRoot.appendingPathComponent("docs/decision-rule.md"), encoding: .utf8)) ?? ""
   }
 
+  /// Every word of the glossary's bold terms.
+  var definedWords: Set<String> {
+    Set(glossary.components(separatedBy: "**").enumerated().filter { $0.offset % 2 == 1 }.flatMap { Self.words($0.element) })
+  }
+
   /// The plain English words column headers use (and units); every other word of a column
   /// must be defined in the glossary.
   static let plainWords: Set<String> = [
@@ -101,12 +106,12 @@ import Testing
   /// Markdown, `Tests/FunnelLabCLITests/Fixtures/reports`) is defined in the glossary (a word
   /// of one of its bold terms) or plain English (``plainWords``); spec ids are data.
   @Test func everyColumnsWordsAreDefined() throws {
-    let defined = Set(glossary.components(separatedBy: "**").enumerated().filter { $0.offset % 2 == 1 }.flatMap { Self.words($0.element) })
     let folder = repositoryRoot.appendingPathComponent("Tests/FunnelLabCLITests/Fixtures/reports")
     let files = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []).filter {
       $0.hasSuffix(".txt") || $0.hasSuffix(".md")
     }
     #expect(files.count > 30, "the goldens")
+    let defined = definedWords
     var missing: [String: String] = [:]
     for file in files.sorted() {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -124,8 +129,7 @@ import Testing
     let terminal = "  arm      P(beat)  kurtosis\n  ───────  ───────  ────────\n  b          97.1%      0.3\n"
     #expect(Self.headers(terminal) == ["arm", "P(beat)", "kurtosis"])
     #expect(Self.headers("| arm | \\|z\\| / bound |\n|---|---:|\n| b | 1 |\n") == ["arm", "¦z¦ / bound"])
-    let defined = Set(glossary.components(separatedBy: "**").enumerated().filter { $0.offset % 2 == 1 }.flatMap { Self.words($0.element) })
-    #expect(!defined.contains("kurtosis") && !Self.plainWords.contains("kurtosis"), "a word the glossary lacks is caught")
+    #expect(!definedWords.contains("kurtosis") && !Self.plainWords.contains("kurtosis"), "a word the glossary lacks is caught")
     #expect(Self.isData("features3", in: "features3 Δ") && Self.isData("aacopy", in: "aaCopy") && !Self.isData("lift", in: "lift"))
   }
 }
