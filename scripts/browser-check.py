@@ -286,6 +286,7 @@ def reports(binary, folder, only=None):
         ("experiment-betfree", ["run", "experiments/betfree-onboarding.json", "--mode", "experiment", "--users", "20000", "--quiet"]),
         ("experiment-klick", ["run", "experiments/klick-onboarding.json", "--mode", "experiment", "--users", "20000", "--quiet"]),
         ("grid-klick", ["grid", "experiments/klick-onboarding.json", "--users", "5000", "--quiet"]),
+        ("grid-exact-1000", ["grid", "Benchmarks/specs/klick-grid-1000.json", "--exact", "--quiet"]),
         ("power-formula", ["power", "--baseline", "0.1", "--mde", "0.02"]),
         ("power-klick", ["power", "experiments/klick-onboarding.json", "--replicates", "200", "--users-per-day", "5000"]),
         ("analyze-klick", ["analyze", "--data", "experiments/data/klick-results.csv"]),

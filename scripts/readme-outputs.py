@@ -12,7 +12,7 @@ current build.
 
 Lines that tell how long a run takes (a long run's `Note: … should take about …` and its
 lines per 10 %) depend on the machine's speed that minute and are left out of the comparison.
-A command runs with bash in a scratch folder where `experiments` and `Tests` link to the repository's,
+A command runs with bash in a scratch folder where `experiments`, `Tests` and `Benchmarks` link to the repository's,
 `funnellab` on PATH is the release binary (or `--build debug`'s: the output is the same bytes,
 results do not depend on the build), and the files earlier commands of the same
 block wrote are kept (a block is one fenced code block). Its stdout and stderr are read
@@ -126,6 +126,7 @@ def check(path, args):
         folder = tempfile.mkdtemp(prefix="readme-outputs-")
         os.symlink(os.path.join(ROOT, "experiments"), os.path.join(folder, "experiments"))
         os.symlink(os.path.join(ROOT, "Tests"), os.path.join(folder, "Tests"))
+        os.symlink(os.path.join(ROOT, "Benchmarks"), os.path.join(folder, "Benchmarks"))
         for at, command, out_start, out_end in commands(lines, start, end):
             if not command.startswith("funnellab"):
                 run(command, folder)  # a setup step shown in the block

@@ -16,13 +16,20 @@ enum GridCommand: Command {
       when it is a terminal; a grid estimated at over 10 s is announced first, and off
       a terminal it reports every 10 %. Without <spec>, runs the built-in
       Klick grid (18 cells).
+      With --exact: no users and no seed; every cell (up to 100,000) is solved by the
+      exact engine, streamed a block at a time, and ranked. The table, Markdown and HTML
+      show the --top best cells (default 20), the Pareto front of purchase conversion
+      against revenue per user and each factor's main effect; JSON and CSV carry every
+      cell. The simulated grid runs its cells as variants (at most 999); a larger grid
+      needs --exact.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec with a \"grid\" (default: built-in klick-onboarding).")],
     options: [
       OptionSpec(name: "users", short: "n", valueName: "n", help: "Users per cell (default: the spec's \"users\")."),
       OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
       OptionSpec(name: "threads", short: "j", valueName: "n", help: "Worker threads (default: all cores)."),
-      OptionSpec(name: "top", valueName: "k", help: "Show only the k best cells (table)."),
+      OptionSpec(name: "top", valueName: "k", help: "Show only the k best cells (table; with --exact also Markdown and HTML, default 20)."),
+      OptionSpec(name: "exact", help: "Rank every cell by the exact engine, streamed: no users, no seed, up to 100,000 cells."),
       OutputFormat.option(OutputFormat.all),
       alphaOption,
       OutputDestination.option,
@@ -31,6 +38,7 @@ enum GridCommand: Command {
     examples: [
       "funnellab grid",
       "funnellab grid experiments/klick-onboarding.json --users 20000 --threads 2 --format json -o grid.json",
+      "funnellab grid --exact --top 5",
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -39,9 +47,17 @@ enum GridCommand: Command {
     let threads = try arguments.integer("threads", in: 1...1024)
     let top = try arguments.integer("top", in: 1...10_000)
     let format = try arguments.format(OutputFormat.all)
+    if arguments.flag("exact") { return try exact(arguments, format: format, top: top, threads: threads, console: console) }
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
+    if let cells = experiment.grid?.cellCount, cells + 1 > Limits.variants {
+      throw CommandFailure(
+        code: .invalidInput,
+        text:
+          "Error: the grid has \(cells) cells; the simulated grid runs at most \(Limits.variants - 1) (each cell a variant); rank every cell exactly with --exact.\n"
+      )
+    }
     guard let grid = experiment.grid, let gridded = experiment.gridExperiment() else {
       throw CommandFailure(
         code: .invalidInput,
@@ -71,6 +87,43 @@ enum GridCommand: Command {
     }
     let report = GridReport(result: result, grid: grid, spec: experiment.metrics)
     try OutputDestination(path: arguments.value("output")).write(render(report, format: format, top: top), console: console)
+    return .success
+  }
+
+  /// `grid --exact`: every cell ranked by the exact engine (``GridRanking``), with a progress bar over the cells.
+  static func exact(
+    _ arguments: ParsedArguments, format: OutputFormat, top: Int?, threads: Int?, console: any Console
+  ) throws -> ExitCode {
+    for name in ["users", "seed", "alpha", "shard", "shards"] where arguments.value(name) != nil {
+      throw UsageError(
+        message: "--exact has no users, no seed, no test and no shards: --\(name) does not apply",
+        hint: "drop --\(name), or drop --exact to simulate the grid")
+    }
+    let experiment = try LoadedSpec.load(arguments, console: console).experiment
+    guard experiment.grid != nil else {
+      throw CommandFailure(
+        code: .invalidInput,
+        text: "Error: \(experiment.name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
+    }
+    let bar = ProgressBar(console: console, label: "solving", enabled: !arguments.flag("quiet"), unit: "cells")
+    let ranking: GridRanking
+    do {
+      ranking = try GridRanking.rank(experiment, threads: threads) { done, total in bar.update(done: done, total: total) }
+    } catch {
+      bar.finish()
+      throw CommandFailure.invalid(error)
+    }
+    bar.finish()
+    let shown = top ?? GridRankingRenderer.defaultTop
+    let text =
+      switch format {
+      case .json: GridRankingRenderer.json(ranking)
+      case .csv: GridRankingRenderer.csv(ranking)
+      case .markdown: GridRankingRenderer.markdown(ranking, top: shown)
+      case .html: GridRankingRenderer.html(ranking, top: shown)
+      case .table: terminal(GridRankingRenderer.table(ranking, top: shown))
+      }
+    try OutputDestination(path: arguments.value("output")).write(text, console: console)
     return .success
   }
 

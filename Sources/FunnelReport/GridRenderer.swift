@@ -70,17 +70,27 @@ package enum GridRenderer {
   /// cells; or that no cell beats the control by more than the margin, naming the top cell and
   /// whether it ties the control, is negligible or is worse.
   static func headline(_ r: GridReport) -> String {
-    let label = r.spec.primary.label
     guard let top = r.top else { return "The grid has no cell." }
-    let margin = "±" + NumberText.percent(r.relativeMargin)
-    func lift(_ id: String) -> String {
-      NumberText.lift(r.cells.first { $0.variant == id }?.summary.exactRelativeLift(r.spec.primary))
-    }
-    switch r.standing {
+    let observed =
+      top.comparison.map { "; this run's lift \(NumberText.lift($0.relativeLift)), Holm p \(ExperimentReportRenderer.p(top.holm))" } ?? ""
+    return truth(
+      r.standing, label: r.spec.primary.label, relativeMargin: r.relativeMargin, top: top.variant,
+      topTiesControl: GridReport.equalsControl(top), observed: observed
+    ) { id in NumberText.lift(r.cells.first { $0.variant == id }?.summary.exactRelativeLift(r.spec.primary)) }
+  }
+
+  /// A grid's `standing` on the metric `label` in words, the exact lift (`lift` of a cell id)
+  /// in one unit: the best cell (by more than the margin) and what `observed` adds of it; the
+  /// equivalent cells; or that no cell beats the control by more than the margin, naming the
+  /// top cell and whether it ties the control, is negligible or is worse.
+  static func truth(
+    _ standing: DecisionRule.Standing, label: String, relativeMargin: Double, top: String, topTiesControl: Bool, observed: String = "",
+    lift: (String) -> String
+  ) -> String {
+    let margin = "±" + NumberText.percent(relativeMargin)
+    switch standing {
     case .best:
-      let observed =
-        top.comparison.map { "; this run's lift \(NumberText.lift($0.relativeLift)), Holm p \(ExperimentReportRenderer.p(top.holm))" } ?? ""
-      return "The truth: the best cell on \(label) is \(Tone.good.mark(top.variant)), exact lift \(lift(top.variant)) against the control, "
+      return "The truth: the best cell on \(label) is \(Tone.good.mark(top)), exact lift \(lift(top)) against the control, "
         + "more than \(margin) ahead of every other cell\(observed)."
     case .equivalent(let cells):
       let named = cells.prefix(3).map { "\($0) (\(lift($0)))" } + (cells.count > 3 ? ["\(cells.count - 3) more"] : [])
@@ -88,11 +98,10 @@ package enum GridRenderer {
         + " beat the control but are equivalent, within \(margin) of each other."
     case .noneBeatsControl(let negligible):
       let state =
-        GridReport.equalsControl(top)
+        topTiesControl
         ? "ties the control (its exact \(label) equals the control's)"
-        : negligible.contains(top.variant)
-          ? "is negligible (exact lift \(lift(top.variant)))" : "is worse (exact lift \(lift(top.variant)))"
-      return "The truth: no cell beats the control on \(label) by more than \(margin); the top cell, \(top.variant), \(state)."
+        : negligible.contains(top) ? "is negligible (exact lift \(lift(top)))" : "is worse (exact lift \(lift(top)))"
+      return "The truth: no cell beats the control on \(label) by more than \(margin); the top cell, \(top), \(state)."
     case .nothingToCompare: return "Nothing to compare: only the control."
     }
   }

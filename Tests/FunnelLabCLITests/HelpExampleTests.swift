@@ -105,7 +105,7 @@ import Testing
       guard let cap = fastCaps[out[i]], let value = Int(out[i + 1]), value > cap else { continue }
       out[i + 1] = String(cap)
     }
-    let sizes = ["--users", "--users-per-day", "--parameter-uncertainty"]
+    let sizes = ["--users", "--users-per-day", "--parameter-uncertainty", "--exact"]
     if let command = out.first, simulatingCommands.contains(command), !out.contains(where: sizes.contains) {
       out += ["--users", String(fastCaps["--users"] ?? 1_000)]
     }
@@ -118,6 +118,7 @@ import Testing
     #expect(Self.sized(example) == (TestStage.isLong ? example : fast))
     #expect(Self.sized(["grid"]) == (TestStage.isLong ? ["grid"] : ["grid", "--users", "1000"]))
     #expect(Self.sized(["exact"]) == ["exact"])
+    #expect(Self.sized(["grid", "--exact"]) == ["grid", "--exact"])
   }
 
   /// Every command's examples in order, one folder per command (a merge example

@@ -26,6 +26,7 @@ import Testing
     Report(section: "run", command: "run", arguments: ["run", klick, "--users", "200", "-q"]),
     Report(section: "run --mode experiment", command: "run", arguments: ["run", klick, "--mode", "experiment", "--users", "500", "-q"]),
     Report(section: "grid", command: "grid", arguments: ["grid", klick, "--users", "100", "-q"]),
+    Report(section: "grid --exact", command: "grid", arguments: ["grid", klick, "--exact", "-q"]),
     Report(section: "exact", command: "exact", arguments: ["exact", betfree]),
     Report(
       section: "run and exact --parameter-uncertainty", command: "exact",

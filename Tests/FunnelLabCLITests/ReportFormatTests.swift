@@ -121,6 +121,27 @@ final class ReportStructure: NSObject, XMLParserDelegate {
       file)
   }
 
+  /// `grid --exact` on the built-in Klick grid: no users, no seed, every cell in JSON and CSV.
+  @Test(arguments: [("json", "grid-exact.json"), ("csv", "grid-exact.csv"), ("markdown", "grid-exact.md"), ("table", "grid-exact.txt")])
+  func gridExactGolden(format: String, file: String) throws {
+    try expectGolden(output(["grid", "--exact", "--top", "5", "--threads", "2", "-q", "--format", format]), file)
+  }
+
+  /// `grid --exact` refuses what only a simulation has, and the simulated grid sends a grid
+  /// too large for it to `--exact`; neither writes a file.
+  @Test func gridExactRefusesSimulationOptionsAndTheSimulatedGridPointsToIt() throws {
+    for option in [["--users", "100"], ["--seed", "3"], ["--alpha", "0.1"], ["--shard", "0/2"]] {
+      let r = funnellab(["grid", "--exact", "-q"] + option)
+      #expect(r.code == 64, "\(option)")
+      #expect(r.err.contains("--exact") && r.err.contains(option[0]), "\(r.err)")
+    }
+    let out = try temporaryFile("big.json")
+    let r = funnellab("grid", "Benchmarks/specs/klick-grid-1000.json", "-q", "-o", out)
+    #expect(r.code == 65)
+    #expect(r.err.contains("1000 cells") && r.err.contains("--exact"), "\(r.err)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
   @Test(arguments: [("json", "power.json"), ("csv", "power.csv"), ("markdown", "power.md")])
   func powerGolden(format: String, file: String) throws {
     try expectGolden(output(["power", "--baseline", "0.1", "--mde", "0.02", "--format", format]), file)

@@ -232,10 +232,10 @@ final class SerialProgress: Sendable {
     self.report = report
   }
 
-  /// One more item done: the report sees the count so far, under the lock.
-  func tick() {
+  /// `items` more done (one by default): the report sees the count so far, under the lock.
+  func tick(_ items: Int = 1) {
     done.withLock { count in
-      count += 1
+      count += items
       report?(count, total)
     }
   }

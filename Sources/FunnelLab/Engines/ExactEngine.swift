@@ -156,14 +156,7 @@ public enum ExactEngine {
   /// each point). Equal to the full solve's value up to the order in which floating-point
   /// terms are added.
   package static func value(of metric: FunnelMetric, _ flow: CompiledFlow) -> Double? {
-    let layout = _ExactLayout(flow, tracksFlags: metric == .skipRate)
-    let reach: Reach =
-      switch metric {
-      case .paywallViewRate, .purchaseConversionOfViewers, .revenuePerPaywallViewer: .paywalls
-      default: .none
-      }
-    let cells = cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities))
-    return walkEveryCell(layout, cells: cells, reach: reach).funnel(layout).value(of: metric)
+    values(of: [metric], sharingTheWalk: 1) { _ in flow }[0][0]
   }
 
   /// The exact funnels of the flows `compile(0)`, `compile(1)`, … (`count` of them), each
@@ -189,6 +182,37 @@ public enum ExactEngine {
       done()
     }
     return funnels
+  }
+
+  /// The exact values of `metrics` in the flows `compile(0)`, `compile(1)`, … (`count` of
+  /// them), each flow's equal to ``value(of:_:)`` of it: the walk carries only what the
+  /// metrics read (flags for the skip rate, the paywalls' first passage for the metrics of
+  /// paywall viewers), and a flow that ``CompiledFlow/walksLike(_:)`` the first takes the
+  /// first's walk and computes only its own revenue. Flows are compiled one at a time.
+  /// - Returns: per flow, the values in the order of `metrics`.
+  package static func values(
+    of metrics: [FunnelMetric], sharingTheWalk count: Int, _ compile: (Int) -> CompiledFlow
+  ) -> [[Double?]] {
+    let tracksFlags = metrics.contains(.skipRate)
+    let reach: Reach =
+      metrics.contains { [.paywallViewRate, .purchaseConversionOfViewers, .revenuePerPaywallViewer].contains($0) } ? .paywalls : .none
+    var first: (flow: CompiledFlow, walk: _ExactAccumulators)? = nil
+    var values: [[Double?]] = []
+    values.reserveCapacity(count)
+    for i in 0..<count {
+      let flow = compile(i)
+      let layout = _ExactLayout(flow, tracksFlags: tracksFlags)
+      let walk: _ExactAccumulators
+      if let first, flow.walksLike(first.flow) {
+        walk = first.walk
+      } else {
+        walk = walkEveryCell(layout, cells: cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)), reach: reach)
+        if first == nil { first = (flow, walk) }
+      }
+      let funnel = walk.funnel(layout)
+      values.append(metrics.map { funnel.value(of: $0) })
+    }
+    return values
   }
 
   /// The passes over the population cells listed, each `(segment, bin, weight)`, in that

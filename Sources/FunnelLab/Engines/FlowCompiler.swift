@@ -128,6 +128,21 @@ public enum FlowCompiler {
       dwellMillis: dwellMillis, hasDwell: hasDwell)
   }
 
+  /// `e` compiled as the variant `variantID` from `sibling`, the compiled flow of a spec that
+  /// equals `e` once each plan's trial, intro offer and renewal are set aside
+  /// (``Experiment/settingAsideRevenueTerms()``): `sibling`'s tables with `e`'s plans and
+  /// revenue settings. No behavior reads those terms, so this equals
+  /// ``compileValidated(_:variantID:memo:)`` of `e` without computing a threshold (a test
+  /// compares the two on a grid crossing trial lengths).
+  static func compileValidated(_ e: Experiment, variantID: String, walkingLike sibling: CompiledFlow) -> CompiledFlow {
+    var flow = sibling
+    flow.variantID = variantID
+    flow.revenue = e.revenue
+    let slots = outcomeTable(e.flow).planSlots
+    for j in flow.plans.indices where slots.indices.contains(j) { flow.plans[j].plan = slots[j].plan }
+    return flow
+  }
+
   /// Every screen's outcomes, screen by screen: its actions in canonical order (kind,
   /// then id), an implicit skip last.
   private static func outcomeTable(_ flow: Flow) -> OutcomeTable {

@@ -137,7 +137,7 @@ extension ExactEngine {
 extension Experiment {
   /// The spec without its list of variants and with every plan's trial, intro offer and
   /// renewal at their defaults: what the walk of a patched variant can depend on.
-  fileprivate func settingAsideRevenueTerms() -> Experiment {
+  func settingAsideRevenueTerms() -> Experiment {
     var key = self
     key.variants = []
     for i in key.flow.screens.indices {

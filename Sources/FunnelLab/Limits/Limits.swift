@@ -67,8 +67,12 @@ package enum Limits {
   package static let weight = 1e12
   /// Variants listed in a spec (grid cells come on top).
   package static let variants = 1_000
-  /// Cells of a grid: the product of its factors' level counts.
-  package static let gridCells = 10_000
+  /// Cells of a grid: the product of its factors' level counts (what `grid --exact` ranks,
+  /// streamed; the Monte Carlo grid runs its cells as variants, within ``variants``).
+  package static let gridCells = 100_000
+  /// Cells of a grid that validation lists as variants (to check the allocation and the
+  /// expectations that name them); a larger grid's cells are read one at a time.
+  package static let listedGridCells = 10_000
   /// Points of a sensitivity analysis: the product of its axes' value counts.
   package static let sensitivityPoints = 5_000
   /// Draws of the uncertain behavior parameters (`parameterUncertainty.draws`, `--draws`): each costs one exact

@@ -73,22 +73,35 @@ public struct Grid: Sendable, Hashable, Decodable {
 
   /// The cells, in the order of ``variants()``, each with the level it takes of every
   /// factor: reports read a cell's levels here, never out of its id.
-  public func cells() -> [GridCell] {
-    var cells = [GridCell(variant: Variant(id: "", patches: []), levels: [])]
-    for factor in factors {
-      var next: [GridCell] = []
-      for cell in cells {
-        for level in factor.levels {
-          let id = (cell.variant.id.isEmpty ? "" : cell.variant.id + ",") + "\(factor.id)=\(level.id)"
-          next.append(
-            GridCell(
-              variant: Variant(id: id, summary: nil, patches: cell.variant.patches + level.patches),
-              levels: cell.levels + [(factor.id, level.id)]))
-        }
-      }
-      cells = next
+  public func cells() -> [GridCell] { (0..<(factors.isEmpty ? 0 : cellCount)).map(cell(at:)) }
+
+  /// The level index of every factor (in factor order) of cell `index` of ``cells()``: its
+  /// mixed-radix digits, the first factor's the most significant.
+  /// - Precondition: `0 <= index < cellCount`.
+  public func levelIndices(ofCell index: Int) -> [Int] {
+    var digits = [Int](repeating: 0, count: factors.count)
+    var rest = index
+    for f in factors.indices.reversed() {
+      let count = max(factors[f].levels.count, 1)
+      digits[f] = rest % count
+      rest /= count
     }
-    return factors.isEmpty ? [] : cells
+    return digits
+  }
+
+  /// Cell `index` of ``cells()``, built alone: a grid of 10⁵ cells is read one cell at a time.
+  /// - Precondition: `0 <= index < cellCount`.
+  public func cell(at index: Int) -> GridCell {
+    let chosen = zip(factors, levelIndices(ofCell: index)).map { factor, l in (factor, factor.levels[l]) }
+    return GridCell(
+      variant: Variant(id: cellID(at: index), summary: nil, patches: chosen.flatMap { $0.1.patches }),
+      levels: chosen.map { ($0.0.id, $0.1.id) })
+  }
+
+  /// The id of cell `index` of ``cells()`` (`factor=level,…`), without its patches.
+  /// - Precondition: `0 <= index < cellCount`.
+  public func cellID(at index: Int) -> String {
+    zip(factors, levelIndices(ofCell: index)).map { "\($0.id)=\($0.levels[$1].id)" }.joined(separator: ",")
   }
 
   func validationErrors(at path: SpecPath) -> [SpecError] {
