@@ -20,8 +20,9 @@ enum GridCommand: Command {
       exact engine, streamed a block at a time, and ranked. The table, Markdown and HTML
       show the --top best cells (default 20), the Pareto front of purchase conversion
       against revenue per user and each factor's main effect; JSON and CSV carry every
-      cell. The simulated grid runs its cells as variants (at most 999); a larger grid
-      needs --exact.
+      cell. With --shard, each shard solves a share of the cells and 'merge' ranks them:
+      the same bytes for any shard count. The simulated grid runs its cells as variants
+      (at most 999); a larger grid needs --exact.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec with a \"grid\" (default: built-in klick-onboarding).")],
     options: [
@@ -90,41 +91,56 @@ enum GridCommand: Command {
     return .success
   }
 
-  /// `grid --exact`: every cell ranked by the exact engine (``GridRanking``), with a progress bar over the cells.
+  /// `grid --exact`: every cell ranked by the exact engine (``GridRanking``), with a progress
+  /// bar over the cells; with `--shard`, one shard's cells written for `merge`.
   static func exact(
     _ arguments: ParsedArguments, format: OutputFormat, top: Int?, threads: Int?, console: any Console
   ) throws -> ExitCode {
-    for name in ["users", "seed", "alpha", "shard", "shards"] where arguments.value(name) != nil {
+    for name in ["users", "seed", "alpha"] where arguments.value(name) != nil {
       throw UsageError(
-        message: "--exact has no users, no seed, no test and no shards: --\(name) does not apply",
+        message: "--exact has no users, no seed and no test: --\(name) does not apply",
         hint: "drop --\(name), or drop --exact to simulate the grid")
     }
-    let experiment = try LoadedSpec.load(arguments, console: console).experiment
+    let spec = try LoadedSpec.load(arguments, console: console)
+    let experiment = spec.experiment
     guard experiment.grid != nil else {
       throw CommandFailure(
         code: .invalidInput,
         text: "Error: \(experiment.name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
     }
+    let shard = try shard(arguments, console: console)
     let bar = ProgressBar(console: console, label: "solving", enabled: !arguments.flag("quiet"), unit: "cells")
-    let ranking: GridRanking
+    let part: GridRanking.Part
     do {
-      ranking = try GridRanking.rank(experiment, threads: threads) { done, total in bar.update(done: done, total: total) }
+      part = try GridRanking.solve(experiment, shard: shard, threads: threads) { done, total in bar.update(done: done, total: total) }
     } catch {
       bar.finish()
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let shown = top ?? GridRankingRenderer.defaultTop
-    let text =
-      switch format {
-      case .json: GridRankingRenderer.json(ranking)
-      case .csv: GridRankingRenderer.csv(ranking)
-      case .markdown: GridRankingRenderer.markdown(ranking, top: shown)
-      case .html: GridRankingRenderer.html(ranking, top: shown)
-      case .table: terminal(GridRankingRenderer.table(ranking, top: shown))
-      }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    let output = OutputDestination(path: arguments.value("output"))
+    if let shard {
+      let file = ExactGridShardFile(shard: shard, specText: spec.text, part: part)
+      try output.write(JSONWriter.write(file.json), console: console)
+      return .success
+    }
+    let ranking: GridRanking
+    do { ranking = try GridRanking(experiment, parts: [part]) } catch { throw CommandFailure.invalid(error) }
+    try output.write(render(ranking, format: format, top: top), console: console)
     return .success
+  }
+
+  /// The exact ranking in `format` (`top` cells, default ``GridRankingRenderer/defaultTop``, in the
+  /// table, Markdown and HTML): what `grid --exact` and `merge` of its shards write.
+  static func render(_ ranking: GridRanking, format: OutputFormat, top: Int?) -> String {
+    let shown = top ?? GridRankingRenderer.defaultTop
+    return switch format {
+    case .json: GridRankingRenderer.json(ranking)
+    case .csv: GridRankingRenderer.csv(ranking)
+    case .markdown: GridRankingRenderer.markdown(ranking, top: shown)
+    case .html: GridRankingRenderer.html(ranking, top: shown)
+    case .table: terminal(GridRankingRenderer.table(ranking, top: shown))
+    }
   }
 
   /// The grid report in `format` (`top` cells in the table): what `grid` and `merge` of

@@ -9,7 +9,8 @@ enum MergeCommand: Command {
     abstract: "Merge the partial results of a sharded run or grid into the single-run result.",
     discussion: """
       Each shard file (written by 'run' or 'grid' with --shard i/n or --shards n) holds
-      integer sufficient statistics of its slice of users, the spec and the settings.
+      integer sufficient statistics of its slice of users, the spec and the settings
+      (a shard of 'grid --exact' holds the exact values of its share of the cells).
       merge checks that every file comes from the same spec, seed, settings and shard
       count, that each shard appears once and none is missing, sums the statistics (in
       any order: the sums are exact) and renders exactly the bytes the single run would.
@@ -30,17 +31,32 @@ enum MergeCommand: Command {
     let top = try arguments.integer("top", in: 1...10_000)
     var files: [(source: String, file: ShardFile)] = []
     var plans: [(source: String, file: PlanningShardFile)] = []
+    var exactGrids: [(source: String, file: ExactGridShardFile)] = []
     for path in arguments.positionals {
       let text = try InputFile.read(path, console: console)
       do {
         if let document = try? JSONParser.parse(text), case .string("power")? = document["command"]?.kind {
           plans.append((path, try PlanningShardFile.read(document, source: path)))
+        } else if let document = try? JSONParser.parse(text), ExactGridShardFile.isExactGrid(document) {
+          exactGrids.append((path, try ExactGridShardFile.read(document, source: path)))
         } else {
           files.append((path, try ShardFile.read(text: text, source: path)))
         }
       } catch {
         throw CommandFailure.invalid(error)
       }
+    }
+    if !exactGrids.isEmpty {
+      guard files.isEmpty, plans.isEmpty else {
+        throw CommandFailure.invalidInput("the files mix shards of grid --exact with other shards; merge one run at a time.")
+      }
+      let ranking: GridRanking
+      do { ranking = try ExactGridShardFile.merge(exactGrids) } catch {
+        throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
+      }
+      try OutputDestination(path: arguments.value("output")).write(
+        GridCommand.render(ranking, format: format, top: top), console: console)
+      return .success
     }
     if !plans.isEmpty {
       guard files.isEmpty else {

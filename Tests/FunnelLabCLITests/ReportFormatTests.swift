@@ -127,10 +127,10 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     try expectGolden(output(["grid", "--exact", "--top", "5", "--threads", "2", "-q", "--format", format]), file)
   }
 
-  /// `grid --exact` refuses what only a simulation has, and the simulated grid sends a grid
+  /// `grid --exact` refuses what only a simulation has (its shards are tested in ShardingTests), and the simulated grid sends a grid
   /// too large for it to `--exact`; neither writes a file.
   @Test func gridExactRefusesSimulationOptionsAndTheSimulatedGridPointsToIt() throws {
-    for option in [["--users", "100"], ["--seed", "3"], ["--alpha", "0.1"], ["--shard", "0/2"]] {
+    for option in [["--users", "100"], ["--seed", "3"], ["--alpha", "0.1"]] {
       let r = funnellab(["grid", "--exact", "-q"] + option)
       #expect(r.code == 64, "\(option)")
       #expect(r.err.contains("--exact") && r.err.contains(option[0]), "\(r.err)")

@@ -51,6 +51,44 @@ import Testing
     }
   }
 
+  /// `grid --exact` in 1, 3 and 7 shards, merged in any order: the single run's bytes in every
+  /// format (a shard takes whole blocks of cells that walk alike; 7 shards of the 18-cell grid
+  /// leave some shards a single block).
+  @Test(arguments: [(1, [0]), (3, [2, 0, 1]), (7, [6, 3, 0, 5, 1, 4, 2])])
+  func exactGridShardsMergeToTheSingleRun(count: Int, order: [Int]) throws {
+    let base = ["grid", "--exact", "-q"]
+    let parts = try writeShards(base, count: count, order: order)
+    for format in ["json", "csv", "table"] {
+      let merged = funnellab(["merge"] + parts + ["--format", format, "--top", "4"])
+      #expect(merged.code == 0, "\(merged.err)")
+      #expect(merged.out == funnellab(base + ["--format", format, "--top", "4"]).out, "\(count) shards, --format \(format)")
+    }
+  }
+
+  /// Shards of `grid --exact`: a missing, doubled or edited shard, or one of another grid, is
+  /// refused with exit 65 and nothing written; mixing them with a run's shards too.
+  @Test func exactGridMergeRefusesMissingDoubledEditedAndForeignShards() throws {
+    let a = try writeShards(["grid", "--exact", "-q"], count: 3, order: [0, 1, 2])
+    let other = try writeShards(["grid", "Benchmarks/specs/klick-grid-1000.json", "--exact", "-q"], count: 3, order: [1])
+    let runs = try writeShards(["run", "--users", "2000"], count: 3, order: [1])
+    let edited = try temporaryFile(
+      "edited-part.json",
+      contents: try String(contentsOfFile: a[1], encoding: .utf8).replacingOccurrences(of: "\"walks\": ", with: "\"walks\": 1"))
+    let cases: [([String], String)] = [
+      ([a[0], a[2]], "missing shard 1/3"),
+      ([a[0], a[1], a[1], a[2]], "shard 1/3 appears twice"),
+      ([a[0], other[0], a[2]], "is from another grid than"),
+      ([a[0], runs[0], a[2]], "mix shards of grid --exact"),
+      ([a[0], edited, a[2]], "checksum"),
+    ]
+    for (files, message) in cases {
+      let r = funnellab(["merge"] + files)
+      #expect(r.code == 65, "\(files): \(r.err)")
+      #expect(r.err.contains(message), "\(r.err)")
+      #expect(r.out.isEmpty)
+    }
+  }
+
   @Test func shardsAsSeparateProcessesMergeToTheSingleRun() throws {
     guard let binary = ExecutableTests.binary else { return }
     func run(_ args: [String]) throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelTestSupport
 import Synchronization
 import Testing
 
@@ -158,6 +159,35 @@ import Testing
         let text = (error as? SpecErrors)?.description ?? ""
         return text.contains("ghost")
       }
+    }
+  }
+
+  /// The benchmark's 1,000-cell Klick grid: a sample of cells equals `exact` of the same cells
+  /// written as explicit variants (to 1e-12), and the ranking is the same on 1 and 2 threads
+  /// and from 1, 3 or 7 shards' parts.
+  @Test(.longStage) func theThousandCellGridAgreesWithExactAndIsTheSameOnAnyThreadsAndShards() throws {
+    let path = repositoryRoot.appendingPathComponent("Benchmarks/specs/klick-grid-1000.json").path
+    let e = try ExperimentLoader.load(contentsOf: path)
+    let grid = try #require(e.grid)
+    let ranking = try GridRanking.rank(e, threads: 2)
+    for index in stride(from: 7, to: grid.cellCount, by: 83) {
+      var explicit = e
+      explicit.grid = nil
+      explicit.variants = [e.variants[0], grid.cell(at: index).variant]
+      let solved = ExactEngine.solve(try FlowCompiler.compile(explicit, variant: 1))
+      for (metric, value) in [
+        (FunnelMetric.purchaseConversion, ranking.cells[index].conversion), (.revenuePerUser, ranking.cells[index].revenuePerUser),
+      ] {
+        let want = try #require(solved.value(of: metric))
+        #expect(abs(try #require(value) - want) <= 1e-12 * max(1, abs(want)), "\(grid.cellID(at: index)) \(metric)")
+      }
+    }
+    let one = try GridRanking.rank(e, threads: 1)
+    #expect(one.cells == ranking.cells && one.order == ranking.order && one.paretoFront == ranking.paretoFront)
+    for count in [3, 7] {
+      let parts = try (0..<count).map { i in try GridRanking.solve(e, shard: Shard(index: i, count: count), threads: 2) }
+      let merged = try GridRanking(e, parts: parts.reversed())
+      #expect(merged.cells == ranking.cells && merged.order == ranking.order && merged.walks == ranking.walks, "\(count) shards")
     }
   }
 }

@@ -82,6 +82,16 @@ package struct GridRanking: Sendable {
 }
 
 extension GridRanking {
+  /// The exact values of some of a grid's cells: what a shard of `grid --exact` computes.
+  package struct Part: Sendable {
+    /// The control's values (every part solves it).
+    package var control: Values
+    /// The cells solved, each with its index in ``Grid/cells()``, in index order.
+    package var cells: [(index: Int, values: Values)]
+    /// The walks solved.
+    package var walks: Int
+  }
+
   /// Ranks every cell of `experiment`'s grid exactly.
   /// - Parameters:
   ///   - threads: workers (default: ``MonteCarloEngine/defaultThreadCount``); the result does not depend on it.
@@ -93,6 +103,47 @@ extension GridRanking {
     _ experiment: Experiment, threads: Int? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> GridRanking {
+    let part = try solve(experiment, shard: nil, threads: threads, memo: memo, progress: progress)
+    return try GridRanking(experiment, parts: [part])
+  }
+
+  /// The ranking of `experiment`'s grid from `parts` that together solve every cell once (a
+  /// whole run's one part, or every shard's): byte for byte the same for any split.
+  /// - Throws: ``SpecErrors`` when a cell is missing or solved twice, or the parts' controls differ.
+  package init(_ experiment: Experiment, parts: [Part]) throws(SpecErrors) {
+    guard let grid = experiment.grid, let control = experiment.variants.first, let first = parts.first else {
+      throw SpecErrors(source: experiment.name, errors: [SpecError(path: [.key("grid")], message: "the spec has no grid")])
+    }
+    var cells = [Values?](repeating: nil, count: grid.cellCount)
+    var problems: [SpecError] = []
+    for part in parts {
+      if part.control != first.control {
+        problems.append(SpecError(.mismatch, path: .root, message: "the parts disagree on the control's exact values"))
+      }
+      for (index, values) in part.cells {
+        guard cells.indices.contains(index), cells[index] == nil else {
+          problems.append(SpecError(.mismatch, path: .root, message: "grid cell \(index) is solved twice or does not exist"))
+          continue
+        }
+        cells[index] = values
+      }
+    }
+    if let missing = cells.firstIndex(where: { $0 == nil }) {
+      problems.append(SpecError(.mismatch, path: .root, message: "grid cell \(grid.cellID(at: missing)) is in no part"))
+    }
+    guard problems.isEmpty else { throw SpecErrors(source: experiment.name, errors: Array(problems.prefix(3))) }
+    self.init(
+      experiment: experiment.name, grid: grid, spec: experiment.metrics, controlID: control.id, control: first.control,
+      cells: cells.map { $0 ?? Values() }, walks: parts.reduce(0) { $0 + $1.walks })
+  }
+
+  /// The exact values of the cells of `shard`'s blocks (every block without a shard), and the
+  /// control's. A shard takes a contiguous range of the blocks that walk alike
+  /// (``Shard/range(of:)``), so no walk is split between shards.
+  package static func solve(
+    _ experiment: Experiment, shard: Shard?, threads: Int? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(SpecErrors) -> Part {
     let errors = experiment.validationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
     guard let grid = experiment.grid, !grid.factors.isEmpty, let control = experiment.variants.first else {
@@ -111,13 +162,16 @@ extension GridRanking {
       FlowCompiler.compileValidated(base, variantID: control.id, memo: memo)
     }[0]
     let blocks = GridBlocks(grid)
-    let ticks = SerialProgress(total: grid.cellCount, progress)
-    var cells = [Values](repeating: Values(), count: grid.cellCount)
+    let mine = shard.map { s in s.range(of: 0..<UInt64(blocks.count)) }.map { Int($0.lowerBound)..<Int($0.upperBound) } ?? 0..<blocks.count
+    let total = mine.reduce(0) { $0 + blocks.size(ofBlock: $1) }
+    let ticks = SerialProgress(total: total, progress)
+    var cells: [(index: Int, values: Values)] = []
+    cells.reserveCapacity(total)
     var walks = 0
     // Blocks go to the workers a batch at a time, so the solved values waiting to be stored stay few.
     let batch = max(64, 16 * (threads ?? MonteCarloEngine.defaultThreadCount))
-    for start in stride(from: 0, to: blocks.count, by: batch) {
-      let range = start..<min(start + batch, blocks.count)
+    for start in stride(from: mine.lowerBound, to: mine.upperBound, by: batch) {
+      let range = start..<min(start + batch, mine.upperBound)
       let solved = ExactTruth.solve(count: range.count, threads: threads) { k in
         let result = solveBlock(blocks.cells(ofBlock: range.lowerBound + k), of: base, grid: grid, metrics: metrics, memo: memo)
         if case .success(let block) = result { ticks.tick(block.values.count) }
@@ -126,15 +180,14 @@ extension GridRanking {
       for result in solved {
         switch result {
         case .success(let block):
-          for (index, values) in block.values { cells[index] = values }
+          cells += block.values.map { (index: $0.0, values: $0.1) }
           walks += block.walks
         case .failure(let error): throw error
         }
       }
     }
-    return GridRanking(
-      experiment: experiment.name, grid: grid, spec: experiment.metrics, controlID: control.id,
-      control: Values(controlValues), cells: cells, walks: walks)
+    cells.sort { $0.index < $1.index }
+    return Part(control: Values(controlValues), cells: cells, walks: walks)
   }
 
   /// One block's cells solved: each cell's index and values, and the walks it took.
@@ -210,6 +263,9 @@ struct GridBlocks {
 
   /// The number of blocks: the product of the outer factors' level counts.
   var count: Int { outer.reduce(1) { $0 * counts[$1] } }
+
+  /// The number of cells in a block: the product of the inner factors' level counts.
+  func size(ofBlock b: Int) -> Int { inner.reduce(1) { $0 * counts[$1] } }
 
   /// The cell indices of block `b`, in cell order.
   func cells(ofBlock b: Int) -> [Int] {

@@ -63,19 +63,7 @@ package struct PlanningShardFile: Sendable {
 
   /// Reads a planning shard written by ``json``.
   package static func read(_ document: JSONValue, source: String) throws(SpecErrors) -> PlanningShardFile {
-    guard case .number(_, let version)? = document["funnellabShard"]?.kind, version == String(ShardFile.formatVersion) else {
-      throw SpecErrors(
-        source: source,
-        errors: [
-          SpecError(
-            path: [.key("funnellabShard")], message: "missing or unsupported version", hint: "use the same funnellab version for all steps")
-        ])
-    }
-    if let error = ContentChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
-    guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
-      let index = Int(i), let count = Int(n), let shard = Shard(index: index, count: count)
-    else { throw damaged([.key("shard")], "expected {\"index\": i, \"count\": n}", source: source) }
-    guard case .string(let specText)? = document["spec"]?.kind else { throw damaged([.key("spec")], "missing the spec", source: source) }
+    let (shard, specText) = try Shard.header(of: document, source: source)
     let options = readOptions(document["settings"])
     guard case .array(let vs)? = document["variants"]?.kind else {
       throw damaged([.key("variants")], "expected the variants' tallies", source: source)

@@ -76,3 +76,29 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     return errors
   }
 }
+
+extension Shard {
+  /// The shard and the spec's text of a shard file (`run`, `grid`, `grid --exact` or `power`):
+  /// its version is this build's, its checksum matches its content, and it names a shard and
+  /// carries the spec.
+  /// - Throws: ``SpecErrors`` naming the field that is missing, unsupported or damaged.
+  package static func header(of document: JSONValue, source: String) throws(SpecErrors) -> (shard: Shard, specText: String) {
+    guard case .number(_, let version)? = document["funnellabShard"]?.kind, version == String(ShardFile.formatVersion) else {
+      throw SpecErrors(
+        source: source,
+        errors: [
+          SpecError(
+            path: [.key("funnellabShard")], message: "missing or unsupported version", hint: "use the same funnellab version for all steps")
+        ])
+    }
+    if let error = ContentChecksum.error(in: document) { throw SpecErrors(source: source, errors: [error]) }
+    func damaged(_ path: SpecPath, _ message: String) -> SpecErrors {
+      SpecErrors(source: source, errors: [SpecError(path: path, message: message, hint: "the shard file is damaged")])
+    }
+    guard case .number(_, let i)? = document["shard"]?["index"]?.kind, case .number(_, let n)? = document["shard"]?["count"]?.kind,
+      let index = Int(i), let count = Int(n), let shard = Shard(index: index, count: count)
+    else { throw damaged([.key("shard")], "expected {\"index\": i, \"count\": n}") }
+    guard case .string(let specText)? = document["spec"]?.kind else { throw damaged([.key("spec")], "missing the spec") }
+    return (shard, specText)
+  }
+}
