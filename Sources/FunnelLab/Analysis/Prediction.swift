@@ -105,12 +105,15 @@ package struct Prediction: Sendable {
     let indices = experiment.variants.indices.filter { $0 == 0 || variants?.contains(experiment.variants[$0].id) ?? true }
     let assumed = indices.map { ExactEngine.solve(flows[$0]).value(of: metric) }
     let uncertain = uncertainty.parameters.map(\.parameter)
+    // A draw changes a few parameters: the screens they do not touch keep their threshold rows.
+    let memo = ThresholdBlockMemo()
     let solved = ExactTruth.solve(count: parameterDraws.count, threads: threads, progress: progress) {
       k -> Result<[Double?], SpecErrors> in
       var e = experiment
       for (parameter, value) in zip(uncertain, parameterDraws[k]) { e.behavior[parameter] = value }
       return Result { () throws(SpecErrors) in
-        try indices.map { i throws(SpecErrors) in ExactEngine.solve(try FlowCompiler.compile(e, variant: i)).value(of: metric) }
+        // Only the metric is walked (ExactEngine.value): a draw needs nothing else.
+        try indices.map { i throws(SpecErrors) in ExactEngine.value(of: metric, try FlowCompiler.compile(e, variant: i, memo: memo)) }
       }
     }
     var values: [[Double?]] = []

@@ -159,6 +159,12 @@ public enum ExactEngine {
     values(of: [metric], sharingTheWalk: 1) { _ in flow }[0][0]
   }
 
+  /// The exact value of `metric` among the users of one population cell, `segment`'s intent bin
+  /// `bin`: ``solve(_:segment:bin:)``'s `value(of: metric)`, walking only what the metric reads.
+  package static func value(of metric: FunnelMetric, _ flow: CompiledFlow, segment: Int, bin: Int) -> Double? {
+    values(of: [metric], sharingTheWalk: 1, cells: [(segment, bin, 1)]) { _ in flow }[0][0]
+  }
+
   /// The exact funnels of the flows `compile(0)`, `compile(1)`, … (`count` of them), each
   /// equal to ``solve(_:)`` of its flow. The first is solved; each later one that
   /// ``CompiledFlow/walksLike(_:)`` the first takes its walk (the passes over the
@@ -189,9 +195,11 @@ public enum ExactEngine {
   /// metrics read (flags for the skip rate, the paywalls' first passage for the metrics of
   /// paywall viewers), and a flow that ``CompiledFlow/walksLike(_:)`` the first takes the
   /// first's walk and computes only its own revenue. Flows are compiled one at a time.
+  /// `cells`, when given, are the population cells walked instead of the whole population.
   /// - Returns: per flow, the values in the order of `metrics`.
   package static func values(
-    of metrics: [FunnelMetric], sharingTheWalk count: Int, _ compile: (Int) -> CompiledFlow
+    of metrics: [FunnelMetric], sharingTheWalk count: Int, cells selected: [(segment: Int, bin: Int, weight: Double)]? = nil,
+    _ compile: (Int) -> CompiledFlow
   ) -> [[Double?]] {
     let tracksFlags = metrics.contains(.skipRate)
     let reach: Reach =
@@ -206,7 +214,8 @@ public enum ExactEngine {
       if let first, flow.walksLike(first.flow) {
         walk = first.walk
       } else {
-        walk = walkEveryCell(layout, cells: cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)), reach: reach)
+        let population = selected ?? cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities))
+        walk = walkEveryCell(layout, cells: population, reach: reach)
         if first == nil { first = (flow, walk) }
       }
       let funnel = walk.funnel(layout)

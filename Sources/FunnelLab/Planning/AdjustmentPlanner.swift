@@ -18,14 +18,14 @@ package struct CellModel: Sendable {
   /// Per cell: its stratum.
   package var strata: [Int]
 
-  /// The model of `flow` for a per-user 0/1 `metric` (one exact solve per cell).
+  /// The model of `flow` for a per-user 0/1 `metric` (one exact walk of what the metric reads per cell).
   package init(flow: CompiledFlow, metric: FunnelMetric, strata: CompiledStrata) {
     arm = flow.variantID
     let bins = flow.traitBins
     let p = flow.segmentProbabilities
     weights = (0..<(flow.segmentCount * bins)).map { p[$0 / bins] / Double(bins) }
     rates = (0..<(flow.segmentCount * bins)).map { c in
-      p[c / bins] == 0 ? 0 : ExactEngine.solve(flow, segment: c / bins, bin: c % bins).value(of: metric) ?? 0
+      p[c / bins] == 0 ? 0 : ExactEngine.value(of: metric, flow, segment: c / bins, bin: c % bins) ?? 0
     }
     self.strata = (0..<(flow.segmentCount * bins)).map { strata.stratumOfSegment[$0 / bins] }
   }
@@ -126,9 +126,10 @@ package enum AdjustmentPlanner {
       // At most checkUsers simulated users per arm over all replicates: a size too large to try is left unchecked.
       let affordable = min(replicates, checkReplicates, checkUsers / max(n, 1))
       guard affordable >= 100 else { continue }
+      // Only the best method is checked: its replicates are the same draws whichever others are analysed.
       let tried = simulate(
         control: models[0], treatment: model, strata: strata, usersPerArm: n, replicates: affordable,
-        seed: SplitMix64.mix(seed ^ UInt64(chosen[k]) ^ 0x4144_4A55), alpha: alpha, threads: threads)
+        seed: SplitMix64.mix(seed ^ UInt64(chosen[k]) ^ 0x4144_4A55), alpha: alpha, threads: threads, methods: [best])
       if let result = tried.first(where: { $0.method == best }), result.replicates > 0 {
         plan.checks.append(AdjustmentPlan.Check(arm: model.arm, usersPerArm: n, simulated: result))
       }
@@ -278,13 +279,14 @@ package struct SimulatedAdjustment: Sendable, Hashable {
 extension AdjustmentPlanner {
   /// Replicate experiments of `usersPerArm` users in each arm: each user's cell, covariate
   /// and outcome are drawn from the arm's ``CellModel`` (replicate `r` from stream `r` of
-  /// `seed`), then every method analyses the same data, as experiment mode would.
-  /// Identical for any `threads`.
+  /// `seed`), then every method (or only those in `methods`) analyses the same data, as
+  /// experiment mode would. Identical for any `threads`; a method's result does not depend on
+  /// which others are analysed.
   package static func simulate(
     control: CellModel, treatment: CellModel, strata: CompiledStrata, usersPerArm: Int, replicates: Int, seed: UInt64,
-    alpha: Double, threads: Int? = nil
+    alpha: Double, threads: Int? = nil, methods only: [SegmentReport.Method]? = nil
   ) -> [SimulatedAdjustment] {
-    let methods = methods(strata)
+    let methods = methods(strata).filter { only?.contains($0) ?? true }
     let truth = treatment.rate - control.rate
     let tables = [control, treatment].map { DrawTables($0, strata: strata) }
     let rows = ParallelWork.map(replicates, threads: threads) { r -> [Replicate?] in
