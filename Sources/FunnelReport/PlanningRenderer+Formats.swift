@@ -65,7 +65,7 @@ extension PlanningRenderer {
     var out = "## Planning \(RunMarkdownRenderer.cell(r.experiment)) by simulation\n\n"
     out += "**\(RunMarkdownRenderer.cell(Tone.render(headline(r), color: false)))**\n\n"
     out += lines(r).map { "- " + RunMarkdownRenderer.cell(Tone.render($0, color: false)) + "\n" }.joined() + "\n"
-    guard !r.plans.isEmpty else { return out }
+    guard !r.nothingToCompare else { return out }
     out +=
       "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0))"
     out += " · seed \(r.seed).\n\n"
@@ -97,8 +97,8 @@ extension PlanningRenderer {
   package static func html(_ r: PlanningReport) -> String {
     var doc = HTMLDocument(title: "FunnelLab · planning \(r.experiment)")
     doc.heading(1, "Planning \(r.experiment) by simulation")
-    doc.decision(headline(r), lines: lines(r), alert: quickest(r) == nil && !r.plans.isEmpty)
-    guard !r.plans.isEmpty else { return doc.html }
+    doc.decision(headline(r), lines: lines(r), alert: quickest(r) == nil && !r.nothingToCompare)
+    guard !r.nothingToCompare else { return doc.html }
     doc.paragraph(
       "Primary metric \(r.metric.label) · α = \(JSONValue.format(r.alpha)) · target power \(NumberText.percent(r.targetPower, decimals: 0)) · seed \(r.seed). Rates from the exact engine; replicate experiments drawn from them.",
       cssClass: "note")

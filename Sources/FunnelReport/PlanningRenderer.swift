@@ -60,7 +60,7 @@ package enum PlanningRenderer {
   /// one unit per sentence (users, then the true Δ in points, then days, then the assurance size).
   static func headline(_ r: PlanningReport) -> String {
     let power = pct(r.targetPower, 0)
-    guard !r.plans.isEmpty else { return "Nothing to compare: only the control, so there is no test to plan." }
+    guard !r.nothingToCompare else { return "Nothing to compare: only the control, so there is no test to plan." }
     guard let q = quickest(r), let n = neededUsers(q) else {
       let negligible = r.plans.contains { $0.trueEffect == .negligible }
       return "No variant can be tested here: "
@@ -123,7 +123,7 @@ package enum PlanningRenderer {
     var out = "\(r.experiment) · planning \(r.metric.label) · α = \(JSONValue.format(r.alpha)) two-sided"
     out += " · target power \(pct(r.targetPower, 0)) · seed \(r.seed)\n\n"
     out += headline(r) + "\n" + lines(r).map { "  " + $0 + "\n" }.joined() + "\n"
-    guard !r.plans.isEmpty else { return out }
+    guard !r.nothingToCompare else { return out }
     out += "Rates are exact (the exact engine); each replicate experiment draws both arms' conversions from them.\n\n"
     var t = TextTable(
       [

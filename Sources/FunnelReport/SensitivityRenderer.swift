@@ -3,8 +3,9 @@ package import FunnelLab
 /// Renders a ``Sensitivity`` analysis as a table (one row per point, flips marked)
 /// or as JSON chart data (schema version ``schemaVersion``).
 package enum SensitivityRenderer {
-  /// The `schemaVersion` written by ``json(_:)``.
-  package static let schemaVersion = 1
+  /// The `schemaVersion` written by ``json(_:)``: 2 since a point's `winner` became `null` on
+  /// a tie (it was always a string: a reader that expected one breaks).
+  package static let schemaVersion = 2
 
   static func f(_ x: Double?) -> String { x.map(CheckRenderer.format) ?? "n/a" }
 
@@ -55,7 +56,7 @@ package enum SensitivityRenderer {
       "tied within \(margin(s)) at \(tied.count) of \(s.points.count) points (" + (tied.count > 1 ? "first at " : "") + axesText(s, p)
         + ": " + p.leaders.joined(separator: ", ") + ")"
     }
-    guard s.variants.count > 1 else {
+    guard !s.nothingToCompare else {
       return "Nothing to compare: only the control (\(s.variants.first ?? "")); add a variant to see where the winner flips."
     }
     switch (winners.count, tie) {

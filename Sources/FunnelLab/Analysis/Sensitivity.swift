@@ -17,6 +17,10 @@ import Synchronization
 ///
 /// - Complexity: one exact solve per variant per point, plus 10 per flip.
 package struct Sensitivity: Sendable {
+  /// Only the control was swept: nothing to compare, no winner to flip (the one decision
+  /// rule's ``DecisionRule/Standing/nothingToCompare``).
+  package var nothingToCompare: Bool { variants.count <= 1 }
+
   /// One varied behavior parameter and its values.
   package struct Axis: Sendable, Hashable {
     /// The parameter set (in the experiment's `behavior`, under any segment override) to each value.

@@ -56,6 +56,10 @@ package struct VariantPlan: Sendable {
 
 /// Planning before launch for every variant against the control.
 package struct PlanningReport: Sendable {
+  /// Only the control was planned: no variant, so no test to plan (the one decision rule's
+  /// ``DecisionRule/Standing/nothingToCompare``, which every format words the same way).
+  package var nothingToCompare: Bool { plans.isEmpty }
+
   /// The experiment's name.
   package var experiment: String
   /// The primary metric planned for: always a proportion.
