@@ -369,9 +369,8 @@ extension AdjustmentPlanner {
     /// One arm's users drawn one by one: cell, covariate, outcome.
     func drawEach(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
       let stride = StratumSums.monomials.count
-      let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
-      sums.initialize(repeating: 0)
-      defer { sums.deallocate() }
+      let buffer = ZeroedSums(count: compiled.strataIDs.count * stride)
+      let sums = buffer.sums
       for _ in 0..<max(users, 0) {
         let r = rng.next() >> 11
         var lo = 0
@@ -384,7 +383,7 @@ extension AdjustmentPlanner {
         let y: Int128 = (rng.next() >> 11) < outcomeThresholds[lo] ? 1 : 0
         StrataRecorder.add(x: x, y: y, into: sums, at: strata[lo] * stride)
       }
-      return StrataTally(strata: compiled.strataIDs.count, reading: sums)
+      return StrataTally(strata: compiled.strataIDs.count, reading: buffer.sums)  // buffer lives to here
     }
 
     /// One arm's users of a replicate, drawn in aggregate with the same law as user by
@@ -397,9 +396,8 @@ extension AdjustmentPlanner {
       let aggregateCost = laws.reduce(0) { $0 + 2 + 2 * $1.probabilities.count }
       if 3 * users < aggregateCost { return drawEach(users: users, strata: compiled, using: &rng) }
       let stride = StratumSums.monomials.count
-      let sums = UnsafeMutableBufferPointer<Int128>.allocate(capacity: compiled.strataIDs.count * stride)
-      sums.initialize(repeating: 0)
-      defer { sums.deallocate() }
+      let buffer = ZeroedSums(count: compiled.strataIDs.count * stride)
+      let sums = buffer.sums
       var remaining = UInt64(max(users, 0))
       var mass = weights.reduce(0, +)
       for c in weights.indices where remaining > 0 {
@@ -425,7 +423,21 @@ extension AdjustmentPlanner {
           }
         }
       }
-      return StrataTally(strata: compiled.strataIDs.count, reading: sums)
+      return StrataTally(strata: compiled.strataIDs.count, reading: buffer.sums)  // buffer lives to here
     }
   }
+}
+
+/// Zeroed `Int128` sums for one replicate's tally, owned by one value: `~Copyable`, so no copy
+/// can free them twice, and freed in `deinit` however the scope is left.
+private struct ZeroedSums: ~Copyable {
+  /// The sums, all 0 at first.
+  let sums: UnsafeMutableBufferPointer<Int128>
+
+  init(count: Int) {
+    sums = .allocate(capacity: count)
+    sums.initialize(repeating: 0)
+  }
+
+  deinit { sums.deallocate() }
 }
