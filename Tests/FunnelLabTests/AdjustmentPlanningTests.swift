@@ -78,6 +78,29 @@ import Testing
     #expect(sizes.count == 4 && sizes.last ?? 0 < sizes.first ?? 0)
   }
 
+  /// The law a replicate draws its users from (the cells mixed over (stratum, covariate value,
+  /// outcome)) has the cell model's margins exactly: total 1, the exact rate, each stratum's
+  /// weight, and the covariate's exact mean; in (stratum, x, y) order, without empty categories.
+  /// (That replicates drawn from it give the planned power, coverage and standard errors is
+  /// checked by the long-stage tests above.)
+  @Test func theMixtureHasTheCellModelsMargins() throws {
+    let (e, flows, strata) = try Self.polarized()
+    let model = CellModel(flow: flows[0], metric: e.metrics.primary, strata: strata)
+    let tables = AdjustmentPlanner.DrawTables(model, strata: strata)
+    let mixture = tables.mixture
+    let total = model.weights.reduce(0, +)
+    #expect(abs(mixture.reduce(0) { $0 + $1.probability } - 1) < 1e-12)
+    #expect(abs(mixture.filter { $0.y == 1 }.reduce(0) { $0 + $1.probability } - model.rate / total) < 1e-12)
+    for s in Set(model.strata) {
+      let weight = zip(model.weights, model.strata).filter { $0.1 == s }.reduce(0) { $0 + $1.0 } / total
+      #expect(abs(mixture.filter { $0.stratum == s }.reduce(0) { $0 + $1.probability } - weight) < 1e-12, "stratum \(s)")
+    }
+    let mean = model.weights.indices.reduce(0) { $0 + model.weights[$1] / total * strata.mean(cell: $1) }
+    #expect(abs(mixture.reduce(0) { $0 + $1.probability * Double($1.x) } - mean) < 1e-9)
+    #expect(mixture.allSatisfy { $0.probability > 0 })
+    #expect(zip(mixture, mixture.dropFirst()).allSatisfy { a, b in (a.stratum, a.x, a.y) < (b.stratum, b.x, b.y) })
+  }
+
   @Test func simulationIsThreadIndependent() throws {
     let (e, flows, strata) = try Self.polarized()
     let control = CellModel(flow: flows[0], metric: e.metrics.primary, strata: strata)

@@ -356,6 +356,12 @@ extension AdjustmentPlanner {
     /// 53-bit thresholds of the cells and, per cell, of the outcome (user-by-user draws).
     let cellThresholds: [UInt64]
     let outcomeThresholds: [UInt64]
+    /// The law of one user's (stratum, covariate value, outcome), the cells mixed by their
+    /// weights: `P(s, x, y) = Σ_{c in s} w_c · P(x | c) · P(y | c)`, in (stratum, x, y) order,
+    /// without the categories of probability 0. Users are independent, so a replicate's counts
+    /// over these categories are multinomial with these probabilities: the same law as drawing
+    /// each user's cell, covariate and outcome, in far fewer draws.
+    let mixture: [(stratum: Int, x: Int, y: Int, probability: Double)]
 
     init(_ model: CellModel, strata compiled: CompiledStrata) {
       weights = model.weights
@@ -364,6 +370,29 @@ extension AdjustmentPlanner {
       cellThresholds = CompiledFlow.thresholds(of: model.weights)
       outcomeThresholds = rates.map { UInt64(rounding: $0 * Double(CompiledFlow.thresholdScale)) ?? 0 }
       laws = model.weights.indices.map { compiled.distribution(cell: $0) }
+      mixture = Self.mixture(weights: weights, rates: rates, strata: strata, laws: laws)
+    }
+
+    /// ``mixture`` of the cells: their weights normalised, each cell's covariate law and rate.
+    static func mixture(
+      weights: [Double], rates: [Double], strata: [Int], laws: [(low: Int, probabilities: [Double])]
+    ) -> [(stratum: Int, x: Int, y: Int, probability: Double)] {
+      struct Category: Hashable, Comparable {
+        var stratum, x, y: Int
+        static func < (a: Self, b: Self) -> Bool { (a.stratum, a.x, a.y) < (b.stratum, b.x, b.y) }
+      }
+      let total = weights.reduce(0, +)
+      guard total > 0 else { return [] }
+      var law: [Category: Double] = [:]
+      for c in weights.indices where weights[c] > 0 {
+        let w = weights[c] / total
+        for (offset, px) in laws[c].probabilities.enumerated() where px > 0 {
+          let x = laws[c].low + offset
+          law[Category(stratum: strata[c], x: x, y: 1), default: 0] += w * px * rates[c]
+          law[Category(stratum: strata[c], x: x, y: 0), default: 0] += w * px * (1 - rates[c])
+        }
+      }
+      return law.keys.sorted().compactMap { k in law[k].flatMap { $0 > 0 ? (k.stratum, k.x, k.y, $0) : nil } }
     }
 
     /// One arm's users drawn one by one: cell, covariate, outcome.
@@ -387,41 +416,24 @@ extension AdjustmentPlanner {
     }
 
     /// One arm's users of a replicate, drawn in aggregate with the same law as user by
-    /// user: a multinomial split over cells (sequential binomials), binomial outcomes in
-    /// each cell, then a multinomial split of each cell's converters and non-converters
-    /// over the covariate's values (the covariate is independent of the outcome given the
-    /// cell). The counts per (stratum, value, outcome) give the exact power sums.
+    /// user: a multinomial split of the users over the ``mixture``'s (stratum, covariate value,
+    /// outcome) categories (sequential binomials). The counts per category give the exact
+    /// power sums.
     func draw(users: Int, strata compiled: CompiledStrata, using rng: inout Xoshiro256StarStar) -> StrataTally {
-      // Few users: drawing them one by one (3 draws each) costs less than the aggregate's binomials.
-      let aggregateCost = laws.reduce(0) { $0 + 2 + 2 * $1.probabilities.count }
-      if 3 * users < aggregateCost { return drawEach(users: users, strata: compiled, using: &rng) }
+      // Few users: drawing them one by one (3 draws each) costs less than a binomial per category.
+      if 3 * users < mixture.count { return drawEach(users: users, strata: compiled, using: &rng) }
       let stride = StratumSums.monomials.count
       let buffer = ZeroedSums(count: compiled.strataIDs.count * stride)
-      let sums = buffer.sums
       var remaining = UInt64(max(users, 0))
-      var mass = weights.reduce(0, +)
-      for c in weights.indices where remaining > 0 {
-        let share = c == weights.count - 1 || mass <= 0 ? 1 : min(weights[c] / mass, 1)
+      var mass = mixture.reduce(0) { $0 + $1.probability }
+      for (k, category) in mixture.enumerated() where remaining > 0 {
+        let share = k == mixture.count - 1 || mass <= 0 ? 1 : min(category.probability / mass, 1)
         let n = BinomialSampler.sample(trials: remaining, probability: share, using: &rng)
         remaining -= n
-        mass -= weights[c]
+        mass -= category.probability
         guard n > 0 else { continue }
-        let converters = BinomialSampler.sample(trials: n, probability: rates[c], using: &rng)
-        let (low, law) = laws[c]
-        for (y, count) in [(Int128(0), n - converters), (Int128(1), converters)] {
-          var left = count
-          var lawMass = 1.0
-          for (offset, p) in law.enumerated() where left > 0 {
-            let k =
-              offset == law.count - 1 || lawMass <= 0
-              ? left : BinomialSampler.sample(trials: left, probability: min(p / lawMass, 1), using: &rng)
-            left -= k
-            lawMass -= p
-            if k > 0 {
-              StrataRecorder.add(x: Int128(low + offset), y: y, count: Int128(k), into: sums, at: strata[c] * stride)
-            }
-          }
-        }
+        StrataRecorder.add(
+          x: Int128(category.x), y: Int128(category.y), count: Int128(n), into: buffer.sums, at: category.stratum * stride)
       }
       return StrataTally(strata: compiled.strataIDs.count, reading: buffer.sums)  // buffer lives to here
     }
