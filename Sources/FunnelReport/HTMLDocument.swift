@@ -159,20 +159,53 @@ package struct HTMLDocument {
     body += "</tbody></table></div>\n"
   }
 
-  /// The width in CSS pixels a table needs to show every column without wrapping: per
-  /// column its longest text (header or cell; a wrapping column at most 12 characters) at
-  /// 8 px a character (0.9 em of 15 px, tabular digits, bold headers) plus 16 px of padding.
-  /// An overestimate turns a table into cards a little early, never too late.
+  /// The width in CSS pixels below which a table would overflow its box: per column, its
+  /// widest text (the header and the first column are bold, `<th>`; a wrapping column's cell
+  /// counts its widest word, and the column is at least the `7em` of `td.wrap`) plus 16 px of
+  /// padding (`th, td { padding: 3px 8px }`), the text at ``tableFontSize`` px:
+  ///
+  /// ```
+  /// needed = 2 + Σ_columns (max(1.10 · 13.5 · widest text in em, 7 · 13.5 if wrapping) + 16)
+  /// ```
+  ///
+  /// ``textWidth(_:bold:)`` is Arial's (Liberation Sans'); the factor ``textWidthMargin`` leaves
+  /// room for a wider system font (San Francisco, Segoe UI, Roboto). Measured in headless
+  /// Chromium, this is 5 to 10 % above the table's real width (`analyze` of
+  /// `klick-results.csv`: 1,066 px, estimated 1,135): a table becomes cards a little early,
+  /// never after it has started to scroll sideways.
+  /// - Complexity: O(*n*) in the characters of the table.
   static func neededWidth(_ headers: [String], _ rows: [[String]], wrap: Set<Int>) -> Int {
     let columns = max(headers.count, rows.map(\.count).max() ?? 0)
-    var total = 2
+    var total = 2.0
     for i in 0..<columns {
-      var longest = headers.indices.contains(i) ? headers[i].count : 0
-      for row in rows where row.indices.contains(i) { longest = max(longest, row[i].count) }
-      total += (wrap.contains(i) ? min(longest, 12) : longest) * 8 + 16
+      var widest = headers.indices.contains(i) ? textWidth(headers[i], bold: true) : 0
+      for row in rows where row.indices.contains(i) {
+        let cell = row[i]
+        let width =
+          if i == 0 {
+            textWidth(cell, bold: true)
+          } else if wrap.contains(i) {
+            widestWord(cell)
+          } else {
+            textWidth(cell, bold: false)
+          }
+        widest = max(widest, width)
+      }
+      let least = wrap.contains(i) ? wrapMinimum * tableFontSize : 0
+      total += max(widest * tableFontSize * textWidthMargin, least) + cellPadding
     }
-    return total
+    return Int(total.rounded(.up))
   }
+
+  /// The font size of a table's text in CSS pixels: `0.9em` of the page's 15 px.
+  static let tableFontSize = 13.5
+  /// The horizontal padding of a table cell in CSS pixels: 8 px each side.
+  static let cellPadding = 16.0
+  /// The narrowest a wrapping cell's text gets, in ems: `td.wrap { min-width: 7em }`.
+  static let wrapMinimum = 7.0
+  /// How much wider than Arial the text of a table may be set (a system font that runs wider)
+  /// before the table overflows without having become cards.
+  static let textWidthMargin = 1.10
 
   /// A table as cards: one card a row, each cell `header: value` on a line of its own.
   static let cardRules =

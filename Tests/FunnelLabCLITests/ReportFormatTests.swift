@@ -326,6 +326,16 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     }
   }
 
+  /// `analyze` of `klick-results.csv`: headless Chromium draws its table 1,066 px wide, so it
+  /// is a table in a 1280 px window (main's content box is 1,200 px) and cards in a 1024 px one
+  /// (992 px); the width the page switches to cards at lies between the two.
+  @Test func analyzeTableIsATableOnALaptop() throws {
+    let html = output(["analyze", "--data", "experiments/data/klick-results.csv", "--format", "html"])
+    let query = try #require(html.components(separatedBy: "@container t1 (max-width: ").dropFirst().first)
+    let width = try #require(Int(query.prefix { $0.isNumber }))
+    #expect(width >= 1_066 && width < 1_200, "cards below \(width) px")
+  }
+
   @Test func powerHTMLHasACurveThroughTheDesign() throws {
     let html = output(["power", "--baseline", "0.1", "--mde", "0.02", "--format", "html"])
     let s = ReportStructure(html)
