@@ -54,19 +54,9 @@ extension CalibrateCommand {
       }
     }
     let candidates = try fitCandidates(arguments.value("fit"))
-    let calibration: BehaviorCalibration
-    let progress = PacedProgress(console: console, label: "profile intervals", unit: "ends", note: profileNote)
-    do {
-      var observed: [(variant: String, counts: ObservedCounts)] = []
-      for id in variants { observed.append((id, try ObservedCounts.parse(csv: csv, source: csvPath, variant: id))) }
-      calibration = try BehaviorCalibration.fit(
-        experiment, document: document, observed: observed, candidates: candidates, profile: !arguments.flag("no-profile"),
-        source: csvPath, progress: progress.update)
-    } catch {
-      progress.finish()
-      throw failure(error)
-    }
-    progress.finish()
+    let calibration = try fitJointly(
+      experiment, document: document, csv: csv, csvPath: csvPath, variants: variants, candidates: candidates,
+      profile: !arguments.flag("no-profile"), console: console)
     let report = try report(
       BehaviorCalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
@@ -78,6 +68,33 @@ extension CalibrateCommand {
       }
     }
     return .success
+  }
+
+  /// The joint fit of the rows of `variants` in `csv`, with a bar for each stage of the fit
+  /// (``stageBar(_:)``) and then one over the profile's ends on `console`'s terminal, all
+  /// cleared before it returns.
+  static func fitJointly(
+    _ experiment: Experiment, document: JSONValue, csv: String, csvPath: String, variants: [String],
+    candidates: [BehaviorParameter], profile: Bool, console: any Console
+  ) throws(CommandFailure) -> BehaviorCalibration {
+    let stages = StagedProgress(console: console, describe: stageBar)
+    let progress = PacedProgress(console: console, label: "profile intervals", unit: "ends", note: profileNote)
+    defer {
+      stages.finish()
+      progress.finish()
+    }
+    do {
+      var observed: [(variant: String, counts: ObservedCounts)] = []
+      for id in variants { observed.append((id, try ObservedCounts.parse(csv: csv, source: csvPath, variant: id))) }
+      return try BehaviorCalibration.fit(
+        experiment, document: document, observed: observed, candidates: candidates, profile: profile, source: csvPath,
+        progress: { done, total in
+          stages.finish()  // the fit is done: its last bar gives way to the profile's
+          progress.update(done: done, total: total)
+        }, fitting: { stages.update($0, done: $1, total: $2) })
+    } catch {
+      throw failure(error)
+    }
   }
 
   /// The behavior parameters `--fit` names (default: every fittable one).
@@ -94,6 +111,16 @@ extension CalibrateCommand {
       if !out.contains(parameter) { out.append(parameter) }
     }
     return out
+  }
+
+  /// The bar of a stage of the fit: its label and its unit (a Jacobian solves the rates once
+  /// per parameter; the observed information at `1 + P + P²` points, evaluations).
+  @Sendable static func stageBar(_ stage: BehaviorCalibration.Stage) -> (label: String, unit: String) {
+    switch stage {
+    case .identification: ("identifying parameters", "parameters")
+    case .scoring(let iteration): ("fitting, iteration \(iteration)", "parameters")
+    case .information: ("observed information", "evaluations")
+    }
   }
 
   /// The announcement of the profile-likelihood phase, once the fit took `fitted` seconds:

@@ -350,3 +350,41 @@ final class PacedProgress: @unchecked Sendable {
 
   func finish() { bar?.finish() }
 }
+
+/// Progress of work in stages, a bar each with its own label and unit: a report of another
+/// stage ends the last stage's bar and starts its own, so the line always names what is being
+/// done. Reports may come from the work's threads, one at a time (FunnelLab's `SerialProgress`);
+/// ``finish()``, after the work, clears the last bar. `--quiet` is read when it is made (the
+/// work's threads do not see the command's task-local ``TerminalOptions/isQuiet``).
+final class StagedProgress<Stage: Equatable & Sendable>: Sendable {
+  private let console: any Console
+  private let quiet = TerminalOptions.isQuiet
+  private let describe: @Sendable (Stage) -> (label: String, unit: String)
+  private let current = Mutex<(stage: Stage, bar: ProgressBar)?>(nil)
+
+  /// - Parameter describe: a stage's bar label and what it counts (its unit).
+  init(console: any Console, describe: @escaping @Sendable (Stage) -> (label: String, unit: String)) {
+    self.console = console
+    self.describe = describe
+  }
+
+  /// Reports `done` of `total` in `stage`.
+  func update(_ stage: Stage, done: Int, total: Int) {
+    current.withLock { current in
+      if let running = current, running.stage == stage { return running.bar.update(done: done, total: total) }
+      current?.bar.finish()
+      let (label, unit) = describe(stage)
+      let bar = ProgressBar(console: console, label: label, enabled: !quiet, unit: unit, note: nil)
+      current = (stage, bar)
+      bar.update(done: done, total: total)
+    }
+  }
+
+  /// Clears the last stage's bar.
+  func finish() {
+    current.withLock { current in
+      current?.bar.finish()
+      current = nil
+    }
+  }
+}

@@ -56,6 +56,36 @@ import Testing
     #expect(predicted.out.contains("20 draws (seed 1) of defaultPlanBias ~ normal(\(JSONValue.format(mean)), sd \(JSONValue.format(sd)))"))
   }
 
+  /// On a terminal every stage of the fit draws a bar in its own unit (parameters for a
+  /// Jacobian, evaluations for the observed information), then the profile its ends; on stderr
+  /// only, none with -q, and the report is the same bytes.
+  @Test func theFitShowsEachStageOnATerminal() throws {
+    let spec = try temporaryFile("spec.json", contents: pastTestSpec())
+    var csv = "screen,action,count,variant\n"
+    for (variant, purchases) in [("control", 70), ("defaultMonthly", 95)] {
+      csv += "goal,,1000,\(variant)\ngoal,select,850,\(variant)\npaywall,,850,\(variant)\n"
+      csv += "paywall,purchase,\(purchases),\(variant)\npaywall,dismiss,\(850 - purchases),\(variant)\n"
+    }
+    let observed = try temporaryFile("observed.csv", contents: csv)
+    let arguments = ["calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias"]
+    let terminal = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(arguments, console: terminal) == 0, "\(terminal.stderr)")
+    for bar in [
+      "identifying parameters ████", "fitting, iteration 1 ████", "observed information ████", "profile intervals ████",
+    ] {
+      #expect(terminal.stderr.contains(bar), "\(bar): \(terminal.stderr)")
+    }
+    #expect(terminal.stderr.contains("parameters/s") && terminal.stderr.contains("evaluations/s") && terminal.stderr.contains("ends/s"))
+    #expect(!terminal.stdout.contains("█") && terminal.stdout.contains("defaultPlanBias"))
+    let quiet = CapturingConsole(terminal: true)
+    #expect(FunnelLabCommandLine.run(arguments + ["-q"], console: quiet) == 0)
+    #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+    #expect(quiet.stdout == terminal.stdout)
+    let pipe = CapturingConsole()
+    #expect(FunnelLabCommandLine.run(arguments, console: pipe) == 0)
+    #expect(pipe.stderr.isEmpty && pipe.stdout == terminal.stdout, "off a terminal a short fit is silent: \(pipe.stderr)")
+  }
+
   /// Every mistake in the options is a usage error (64) naming the fix, and nothing is written.
   @Test func badVariantsAndParametersAreUsageErrors() throws {
     let spec = try temporaryFile("spec.json", contents: pastTestSpec())

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelStats
 import FunnelTestSupport
+import Synchronization
 import Testing
 
 @testable import FunnelLab
@@ -156,6 +157,42 @@ import Testing
       ) { calls.append([$0, $1]) }
       #expect(calls == (profile ? [[0, 2], [1, 2], [2, 2]] : []))
     }
+  }
+
+  /// The fit reports its stages in order, each from 0 to its total: identification (a
+  /// Jacobian row per parameter, the candidates included), each scoring iteration (a row per
+  /// fitted parameter), the observed information (`1 + P + P²` evaluations); it only
+  /// observes: the fit is the same without it.
+  @Test func theFitReportsEachStageAndChangesNothing() throws {
+    let (spec, document) = try Self.tiny()
+    var truth = spec
+    truth.behavior.defaultPlanBias = 1.2
+    let observed = try Self.observed(truth, variants: ["control", "defaultMonthly"], users: 5_000, seed: 3)
+    let heard = Mutex<[(stage: BehaviorCalibration.Stage, done: Int, total: Int)]>([])
+    let reported = try BehaviorCalibration.fit(
+      spec, document: document, observed: observed, candidates: [.defaultPlanBias, .featureUtility], profile: false,
+      fitting: { stage, done, total in heard.withLock { $0.append((stage, done, total)) } })
+    let silent = try BehaviorCalibration.fit(
+      spec, document: document, observed: observed, candidates: [.defaultPlanBias, .featureUtility], profile: false)
+    #expect(reported.parameters == silent.parameters)
+    #expect(reported.iterations == silent.iterations && reported.logLikelihood == silent.logLikelihood)
+    let calls = heard.withLock { $0 }
+    var stages: [BehaviorCalibration.Stage] = []
+    for call in calls where stages.last != call.stage { stages.append(call.stage) }
+    // The spec's values are not the estimate: scoring takes iterations, the last one finding the step below tolerance.
+    let iterations = (1...max(1, reported.iterations + 1)).map { BehaviorCalibration.Stage.scoring(iteration: $0) }
+    #expect(stages == [.identification] + iterations + [.information], "\(stages)")
+    for stage in stages {
+      let own = calls.filter { $0.stage == stage }
+      #expect(own.map(\.done) == Array(0...(own.first?.total ?? 0)), "\(stage): \(own)")
+      #expect(Set(own.map(\.total)).count == 1)
+    }
+    // goal: select, quit (1 log-ratio); paywall: purchase, dismiss (1); the candidates: 2 at
+    // first, then defaultPlanBias alone (featureUtility does not act here).
+    let total = { (stage: BehaviorCalibration.Stage) in calls.first { $0.stage == stage }?.total }
+    #expect(total(.identification) == 4)
+    #expect(total(.scoring(iteration: 1)) == 3)
+    #expect(total(.information) == 1 + 3 + 9)
   }
 
   /// Over 500 simulated past tests in the long stage (100 in the fast one; 5,000 users per

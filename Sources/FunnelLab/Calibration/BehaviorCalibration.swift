@@ -40,7 +40,7 @@ import FunnelStats
 /// falsi, bounded by the parameter's range (and then flagged).
 ///
 /// - Complexity: per scoring iteration `(P + 1)·V` exact solves for `P` parameters and
-///   `V` variants; the observed information `2P²·V`; each profile point a constrained fit.
+///   `V` variants; the observed information `(1 + P + P²)·V`; each profile point a constrained fit.
 package struct BehaviorCalibration: Sendable {
   /// What a fitted parameter is.
   package enum ParameterKind: Sendable, Hashable {
@@ -138,18 +138,35 @@ extension BehaviorCalibration {
     .personalizationBoost, .defaultPlanBias, .badgeBoost, .priceSensitivity, .featureUtility,
   ]
 
+  /// A stage of ``fit(_:document:observed:candidates:level:profile:source:progress:fitting:)``
+  /// before the profile-likelihood intervals, as its `fitting` progress names it.
+  package enum Stage: Sendable, Hashable {
+    /// Which candidates the design identifies: the Jacobian at the spec's values, a row
+    /// (an evaluation of the rates) per parameter, candidates included.
+    case identification
+    /// Scoring iteration `iteration` (from 1): the Jacobian at the current point, a row per
+    /// fitted parameter (then a few evaluations of the step, not counted).
+    case scoring(iteration: Int)
+    /// The observed information at the estimate: `1 + P + P²` evaluations of the rates.
+    case information
+  }
+
   /// Fits `experiment` to the counts of `observed` (variant id and its counts).
   /// - Parameters:
   ///   - candidates: the behavior parameters that may be fitted (default ``fittable``).
   ///   - profile: whether to compute the profile-likelihood intervals.
   ///   - progress: called with the profile-likelihood ends done and their total (two a
   ///     fitted behavior parameter): first with 0 once the fit itself is done, then after each end.
+  ///   - fitting: called with each ``Stage`` of the fit before that and its work done and
+  ///     total: first with 0 as the stage starts, then as each evaluation ends, one call at a
+  ///     time (from the workers' threads). It observes only: the fit is the same without it.
   /// - Throws: ``SpecErrors`` for an invalid spec, unknown variants, screens or actions,
   ///   a parameter that cannot be fitted, or a fit that does not converge.
   package static func fit(
     _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
     candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed",
-    progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+    fitting: (@Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> BehaviorCalibration {
     guard level > 0, level < 1 else {
       throw failure("the confidence level \(level) is not between 0 and 1", hint: "e.g. 0.95", source: source)
@@ -163,7 +180,7 @@ extension BehaviorCalibration {
     }
     // Declaration order: the order in which identifiability is decided.
     let all = try LikelihoodModel(experiment, observed: observed, behaviors: Array(Set(candidates)).sorted(), source: source)
-    let (identified, unidentified) = all.identify(at: all.start)
+    let (identified, unidentified) = all.identify(at: all.start, progress: report(.identification, to: fitting))
     var model = all
     model.keep(identified)
     // The spec's values in the fitted parameters' layout (base log-ratios, then the identified parameters).
@@ -175,7 +192,9 @@ extension BehaviorCalibration {
         "variant '\(impossible.variant)', screen '\(impossible.screen)': \(impossible.problem)",
         hint: "check the export, or give the spec the action these users took", source: source)
     }
-    let scoring = model.maximize(from: &phi, fixed: nil)
+    var iterations: (@Sendable (_ iteration: Int, _ done: Int, _ total: Int) -> Void)?
+    if let fitting { iterations = { fitting(.scoring(iteration: $0), $1, $2) } }
+    let scoring = model.maximize(from: &phi, fixed: nil, progress: iterations)
     guard scoring.converged else {
       throw failure(
         "the fit did not converge in \(LikelihoodModel.maxIterations) iterations",
@@ -189,7 +208,7 @@ extension BehaviorCalibration {
         hint: "fit without it (--fit), or check the counts", source: source)
     }
     let fitted = scoring.logLikelihood
-    guard let covariance = model.covariance(at: phi) else {
+    guard let covariance = model.covariance(at: phi, progress: report(.information, to: fitting)) else {
       throw failure(
         "the observed information is not positive definite at the estimate",
         hint: "some fitted parameter is at a bound or barely identified; fit fewer with --fit", source: source)
@@ -216,6 +235,14 @@ extension BehaviorCalibration {
 }
 
 extension BehaviorCalibration {
+  /// `fitting`'s progress of one `stage`: `(done, total)` reported as `(stage, done, total)`.
+  static func report(
+    _ stage: Stage, to fitting: (@Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void)?
+  ) -> (@Sendable (_ done: Int, _ total: Int) -> Void)? {
+    guard let fitting else { return nil }
+    return { done, total in fitting(stage, done, total) }
+  }
+
   /// Each fitted behavior parameter with its Wald interval and, with `profile`, its
   /// profile-likelihood interval (reporting each end to `progress`); and their covariance rows.
   static func behaviorIntervals(

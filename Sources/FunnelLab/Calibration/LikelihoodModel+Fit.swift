@@ -3,10 +3,13 @@ import FunnelStats
 
 extension LikelihoodModel {
   /// Splits the candidate behavior parameters into those the design identifies and those
-  /// it does not (``BehaviorCalibration`` explains the rule), from the expected information at `phi`.
-  func identify(at phi: [Double]) -> (identified: [BehaviorParameter], unidentified: [BehaviorCalibration.Unidentified]) {
+  /// it does not (``BehaviorCalibration`` explains the rule), from the expected information at `phi`;
+  /// `progress` hears the Jacobian's rows solved, one per parameter.
+  func identify(
+    at phi: [Double], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) -> (identified: [BehaviorParameter], unidentified: [BehaviorCalibration.Unidentified]) {
     let e = rates(phi)
-    let information = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e)).information
+    let information = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, progress: progress)).information
     var accepted = Array(0..<baseCount)
     var identified: [BehaviorParameter] = []
     var unidentified: [BehaviorCalibration.Unidentified] = []
@@ -57,15 +60,20 @@ extension LikelihoodModel {
   /// a behavior parameter on its range bound whose step points out is held for that step.
   ///
   /// Returns whether it converged, the iterations, and `ℓ` at the final `phi`. The rates of
-  /// the point accepted are kept for the next iteration, not solved again.
-  func maximize(from phi: inout [Double], fixed: Int?) -> (converged: Bool, iterations: Int, logLikelihood: Double) {
+  /// the point accepted are kept for the next iteration, not solved again. `progress` hears
+  /// each iteration (from 1) and its Jacobian's rows solved, one per free parameter.
+  func maximize(
+    from phi: inout [Double], fixed: Int?, progress: (@Sendable (_ iteration: Int, _ done: Int, _ total: Int) -> Void)? = nil
+  ) -> (converged: Bool, iterations: Int, logLikelihood: Double) {
     phi = clamped(phi)
     var e = rates(phi)
     var current = logLikelihood(rates: e)
     guard current.isFinite else { return (false, 0, current) }
     let scale = max(1, groups.reduce(0) { $0 + $1.views } / 1000)
     for iteration in 0..<Self.maxIterations {
-      let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, fixed: fixed))
+      var rows: (@Sendable (Int, Int) -> Void)?
+      if let progress { rows = { done, total in progress(iteration + 1, done, total) } }
+      let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, fixed: fixed, progress: rows))
       guard var (free, step) = newtonStep(score, information, excluding: fixed.map { [$0] } ?? []) else {
         return (false, iteration, current)
       }
@@ -120,8 +128,9 @@ extension LikelihoodModel {
   /// differences) at `phi`; `nil` when it is not positive definite. A mixed derivative
   /// reuses the points of the two diagonal ones and adds two of its own:
   /// `∂²ℓ/∂i∂j ≈ [ℓ(+i+j) − ℓ(+i) − ℓ(+j) + 2ℓ − ℓ(−i) − ℓ(−j) + ℓ(−i−j)] / 2h²`, also
-  /// `O(h²)`, so the Hessian costs `1 + p + p²` solves instead of `1 + 2p²`.
-  func covariance(at phi: [Double]) -> [[Double]]? {
+  /// `O(h²)`, so the Hessian costs `1 + p + p²` solves instead of `1 + 2p²`; `progress` hears
+  /// them solved.
+  func covariance(at phi: [Double], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [[Double]]? {
     let p = count
     let h = Self.hessianStep
     // The points, in order: the center; per i, +h and −h; per j < i, ++ and −−.
@@ -135,7 +144,7 @@ extension LikelihoodModel {
       points += [point([(i, h)]), point([(i, -h)])]
       for j in 0..<i { points += [point([(i, h), (j, h)]), point([(i, -h), (j, -h)])] }
     }
-    let values = rates(at: points).map { logLikelihood(rates: $0) }
+    let values = rates(at: points, progress: progress).map { logLikelihood(rates: $0) }
     let center = values[0]
     // Where each index's ±h values and each pair's ++/−− values are.
     var single = [Int](repeating: 0, count: p)

@@ -216,9 +216,19 @@ struct LikelihoodModel: Sendable {
     return phi
   }
 
-  /// The rates at every point, solved in parallel (each point's rates are those of ``rates(_:)``).
-  func rates(at points: [[Double]]) -> [[Double]] {
-    ExactTruth.solve(count: points.count, threads: nil) { k -> Result<[Double], Never> in .success(rates(points[k])) }.map {
+  /// The rates at every point, solved in parallel (each point's rates are those of ``rates(_:)``);
+  /// `progress` hears `(0, total)` first, then the points solved so far, one call at a time.
+  func rates(at points: [[Double]], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [[Double]] {
+    progress?(0, points.count)
+    var tick: (@Sendable (Int) -> Void)?
+    if let progress {
+      let ticks = SerialProgress(total: points.count, progress)
+      tick = { _ in ticks.tick() }
+    }
+    return ExactTruth.solve(count: points.count, threads: nil, progress: tick) { k -> Result<[Double], Never> in
+      .success(rates(points[k]))
+    }
+    .map {
       switch $0 {
       case .success(let rates): rates
       }
@@ -227,7 +237,10 @@ struct LikelihoodModel: Sendable {
 
   /// The derivatives of the rates by forward differences: one row per parameter. The row of
   /// a parameter held `fixed` is zeros, without its solve (a fit that holds it never reads it).
-  func jacobian(_ phi: [Double], rates e: [Double], fixed: Int? = nil) -> [[Double]] {
+  /// `progress` hears the rows solved and their total (``rates(at:progress:)``).
+  func jacobian(
+    _ phi: [Double], rates e: [Double], fixed: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) -> [[Double]] {
     let steps = phi.map { Self.jacobianStep * max(1, abs($0)) }
     let moving = phi.indices.filter { $0 != fixed }
     let points = moving.map { i in
@@ -236,7 +249,7 @@ struct LikelihoodModel: Sendable {
       return moved
     }
     var rows = [[Double]](repeating: [Double](repeating: 0, count: e.count), count: phi.count)
-    for (i, row) in zip(moving, rates(at: points)) { rows[i] = zip(row, e).map { ($0 - $1) / steps[i] } }
+    for (i, row) in zip(moving, rates(at: points, progress: progress)) { rows[i] = zip(row, e).map { ($0 - $1) / steps[i] } }
     return rows
   }
 
