@@ -60,9 +60,7 @@ enum GridCommand: Command {
       )
     }
     guard let grid = experiment.grid, let gridded = experiment.gridExperiment() else {
-      throw CommandFailure(
-        code: .invalidInput,
-        text: "Error: \(experiment.name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
+      throw noGrid(experiment.name)
     }
     let result: RunResult
     var options = RunOptions(users: users, seed: seed, threads: threads)
@@ -104,9 +102,7 @@ enum GridCommand: Command {
     let spec = try LoadedSpec.load(arguments, console: console)
     let experiment = spec.experiment
     guard experiment.grid != nil else {
-      throw CommandFailure(
-        code: .invalidInput,
-        text: "Error: \(experiment.name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
+      throw noGrid(experiment.name)
     }
     let shard = try shard(arguments, console: console)
     let bar = ProgressBar(console: console, label: "solving", enabled: !arguments.flag("quiet"), unit: "cells")
@@ -128,6 +124,13 @@ enum GridCommand: Command {
     do { ranking = try GridRanking(experiment, parts: [part]) } catch { throw CommandFailure.invalid(error) }
     try output.write(render(ranking, format: format, top: top), console: console)
     return .success
+  }
+
+  /// The refusal of a spec without a grid (exit 65).
+  static func noGrid(_ name: String) -> CommandFailure {
+    CommandFailure(
+      code: .invalidInput,
+      text: "Error: \(name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
   }
 
   /// The exact ranking in `format` (`top` cells, default ``GridRankingRenderer/defaultTop``, in the

@@ -99,11 +99,8 @@ package enum GridRankingRenderer {
 
   /// The Pareto front's cells (best conversion first) as rows of ``row(_:cell:rank:)``, ranked by the primary metric.
   static func paretoRows(_ r: GridRanking, top: Int) -> [[String]] {
-    var rank = [Int: Int]()
-    let shown = r.paretoFront(spread: top)
-    let front = Set(shown)
-    for (k, i) in r.order.enumerated() where front.contains(i) { rank[i] = k + 1 }
-    return dropRepeated(r, [], shown.map { row(r, cell: $0, rank: rank[$0].map(String.init) ?? "") }).rows
+    let ranks = r.ranks
+    return dropRepeated(r, [], r.paretoFront(spread: top).map { row(r, cell: $0, rank: String(ranks[$0])) }).rows
   }
 
   /// One row per factor: its best level by main effect, and every level's mean primary metric.
@@ -202,8 +199,7 @@ package enum GridRankingRenderer {
     func values(_ v: GridRanking.Values) -> [(String, JSONValue)] {
       [("value", opt(v.primary)), ("purchaseConversion", opt(v.conversion)), ("revenuePerUser", opt(v.revenuePerUser))]
     }
-    var rank = [Int](repeating: 0, count: r.cells.count)
-    for (k, i) in r.order.enumerated() { rank[i] = k + 1 }
+    let rank = r.ranks
     let head = JSONReportHead(schemaVersion: schemaVersion, command: "grid", experiment: r.experiment, mode: "exact")
     let best = r.order.first
     return JSONWriter.write(
@@ -259,8 +255,7 @@ package enum GridRankingRenderer {
         "metric", "exact", "exact_difference", "purchase_conversion", "revenue_per_user", "pareto_front",
       ])
     let front = Set(r.paretoFront)
-    var rank = [Int](repeating: 0, count: r.cells.count)
-    for (k, i) in r.order.enumerated() { rank[i] = k + 1 }
+    let rank = r.ranks
     func add(_ id: String, control: Bool, rank: String, levels: [String], _ v: GridRanking.Values, onFront: Bool = false) {
       csv.add(
         [r.experiment, id, control ? "true" : "false", rank] + levels + [

@@ -194,7 +194,8 @@ package struct HTMLDocument {
       let least = wrap.contains(i) ? wrapMinimum * tableFontSize : 0
       total += max(widest * tableFontSize * textWidthMargin, least) + cellPadding
     }
-    return Int(total.rounded(.up))
+    // A width past Int's range (a cell of ~10¹⁷ characters) is no width a table can have: cards.
+    return Int(rounding: total, .up) ?? Int.max
   }
 
   /// The font size of a table's text in CSS pixels: `0.9em` of the page's 15 px.

@@ -56,6 +56,13 @@ package struct GridRanking: Sendable {
   /// The walks solved: one per block of cells that walk alike, the rest shared.
   package var walks: Int
 
+  /// Per cell, in cell order: its rank in ``order`` (1 = best).
+  package var ranks: [Int] {
+    var ranks = [Int](repeating: 0, count: cells.count)
+    for (k, i) in order.enumerated() { ranks[i] = k + 1 }
+    return ranks
+  }
+
   /// The id of cell `index`: `factor=level,…`.
   package func id(ofCell index: Int) -> String { grid.cellID(at: index) }
 
