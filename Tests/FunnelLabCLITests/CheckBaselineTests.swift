@@ -231,7 +231,9 @@ import Testing
 
 /// The CI jobs in docs/guide-ci-checks.md run: every `funnellab` line of their YAML passes on
 /// this repository (the target branch's spec standing for the one `git show` would write),
-/// and the YAML parses where Python's yaml module is installed.
+/// and the YAML parses where Python's yaml module is installed. The jobs check every seed
+/// experiment (seconds of release code, half a minute unoptimised), so their lines run in the
+/// long stage.
 @Suite struct CIJobTests {
   /// The fenced YAML blocks of the guide.
   static func jobs() throws -> [String] {
@@ -239,7 +241,7 @@ import Testing
     return guide.components(separatedBy: "```yaml\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
   }
 
-  @Test func everyFunnellabLineOfTheJobsPasses() throws {
+  @Test(.longStage) func everyFunnellabLineOfTheJobsPasses() throws {
     let jobs = try Self.jobs()
     #expect(jobs.count == 2, "a GitHub Actions job and a GitLab CI job")
     let folder = try scratchFolder("ci-jobs")

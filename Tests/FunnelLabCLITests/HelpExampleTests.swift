@@ -121,15 +121,20 @@ import Testing
     #expect(Self.sized(["grid", "--exact"]) == ["grid", "--exact"])
   }
 
-  /// Every command's examples in order, one folder per command (a merge example
-  /// reads what the command's shard example wrote). Off a terminal and without `COLUMNS`, the
-  /// help and every example's terminal output fit 100 columns.
+  /// How many of a command's examples run, in order: the first two in the fast stage (a
+  /// command's first examples are its plainest, and a merge's shard example comes before the
+  /// merge), every one in the long stage.
+  static let examplesRun = TestStage.size(fast: 2, long: Int.max)
+
+  /// Every command's examples in order (the first ``examplesRun`` of them), one folder per
+  /// command (a merge example reads what the command's shard example wrote). Off a terminal
+  /// and without `COLUMNS`, the help and every example's terminal output fit 100 columns.
   @Test(arguments: commands)
   func everyExampleRuns(command: String) throws {
     let folder = URL(fileURLWithPath: try temporaryFile("unused")).deletingLastPathComponent()
     let help = funnellab(command, "--help").out
     #expect(Self.wider(than: 100, help).isEmpty, "\(command) --help: \(Self.wider(than: 100, help))")
-    for line in Self.examples(inHelp: help) {
+    for line in Self.examples(inHelp: help).prefix(Self.examplesRun) {
       for arguments in try Self.argumentVectors(line, folder: folder).map(Self.sized) {
         let r = funnellab(arguments)
         // Exit 0: `check` would exit 1 for a failed expectation, but the seeds' pass.

@@ -44,13 +44,20 @@ import Testing
     return ingest
   }
 
+  /// The flows and variants traced: every one in the long stage; in the fast stage one a flow
+  /// with what only it has (Klick's skips and goals, BetFree's purchases and restores, NCDB's
+  /// failed inputs and tasks).
+  static let traced = TestStage.size(
+    fast: [("klick-onboarding", "goalOptional"), ("betfree-onboarding", ""), ("ncdb-first-launch", "control")],
+    long: [
+      ("klick-onboarding", "control"), ("klick-onboarding", "goalOptional"), ("betfree-onboarding", ""),
+      ("urbannest-onboarding", ""), ("ncdb-first-launch", ""), ("ncdb-first-launch", "control"),
+    ])
+
   /// The trace of a variant, ingested, gives exactly the views and the count of every
   /// action of `run` with the same seed, on every seed flow: failed inputs and tasks
   /// (NCDB), restores and purchases (BetFree), skips and goals (Klick) included.
-  @Test(arguments: [
-    ("klick-onboarding", "control"), ("klick-onboarding", "goalOptional"), ("betfree-onboarding", ""),
-    ("urbannest-onboarding", ""), ("ncdb-first-launch", ""), ("ncdb-first-launch", "control"),
-  ])
+  @Test(arguments: traced)
   func traceThenIngestGivesTheRunsCountsExactly(name: String, variantID: String) throws {
     let experiment = try ExperimentLoader.load(contentsOf: experimentPath(name))
     let variant = variantID.isEmpty ? experiment.variants.last?.id ?? "" : variantID

@@ -415,6 +415,9 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     let console = CapturingConsole()
     #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format], console: console) == 0, "\(console.stderr)")
     try expectGolden(console.stdout, file)
+    // One thread gives the same run: checked on the JSON, which carries every number (each
+    // run of this command simulates its design's coverage replicates again).
+    guard format == "json" else { return }
     let two = CapturingConsole()
     #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format, "--threads", "1"], console: two) == 0)
     #expect(two.stdout == console.stdout)

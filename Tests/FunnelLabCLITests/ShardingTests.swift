@@ -26,7 +26,7 @@ import Testing
 
   @Test(arguments: [
     ["run", "--users", "9000"],
-    ["grid", "--users", "3000"],
+    ["grid", "--users", TestStage.size(fast: "1000", long: "3000")],
     [
       "power", experimentPath("klick-onboarding"), "--variant", "features5", "--replicates", TestStage.size(fast: "200", long: "400"),
       "--users-per-day", "20000",
@@ -53,8 +53,8 @@ import Testing
 
   /// `grid --exact` in 1, 3 and 7 shards, merged in any order: the single run's bytes in every
   /// format (a shard takes whole blocks of cells that walk alike; 7 shards of the 18-cell grid
-  /// leave some shards a single block).
-  @Test(arguments: [(1, [0]), (3, [2, 0, 1]), (7, [6, 3, 0, 5, 1, 4, 2])])
+  /// leave some shards a single block). The fast stage merges the 7 shards only.
+  @Test(arguments: TestStage.size(fast: [(7, [6, 3, 0, 5, 1, 4, 2])], long: [(1, [0]), (3, [2, 0, 1]), (7, [6, 3, 0, 5, 1, 4, 2])]))
   func exactGridShardsMergeToTheSingleRun(count: Int, order: [Int]) throws {
     let base = ["grid", "--exact", "-q"]
     let parts = try writeShards(base, count: count, order: order)

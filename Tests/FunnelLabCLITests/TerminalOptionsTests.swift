@@ -34,8 +34,8 @@ import Testing
     let coloured = Self.run(grid, columns: 200).out
     let worse = coloured.split(separator: "\n").first { $0.contains("upsell=after5,goal=required,default=monthly") } ?? ""
     #expect(worse.contains("\u{1B}[31m-0.92 pp\u{1B}[0m"), "\(worse)")
-    #expect(!Self.run(grid, columns: 200).out.contains("\u{1B}[32m"), "no cell beats the control: no green")
-    #expect(!Self.run(grid).out.contains(Self.escape), "not a terminal: no colour")
+    #expect(!coloured.contains("\u{1B}[32m"), "no cell beats the control: no green")
+    // Off a terminal the grid is plain as every command is (colourOnATerminalUnlessNoColorOrNever).
     #expect(!Self.run(grid + ["--color", "never"], columns: 200).out.contains(Self.escape))
   }
 
@@ -74,19 +74,33 @@ import Testing
     #expect(console.stdout.contains("--color <when>") && console.stdout.contains("--wide"))
   }
 
+  static let colouredCommands: [[String]] = [
+    ["run", experimentPath("betfree-onboarding"), "--mode", "experiment", "--users", "20000", "-q"],
+    ["run", experimentPath("klick-onboarding"), "--users", "2000", "-q"],
+    ["run", experimentPath("klick-onboarding"), "--mode", "bandit", "--users-per-day", "1000", "--days", "3", "-q"],
+    ["exact", experimentPath("klick-onboarding")],
+    ["grid", experimentPath("klick-onboarding"), "--users", "300", "-q"],
+    ["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150"],
+  ]
+  static let fileFormats = ["json", "csv", "markdown", "html"]
+
+  /// The commands read in the `index`th file format: every one in the long stage; in the fast
+  /// stage two, taken in turn so that every command is read in some file format.
+  static func colouredCommands(format index: Int) -> [[String]] {
+    let all = colouredCommands
+    return TestStage.size(fast: [all[(2 * index) % all.count], all[(2 * index + 1) % all.count]], long: all)
+  }
+
+  @Test func everyColouredCommandIsReadInSomeFileFormat() {
+    let read = Self.fileFormats.indices.flatMap { Self.colouredCommands(format: $0) }
+    #expect(Self.colouredCommands.allSatisfy { read.contains($0) })
+  }
+
   /// Colour marks never reach a file format: every format of the reports that colour their terminal text.
-  @Test(arguments: ["json", "csv", "markdown", "html"])
+  @Test(arguments: fileFormats)
   func noFormatButTheTerminalCarriesColourMarks(format: String) {
     let marks: Set<Character> = ["\u{E000}", "\u{E001}", "\u{E002}", "\u{E003}"]
-    let commands: [[String]] = [
-      ["run", experimentPath("betfree-onboarding"), "--mode", "experiment", "--users", "20000", "-q"],
-      ["run", experimentPath("klick-onboarding"), "--users", "2000", "-q"],
-      ["run", experimentPath("klick-onboarding"), "--mode", "bandit", "--users-per-day", "1000", "--days", "3", "-q"],
-      ["exact", experimentPath("klick-onboarding")],
-      ["grid", experimentPath("klick-onboarding"), "--users", "300", "-q"],
-      ["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150"],
-    ]
-    for arguments in commands {
+    for arguments in Self.colouredCommands(format: Self.fileFormats.firstIndex(of: format) ?? 0) {
       let r = Self.run(arguments + ["--format", format, "--color", "always"])
       #expect(r.code == 0, "\(arguments)")
       #expect(!r.out.contains { marks.contains($0) }, "\(arguments) --format \(format)")
