@@ -173,8 +173,13 @@ enum RunCommand: Command {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
+    // The interval's coverage, measured on replicates of the design: seconds for a long run.
+    let coverageBar = ProgressBar(console: console, label: "coverage", enabled: !arguments.flag("quiet"), unit: "replicates")
     let timeline = BanditTimeline(
-      adaptive, alpha: experiment.metrics.alpha, relativeMargin: experiment.metrics.relativeMargin(for: adaptive.metric))
+      adaptive, alpha: experiment.metrics.alpha, relativeMargin: experiment.metrics.relativeMargin(for: adaptive.metric),
+      threads: threads
+    ) { done, total in coverageBar.update(done: done, total: total) }
+    coverageBar.finish()
     let text =
       switch format {
       case .json: BanditRenderer.json(adaptive, timeline: timeline)

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelStats
 import FunnelTestSupport
+import Synchronization
 import Testing
 
 @testable import FunnelLab
@@ -37,6 +38,32 @@ import Testing
     options.threads = 1
     let again = try ExperimentRunner.runAdaptive(e, options: options, usersPerDay: 4_000, days: 5, allocation: allocation)
     #expect(again.cumulative == run.cumulative && again.shares == run.shares)
+  }
+
+  /// The interval's coverage runs its replicates in blocks on any number of threads: the same
+  /// shares as one pass over all of them (counts add exactly), and progress counts replicates
+  /// up to their total.
+  @Test func coverageIsOnePassesOnAnyThreadsAndReportsReplicates() throws {
+    let run = try ExperimentRunner.runAdaptive(
+      try Self.klick(), options: RunOptions(seed: 4, variants: ["features5"], mode: .experiment), usersPerDay: 500, days: 2,
+      allocation: AdaptiveAllocation())
+    let rates = try run.run.variants.map { try #require($0.exact?.value(of: run.metric)) }
+    let design = BanditSimulation.Design(
+      rates: rates, usersPerDay: run.usersPerDay, days: 2, allocation: run.allocation, alpha: 0.05)
+    let onePass = try BanditSimulation.tally(design, replicates: 0..<BanditTimeline.coverageReplicates, seed: run.run.seed)
+    let expected = onePass.weightedCovered.map { Double($0) / Double(BanditTimeline.coverageReplicates) }
+    let reported = Mutex<[Int]>([])
+    for threads in [1, 2] {
+      let coverage = BanditTimeline.coverage(
+        rates: rates, arms: 2, adaptive: run, days: 2, alpha: 0.05, threads: threads
+      ) { done, total in
+        #expect(total == BanditTimeline.coverageReplicates)
+        reported.withLock { $0.append(done) }
+      }
+      #expect(coverage == expected, "\(threads) threads")
+    }
+    let done = reported.withLock { $0 }
+    #expect(done.max() == BanditTimeline.coverageReplicates && done.allSatisfy { $0 > 0 })
   }
 
   /// The reading recomputed by hand from the daily counts: rates, inverse-propensity rates,

@@ -71,8 +71,13 @@ package struct BanditTimeline: Sendable {
   /// The weighted rates and differences are ``InversePropensity``'s, the interval normal; its
   /// coverage is measured on ``coverageReplicates`` replicates of the design at the exact rates
   /// (``BanditSimulation/tally(_:replicates:seed:)``, seeded by the run's seed), since an
-  /// adaptive design can leave it short of `1 − alpha`.
-  package init(_ adaptive: AdaptiveRun, alpha: Double, relativeMargin: Double = DecisionRule.defaultRelativeMargin) {
+  /// adaptive design can leave it short of `1 − alpha`. The replicates run on `threads` workers
+  /// in fixed blocks (``BanditPlanner``'s), so the coverage is the same on any thread count;
+  /// `progress` gets the replicates done and their total.
+  package init(
+    _ adaptive: AdaptiveRun, alpha: Double, relativeMargin: Double = DecisionRule.defaultRelativeMargin, threads: Int? = nil,
+    progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) {
     let runs = adaptive.run.variants
     let k = runs.count
     let metric = adaptive.metric
@@ -118,7 +123,7 @@ package struct BanditTimeline: Sendable {
         exact: truth)
     }
     let coverage = Self.coverage(
-      rates: exact.compactMap { $0 }, arms: k, adaptive: adaptive, days: daily.count, alpha: alpha)
+      rates: exact.compactMap { $0 }, arms: k, adaptive: adaptive, days: daily.count, alpha: alpha, threads: threads, progress: progress)
     for i in differences.indices where i + 1 < coverage.count { differences[i].measuredCoverage = coverage[i + 1] }
     let leader = finalBest.indices.max { finalBest[$0] < finalBest[$1] || (finalBest[$0] == finalBest[$1] && $0 > $1) } ?? 0
     let rates = exact.compactMap { $0 }
@@ -136,11 +141,24 @@ package struct BanditTimeline: Sendable {
 
   /// Per arm (the control's unused), the share of replicates of the design whose interval
   /// covered the exact difference; empty when the rates are not all solved.
-  static func coverage(rates: [Double], arms k: Int, adaptive: AdaptiveRun, days: Int, alpha: Double) -> [Double] {
+  static func coverage(
+    rates: [Double], arms k: Int, adaptive: AdaptiveRun, days: Int, alpha: Double, threads: Int?,
+    progress: (@Sendable (Int, Int) -> Void)?
+  ) -> [Double] {
     guard rates.count == k, k >= 2, days >= 1 else { return [] }
     let design = BanditSimulation.Design(
       rates: rates, usersPerDay: adaptive.usersPerDay, days: days, allocation: adaptive.allocation, alpha: alpha)
-    guard let counts = try? BanditSimulation.tally(design, replicates: 0..<coverageReplicates, seed: adaptive.run.seed) else { return [] }
+    guard (try? design.validate()) != nil else { return [] }
+    // Coverage counts are integers, so the blocks' sum is the one-pass tally's on any threads.
+    // Blocks of 20 replicates, so that progress moves every few percent.
+    let block = 20
+    var replicates: (@Sendable (Int, Int) -> Void)?
+    if let progress {
+      let total = coverageReplicates
+      replicates = { blocks, _ in progress(min(blocks * block, total), total) }
+    }
+    let counts = BanditPlanner.tally(
+      design, replicates: coverageReplicates, seed: adaptive.run.seed, threads: threads, block: block, progress: replicates)
     return counts.weightedCovered.map { Double($0) / Double(coverageReplicates) }
   }
 }

@@ -135,10 +135,13 @@ package enum BanditPlanner {
     return min(100, max(1, Int(rounding: users / Double(max(options.usersPerDay, 1)), .up) ?? 100))
   }
 
-  /// Every replicate in blocks of ``block``, run on `threads` workers and summed in block order.
+  /// Every replicate in blocks of `block` (the sums of doubles depend on it; counts do not), run
+  /// on `threads` workers and summed in block order.
   static func tally(
-    _ design: BanditSimulation.Design, replicates: Int, seed: UInt64, threads: Int?, progress: (@Sendable (Int, Int) -> Void)?
+    _ design: BanditSimulation.Design, replicates: Int, seed: UInt64, threads: Int?, block: Int = block,
+    progress: (@Sendable (Int, Int) -> Void)?
   ) -> BanditSimulation.Counts {
+    let block = max(block, 1)
     let blocks = (replicates + block - 1) / block
     let done = Atomic<Int>(0)
     let parts = ParallelWork.map(blocks, threads: threads) { b -> BanditSimulation.Counts? in
