@@ -110,10 +110,10 @@ extension AnalyzeCommand {
   static func sequentialSettings(
     _ arguments: ParsedArguments, alpha: Double, comparisons: Int, correction: String, looks: [SequentialAnalysis.Look]
   ) throws(UsageError) -> (settings: SequentialAnalysis.Settings, alphaNote: String?) {
-    let spending = try arguments.choice("spending", ["obrien-fleming", "pocock"]) ?? "obrien-fleming"
+    let spending = try arguments[Key.spending] ?? "obrien-fleming"
     let perArm = SequentialAnalysis.comparisonAlpha(alpha, comparisons: comparisons, split: correction != "none")
-    var planned = try arguments.integer("planned-users", in: 1...StatsLimits.maxCount)
-    if let days = try arguments.integer("planned-days", in: 1...GroupSequentialDesign.maxLooks) {
+    var planned = try arguments[Key.plannedUsers]
+    if let days = try arguments[Key.plannedDays] {
       guard planned == nil else {
         throw UsageError(message: "--planned-users and --planned-days both set the planned size", hint: "give one of them")
       }
@@ -122,8 +122,7 @@ extension AnalyzeCommand {
     }
     let settings = SequentialAnalysis.Settings(
       alpha: perArm, spending: spending == "pocock" ? .pocock : .obrienFleming, plannedUsers: planned,
-      mixingStandardDeviation: try arguments.number("msprt-tau", in: 1e-6...10) ?? 0.01,
-      tuningParameter: try arguments.number("cs-tuning", in: 1...1e12) ?? 5_000)
+      mixingStandardDeviation: try arguments[Key.mixing] ?? 0.01, tuningParameter: try arguments[Key.tuning] ?? 5_000)
     let note =
       perArm != alpha ? "α \(JSONValue.format(alpha)) split over \(comparisons) arms by Bonferroni; --correction none for α per arm" : nil
     return (settings, note)

@@ -4,48 +4,36 @@ import FunnelStats
 
 /// `analyze --users-file`: a per-user export, streamed.
 extension AnalyzeCommand {
-  /// The flags that belong to a per-user file only, and those that belong to counts only.
-  static let userFlags = ["metric", "covariate", "ratio"]
-  static let countFlags = ["arm", "data", "test", "margin", "counts", "planned-users", "planned-days", "spending", "msprt-tau"]
-
-  /// Refuses the per-user flags when the arms come from counts.
-  static func refuseUserFlags(_ arguments: ParsedArguments) throws(UsageError) {
-    for flag in userFlags where arguments.value(flag) != nil {
-      throw UsageError(message: "--\(flag) reads a per-user file", hint: "add --users-file FILE (one row per user)")
-    }
-  }
+  /// The options that belong to a per-user file only (each needs `--users-file`), and those that belong to
+  /// counts only (each refused with it): declared in ``spec``'s requirements and conflicts.
+  static let userOptions: [any OptionKey] = [Key.metric, Key.covariate, Key.ratio]
+  static let countOptions: [any OptionKey] = [
+    Key.arm, Key.data, Key.test, Key.margin, Key.counts, Key.plannedUsers, Key.plannedDays, Key.spending, Key.mixing,
+  ]
 
   static func runUsers(_ path: String, _ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    for flag in countFlags where arguments.value(flag) != nil {
-      throw UsageError(
-        message: "--\(flag) reads counts, not --users-file",
-        hint: flag == "arm" || flag == "data" ? "give the arms in the per-user file" : "drop --\(flag)")
-    }
-    if let side = arguments.value("alternative"), side != "two-sided" {
+    if let side = try arguments[Key.alternative], side != "two-sided" {
       throw UsageError(message: "a per-user file is read two-sided", hint: "drop --alternative \(side)")
     }
-    var columns = UserFile.Columns(metric: arguments.value("metric"), covariate: arguments.value("covariate"))
-    if let ratio = arguments.value("ratio") {
+    var columns = UserFile.Columns(metric: try arguments[Key.metric], covariate: try arguments[Key.covariate])
+    if let ratio = try arguments[Key.ratio] {
       let parts = ratio.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
         throw UsageError(message: "--ratio '\(ratio)' is not numerator/denominator", hint: "e.g. --ratio revenue/purchases")
       }
       (columns.numerator, columns.denominator) = (parts[0], parts[1])
     }
-    if columns.covariate != nil, columns.metric == nil {
-      throw UsageError(message: "--covariate adjusts --metric", hint: "add --metric COLUMN")
-    }
     guard columns.metric != nil || columns.numerator != nil else {
       throw UsageError(message: "--users-file needs --metric COLUMN or --ratio NUM/DEN", hint: "e.g. --metric revenue")
     }
     var settings = UserMetricAnalysis.Settings()
-    settings.alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
-    let correction = try arguments.choice("correction", ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"]) ?? "holm"
+    settings.alpha = try arguments[Key.alpha] ?? 0.05
+    let correction = try arguments[Key.correction] ?? "holm"
     settings.correction = corrections[correction] ?? .holm
-    settings.control = arguments.value("control")
-    if let text = arguments.value("allocation") { settings.allocation = try parseAllocation(text) }
-    if let tuning = try arguments.number("cs-tuning", in: 1...1e12) { settings.sequenceTuning = tuning }
-    let format = try arguments.format(OutputFormat.all)
+    settings.control = try arguments[Key.control]
+    if let text = try arguments[Key.allocation] { settings.allocation = try parseAllocation(text) }
+    if let tuning = try arguments[Key.tuning] { settings.sequenceTuning = tuning }
+    let format = try arguments[Key.format]
     let file = try readUsers(path, columns: columns, console: console)
     let source = InputFile.displayName(path)
     let report: UserMetricAnalysis.Report
@@ -63,8 +51,8 @@ extension AnalyzeCommand {
       case .html: UserAnalysisRenderer.html(report)
       case .table: terminal(UserAnalysisRenderer.table(report))
       }
-    try OutputDestination(path: arguments.value("output")).write(out, console: console)
-    if arguments.flag("fail-on-srm"), report.mismatch {
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(out, console: console)
+    if try arguments[Key.failOnSRM], report.mismatch {
       console.err("Sample ratio mismatch: exit 1 (--fail-on-srm).\n")
       return .checkFailed
     }

@@ -62,46 +62,21 @@ enum AnalyzeCommand: Command {
       difference day by day with its always-valid confidence sequence.
       """,
     options: [
-      OptionSpec(name: "arm", valueName: "name=users:conversions", help: "An arm's observed counts.", repeatable: true),
-      OptionSpec(
-        name: "data", valueName: "file.csv",
-        help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares]; optional day or segment column).",
-        file: .reads),
-      OptionSpec(
-        name: "users-file", valueName: "file.csv",
-        help: "One row per user (arm and metric columns; optional covariate and day), read in bounded memory.", file: .reads),
-      OptionSpec(name: "metric", valueName: "column", help: "With --users-file: the column compared (e.g. revenue)."),
-      OptionSpec(
-        name: "covariate", valueName: "column", help: "With --users-file: a pre-period column to adjust by (CUPED and Lin's regression)."),
-      OptionSpec(name: "ratio", valueName: "num/den", help: "With --users-file: a ratio of two columns (e.g. revenue/purchases)."),
-      OptionSpec(name: "control", valueName: "name", help: "The control arm (default: the first)."),
-      OptionSpec(name: "allocation", valueName: "name=weight,...", help: "Planned allocation, e.g. control=90,b=10 (default: equal)."),
-      OptionSpec(name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default 0.05)."),
-      OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
-      OptionSpec(name: "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm)."),
-      OptionSpec(name: "test", valueName: "name", help: "score or pooled-z (default score)."),
-      OptionSpec(
-        name: "margin", valueName: "m",
-        help:
-          "A margin on the conversion difference (0.01: 1 point): each arm also gets a non-inferiority test (worse by less than m?) and a superiority test (better by more than m?), one-sided at alpha."
-      ),
-      OptionSpec(name: "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written)."),
-      OptionSpec(name: "counts", valueName: "kind", help: "With a day column: daily (each day's own counts, default) or cumulative."),
-      OptionSpec(
-        name: "planned-users", valueName: "n",
-        help: "With a day column: the planned users over all arms (without it or --planned-days the planned size is unknown)."),
-      OptionSpec(
-        name: "planned-days", valueName: "n",
-        help: "With a day column: the planned days; the planned users are the users a day so far times n."),
-      OptionSpec(name: "spending", valueName: "name", help: "With a day column: obrien-fleming (default) or pocock alpha spending."),
-      OptionSpec(
-        name: "cs-tuning", valueName: "n", help: "With a day column: users at which the confidence sequence is tightest (default 5000)."),
-      OptionSpec(
-        name: "msprt-tau", valueName: "t",
-        help: "With a day column: the mSPRT's mixing standard deviation on the difference (default 0.01)."),
-      OutputFormat.option(OutputFormat.all),
-      OutputDestination.option,
+      Key.arm, Key.data, Key.usersFile, Key.metric, Key.covariate, Key.ratio, Key.control, Key.allocation, Key.alpha, Key.alternative,
+      Key.correction, Key.test, Key.margin, Key.failOnSRM, Key.counts, Key.plannedUsers, Key.plannedDays, Key.spending, Key.tuning,
+      Key.mixing, Key.format, OutputDestination.option,
     ],
+    conflicts: countOptions.map { (option: any OptionKey) -> OptionConflict in
+      let name = option.spec.name
+      return OptionConflict(
+        option, Key.usersFile, message: "--\(name) reads counts, not --users-file",
+        hint: name == "arm" || name == "data" ? "give the arms in the per-user file" : "drop --\(name)")
+    },
+    requirements: userOptions.map { (option: any OptionKey) -> OptionRequirement in
+      OptionRequirement(
+        option, needs: Key.usersFile, message: "--\(option.spec.name) reads a per-user file",
+        hint: "add --users-file FILE (one row per user)")
+    } + [OptionRequirement(Key.covariate, needs: Key.metric, message: "--covariate adjusts --metric", hint: "add --metric COLUMN")],
     examples: [
       "funnellab analyze --arm control=1000:120 --arm b=1000:150",
       "funnellab analyze --data experiments/data/klick-results.csv --allocation control=90,b=10 --format json",
@@ -112,15 +87,15 @@ enum AnalyzeCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    if let path = arguments.value("users-file") { return try runUsers(path, arguments, console: console) }
+    if let path = try arguments[Key.usersFile] { return try runUsers(path, arguments, console: console) }
     var (arms, origins, daily, segmentRows) = try fileArms(arguments, console: console)
     let fromFile = origins.count
-    for text in arguments.all("arm") {
+    for text in try arguments[Key.arm] {
       arms.append(try parseArm(text))
       origins.append(.flag("--arm '\(text.escapingControlCharacters)'"))
     }
     guard arms.count >= 2 else {
-      if fromFile > 0, let data = arguments.value("data") {
+      if fromFile > 0, let data = try arguments[Key.data] {
         // The file's problem: name it, with the data exit code.
         throw CommandFailure(
           code: .invalidInput,
@@ -129,30 +104,30 @@ enum AnalyzeCommand: Command {
       }
       throw UsageError(message: "needs at least two arms (got \(arms.count))", hint: "e.g. --arm control=1000:120 --arm b=1000:150")
     }
-    let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
-    let side = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
-    let correctionName = try arguments.choice("correction", ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"]) ?? "holm"
-    let format = try arguments.format(OutputFormat.all)
-    let test = try arguments.choice("test", ControlComparison.ProportionTest.allCases.map(\.rawValue)) ?? "score"
-    let control = arguments.value("control") ?? arms[0].name
+    let alpha = try arguments[Key.alpha] ?? 0.05
+    let side = try arguments[Key.alternative] ?? "two-sided"
+    let correctionName = try arguments[Key.correction] ?? "holm"
+    let format = try arguments[Key.format]
+    let test = try arguments[Key.test] ?? "score"
+    let control = try arguments[Key.control] ?? arms[0].name
     var allocation: [String: Double]?
-    if let text = arguments.value("allocation") { allocation = try parseAllocation(text) }
+    if let text = try arguments[Key.allocation] { allocation = try parseAllocation(text) }
     let settings = ExperimentAnalysis.Settings(
       alpha: alpha, alternative: Alternative(rawValue: side) ?? .twoSided,
       correction: corrections[correctionName] ?? .holm, proportionTest: ControlComparison.ProportionTest(rawValue: test) ?? .score,
-      plannedAllocation: allocation, margin: try arguments.number("margin", in: 1e-9...0.999_999))
+      plannedAllocation: allocation, margin: try arguments[Key.margin])
     let report: ExperimentAnalysis.Report
     do {
       report = try ExperimentAnalysis.analyze(arms: arms, control: control, settings: settings)
     } catch {
-      throw StatsProblems(arms: origins, dataFile: arguments.value("data").map(InputFile.displayName)).failure(error.problems)
+      throw StatsProblems(arms: origins, dataFile: try arguments[Key.data].map(InputFile.displayName)).failure(error.problems)
     }
     if segmentRows != nil, side != "two-sided" {
       throw UsageError(message: "a segment column is read two-sided", hint: "drop --alternative \(side)")
     }
     let segments = segmentRows.map { segmentReport($0, control: control, settings: settings) }
     var overTime: AnalysisRenderer.OverTime?
-    if let daily, let path = arguments.value("data") {
+    if let daily, let path = try arguments[Key.data] {
       guard side == "two-sided" else {
         throw UsageError(message: "a day column is read two-sided", hint: "drop --alternative \(side)")
       }
@@ -174,8 +149,8 @@ enum AnalyzeCommand: Command {
       case .html: AnalysisRenderer.html(report, overTime: overTime, segments: segments)
       case .table: terminal(AnalysisRenderer.table(report, overTime: overTime, segments: segments))
       }
-    try OutputDestination(path: arguments.value("output")).write(out, console: console)
-    if arguments.flag("fail-on-srm"), report.sampleRatioMismatch.mismatch {
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(out, console: console)
+    if try arguments[Key.failOnSRM], report.sampleRatioMismatch.mismatch {
       console.err("Sample ratio mismatch (p = \(JSONValue.format(report.sampleRatioMismatch.test.pValue))): exit 1 (--fail-on-srm).\n")
       return .checkFailed
     }
@@ -185,7 +160,7 @@ enum AnalyzeCommand: Command {
   /// Notes on stderr about the planned size of a daily file: unknown (no boundary decides), or
   /// reached on the first day (likely not the total over all arms).
   static func notePlannedSize(_ arguments: ParsedArguments, planned: Int?, daily: DailyData, console: any Console) {
-    if arguments.value("planned-users") == nil, arguments.value("planned-days") == nil {
+    if !arguments.isGiven(Key.plannedUsers), !arguments.isGiven(Key.plannedDays) {
       console.err(
         TerminalOptions.note(
           "Note: no --planned-users or --planned-days: the planned size is unknown, so the test is read as running and no boundary decides.",
@@ -209,8 +184,7 @@ enum AnalyzeCommand: Command {
     var origins: [StatsProblems.Origin] = []
     var daily: DailyData?
     var segments: SegmentData?
-    try refuseUserFlags(arguments)
-    if let path = arguments.value("data") {
+    if let path = try arguments[Key.data] {
       let rows = try readCSV(path, console: console)
       guard !rows.isEmpty else {
         throw CommandFailure.invalidInput(
@@ -218,7 +192,7 @@ enum AnalyzeCommand: Command {
             + " add one row per arm (arm,users,conversions)")
       }
       if rows.contains(where: { $0.segment != nil }) {
-        guard arguments.all("arm").isEmpty else {
+        guard !arguments.isGiven(Key.arm) else {
           throw UsageError(message: "--arm cannot be added to a --data file with a segment column", hint: "put every arm in the file")
         }
         let data = try segmentData(rows, file: InputFile.displayName(path))
@@ -226,10 +200,10 @@ enum AnalyzeCommand: Command {
         arms = data.totals
         origins = data.lines.map { .file(InputFile.displayName(path), line: $0) }
       } else if rows.contains(where: { $0.day != nil }) {
-        guard arguments.all("arm").isEmpty else {
+        guard !arguments.isGiven(Key.arm) else {
           throw UsageError(message: "--arm cannot be added to a --data file with a day column", hint: "put every arm in the file")
         }
-        let counts = try arguments.choice("counts", ["daily", "cumulative"]) ?? "daily"
+        let counts = try arguments[Key.counts] ?? "daily"
         let data = try dailyData(rows, cumulative: counts == "cumulative", file: InputFile.displayName(path))
         daily = data
         for (arm, line) in zip(data.looks.last?.arms ?? [], data.lines.last ?? []) {
@@ -244,7 +218,8 @@ enum AnalyzeCommand: Command {
       }
     }
     if daily == nil {
-      for flag in ["counts", "planned-users", "planned-days", "spending", "cs-tuning", "msprt-tau"] where arguments.value(flag) != nil {
+      let dailyOnly: [any OptionKey] = [Key.counts, Key.plannedUsers, Key.plannedDays, Key.spending, Key.tuning, Key.mixing]
+      if let flag = arguments.firstGiven(dailyOnly)?.spec.name {
         throw UsageError(message: "--\(flag) needs a --data file with a day column", hint: "e.g. day,arm,users,conversions")
       }
     }
@@ -342,5 +317,63 @@ enum AnalyzeCommand: Command {
           segment: segment))
     }
     return arms
+  }
+}
+
+extension AnalyzeCommand {
+  /// The options of `analyze` (`--alpha` is ``SharedOptions/alpha``, within its own range).
+  enum Key {
+    static let arm = Option<[String]>.repeatable("arm", valueName: "name=users:conversions", help: "An arm's observed counts.")
+    static let data = Option<String?>.text(
+      "data", valueName: "file.csv",
+      help: "Arms from a CSV file (arm,users,conversions[,revenue_sum,revenue_sum_squares]; optional day or segment column).",
+      file: .reads)
+    static let usersFile = Option<String?>.text(
+      "users-file", valueName: "file.csv",
+      help: "One row per user (arm and metric columns; optional covariate and day), read in bounded memory.", file: .reads)
+    static let metric = Option<String?>.text(
+      "metric", valueName: "column", help: "With --users-file: the column compared (e.g. revenue).")
+    static let covariate = Option<String?>.text(
+      "covariate", valueName: "column", help: "With --users-file: a pre-period column to adjust by (CUPED and Lin's regression).")
+    static let ratio = Option<String?>.text(
+      "ratio", valueName: "num/den", help: "With --users-file: a ratio of two columns (e.g. revenue/purchases).")
+    static let control = Option<String?>.text("control", valueName: "name", help: "The control arm (default: the first).")
+    static let allocation = Option<String?>.text(
+      "allocation", valueName: "name=weight,...", help: "Planned allocation, e.g. control=90,b=10 (default: equal).")
+    static let alpha = SharedOptions.alpha.within(1e-12...0.5)
+    static let alternative = Option<String?>.choice(
+      "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided).", Alternative.allCases.map(\.rawValue))
+    static let correction = Option<String?>.choice(
+      "correction", valueName: "method", help: "holm, bh, bonferroni or none (default holm).",
+      ["holm", "bh", "benjamini-hochberg", "bonferroni", "none"])
+    static let test = Option<String?>.choice(
+      "test", valueName: "name", help: "score or pooled-z (default score).", ControlComparison.ProportionTest.allCases.map(\.rawValue))
+    static let margin = Option<Double?>.number(
+      "margin", valueName: "m",
+      help:
+        "A margin on the conversion difference (0.01: 1 point): each arm also gets a non-inferiority test (worse by less than m?) and a superiority test (better by more than m?), one-sided at alpha.",
+      in: 1e-9...0.999_999)
+    static let failOnSRM = Option<Bool>.flag(
+      "fail-on-srm", help: "Exit 1 when the sample-ratio check flags a mismatch (output is still written).")
+    static let counts = Option<String?>.choice(
+      "counts", valueName: "kind", help: "With a day column: daily (each day's own counts, default) or cumulative.",
+      ["daily", "cumulative"])
+    static let plannedUsers = Option<Int?>.integer(
+      "planned-users", valueName: "n",
+      help: "With a day column: the planned users over all arms (without it or --planned-days the planned size is unknown).",
+      in: 1...StatsLimits.maxCount)
+    static let plannedDays = Option<Int?>.integer(
+      "planned-days", valueName: "n", help: "With a day column: the planned days; the planned users are the users a day so far times n.",
+      in: 1...GroupSequentialDesign.maxLooks)
+    static let spending = Option<String?>.choice(
+      "spending", valueName: "name", help: "With a day column: obrien-fleming (default) or pocock alpha spending.",
+      ["obrien-fleming", "pocock"])
+    static let tuning = Option<Double?>.number(
+      "cs-tuning", valueName: "n", help: "With a day column: users at which the confidence sequence is tightest (default 5000).",
+      in: 1...1e12)
+    static let mixing = Option<Double?>.number(
+      "msprt-tau", valueName: "t", help: "With a day column: the mSPRT's mixing standard deviation on the difference (default 0.01).",
+      in: 1e-6...10)
+    static let format = Option<OutputFormat>.format(OutputFormat.all)
   }
 }

@@ -42,14 +42,22 @@ struct CommandSpec: Sendable {
   var abstract: String
   var discussion: String
   var positionals: [PositionalSpec] = []
-  var options: [OptionSpec]
+  /// The command's options, each declared once as a typed key (``Option``).
+  var options: [any OptionKey]
+  /// Options refused together, checked by ``parseArguments(_:spec:)`` (not with `--help`).
+  var conflicts: [OptionConflict] = []
+  /// Options refused without another, checked by ``parseArguments(_:spec:)`` after the conflicts.
+  var requirements: [OptionRequirement] = []
   var examples: [String] = []
 
-  static let helpOption = OptionSpec(name: "help", short: "h", help: "Show this help.")
+  /// `--help`, `-h`: every command's.
+  static let helpOption = Option<Bool>.flag("help", short: "h", help: "Show this help.")
 
+  /// The options' declarations as the help lists them: the command's, then the terminal options, then `--help`.
   var allOptions: [OptionSpec] {
-    options + [TerminalOptions.color, TerminalOptions.wide, TerminalOptions.quiet].filter { o in !options.contains { $0.name == o.name } }
-      + [Self.helpOption]
+    let own = options.map(\.spec)
+    let terminal = TerminalOptions.options.map(\.spec).filter { o in !own.contains { $0.name == o.name } }
+    return own + terminal + [Self.helpOption.spec]
   }
 
   var usage: String {
@@ -119,68 +127,36 @@ struct UsageError: Error, Sendable {
   var hint: String?
 }
 
-/// The parsed command line of one command.
+/// The parsed command line of one command. Options are read only through their typed keys
+/// (`try arguments[Key.users]`, ``Option``): the values are stored by declaration and there is
+/// no read by a name written as a string.
 struct ParsedArguments: Sendable {
-  var values: [String: [String]] = [:]
-  var flags: Set<String> = []
+  private var values: [String: [String]] = [:]
+  private var flags: Set<String> = []
   var positionals: [String] = []
 
-  func value(_ name: String) -> String? { values[name]?.last }
-  func all(_ name: String) -> [String] { values[name] ?? [] }
-  func flag(_ name: String) -> Bool { flags.contains(name) }
-
-  /// An integer option within `range`.
-  func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard let text = value(name) else { return nil }
-    guard let n = decimalInteger(text) else {
-      // 1000.5 suggests 1001, not the range's lower bound.
-      let rounded = decimalNumber(text).flatMap { Int(rounding: $0) }.flatMap { range.contains($0) ? $0 : nil }
-      throw UsageError(
-        message: "--\(name) expects a whole number, got '\(text)'",
-        hint: "e.g. --\(name) \(rounded ?? (range.lowerBound == 0 ? 1 : range.lowerBound))")
-    }
-    guard range.contains(n) else {
-      throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(n)", hint: nil)
-    }
-    return n
+  /// The value of `key`, read and checked as it declares (`nil`, `false` or `[]` when not given).
+  subscript<Value>(_ key: Option<Value>) -> Value {
+    get throws(UsageError) { try key.read(self) }
   }
 
-  /// A `UInt64` option (seeds).
-  func unsigned(_ name: String) throws(UsageError) -> UInt64? {
-    guard let text = value(name) else { return nil }
-    guard let n = UInt64(text) else {
-      throw UsageError(message: "--\(name) expects a whole number from 0 to \(UInt64.max), got '\(text)'", hint: nil)
-    }
-    return n
-  }
+  /// Whether the option `key` declares was given (a flag, or any value).
+  func isGiven(_ key: any OptionKey) -> Bool { isSet(key.spec) || values[key.spec.name] != nil }
 
-  /// A number option within `range`.
-  func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
-    guard let text = value(name) else { return nil }
-    guard let x = decimalNumber(text) else {
-      // `12%` is a percentage; the options take fractions.
-      let percent = text.hasSuffix("%") ? decimalNumber(String(text.dropLast())) : nil
-      throw UsageError(
-        message: "--\(name) expects a number, got '\(text.escapingControlCharacters)'",
-        hint: percent.map { "write a fraction: --\(name) \(JSONValue.format($0 / 100)) for \(JSONValue.format($0)) %" })
-    }
-    guard range.contains(x) else {
-      throw UsageError(message: "--\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(text)", hint: nil)
-    }
-    return x
-  }
+  /// The first of `keys` that was given.
+  func firstGiven(_ keys: [any OptionKey]) -> (any OptionKey)? { keys.first(where: isGiven) }
 
-  /// One of a fixed set of words.
-  func choice(_ name: String, _ allowed: [String]) throws(UsageError) -> String? {
-    guard let text = value(name) else { return nil }
-    guard allowed.contains(text) else {
-      throw UsageError(
-        message: "--\(name) must be one of \(allowed.joined(separator: ", ")), got '\(text)'",
-        hint: closest(text, allowed).map { "did you mean '\($0)'?" })
-    }
-    return text
-  }
+  /// The values given to the option `spec` declares, in order (what a typed key reads).
+  func texts(of spec: OptionSpec) -> [String] { values[spec.name] ?? [] }
 
+  /// Whether the flag `spec` declares was given.
+  func isSet(_ spec: OptionSpec) -> Bool { flags.contains(spec.name) }
+
+  /// Records a value of `spec`.
+  fileprivate mutating func add(_ value: String, for spec: OptionSpec) { values[spec.name, default: []].append(value) }
+
+  /// Records the flag `spec`.
+  fileprivate mutating func set(_ spec: OptionSpec) { flags.insert(spec.name) }
 }
 
 /// A whole number written in decimal: digits with an optional sign and `_`
@@ -218,17 +194,30 @@ func parseArguments(_ arguments: [String], spec: CommandSpec) throws(UsageError)
     let (option, inlineValue) = try namedOption(arg, options: options, spec: spec)
     if let valueName = option.valueName {
       let value = try optionValue(option, valueName: valueName, inlineValue: inlineValue, arguments: arguments, next: &i)
-      if !option.repeatable, parsed.values[option.name] != nil {
+      if !option.repeatable, !parsed.texts(of: option).isEmpty {
         throw UsageError(message: "--\(option.name) was given more than once", hint: "give it once")
       }
-      parsed.values[option.name, default: []].append(value)
+      parsed.add(value, for: option)
     } else {
       if inlineValue != nil { throw UsageError(message: "--\(option.name) takes no value", hint: "write just --\(option.name)") }
-      parsed.flags.insert(option.name)
+      parsed.set(option)
     }
   }
   try checkPositionalCount(parsed, spec: spec)
+  try checkDeclaredRelations(parsed, spec: spec)
   return parsed
+}
+
+/// Refuses the conflicts and missing requirements `spec` declares, in their order (unless `--help`):
+/// the one place they are enforced.
+private func checkDeclaredRelations(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+  guard !parsed.isSet(CommandSpec.helpOption.spec) else { return }
+  for c in spec.conflicts where parsed.isGiven(c.first) && parsed.isGiven(c.second) {
+    throw UsageError(message: c.message, hint: c.hint)
+  }
+  for r in spec.requirements where parsed.isGiven(r.option) && !parsed.isGiven(r.needs) {
+    throw UsageError(message: r.message, hint: r.hint)
+  }
 }
 
 /// The option that `arg` names (`--name`, `--name=value` or `-c`), with its inline value.
@@ -294,14 +283,15 @@ private func optionValue(
 /// Refuses more positional arguments than `spec` takes, or fewer than it requires (unless `--help`).
 private func checkPositionalCount(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
   let maxPositionals = spec.positionals.contains(where: \.variadic) ? Int.max : spec.positionals.count
-  if parsed.positionals.count > maxPositionals, !parsed.flag("help") {
+  let help = parsed.isSet(CommandSpec.helpOption.spec)
+  if parsed.positionals.count > maxPositionals, !help {
     throw UsageError(
       message: "unexpected argument '\(parsed.positionals[maxPositionals])'",
       hint:
         "'funnellab \(spec.name)' takes \(maxPositionals == 0 ? "no" : String(maxPositionals)) argument\(maxPositionals == 1 ? "" : "s")")
   }
   let required = spec.positionals.filter { !$0.optional }.count
-  if parsed.positionals.count < required, !parsed.flag("help") {
+  if parsed.positionals.count < required, !help {
     throw UsageError(
       message: "missing argument <\(spec.positionals[parsed.positionals.count].name)>", hint: "see 'funnellab \(spec.name) --help'")
   }

@@ -4,23 +4,25 @@ import FunnelReport
 /// The options that compare a spec's exact funnel with a saved one (`check --baseline`,
 /// `diff`): the tolerance of a move, and reading or writing a baseline file.
 enum BaselineOptions {
+  /// `--tolerance`.
+  static let tolerance = Option<[String]>.repeatable(
+    "tolerance", valueName: "x|metric=x",
+    help:
+      "The absolute move allowed before a metric counts as changed (default 1e-9: any change); metric=x sets one metric's (e.g. completionRate=0.005). Repeatable."
+  )
+  /// `--relative-tolerance`.
+  static let relativeTolerance = Option<Double?>.number(
+    "relative-tolerance", valueName: "x", help: "Also allow x × |baseline| (default 1e-9; 0.01 allows a 1 % move).", in: 0...1e6)
+
   /// `--tolerance` and `--relative-tolerance`.
-  static let toleranceOptions = [
-    OptionSpec(
-      name: "tolerance", valueName: "x|metric=x",
-      help:
-        "The absolute move allowed before a metric counts as changed (default 1e-9: any change); metric=x sets one metric's (e.g. completionRate=0.005). Repeatable.",
-      repeatable: true),
-    OptionSpec(
-      name: "relative-tolerance", valueName: "x", help: "Also allow x × |baseline| (default 1e-9; 0.01 allows a 1 % move)."),
-  ]
+  static let toleranceOptions: [any OptionKey] = [tolerance, relativeTolerance]
 
   /// The tolerance the command line asks for.
   /// - Throws: ``UsageError`` for a value that is not a number in [0, 1e6], or an unknown metric.
   static func tolerance(_ arguments: ParsedArguments) throws(UsageError) -> SnapshotTolerance {
     var tolerance = SnapshotTolerance()
-    if let r = try arguments.number("relative-tolerance", in: 0...1e6) { tolerance.relative = r }
-    for text in arguments.all("tolerance") {
+    if let r = try arguments[relativeTolerance] { tolerance.relative = r }
+    for text in try arguments[Self.tolerance] {
       // `=0.1` names no metric: an empty name is refused, never read as the global tolerance.
       let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
       let number = parts.last ?? ""
@@ -50,8 +52,8 @@ enum BaselineOptions {
   }
 
   /// `--allow-other-experiment`: a baseline of another experiment is refused without it.
-  static let allowOtherExperimentOption = OptionSpec(
-    name: "allow-other-experiment",
+  static let allowOtherExperiment = Option<Bool>.flag(
+    "allow-other-experiment",
     help: "Accept a baseline whose experiment name is not the spec's (a renamed or copied experiment).")
 
   /// Refuses (65, naming the baseline file) a baseline that cannot judge `current`: another

@@ -10,12 +10,9 @@ extension CalibrateCommand {
     let experiment = spec.experiment
     let csvPath = arguments.positionals[1]
     let variantIDs = experiment.variants.map(\.id)
-    let picked = arguments.all("variant")
-    if arguments.value("variants") != nil, !picked.isEmpty {
-      throw UsageError(message: "--variant and --variants both name the past tests", hint: "give one of them")
-    }
+    let picked = try arguments[Key.variant]
     let option = picked.isEmpty ? "--variants" : "--variant"
-    let wanted = arguments.value("variants") ?? (picked.isEmpty ? "all" : picked.joined(separator: ","))
+    let wanted = try arguments[Key.variants] ?? (picked.isEmpty ? "all" : picked.joined(separator: ","))
     let column = ObservedCounts.variantColumn(inCSV: csv)
     guard !column.variants.isEmpty else {
       // A file that does not parse says why (exit 65); one that parses has no variant column.
@@ -53,10 +50,10 @@ extension CalibrateCommand {
         throw UsageError(message: "\(option): a variant is named twice", hint: "name each past arm once")
       }
     }
-    let candidates = try fitCandidates(arguments.value("fit"))
+    let candidates = try fitCandidates(arguments[Key.fit])
     let calibration = try fitJointly(
       experiment, document: document, csv: csv, csvPath: csvPath, variants: variants, candidates: candidates,
-      profile: !arguments.flag("no-profile"), console: console)
+      profile: !(try arguments[Key.noProfile]), threads: try arguments[SharedOptions.threads], console: console)
     let report = try report(
       BehaviorCalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
@@ -72,10 +69,10 @@ extension CalibrateCommand {
 
   /// The joint fit of the rows of `variants` in `csv`, with a bar for each stage of the fit
   /// (``stageBar(_:)``) and then one over the profile's ends on `console`'s terminal, all
-  /// cleared before it returns.
+  /// cleared before it returns; `threads` workers (`nil`: every core), which the fit does not depend on.
   static func fitJointly(
     _ experiment: Experiment, document: JSONValue, csv: String, csvPath: String, variants: [String],
-    candidates: [BehaviorParameter], profile: Bool, console: any Console
+    candidates: [BehaviorParameter], profile: Bool, threads: Int? = nil, console: any Console
   ) throws(CommandFailure) -> BehaviorCalibration {
     let stages = StagedProgress(console: console, describe: stageBar)
     let progress = PacedProgress(console: console, label: "profile intervals", unit: "ends", note: profileNote)
@@ -91,7 +88,7 @@ extension CalibrateCommand {
         progress: { done, total in
           stages.finish()  // the fit is done: its last bar gives way to the profile's
           progress.update(done: done, total: total)
-        }, fitting: { stages.update($0, done: $1, total: $2) })
+        }, fitting: { stages.update($0, done: $1, total: $2) }, threads: threads)
     } catch {
       throw failure(error)
     }

@@ -26,30 +26,10 @@ enum CalibrateCommand: Command {
       PositionalSpec(name: "observed", help: "Observed counts (CSV: screen,action,count[,variant]).", optional: false),
     ],
     options: [
-      OptionSpec(
-        name: "variant", valueName: "id",
-        help:
-          "Use the CSV rows of this variant (default: the control's). Given more than once, or as 'all': fit those past tests jointly, as --variants does.",
-        repeatable: true),
-      OptionSpec(
-        name: "variants", valueName: "ids",
-        help:
-          "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (the same as repeating --variant) (all: every variant with rows; every row must name its variant). Fits the base probabilities and the behavior parameters the design identifies."
-      ),
-      OptionSpec(
-        name: "fit", valueName: "parameters",
-        help: "With --variants: the behavior parameters that may be fitted, comma-separated (default: every one that acts on the counts)."),
-      OptionSpec(
-        name: "no-profile",
-        help:
-          "With --variants: skip the profile-likelihood intervals, the slow part (a constrained fit per point; announced with progress when long; the Wald intervals remain)."
-      ),
-      OptionSpec(
-        name: "write-spec", valueName: "file",
-        help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file.",
-        file: .writes),
-      OutputFormat.option([.table, .json, .html]),
-      OutputDestination.option,
+      Key.variant, Key.variants, Key.fit, Key.noProfile, SharedOptions.threads, Key.writeSpec, Key.format, OutputDestination.option,
+    ],
+    conflicts: [
+      OptionConflict(Key.variant, Key.variants, message: "--variant and --variants both name the past tests", hint: "give one of them")
     ],
     examples: [
       "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv",
@@ -57,6 +37,32 @@ enum CalibrateCommand: Command {
       "funnellab calibrate experiments/urbannest-onboarding.json experiments/urbannest-observed.csv --format json -o fit.json",
       "funnellab calibrate experiments/betfree-onboarding.json experiments/data/betfree-paywall-tests.csv --variants control,defaultMonthly --fit defaultPlanBias --no-profile",
     ])
+
+  /// The options of `calibrate` (`--threads` is ``SharedOptions/threads``).
+  enum Key {
+    static let variant = Option<[String]>.repeatable(
+      "variant", valueName: "id",
+      help:
+        "Use the CSV rows of this variant (default: the control's). Given more than once, or as 'all': fit those past tests jointly, as --variants does."
+    )
+    static let variants = Option<String?>.text(
+      "variants", valueName: "ids",
+      help:
+        "Fit past tests jointly: the comma-separated variants whose rows the CSV holds (the same as repeating --variant) (all: every variant with rows; every row must name its variant). Fits the base probabilities and the behavior parameters the design identifies."
+    )
+    static let fit = Option<String?>.text(
+      "fit", valueName: "parameters",
+      help: "With --variants: the behavior parameters that may be fitted, comma-separated (default: every one that acts on the counts).")
+    static let noProfile = Option<Bool>.flag(
+      "no-profile",
+      help:
+        "With --variants: skip the profile-likelihood intervals, the slow part (a constrained fit per point; announced with progress when long; the Wald intervals remain)."
+    )
+    static let writeSpec = Option<String?>.text(
+      "write-spec", valueName: "file",
+      help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file.", file: .writes)
+    static let format = Option<OutputFormat>.format([.table, .json, .html])
+  }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     guard arguments.positionals.count == 2 else {
@@ -71,8 +77,8 @@ enum CalibrateCommand: Command {
     }
     let csv = try InputFile.read(csvPath, console: console)
     let variantIDs = experiment.allVariants.map(\.id)
-    let picked = arguments.all("variant")
-    if arguments.value("variants") != nil || picked.count > 1 || picked == ["all"] {
+    let picked = try arguments[Key.variant]
+    if arguments.isGiven(Key.variants) || picked.count > 1 || picked == ["all"] {
       return try runJointly(arguments, spec: spec, document: document, csv: csv, console: console)
     }
     if let wanted = picked.first, !variantIDs.contains(wanted) {
@@ -80,11 +86,16 @@ enum CalibrateCommand: Command {
         message: "--variant: no variant '\(wanted)' in the spec",
         hint: closest(wanted, variantIDs).map { "did you mean '\($0)'?" } ?? "variants: " + variantIDs.joined(separator: ", "))
     }
-    if arguments.value("fit") != nil || arguments.flag("no-profile") {
+    if arguments.isGiven(Key.fit) || arguments.isGiven(Key.noProfile) {
       throw UsageError(
         message: "--fit and --no-profile belong to the joint fit of past tests", hint: "add --variants (e.g. --variants all)")
     }
-    let variant = arguments.value("variant") ?? experiment.variants.first?.id
+    if arguments.isGiven(SharedOptions.threads) {
+      throw UsageError(
+        message: "--threads sets the workers of the joint fit of past tests (one variant is fitted on one)",
+        hint: "add --variants (e.g. --variants all), or drop --threads")
+    }
+    let variant = picked.last ?? experiment.variants.first?.id
     let observed: ObservedCounts
     let calibration: Calibration
     do {
@@ -108,7 +119,7 @@ enum CalibrateCommand: Command {
   static func report<R: CalibrationReportRenderer>(
     _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments
   ) throws(UsageError) -> String {
-    switch try arguments.format([.table, .json, .html]) {
+    switch try arguments[Key.format] {
     case .json: R.json(experiment: experiment, observedPath: observedPath, calibration: fit)
     case .html: R.html(experiment: experiment, observedPath: observedPath, calibration: fit)
     default: terminal(R.table(experiment: experiment, observedPath: observedPath, calibration: fit))
@@ -119,8 +130,8 @@ enum CalibrateCommand: Command {
   /// validated, all or nothing (``OutputSet``: a failure leaves neither).
   /// - Returns: whether the spec was written.
   static func write(_ report: String, spec document: JSONValue, arguments: ParsedArguments, console: any Console) throws -> Bool {
-    let output = OutputDestination(path: arguments.value("output"))
-    guard let specPath = arguments.value("write-spec") else {
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
+    guard let specPath = try arguments[Key.writeSpec] else {
       try output.write(report, console: console)
       return false
     }

@@ -24,23 +24,10 @@ enum CheckCommand: Command {
       Exact, so there is no noise and no flake: snapshot testing for funnels.
       """,
     positionals: [PositionalSpec(name: "spec", help: "Experiment specs (JSON) to check.", optional: false, variadic: true)],
-    options: [
-      OptionSpec(
-        name: "junit", valueName: "file", help: "Also write JUnit XML (testsuites/testsuite/testcase/failure) to this file.", file: .writes),
-      OptionSpec(name: "allow-empty", help: "Pass a spec without expectations, and files none of which is a spec (exit 0)."),
-      OptionSpec(
-        name: "baseline", valueName: "file", help: "Compare the spec's exact funnel with this baseline (one spec only).", file: .reads),
-      OptionSpec(
-        name: "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only).",
-        file: .writes),
-    ] + BaselineOptions.toleranceOptions + [BaselineOptions.allowOtherExperimentOption] + [
-      OptionSpec(
-        name: "format", short: "f", valueName: "format",
-        help:
-          "table, json, markdown (a pull-request comment), html, or github (::error annotations at each failing expectation's line) (default: table)."
-      ),
-      OutputDestination.option,
+    options: [Key.junit, Key.allowEmpty, Key.baseline, Key.updateBaseline] + BaselineOptions.toleranceOptions + [
+      BaselineOptions.allowOtherExperiment, Key.format, OutputDestination.option,
     ],
+    requirements: Key.baselineOnly,
     examples: [
       "funnellab check experiments/*.json --junit build/funnellab-check.xml",
       "funnellab check experiments/urbannest-onboarding.json --format json",
@@ -54,9 +41,39 @@ enum CheckCommand: Command {
     case table, json, markdown, html, github
   }
 
+  /// The options of `check`.
+  enum Key {
+    static let junit = Option<String?>.text(
+      "junit", valueName: "file", help: "Also write JUnit XML (testsuites/testsuite/testcase/failure) to this file.", file: .writes)
+    static let allowEmpty = Option<Bool>.flag(
+      "allow-empty", help: "Pass a spec without expectations, and files none of which is a spec (exit 0).")
+    static let baseline = Option<String?>.text(
+      "baseline", valueName: "file", help: "Compare the spec's exact funnel with this baseline (one spec only).", file: .reads)
+    static let updateBaseline = Option<String?>.text(
+      "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only).",
+      file: .writes)
+    static let format = Option<String?>.choice(
+      "format", short: "f", valueName: "format",
+      help:
+        "table, json, markdown (a pull-request comment), html, or github (::error annotations at each failing expectation's line) (default: table).",
+      Format.allCases.map(\.rawValue))
+
+    /// The options that compare with a baseline need `--baseline`.
+    static let baselineOnly: [OptionRequirement] =
+      ([BaselineOptions.tolerance, BaselineOptions.relativeTolerance] as [any OptionKey]).map { option in
+        OptionRequirement(
+          option, needs: baseline, message: "--tolerance and --relative-tolerance need --baseline",
+          hint: "e.g. --baseline build/klick-baseline.json")
+      } + [
+        OptionRequirement(
+          BaselineOptions.allowOtherExperiment, needs: baseline, message: "--allow-other-experiment needs --baseline",
+          hint: "it accepts a baseline of another experiment")
+      ]
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = Format(rawValue: try arguments.choice("format", Format.allCases.map(\.rawValue)) ?? "table") ?? .table
-    let output = OutputDestination(path: arguments.value("output"))
+    let format = Format(rawValue: try arguments[Key.format] ?? "table") ?? .table
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     guard !arguments.positionals.isEmpty else {
       throw UsageError(message: "no spec given", hint: "e.g. funnellab check experiments/*.json")
     }
@@ -77,7 +94,7 @@ enum CheckCommand: Command {
     }
     let baseline = try Baseline(arguments, specs: experiments.count, console: console)
     try refuseNothingToCheck(
-      experiments, given: arguments.positionals, allowEmpty: arguments.flag("allow-empty") || baseline.replacesExpectations)
+      experiments, given: arguments.positionals, allowEmpty: (try arguments[Key.allowEmpty]) || baseline.replacesExpectations)
     var files: [CheckRenderer.File] = []
     // A bar on a terminal over every spec's expectations (a simulated one can take seconds); -q hides it.
     let total = experiments.reduce(0) { $0 + $1.1.expectations.count }
@@ -101,14 +118,14 @@ enum CheckCommand: Command {
         FunnelSnapshot(
           experiment: experiment.name, ids: solved.map(\.variant.id), flows: solved.map(\.flow), funnels: solved.map(\.exact),
           primary: experiment.metrics.primary),
-        path: path, allowOtherExperiment: arguments.flag("allow-other-experiment"))
+        path: path, allowOtherExperiment: try arguments[BaselineOptions.allowOtherExperiment])
       if let destination = baseline.update {
         update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, metrics: experiment.metrics))
       }
     }
     // Written all or nothing: a failure to write one leaves every earlier file as it was.
     var outputs = OutputSet()
-    if let junit = arguments.value("junit") { outputs.add(CheckRenderer.junit(files), to: OutputDestination(path: junit)) }
+    if let junit = try arguments[Key.junit] { outputs.add(CheckRenderer.junit(files), to: OutputDestination(path: junit)) }
     if let (destination, text) = update { outputs.add(text, to: destination) }
     let text =
       switch format {
@@ -134,14 +151,8 @@ enum CheckCommand: Command {
 
     init(_ arguments: ParsedArguments, specs: Int, console: any Console) throws {
       tolerance = try BaselineOptions.tolerance(arguments)
-      let path = arguments.value("baseline")
-      update = arguments.value("update-baseline").map { OutputDestination(path: $0) }
-      if path == nil, !arguments.all("tolerance").isEmpty || arguments.value("relative-tolerance") != nil {
-        throw UsageError(message: "--tolerance and --relative-tolerance need --baseline", hint: "e.g. --baseline build/klick-baseline.json")
-      }
-      if path == nil, arguments.flag("allow-other-experiment") {
-        throw UsageError(message: "--allow-other-experiment needs --baseline", hint: "it accepts a baseline of another experiment")
-      }
+      let path = try arguments[Key.baseline]
+      update = try arguments[Key.updateBaseline].map { OutputDestination(path: $0) }
       if (path != nil || update != nil), specs != 1 {
         throw UsageError(
           message: "--baseline and --update-baseline take one spec, got \(specs)", hint: "run check once per spec and baseline")

@@ -19,20 +19,21 @@ enum DiffCommand: Command {
       PositionalSpec(name: "old", help: "The spec (or baseline JSON) before the change.", optional: false),
       PositionalSpec(name: "new", help: "The spec (or baseline JSON) after the change.", optional: false),
     ],
-    options: BaselineOptions.toleranceOptions + [BaselineOptions.allowOtherExperimentOption] + [
-      OptionSpec(
-        name: "format", short: "f", valueName: "format", help: "table, json or markdown (a pull-request comment) (default: table)."),
-      OutputDestination.option,
-    ],
+    options: BaselineOptions.toleranceOptions + [BaselineOptions.allowOtherExperiment, format, OutputDestination.option],
     examples: [
       "funnellab exact experiments/urbannest-onboarding.json --format json -o build/urbannest-exact.json",
       "funnellab diff build/urbannest-exact.json experiments/urbannest-onboarding.json",
       "funnellab diff experiments/urbannest-onboarding.json experiments/urbannest-onboarding.json --tolerance completionRate=0.001 --format markdown",
     ])
 
+  /// `--format` of `diff`.
+  static let format = Option<String?>.choice(
+    "format", short: "f", valueName: "format", help: "table, json or markdown (a pull-request comment) (default: table).",
+    ["table", "json", "markdown"])
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.choice("format", ["table", "json", "markdown"]) ?? "table"
-    let output = OutputDestination(path: arguments.value("output"))
+    let format = try arguments[Self.format] ?? "table"
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     let tolerance = try BaselineOptions.tolerance(arguments)
     guard arguments.positionals.count == 2 else {
       throw UsageError(message: "diff takes two files, got \(arguments.positionals.count)", hint: "funnellab diff OLD.json NEW.json")
@@ -40,7 +41,7 @@ enum DiffCommand: Command {
     let (old, oldIsBaseline) = try snapshot(arguments.positionals[0], console: console)
     let (new, newIsBaseline) = try snapshot(arguments.positionals[1], console: console)
     // A baseline file judges the other side only where it covers it.
-    let allowOther = arguments.flag("allow-other-experiment")
+    let allowOther = try arguments[BaselineOptions.allowOtherExperiment]
     if oldIsBaseline {
       try BaselineOptions.refuseUncovered(
         new, by: old, named: InputFile.displayName(arguments.positionals[0]), allowOtherExperiment: allowOther)

@@ -5,21 +5,25 @@ import FunnelLab
 /// and the reading of a log that `ingest` and `infer` share.
 enum EventOptions {
   /// `--input-format`, in a command's help.
-  static let inputFormatOption = OptionSpec(
-    name: "input-format", valueName: "format", help: "ndjson or csv (default: csv for a .csv file, else ndjson).")
+  static let inputFormatOption = Option<String?>.choice(
+    "input-format", valueName: "format", help: "ndjson or csv (default: csv for a .csv file, else ndjson).",
+    EventIngest.Format.allCases.map(\.rawValue))
   /// `--max-bad-lines`, in a command's help.
-  static let maximumBadLinesOption = OptionSpec(
-    name: "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0).")
+  static let maximumBadLinesOption = Option<Int?>.integer(
+    "max-bad-lines", valueName: "n", help: "Skip up to n bad lines, reported on stderr (default: 0).", in: 0...1_000_000_000_000)
+  /// `--events-map`: `trace`'s, `ingest`'s and `infer`'s.
+  static let eventsMap = Option<String?>.text(
+    "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours).", file: .reads)
 
   /// `--input-format`; without it, CSV for a path ending in `.csv`, else NDJSON.
   static func inputFormat(_ arguments: ParsedArguments, path: String) throws(UsageError) -> EventIngest.Format {
-    try arguments.choice("input-format", EventIngest.Format.allCases.map(\.rawValue)).flatMap(EventIngest.Format.init)
+    try arguments[inputFormatOption].flatMap(EventIngest.Format.init)
       ?? (path.lowercased().hasSuffix(".csv") ? .csv : .ndjson)
   }
 
   /// `--max-bad-lines` (default 0).
   static func maximumBadLines(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-    try arguments.integer("max-bad-lines", in: 0...1_000_000_000_000) ?? 0
+    try arguments[maximumBadLinesOption] ?? 0
   }
 
   /// Streams the log at `path` (`-`: standard input) into `log`, stopping early once the bad
@@ -56,7 +60,7 @@ enum EventOptions {
 
   /// `--events-map`: the team's event names (FunnelLab name → theirs); none keeps every name.
   static func names(_ arguments: ParsedArguments, console: any Console) throws -> EventNameMap {
-    guard let path = arguments.value("events-map") else { return EventNameMap() }
+    guard let path = try arguments[eventsMap] else { return EventNameMap() }
     let text = try InputFile.read(path, console: console)
     do {
       return try EventNameMap(parsing: text, source: InputFile.displayName(path))
@@ -65,9 +69,9 @@ enum EventOptions {
     }
   }
 
-  /// `--variant-property`: the property naming the variant; an empty name is refused.
-  static func variantProperty(_ arguments: ParsedArguments) throws(UsageError) -> String? {
-    let name = arguments.value("variant-property")
+  /// `--variant-property` (the command's `option`): the property naming the variant; an empty name is refused.
+  static func variantProperty(_ arguments: ParsedArguments, _ option: Option<String?>) throws(UsageError) -> String? {
+    let name = try arguments[option]
     if name?.isEmpty == true {
       throw UsageError(message: "--variant-property: the property's name is empty", hint: "e.g. --variant-property variant")
     }

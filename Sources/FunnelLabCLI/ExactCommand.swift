@@ -23,13 +23,9 @@ enum ExactCommand: Command {
       Without <spec>, solves the built-in Klick onboarding experiment.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
-    options: [
-      OptionSpec(name: "variant", valueName: "id", help: "Solve only this variant (and the control).", repeatable: true),
-      OutputFormat.option(OutputFormat.all),
-      OutputDestination.option,
-      alphaOption,
-      OptionSpec(name: "seed", valueName: "n", help: "With --parameter-uncertainty: the seed of the draws (default: the spec's \"seed\")."),
-    ] + PredictionOptions.options + [PredictionOptions.metricOption],
+    options: [Key.variant, Key.format, OutputDestination.option, SharedOptions.alpha, SharedOptions.seed, SharedOptions.threads]
+      + PredictionOptions.options + [PredictionOptions.metric],
+    requirements: PredictionOptions.requirements + Key.drawsOnly,
     examples: [
       "funnellab exact",
       "funnellab exact experiments/betfree-onboarding.json",
@@ -38,22 +34,33 @@ enum ExactCommand: Command {
       "funnellab exact experiments/betfree-onboarding.json --parameter-uncertainty --variant defaultLifetime --metric revenuePerUser --draws 20",
     ])
 
+  /// The options of `exact` (the shared ones are ``SharedOptions``).
+  enum Key {
+    static let variant = Option<[String]>.repeatable("variant", valueName: "id", help: "Solve only this variant (and the control).")
+    static let format = Option<OutputFormat>.format(OutputFormat.all)
+
+    /// `--seed` and `--alpha` need `--parameter-uncertainty`: the exact solution has no randomness and no test.
+    static let drawsOnly: [OptionRequirement] = [SharedOptions.seed, SharedOptions.alpha].map { (option: any OptionKey) in
+      OptionRequirement(
+        option, needs: PredictionOptions.parameterUncertainty,
+        message: "exact has no randomness and no test: --seed and --alpha need --parameter-uncertainty", hint: "drop them")
+    }
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format(OutputFormat.all)
-    let output = OutputDestination(path: arguments.value("output"))
-    if try PredictionOptions.requested(arguments, dependents: ["draws", "metric"]) {
+    let format = try arguments[Key.format]
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
+    let threads = try arguments[SharedOptions.threads]
+    if try arguments[PredictionOptions.parameterUncertainty] {
       var experiment = try LoadedSpec.load(arguments, console: console).experiment
       try applyAlpha(arguments, to: &experiment)
       return try PredictionOptions.write(
-        experiment, arguments: arguments, format: format, seed: try arguments.unsigned("seed"), threads: nil, command: "exact",
-        console: console)
-    }
-    if arguments.value("seed") != nil || arguments.value("alpha") != nil {
-      throw UsageError(message: "exact has no randomness and no test: --seed and --alpha need --parameter-uncertainty", hint: "drop them")
+        experiment, arguments: arguments, variant: Key.variant, format: format, seed: try arguments[SharedOptions.seed],
+        threads: threads, command: "exact", console: console)
     }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
-    let wanted = try knownVariants(arguments.all("variant"), of: experiment)
-    let variants = try solve(experiment, wanted: wanted, console: console)
+    let wanted = try knownVariants(arguments[Key.variant], of: experiment)
+    let variants = try solve(experiment, wanted: wanted, threads: threads, console: console)
     let name = experiment.name
     let text =
       switch format {
@@ -71,8 +78,9 @@ enum ExactCommand: Command {
   /// - Throws: ``CommandFailure`` (65) when the experiment does not compile.
   /// The exact solution of the control and the `wanted` variants (all when empty), with a
   /// progress bar over the variants on `console`'s terminal when one is given.
+  /// `threads`: workers (`nil`: every core); the result does not depend on it.
   static func solve(
-    _ experiment: Experiment, wanted: [String] = [], console: (any Console)? = nil
+    _ experiment: Experiment, wanted: [String] = [], threads: Int? = nil, console: (any Console)? = nil
   ) throws(CommandFailure) -> [ExactRenderer.Variant] {
     let flows: [CompiledFlow]
     do {
@@ -88,7 +96,7 @@ enum ExactCommand: Command {
       progress = { done, total in created.update(done: done, total: total) }
       bar = created
     }
-    let solved = ExactEngine.solve(selected.map { flows[$0] }, progress: progress)
+    let solved = ExactEngine.solve(selected.map { flows[$0] }, threads: threads, progress: progress)
     bar?.finish()
     return zip(selected, solved).map { i, exact in ExactRenderer.Variant(variant: experiment.variants[i], flow: flows[i], exact: exact) }
   }

@@ -79,11 +79,11 @@ func refuseCollidingFiles(_ arguments: ParsedArguments, spec: CommandSpec, conso
   if arguments.positionals.isEmpty, spec.positionals.contains(where: \.standardInputWhenAbsent) { input("standard input", "-") }
   let options = spec.allOptions
   for option in options where option.file == .reads {
-    for path in arguments.all(option.name) { input("--\(option.name) \(path)", path) }
+    for path in arguments.texts(of: option) { input("--\(option.name) \(path)", path) }
   }
   var outputs: [(option: String, path: String, identity: FileIdentity)] = []
   for option in options where option.file == .writes {
-    for path in arguments.all(option.name) where path != "-" {
+    for path in arguments.texts(of: option) where path != "-" {
       guard let identity = FileIdentity(path: path) else { continue }
       let shown = path.escapingControlCharacters
       if let input = inputs.first(where: { $0.identity == identity }) {

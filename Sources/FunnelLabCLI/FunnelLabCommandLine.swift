@@ -103,13 +103,13 @@ package enum FunnelLabCommandLine {
     do {
       let parsed = try parseArguments(Array(arguments.dropFirst()), spec: spec)
       let layout = try TerminalOptions.layout(parsed, console: console)
-      if parsed.flag("help") {
+      if try parsed[CommandSpec.helpOption] {
         console.out(spec.help(width: layout.width ?? Int.max / 2))
         return ExitCode.success.rawValue
       }
       try refuseCollidingFiles(parsed, spec: spec, console: console)
       return try TerminalOptions.$layout.withValue(layout) {
-        try TerminalOptions.$isQuiet.withValue(parsed.flag("quiet")) { try command.run(parsed, console).rawValue }
+        try TerminalOptions.$isQuiet.withValue(parsed[TerminalOptions.quiet]) { try command.run(parsed, console).rawValue }
       }
     } catch let error as UsageError {
       var text = "Error: \(error.message.escapingControlCharacters)"
@@ -168,25 +168,16 @@ protocol Command: SendableMetatype {
 }
 
 /// The shard to run, from `--shard i/n`, or from `--shards n` and a job-array
-/// engine's environment; `nil` when neither is given.
+/// engine's environment; `nil` when neither is given. (Their conflicts are declared:
+/// ``SharedOptions/shardConflicts(_:)``.)
 func shard(_ arguments: ParsedArguments, console: any Console) throws(UsageError) -> Shard? {
-  if arguments.value("shard") != nil, arguments.value("shards") != nil {
-    throw UsageError(message: "give --shard i/n or --shards n, not both", hint: "--shards reads the index from the job array's environment")
-  }
-  if arguments.value("shard") != nil || arguments.value("shards") != nil {
-    for option in ["format", "top"] where arguments.value(option) != nil {
-      throw UsageError(
-        message: "--\(option) does not apply to a shard: it writes a partial result (JSON) for 'funnellab merge'",
-        hint: "give --\(option) to 'funnellab merge'")
-    }
-  }
-  if let text = arguments.value("shard") {
+  if let text = try arguments[SharedOptions.shard] {
     guard let shard = Shard(parsing: text) else {
       throw UsageError(message: "--shard expects i/n with 0 ≤ i < n, got '\(text)'", hint: "e.g. --shard 0/4")
     }
     return shard
   }
-  guard let count = try arguments.integer("shards", in: 1...100_000) else { return nil }
+  guard let count = try arguments[SharedOptions.shards] else { return nil }
   guard let (found, variable) = Shard.fromEnvironment(count: count, { console.environment($0) }) else {
     throw UsageError(
       message: "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX",
@@ -196,41 +187,9 @@ func shard(_ arguments: ParsedArguments, console: any Console) throws(UsageError
   return found
 }
 
-let shardOptions = [
-  OptionSpec(name: "shard", valueName: "i/n", help: "Run shard i of n (0-based) and write a partial result for 'funnellab merge'."),
-  OptionSpec(
-    name: "shards", valueName: "n",
-    help:
-      "Run one of n shards, its index read from JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm) or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch)."
-  ),
-]
-
-/// `--alpha`: overrides the spec's `metrics.alpha` (tests and intervals at `1 − α`).
-let alphaOption = OptionSpec(
-  name: "alpha", valueName: "a", help: "Significance level; intervals are 1 − α (default: the spec's metrics.alpha, else 0.05).")
-
 /// The spec's `metrics.alpha`, overridden by `--alpha` when given.
 func applyAlpha(_ arguments: ParsedArguments, to experiment: inout Experiment) throws(UsageError) {
-  if let alpha = try arguments.number("alpha", in: 1e-6...0.499) { experiment.metrics.alpha = alpha }
-}
-
-extension ParsedArguments {
-  /// The `--metric` given, or `nil` when none is.
-  /// - Throws: ``UsageError`` for an unknown name, with the nearest metric.
-  func metric() throws(UsageError) -> FunnelMetric? {
-    guard let name = value("metric") else { return nil }
-    guard let metric = FunnelMetric(rawValue: name) else {
-      // The reports' words ("completion", "purchase conversion") are what a reader types.
-      let words = name.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }).joined(separator: " ")
-      let named = FunnelMetric.allCases.first { $0.label.lowercased() == words }?.rawValue
-      let suggestion = named ?? closest(name, FunnelMetric.allCases.map(\.rawValue))
-      throw UsageError(
-        message: "unknown metric '\(name)'",
-        hint: suggestion.map { "did you mean '\($0)'?" }
-          ?? "one of " + FunnelMetric.allCases.map(\.rawValue).joined(separator: ", "))
-    }
-    return metric
-  }
+  if let alpha = try arguments[SharedOptions.alpha] { experiment.metrics.alpha = alpha }
 }
 
 /// The `--variant` ids, each checked against the spec's variants: a wrong id is a

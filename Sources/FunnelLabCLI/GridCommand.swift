@@ -26,29 +26,39 @@ enum GridCommand: Command {
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec with a \"grid\" (default: built-in klick-onboarding).")],
     options: [
-      OptionSpec(name: "users", short: "n", valueName: "n", help: "Users per cell (default: the spec's \"users\")."),
-      OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
-      OptionSpec(name: "threads", short: "j", valueName: "n", help: "Worker threads (default: all cores)."),
-      OptionSpec(name: "top", valueName: "k", help: "Show only the k best cells (table; with --exact also Markdown and HTML, default 20)."),
-      OptionSpec(name: "exact", help: "Rank every cell by the exact engine, streamed: no users, no seed, up to 100,000 cells."),
-      OutputFormat.option(OutputFormat.all),
-      alphaOption,
-      OutputDestination.option,
-      OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
-    ] + shardOptions,
+      Key.users, SharedOptions.seed, SharedOptions.threads, Key.top, Key.exact, Key.format, SharedOptions.alpha, OutputDestination.option,
+    ] + SharedOptions.shardOptions,
+    conflicts: SharedOptions.shardConflicts([Key.format, Key.top])
+      + ([Key.users, SharedOptions.seed, SharedOptions.alpha] as [any OptionKey]).map { (option: any OptionKey) -> OptionConflict in
+        OptionConflict(
+          option, Key.exact, message: "--exact has no users, no seed and no test: --\(option.spec.name) does not apply",
+          hint: "drop --\(option.spec.name), or drop --exact to simulate the grid")
+      },
     examples: [
       "funnellab grid",
       "funnellab grid experiments/klick-onboarding.json --users 20000 --threads 2 --format json -o grid.json",
       "funnellab grid --exact --top 5",
     ])
 
+  /// The options of `grid` (the shared ones are ``SharedOptions``).
+  enum Key {
+    static let users = Option<Int?>.integer(
+      "users", short: "n", valueName: "n", help: "Users per cell (default: the spec's \"users\").", in: Limits.users)
+    static let top = Option<Int?>.integer(
+      "top", valueName: "k", help: "Show only the k best cells (table; with --exact also Markdown and HTML, default 20).",
+      in: 1...10_000)
+    static let exact = Option<Bool>.flag(
+      "exact", help: "Rank every cell by the exact engine, streamed: no users, no seed, up to 100,000 cells.")
+    static let format = Option<OutputFormat>.format(OutputFormat.all)
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let users = try arguments.integer("users", in: Limits.users)
-    let seed = try arguments.unsigned("seed")
-    let threads = try arguments.integer("threads", in: 1...1024)
-    let top = try arguments.integer("top", in: 1...10_000)
-    let format = try arguments.format(OutputFormat.all)
-    if arguments.flag("exact") { return try exact(arguments, format: format, top: top, threads: threads, console: console) }
+    let users = try arguments[Key.users]
+    let seed = try arguments[SharedOptions.seed]
+    let threads = try arguments[SharedOptions.threads]
+    let top = try arguments[Key.top]
+    let format = try arguments[Key.format]
+    if try arguments[Key.exact] { return try exact(arguments, format: format, top: top, threads: threads, console: console) }
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
@@ -66,7 +76,8 @@ enum GridCommand: Command {
     var options = RunOptions(users: users, seed: seed, threads: threads)
     options.shard = try shard(arguments, console: console)
     let bar = ProgressBar(
-      console: console, label: "grid", enabled: !arguments.flag("quiet"), estimate: WorkEstimate.run(gridded, options: options),
+      console: console, label: "grid", enabled: !(try arguments[TerminalOptions.quiet]),
+      estimate: WorkEstimate.run(gridded, options: options),
       threads: threads)
     do {
       result = try Simulation.run(gridded, options: options) { done, total in
@@ -81,11 +92,11 @@ enum GridCommand: Command {
       let file = ShardFile(
         command: "grid", shard: shard, specText: spec.text, seed: result.seed, users: result.usersPerVariant,
         mode: .truth, variants: nil, aggregates: result.variants.map(\.aggregate), paired: result.variants.map(\.paired))
-      try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
+      try OutputDestination(path: try arguments[OutputDestination.option]).write(JSONWriter.write(file.json), console: console)
       return .success
     }
     let report = GridReport(result: result, grid: grid, spec: experiment.metrics)
-    try OutputDestination(path: arguments.value("output")).write(render(report, format: format, top: top), console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(render(report, format: format, top: top), console: console)
     return .success
   }
 
@@ -94,18 +105,13 @@ enum GridCommand: Command {
   static func exact(
     _ arguments: ParsedArguments, format: OutputFormat, top: Int?, threads: Int?, console: any Console
   ) throws -> ExitCode {
-    for name in ["users", "seed", "alpha"] where arguments.value(name) != nil {
-      throw UsageError(
-        message: "--exact has no users, no seed and no test: --\(name) does not apply",
-        hint: "drop --\(name), or drop --exact to simulate the grid")
-    }
     let spec = try LoadedSpec.load(arguments, console: console)
     let experiment = spec.experiment
     guard experiment.grid != nil else {
       throw noGrid(experiment.name)
     }
     let shard = try shard(arguments, console: console)
-    let bar = ProgressBar(console: console, label: "solving", enabled: !arguments.flag("quiet"), unit: "cells")
+    let bar = ProgressBar(console: console, label: "solving", enabled: !(try arguments[TerminalOptions.quiet]), unit: "cells")
     let part: GridRanking.Part
     do {
       part = try GridRanking.solve(experiment, shard: shard, threads: threads) { done, total in bar.update(done: done, total: total) }
@@ -114,7 +120,7 @@ enum GridCommand: Command {
       throw CommandFailure.invalid(error)
     }
     bar.finish()
-    let output = OutputDestination(path: arguments.value("output"))
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     if let shard {
       let file = ExactGridShardFile(shard: shard, specText: spec.text, part: part)
       try output.write(JSONWriter.write(file.json), console: console)

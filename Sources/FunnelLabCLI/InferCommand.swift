@@ -33,29 +33,16 @@ enum InferCommand: Command {
       PositionalSpec(
         name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.", standardInputWhenAbsent: true)
     ],
-    options: [
-      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours).", file: .reads),
-      EventOptions.inputFormatOption,
-      EventOptions.maximumBadLinesOption,
-    ] + LogShapeOptions.options + [
-      OptionSpec(name: "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant."),
-      OptionSpec(name: "variant", valueName: "id", help: "Read only this variant's events (a log of several variants)."),
-      OptionSpec(
-        name: "segment-property", valueName: "name",
-        help: "Segments from this property (e.g. segment): per-segment probabilities where a test says segments differ."),
-      OptionSpec(
-        name: "variants-from", valueName: "spec",
-        help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline.",
-        file: .reads),
-      OptionSpec(
-        name: "since", valueName: "time",
-        help: "Count only walks that start at or after this time (UTC): YYYY-MM-DD, YYYY-MM-DD HH:MM:SS, ISO 8601 or epoch."),
-      OptionSpec(name: "until", valueName: "time", help: "Count only walks that start before this time (as --since)."),
-      OptionSpec(name: "name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>)."),
-      OptionSpec(name: "report", valueName: "file", help: "Write the report there, in --format.", file: .writes),
-      OptionSpec(name: "alpha", valueName: "a", help: "The report's intervals are 1 − α (default 0.05)."),
-      OutputFormat.option([.table, .json, .markdown, .html]),
-      OutputDestination.option,
+    options: [EventOptions.eventsMap, EventOptions.inputFormatOption, EventOptions.maximumBadLinesOption] + LogShapeOptions.options + [
+      Key.variantProperty, Key.variant, Key.segmentProperty, Key.variantsFrom, Key.since, Key.until, Key.name, Key.report,
+      SharedOptions.alpha, Key.format, OutputDestination.option,
+    ],
+    requirements: LogShapeOptions.requirements + [
+      OptionRequirement(
+        Key.variantProperty, needs: Key.variant, message: "--variant-property needs --variant ID", hint: "infer reads one variant's events"),
+      OptionRequirement(
+        Key.variant, needs: Key.variantProperty, message: "--variant needs --variant-property NAME",
+        hint: "the property naming each event's variant"),
     ],
     examples: [
       "funnellab infer experiments/data/klick-events.ndjson --events-map experiments/data/klick-events-map.json --variant-property variant --variant control -o inferred.json",
@@ -63,33 +50,53 @@ enum InferCommand: Command {
       "funnellab infer experiments/data/clickstream-example.csv --completion-event order_confirmation --purchase-event checkout_success -o inferred.json",
     ])
 
+  /// The options of `infer` (the log's shape: ``LogShapeOptions``).
+  enum Key {
+    static let variantProperty = Option<String?>.text(
+      "variant-property", valueName: "name", help: "With --variant: the property naming each event's variant.")
+    static let variant = Option<String?>.text(
+      "variant", valueName: "id", help: "Read only this variant's events (a log of several variants).")
+    static let segmentProperty = Option<String?>.text(
+      "segment-property", valueName: "name",
+      help: "Segments from this property (e.g. segment): per-segment probabilities where a test says segments differ.")
+    static let variantsFrom = Option<String?>.text(
+      "variants-from", valueName: "spec",
+      help: "Add this spec's variants (their patches) to the inferred flow, to plan them from the log's baseline.", file: .reads)
+    static let since = Option<String?>.text(
+      "since", valueName: "time",
+      help: "Count only walks that start at or after this time (UTC): YYYY-MM-DD, YYYY-MM-DD HH:MM:SS, ISO 8601 or epoch.")
+    static let until = Option<String?>.text(
+      "until", valueName: "time", help: "Count only walks that start before this time (as --since).")
+    static let name = Option<String?>.text("name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>).")
+    static let report = Option<String?>.text("report", valueName: "file", help: "Write the report there, in --format.", file: .writes)
+    static let alpha = SharedOptions.alpha.within(1e-12...0.5)
+    static let format = Option<OutputFormat>.format([.table, .json, .markdown, .html])
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let path = arguments.positionals.first ?? "-"
     let shapeOptions = try LogShapeOptions.read(arguments)
     let inputFormat = try EventOptions.inputFormat(arguments, path: path)
     let maximumBad = try EventOptions.maximumBadLines(arguments)
-    let format = try arguments.format([.table, .json, .markdown, .html])
-    let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
+    let format = try arguments[Key.format]
+    let alpha = try arguments[Key.alpha] ?? 0.05
     let names = try EventOptions.names(arguments, console: console)
     let base = (path as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "log"
-    let name = arguments.value("name") ?? "inferred-" + (path == "-" ? "log" : base)
+    let name = try arguments[Key.name] ?? "inferred-" + (path == "-" ? "log" : base)
     guard !name.trimmingCharacters(in: .whitespaces).isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
       throw UsageError(message: "--name is empty or holds a control character", hint: "e.g. --name klick-as-logged")
     }
     let source = InputFile.displayName(path)
-    try refuseSegmentProperty(arguments.value("segment-property"))
+    let segmentProperty = try arguments[Key.segmentProperty]
+    try refuseSegmentProperty(segmentProperty)
     var variant: (property: String, value: String)?
-    switch (arguments.value("variant-property"), arguments.value("variant")) {
-    case (let p?, let v?): variant = (p, v)
-    case (nil, nil): break
-    case (_?, nil): throw UsageError(message: "--variant-property needs --variant ID", hint: "infer reads one variant's events")
-    case (nil, _?): throw UsageError(message: "--variant needs --variant-property NAME", hint: "the property naming each event's variant")
-    }
+    // Each needs the other (declared in the spec's requirements).
+    if let p = try arguments[Key.variantProperty], let v = try arguments[Key.variant] { variant = (p, v) }
     let window = try timeWindow(arguments)
     var log = ScreenViewLog(
       inputFormat, options: shapeOptions,
       inference: FlowInference(
-        format: inputFormat, names: names, variant: variant, segmentProperty: arguments.value("segment-property"), window: window))
+        format: inputFormat, names: names, variant: variant, segmentProperty: segmentProperty, window: window))
     let stopped = try EventOptions.read(path, into: &log, maximumBad: maximumBad, label: "infer", console: console)
     let inference = log.inference
     try check(log, stopped: stopped, source: source, maximumBad: maximumBad)
@@ -112,8 +119,10 @@ enum InferCommand: Command {
       inference, completion: solved?.exact.completion, purchase: solved?.exact.purchase, reach: reach,
       alpha: alpha)
     report.reading = reading
-    let specDestination = OutputDestination(path: arguments.value("output"))
-    let specName = arguments.value("output").map(InputFile.displayName) ?? "standard output"
+    let specDestination = OutputDestination(path: try arguments[OutputDestination.option])
+    let outputPath = try arguments[OutputDestination.option]
+    let reportPath = try arguments[Key.report]
+    let specName = outputPath.map(InputFile.displayName) ?? "standard output"
     let rendered =
       switch format {
       case .json: InferenceRenderer.json(report, spec: specName)
@@ -124,15 +133,15 @@ enum InferCommand: Command {
     // The spec and the report, all or nothing.
     var outputs = OutputSet()
     outputs.add(text, to: specDestination)
-    if let reportPath = arguments.value("report") {
+    if let reportPath {
       outputs.add(rendered, to: OutputDestination(path: reportPath))
-    } else if arguments.value("output") != nil, arguments.value("output") != "-" {
+    } else if outputPath != nil, outputPath != "-" {
       outputs.add(rendered, to: OutputDestination(path: nil))
     }
     try outputs.write(console: console)
-    if arguments.value("report") == nil, arguments.value("output") == nil || arguments.value("output") == "-" {
+    if reportPath == nil, outputPath == nil || outputPath == "-" {
       console.err(rendered)
-    } else if let reading = report.reading, let reportPath = arguments.value("report"), reportPath != "-" {
+    } else if let reading = report.reading, let reportPath, reportPath != "-" {
       // The report went to a file: standard error still says how the log was read.
       console.err(InferenceRenderer.readingNote(reading) + "\n")
     }
@@ -159,7 +168,7 @@ enum InferCommand: Command {
     do {
       return (text, try LoadedSpec.load(text: text, source: "the inferred spec"))
     } catch {
-      if !variants.isEmpty, let other = arguments.value("variants-from"), (try? LoadedSpec.load(text: plain(document), source: "")) != nil {
+      if !variants.isEmpty, let other = try arguments[Key.variantsFrom], (try? LoadedSpec.load(text: plain(document), source: "")) != nil {
         throw CommandFailure(
           code: .invalidInput,
           text: "Error: the variants of \(InputFile.displayName(other)) do not apply to the flow inferred from \(source):\n" + error.text)
@@ -173,7 +182,7 @@ enum InferCommand: Command {
   /// The variants of `--variants-from`'s spec but its control (the first, or the one named
   /// `control`), as written.
   private static func borrowedVariants(_ arguments: ParsedArguments, console: any Console) throws -> [JSONValue] {
-    guard let path = arguments.value("variants-from") else { return [] }
+    guard let path = try arguments[Key.variantsFrom] else { return [] }
     let loaded = try LoadedSpec.load(path, console: console)
     guard case .array(let variants)? = (try? JSONParser.parse(loaded.text))?["variants"]?.kind else { return [] }
     let control = loaded.experiment.variants.first?.id ?? "control"
@@ -193,8 +202,9 @@ enum InferCommand: Command {
   /// The window of `--since` and `--until` (64 when either is not a time, or the window is
   /// empty); `nil` without them.
   private static func timeWindow(_ arguments: ParsedArguments) throws(UsageError) -> Range<Double>? {
-    func time(_ flag: String) throws(UsageError) -> Double? {
-      guard let text = arguments.value(flag) else { return nil }
+    func time(_ option: Option<String?>) throws(UsageError) -> Double? {
+      let flag = option.spec.name
+      guard let text = try arguments[option] else { return nil }
       let dated = text.count == 10 ? text + " 00:00:00" : text
       guard let read = LogTimestamp.milliseconds(dated) else {
         throw UsageError(
@@ -203,8 +213,8 @@ enum InferCommand: Command {
       }
       return read.milliseconds
     }
-    let since = try time("since")
-    let until = try time("until")
+    let since = try time(Key.since)
+    let until = try time(Key.until)
     guard since != nil || until != nil else { return nil }
     let lower = since ?? 0
     let upper = until ?? FlowInference.timestamps.upperBound

@@ -28,11 +28,7 @@ enum IngestCommand: Command {
         name: "events", help: "The event log (NDJSON or CSV); '-' or nothing: standard input.", standardInputWhenAbsent: true)
     ],
     options: [
-      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object of your event names (FunnelLab name → yours).", file: .reads),
-      OptionSpec(name: "variant-property", valueName: "name", help: "Count per variant: the property naming it on every event."),
-      EventOptions.inputFormatOption,
-      EventOptions.maximumBadLinesOption,
-      OutputDestination.option,
+      EventOptions.eventsMap, variantProperty, EventOptions.inputFormatOption, EventOptions.maximumBadLinesOption, OutputDestination.option,
     ],
     examples: [
       "funnellab trace --users 1000 | funnellab ingest",
@@ -40,12 +36,16 @@ enum IngestCommand: Command {
       "funnellab ingest experiments/data/klick-events.csv --variant-property variant --max-bad-lines 1",
     ])
 
+  /// `--variant-property` of `ingest`.
+  static let variantProperty = Option<String?>.text(
+    "variant-property", valueName: "name", help: "Count per variant: the property naming it on every event.")
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     let path = arguments.positionals.first ?? "-"
     let format = try EventOptions.inputFormat(arguments, path: path)
     let maximumBad = try EventOptions.maximumBadLines(arguments)
-    let variantProperty = try EventOptions.variantProperty(arguments)
-    let output = OutputDestination(path: arguments.value("output"))
+    let variantProperty = try EventOptions.variantProperty(arguments, Self.variantProperty)
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     let names = try EventOptions.names(arguments, console: console)
     var ingest = EventIngest(format: format, names: names, variantProperty: variantProperty)
     let stopped = try EventOptions.read(path, into: &ingest, maximumBad: maximumBad, label: "ingest", console: console)

@@ -16,19 +16,22 @@ enum MergeCommand: Command {
       any order: the sums are exact) and renders exactly the bytes the single run would.
       """,
     positionals: [PositionalSpec(name: "shard-file", help: "Shard files, in any order.", optional: false, variadic: true)],
-    options: [
-      OutputFormat.option(OutputFormat.all),
-      OptionSpec(name: "top", valueName: "k", help: "For a grid: show only the k best cells (table)."),
-      OutputDestination.option,
-    ],
+    options: [Key.format, Key.top, OutputDestination.option],
     examples: [
       "funnellab run experiments/klick-onboarding.json --shard 0/4 -o parts/0.json   # … 1/4, 2/4, 3/4",
       "funnellab merge parts/*.json --format json -o result.json",
     ])
 
+  /// The options of `merge`.
+  enum Key {
+    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let top = Option<Int?>.integer(
+      "top", valueName: "k", help: "For a grid: show only the k best cells (table).", in: 1...10_000)
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format(OutputFormat.all)
-    let top = try arguments.integer("top", in: 1...10_000)
+    let format = try arguments[Key.format]
+    let top = try arguments[Key.top]
     var files: [(source: String, file: ShardFile)] = []
     var plans: [(source: String, file: PlanningShardFile)] = []
     var exactGrids: [(source: String, file: ExactGridShardFile)] = []
@@ -54,7 +57,7 @@ enum MergeCommand: Command {
       do { ranking = try ExactGridShardFile.merge(exactGrids) } catch {
         throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
       }
-      try OutputDestination(path: arguments.value("output")).write(
+      try OutputDestination(path: try arguments[OutputDestination.option]).write(
         GridCommand.render(ranking, format: format, top: top), console: console)
       return .success
     }
@@ -68,7 +71,8 @@ enum MergeCommand: Command {
       do { report = try PlanningShardFile.merge(plans) } catch {
         throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
       }
-      try OutputDestination(path: arguments.value("output")).write(PowerCommand.render(report, format: format), console: console)
+      try OutputDestination(path: try arguments[OutputDestination.option]).write(
+        PowerCommand.render(report, format: format), console: console)
       return .success
     }
     let merged: (Experiment, RunResult, ShardFile)
@@ -88,7 +92,7 @@ enum MergeCommand: Command {
       if top != nil { throw Self.topNeedsAGrid("run") }
       text = RunCommand.render(result, metrics: experiment.metrics, format: format)
     }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
     return .success
   }
 

@@ -13,8 +13,9 @@ import FunnelLab
 struct OutputDestination {
   var path: String?
 
-  static let option = OptionSpec(
-    name: "output", short: "o", valueName: "file",
+  /// `--output`, `-o`: every command's that writes a result.
+  static let option = Option<String?>.text(
+    "output", short: "o", valueName: "file",
     help: "Write the result to this file instead of stdout (missing folders are created).", file: .writes)
 
   func write(_ text: String, console: any Console) throws(CommandFailure) {

@@ -18,13 +18,3 @@ extension ReportFormat {
     return OptionSpec(name: "format", short: "f", valueName: "format", help: "\(list) (default: \(names.first ?? "")).")
   }
 }
-
-extension ParsedArguments {
-  /// The `--format` given, one of `allowed`, or the first of `allowed` when none is.
-  /// - Throws: ``UsageError`` naming the allowed formats and the nearest one.
-  func format(_ allowed: [OutputFormat]) throws(UsageError) -> OutputFormat {
-    let fallback = allowed.first ?? .table
-    guard let text = try choice("format", allowed.map(\.rawValue)) else { return fallback }
-    return OutputFormat(rawValue: text) ?? fallback
-  }
-}

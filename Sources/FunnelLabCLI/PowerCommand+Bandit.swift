@@ -4,31 +4,56 @@ import FunnelStats
 
 /// `funnellab power <spec> --compare-bandit`: bandit or fixed A/B test, by simulation.
 enum BanditCommand {
-  /// The options that only `--compare-bandit` reads.
-  static let flags = ["policy", "epsilon", "min-share", "burn-in", "horizon-days", "holdout"]
+  /// The options of a bandit's allocation, declared once for `run --mode bandit` and `power --compare-bandit`.
+  enum Key {
+    static let policy = Option<String?>.choice(
+      "policy", valueName: "name", help: "The bandit's policy: thompson (default), top-two or epsilon-greedy.",
+      ["thompson", "top-two", "epsilon-greedy"])
+    static let epsilon = Option<Double?>.number(
+      "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1).", in: 0...1)
+    static let minimumShare = Option<Double?>.number(
+      "min-share", valueName: "m", help: "The bandit's minimum share of each arm (default 0.01).",
+      in: AdaptiveAllocation.smallestMinimumShare...0.49)
+    static let burnIn = Option<Int?>.integer(
+      "burn-in", valueName: "days", help: "The bandit's days at an equal split first (default 1).", in: 0...100)
+    static let horizonDays = Option<Int?>.integer(
+      "horizon-days", valueName: "n", help: "With --compare-bandit: days after the test with the winner shipped (default 28).",
+      in: 0...100_000)
+    static let holdout = Option<Double?>.number(
+      "holdout", valueName: "share", help: "With --compare-bandit: a holdout share kept on the control after shipping.", in: 0.001...0.5)
+
+    /// The options of the allocation rule (``allocation(_:)``).
+    static let allocation: [any OptionKey] = [policy, epsilon, minimumShare, burnIn]
+    /// The options that only `--compare-bandit` reads.
+    static let compareOnly: [any OptionKey] = allocation + [horizonDays, holdout]
+  }
 
   /// Reads the options, runs ``BanditPlanner`` and writes the report.
   static func compare(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let ignored = ["users-per-arm", "target-power", "shard", "shards", "looks", "parameter-uncertainty", "draws", "target-assurance"]
-    for flag in ignored where !arguments.all(flag).isEmpty || arguments.flag(flag) {
+    let ignored: [any OptionKey] = [
+      PowerCommand.Key.usersPerArm, PowerCommand.Key.targetPower, SharedOptions.shard, SharedOptions.shards, PowerCommand.Key.looks,
+      PredictionOptions.parameterUncertainty, PredictionOptions.draws, PowerCommand.Key.targetAssurance,
+    ]
+    if let flag = arguments.firstGiven(ignored)?.spec.name {
       throw UsageError(
         message: "--\(flag) is not used by --compare-bandit", hint: "the bandit and the fixed test run --users-per-day for --days")
     }
-    guard let perDay = try arguments.integer("users-per-day", in: Limits.Planning.usersPerDay) else {
+    guard let perDay = try arguments[PowerCommand.Key.usersPerDay.within(Limits.Planning.usersPerDay)] else {
       throw UsageError(message: "--compare-bandit needs --users-per-day", hint: "e.g. --users-per-day 2000")
     }
     var options = BanditOptions(usersPerDay: perDay)
-    options.days = try arguments.integer("days", in: Limits.Planning.days)
-    options.horizonDays = try arguments.integer("horizon-days", in: 0...100_000) ?? 28
-    options.replicates = try arguments.integer("replicates", in: Limits.Planning.replicates) ?? 2_000
-    options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
-    options.seed = try arguments.unsigned("seed")
-    options.holdoutShare = try arguments.number("holdout", in: 0.001...0.5)
+    options.days = try arguments[PowerCommand.Key.days]
+    options.horizonDays = try arguments[Key.horizonDays] ?? 28
+    options.replicates = try arguments[PowerCommand.Key.replicates] ?? 2_000
+    options.alpha = try arguments[PowerCommand.Key.planningAlpha]
+    options.seed = try arguments[SharedOptions.seed]
+    options.threads = try arguments[SharedOptions.threads]
+    options.holdoutShare = try arguments[Key.holdout]
     options.allocation = try allocation(arguments)
-    let format = try arguments.format(OutputFormat.all)
+    let format = try arguments[PowerCommand.Key.format]
     let spec = try LoadedSpec.load(arguments, console: console)
     let experiment = spec.experiment
-    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    let variants = try knownVariants(arguments[PowerCommand.Key.variant], of: experiment)
     options.variants = variants.isEmpty ? nil : variants
     // The same checks, messages and exit code (64) as `run --mode bandit`.
     try validate(options.allocation, arms: armCount(variants, of: experiment))
@@ -49,7 +74,7 @@ enum BanditCommand {
       case .html: BanditRenderer.html(comparison)
       case .table: terminal(BanditRenderer.table(comparison))
       }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
     return .success
   }
 
@@ -79,8 +104,8 @@ enum BanditCommand {
 
   /// `--policy`, `--epsilon`, `--min-share` and `--burn-in` as an allocation rule.
   static func allocation(_ arguments: ParsedArguments) throws(UsageError) -> AdaptiveAllocation {
-    let name = try arguments.choice("policy", ["thompson", "top-two", "epsilon-greedy"]) ?? "thompson"
-    let epsilon = try arguments.number("epsilon", in: 0...1)
+    let name = try arguments[Key.policy] ?? "thompson"
+    let epsilon = try arguments[Key.epsilon]
     if epsilon != nil, name != "epsilon-greedy" {
       throw UsageError(message: "--epsilon is for --policy epsilon-greedy", hint: "add --policy epsilon-greedy")
     }
@@ -91,7 +116,6 @@ enum BanditCommand {
       default: .thompson
       }
     return AdaptiveAllocation(
-      policy: policy, minimumShare: try arguments.number("min-share", in: AdaptiveAllocation.smallestMinimumShare...0.49) ?? 0.01,
-      burnInDays: try arguments.integer("burn-in", in: 0...100) ?? 1)
+      policy: policy, minimumShare: try arguments[Key.minimumShare] ?? 0.01, burnInDays: try arguments[Key.burnIn] ?? 1)
   }
 }

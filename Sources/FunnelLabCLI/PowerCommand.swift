@@ -57,47 +57,18 @@ enum PowerCommand: Command {
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec to plan by simulation (optional).")],
     options: [
-      OptionSpec(name: "target-power", valueName: "p", help: "With <spec>: the power to size for (default 0.8)."),
-      OptionSpec(name: "replicates", valueName: "n", help: "With <spec>: simulated experiments per estimate (default 10000)."),
-      OptionSpec(name: "days", valueName: "n", help: "With <spec> and --users-per-day: daily looks to simulate (default: the duration)."),
-      OptionSpec(
-        name: "looks", valueName: "n",
-        help: "With <spec>: same as --days. Without: a group-sequential design of n equally spaced looks (1...20)."),
-      OptionSpec(name: "spending", valueName: "name", help: "With --looks (no spec): obrien-fleming (default) or pocock."),
-      OptionSpec(name: "variant", valueName: "id", help: "With <spec>: plan only this variant.", repeatable: true),
-      OptionSpec(
-        name: "metric", valueName: "metric",
-        help:
-          "With <spec>: the metric to plan, a proportion such as completionRate (default: metrics.primary), or revenuePerUser (from the exact revenue distribution)."
-      ),
-      OptionSpec(name: "compare-bandit", help: "With <spec> and --users-per-day: bandit or fixed A/B test, by simulation."),
-      OptionSpec(name: "policy", valueName: "name", help: "With --compare-bandit: thompson (default), top-two or epsilon-greedy."),
-      OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
-      OptionSpec(name: "min-share", valueName: "m", help: "With --compare-bandit: each arm's minimum share (default 0.01)."),
-      OptionSpec(name: "burn-in", valueName: "days", help: "With --compare-bandit: days at an equal split first (default 1)."),
-      OptionSpec(
-        name: "horizon-days", valueName: "n", help: "With --compare-bandit: days after the test with the winner shipped (default 28)."),
-      OptionSpec(name: "holdout", valueName: "share", help: "With --compare-bandit: a holdout share kept on the control after shipping."),
-      OptionSpec(name: "seed", valueName: "n", help: "With <spec>: random seed (default: the spec's)."),
-    ] + PredictionOptions.options + [
-      OptionSpec(
-        name: "target-assurance", valueName: "p",
-        help: "With --parameter-uncertainty: the assurance to size for (default: the target power)."),
-      shardOptions[0], shardOptions[1],
-      OptionSpec(name: "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means)."),
-      OptionSpec(name: "mde", valueName: "delta", help: "Absolute minimal detectable effect (0.01: 10% → 11%)."),
-      OptionSpec(name: "relative-mde", valueName: "fraction", help: "Relative minimal detectable effect (0.1: 10% → 11%)."),
-      OptionSpec(name: "users-per-arm", valueName: "n", help: "Treatment users (control: ratio × n)."),
-      OptionSpec(name: "power", valueName: "p", help: "Power 1 − β (default 0.8 unless solved for)."),
-      OptionSpec(name: "alpha", valueName: "a", help: "Significance level (default 0.05)."),
-      OptionSpec(name: "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided)."),
-      OptionSpec(name: "ratio", valueName: "r", help: "Control users per treatment user (default 1)."),
-      OptionSpec(name: "method", valueName: "method", help: "pooled, unpooled, arcsine or means (default pooled)."),
-      OptionSpec(name: "sd", valueName: "sigma", help: "Standard deviation, for --method means."),
-      OptionSpec(name: "solve", valueName: "what", help: "alpha: solve for α when the rest is given."),
-      OptionSpec(name: "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration."),
-      OutputFormat.option(OutputFormat.all),
-      OutputDestination.option,
+      Key.targetPower, Key.replicates, Key.days, Key.looks, Key.spending, Key.variant, Key.metric, Key.compareBandit,
+      BanditCommand.Key.policy, BanditCommand.Key.epsilon, BanditCommand.Key.minimumShare, BanditCommand.Key.burnIn,
+      BanditCommand.Key.horizonDays, BanditCommand.Key.holdout, SharedOptions.seed, SharedOptions.threads,
+      PredictionOptions.parameterUncertainty, PredictionOptions.draws, Key.targetAssurance, SharedOptions.shard, SharedOptions.shards,
+      Key.baseline, Key.mde, Key.relativeMDE, Key.usersPerArm, Key.power, Key.alpha, Key.alternative, Key.ratio, Key.method, Key.sd,
+      Key.solve, Key.usersPerDay, Key.format, OutputDestination.option,
+    ],
+    conflicts: SharedOptions.shardConflicts([Key.format]) + [
+      OptionConflict(Key.mde, Key.relativeMDE),
+      OptionConflict(
+        Key.days, Key.looks, message: "--days and --looks both set the daily looks of a spec's peeking simulation",
+        hint: "give one of them"),
     ],
     examples: [
       "funnellab power --baseline 0.10 --mde 0.01",
@@ -112,29 +83,95 @@ enum PowerCommand: Command {
       "funnellab power experiments/betfree-onboarding.json --metric revenuePerUser --users-per-day 20000",
     ])
 
+  /// The options of `power`.
+  enum Key {
+    static let targetPower = Option<Double?>.number(
+      "target-power", valueName: "p", help: "With <spec>: the power to size for (default 0.8).", in: Limits.Planning.targetPower)
+    static let replicates = Option<Int?>.integer(
+      "replicates", valueName: "n", help: "With <spec>: simulated experiments per estimate (default 10000).",
+      in: Limits.Planning.replicates)
+    static let days = Option<Int?>.integer(
+      "days", valueName: "n", help: "With <spec> and --users-per-day: daily looks to simulate (default: the duration).",
+      in: Limits.Planning.days)
+    static let looks = Option<Int?>.integer(
+      "looks", valueName: "n",
+      help: "With <spec>: same as --days. Without: a group-sequential design of n equally spaced looks (1...20).",
+      in: 1...GroupSequentialPlan.maxLooks)
+    static let spending = Option<String?>.choice(
+      "spending", valueName: "name", help: "With --looks (no spec): obrien-fleming (default) or pocock.", ["obrien-fleming", "pocock"])
+    static let variant = Option<[String]>.repeatable("variant", valueName: "id", help: "With <spec>: plan only this variant.")
+    static let metric = Option<FunnelMetric?>.metric(
+      help:
+        "With <spec>: the metric to plan, a proportion such as completionRate (default: metrics.primary), or revenuePerUser (from the exact revenue distribution)."
+    )
+    static let compareBandit = Option<Bool>.flag(
+      "compare-bandit", help: "With <spec> and --users-per-day: bandit or fixed A/B test, by simulation.")
+    static let targetAssurance = Option<Double?>.number(
+      "target-assurance", valueName: "p", help: "With --parameter-uncertainty: the assurance to size for (default: the target power).",
+      in: Limits.Planning.targetPower)
+    static let baseline = Option<Double?>.number(
+      "baseline", valueName: "rate", help: "Control conversion rate (or control mean with --method means).", in: -1e300...1e300)
+    static let mde = Option<Double?>.number(
+      "mde", valueName: "delta", help: "Absolute minimal detectable effect (0.01: 10% → 11%).", in: -1e300...1e300)
+    static let relativeMDE = Option<Double?>.number(
+      "relative-mde", valueName: "fraction", help: "Relative minimal detectable effect (0.1: 10% → 11%).", in: -1e6...1e6)
+    static let usersPerArm = Option<Double?>.number(
+      "users-per-arm", valueName: "n", help: "Treatment users (control: ratio × n).", in: 2...1e12)
+    /// `--users-per-arm` of a spec's plan: a whole number.
+    static let plannedUsersPerArm = Option<Int?>.integer(usersPerArm.spec, in: Limits.Planning.usersPerArm)
+    static let power = Option<Double?>.number(
+      "power", valueName: "p", help: "Power 1 − β (default 0.8 unless solved for).", in: 0.0001...0.9999)
+    /// `--alpha` of the formula mode.
+    static let alpha = SharedOptions.alpha.within(1e-12...0.5)
+    /// `--alpha` of a spec's plan.
+    static let planningAlpha = SharedOptions.alpha.within(Limits.Planning.alpha)
+    static let alternative = Option<String?>.choice(
+      "alternative", valueName: "side", help: "two-sided, greater or less (default two-sided).", Alternative.allCases.map(\.rawValue))
+    static let ratio = Option<Double?>.number(
+      "ratio", valueName: "r", help: "Control users per treatment user (default 1).", in: 1e-6...1e6)
+    static let method = Option<String?>.choice(
+      "method", valueName: "method", help: "pooled, unpooled, arcsine or means (default pooled).",
+      ["pooled", "unpooled", "arcsine", "means"])
+    static let sd = Option<Double?>.number("sd", valueName: "sigma", help: "Standard deviation, for --method means.", in: 1e-300...1e300)
+    static let solve = Option<String?>.choice("solve", valueName: "what", help: "alpha: solve for α when the rest is given.", ["alpha"])
+    static let usersPerDay = Option<Int?>.integer(
+      "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration.", in: 1...1_000_000_000_000)
+    static let format = Option<OutputFormat>.format(OutputFormat.all)
+
+    /// The options of planning a spec by simulation, refused in the formula mode.
+    static let specOnly: [any OptionKey] = [
+      targetPower, replicates, days, variant, SharedOptions.seed, SharedOptions.shard, SharedOptions.shards, compareBandit,
+      BanditCommand.Key.policy, BanditCommand.Key.epsilon, BanditCommand.Key.minimumShare, BanditCommand.Key.burnIn,
+      BanditCommand.Key.horizonDays, BanditCommand.Key.holdout, PredictionOptions.parameterUncertainty, PredictionOptions.draws,
+      targetAssurance, metric,
+    ]
+    /// The formula mode's options, refused with a spec.
+    static let formulaOnly: [any OptionKey] = [baseline, mde, relativeMDE, power, method, sd, solve, ratio, alternative, spending]
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     if !arguments.positionals.isEmpty { return try plan(arguments, console: console) }
-    let methodName = try arguments.choice("method", ["pooled", "unpooled", "arcsine", "means"]) ?? "pooled"
+    let methodName = try arguments[Key.method] ?? "pooled"
     let method = methods[methodName] ?? .pooledNormal
     let isMeans = method == .means
     let (baseline, mde) = try baselineAndEffect(arguments, isMeans: isMeans)
-    if let text = arguments.value("relative-mde"), let relative = decimalNumber(text), abs(relative) >= 1 {
+    if let text = arguments.texts(of: Key.relativeMDE.spec).last, let relative = decimalNumber(text), abs(relative) >= 1 {
       // A fraction of the baseline: 5 is +500 %, which is rarely what was meant.
       console.err(
         "note: --relative-mde \(text.escapingControlCharacters) is \(relative > 0 ? "+" : "")\(JSONValue.format(relative * 100)) % of the baseline; "
           + "for \(JSONValue.format(relative)) % write --relative-mde \(JSONValue.format(relative / 100))\n")
     }
     try refuseSpecOptions(arguments)
-    let users = try arguments.number("users-per-arm", in: 2...1e12)
-    let power = try arguments.number("power", in: 0.0001...0.9999)
-    let alpha = try arguments.number("alpha", in: 1e-12...0.5) ?? 0.05
-    let ratio = try arguments.number("ratio", in: 1e-6...1e6) ?? 1
-    let sd = try arguments.number("sd", in: 1e-300...1e300)
-    let sideName = try arguments.choice("alternative", Alternative.allCases.map(\.rawValue)) ?? "two-sided"
+    let users = try arguments[Key.usersPerArm]
+    let power = try arguments[Key.power]
+    let alpha = try arguments[Key.alpha] ?? 0.05
+    let ratio = try arguments[Key.ratio] ?? 1
+    let sd = try arguments[Key.sd]
+    let sideName = try arguments[Key.alternative] ?? "two-sided"
     let alternative = Alternative(rawValue: sideName) ?? .twoSided
-    let perDay = try arguments.integer("users-per-day", in: 1...1_000_000_000_000)
-    let format = try arguments.format(OutputFormat.all)
-    let solveAlpha = try arguments.choice("solve", ["alpha"]) != nil
+    let perDay = try arguments[Key.usersPerDay]
+    let format = try arguments[Key.format]
+    let solveAlpha = try arguments[Key.solve] != nil
     if isMeans, sd == nil { throw UsageError(message: "--method means needs --sd", hint: "the common standard deviation") }
 
     var problem = PowerAnalysis.Problem(
@@ -151,7 +188,7 @@ enum PowerCommand: Command {
     let sequential = try sequentialPlan(arguments, result: result)
     let text = render(
       result, problem: problem, format: format, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
     return .success
   }
 }
@@ -162,17 +199,14 @@ extension PowerCommand {
   private static func baselineAndEffect(_ arguments: ParsedArguments, isMeans: Bool) throws(UsageError)
     -> (baseline: Double, mde: Double?)
   {
-    guard let baseline = try arguments.number("baseline", in: isMeans ? -1e300...1e300 : 0...1) else {
+    guard let baseline = try arguments[isMeans ? Key.baseline : Key.baseline.within(0...1)] else {
       throw UsageError(message: "missing --baseline", hint: "e.g. --baseline 0.10 for a 10% conversion rate")
     }
     if !isMeans, baseline <= 0 || baseline >= 1 {
       throw UsageError(message: "--baseline must be strictly between 0 and 1, got \(baseline)", hint: nil)
     }
-    let absolute = try arguments.number("mde", in: -1e300...1e300)
-    let relative = try arguments.number("relative-mde", in: -1e6...1e6)
-    if absolute != nil, relative != nil {
-      throw UsageError(message: "give --mde or --relative-mde, not both", hint: nil)
-    }
+    let absolute = try arguments[Key.mde]
+    let relative = try arguments[Key.relativeMDE]
     let mde = absolute ?? relative.map { $0 * baseline }
     if let mde, mde == 0 { throw UsageError(message: "the minimal detectable effect must not be 0", hint: nil) }
     if let mde, !isMeans, !(baseline + mde > 0 && baseline + mde < 1) {
@@ -217,8 +251,8 @@ extension PowerCommand {
   private static func sequentialPlan(_ arguments: ParsedArguments, result: PowerAnalysis.Result) throws(UsageError)
     -> GroupSequentialPlan?
   {
-    let spending = try arguments.choice("spending", ["obrien-fleming", "pocock"])
-    guard let looks = try arguments.integer("looks", in: 1...GroupSequentialPlan.maxLooks) else {
+    let spending = try arguments[Key.spending]
+    guard let looks = try arguments[Key.looks] else {
       if spending != nil { throw UsageError(message: "--spending needs --looks", hint: "e.g. --looks 5 --spending pocock") }
       return nil
     }
@@ -257,10 +291,7 @@ extension PowerCommand {
   /// The formula mode plans from numbers, not a spec: the options of planning by
   /// simulation are refused rather than ignored.
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
-    for flag in [
-      "target-power", "replicates", "days", "variant", "seed", "shard", "shards", "compare-bandit", "policy", "epsilon", "min-share",
-      "burn-in", "horizon-days", "holdout", "parameter-uncertainty", "draws", "target-assurance", "metric",
-    ] where !arguments.all(flag).isEmpty || arguments.flag(flag) {
+    if let flag = arguments.firstGiven(Key.specOnly)?.spec.name {
       throw UsageError(
         message: "--\(flag) is for planning a spec by simulation, not for the formula mode",
         hint: "give a spec, e.g. funnellab power experiments/klick-onboarding.json --\(flag) …")
@@ -295,8 +326,7 @@ extension PowerCommand {
 
   /// The formula mode's flags, refused with a spec (each with a hint of what to do instead).
   static func refuseFormulaFlags(_ arguments: ParsedArguments) throws(UsageError) {
-    for flag in ["baseline", "mde", "relative-mde", "power", "method", "sd", "solve", "ratio", "alternative", "spending"]
-    where arguments.value(flag) != nil {
+    if let flag = arguments.firstGiven(Key.formulaOnly)?.spec.name {
       let hints = [
         "baseline": "the spec's rates come from the exact engine", "mde": "the effects are the variants' exact ones",
         "relative-mde": "the effects are the variants' exact ones", "power": "use --target-power to size a spec's test",
@@ -311,34 +341,31 @@ extension PowerCommand {
   static func plan(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
     try refuseFormulaFlags(arguments)
     let metric = try plannedMetric(arguments)
-    if arguments.flag("compare-bandit") { return try BanditCommand.compare(arguments, console: console) }
-    for flag in BanditCommand.flags where !arguments.all(flag).isEmpty {
+    if try arguments[Key.compareBandit] { return try BanditCommand.compare(arguments, console: console) }
+    if let flag = arguments.firstGiven(BanditCommand.Key.compareOnly)?.spec.name {
       throw UsageError(message: "--\(flag) needs --compare-bandit", hint: "add --compare-bandit --users-per-day N")
     }
     var options = PlanningOptions()
-    options.usersPerArm = try arguments.integer("users-per-arm", in: Limits.Planning.usersPerArm)
-    options.targetPower = try arguments.number("target-power", in: Limits.Planning.targetPower) ?? 0.8
-    options.usersPerDay = try arguments.integer("users-per-day", in: Limits.Planning.usersPerDay)
-    if arguments.value("days") != nil, arguments.value("looks") != nil {
-      throw UsageError(
-        message: "--days and --looks both set the daily looks of a spec's peeking simulation", hint: "give one of them")
-    }
-    options.days = try arguments.integer("days", in: Limits.Planning.days) ?? arguments.integer("looks", in: Limits.Planning.days)
+    options.usersPerArm = try arguments[Key.plannedUsersPerArm]
+    options.targetPower = try arguments[Key.targetPower] ?? 0.8
+    options.usersPerDay = try arguments[Key.usersPerDay.within(Limits.Planning.usersPerDay)]
+    options.days = try arguments[Key.days] ?? arguments[Key.looks.within(Limits.Planning.days)]
     if options.days != nil, options.usersPerDay == nil {
-      let flag = arguments.value("days") != nil ? "days" : "looks"
+      let flag = arguments.isGiven(Key.days) ? "days" : "looks"
       throw UsageError(
         message: "--\(flag) sets the daily looks of the peeking simulation, which needs --users-per-day",
         hint: "add --users-per-day N (users a day, both arms)")
     }
-    options.replicates = try arguments.integer("replicates", in: Limits.Planning.replicates) ?? 10_000
-    options.alpha = try arguments.number("alpha", in: Limits.Planning.alpha)
-    options.seed = try arguments.unsigned("seed")
-    let format = try arguments.format(OutputFormat.all)
-    let uncertain = try PredictionOptions.requested(arguments)
-    let targetAssurance = try arguments.number("target-assurance", in: Limits.Planning.targetPower)
-    _ = try arguments.integer("draws", in: Limits.parameterDraws)  // checked before the plan's simulations
+    options.replicates = try arguments[Key.replicates] ?? 10_000
+    options.alpha = try arguments[Key.planningAlpha]
+    options.seed = try arguments[SharedOptions.seed]
+    options.threads = try arguments[SharedOptions.threads]
+    let format = try arguments[Key.format]
+    let uncertain = try PredictionOptions.requested(arguments, dependents: [PredictionOptions.draws])
+    let targetAssurance = try arguments[Key.targetAssurance]
+    _ = try arguments[PredictionOptions.draws]  // checked before the plan's simulations
     if uncertain {
-      guard format != .csv, arguments.value("shard") == nil, arguments.value("shards") == nil else {
+      guard format != .csv, !arguments.isGiven(SharedOptions.shard), !arguments.isGiven(SharedOptions.shards) else {
         throw UsageError(
           message: "--parameter-uncertainty plans on one machine and writes a table, JSON, Markdown or HTML",
           hint: "drop --shard and --format csv")
@@ -350,7 +377,7 @@ extension PowerCommand {
     var experiment = spec.experiment
     if let metric { experiment.metrics.primary = metric }
     if let metric { try refuse(metric, lackedBy: experiment, source: spec.source) }
-    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    let variants = try knownVariants(arguments[Key.variant], of: experiment)
     options.variants = variants.isEmpty ? nil : variants
     if experiment.metrics.primary == .revenuePerUser {
       return try planRevenue(experiment, options: options, format: format, arguments: arguments, console: console)
@@ -364,7 +391,7 @@ extension PowerCommand {
         }
         bar.finish()
         let file = PlanningShardFile(shard: shard, specText: spec.text, options: options, counts: counts)
-        try OutputDestination(path: arguments.value("output")).write(JSONWriter.write(file.json), console: console)
+        try OutputDestination(path: try arguments[OutputDestination.option]).write(JSONWriter.write(file.json), console: console)
         return .success
       }
       report = try ExperimentPlanner.plan(experiment, options: options) { done, total in bar.update(done: done, total: total) }
@@ -376,24 +403,25 @@ extension PowerCommand {
     if let note = nothingToPlan(report) { console.err("note: \(note)\n") }
     if uncertain {
       let prediction = try PredictionOptions.predict(
-        experiment, variants: variants, seed: options.seed, alpha: report.alpha, threads: nil, arguments: arguments, console: console)
+        experiment, variants: variants, seed: options.seed, alpha: report.alpha, threads: options.threads, arguments: arguments,
+        console: console)
       report = report.addingAssurance(prediction, target: targetAssurance ?? options.targetPower)
     }
-    try OutputDestination(path: arguments.value("output")).write(render(report, format: format), console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(render(report, format: format), console: console)
     return .success
   }
 
   /// `--metric` of `power <spec>`: a proportion or revenue per user, and not with shards or `--compare-bandit`
   /// (a shard carries the spec's text, so its merge would plan the spec's primary metric).
   static func plannedMetric(_ arguments: ParsedArguments) throws(UsageError) -> FunnelMetric? {
-    guard let metric = try arguments.metric() else { return nil }
+    guard let metric = try arguments[Key.metric] else { return nil }
     guard metric.isProportion || metric == .revenuePerUser else {
       throw UsageError(
         message: "--metric \(metric.rawValue) is a mean; planning simulates proportion metrics and revenue per user",
         hint: "plan a proportion such as purchaseConversion, or revenuePerUser")
     }
 
-    if let flag = ["shard", "shards", "compare-bandit"].first(where: { arguments.value($0) != nil || arguments.flag($0) }) {
+    if let flag = arguments.firstGiven([SharedOptions.shard, SharedOptions.shards, Key.compareBandit])?.spec.name {
       throw UsageError(
         message: "--metric is not taken with --\(flag)", hint: "set metrics.primary in the spec to \(metric.rawValue) instead")
     }
@@ -441,8 +469,10 @@ extension PowerCommand {
   static func planRevenue(
     _ experiment: Experiment, options: PlanningOptions, format: OutputFormat, arguments: ParsedArguments, console: any Console
   ) throws -> ExitCode {
-    let taken = ["users-per-arm", "days", "looks", "parameter-uncertainty", "shard", "shards"]
-    if let flag = taken.first(where: { arguments.value($0) != nil || arguments.flag($0) }) {
+    let taken: [any OptionKey] = [
+      Key.usersPerArm, Key.days, Key.looks, PredictionOptions.parameterUncertainty, SharedOptions.shard, SharedOptions.shards,
+    ]
+    if let flag = arguments.firstGiven(taken)?.spec.name {
       throw UsageError(
         message: "--\(flag) is not taken when planning revenue per user, which solves the users per arm from the exact revenue",
         hint: "drop --\(flag)")
@@ -463,7 +493,7 @@ extension PowerCommand {
       case .html: RevenuePlanRenderer.html(plan)
       case .table: terminal(RevenuePlanRenderer.table(plan))
       }
-    try OutputDestination(path: arguments.value("output")).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
     return .success
   }
 }

@@ -38,27 +38,11 @@ enum RunCommand: Command {
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
-      OptionSpec(name: "users", short: "n", valueName: "n", help: "Users per variant (default: the spec's \"users\")."),
-      OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
-      OptionSpec(name: "threads", short: "j", valueName: "n", help: "Worker threads (default: all cores)."),
-      OptionSpec(name: "variant", valueName: "id", help: "Run only this variant (and the control).", repeatable: true),
-      OptionSpec(
-        name: "mode", valueName: "mode",
-        help:
-          "truth (default: every user walks every variant), experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth) or bandit (the split follows the data, by day)."
-      ),
-      OutputFormat.option(OutputFormat.all),
-      alphaOption,
-      OutputDestination.option,
-      OptionSpec(name: "quiet", short: "q", help: "No progress bar."),
-      OptionSpec(
-        name: "users-per-day", valueName: "n", help: "With --mode experiment or bandit: new users a day, all arms (needs --days)."),
-      OptionSpec(name: "days", valueName: "n", help: "With --users-per-day: days the test runs (1...100)."),
-      OptionSpec(name: "policy", valueName: "name", help: "With --mode bandit: thompson (default), top-two or epsilon-greedy."),
-      OptionSpec(name: "epsilon", valueName: "e", help: "With --policy epsilon-greedy: the exploration share (default 0.1)."),
-      OptionSpec(name: "min-share", valueName: "m", help: "With --mode bandit: each arm's minimum share (default 0.01)."),
-      OptionSpec(name: "burn-in", valueName: "days", help: "With --mode bandit: days at an equal split first (default 1)."),
-    ] + PredictionOptions.options + [PredictionOptions.metricOption] + shardOptions,
+      Key.users, SharedOptions.seed, SharedOptions.threads, Key.variant, Key.mode, Key.format, SharedOptions.alpha,
+      OutputDestination.option, Key.usersPerDay, Key.days,
+    ] + BanditCommand.Key.allocation + PredictionOptions.options + [PredictionOptions.metric] + SharedOptions.shardOptions,
+    conflicts: SharedOptions.shardConflicts([Key.format]),
+    requirements: PredictionOptions.requirements,
     examples: [
       "funnellab run",
       "funnellab run experiments/betfree-onboarding.json --users 200000",
@@ -69,15 +53,34 @@ enum RunCommand: Command {
       "funnellab run experiments/betfree-onboarding.json --parameter-uncertainty --variant defaultMonthly --draws 20",
     ])
 
+  /// The options of `run` (the shared ones are ``SharedOptions``).
+  enum Key {
+    static let users = Option<Int?>.integer(
+      "users", short: "n", valueName: "n", help: "Users per variant (default: the spec's \"users\").", in: Limits.users)
+    static let variant = Option<[String]>.repeatable("variant", valueName: "id", help: "Run only this variant (and the control).")
+    static let mode = Option<String?>.choice(
+      "mode", valueName: "mode",
+      help:
+        "truth (default: every user walks every variant), experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth) or bandit (the split follows the data, by day).",
+      RunMode.allCases.map(\.rawValue) + ["bandit"])
+    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let usersPerDay = Option<Int?>.integer(
+      "users-per-day", valueName: "n", help: "With --mode experiment or bandit: new users a day, all arms (needs --days).",
+      in: 1...Limits.users.upperBound)
+    static let days = Option<Int?>.integer(
+      "days", valueName: "n", help: "With --users-per-day: days the test runs (1...100).", in: 1...GroupSequentialDesign.maxLooks)
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let users = try arguments.integer("users", in: Limits.users)
-    let seed = try arguments.unsigned("seed")
-    let threads = try arguments.integer("threads", in: 1...1024)
-    let format = try arguments.format(OutputFormat.all)
-    let modeName = try arguments.choice("mode", RunMode.allCases.map(\.rawValue) + ["bandit"]) ?? "truth"
-    if try PredictionOptions.requested(arguments, dependents: ["draws", "metric"]) {
-      let simulationOnly = ["mode", "shard", "shards", "users", "users-per-day", "days"] + BanditCommand.flags
-      if let flag = simulationOnly.first(where: { !arguments.all($0).isEmpty }) {
+    let users = try arguments[Key.users]
+    let seed = try arguments[SharedOptions.seed]
+    let threads = try arguments[SharedOptions.threads]
+    let format = try arguments[Key.format]
+    let modeName = try arguments[Key.mode] ?? "truth"
+    if try arguments[PredictionOptions.parameterUncertainty] {
+      let simulationOnly: [any OptionKey] =
+        [Key.mode, SharedOptions.shard, SharedOptions.shards, Key.users, Key.usersPerDay, Key.days] + BanditCommand.Key.allocation
+      if let flag = arguments.firstGiven(simulationOnly)?.spec.name {
         throw UsageError(
           message: "--parameter-uncertainty solves every draw exactly: it simulates no users and takes no --\(flag)",
           hint: "drop --\(flag)")
@@ -85,18 +88,19 @@ enum RunCommand: Command {
       var experiment = try LoadedSpec.load(arguments, console: console).experiment
       try applyAlpha(arguments, to: &experiment)
       return try PredictionOptions.write(
-        experiment, arguments: arguments, format: format, seed: seed, threads: threads, command: "run", console: console)
+        experiment, arguments: arguments, variant: Key.variant, format: format, seed: seed, threads: threads, command: "run",
+        console: console)
     }
     if modeName == "bandit" { return try runBandit(arguments, console: console) }
-    for flag in BanditCommand.flags where !arguments.all(flag).isEmpty && flag != "horizon-days" && flag != "holdout" {
+    if let flag = arguments.firstGiven(BanditCommand.Key.allocation)?.spec.name {
       throw UsageError(message: "--\(flag) needs --mode bandit", hint: "add --mode bandit --users-per-day N --days D")
     }
     let mode = RunMode(rawValue: modeName) ?? .truth
-    let output = OutputDestination(path: arguments.value("output"))
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
-    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    let variants = try knownVariants(arguments[Key.variant], of: experiment)
     var options = RunOptions(users: users, seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants)
     options.shard = try shard(arguments, console: console)
     if options.shard != nil, mode == .experiment {
@@ -105,7 +109,7 @@ enum RunCommand: Command {
     options.mode = mode
     let schedule = try dailySchedule(arguments, mode: mode, users: users)
     let bar = ProgressBar(
-      console: console, label: "simulating", enabled: !arguments.flag("quiet"),
+      console: console, label: "simulating", enabled: !(try arguments[TerminalOptions.quiet]),
       estimate: WorkEstimate.run(experiment, options: options, usersPerDay: schedule?.usersPerDay, days: schedule?.days),
       threads: threads)
     let result: RunResult
@@ -142,26 +146,26 @@ enum RunCommand: Command {
 
   /// `run --mode bandit`: a bandit on the flow's variants, day by day.
   static func runBandit(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let seed = try arguments.unsigned("seed")
-    let threads = try arguments.integer("threads", in: 1...1024)
-    let format = try arguments.format(OutputFormat.all)
-    let output = OutputDestination(path: arguments.value("output"))
+    let seed = try arguments[SharedOptions.seed]
+    let threads = try arguments[SharedOptions.threads]
+    let format = try arguments[Key.format]
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     let allocation = try BanditCommand.allocation(arguments)
-    if arguments.value("shard") != nil || arguments.value("shards") != nil {
+    if arguments.isGiven(SharedOptions.shard) || arguments.isGiven(SharedOptions.shards) {
       throw UsageError(message: "--shard works with --mode truth", hint: "run the bandit on one machine")
     }
-    guard let schedule = try dailySchedule(arguments, mode: .experiment, users: try arguments.integer("users", in: Limits.users)) else {
+    guard let schedule = try dailySchedule(arguments, mode: .experiment, users: try arguments[Key.users]) else {
       throw UsageError(message: "--mode bandit needs --users-per-day and --days", hint: "e.g. --users-per-day 20000 --days 14")
     }
     let spec = try LoadedSpec.load(arguments, console: console)
     var experiment = spec.experiment
     try applyAlpha(arguments, to: &experiment)
-    let variants = try knownVariants(arguments.all("variant"), of: experiment)
+    let variants = try knownVariants(arguments[Key.variant], of: experiment)
     try BanditCommand.validate(allocation, arms: BanditCommand.armCount(variants, of: experiment))
     try BanditCommand.validateBurnIn(allocation, days: schedule.days)
     let options = RunOptions(seed: seed, threads: threads, variants: variants.isEmpty ? nil : variants, mode: .experiment)
     let bar = ProgressBar(
-      console: console, label: "simulating", enabled: !arguments.flag("quiet"),
+      console: console, label: "simulating", enabled: !(try arguments[TerminalOptions.quiet]),
       estimate: WorkEstimate.run(experiment, options: options, usersPerDay: schedule.usersPerDay, days: schedule.days), threads: threads)
     let adaptive: AdaptiveRun
     do {
@@ -195,8 +199,8 @@ enum RunCommand: Command {
   /// `--users-per-day` and `--days`: both or neither, with `--mode experiment` and without
   /// `--users`, their product at most the users a run takes.
   static func dailySchedule(_ arguments: ParsedArguments, mode: RunMode, users: Int?) throws(UsageError) -> (usersPerDay: Int, days: Int)? {
-    let perDay = try arguments.integer("users-per-day", in: 1...Limits.users.upperBound)
-    let days = try arguments.integer("days", in: 1...GroupSequentialDesign.maxLooks)
+    let perDay = try arguments[Key.usersPerDay]
+    let days = try arguments[Key.days]
     guard perDay != nil || days != nil else { return nil }
     guard let perDay, let days else {
       throw UsageError(message: "--users-per-day and --days go together", hint: "e.g. --users-per-day 20000 --days 14")

@@ -23,7 +23,7 @@ enum SchemaCommand: Command {
     ])
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    try OutputDestination(path: arguments.value("output")).write(SpecSchema.text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(SpecSchema.text, console: console)
     return .success
   }
 }

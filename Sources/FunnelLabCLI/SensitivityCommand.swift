@@ -17,21 +17,25 @@ enum SensitivityCommand: Command {
       estimated at over 10 s (from its first point) is announced, with progress.
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
-    options: [
-      OptionSpec(name: "vary", valueName: "parameter=from:to:step", help: "A behavior parameter and its values.", repeatable: true),
-      OptionSpec(name: "metric", valueName: "metric", help: "The metric whose winner is tracked (default: metrics.primary)."),
-      OutputFormat.option([.table, .json, .html]),
-      OutputDestination.option,
-    ],
+    options: [Key.vary, Key.metric, SharedOptions.threads, Key.format, OutputDestination.option],
     examples: [
       "funnellab sensitivity experiments/klick-onboarding.json --vary fatiguePerScreen=0:0.2:0.02",
       "funnellab sensitivity experiments/betfree-onboarding.json --vary priceSensitivity=0.5:2:0.25 --metric revenuePerUser --format json",
     ])
 
+  /// The options of `sensitivity` (`--threads` is ``SharedOptions/threads``).
+  enum Key {
+    static let vary = Option<[String]>.repeatable(
+      "vary", valueName: "parameter=from:to:step", help: "A behavior parameter and its values.")
+    static let metric = Option<FunnelMetric?>.metric(help: "The metric whose winner is tracked (default: metrics.primary).")
+    static let format = Option<OutputFormat>.format([.table, .json, .html])
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments.format([.table, .json, .html])
-    let metric = try arguments.metric()
-    let varies = arguments.all("vary")
+    let format = try arguments[Key.format]
+    let metric = try arguments[Key.metric]
+    let threads = try arguments[SharedOptions.threads]
+    let varies = try arguments[Key.vary]
     guard !varies.isEmpty else { throw UsageError(message: "give at least one --vary", hint: "e.g. --vary fatiguePerScreen=0:0.2:0.02") }
     var axes: [Sensitivity.Axis] = []
     for text in varies {
@@ -83,13 +87,13 @@ enum SensitivityCommand: Command {
         + " about \(ProgressBar.duration(left)) more; larger steps or fewer axes make it shorter.\n"
     }
     do {
-      result = try Sensitivity.run(experiment, axes: axes, metric: metric, progress: progress.update)
+      result = try Sensitivity.run(experiment, axes: axes, metric: metric, threads: threads, progress: progress.update)
     } catch {
       progress.finish()
       throw CommandFailure.invalid(error)
     }
     progress.finish()
-    let output = OutputDestination(path: arguments.value("output"))
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
     let text =
       switch format {
       case .json: SensitivityRenderer.json(result)

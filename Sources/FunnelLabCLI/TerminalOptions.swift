@@ -5,18 +5,21 @@ import FunnelReport
 /// not a terminal, none with `--wide`; colour on a terminal unless `NO_COLOR` is set.
 enum TerminalOptions {
   /// `--color auto|always|never`.
-  static let color = OptionSpec(
-    name: "color", valueName: "when",
+  static let color = Option<String?>.choice(
+    "color", valueName: "when",
     help: "Colour wins, losses and warnings: auto (when stdout is a terminal and NO_COLOR is not set), always or never"
-      + " (default: auto).")
+      + " (default: auto).", ["auto", "always", "never"])
   /// `--wide`.
-  static let wide = OptionSpec(
-    name: "wide",
+  static let wide = Option<Bool>.flag(
+    "wide",
     help: "Print tables whole however wide they are (default: fit the terminal's width, or COLUMNS, or 100 columns"
       + " when stdout is not a terminal).")
 
   /// `--quiet`, `-q`.
-  static let quiet = OptionSpec(name: "quiet", short: "q", help: "No progress on stderr (a long run's announcement included).")
+  static let quiet = Option<Bool>.flag("quiet", short: "q", help: "No progress on stderr (a long run's announcement included).")
+
+  /// `--color`, `--wide` and `--quiet`, which every command's help lists after its own options.
+  static let options: [any OptionKey] = [color, wide, quiet]
 
   /// Whether the running command was asked for no progress (bound by ``FunnelLabCommandLine/run(_:console:)``).
   @TaskLocal static var isQuiet = false
@@ -30,14 +33,14 @@ enum TerminalOptions {
   /// The layout `arguments` ask for on `console`.
   /// - Throws: ``UsageError`` for a `--color` that is not auto, always or never.
   static func layout(_ arguments: ParsedArguments, console: any Console) throws(UsageError) -> TerminalLayout {
-    let toFile = arguments.value("output").map { $0 != "-" } ?? false
+    let toFile = try arguments[OutputDestination.option].map { $0 != "-" } ?? false
     let color: Bool =
-      switch try arguments.choice("color", ["auto", "always", "never"]) {
+      switch try arguments[Self.color] {
       case "always": true
       case "never": false
       default: !toFile && console.outIsTerminal && (console.environment("NO_COLOR") ?? "").isEmpty && console.environment("TERM") != "dumb"
       }
-    return TerminalLayout(width: arguments.flag("wide") ? nil : width(console, toFile: toFile), color: color)
+    return TerminalLayout(width: try arguments[Self.wide] ? nil : width(console, toFile: toFile), color: color)
   }
 
   /// The width of a note on stderr when neither `COLUMNS` nor the terminal tells it.

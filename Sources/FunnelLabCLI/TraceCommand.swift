@@ -21,23 +21,8 @@ enum TraceCommand: Command {
       """,
     positionals: [PositionalSpec(name: "spec", help: "An experiment spec (JSON); default: built-in klick-onboarding.")],
     options: [
-      OptionSpec(name: "users", short: "n", valueName: "n", help: "Users to trace, at most 100,000 (default: 100)."),
-      OptionSpec(
-        name: "first-user", valueName: "k",
-        help: "Trace users k..<k+n (default 0): the same users as in a longer trace, at the same times (a log in parts)."),
-      OptionSpec(name: "seed", valueName: "n", help: "Random seed (default: the spec's \"seed\")."),
-      OptionSpec(name: "variant", valueName: "id", help: "The variant to walk (default: the control).", repeatable: true),
-      OptionSpec(name: "events-map", valueName: "file", help: "A JSON object renaming events (FunnelLab name → yours).", file: .reads),
-      OptionSpec(
-        name: "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name."),
-      OptionSpec(name: "format", short: "f", valueName: "format", help: "ndjson (the only format)."),
-      OptionSpec(
-        name: "log-format", valueName: "shape",
-        help: "funnellab (default), clickstream (CSV), amplitude, mixpanel, segment, ga4 or posthog: the shape 'infer' reads."),
-      OptionSpec(
-        name: "max-output-mb", valueName: "n",
-        help: "Refuse to start when the trace would exceed this many megabytes, estimated from the first 1,000 users (default 1,000)."),
-      OutputDestination.option,
+      Key.users, Key.firstUser, SharedOptions.seed, Key.variant, EventOptions.eventsMap, Key.variantProperty, Key.format, Key.logFormat,
+      Key.maximumOutput, OutputDestination.option,
     ],
     examples: [
       "funnellab trace --users 3 | head",
@@ -48,14 +33,36 @@ enum TraceCommand: Command {
       "funnellab trace --first-user 1000 --users 1000 --variant features3 --log-format clickstream  # the next 1000 minutes, changed",
     ])
 
+  /// The options of `trace`.
+  enum Key {
+    static let users = Option<Int?>.integer(
+      "users", short: "n", valueName: "n", help: "Users to trace, at most 100,000 (default: 100).", in: 1...100_000)
+    static let firstUser = Option<Int?>.integer(
+      "first-user", valueName: "k",
+      help: "Trace users k..<k+n (default 0): the same users as in a longer trace, at the same times (a log in parts).",
+      in: 0...1_000_000_000)
+    static let variant = Option<[String]>.repeatable("variant", valueName: "id", help: "The variant to walk (default: the control).")
+    static let variantProperty = Option<String?>.text(
+      "variant-property", valueName: "name", help: "Add the variant's id to every event's properties under this name.")
+    static let format = Option<String?>.choice("format", short: "f", valueName: "format", help: "ndjson (the only format).", ["ndjson"])
+    static let logFormat = Option<String?>.choice(
+      "log-format", valueName: "shape",
+      help: "funnellab (default), clickstream (CSV), amplitude, mixpanel, segment, ga4 or posthog: the shape 'infer' reads.",
+      EventLogFormat.allCases.map(\.rawValue))
+    static let maximumOutput = Option<Int?>.integer(
+      "max-output-mb", valueName: "n",
+      help: "Refuse to start when the trace would exceed this many megabytes, estimated from the first 1,000 users (default 1,000).",
+      in: 1...10_000_000)
+  }
+
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let users = try arguments.integer("users", in: 1...100_000) ?? 100
-    let first = try arguments.integer("first-user", in: 0...1_000_000_000) ?? 0
-    let maximumMegabytes = try arguments.integer("max-output-mb", in: 1...10_000_000) ?? 1_000
-    let seed = try arguments.unsigned("seed")
-    _ = try arguments.choice("format", ["ndjson"])
-    let output = OutputDestination(path: arguments.value("output"))
-    let variantProperty = try EventOptions.variantProperty(arguments)
+    let users = try arguments[Key.users] ?? 100
+    let first = try arguments[Key.firstUser] ?? 0
+    let maximumMegabytes = try arguments[Key.maximumOutput] ?? 1_000
+    let seed = try arguments[SharedOptions.seed]
+    _ = try arguments[Key.format]
+    let output = OutputDestination(path: try arguments[OutputDestination.option])
+    let variantProperty = try EventOptions.variantProperty(arguments, Key.variantProperty)
     if let name = variantProperty, TraceEvent.propertyNames.contains(name) {
       throw UsageError(
         message: "--variant-property: the events already have a property '\(name.escapingControlCharacters)'",
@@ -64,7 +71,7 @@ enum TraceCommand: Command {
     let names = try EventOptions.names(arguments, console: console)
     let shape = try logShape(arguments)
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
-    let picked = try knownVariants(arguments.all("variant"), of: experiment)
+    let picked = try knownVariants(arguments[Key.variant], of: experiment)
     guard Set(picked).count == picked.count else {
       throw UsageError(message: "--variant: a variant is named twice", hint: "name each variant once")
     }
@@ -87,7 +94,8 @@ enum TraceCommand: Command {
     // Streamed user by user (in chunks of about 1 MB), never held whole.
     // A bar on a terminal's stderr, unless the events stream to that terminal too.
     let bar = ProgressBar(
-      console: console, label: "tracing", enabled: (arguments.value("output").map { $0 != "-" } ?? false) || !console.outIsTerminal,
+      console: console, label: "tracing",
+      enabled: (try arguments[OutputDestination.option].map { $0 != "-" } ?? false) || !console.outIsTerminal,
       unit: "users")
     defer { bar.finish() }
     var done = 0
@@ -119,9 +127,10 @@ enum TraceCommand: Command {
   /// column, so `--events-map` and `--variant-property` are refused with it (64), as is
   /// `--events-map` with any tool's shape (its screen views are the tool's).
   static func logShape(_ arguments: ParsedArguments) throws(UsageError) -> EventLogFormat {
-    let shape = try arguments.choice("log-format", EventLogFormat.allCases.map(\.rawValue)).flatMap(EventLogFormat.init) ?? .funnellab
+    let shape = try arguments[Key.logFormat].flatMap(EventLogFormat.init) ?? .funnellab
     guard shape != .funnellab else { return shape }
-    for flag in ["events-map"] + (shape == .clickstream ? ["format", "variant-property"] : []) where arguments.value(flag) != nil {
+    let refused: [any OptionKey] = [EventOptions.eventsMap] + (shape == .clickstream ? [Key.format, Key.variantProperty] : [])
+    if let flag = arguments.firstGiven(refused)?.spec.name {
       throw UsageError(
         message: "--\(flag) does not apply to --log-format \(shape.rawValue)",
         hint: "leave --\(flag) out (a \(shape.rawValue) log is written in its own shape)")

@@ -61,12 +61,7 @@ import Testing
   /// only, none with -q, and the report is the same bytes.
   @Test func theFitShowsEachStageOnATerminal() throws {
     let spec = try temporaryFile("spec.json", contents: pastTestSpec())
-    var csv = "screen,action,count,variant\n"
-    for (variant, purchases) in [("control", 70), ("defaultMonthly", 95)] {
-      csv += "goal,,1000,\(variant)\ngoal,select,850,\(variant)\npaywall,,850,\(variant)\n"
-      csv += "paywall,purchase,\(purchases),\(variant)\npaywall,dismiss,\(850 - purchases),\(variant)\n"
-    }
-    let observed = try temporaryFile("observed.csv", contents: csv)
+    let observed = try temporaryFile("observed.csv", contents: pastTestCountsCSV())
     let arguments = ["calibrate", spec, observed, "--variants", "all", "--fit", "defaultPlanBias"]
     let terminal = CapturingConsole(terminal: true)
     #expect(FunnelLabCommandLine.run(arguments, console: terminal) == 0, "\(terminal.stderr)")

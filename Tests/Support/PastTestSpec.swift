@@ -26,3 +26,14 @@ public func pastTestSpec(defaultPlanBias bias: Double = 0.8) -> String {
   }
   """
 }
+
+/// Observed counts of ``pastTestSpec(defaultPlanBias:)``'s `control` (70 purchases of 850 paywall
+/// views) and `defaultMonthly` (95): a CSV of `screen,action,count,variant` rows for `calibrate --variants`.
+public func pastTestCountsCSV() -> String {
+  var csv = "screen,action,count,variant\n"
+  for (variant, purchases) in [("control", 70), ("defaultMonthly", 95)] {
+    csv += "goal,,1000,\(variant)\ngoal,select,850,\(variant)\npaywall,,850,\(variant)\n"
+    csv += "paywall,purchase,\(purchases),\(variant)\npaywall,dismiss,\(850 - purchases),\(variant)\n"
+  }
+  return csv
+}

@@ -110,12 +110,13 @@ package struct Sensitivity: Sendable {
   /// Runs the analysis, the points in parallel; `progress` is called with the points solved and
   /// their total after each, one call at a time (from the worker that solved it). The points'
   /// compiles share the threshold rows of the screens a parameter leaves alone through `memo`
-  /// (by default a memo of this run's own, dropped when it returns).
+  /// (by default a memo of this run's own, dropped when it returns). `threads` workers (`nil`: every
+  /// core) solve the points; the result does not depend on it.
   /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
   ///   (e.g. a value outside the parameter's range).
   package static func run(
     _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
-    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    threads: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
     let margin = experiment.metrics.relativeMargin(for: metric)
@@ -133,7 +134,7 @@ package struct Sensitivity: Sendable {
     // Points are independent: solved in parallel, in point order (``ParallelWork``).
     let ticks = SerialProgress(total: combos.count, progress)
     let points = try firstFailure(
-      ParallelWork.mapUntilFailure(combos.count, threads: nil) { k -> Result<Point, SpecErrors> in
+      ParallelWork.mapUntilFailure(combos.count, threads: threads) { k -> Result<Point, SpecErrors> in
         defer { ticks.tick() }
         return Result { () throws(SpecErrors) -> Point in
           let metricValues = try evaluate(experiment, axes: axes, values: combos[k], metric: metric, memo: memo)
@@ -145,7 +146,7 @@ package struct Sensitivity: Sendable {
       let changes = changesOfWinner(points)
       // Each change of winner is bisected on its own, the changes in parallel.
       flips = try firstFailure(
-        ParallelWork.mapUntilFailure(changes.count, threads: nil) { c -> Result<Flip?, SpecErrors> in
+        ParallelWork.mapUntilFailure(changes.count, threads: threads) { c -> Result<Flip?, SpecErrors> in
           Result { () throws(SpecErrors) -> Flip? in
             try bisect(
               experiment, axes: axes, last: last, from: points[changes[c].from], to: points[changes[c].to], ids: ids, metric: metric,

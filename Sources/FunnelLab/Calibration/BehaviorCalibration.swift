@@ -160,13 +160,14 @@ extension BehaviorCalibration {
   ///   - fitting: called with each ``Stage`` of the fit before that and its work done and
   ///     total: first with 0 as the stage starts, then as each evaluation ends, one call at a
   ///     time (from the workers' threads). It observes only: the fit is the same without it.
+  ///   - threads: workers of the evaluations (`nil`: every core); the fit does not depend on it.
   /// - Throws: ``SpecErrors`` for an invalid spec, unknown variants, screens or actions,
   ///   a parameter that cannot be fitted, or a fit that does not converge.
   package static func fit(
     _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
     candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed",
     progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-    fitting: (@Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void)? = nil
+    fitting: (@Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void)? = nil, threads: Int? = nil
   ) throws(SpecErrors) -> BehaviorCalibration {
     guard level > 0, level < 1 else {
       throw failure("the confidence level \(level) is not between 0 and 1", hint: "e.g. 0.95", source: source)
@@ -179,7 +180,8 @@ extension BehaviorCalibration {
         hint: "fittable: " + fittable.map(\.rawValue).joined(separator: ", "), source: source)
     }
     // Declaration order: the order in which identifiability is decided.
-    let all = try LikelihoodModel(experiment, observed: observed, behaviors: Array(Set(candidates)).sorted(), source: source)
+    var all = try LikelihoodModel(experiment, observed: observed, behaviors: Array(Set(candidates)).sorted(), source: source)
+    all.threads = threads
     let (identified, unidentified) = all.identify(at: all.start, progress: report(.identification, to: fitting))
     var model = all
     model.keep(identified)

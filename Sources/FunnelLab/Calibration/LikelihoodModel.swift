@@ -56,6 +56,8 @@ struct LikelihoodModel: Sendable {
   /// The threshold rows of the model's compiles: each trial `φ` moves a few screens, and the
   /// others' rows are found here (the model's own memo, shared by its copies).
   let memo = ThresholdBlockMemo()
+  /// Workers of ``rates(at:progress:)`` (`nil`: every core); the rates do not depend on it.
+  var threads: Int?
 
   /// The number of base log-ratios at the front of `φ`.
   var baseCount: Int { screens.reduce(0) { $0 + $1.actions.count - 1 } }
@@ -225,7 +227,7 @@ struct LikelihoodModel: Sendable {
       let ticks = SerialProgress(total: points.count, progress)
       tick = { _ in ticks.tick() }
     }
-    return ExactTruth.solve(count: points.count, threads: nil, progress: tick) { k -> Result<[Double], Never> in
+    return ExactTruth.solve(count: points.count, threads: threads, progress: tick) { k -> Result<[Double], Never> in
       .success(rates(points[k]))
     }
     .map {

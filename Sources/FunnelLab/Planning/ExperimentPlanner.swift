@@ -19,6 +19,8 @@ package struct PlanningOptions: Sendable {
   package var variants: [String]?
   /// Seed of the replicates (the spec's `seed`); each variant's stream is derived from it and the variant's index.
   package var seed: UInt64?
+  /// Worker threads; `nil`: every core. The result does not depend on it.
+  package var threads: Int?
 
   /// The defaults above: analytic size, power 0.8, 10,000 replicates, no traffic figure, every variant.
   package init() {}
@@ -284,7 +286,8 @@ package enum ExperimentPlanner {
           peeking: peeking, trueEffect: effect))
     }
     let adjustment = try AdjustmentPlanner.plan(
-      e, variants: options.variants, alpha: f.alpha, targetPower: options.targetPower, replicates: options.replicates, seed: f.seed)
+      e, variants: options.variants, alpha: f.alpha, targetPower: options.targetPower, replicates: options.replicates, seed: f.seed,
+      threads: options.threads)
     return PlanningReport(
       experiment: e.name, metric: f.metric, alpha: f.alpha, targetPower: options.targetPower,
       relativeMargin: e.metrics.relativeMargin(for: f.metric), seed: f.seed, usersPerDay: options.usersPerDay, plans: plans,

@@ -97,7 +97,7 @@ package enum RevenuePlanner {
     let alpha = options.alpha ?? e.metrics.alpha
     let seed = options.seed ?? e.seed
     let margin = e.metrics.relativeMargin(for: .revenuePerUser)
-    let solved = ExactEngine.solve(([0] + indices).map { flows[$0] })
+    let solved = ExactEngine.solve(([0] + indices).map { flows[$0] }, threads: options.threads)
     let control = arm(e.variants[0].id, solved[0])
     var variants: [RevenuePlan.Variant] = []
     for (k, index) in indices.enumerated() {
