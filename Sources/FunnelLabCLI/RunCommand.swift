@@ -178,7 +178,7 @@ enum RunCommand: Command {
     }
     bar.finish()
     // The interval's coverage, measured on replicates of the design: seconds for a long run.
-    let coverageBar = ProgressBar(console: console, label: "coverage", enabled: !arguments.flag("quiet"), unit: "replicates")
+    let coverageBar = ProgressBar(console: console, label: "coverage", enabled: !(try arguments[TerminalOptions.quiet]), unit: "replicates")
     let timeline = BanditTimeline(
       adaptive, alpha: experiment.metrics.alpha, relativeMargin: experiment.metrics.relativeMargin(for: adaptive.metric),
       threads: threads
