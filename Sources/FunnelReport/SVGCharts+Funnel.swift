@@ -161,7 +161,7 @@ extension SVGCharts {
     for (name, fill) in series {
       out += fill.hasPrefix("url(") ? rect(x, 3, 16, 10, fill: fill) : rect(x, 3, 16, 10, cssClass: fill)
       out += text(x + 21, 12, name, cssClass: "small")
-      x += 21 + Double(name.count) * 6.8 + 16
+      x += 21 + textWidth(name) + 16
     }
     return out
   }
