@@ -363,7 +363,7 @@ package struct HTMLDocument {
     svg .whisker { stroke: #c05621; stroke-width: 2; }
     svg .reference { fill: none; stroke: #5b2a86; stroke-width: 2; }
     svg .marker { stroke: #ffffff; stroke-width: 1; }
-    svg .leader { fill: none; stroke-width: 1; stroke-opacity: 0.7; }
+    svg .leader { fill: none; stroke: #718096; stroke-width: 0.75; }
     svg .graph-edge { fill: none; stroke: #1f4e8c; stroke-opacity: 0.75; }
     svg .graph-name { font-size: 12px; font-weight: 600; }
     svg .graph-note, svg .graph-share { font-size: 10px; fill: #4a5568; }

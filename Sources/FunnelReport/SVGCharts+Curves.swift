@@ -33,7 +33,7 @@ extension SVGCharts {
     // Room at the right for the marker and name written at each line's end, at most 40 % of the
     // chart (longer names are shortened there; the legend has them whole).
     let widest = series.map { textWidth($0.name) }.max() ?? 0
-    let right = max(width - endLabelInset - 8 - widest, left + (width - left) * 0.6)
+    let right = max(width - endLabelOffset - endLabelInset - 2 - widest, left + (width - left) * 0.6)
     let top = 8.0
     let bottom = 200.0
     let lastDay = series.flatMap { $0.points.map(\.day) }.max() ?? 1
@@ -59,7 +59,7 @@ extension SVGCharts {
       }
     }
     let ends = series.map { s in (s.name, s.points.last.map { (x: x($0.day), y: y($0.mean)) }) }
-    out += endLabels(ends, x: x(lastDay) + 6, width: width, top: top, bottom: bottom)
+    out += endLabels(ends, x: x(lastDay) + endLabelOffset, width: width, top: top, bottom: bottom)
     let axis = axis(days, plot: left...right, y: bottom, title: dayTitle)
     out += axis.content
     return legend(series, below: axis.bottom, left: left, axisTitle: axisTitle, into: out)
@@ -106,13 +106,16 @@ extension SVGCharts {
   /// The gap between the baselines of two end labels: a phone's text (``HTMLDocument/phoneChartFontSize``) and 3 units.
   static let endLabelGap = Double(HTMLDocument.phoneChartFontSize) + 3
 
-  /// How far right of the line's end a label's text starts: a leader, the series' marker, a space.
+  /// How far right of the last day an end label starts (its leader's slant shows where it belongs).
+  static let endLabelOffset = 10.0
+
+  /// How far right of an end label's start its text starts: the leader's end, the series' marker, a space.
   static let endLabelInset = 18.0
 
   /// The series' names at their lines' ends (`ends`: each name and its last point), moved apart
   /// where lines end close together (``spread(_:gap:top:bottom:)``, ``endLabelGap`` between
   /// baselines) and kept between `top` and `bottom`; each starts with the series' marker, has a
-  /// leader from its line's end when moved, and is shortened with `…` to the room left of
+  /// thin grey leader from its line's end when moved (grey: not to be read as the line going on), and is shortened with `…` to the room left of
   /// `width`. None when more names than fit between `top` and `bottom` (the legend names every line).
   static func endLabels(_ ends: [(name: String, end: (x: Double, y: Double)?)], x: Double, width: Double, top: Double, bottom: Double)
     -> String
@@ -124,9 +127,9 @@ extension SVGCharts {
     for (i, baseline) in zip(drawn, baselines) {
       guard let end = ends[i].end else { continue }
       let markerY = baseline - 4
-      if abs(markerY - end.y) > 1 || x - end.x > 8 {
+      if abs(markerY - end.y) > 1 || x - end.x > endLabelOffset {
         out +=
-          "<line x1=\"\(n(end.x))\" y1=\"\(n(end.y))\" x2=\"\(n(x + 2))\" y2=\"\(n(markerY))\" class=\"leader\" style=\"stroke: \(color(i))\"/>\n"
+          "<line x1=\"\(n(end.x))\" y1=\"\(n(end.y))\" x2=\"\(n(x + 2))\" y2=\"\(n(markerY))\" class=\"leader\"/>\n"
       }
       out += marker(i, x: x + 7, y: markerY)
       out += text(x + endLabelInset, baseline, shortened(ends[i].name, room: width - x - endLabelInset - 2), cssClass: "small")
