@@ -29,7 +29,8 @@ extension SVGCharts {
     _ series: [CurveSeries], scale: ChartScale, axisTitle: String, dayTitle: String = "days since the purchase screen",
     width: Double = SVGCharts.width
   ) -> (content: String, height: Double) {
-    let left = 52.0
+    // Room at the left for the widest tick label at a phone's text size.
+    let left = max(52, (scale.ticks.map { textWidth(scale.label($0)) }.max() ?? 0) + 10)
     // Room at the right for the marker and name written at each line's end, at most 40 % of the
     // chart (longer names are shortened there; the legend has them whole).
     let widest = series.map { textWidth($0.name) }.max() ?? 0
@@ -62,7 +63,8 @@ extension SVGCharts {
     out += endLabels(ends, x: x(lastDay) + endLabelOffset, width: width, top: top, bottom: bottom)
     let axis = axis(days, plot: left...right, y: bottom, title: dayTitle)
     out += axis.content
-    return legend(series, below: axis.bottom, left: left, axisTitle: axisTitle, into: out)
+    // The legend starts near the chart's left edge: its first line (the y axis's title) is long.
+    return legend(series, below: axis.bottom, left: 8, axisTitle: axisTitle, into: out)
   }
 
   /// The legend under ``curves(_:scale:axisTitle:dayTitle:width:)``: the y axis's title, then

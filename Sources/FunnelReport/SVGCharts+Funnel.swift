@@ -60,14 +60,14 @@ extension SVGCharts {
       y += 29
       if let jump {
         out += text(0, y + 13, jump.note, cssClass: "small jump")
-        y += 14
+        y += lineStep
       }
       if row.droppedOff > 0 {
         out += text(
           width, y + 13,
           "▼ \(NumberText.grouped(row.droppedOff)) quit (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
           anchor: "end", cssClass: "small drop")
-        y += 14
+        y += lineStep
       }
       y += 7
     }

@@ -150,11 +150,15 @@ package enum SVGCharts {
     rows.contains { textWidth($0.label, bold: true) + textWidth($0.text) + 16 > width }
   }
 
+  /// The distance between the baselines of two lines of a chart's small text: a phone's text
+  /// (``HTMLDocument/phoneChartFontSize``, whose box is about 15 units tall) and a unit to spare.
+  static let lineStep = 16.0
+
   /// Whether the rows' numbers go under their labels, and the extra height that takes: one
-  /// 14-unit line per line of the longest numbers (``numberLines(_:)``), none on one line.
+  /// ``lineStep`` per line of the longest numbers (``numberLines(_:)``), none on one line.
   static func labelBand(_ rows: [ForestRow]) -> (stacked: Bool, band: Double) {
     guard needsTwoLines(rows) else { return (false, 0) }
-    return (true, 14 * Double(rows.map { numberLines($0.text).count }.max() ?? 1))
+    return (true, lineStep * Double(rows.map { numberLines($0.text).count }.max() ?? 1))
   }
 
   /// A row's numbers as lines that fit the chart's width (measured at a phone's text size,
@@ -182,7 +186,7 @@ package enum SVGCharts {
       return text(0, top + 12, r.label, cssClass: "label") + text(width, top + 12, r.text, anchor: "end", cssClass: "small")
     }
     return numberLines(r.text).enumerated().reduce(text(0, top + 12, r.label, cssClass: "label")) { out, line in
-      out + text(0, top + 26 + 14 * Double(line.offset), line.element, cssClass: "small")
+      out + text(0, top + 12 + lineStep * Double(line.offset + 1), line.element, cssClass: "small")
     }
   }
 
