@@ -21,11 +21,16 @@ this script fails when:
 - the element with data-role="decision" (what was decided) does not lie wholly inside the
   first screen (1280x900, 1024x768, 800x1280, 390x844), or is missing;
 - an element with data-role="verdict" (a verdict, decision or p-value cell) is not wholly
-  inside the viewport's width.
+  inside the viewport's width;
+- at 390 px, a chart text is smaller than 12 px as drawn (its font size times the SVG's
+  width over its view box's), or the page has two sections or more (`<h2>`) and its jump
+  list (`nav.jump`) is hidden or does not link to exactly those sections, in order;
+- a verdict or the decision lies inside a `<details>` (folded away).
 
 Screenshots of every report at both widths are written to OUT/screenshots for a person
 to look at. --self-test breaks a copy of a report on purpose (a table and the page too
-wide, overlapping chart labels, a label past the chart's edge, a zero line through a label) and fails unless the
+wide, overlapping chart labels, a label past the chart's edge, a zero line through a label, a
+6 px chart text, a section the jump list lacks, a folded verdict) and fails unless the
 checker reports each of those problems. Chromium comes from Debian's `chromium`
 package; the script installs it with apt-get when it is missing.
 
@@ -105,6 +110,17 @@ function measure(frame) {
     var texts = [].slice.call(svgs[s].querySelectorAll("text")).filter(function (e) { return e.textContent.trim() !== ""; });
     var boxes = texts.map(function (e) { return e.getBoundingClientRect(); });
     var frameBox = svgs[s].getBoundingClientRect();
+    // On a phone every chart text is at least 12 px as drawn: its font size scaled by the SVG's
+    // width over its view box's.
+    var viewBox = svgs[s].viewBox && svgs[s].viewBox.baseVal;
+    if (width <= 600 && frameBox.width > 0 && viewBox && viewBox.width > 0) {
+      for (var f = 0; f < texts.length; f++) {
+        var px = parseFloat(w.getComputedStyle(texts[f]).fontSize) * frameBox.width / viewBox.width;
+        if (px < 11.95) {
+          problems.push({kind: "chart-text-small", detail: name + ": '" + texts[f].textContent + "' is " + px.toFixed(1) + " px"});
+        }
+      }
+    }
     for (var c = 0; c < texts.length; c++) {
       if (boxes[c].right > frameBox.right + 1 || boxes[c].left < frameBox.left - 1) {
         problems.push({kind: "text-clipped", detail: name + ": '" + texts[c].textContent + "' runs past the chart's edge"});
@@ -129,6 +145,21 @@ function measure(frame) {
         }
       }
     }
+  }
+  // On a phone, a page of two sections or more has a jump list linking to exactly its <h2>s.
+  var h2s = [].slice.call(d.querySelectorAll("main h2"));
+  var nav = d.querySelector("nav.jump");
+  if (width <= 600 && h2s.length >= 2) {
+    var links = nav && nav.offsetParent !== null ? [].slice.call(nav.querySelectorAll("a")).map(function (a) { return a.getAttribute("href"); }) : [];
+    var ids = h2s.map(function (h) { return "#" + h.id; });
+    if (links.join(" ") !== ids.join(" ")) {
+      problems.push({kind: "jump-list", detail: "the phone's jump list links to [" + links.join(" ") + "], the sections are [" + ids.join(" ") + "]"});
+    }
+  }
+  // No verdict and no decision is folded away.
+  var hidden = d.querySelectorAll('details [data-role="verdict"], details [data-role="decision"]');
+  if (hidden.length > 0) {
+    problems.push({kind: "verdict-folded", detail: hidden.length + " verdict cells inside a <details>"});
   }
   return {width: width, problems: problems};
 }
@@ -354,6 +385,9 @@ BREAKAGE = """<img src="missing.png"/><style>table { min-width: 1500px; } body {
 <text x="10" y="30">overlapping label</text><text x="14" y="32">another label</text>
 <text x="120" y="55">a label far too long for its chart</text>
 <line x1="0" y1="27" x2="200" y2="27" stroke="#000" stroke-dasharray="4 3"/></svg>
+<svg viewBox="0 0 2000 100" style="width: 300px"><title>shrunk chart</title><text x="10" y="50">tiny</text></svg>
+<h2 id="not-in-the-jump-list">A section the jump list lacks</h2>
+<details><summary>folded</summary><p data-role="verdict">a folded verdict</p></details>
 """
 
 
@@ -370,7 +404,8 @@ def self_test(browser, named_reports, out, axe=None):
     kinds = {width: {p["kind"] for p in problems} for (_, width), problems in found.items()}
     expected = {1280: {"page", "table-scroll", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen",
                        "verdict-off-screen"},
-                390: {"page", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen", "verdict-off-screen"}}
+                390: {"page", "text-overlap", "line-through-text", "text-clipped", "decision-off-screen", "verdict-off-screen",
+                      "chart-text-small", "jump-list", "verdict-folded"}}
     ok = True
     for width, wanted in expected.items():
         missing = wanted - kinds.get(width, set())

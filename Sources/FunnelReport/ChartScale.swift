@@ -18,9 +18,10 @@ package struct ChartScale: Sendable, Equatable {
   /// The most ticks an axis gets (six intervals).
   static let maximumTicks = 7
 
-  /// Estimated width of a tick label in view-box units: 11 px text, about 6.4 units a
-  /// character (digits are the widest), plus nothing for the margin (see ``labelsFit(plot:)``).
-  static func labelWidth(_ label: String) -> Double { Double(label.count) * 6.4 }
+  /// The width of a tick label in view-box units, measured with Arial's widths at a phone's
+  /// text size (``SVGCharts/textWidth(_:bold:)``: 13 units, where a laptop draws 11), plus
+  /// nothing for the margin (see ``labelsFit(plot:bounds:)``).
+  static func labelWidth(_ label: String) -> Double { SVGCharts.textWidth(label) }
 
   /// The tick values, `lower` to `upper` by `step`, each rounded to a multiple of `step` so no
   /// `0.30000000000000004` reaches a label.

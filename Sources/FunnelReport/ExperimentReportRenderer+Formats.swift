@@ -182,7 +182,12 @@ extension ExperimentReportRenderer {
       cssClass: "note")
     doc.beginCharts()
     let trusted = r.sampleRatio?.mismatch != true
-    for (role, m) in sections(r) {
+    // The metrics with a difference to draw: the first stays in sight on a phone, the rest fold.
+    let drawn = sections(r).filter {
+      $0.result.arms.dropFirst().contains { $0.comparison?.difference?.estimate != nil && $0.comparison?.difference?.interval != nil }
+    }
+    for (k, (role, m)) in drawn.enumerated() {
+      if k == 1 { doc.foldRest(drawn.dropFirst().map { "\($0.role): \($0.result.metric.label)" }, "metric") }
       let guardrail = r.guardrails.first { $0.result.metric == m.metric && role == "guardrail" }?.guardrail
       let rows: [SVGCharts.ForestRow] = m.arms.dropFirst().compactMap { a in
         guard let d = a.comparison?.difference?.estimate, let i = a.comparison?.difference?.interval else { return nil }
@@ -214,6 +219,7 @@ extension ExperimentReportRenderer {
         description: rows.map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".", width: SVGCharts.width,
         height: chart.height, content: chart.content)
     }
+    doc.endFold()
     doc.endCharts()
   }
 }

@@ -7,7 +7,7 @@ import FunnelLab
 /// same bytes.
 package struct HTMLDocument {
   /// The page's content so far, without the `<html>`, `<head>` and `<style>` that ``html`` wraps around it.
-  package private(set) var body = ""
+  package internal(set) var body = ""
   var title: String
   private var nextID = 0
   private var nextTable = 0
@@ -16,6 +16,12 @@ package struct HTMLDocument {
   private var tableLabels: Set<String> = []
   /// One container query per table: the width below which that table becomes cards.
   private var tableStyles = ""
+  /// The page's sections so far: each `<h2>`'s id and text, in order (the phone's jump list).
+  package private(set) var sections: [(id: String, text: String)] = []
+  /// The text of the last heading written: the name of a folded table without a caption.
+  private var lastHeading: String?
+  /// Where the open fold (``beginFold(_:)``) starts in ``body`` (UTF-8 offset), and its summary.
+  var openFold: (start: Int, summary: String)?
 
   /// An empty page; `title` becomes its `<title>` (escaped), not a heading: add one with ``heading(_:_:)``.
   package init(title: String) { self.title = title }
@@ -54,7 +60,15 @@ package struct HTMLDocument {
   package mutating func append(_ html: String) { body += html }
 
   /// Appends `<h level>` with `text` escaped; `level` is not checked (1 to 6 make valid HTML).
-  package mutating func heading(_ level: Int, _ text: String) { body += "<h\(level)>\(Self.escape(text))</h\(level)>\n" }
+  /// A `<h2>` starts a section: it gets an id from its words (``sectionID(_:taken:)``) and a
+  /// link in the page's jump list (``jumpList``).
+  package mutating func heading(_ level: Int, _ text: String) {
+    lastHeading = text
+    guard level == 2 else { return body += "<h\(level)>\(Self.escape(text))</h\(level)>\n" }
+    let id = Self.sectionID(text, taken: Set(sections.map(\.id)))
+    sections.append((id, text))
+    body += "<h2 id=\"\(id)\">\(Self.escape(text))</h2>\n"
+  }
 
   /// Appends a `<p>` with `text` escaped; `cssClass` becomes its `class` (the stylesheet greys out `"note"`).
   package mutating func paragraph(_ text: String, cssClass: String? = nil) {
@@ -126,8 +140,12 @@ package struct HTMLDocument {
   /// the page), the table becomes cards, one per row, each cell on a line of its own as
   /// `header: value`, so no verdict is ever out of sight. Cells under a ``verdictHeaders``
   /// header carry `data-role="verdict"`. The box is a labelled region a keyboard can focus.
+  /// `verdicts: false` marks no cell as a verdict (a log of earlier days' decisions, which
+  /// may fold). A long table with no verdict (``folds(_:_:)``) is folded on a phone in a `<details>` whose
+  /// summary names it (its caption, else the heading above it) and counts its rows.
   package mutating func table(
-    _ headers: [String], _ rows: [[String]], right: Set<Int> = [], wrap: Set<Int> = [], caption: String? = nil
+    _ headers: [String], _ rows: [[String]], right: Set<Int> = [], wrap: Set<Int> = [], caption: String? = nil,
+    verdicts: Bool = true
   ) {
     nextTable += 1
     let id = "t\(nextTable)"
@@ -137,6 +155,12 @@ package struct HTMLDocument {
     if tableLabels.contains(name) { name += " (table \(nextTable))" }
     tableLabels.insert(name)
     let label = Self.escape(name)
+    let folds = openFold == nil && Self.folds(verdicts ? headers : [], rows)
+    if folds {
+      let underHeading = body.hasSuffix("</h2>\n") || body.hasSuffix("</h3>\n")
+      let summary = Self.foldSummary(caption ?? (underHeading ? nil : lastHeading ?? "Table \(nextTable)"), rows: rows.count)
+      body += "<details class=\"fold\">\n<summary>\(Self.escape(summary))</summary>\n"
+    }
     body += "<div class=\"scroll\" id=\"\(id)\" role=\"region\" tabindex=\"0\" aria-label=\"\(label)\"><table>"
     if let caption { body += "<caption>\(Self.escape(caption))</caption>" }
     body += "<thead><tr>"
@@ -151,12 +175,13 @@ package struct HTMLDocument {
           let header = headers.indices.contains(i) ? headers[i] : ""
           let classes = (right.contains(i) ? ["num"] : []) + (wrap.contains(i) ? ["wrap"] : [])
           body += "<td\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"") data-label=\"\(Self.escape(header))\""
-          body += "\(Self.verdictHeaders.contains(header) ? " data-role=\"verdict\"" : "")>\(Self.escape(cell))</td>"
+          body += "\(verdicts && Self.verdictHeaders.contains(header) ? " data-role=\"verdict\"" : "")>\(Self.escape(cell))</td>"
         }
       }
       body += "</tr>\n"
     }
     body += "</tbody></table></div>\n"
+    if folds { body += "</details>\n" }
   }
 
   /// The width in CSS pixels below which a table would overflow its box: per column, its
@@ -282,11 +307,12 @@ package struct HTMLDocument {
     <title>\(Self.escape(title))</title>
     <style>
     \(Self.css)
+    \(Self.sectionCSS)
     \(tableStyles)</style>
     </head>
     <body>
     <main>
-    \(body)</main>
+    \(bodyWithJumpList)</main>
     </body>
     </html>
 
@@ -336,6 +362,8 @@ package struct HTMLDocument {
     svg .margin { stroke: #d55e00; stroke-width: 2; stroke-dasharray: 2 2; }
     svg .whisker { stroke: #c05621; stroke-width: 2; }
     svg .reference { fill: none; stroke: #5b2a86; stroke-width: 2; }
+    svg .marker { stroke: #ffffff; stroke-width: 1; }
+    svg .leader { fill: none; stroke: #718096; stroke-width: 0.75; }
     svg .graph-edge { fill: none; stroke: #1f4e8c; stroke-opacity: 0.75; }
     svg .graph-name { font-size: 12px; font-weight: 600; }
     svg .graph-note, svg .graph-share { font-size: 10px; fill: #4a5568; }
@@ -355,6 +383,7 @@ package struct HTMLDocument {
     @media (max-width: 600px) {
       svg.view-wide { display: none; }
       svg.view-narrow { display: block; }
+      svg text, svg .small, svg .tick, svg .graph-name, svg .graph-note, svg .graph-share { font-size: \(phoneChartFontSize)px; }
     }
     details.methods summary { cursor: pointer; font-weight: 600; }
     .tone-good { color: #1a6634; font-weight: 600; }

@@ -44,6 +44,7 @@ package enum RunHTMLRenderer {
       cssClass: "note")
     doc.beginCharts()
     for (k, s) in summaries.enumerated() {
+      if k == 1 { doc.foldRest(summaries.dropFirst().map(\.variant), "funnel") }
       let chart = SVGCharts.funnel(s, jumps: jumps.indices.contains(k) ? jumps[k] : [])
       let last = s.screens.last.map { "\($0.id) is reached by \(NumberText.percent($0.reachRate))" } ?? "no screens"
       let worst = s.screens.max { $0.droppedOff < $1.droppedOff }
@@ -56,6 +57,7 @@ package enum RunHTMLRenderer {
           + (jumps.indices.contains(k) ? jumps[k].map { " \(s.screens[$0.screen].id): \($0.note)." }.joined() : ""),
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endFold()
     doc.endCharts()
   }
 
@@ -72,6 +74,7 @@ package enum RunHTMLRenderer {
       cssClass: "note")
     doc.beginCharts()
     for (k, s) in summaries.enumerated().dropFirst() {
+      if k == 2 { doc.foldRest(summaries.dropFirst(2).map { "\(control.variant) vs \($0.variant)" }, "comparison") }
       let chart = SVGCharts.funnelComparison(
         control: control, variant: s, jumps: entered[0].union(entered.indices.contains(k) ? entered[k] : []))
       doc.chart(
@@ -79,6 +82,7 @@ package enum RunHTMLRenderer {
         description: SVGCharts.comparisonRows(control: control, variant: s).map { "\($0.label): \($0.text)" }.joined(separator: "; ") + ".",
         width: SVGCharts.width, height: chart.height, content: chart.content)
     }
+    doc.endFold()
     doc.endCharts()
   }
 
@@ -116,17 +120,18 @@ package enum RunHTMLRenderer {
       "Each variant minus \(control.variant) over the same users, with its \(RunTableRenderer.level(summaries)) interval (paired where the chart's title says so) and the exact engine's difference. A filled circle: the interval excludes zero; an open square: it includes zero. "
         + SVGCharts.sharedAxisNote(members: "variants"),
       cssClass: "note")
-    var allZero: [String] = []
+    let metrics = FunnelMetric.allCases.filter { applies($0, to: result) }
+    // A metric that is 0 in every variant (no goal question: nobody answers one) has nothing to compare.
+    let (drawn, allZero) = (
+      metrics.filter { m in !summaries.allSatisfy { ($0.value(m) ?? 0) == 0 } },
+      metrics.filter { m in summaries.allSatisfy { ($0.value(m) ?? 0) == 0 } }.map(\.label)
+    )
     doc.beginCharts()
-    for metric in FunnelMetric.allCases where applies(metric, to: result) {
-      let levels = summaries.map { $0.value(metric) }
-      // A metric that is 0 in every variant (no goal question: nobody answers one) has nothing to compare.
-      if levels.allSatisfy({ ($0 ?? 0) == 0 }) {
-        allZero.append(metric.label)
-        continue
-      }
-      forest(metric, summaries, levels: levels, currency: currency(result), into: &doc)
+    for (k, metric) in drawn.enumerated() {
+      if k == 1 { doc.foldRest(drawn.dropFirst().map(\.label), "metric") }
+      forest(metric, summaries, levels: summaries.map { $0.value(metric) }, currency: currency(result), into: &doc)
     }
+    doc.endFold()
     doc.endCharts()
     if !allZero.isEmpty {
       doc.paragraph("Not drawn: \(allZero.joined(separator: ", ")) (0 in every variant).", cssClass: "note")

@@ -26,15 +26,15 @@ extension SVGCharts {
   {
     let boxWidth = min(width * 0.44, 240)
     let left = (width - boxWidth) / 2
-    let boxHeight = 30.0
+    let boxHeight = 36.0
     let gap = 34.0
     func top(_ i: Int) -> Double { 8 + Double(i) * (boxHeight + gap) }
     var out = ""
     let all = nodes + [(id: "completed", text: "the end of the flow")]
     for (i, node) in all.enumerated() {
       out += rect(left, top(i), boxWidth, boxHeight, cssClass: i == nodes.count ? "graph-end" : "graph-node", fill: "#f4f7fb")
-      out += text(left + boxWidth / 2, top(i) + 13, node.id, anchor: "middle", cssClass: "graph-name")
-      out += text(left + boxWidth / 2, top(i) + 25, node.text, anchor: "middle", cssClass: "graph-note")
+      out += text(left + boxWidth / 2, top(i) + 15, node.id, anchor: "middle", cssClass: "graph-name")
+      out += text(left + boxWidth / 2, top(i) + 31, node.text, anchor: "middle", cssClass: "graph-note")
     }
     let reach = (width - boxWidth) / 2 - 14
     for edge in edges.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) where edge.share > 0 {

@@ -60,14 +60,14 @@ extension SVGCharts {
       y += 29
       if let jump {
         out += text(0, y + 13, jump.note, cssClass: "small jump")
-        y += 14
+        y += lineStep
       }
       if row.droppedOff > 0 {
         out += text(
           width, y + 13,
           "▼ \(NumberText.grouped(row.droppedOff)) quit (\(NumberText.percent(row.dropOffRate)) of those who reached it)",
           anchor: "end", cssClass: "small drop")
-        y += 14
+        y += lineStep
       }
       y += 7
     }
@@ -161,7 +161,7 @@ extension SVGCharts {
     for (name, fill) in series {
       out += fill.hasPrefix("url(") ? rect(x, 3, 16, 10, fill: fill) : rect(x, 3, 16, 10, cssClass: fill)
       out += text(x + 21, 12, name, cssClass: "small")
-      x += 21 + Double(name.count) * 6.8 + 16
+      x += 21 + textWidth(name) + 16
     }
     return out
   }

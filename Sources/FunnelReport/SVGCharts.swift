@@ -144,28 +144,31 @@ package enum SVGCharts {
     return (out, y + 34)
   }
 
-  /// Whether a row's label and numbers would collide on one line: widths estimated
-  /// in view-box units from the characters (13 px bold labels, 12 px numbers), with a margin.
+  /// Whether a row's label and numbers would collide on one line: widths measured in view-box
+  /// units at a phone's text size (``textWidth(_:bold:)``; the label bold), 16 units apart.
   static func needsTwoLines(_ rows: [ForestRow]) -> Bool {
-    rows.contains { Double($0.label.count) * 8.2 + Double($0.text.count) * 6.8 + 16 > width }
+    rows.contains { textWidth($0.label, bold: true) + textWidth($0.text) + 16 > width }
   }
+
+  /// The distance between the baselines of two lines of a chart's small text: a phone's text
+  /// (``HTMLDocument/phoneChartFontSize``, whose box is about 15 units tall) and a unit to spare.
+  static let lineStep = 16.0
 
   /// Whether the rows' numbers go under their labels, and the extra height that takes: one
-  /// 14-unit line per line of the longest numbers (``numberLines(_:)``), none on one line.
+  /// ``lineStep`` per line of the longest numbers (``numberLines(_:)``), none on one line.
   static func labelBand(_ rows: [ForestRow]) -> (stacked: Bool, band: Double) {
     guard needsTwoLines(rows) else { return (false, 0) }
-    return (true, 14 * Double(rows.map { numberLines($0.text).count }.max() ?? 1))
+    return (true, lineStep * Double(rows.map { numberLines($0.text).count }.max() ?? 1))
   }
 
-  /// A row's numbers as lines that fit the chart's width (12 px digits, ~6.8 units each),
-  /// broken after a ` · `; a part longer than a line stays whole.
+  /// A row's numbers as lines that fit the chart's width (measured at a phone's text size,
+  /// ``textWidth(_:bold:)``), broken after a ` · `; a part longer than a line stays whole.
   static func numberLines(_ text: String) -> [String] {
-    let limit = Int((width - 4) / 6.8)
     var lines: [String] = []
     var current = ""
     for part in text.components(separatedBy: " · ") {
       let candidate = current.isEmpty ? part : current + " · " + part
-      if candidate.count > limit, !current.isEmpty {
+      if textWidth(candidate) > width - 4, !current.isEmpty {
         lines.append(current)
         current = part
       } else {
@@ -183,7 +186,7 @@ package enum SVGCharts {
       return text(0, top + 12, r.label, cssClass: "label") + text(width, top + 12, r.text, anchor: "end", cssClass: "small")
     }
     return numberLines(r.text).enumerated().reduce(text(0, top + 12, r.label, cssClass: "label")) { out, line in
-      out + text(0, top + 26 + 14 * Double(line.offset), line.element, cssClass: "small")
+      out + text(0, top + 12 + lineStep * Double(line.offset + 1), line.element, cssClass: "small")
     }
   }
 
@@ -222,7 +225,7 @@ package enum SVGCharts {
     var bottom = Double(rows.count) * rowHeight
     if let marker {
       let labelX = x(marker.value) + 4
-      let fitsRight = labelX + Double(marker.label.count) * 6.8 <= width
+      let fitsRight = labelX + textWidth(marker.label) <= width
       out += text(
         fitsRight ? labelX : x(marker.value) - 4, bottom + 10, marker.label, anchor: fitsRight ? "start" : "end", cssClass: "small muted")
       bottom += 16

@@ -201,7 +201,9 @@ package enum SequentialRenderer {
     let series = arms.map { arm in (arm, points(byArm[arm] ?? [], days: r.days)) }
     let scale = liftScale(series.flatMap(\.1), days: r.days.count, truth: Array(context.truth.values))
     doc.beginCharts()
-    for (arm, points) in series where !points.isEmpty {
+    let drawn = series.filter { !$0.1.isEmpty }
+    for (k, (arm, points)) in drawn.enumerated() {
+      if k == 1 { doc.foldRest(drawn.dropFirst().map(\.0), "arm") }
       let stop = (byArm[arm] ?? []).first { $0.decision == .stopForEfficacy && r.settings.plannedUsers != nil }
         .flatMap { r.days.firstIndex(of: $0.day) }
       let chart = SVGCharts.sequentialLift(
@@ -213,10 +215,29 @@ package enum SequentialRenderer {
         description: sentences.first { $0.hasPrefix("\(arm):") } ?? "", width: SVGCharts.width, height: chart.height,
         content: chart.content)
     }
+    doc.endFold()
     doc.endCharts()
-    let h = headers(r)
-    doc.table(h, cells(r), right: Set(2..<h.count).subtracting([decisionColumn]), wrap: [decisionColumn], caption: "By day")
+    byDay(r, into: &doc)
     doc.paragraph(methods(r, context), cssClass: "note")
+  }
+
+  /// The table by day in two: the last day's rows (where each arm stands now, its decisions
+  /// verdicts a phone keeps in sight), then the earlier days', a log folded on a phone when
+  /// longer than ``HTMLDocument/foldRows`` rows (its decisions are then history, not verdicts:
+  /// the verdict is never folded away).
+  static func byDay(_ r: SequentialAnalysis.Report, into doc: inout HTMLDocument) {
+    let h = headers(r)
+    let (right, wrap) = (Set(2..<h.count).subtracting([decisionColumn]), Set([decisionColumn]))
+    let all = cells(r)
+    guard let last = r.days.last, all.contains(where: { $0.first != last }) else {
+      return doc.table(h, all, right: right, wrap: wrap, caption: "By day")
+    }
+    doc.table(h, all.filter { $0.first == last }, right: right, wrap: wrap, caption: "By day: \(last), the last day")
+    let earlier = all.filter { $0.first != last }
+    let folds = earlier.count > HTMLDocument.foldRows
+    if folds { doc.beginFold("Earlier days · \(Vocabulary.plural(earlier.count, "row"))") }
+    doc.table(h, earlier, right: right, wrap: wrap, caption: "By day: earlier days", verdicts: !folds)
+    doc.endFold()
   }
 
   /// Chart points of one arm, in percent; days without a lift are skipped.

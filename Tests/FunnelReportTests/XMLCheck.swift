@@ -16,6 +16,9 @@ final class XMLCheck: NSObject, XMLParserDelegate {
   /// Every `<text>` element in document order: its attributes and its characters.
   private(set) var texts: [(attributes: [String: String], content: String)] = []
   private var inText = false
+  /// For every element of ``elements``, the names of the elements it lies inside, outermost first.
+  private(set) var ancestry: [[String]] = []
+  private var open: [String] = []
 
   /// Parses `markup`.
   init(_ markup: String) {
@@ -29,6 +32,8 @@ final class XMLCheck: NSObject, XMLParserDelegate {
     _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
   ) {
     elements.append((name, attributes))
+    ancestry.append(open)
+    open.append(name)
     if name == "text" {
       texts.append((attributes, ""))
       inText = true
@@ -37,6 +42,7 @@ final class XMLCheck: NSObject, XMLParserDelegate {
 
   func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
     if name == "text" { inText = false }
+    open.removeLast()
   }
 
   func parser(_ parser: XMLParser, foundCharacters string: String) {
