@@ -6,8 +6,13 @@
 /// They keep their state in raw memory (the labelled passes' buffers allocated once for all
 /// of a walk's cells, in `~Copyable` owners that free them in `deinit`; the lumped ones' once
 /// per pass, freed by `defer`): the hot loops write it without Swift's copy-on-write
-/// uniqueness checks, which were an eighth of a sweep's CPU. The arithmetic is the arrays' (the same terms added in the same order), so the
-/// results are bit-identical to the array version's (`ExactEngineTests` and the goldens).
+/// uniqueness checks, which were an eighth of a sweep's CPU. They read the layout's tables
+/// through pointers too (``StepTables``), and loop with `while`: in an unoptimised build
+/// (`swift test`) an array read retains its buffer and calls the generic subscript, and a `for`
+/// over a range calls the generic iterator, which made a debug exact solve twice as slow
+/// (Klick's `exact`: 0.93 s of CPU before, 0.47 s after; release builds load the same values).
+/// The arithmetic is the arrays' (the same terms added in the same order), so the results are
+/// bit-identical to the array version's (`ExactEngineTests` and the goldens).
 extension ExactEngine {
   /// The buffers of a cell's labelled pass (reused cell after cell, ``reset(_:)``): mass over
   /// (personalized, label, screen) and the time moments over (personalized, entitled, screen),
@@ -110,30 +115,53 @@ extension ExactEngine {
       let s = g.screens
       var total = 0.0
       for pers in 0..<2 {
-        for w in 0..<words {
+        var w = 0
+        while w < words {
           var bits: UInt64 = 0
-          for screen in 0..<s { bits |= active[(pers * s + screen) * words + w] }
+          var screen = 0
+          while screen < s {
+            bits |= active[(pers * s + screen) * words + w]
+            screen += 1
+          }
           while bits != 0 {
             let label = w * 64 + bits.trailingZeroBitCount
             bits &= bits - 1
             let base = (pers * g.labels + label) * s
-            for screen in 0..<s { total += mass[base + screen] }
+            screen = 0
+            while screen < s {
+              total += mass[base + screen]
+              screen += 1
+            }
           }
+          w += 1
         }
       }
       return total
     }
 
+    /// Whether a label may carry mass on the slot (personalized, screen): false when no bit is
+    /// set, and then every entry of the slot is 0 and a step has nothing to move from it.
+    func mayHoldMass(_ g: _ExactLayout, personalized pers: Int, screen: Int) -> Bool {
+      let slot = (pers * g.screens + screen) * words
+      var w = 0
+      while w < words {
+        if active[slot + w] != 0 { return true }
+        w += 1
+      }
+      return false
+    }
+
     /// Lists the labels with mass on the slot (personalized, screen), with their totals not
     /// entitled and entitled.
-    mutating func list(_ g: _ExactLayout, personalized pers: Int, screen: Int) -> (Double, Double) {
+    mutating func list(_ g: _ExactLayout, _ tables: borrowing StepTables, personalized pers: Int, screen: Int) -> (Double, Double) {
       let s = g.screens
       let slot = (pers * s + screen) * words
-      let viewedFlags = g.tracksFlags && g.isPaywall[screen] ? _ExactLayout.paywallFlag : 0
+      let viewedFlags = g.tracksFlags && tables.isPaywall[screen] ? _ExactLayout.paywallFlag : 0
       var totals = (0.0, 0.0)
       freeCount = 0
       entitledCount = 0
-      for w in 0..<words {
+      var w = 0
+      while w < words {
         var bits = active[slot + w]
         while bits != 0 {
           let label = w * 64 + bits.trailingZeroBitCount
@@ -141,7 +169,7 @@ extension ExactEngine {
           let m = mass[(pers * g.labels + label) * s + screen]
           guard m != 0 else { continue }
           let i: Int
-          if g.labelEntitled[label] {
+          if tables.labelEntitled[label] {
             totals.1 += m
             i = g.labels + entitledCount
             entitledCount += 1
@@ -152,9 +180,10 @@ extension ExactEngine {
           }
           listLabel[i] = label
           listMass[i] = m
-          listFlags[i] = g.labelFlags[label] | viewedFlags
-          listState[i] = g.labelStoreState[label]
+          listFlags[i] = tables.labelFlags[label] | viewedFlags
+          listState[i] = tables.labelStoreState[label]
         }
+        w += 1
       }
       return totals
     }
@@ -162,9 +191,67 @@ extension ExactEngine {
     /// Zeroes the mass of the slot (personalized, screen) once it has moved.
     mutating func clear(_ g: _ExactLayout, personalized pers: Int, screen: Int) {
       let slot = (pers * g.screens + screen) * words
-      for i in 0..<freeCount { mass[(pers * g.labels + listLabel[i]) * g.screens + screen] = 0 }
-      for i in g.labels..<(g.labels + entitledCount) { mass[(pers * g.labels + listLabel[i]) * g.screens + screen] = 0 }
-      for w in 0..<words { active[slot + w] = 0 }
+      var i = 0
+      while i < freeCount {
+        mass[(pers * g.labels + listLabel[i]) * g.screens + screen] = 0
+        i += 1
+      }
+      i = g.labels
+      while i < g.labels + entitledCount {
+        mass[(pers * g.labels + listLabel[i]) * g.screens + screen] = 0
+        i += 1
+      }
+      i = 0
+      while i < words {
+        active[slot + i] = 0
+        i += 1
+      }
+    }
+  }
+
+  /// The layout's tables that a step reads, per screen, outcome, branch and label, copied
+  /// into raw memory once per walk. A step reads them through pointers: an array's element
+  /// read in an unoptimised build (`swift test`) retains its buffer and calls the generic
+  /// subscript, which made the step's reads most of a debug exact solve; a pointer's is one
+  /// load in every build. `~Copyable`, freed in `deinit`, like ``LabelledPassState``.
+  struct StepTables: ~Copyable {
+    let outcomeStart, outcomeCount, outcomeFlags, plan, branchStart, labelStoreState, labelFlags: UnsafeMutablePointer<Int>
+    let personalizes, purchases, restores, isPaywall, labelEntitled: UnsafeMutablePointer<Bool>
+    let dwellMean, dwellSecondMoment: UnsafeMutablePointer<Double>
+    let branch: UnsafeMutablePointer<_ExactLayout.Branch>
+    /// One cell's outcome probabilities (``_ExactLayout/probabilities(segment:bin:)``), copied in by ``load(_:)``.
+    let probabilities: UnsafeMutablePointer<Double>
+    let probabilityCount: Int
+
+    init(_ g: _ExactLayout) {
+      func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
+        _ = UnsafeMutableBufferPointer(start: pointer, count: array.count).initialize(from: array)
+        return pointer
+      }
+      (outcomeStart, outcomeCount, outcomeFlags, plan) = (copy(g.outcomeStart), copy(g.outcomeCount), copy(g.outcomeFlags), copy(g.plan))
+      (branchStart, labelStoreState, labelFlags) = (copy(g.branchStart), copy(g.labelStoreState), copy(g.labelFlags))
+      (personalizes, purchases, restores) = (copy(g.personalizes), copy(g.purchases), copy(g.restores))
+      (isPaywall, labelEntitled) = (copy(g.isPaywall), copy(g.labelEntitled))
+      (dwellMean, dwellSecondMoment, branch) = (copy(g.dwellMean), copy(g.dwellSecondMoment), copy(g.branch))
+      probabilityCount = (g.maxSeen + 1) * 2 * g.screens * g.stride
+      probabilities = UnsafeMutablePointer<Double>.allocate(capacity: max(probabilityCount, 1))
+      probabilities.initialize(repeating: 0, count: max(probabilityCount, 1))
+    }
+
+    deinit {
+      for pointer in [outcomeStart, outcomeCount, outcomeFlags, plan, branchStart, labelStoreState, labelFlags] { pointer.deallocate() }
+      for pointer in [personalizes, purchases, restores, isPaywall, labelEntitled] { pointer.deallocate() }
+      for pointer in [dwellMean, dwellSecondMoment, probabilities] { pointer.deallocate() }
+      branch.deallocate()
+    }
+
+    /// Copies one cell's outcome probabilities in (as many as the layout has).
+    func load(_ cell: [Double]) {
+      cell.withUnsafeBufferPointer { source in
+        guard let base = source.baseAddress else { return }
+        probabilities.update(from: base, count: min(source.count, probabilityCount))
+      }
     }
   }
 
@@ -268,6 +355,8 @@ extension ExactEngine {
   struct LabelledPasses: ~Copyable {
     let g: _ExactLayout
     private var state: LabelledPassState
+    /// The layout's tables, with the probabilities of the cell passed last.
+    let tables: StepTables
     private let sums: PassSums
     private var ends: EndSums
 
@@ -275,13 +364,15 @@ extension ExactEngine {
     init(_ g: _ExactLayout, _ acc: _ExactAccumulators) {
       self.g = g
       state = LabelledPassState(g)
+      tables = StepTables(g)
       sums = PassSums(views: acc.views, outcomeFlow: acc.outcomeFlow)
       ends = EndSums(g, acc)
     }
 
     /// Propagates one cell's mass over (personalized, label, screen) to the end.
     mutating func pass(_ probabilities: [Double], weight w: Double, into acc: inout _ExactAccumulators) {
-      labelledPass(g, probabilities, weight: w, state: &state, sums: sums, ends: &ends, into: &acc)
+      tables.load(probabilities)
+      labelledPass(g, tables, weight: w, state: &state, sums: sums, ends: &ends, into: &acc)
       state.reset(g)
     }
 
@@ -294,22 +385,28 @@ extension ExactEngine {
   }
 
   /// Propagates one cell's mass over (personalized, label, screen) to the end, from the start
-  /// state in `state`.
+  /// state in `state`, with the cell's probabilities in `tables`.
   private static func labelledPass(
-    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, state: inout LabelledPassState, sums: borrowing PassSums,
+    _ g: _ExactLayout, _ tables: borrowing StepTables, weight w: Double, state: inout LabelledPassState, sums: borrowing PassSums,
     ends: inout EndSums, into acc: inout _ExactAccumulators
   ) {
     for t in 1...g.stepLimit {
       let seen = min(t - 1, g.maxSeen)
       // `next` and `nextActive` are clean: each slot was zeroed when it moved.
-      for i in 0..<state.timeCount {
+      var i = 0
+      while i < state.timeCount {
         state.nextD[i] = 0
         state.nextE[i] = 0
+        i += 1
       }
       for pers in 0..<2 {
-        for screen in 0..<g.screens {
-          step(
-            g, probabilities, weight: w, from: screen, personalized: pers, seen: seen, state: &state, sums: sums, ends: &ends, into: &acc)
+        var screen = 0
+        while screen < g.screens {
+          // A slot without mass has nothing to move (most of them, at most steps).
+          if state.mayHoldMass(g, personalized: pers, screen: screen) {
+            step(g, tables, weight: w, from: screen, personalized: pers, seen: seen, state: &state, sums: sums, ends: &ends, into: &acc)
+          }
+          screen += 1
         }
       }
       state.advance()
@@ -324,44 +421,53 @@ extension ExactEngine {
   }
 
   /// One step of the mass on `screen` (with personalized flag `pers`), for the
-  /// not-entitled and the entitled labels in turn.
+  /// not-entitled and the entitled labels in turn. Loops are `while` loops: a `for` over a
+  /// range calls the generic iterator at each turn in an unoptimised build.
   @inline(__always)
   private static func step(
-    _ g: _ExactLayout, _ probabilities: [Double], weight w: Double, from screen: Int, personalized pers: Int, seen: Int,
+    _ g: _ExactLayout, _ tables: borrowing StepTables, weight w: Double, from screen: Int, personalized pers: Int, seen: Int,
     state: inout LabelledPassState, sums: borrowing PassSums, ends: inout EndSums, into acc: inout _ExactAccumulators
   ) {
     let s = g.screens
     // Only the labels with mass move: listed once here, in label order.
-    let totals = state.list(g, personalized: pers, screen: screen)
+    let totals = state.list(g, tables, personalized: pers, screen: screen)
     defer { state.clear(g, personalized: pers, screen: screen) }
     if totals.0 + totals.1 == 0 { return }
     sums.views[screen] += w * (totals.0 + totals.1)
-    let mu = g.dwellMean[screen]
-    for entitled in 0..<2 {
+    let mu = tables.dwellMean[screen]
+    let first = tables.outcomeStart[screen]
+    let count = tables.outcomeCount[screen]
+    let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
+    var entitled = 0
+    while entitled < 2 {
+      defer { entitled += 1 }
       let total = entitled == 0 ? totals.0 : totals.1
       if total == 0 { continue }
       let d0 = state.timeD[(pers * 2 + entitled) * s + screen]
       let d = d0 + total * mu
-      let e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * g.dwellSecondMoment[screen]
-      let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
+      let e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * tables.dwellSecondMoment[screen]
       let group = entitled == 0 ? 0..<state.freeCount : g.labels..<(g.labels + state.entitledCount)
-      for k in 0..<g.outcomeCount[screen] {
-        let p = probabilities[probabilityBase + k]
+      var k = 0
+      while k < count {
+        defer { k += 1 }
+        let p = tables.probabilities[probabilityBase + k]
         if p == 0 { continue }
-        let o = g.outcomeStart[screen] + k
+        let o = first + k
         sums.outcomeFlow[o] += w * total * p
         if entitled == 0 {
-          if g.purchases[o] {
+          if tables.purchases[o] {
             acc.purchaseTaps += w * total * p
-          } else if g.restores[o] {
+          } else if tables.restores[o] {
             acc.restoreAttempts += w * total * p
           }
         }
-        for b in g.branches(outcome: o, entitled: entitled) {
-          let moments = (total: total, d: d, e: e, p: p)
+        var b = tables.branchStart[2 * o + entitled]
+        let end = tables.branchStart[2 * o + entitled + 1]
+        while b < end {
           follow(
-            g, branch: b, of: o, from: screen, personalized: pers, entitled: entitled, list: group, moments, weight: w, state: &state,
-            ends: &ends, into: &acc)
+            g, tables, branch: b, of: o, from: screen, personalized: pers, entitled: entitled, list: group, (total, d, e, p), weight: w,
+            state: &state, ends: &ends, into: &acc)
+          b += 1
         }
       }
     }
@@ -371,31 +477,34 @@ extension ExactEngine {
   /// branch `b` of outcome `o`: to the next screen (mass and time moments), or to an end.
   @inline(__always)
   private static func follow(
-    _ g: _ExactLayout, branch b: Int, of o: Int, from screen: Int, personalized pers: Int, entitled: Int, list: Range<Int>,
-    _ m: (total: Double, d: Double, e: Double, p: Double), weight w: Double, state: inout LabelledPassState,
+    _ g: _ExactLayout, _ tables: borrowing StepTables, branch b: Int, of o: Int, from screen: Int, personalized pers: Int, entitled: Int,
+    list: Range<Int>, _ m: (total: Double, d: Double, e: Double, p: Double), weight w: Double, state: inout LabelledPassState,
     ends: inout EndSums, into acc: inout _ExactAccumulators
   ) {
     let s = g.screens
-    let labels = g.labels
-    let branch = g.branch[b]
+    let branch = tables.branch[b]
     let pq = m.p * branch.probability
     if pq == 0 { return }
-    let newPers = g.personalizes[o] ? 1 : pers
+    let newPers = tables.personalizes[o] ? 1 : pers
     let dd = m.d * pq + m.total * m.p * branch.latency
     let ee = m.e * pq + 2 * m.d * m.p * branch.latency + m.total * m.p * branch.latencySquared
     let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
-    let outcomeFlags = g.outcomeFlags[o]
+    let outcomeFlags = tables.outcomeFlags[o]
+    let plan = tables.plan[o]
+    var i = list.lowerBound
     if target >= 0 {
       let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
       state.nextD[to] += dd
       state.nextE[to] += ee
       let slot = (newPers * s + target) * state.words
-      let base = newPers * labels * s + target
-      for i in list {
+      let base = newPers * g.labels * s + target
+      while i < list.upperBound {
         let after =
-          (state.listFlags[i] | outcomeFlags) * g.storeStates + g.storeState(after: state.listState[i], outcome: o, branch: branch)
+          (state.listFlags[i] | outcomeFlags) * g.storeStates
+          + _ExactLayout.storeState(after: state.listState[i], plan: plan, plans: g.plans, kind: branch.kind)
         state.next[base + after * s] += state.listMass[i] * pq
         state.nextActive[slot + after &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: after & 63)
+        i += 1
       }
     } else {
       let end = target == Int(CompiledFlow.completedTarget) ? 0 : 1 + screen
@@ -403,9 +512,10 @@ extension ExactEngine {
         acc.timeSum += w * dd
         acc.timeSquaredSum += w * ee
       }
-      for i in list {
-        let after = g.storeState(after: state.listState[i], outcome: o, branch: branch)
+      while i < list.upperBound {
+        let after = _ExactLayout.storeState(after: state.listState[i], plan: plan, plans: g.plans, kind: branch.kind)
         ends.end(flags: state.listFlags[i] | outcomeFlags, state: after, end: end, personalized: newPers, mass: w * state.listMass[i] * pq)
+        i += 1
       }
     }
   }
@@ -435,7 +545,7 @@ extension ExactEngine {
 
   /// Absorbs the mass of each walking set's chain on its targets (adding it to `reached`).
   private static func absorb(
-    _ sets: [[Int]], _ walking: [Int], mass: UnsafeMutablePointer<Double>, stateCount n: Int, screens s: Int,
+    _ sets: [[Int]], _ walking: UnsafeBufferPointer<Int>, mass: UnsafeMutablePointer<Double>, stateCount n: Int, screens s: Int,
     into reached: inout [Double]
   ) {
     for j in walking {
@@ -456,58 +566,99 @@ extension ExactEngine {
   /// iteration stopped early. Each set's chain adds the same terms in the same order as it
   /// would alone.
   static func lumpedPasses(
-    _ g: _ExactLayout, _ probabilities: [Double], absorbing sets: [[Int]]
+    _ g: _ExactLayout, _ tables: borrowing StepTables, absorbing sets: [[Int]]
   ) -> [(Double, Double)] {
     var results = sets.map { $0.contains(g.start) ? (1.0, 0.0) : (0.0, 0.0) }
-    var walking = sets.indices.filter { !sets[$0].contains(g.start) }
-    if walking.isEmpty { return results }
     let s = g.screens
     let n = 4 * s
     var mass = UnsafeMutablePointer<Double>.allocate(capacity: sets.count * n)
     var next = UnsafeMutablePointer<Double>.allocate(capacity: sets.count * n)
+    // The sets still walking, in order: `walking[0..<count]`.
+    let walking = UnsafeMutablePointer<Int>.allocate(capacity: max(sets.count, 1))
     mass.initialize(repeating: 0, count: sets.count * n)
     next.initialize(repeating: 0, count: sets.count * n)
     defer {
       mass.deallocate()
       next.deallocate()
+      walking.deallocate()
     }
-    for j in walking { mass[j * n + g.start] = 1 }
+    var count = 0
+    for j in sets.indices where !sets[j].contains(g.start) {
+      walking[count] = j
+      count += 1
+      mass[j * n + g.start] = 1
+    }
+    if count == 0 { return results }
     var reached = [Double](repeating: 0, count: sets.count)
     for t in 1...g.stepLimit {
       // `next` is clean for the walking chains: each state's mass was zeroed as it moved.
-      absorb(sets, walking, mass: mass, stateCount: n, screens: s, into: &reached)
+      absorb(sets, UnsafeBufferPointer(start: walking, count: count), mass: mass, stateCount: n, screens: s, into: &reached)
       let seen = min(t - 1, g.maxSeen)
       for pers in 0..<2 {
         for entitled in 0..<2 {
-          for screen in 0..<s {
+          var screen = 0
+          while screen < s {
+            defer { screen += 1 }
             let from = (pers * 2 + entitled) * s + screen
-            guard walking.contains(where: { mass[$0 * n + from] != 0 }) else { continue }
-            lumpedMoves(g, probabilities, seen: seen, personalized: pers, entitled: entitled, screen: screen, outcome: { _, _ in }) {
+            var any = false
+            var k = 0
+            while k < count, !any {
+              any = mass[walking[k] * n + from] != 0
+              k += 1
+            }
+            guard any else { continue }
+            lumpedMoves(g, tables, seen: seen, personalized: pers, entitled: entitled, screen: screen, outcome: { _, _ in }) {
               into, p, q in
-              for j in walking {
+              var k = 0
+              while k < count {
+                let j = walking[k]
                 let m = mass[j * n + from]
                 if m != 0 { next[j * n + into] += m * p * q }
+                k += 1
               }
             }
-            for j in walking { mass[j * n + from] = 0 }
+            k = 0
+            while k < count {
+              mass[walking[k] * n + from] = 0
+              k += 1
+            }
           }
         }
       }
       swap(&mass, &next)
       if t == g.stepLimit {
-        for j in walking { results[j] = (reached[j], 0) }
+        for k in 0..<count { results[walking[k]] = (reached[walking[k]], 0) }
         break
       }
-      walking.removeAll { j in
-        var remaining = 0.0
-        for i in 0..<n { remaining += mass[j * n + i] }
-        guard remaining <= tolerance else { return false }
-        results[j] = (reached[j], remaining)
-        return true
-      }
-      if walking.isEmpty { break }
+      count = stopSettled(walking, count: count, mass: mass, stateCount: n, reached: reached, results: &results)
+      if count == 0 { break }
     }
     return results
+  }
+
+  /// Stops the chains of `walking[0..<count]` whose mass is at most ``tolerance`` (their result:
+  /// the mass reached and the mass left), keeping the others in order; returns how many walk on.
+  private static func stopSettled(
+    _ walking: UnsafeMutablePointer<Int>, count: Int, mass: UnsafeMutablePointer<Double>, stateCount n: Int, reached: [Double],
+    results: inout [(Double, Double)]
+  ) -> Int {
+    var kept = 0
+    for k in 0..<count {
+      let j = walking[k]
+      var remaining = 0.0
+      var i = 0
+      while i < n {
+        remaining += mass[j * n + i]
+        i += 1
+      }
+      if remaining <= tolerance {
+        results[j] = (reached[j], remaining)
+      } else {
+        walking[kept] = j
+        kept += 1
+      }
+    }
+    return kept
   }
 
   /// The lumped chain's moves out of the state (`pers`, `entitled`, `screen`) at seen level
@@ -516,20 +667,26 @@ extension ExactEngine {
   /// lands on a screen, `into` the state it lands in. The reach and the visits passes share it.
   @inline(__always)
   private static func lumpedMoves(
-    _ g: _ExactLayout, _ probabilities: [Double], seen: Int, personalized pers: Int, entitled: Int, screen: Int,
+    _ g: _ExactLayout, _ tables: borrowing StepTables, seen: Int, personalized pers: Int, entitled: Int, screen: Int,
     outcome: (_ o: Int, _ p: Double) -> Void, move: (_ into: Int, _ p: Double, _ q: Double) -> Void
   ) {
     let s = g.screens
     let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
-    let first = g.outcomeStart[screen]
-    for k in 0..<g.outcomeCount[screen] {
-      let p = probabilities[probabilityBase + k]
+    let first = tables.outcomeStart[screen]
+    let count = tables.outcomeCount[screen]
+    var k = 0
+    while k < count {
+      defer { k += 1 }
+      let p = tables.probabilities[probabilityBase + k]
       if p == 0 { continue }
       let o = first + k
       outcome(o, p)
-      let newPers = g.personalizes[o] ? 1 : pers
-      for b in g.branches(outcome: o, entitled: entitled) {
-        let branch = g.branch[b]
+      let newPers = tables.personalizes[o] ? 1 : pers
+      var b = tables.branchStart[2 * o + entitled]
+      let end = tables.branchStart[2 * o + entitled + 1]
+      while b < end {
+        defer { b += 1 }
+        let branch = tables.branch[b]
         let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
         if to < 0 || branch.probability == 0 { continue }
         move((newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to, p, branch.probability)
@@ -542,7 +699,7 @@ extension ExactEngine {
   /// absorbed, one step at a time until its mass is at most ``tolerance`` or the step limit.
   /// Calibration's likelihood solves it once per cell for every trial parameter vector, so it
   /// has this loop of its own: one chain, no sets to absorb.
-  static func visitsPass(_ g: _ExactLayout, _ probabilities: [Double], weight w: Double, into visits: inout LumpedVisits) {
+  static func visitsPass(_ g: _ExactLayout, _ tables: borrowing StepTables, weight w: Double, into visits: inout LumpedVisits) {
     let sums = PassSums(views: visits.views, outcomeFlow: visits.outcomeFlow)
     defer { sums.finish(views: &visits.views, outcomeFlow: &visits.outcomeFlow) }
     let s = g.screens
@@ -566,7 +723,7 @@ extension ExactEngine {
             if m == 0 { continue }
             sums.views[screen] += w * m
             lumpedMoves(
-              g, probabilities, seen: seen, personalized: pers, entitled: entitled, screen: screen,
+              g, tables, seen: seen, personalized: pers, entitled: entitled, screen: screen,
               outcome: { o, p in sums.outcomeFlow[o] += w * m * p }
             ) { into, p, q in next[into] += m * p * q }
           }

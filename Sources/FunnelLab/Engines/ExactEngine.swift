@@ -250,10 +250,10 @@ public enum ExactEngine {
       labelled.pass(probabilities, weight: weight, into: &acc)
       if reach == .none { continue }
       if reach == .paywalls {
-        if !paywalls.isEmpty { acc.paywallReach += weight * firstPassages(layout, probabilities, to: [paywalls])[0].0 }
+        if !paywalls.isEmpty { acc.paywallReach += weight * firstPassages(layout, labelled.tables, to: [paywalls])[0].0 }
         continue
       }
-      let passages = firstPassages(layout, probabilities, to: sets)
+      let passages = firstPassages(layout, labelled.tables, to: sets)
       for target in 0..<layout.screens {
         let (reached, left) = passages[target]
         acc.reach[target] += weight * reached
@@ -274,8 +274,8 @@ public enum ExactEngine {
   /// Only the screens before the targets carry mass (it is absorbed there), so a variant
   /// that changes nothing before them gets bit-identical values: a structurally null effect
   /// on reaching a screen is exactly 0, not a rounding difference of a whole-walk sum.
-  private static func firstPassages(_ g: _ExactLayout, _ probabilities: [Double], to sets: [[Int]]) -> [(Double, Double)] {
-    lumpedPasses(g, probabilities, absorbing: sets)
+  private static func firstPassages(_ g: _ExactLayout, _ tables: borrowing StepTables, to sets: [[Int]]) -> [(Double, Double)] {
+    lumpedPasses(g, tables, absorbing: sets)
   }
 
   /// Expected views of each screen and action counts per user of `flow`'s population:
@@ -287,8 +287,10 @@ public enum ExactEngine {
     let g = _ExactLayout(flow)
     var visits = LumpedVisits(
       views: [Double](repeating: 0, count: g.screens), outcomeFlow: [Double](repeating: 0, count: g.target.count))
+    let tables = StepTables(g)
     for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
-      visitsPass(g, g.probabilities(segment: segment, bin: bin), weight: weight, into: &visits)
+      tables.load(g.probabilities(segment: segment, bin: bin))
+      visitsPass(g, tables, weight: weight, into: &visits)
     }
     return (visits.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: visits.outcomeFlow))
   }
@@ -468,12 +470,12 @@ struct _ExactLayout {
     }
   }
 
-  /// The store state `σ` after taking outcome `o` with the store's answer `branch`.
-  @inline(__always) func storeState(after state: Int, outcome o: Int, branch: Branch) -> Int {
-    switch branch.kind {
+  /// The store state `σ` after an outcome of plan `plan` (of `plans`) with the store's answer `kind`.
+  @inline(__always) static func storeState(after state: Int, plan: Int, plans: Int, kind: Branch.Kind) -> Int {
+    switch kind {
     case .plain, .stay: state
-    case .bought: plans + 1 + plan[o]
-    case .pending: state == 0 ? plan[o] + 1 : state
+    case .bought: plans + 1 + plan
+    case .pending: state == 0 ? plan + 1 : state
     case .restored: 2 * plans + 1 + state
     }
   }
