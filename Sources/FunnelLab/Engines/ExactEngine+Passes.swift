@@ -443,9 +443,12 @@ extension ExactEngine {
       defer { entitled += 1 }
       let total = entitled == 0 ? totals.0 : totals.1
       if total == 0 { continue }
-      let d0 = state.timeD[(pers * 2 + entitled) * s + screen]
-      let d = d0 + total * mu
-      let e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * tables.dwellSecondMoment[screen]
+      var (d, e) = (0.0, 0.0)
+      if g.tracksTime {
+        let d0 = state.timeD[(pers * 2 + entitled) * s + screen]
+        d = d0 + total * mu
+        e = state.timeE[(pers * 2 + entitled) * s + screen] + 2 * d0 * mu + total * tables.dwellSecondMoment[screen]
+      }
       let group = entitled == 0 ? 0..<state.freeCount : g.labels..<(g.labels + state.entitledCount)
       var k = 0
       while k < count {
@@ -486,16 +489,21 @@ extension ExactEngine {
     let pq = m.p * branch.probability
     if pq == 0 { return }
     let newPers = tables.personalizes[o] ? 1 : pers
-    let dd = m.d * pq + m.total * m.p * branch.latency
-    let ee = m.e * pq + 2 * m.d * m.p * branch.latency + m.total * m.p * branch.latencySquared
+    var (dd, ee) = (0.0, 0.0)
+    if g.tracksTime {
+      dd = m.d * pq + m.total * m.p * branch.latency
+      ee = m.e * pq + 2 * m.d * m.p * branch.latency + m.total * m.p * branch.latencySquared
+    }
     let target = branch.target == _ExactLayout.stayTarget ? screen : branch.target
     let outcomeFlags = tables.outcomeFlags[o]
     let plan = tables.plan[o]
     var i = list.lowerBound
     if target >= 0 {
-      let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
-      state.nextD[to] += dd
-      state.nextE[to] += ee
+      if g.tracksTime {
+        let to = (newPers * 2 + (branch.entitles ? 1 : entitled)) * s + target
+        state.nextD[to] += dd
+        state.nextE[to] += ee
+      }
       let slot = (newPers * s + target) * state.words
       let base = newPers * g.labels * s + target
       while i < list.upperBound {

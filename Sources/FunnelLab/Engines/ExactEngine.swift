@@ -202,6 +202,7 @@ public enum ExactEngine {
     _ compile: (Int) -> CompiledFlow
   ) -> [[Double?]] {
     let tracksFlags = metrics.contains(.skipRate)
+    let tracksTime = metrics.contains(.timeToFinish)
     let reach: Reach =
       metrics.contains { [.paywallViewRate, .purchaseConversionOfViewers, .revenuePerPaywallViewer].contains($0) } ? .paywalls : .none
     var first: (flow: CompiledFlow, walk: _ExactAccumulators)? = nil
@@ -209,7 +210,7 @@ public enum ExactEngine {
     values.reserveCapacity(count)
     for i in 0..<count {
       let flow = compile(i)
-      let layout = _ExactLayout(flow, tracksFlags: tracksFlags)
+      let layout = _ExactLayout(flow, tracksFlags: tracksFlags, tracksTime: tracksTime)
       let walk: _ExactAccumulators
       if let first, flow.walksLike(first.flow) {
         walk = first.walk
@@ -328,6 +329,9 @@ struct _ExactLayout {
   /// Whether labels carry the flags (saw a paywall, skipped, went back); without them a
   /// label is its store state alone, which every outcome but the flags' needs.
   let tracksFlags: Bool
+  /// Whether the passes carry the time moments (the dwell and store latency of every move),
+  /// which only the time to finish reads; without them its value is 0 and every other is the same.
+  let tracksTime: Bool
   let screens, stride, plans, planCodes, storeStates, labels, maxSeen, start, stepLimit: Int
   let outcomeStart, outcomeCount, target, plan: [Int]
   let personalizes, purchases, restores, isPaywall: [Bool]
@@ -344,9 +348,10 @@ struct _ExactLayout {
   let tap: MockPaywallManager.TapDistribution
   let approval: Double
 
-  init(_ flow: CompiledFlow, tracksFlags: Bool = true) {
+  init(_ flow: CompiledFlow, tracksFlags: Bool = true, tracksTime: Bool = true) {
     self.flow = flow
     self.tracksFlags = tracksFlags
+    self.tracksTime = tracksTime
     screens = flow.screenCount
     stride = flow.stride
     plans = flow.plans.count
