@@ -85,10 +85,11 @@ extension CalibrateCommand {
       for id in variants { observed.append((id, try ObservedCounts.parse(csv: csv, source: csvPath, variant: id))) }
       return try BehaviorCalibration.fit(
         experiment, document: document, observed: observed, candidates: candidates, profile: profile, source: csvPath,
+        threads: threads,
         progress: { done, total in
           stages.finish()  // the fit is done: its last bar gives way to the profile's
           progress.update(done: done, total: total)
-        }, fitting: { stages.update($0, done: $1, total: $2) }, threads: threads)
+        }, fitting: { stages.update($0, done: $1, total: $2) })
     } catch {
       throw failure(error)
     }

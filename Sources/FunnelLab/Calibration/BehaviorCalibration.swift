@@ -155,19 +155,19 @@ extension BehaviorCalibration {
   /// - Parameters:
   ///   - candidates: the behavior parameters that may be fitted (default ``fittable``).
   ///   - profile: whether to compute the profile-likelihood intervals.
+  ///   - threads: workers of the evaluations (`nil`: every core); the fit does not depend on it.
   ///   - progress: called with the profile-likelihood ends done and their total (two a
   ///     fitted behavior parameter): first with 0 once the fit itself is done, then after each end.
   ///   - fitting: called with each ``Stage`` of the fit before that and its work done and
   ///     total: first with 0 as the stage starts, then as each evaluation ends, one call at a
   ///     time (from the workers' threads). It observes only: the fit is the same without it.
-  ///   - threads: workers of the evaluations (`nil`: every core); the fit does not depend on it.
   /// - Throws: ``SpecErrors`` for an invalid spec, unknown variants, screens or actions,
   ///   a parameter that cannot be fitted, or a fit that does not converge.
   package static func fit(
     _ experiment: Experiment, document: JSONValue, observed: [(variant: String, counts: ObservedCounts)],
     candidates: [BehaviorParameter] = fittable, level: Double = 0.95, profile: Bool = true, source: String = "observed",
-    progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-    fitting: (@Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void)? = nil, threads: Int? = nil
+    threads: Int? = nil, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+    fitting: (@Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> BehaviorCalibration {
     guard level > 0, level < 1 else {
       throw failure("the confidence level \(level) is not between 0 and 1", hint: "e.g. 0.95", source: source)
