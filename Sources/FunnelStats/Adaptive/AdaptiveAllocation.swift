@@ -165,28 +165,52 @@ public struct AdaptiveAllocation: Sendable, Hashable {
           if z > -9, z < 9 { points.insert(z) }
         }
       }
-      let edges = points.sorted()
-      var total = 0.0
-      // Plain index loops: this is the innermost loop of every bandit replicate, and sequence
-      // adaptors (zip, enumerated) cost a generic metadata lookup per step in unoptimised builds.
-      for e in 1..<edges.count {
-        let half = 0.5 * (edges[e] - edges[e - 1])
-        let mid = 0.5 * (edges[e - 1] + edges[e])
-        for k in 0..<rule.nodes.count {
-          let z = mid + half * rule.nodes[k]
-          var v = rule.weights[k] * half * exp(-0.5 * z * z) * 0.398_942_280_401_432_7
-          let x = arm.mean + arm.standardDeviation * z
-          var j = 0
-          while j < posteriors.count, v > 0 {
-            if j != i { v *= posteriors[j].cdf(x) }
-            j += 1
-          }
-          total += v
-        }
-      }
+      let total = integrate(arm: i, posteriors, edges: points.sorted(), rule: rule)
       return min(1, max(0, total))
     }
     let sum = probabilities.reduce(0, +)
     return sum > 0 ? probabilities.map { $0 / sum } : probabilities.map { _ in 1 / Double(posteriors.count) }
+  }
+
+  /// `∫ φ(z) Π_{j≠i} Φ((mᵢ + sᵢz − mⱼ)/sⱼ) dz` by the rule on each panel between `edges`.
+  /// The innermost loop of every bandit replicate: plain `while` loops over pointers, since an
+  /// unoptimised build (`swift test`) pays a generic call for each array read, range step or
+  /// sequence adaptor (zip, enumerated); the terms are added in the same order either way.
+  private static func integrate(
+    arm i: Int, _ posteriors: [Normal], edges: [Double], rule: (nodes: [Double], weights: [Double])
+  ) -> Double {
+    posteriors.withUnsafeBufferPointer { posteriors in
+      edges.withUnsafeBufferPointer { edges in
+        rule.nodes.withUnsafeBufferPointer { nodes in
+          rule.weights.withUnsafeBufferPointer { weights in
+            guard let arms = posteriors.baseAddress, let edge = edges.baseAddress, let node = nodes.baseAddress,
+              let weight = weights.baseAddress
+            else { return 0 }
+            let (mean, sd) = (arms[i].mean, arms[i].standardDeviation)
+            var total = 0.0
+            var e = 1
+            while e < edges.count {
+              let half = 0.5 * (edge[e] - edge[e - 1])
+              let mid = 0.5 * (edge[e - 1] + edge[e])
+              var k = 0
+              while k < nodes.count {
+                let z = mid + half * node[k]
+                var v = weight[k] * half * exp(-0.5 * z * z) * 0.398_942_280_401_432_7
+                let x = mean + sd * z
+                var j = 0
+                while j < posteriors.count, v > 0 {
+                  if j != i { v *= arms[j].cdf(x) }
+                  j += 1
+                }
+                total += v
+                k += 1
+              }
+              e += 1
+            }
+            return total
+          }
+        }
+      }
+    }
   }
 }
