@@ -141,15 +141,8 @@ enum AnalyzeCommand: Command {
           counts: daily.counts, alphaNote: sequential.alphaNote)
       )
     }
-    let out =
-      switch format {
-      case .json: AnalysisRenderer.json(report, overTime: overTime, segments: segments)
-      case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? AnalysisRenderer.csv(report, segments: segments)
-      case .markdown: AnalysisRenderer.markdown(report, overTime: overTime, segments: segments)
-      case .html: AnalysisRenderer.html(report, overTime: overTime, segments: segments)
-      case .table: terminal(AnalysisRenderer.table(report, overTime: overTime, segments: segments))
-      }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(out, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      AnalysisRenderer.Report(report, overTime: overTime, segments: segments), as: format, console: console)
     if try arguments[Key.failOnSRM], report.sampleRatioMismatch.mismatch {
       console.err("Sample ratio mismatch (p = \(JSONValue.format(report.sampleRatioMismatch.test.pValue))): exit 1 (--fail-on-srm).\n")
       return .checkFailed
@@ -374,6 +367,6 @@ extension AnalyzeCommand {
     static let mixing = Option<Double?>.number(
       "msprt-tau", valueName: "t", help: "With a day column: the mSPRT's mixing standard deviation on the difference (default 0.01).",
       in: 1e-6...10)
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(for: AnalysisRenderer.Report.self, UserAnalysisRenderer.Report.self)
   }
 }

@@ -61,7 +61,8 @@ enum CalibrateCommand: Command {
     static let writeSpec = Option<String?>.text(
       "write-spec", valueName: "file",
       help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file.", file: .writes)
-    static let format = Option<OutputFormat>.format([.table, .json, .html])
+    static let format = Option<OutputFormat>.format(
+      for: CalibrationReport<CalibrationRenderer>.self, CalibrationReport<BehaviorCalibrationRenderer>.self)
   }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -119,11 +120,7 @@ enum CalibrateCommand: Command {
   static func report<R: CalibrationReportRenderer>(
     _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments
   ) throws(UsageError) -> String {
-    switch try arguments[Key.format] {
-    case .json: R.json(experiment: experiment, observedPath: observedPath, calibration: fit)
-    case .html: R.html(experiment: experiment, observedPath: observedPath, calibration: fit)
-    default: terminal(R.table(experiment: experiment, observedPath: observedPath, calibration: fit))
-    }
+    try arguments[Key.format].text(of: CalibrationReport<R>(fit, experiment: experiment, observedPath: observedPath))
   }
 
   /// Writes the report to `-o` (or stdout) and, with `--write-spec`, the calibrated spec `document`,

@@ -7,7 +7,7 @@ import Testing
 /// `Simulation.run` and renders the result gets the command line's bytes (with `--wide`: the
 /// command line folds its terminal tables to the terminal's width, the library does not).
 @Suite struct RunReportTests {
-  @Test(arguments: ReportFormat.allCases)
+  @Test(arguments: RunReport.formats)
   func theLibraryWritesTheCommandLinesReport(format: ReportFormat) throws {
     let path = repositoryRoot.appendingPathComponent("experiments/urbannest-onboarding.json").path
     let result = try Simulation.run(contentsOf: path, users: 3_000, seed: 11)
