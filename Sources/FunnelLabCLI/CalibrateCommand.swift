@@ -105,7 +105,8 @@ enum CalibrateCommand: Command {
     } catch {
       throw failure(error)
     }
-    let report = try report(CalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
+    let report = try report(
+      CalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments, console: console)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       for r in calibration.rebalanced {
         console.err(
@@ -118,9 +119,9 @@ enum CalibrateCommand: Command {
 
   /// The fit's report in the `--format` asked for (a table, JSON or HTML).
   static func report<R: CalibrationReportRenderer>(
-    _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments
+    _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments, console: any Console
   ) throws(UsageError) -> String {
-    try arguments[Key.format].text(of: CalibrationReport<R>(fit, experiment: experiment, observedPath: observedPath))
+    try arguments[Key.format].text(of: CalibrationReport<R>(fit, experiment: experiment, observedPath: observedPath), console: console)
   }
 
   /// Writes the report to `-o` (or stdout) and, with `--write-spec`, the calibrated spec `document`,

@@ -122,7 +122,7 @@ enum CheckCommand: Command {
     var outputs = OutputSet()
     if let junit = try arguments[Key.junit] { outputs.add(CheckRenderer.junit(files), to: OutputDestination(path: junit)) }
     if let (destination, text) = update { outputs.add(text, to: destination) }
-    outputs.add(try format.text(of: CheckRenderer.Report(files)), to: output)
+    outputs.add(try format.text(of: CheckRenderer.Report(files), console: console), to: output)
     try outputs.write(console: console)
     return files.allSatisfy(\.passed) ? .success : .checkFailed
   }

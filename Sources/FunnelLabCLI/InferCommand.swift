@@ -123,7 +123,7 @@ enum InferCommand: Command {
     let outputPath = try arguments[OutputDestination.option]
     let reportPath = try arguments[Key.report]
     let specName = outputPath.map(InputFile.displayName) ?? "standard output"
-    let rendered = try format.text(of: InferenceRenderer.Report(report, spec: specName))
+    let rendered = try format.text(of: InferenceRenderer.Report(report, spec: specName), console: console)
     // The spec and the report, all or nothing.
     var outputs = OutputSet()
     outputs.add(text, to: specDestination)

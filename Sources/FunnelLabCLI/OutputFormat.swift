@@ -13,6 +13,14 @@ extension ReportFormat {
     return OptionSpec(name: "format", short: "f", valueName: "format", help: "\(list) (default: \(names.first ?? "")).")
   }
 
+  /// `report` in this format, as a command writes it to `console`, which sees the report first
+  /// (``Console/willWrite(_:)``).
+  /// - Throws: ``UsageError`` when `report` is not written in this format.
+  func text(of report: any Report, console: any Console) throws(UsageError) -> String {
+    console.willWrite(report)
+    return try text(of: report)
+  }
+
   /// `report` in this format, as the command line writes it: a table rendered inside the
   /// command's ``TerminalOptions/layout`` and fitted to it (``terminal(_:)``).
   /// - Throws: ``UsageError`` when `report` is not written in this format (a command whose
@@ -33,6 +41,6 @@ extension OutputDestination {
   /// - Throws: ``UsageError`` when `report` is not written in `format`; ``CommandFailure`` (73)
   ///   when the output cannot be written.
   func write(_ report: any Report, as format: OutputFormat, console: any Console) throws {
-    try write(try format.text(of: report), console: console)
+    try write(try format.text(of: report, console: console), console: console)
   }
 }
