@@ -5,12 +5,7 @@ import FunnelStats
 /// `analyze --data` with a `day` column: the test read day by day.
 extension AnalyzeCommand {
   /// One row of the data file.
-  struct DataRow {
-    var arm: ArmData
-    var line: Int
-    var day: String?
-    var segment: String? = nil
-  }
+  typealias DataRow = CountsFile.Row
 
   /// The looks of a file with a day column, and the line of every arm at every look.
   struct DailyData {

@@ -43,15 +43,8 @@ extension AnalyzeCommand {
       let origins = [StatsProblems.Origin](repeating: .file(source, line: nil), count: file.arms.count)
       throw StatsProblems(arms: origins, dataFile: source).failure([error])
     }
-    let out =
-      switch format {
-      case .json: UserAnalysisRenderer.json(report)
-      case .csv: UserAnalysisRenderer.csv(report)
-      case .markdown: UserAnalysisRenderer.markdown(report)
-      case .html: UserAnalysisRenderer.html(report)
-      case .table: terminal(UserAnalysisRenderer.table(report))
-      }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(out, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      UserAnalysisRenderer.Report(report), as: format, console: console)
     if try arguments[Key.failOnSRM], report.mismatch {
       console.err("Sample ratio mismatch: exit 1 (--fail-on-srm).\n")
       return .checkFailed

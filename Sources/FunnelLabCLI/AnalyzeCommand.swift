@@ -141,15 +141,8 @@ enum AnalyzeCommand: Command {
           counts: daily.counts, alphaNote: sequential.alphaNote)
       )
     }
-    let out =
-      switch format {
-      case .json: AnalysisRenderer.json(report, overTime: overTime, segments: segments)
-      case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? AnalysisRenderer.csv(report, segments: segments)
-      case .markdown: AnalysisRenderer.markdown(report, overTime: overTime, segments: segments)
-      case .html: AnalysisRenderer.html(report, overTime: overTime, segments: segments)
-      case .table: terminal(AnalysisRenderer.table(report, overTime: overTime, segments: segments))
-      }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(out, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      AnalysisRenderer.Report(report, overTime: overTime, segments: segments), as: format, console: console)
     if try arguments[Key.failOnSRM], report.sampleRatioMismatch.mismatch {
       console.err("Sample ratio mismatch (p = \(JSONValue.format(report.sampleRatioMismatch.test.pValue))): exit 1 (--fail-on-srm).\n")
       return .checkFailed
@@ -263,60 +256,14 @@ enum AnalyzeCommand: Command {
     return weights
   }
 
-  /// Reads arms from CSV (RFC 4180, through the one ``CSVReader``), naming the line of any problem.
+  /// The rows of the counts file at `path` (``CountsFile``), naming the file and line of any problem.
   static func readCSV(_ path: String, console: any Console) throws(CommandFailure) -> [DataRow] {
     let text = try InputFile.read(path, console: console)
-    func fail(_ line: Int, _ message: String) -> CommandFailure {
-      CommandFailure.invalidInput("\(InputFile.displayName(path)):\(line): \(message.escapingControlCharacters)")
+    do {
+      return try CountsFile.read(text)
+    } catch {
+      throw CommandFailure.invalidInput("\(InputFile.displayName(path)):\(error.line): \(error.message.escapingControlCharacters)")
     }
-    let records: [CSVRecord]
-    do { records = try CSVReader.records(text) } catch { throw fail(error.line, error.message) }
-    guard let header = records.first else { throw fail(1, "the file is empty; expected the header arm,users,conversions") }
-    let columns = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-    for (k, name) in columns.enumerated() where columns[..<k].contains(name) {
-      throw fail(header.line, "column '\(name)' appears twice in the header; keep one")
-    }
-    let required = ["arm", "users", "conversions"]
-    for name in required where !columns.contains(name) {
-      throw fail(header.line, "missing column '\(name)'; the header must name arm,users,conversions[,revenue_sum,revenue_sum_squares]")
-    }
-    let known = Set(required + ["revenue_sum", "revenue_sum_squares", "day", "segment"])
-    if columns.contains("segment"), columns.contains("day") {
-      throw fail(header.line, "a file has a day column or a segment column, not both; analyze the last day's rows by segment")
-    }
-    for name in columns where !known.contains(name) {
-      throw fail(header.line, "unknown column '\(name)'" + (closest(name, Array(known).sorted()).map { "; did you mean '\($0)'?" } ?? ""))
-    }
-    if columns.contains("revenue_sum") != columns.contains("revenue_sum_squares") {
-      throw fail(header.line, "revenue_sum and revenue_sum_squares go together")
-    }
-    var arms: [DataRow] = []
-    for record in records.dropFirst() {
-      let cells = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-      let line = record.line
-      guard cells.count == columns.count else { throw fail(line, "\(cells.count) fields, expected \(columns.count)") }
-      func cell(_ name: String) -> String { columns.firstIndex(of: name).map { cells[$0] } ?? "" }
-      guard !cell("arm").isEmpty else { throw fail(line, "the arm name is empty") }
-      guard let users = decimalInteger(cell("users")) else { throw fail(line, "users '\(cell("users"))' is not a whole number") }
-      guard let conversions = decimalInteger(cell("conversions")) else {
-        throw fail(line, "conversions '\(cell("conversions"))' is not a whole number")
-      }
-      var revenue: ArmData.Revenue?
-      if columns.contains("revenue_sum") {
-        guard let sum = decimalNumber(cell("revenue_sum")), let squares = decimalNumber(cell("revenue_sum_squares"))
-        else { throw fail(line, "revenue_sum and revenue_sum_squares must be numbers") }
-        revenue = .statistic(SampleMeanStatistic(n: users, sum: sum, sumOfSquares: squares))
-      }
-      let day = columns.contains("day") ? cell("day") : nil
-      if let day, day.isEmpty || day.count > 40 { throw fail(line, "the day is empty or longer than 40 characters") }
-      let segment = columns.contains("segment") ? cell("segment") : nil
-      if let segment, segment.isEmpty || segment.count > 40 { throw fail(line, "the segment is empty or longer than 40 characters") }
-      arms.append(
-        DataRow(
-          arm: ArmData(name: cell("arm"), users: users, conversions: conversions, revenue: revenue), line: line, day: day,
-          segment: segment))
-    }
-    return arms
   }
 }
 
@@ -374,6 +321,6 @@ extension AnalyzeCommand {
     static let mixing = Option<Double?>.number(
       "msprt-tau", valueName: "t", help: "With a day column: the mSPRT's mixing standard deviation on the difference (default 0.01).",
       in: 1e-6...10)
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(for: AnalysisRenderer.Report.self, UserAnalysisRenderer.Report.self)
   }
 }

@@ -55,7 +55,8 @@ extension CalibrateCommand {
       experiment, document: document, csv: csv, csvPath: csvPath, variants: variants, candidates: candidates,
       profile: !(try arguments[Key.noProfile]), threads: try arguments[SharedOptions.threads], console: console)
     let report = try report(
-      BehaviorCalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
+      BehaviorCalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments,
+      console: console)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       let fittedBehavior = calibration.parameters.contains { if case .behavior = $0.kind { true } else { false } }
       if fittedBehavior, calibration.calibrated.parameterUncertainty == nil {

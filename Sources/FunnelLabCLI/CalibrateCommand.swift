@@ -61,7 +61,8 @@ enum CalibrateCommand: Command {
     static let writeSpec = Option<String?>.text(
       "write-spec", valueName: "file",
       help: "Also write the calibrated spec (the fit's values, and with --variants its uncertainty) to this file.", file: .writes)
-    static let format = Option<OutputFormat>.format([.table, .json, .html])
+    static let format = Option<OutputFormat>.format(
+      for: CalibrationReport<CalibrationRenderer>.self, CalibrationReport<BehaviorCalibrationRenderer>.self)
   }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -104,7 +105,8 @@ enum CalibrateCommand: Command {
     } catch {
       throw failure(error)
     }
-    let report = try report(CalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments)
+    let report = try report(
+      CalibrationRenderer.self, calibration, experiment: experiment.name, observedPath: csvPath, arguments: arguments, console: console)
     if try write(report, spec: calibration.document, arguments: arguments, console: console) {
       for r in calibration.rebalanced {
         console.err(
@@ -117,13 +119,9 @@ enum CalibrateCommand: Command {
 
   /// The fit's report in the `--format` asked for (a table, JSON or HTML).
   static func report<R: CalibrationReportRenderer>(
-    _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments
+    _ renderer: R.Type, _ fit: R.Fit, experiment: String, observedPath: String, arguments: ParsedArguments, console: any Console
   ) throws(UsageError) -> String {
-    switch try arguments[Key.format] {
-    case .json: R.json(experiment: experiment, observedPath: observedPath, calibration: fit)
-    case .html: R.html(experiment: experiment, observedPath: observedPath, calibration: fit)
-    default: terminal(R.table(experiment: experiment, observedPath: observedPath, calibration: fit))
-    }
+    try arguments[Key.format].text(of: CalibrationReport<R>(fit, experiment: experiment, observedPath: observedPath), console: console)
   }
 
   /// Writes the report to `-o` (or stdout) and, with `--write-spec`, the calibrated spec `document`,

@@ -36,11 +36,6 @@ enum CheckCommand: Command {
       "funnellab check experiments/urbannest-onboarding.json --baseline build/urbannest-baseline.json --tolerance completionRate=0.001",
     ])
 
-  /// What `--format` writes.
-  enum Format: String, CaseIterable {
-    case table, json, markdown, html, github
-  }
-
   /// The options of `check`.
   enum Key {
     static let junit = Option<String?>.text(
@@ -52,11 +47,11 @@ enum CheckCommand: Command {
     static let updateBaseline = Option<String?>.text(
       "update-baseline", valueName: "file", help: "Write the spec's exact funnel to this file as the new baseline (one spec only).",
       file: .writes)
-    static let format = Option<String?>.choice(
-      "format", short: "f", valueName: "format",
+    static let format = Option<OutputFormat>.format(
+      for: CheckRenderer.Report.self,
       help:
-        "table, json, markdown (a pull-request comment), html, or github (::error annotations at each failing expectation's line) (default: table).",
-      Format.allCases.map(\.rawValue))
+        "table, json, markdown (a pull-request comment), html, or github (::error annotations at each failing expectation's line) (default: table)."
+    )
 
     /// The options that compare with a baseline need `--baseline`.
     static let baselineOnly: [OptionRequirement] =
@@ -72,7 +67,7 @@ enum CheckCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = Format(rawValue: try arguments[Key.format] ?? "table") ?? .table
+    let format = try arguments[Key.format]
     let output = OutputDestination(path: try arguments[OutputDestination.option])
     guard !arguments.positionals.isEmpty else {
       throw UsageError(message: "no spec given", hint: "e.g. funnellab check experiments/*.json")
@@ -120,22 +115,14 @@ enum CheckCommand: Command {
           primary: experiment.metrics.primary),
         path: path, allowOtherExperiment: try arguments[BaselineOptions.allowOtherExperiment])
       if let destination = baseline.update {
-        update = (destination, ExactRenderer.json(experiment: experiment.name, variants: solved, metrics: experiment.metrics))
+        update = (destination, ExactRenderer.Report(experiment: experiment.name, variants: solved, metrics: experiment.metrics).json())
       }
     }
     // Written all or nothing: a failure to write one leaves every earlier file as it was.
     var outputs = OutputSet()
     if let junit = try arguments[Key.junit] { outputs.add(CheckRenderer.junit(files), to: OutputDestination(path: junit)) }
     if let (destination, text) = update { outputs.add(text, to: destination) }
-    let text =
-      switch format {
-      case .table: terminal(CheckRenderer.table(files))
-      case .json: CheckRenderer.json(files)
-      case .markdown: CheckRenderer.markdown(files)
-      case .html: CheckRenderer.html(files)
-      case .github: CheckRenderer.github(files)
-      }
-    outputs.add(text, to: output)
+    outputs.add(try format.text(of: CheckRenderer.Report(files), console: console), to: output)
     try outputs.write(console: console)
     return files.allSatisfy(\.passed) ? .success : .checkFailed
   }

@@ -1,5 +1,5 @@
 import FunnelLab
-import FunnelReport
+package import FunnelReport
 import FunnelStats
 import Synchronization
 
@@ -34,6 +34,16 @@ package protocol Console: Sendable {
   /// The file standard input reads, when it is a regular file (`< log.ndjson`): an output
   /// may not be that file (``refuseCollidingFiles(_:spec:console:)``); `nil` for a terminal or a pipe.
   var standardInputIdentity: FileIdentity? { get }
+  /// Sees the report a command is about to write, before it is rendered in the `--format` asked
+  /// for (``ReportFormat/text(of:console:)``). The standard console does nothing; a
+  /// ``CapturingConsole`` made with `alsoRendering:` renders it in those formats too, so that a test
+  /// reads every format of one run.
+  func willWrite(_ report: any Report)
+}
+
+extension Console {
+  /// Does nothing: a console that writes the streams only.
+  package func willWrite(_ report: any Report) {}
 }
 
 /// The process's standard streams.
@@ -94,6 +104,8 @@ package struct StandardConsole: Console {
 /// A console that keeps what is written, for tests.
 package final class CapturingConsole: Console {
   private let state = Mutex<(out: String, err: String)>(("", ""))
+  private let alsoRendering: [ReportFormat]
+  private let renderings = Mutex<[ReportFormat: String]>([:])
   private let env: [String: String]
   private let terminal: Bool
   private let input: Mutex<[UInt8]?>
@@ -107,10 +119,13 @@ package final class CapturingConsole: Console {
   ///   - standardInput: what `-` reads (once); `nil` for an unreadable standard input.
   ///   - terminalColumns: pretend stdout is a terminal this wide (to test colour and width).
   ///   - standardInputFile: pretend standard input is redirected from this file (its identity only: `standardInput` is what is read).
+  ///   - alsoRendering: formats to render the command's report in as well, as the command renders it
+  ///     (``rendering(_:)``): every format of one run.
   package init(
     environment: [String: String] = [:], terminal: Bool = false, standardInput: [UInt8]? = [], terminalColumns: Int? = nil,
-    standardInputFile: String? = nil
+    standardInputFile: String? = nil, alsoRendering: [ReportFormat] = []
   ) {
+    self.alsoRendering = alsoRendering
     env = environment
     self.terminal = terminal
     input = Mutex(standardInput)
@@ -141,6 +156,18 @@ package final class CapturingConsole: Console {
     }
     return true
   }
+
+  /// Renders `report` in each format of `alsoRendering` through the command's own call
+  /// (``ReportFormat/text(of:)``, in the command's terminal layout); the last report wins.
+  package func willWrite(_ report: any Report) {
+    for format in alsoRendering {
+      guard let text = try? format.text(of: report) else { continue }
+      renderings.withLock { $0[format] = text }
+    }
+  }
+
+  /// The command's report in `format`, one of `alsoRendering`; `nil` when it wrote none in it.
+  package func rendering(_ format: ReportFormat) -> String? { renderings.withLock { $0[format] } }
 
   /// Appends `text` to ``stdout``; safe from any thread.
   package func out(_ text: String) { state.withLock { $0.out += text } }

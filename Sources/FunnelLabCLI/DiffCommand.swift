@@ -27,12 +27,11 @@ enum DiffCommand: Command {
     ])
 
   /// `--format` of `diff`.
-  static let format = Option<String?>.choice(
-    "format", short: "f", valueName: "format", help: "table, json or markdown (a pull-request comment) (default: table).",
-    ["table", "json", "markdown"])
+  static let format = Option<OutputFormat>.format(
+    for: SnapshotRenderer.Report.self, help: "table, json or markdown (a pull-request comment) (default: table).")
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
-    let format = try arguments[Self.format] ?? "table"
+    let format = try arguments[Self.format]
     let output = OutputDestination(path: try arguments[OutputDestination.option])
     let tolerance = try BaselineOptions.tolerance(arguments)
     guard arguments.positionals.count == 2 else {
@@ -53,13 +52,7 @@ enum DiffCommand: Command {
     let report = SnapshotRenderer.Report(
       comparison: SnapshotComparison.compare(baseline: old, current: new, tolerance: tolerance),
       baseline: InputFile.displayName(arguments.positionals[0]), current: InputFile.displayName(arguments.positionals[1]))
-    let text =
-      switch format {
-      case "json": SnapshotRenderer.json(report)
-      case "markdown": SnapshotRenderer.markdown(report)
-      default: terminal(SnapshotRenderer.table(report))
-      }
-    try output.write(text, console: console)
+    try output.write(report, as: format, console: console)
     return report.comparison.passed ? .success : .checkFailed
   }
 

@@ -37,7 +37,7 @@ enum ExactCommand: Command {
   /// The options of `exact` (the shared ones are ``SharedOptions``).
   enum Key {
     static let variant = Option<[String]>.repeatable("variant", valueName: "id", help: "Solve only this variant (and the control).")
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(for: ExactRenderer.Report.self, PredictionRenderer.Report.self)
 
     /// `--seed` and `--alpha` need `--parameter-uncertainty`: the exact solution has no randomness and no test.
     static let drawsOnly: [OptionRequirement] = [SharedOptions.seed, SharedOptions.alpha].map { (option: any OptionKey) in
@@ -60,18 +60,17 @@ enum ExactCommand: Command {
     }
     let experiment = try LoadedSpec.load(arguments, console: console).experiment
     let wanted = try knownVariants(arguments[Key.variant], of: experiment)
-    let variants = try solve(experiment, wanted: wanted, threads: threads, console: console)
-    let name = experiment.name
-    let text =
-      switch format {
-      case .json: ExactRenderer.json(experiment: name, variants: variants, metrics: experiment.metrics)
-      case .csv: ExactRenderer.csv(experiment: name, variants: variants)
-      case .markdown: ExactRenderer.markdown(experiment: name, variants: variants, metrics: experiment.metrics)
-      case .html: ExactRenderer.html(experiment: name, variants: variants, metrics: experiment.metrics)
-      case .table: terminal(ExactRenderer.table(experiment: name, variants: variants, metrics: experiment.metrics))
-      }
-    try output.write(text, console: console)
+    try output.write(try report(experiment, wanted: wanted, threads: threads, console: console), as: format, console: console)
     return .success
+  }
+
+  /// The report of `experiment`'s control and `wanted` variants (all when empty), solved exactly.
+  /// - Throws: ``CommandFailure`` (65) when the experiment does not compile.
+  static func report(
+    _ experiment: Experiment, wanted: [String] = [], threads: Int? = nil, console: (any Console)? = nil
+  ) throws(CommandFailure) -> ExactRenderer.Report {
+    let variants = try solve(experiment, wanted: wanted, threads: threads, console: console)
+    return ExactRenderer.Report(experiment: experiment.name, variants: variants, metrics: experiment.metrics)
   }
 
   /// Every variant of `experiment` solved exactly, or only the control and `wanted` when given.

@@ -49,7 +49,7 @@ enum GridCommand: Command {
       in: 1...10_000)
     static let exact = Option<Bool>.flag(
       "exact", help: "Rank every cell by the exact engine, streamed: no users, no seed, up to 100,000 cells.")
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(for: GridRenderer.Report.self, GridRankingRenderer.Report.self)
   }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -96,7 +96,8 @@ enum GridCommand: Command {
       return .success
     }
     let report = GridReport(result: result, grid: grid, spec: experiment.metrics)
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(render(report, format: format, top: top), console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      GridRenderer.Report(report, top: top), as: format, console: console)
     return .success
   }
 
@@ -128,7 +129,7 @@ enum GridCommand: Command {
     }
     let ranking: GridRanking
     do { ranking = try GridRanking(experiment, parts: [part]) } catch { throw CommandFailure.invalid(error) }
-    try output.write(render(ranking, format: format, top: top), console: console)
+    try output.write(GridRankingRenderer.Report(ranking, top: top), as: format, console: console)
     return .success
   }
 
@@ -139,28 +140,4 @@ enum GridCommand: Command {
       text: "Error: \(name) has no \"grid\"; add {\"grid\": {\"factors\": [...]}} (see experiments/klick-onboarding.json).\n")
   }
 
-  /// The exact ranking in `format` (`top` cells, default ``GridRankingRenderer/defaultTop``, in the
-  /// table, Markdown and HTML): what `grid --exact` and `merge` of its shards write.
-  static func render(_ ranking: GridRanking, format: OutputFormat, top: Int?) -> String {
-    let shown = top ?? GridRankingRenderer.defaultTop
-    return switch format {
-    case .json: GridRankingRenderer.json(ranking)
-    case .csv: GridRankingRenderer.csv(ranking)
-    case .markdown: GridRankingRenderer.markdown(ranking, top: shown)
-    case .html: GridRankingRenderer.html(ranking, top: shown)
-    case .table: terminal(GridRankingRenderer.table(ranking, top: shown))
-    }
-  }
-
-  /// The grid report in `format` (`top` cells in the table): what `grid` and `merge` of
-  /// its shards write.
-  static func render(_ report: GridReport, format: OutputFormat, top: Int?) -> String {
-    switch format {
-    case .json: GridRenderer.json(report)
-    case .csv: GridRenderer.csv(report)
-    case .markdown: GridRenderer.markdown(report)
-    case .html: GridRenderer.html(report)
-    case .table: terminal(GridRenderer.table(report, top: top))
-    }
-  }
 }

@@ -70,7 +70,7 @@ enum InferCommand: Command {
     static let name = Option<String?>.text("name", valueName: "name", help: "The inferred spec's name (default: inferred-<log name>).")
     static let report = Option<String?>.text("report", valueName: "file", help: "Write the report there, in --format.", file: .writes)
     static let alpha = SharedOptions.alpha.within(1e-12...0.5)
-    static let format = Option<OutputFormat>.format([.table, .json, .markdown, .html])
+    static let format = Option<OutputFormat>.format(for: InferenceRenderer.Report.self)
   }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -123,13 +123,7 @@ enum InferCommand: Command {
     let outputPath = try arguments[OutputDestination.option]
     let reportPath = try arguments[Key.report]
     let specName = outputPath.map(InputFile.displayName) ?? "standard output"
-    let rendered =
-      switch format {
-      case .json: InferenceRenderer.json(report, spec: specName)
-      case .markdown: InferenceRenderer.markdown(report, spec: specName)
-      case .html: InferenceRenderer.html(report, spec: specName)
-      default: terminal(InferenceRenderer.table(report, spec: specName))
-      }
+    let rendered = try format.text(of: InferenceRenderer.Report(report, spec: specName), console: console)
     // The spec and the report, all or nothing.
     var outputs = OutputSet()
     outputs.add(text, to: specDestination)

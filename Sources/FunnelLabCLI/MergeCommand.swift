@@ -24,7 +24,8 @@ enum MergeCommand: Command {
 
   /// The options of `merge`.
   enum Key {
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(
+      for: RunReport.Content.self, GridRenderer.Report.self, GridRankingRenderer.Report.self, PlanningRenderer.Report.self)
     static let top = Option<Int?>.integer(
       "top", valueName: "k", help: "For a grid: show only the k best cells (table).", in: 1...10_000)
   }
@@ -58,7 +59,7 @@ enum MergeCommand: Command {
         throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
       }
       try OutputDestination(path: try arguments[OutputDestination.option]).write(
-        GridCommand.render(ranking, format: format, top: top), console: console)
+        GridRankingRenderer.Report(ranking, top: top), as: format, console: console)
       return .success
     }
     if !plans.isEmpty {
@@ -72,7 +73,7 @@ enum MergeCommand: Command {
         throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
       }
       try OutputDestination(path: try arguments[OutputDestination.option]).write(
-        PowerCommand.render(report, format: format), console: console)
+        PlanningRenderer.Report(report), as: format, console: console)
       return .success
     }
     let merged: (Experiment, RunResult, ShardFile)
@@ -82,17 +83,16 @@ enum MergeCommand: Command {
       throw CommandFailure(code: ExitCode(error), text: error.errors.map(mergeErrorLine).joined())
     }
     let (experiment, result, first) = merged
-    let text: String
+    let report: any Report
     if first.command == "grid" {
       let original = try ExperimentLoader.load(text: first.specText, source: files[0].source)
       guard let grid = original.grid else { return .software }
-      let report = GridReport(result: result, grid: grid, spec: original.metrics)
-      text = GridCommand.render(report, format: format, top: top)
+      report = GridRenderer.Report(GridReport(result: result, grid: grid, spec: original.metrics), top: top)
     } else {
       if top != nil { throw Self.topNeedsAGrid("run") }
-      text = RunCommand.render(result, metrics: experiment.metrics, format: format)
+      report = RunReport.Content(result, metrics: experiment.metrics)
     }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(report, as: format, console: console)
     return .success
   }
 

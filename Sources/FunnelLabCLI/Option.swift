@@ -105,10 +105,14 @@ extension Option where Value == UInt64? {
 }
 
 extension Option where Value == OutputFormat {
-  /// `--format` of a command that writes `formats`, the first one by default
-  /// (``ReportFormat/option(_:)`` words its help).
-  static func format(_ formats: [OutputFormat]) -> Self {
-    let spec = OutputFormat.option(formats)
+  /// `--format` of a command that writes reports of `types`: the formats they are written in
+  /// (``ReportFormat/formats(of:)-swift.type.method``), the first one by default, with `help` or
+  /// the list of them (``ReportFormat/option(_:)``).
+  static func format(for types: any Report.Type..., help: String? = nil) -> Self {
+    let formats = OutputFormat.formats(of: types)
+    var declared = OutputFormat.option(formats)
+    if let help { declared.help = help }
+    let spec = declared
     let fallback = formats.first ?? .table
     return Self(spec) { (arguments) throws(UsageError) in
       let text = try OptionValue.choice(arguments.texts(of: spec).last, spec.name, formats.map(\.rawValue))

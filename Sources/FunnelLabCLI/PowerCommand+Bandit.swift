@@ -66,15 +66,8 @@ enum BanditCommand {
     } catch {
       throw CommandFailure.invalid(error)
     }
-    let text =
-      switch format {
-      case .json: BanditRenderer.json(comparison)
-      case .csv: BanditRenderer.csv(comparison)
-      case .markdown: BanditRenderer.markdown(comparison)
-      case .html: BanditRenderer.html(comparison)
-      case .table: terminal(BanditRenderer.table(comparison))
-      }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      BanditRenderer.Report(comparison), as: format, console: console)
     return .success
   }
 

@@ -136,7 +136,10 @@ enum PowerCommand: Command {
     static let solve = Option<String?>.choice("solve", valueName: "what", help: "alpha: solve for α when the rest is given.", ["alpha"])
     static let usersPerDay = Option<Int?>.integer(
       "users-per-day", valueName: "n", help: "Eligible users per day (both arms), for the duration.", in: 1...1_000_000_000_000)
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(
+      for: PowerRenderer.Report.self, PlanningRenderer.Report.self, PlanningRenderer.AssuranceReport.self, RevenuePlanRenderer.Report.self,
+      BanditRenderer.Report.self,
+      PredictionRenderer.Report.self)
 
     /// The options of planning a spec by simulation, refused in the formula mode.
     static let specOnly: [any OptionKey] = [
@@ -186,9 +189,9 @@ enum PowerCommand: Command {
     }
     let days = perDay.flatMap { result.durationDays(usersPerDay: Double($0)) }
     let sequential = try sequentialPlan(arguments, result: result)
-    let text = render(
-      result, problem: problem, format: format, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
+    let report = PowerRenderer.Report(
+      result, problem: problem, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(report, as: format, console: console)
     return .success
   }
 }
@@ -271,23 +274,6 @@ extension PowerCommand {
     }
   }
 
-  /// The solved problem in `format` (table, json, csv, markdown or html).
-  private static func render(
-    _ result: PowerAnalysis.Result, problem: PowerAnalysis.Problem, format: OutputFormat, isMeans: Bool, usersPerDay perDay: Int?,
-    days: Int?, sequential: GroupSequentialPlan?
-  ) -> String {
-    switch format {
-    case .json: PowerRenderer.json(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
-    case .csv: PowerRenderer.csv(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
-    case .markdown: PowerRenderer.markdown(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential)
-    case .html:
-      PowerRenderer.html(
-        result, isMeans: isMeans, usersPerDay: perDay, days: days, curve: PowerCurve(problem: problem, result: result),
-        sequential: sequential)
-    case .table: terminal(PowerRenderer.table(result, isMeans: isMeans, usersPerDay: perDay, days: days, sequential: sequential))
-    }
-  }
-
   /// The formula mode plans from numbers, not a spec: the options of planning by
   /// simulation are refused rather than ignored.
   static func refuseSpecOptions(_ arguments: ParsedArguments) throws(UsageError) {
@@ -365,7 +351,9 @@ extension PowerCommand {
     let targetAssurance = try arguments[Key.targetAssurance]
     _ = try arguments[PredictionOptions.draws]  // checked before the plan's simulations
     if uncertain {
-      guard format != .csv, !arguments.isGiven(SharedOptions.shard), !arguments.isGiven(SharedOptions.shards) else {
+      guard format.isWritten(by: PlanningRenderer.AssuranceReport.self), !arguments.isGiven(SharedOptions.shard),
+        !arguments.isGiven(SharedOptions.shards)
+      else {
         throw UsageError(
           message: "--parameter-uncertainty plans on one machine and writes a table, JSON, Markdown or HTML",
           hint: "drop --shard and --format csv")
@@ -407,7 +395,8 @@ extension PowerCommand {
         console: console)
       report = report.addingAssurance(prediction, target: targetAssurance ?? options.targetPower)
     }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(render(report, format: format), console: console)
+    let written: any Report = uncertain ? PlanningRenderer.AssuranceReport(report) : PlanningRenderer.Report(report)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(written, as: format, console: console)
     return .success
   }
 
@@ -454,17 +443,6 @@ extension PowerCommand {
       + " plan a metric the variants move with --metric, e.g. completionRate"
   }
 
-  /// The planning report in `format`: what `power <spec>` and `merge` of its shards write.
-  static func render(_ report: PlanningReport, format: OutputFormat) -> String {
-    switch format {
-    case .json: PlanningRenderer.json(report)
-    case .csv: PlanningRenderer.csv(report)
-    case .markdown: PlanningRenderer.markdown(report)
-    case .html: PlanningRenderer.html(report)
-    case .table: terminal(PlanningRenderer.table(report))
-    }
-  }
-
   /// `power SPEC --metric revenuePerUser`: the revenue plan (``RevenuePlanner``) in `format`.
   static func planRevenue(
     _ experiment: Experiment, options: PlanningOptions, format: OutputFormat, arguments: ParsedArguments, console: any Console
@@ -485,15 +463,8 @@ extension PowerCommand {
     } catch {
       throw CommandFailure.invalid(error)
     }
-    let text =
-      switch format {
-      case .json: RevenuePlanRenderer.json(plan)
-      case .csv: RevenuePlanRenderer.csv(plan)
-      case .markdown: RevenuePlanRenderer.markdown(plan)
-      case .html: RevenuePlanRenderer.html(plan)
-      case .table: terminal(RevenuePlanRenderer.table(plan))
-      }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      RevenuePlanRenderer.Report(plan), as: format, console: console)
     return .success
   }
 }

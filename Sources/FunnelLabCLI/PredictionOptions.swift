@@ -69,20 +69,15 @@ enum PredictionOptions {
     _ experiment: Experiment, arguments: ParsedArguments, variant: Option<[String]>, format: OutputFormat, seed: UInt64?, threads: Int?,
     command: String, console: any Console
   ) throws -> ExitCode {
-    guard format == .table || format == .json || format == .html else {
+    guard format.isWritten(by: PredictionRenderer.Report.self) else {
       throw UsageError(message: "--parameter-uncertainty writes a table, JSON or HTML", hint: "use --format table, json or html")
     }
     let metric = try arguments[Self.metric]
     let variants = try knownVariants(arguments[variant], of: experiment)
     let prediction = try predict(
       experiment, variants: variants, seed: seed, metric: metric, threads: threads, arguments: arguments, console: console)
-    let text =
-      switch format {
-      case .json: PredictionRenderer.json(prediction, command: command)
-      case .html: PredictionRenderer.html(prediction)
-      default: terminal(PredictionRenderer.table(prediction))
-      }
-    try OutputDestination(path: try arguments[OutputDestination.option]).write(text, console: console)
+    try OutputDestination(path: try arguments[OutputDestination.option]).write(
+      PredictionRenderer.Report(prediction, command: command), as: format, console: console)
     return .success
   }
 }

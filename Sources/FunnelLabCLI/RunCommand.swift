@@ -63,7 +63,8 @@ enum RunCommand: Command {
       help:
         "truth (default: every user walks every variant), experiment (users split among arms by hash, analysed like an A/B test, beside the exact truth) or bandit (the split follows the data, by day).",
       RunMode.allCases.map(\.rawValue) + ["bandit"])
-    static let format = Option<OutputFormat>.format(OutputFormat.all)
+    static let format = Option<OutputFormat>.format(
+      for: RunReport.Content.self, ExperimentReportRenderer.Report.self, BanditRenderer.RunReport.self, PredictionRenderer.Report.self)
     static let usersPerDay = Option<Int?>.integer(
       "users-per-day", valueName: "n", help: "With --mode experiment or bandit: new users a day, all arms (needs --days).",
       in: 1...Limits.users.upperBound)
@@ -130,7 +131,7 @@ enum RunCommand: Command {
     }
     bar.finish()
     if mode == .experiment {
-      try output.write(try experimentReport(result, daily: daily, metrics: experiment.metrics, format: format), console: console)
+      try output.write(try experimentReport(result, daily: daily, metrics: experiment.metrics), as: format, console: console)
       return .success
     }
     if let shard = options.shard {
@@ -140,7 +141,7 @@ enum RunCommand: Command {
       try output.write(JSONWriter.write(file.json), console: console)
       return .success
     }
-    try output.write(render(result, metrics: experiment.metrics, format: format), console: console)
+    try output.write(RunReport.Content(result, metrics: experiment.metrics), as: format, console: console)
     return .success
   }
 
@@ -184,15 +185,7 @@ enum RunCommand: Command {
       threads: threads
     ) { done, total in coverageBar.update(done: done, total: total) }
     coverageBar.finish()
-    let text =
-      switch format {
-      case .json: BanditRenderer.json(adaptive, timeline: timeline)
-      case .csv: BanditRenderer.csv(adaptive)
-      case .markdown: BanditRenderer.markdown(adaptive, timeline: timeline)
-      case .html: BanditRenderer.html(adaptive, timeline: timeline)
-      case .table: terminal(BanditRenderer.table(adaptive, timeline: timeline))
-      }
-    try output.write(text, console: console)
+    try output.write(BanditRenderer.RunReport(adaptive, timeline: timeline), as: format, console: console)
     return .success
   }
 
@@ -219,8 +212,11 @@ enum RunCommand: Command {
     return (perDay, days)
   }
 
-  /// An experiment-mode run in `format`, and its days read as a live test when it ran by day.
-  static func experimentReport(_ result: RunResult, daily: DailyRun?, metrics: MetricsSpec, format: OutputFormat) throws -> String {
+  /// An experiment-mode run's report, and its days read as a live test when it ran by day.
+  /// - Throws: ``UsageError`` when the days cannot be read as a test of the primary metric.
+  static func experimentReport(_ result: RunResult, daily: DailyRun?, metrics: MetricsSpec) throws(UsageError)
+    -> ExperimentReportRenderer.Report
+  {
     let report = ExperimentReport(observed: result, spec: metrics)
     var overTime: AnalysisRenderer.OverTime?
     if let daily {
@@ -243,21 +239,7 @@ enum RunCommand: Command {
         ? "α \(JSONValue.format(metrics.alpha)) split over \(arms) arms by Bonferroni" : nil
       overTime = (timeline.report, SequentialRenderer.Context(timeline, alphaNote: note))
     }
-    return switch format {
-    case .json: ExperimentReportRenderer.json(report, overTime: overTime)
-    case .csv: overTime.map { SequentialRenderer.csv($0.report) } ?? ExperimentReportRenderer.csv(report)
-    case .markdown: ExperimentReportRenderer.markdown(report, overTime: overTime)
-    case .html: ExperimentReportRenderer.html(report, observed: result, overTime: overTime)
-    case .table: terminal(ExperimentReportRenderer.table(report, overTime: overTime))
-    }
-  }
-
-  /// A truth-mode run in `format`, intervals at `1 − metrics.alpha`, summarized on
-  /// `metrics.primary`: what `run` and `merge` of its shards write.
-  static func render(_ result: RunResult, metrics: MetricsSpec, format: OutputFormat) -> String {
-    format == .table
-      ? terminal(RunReport.render(result, format: format, metrics: metrics))
-      : RunReport.render(result, format: format, metrics: metrics)
+    return ExperimentReportRenderer.Report(report, observed: result, overTime: overTime)
   }
 }
 

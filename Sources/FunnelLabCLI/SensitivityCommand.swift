@@ -28,7 +28,7 @@ enum SensitivityCommand: Command {
     static let vary = Option<[String]>.repeatable(
       "vary", valueName: "parameter=from:to:step", help: "A behavior parameter and its values.")
     static let metric = Option<FunnelMetric?>.metric(help: "The metric whose winner is tracked (default: metrics.primary).")
-    static let format = Option<OutputFormat>.format([.table, .json, .html])
+    static let format = Option<OutputFormat>.format(for: SensitivityRenderer.Report.self)
   }
 
   static func run(_ arguments: ParsedArguments, console: any Console) throws -> ExitCode {
@@ -94,13 +94,7 @@ enum SensitivityCommand: Command {
     }
     progress.finish()
     let output = OutputDestination(path: try arguments[OutputDestination.option])
-    let text =
-      switch format {
-      case .json: SensitivityRenderer.json(result)
-      case .html: SensitivityRenderer.html(result)
-      default: terminal(SensitivityRenderer.table(result))
-      }
-    try output.write(text, console: console)
+    try output.write(SensitivityRenderer.Report(result), as: format, console: console)
     return .success
   }
 }

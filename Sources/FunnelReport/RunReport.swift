@@ -8,42 +8,49 @@ public import FunnelLab
 /// print(RunReport.render(result, format: .markdown))
 /// ```
 public enum RunReport {
-  /// `result`'s report in `format`, intervals at `1 − alpha`: the bytes `funnellab run` writes
-  /// for the same spec, users and seed (the terminal table before it is fitted to a width).
+  /// The formats a run's report is written in: table, JSON, CSV, Markdown and HTML.
+  public static var formats: [ReportFormat] { Content.formats }
+
+  /// `result`'s report in `format` (one of ``formats``), intervals at `1 − alpha`: the bytes
+  /// `funnellab run` writes for the same spec, users and seed (the terminal table before it is
+  /// fitted to a width).
+  /// - Precondition: `format` is one of ``formats`` (``ReportFormat/github`` is `check`'s only).
   public static func render(_ result: SimulationResult, format: ReportFormat, alpha: Double = 0.05) -> String {
     var metrics = result.experiment.metrics
     metrics.alpha = alpha
-    let text = render(result.run, format: format, metrics: metrics)
-    return format == .table ? TerminalLayout.unbounded.fit(text) : text
-  }
-
-  /// `result`'s report in `format`, intervals at `1 − metrics.alpha`, opening with the
-  /// summary of each variant on the primary metric with the spec's margin: what `run` and
-  /// `merge` of its shards write (the command line fits `.table` to the terminal).
-  package static func render(_ result: RunResult, format: ReportFormat, metrics: MetricsSpec) -> String {
-    let summaries = FunnelSummary.all(result, alpha: metrics.alpha)
-    let decision = DecisionSummary(truthMode: summaries, spec: metrics)
-    return switch format {
-    case .json: RunJSONRenderer.render(result, summaries: summaries, decision: decision)
-    case .csv: RunCSVRenderer.render(result, summaries: summaries)
-    case .markdown: RunMarkdownRenderer.render(result, summaries: summaries, decision: decision)
-    case .html: RunHTMLRenderer.render(result, summaries: summaries, decision: decision)
-    case .table: RunTableRenderer.render(result, summaries: summaries, decision: decision)
+    guard let text = format.render(Content(result.run, metrics: metrics), fittingTable: { TerminalLayout.unbounded.fit($0()) }) else {
+      preconditionFailure("a run's report is not written as \(format.rawValue); see RunReport.formats")
     }
+    return text
   }
-}
 
-/// A report format: `--format` of every command (each command writes some of them), chosen by
-/// switching over it, never by comparing text.
-public enum ReportFormat: String, CaseIterable, Sendable {
-  /// Aligned columns for a terminal (the command line's default), control characters escaped.
-  case table
-  /// One JSON document (docs/reference/json-output.md).
-  case json
-  /// RFC 4180 comma-separated values.
-  case csv
-  /// GitHub-flavoured Markdown tables.
-  case markdown
-  /// One self-contained HTML page.
-  case html
+  /// A truth-mode run's report: `result` with the summary of each variant on the primary metric
+  /// with the spec's margin, intervals at `1 − metrics.alpha`: what `run` and `merge` of its
+  /// shards write (the command line fits the table to the terminal).
+  package struct Content: TableReport, JSONReport, CSVReport, MarkdownReport, HTMLReport {
+    /// The run.
+    package var result: RunResult
+    /// Each variant's summary.
+    package var summaries: [FunnelSummary]
+    /// The decision on the primary metric.
+    package var decision: DecisionSummary
+
+    /// The report of `result` under `metrics`.
+    package init(_ result: RunResult, metrics: MetricsSpec) {
+      self.result = result
+      summaries = FunnelSummary.all(result, alpha: metrics.alpha)
+      decision = DecisionSummary(truthMode: summaries, spec: metrics)
+    }
+
+    /// The terminal table.
+    package func table() -> String { RunTableRenderer.render(result, summaries: summaries, decision: decision) }
+    /// The JSON document.
+    package func json() -> String { RunJSONRenderer.render(result, summaries: summaries, decision: decision) }
+    /// The CSV text.
+    package func csv() -> String { RunCSVRenderer.render(result, summaries: summaries) }
+    /// The Markdown text.
+    package func markdown() -> String { RunMarkdownRenderer.render(result, summaries: summaries, decision: decision) }
+    /// The HTML page.
+    package func html() -> String { RunHTMLRenderer.render(result, summaries: summaries, decision: decision) }
+  }
 }

@@ -25,36 +25,31 @@ import Testing
     ("control-only", "experiment", "nothingToCompare", "controlOnly", nil),
   ]
 
-  func output(_ flow: String, _ mode: String, _ format: String) -> String {
-    let console = CapturingConsole()
-    let arguments = [
-      "run", decisionFlowPath(flow), "--mode", mode, "--users", "3000", "--threads", "2", "-q", "--format", format,
-    ]
-    let code = FunnelLabCommandLine.run(arguments, console: console)
-    #expect(code == 0, "\(console.stderr)")
-    return console.stdout
-  }
-
+  /// One run, end to end in the table; its report rendered in Markdown, JSON and HTML through the
+  /// command's own call (``CapturingConsole``'s `alsoRendering:`).
   @Test(arguments: cases.indices)
   func everyFormatSaysTheSameRecommendation(index: Int) throws {
     let c = Self.cases[index]
     let name = "decisions/\(c.flow)-\(c.mode)"
-    let table = output(c.flow, c.mode, "table")
+    let console = CapturingConsole(alsoRendering: [.markdown, .json, .html])
+    let arguments = ["run", decisionFlowPath(c.flow), "--mode", c.mode, "--users", "3000", "--threads", "2", "-q", "--format", "table"]
+    #expect(FunnelLabCommandLine.run(arguments, console: console) == 0, "\(console.stderr)")
+    let table = console.stdout
     try expectGolden(table, name + ".txt")
-    let markdown = output(c.flow, c.mode, "markdown")
+    let markdown = try #require(console.rendering(.markdown))
     try expectGolden(markdown, name + ".md")
     // The headline is the same sentence in the terminal and in Markdown.
     let headline = try #require(table.split(separator: "\n", omittingEmptySubsequences: true).dropFirst().first)
     let words = headline.split(separator: " ").prefix(3).joined(separator: " ")
     #expect(markdown.contains("**" + words), "\(words)")
-    let json = try #require(
-      try JSONSerialization.jsonObject(with: Data(output(c.flow, c.mode, "json").utf8)) as? [String: Any])
+    let jsonText = try #require(console.rendering(.json))
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])
     let summary = try #require(json["summary"] as? [String: Any])
     let recommendation = try #require(summary["recommendation"] as? [String: Any])
     #expect(recommendation["action"] as? String == c.action, "\(name)")
     #expect(recommendation["reason"] as? String == c.reason, "\(name)")
     #expect(recommendation["arm"] as? String == c.arm, "\(name)")
-    let html = output(c.flow, c.mode, "html")
+    let html = try #require(console.rendering(.html))
     let decision = try #require(html.range(of: "data-role=\"decision\"")).upperBound
     let text = String(html[decision...].prefix(1_200)).replacing(/<[^>]+>/, with: "")
     #expect(text.contains(words), "\(name): \(words)")

@@ -33,6 +33,29 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
     "\(name) differs from its golden file:\n\(lineDiff(golden, text))\n(re-record with FUNNELLAB_RECORD=1)", sourceLocation: sourceLocation)
 }
 
+/// Runs `arguments` once, end to end through ``FunnelLabCommandLine``, in the first golden's format,
+/// and compares its standard output with that golden; the report the run wrote is rendered in each
+/// other golden's format through the command's own call (``CapturingConsole``'s `alsoRendering:`,
+/// ``ReportFormat/text(of:)`` in the command's terminal layout) and compared with its golden. One run
+/// instead of one a format: the report is computed once, as a command computes it whatever the format.
+/// - Returns: the run's console (its standard error, the other renderings).
+@discardableResult
+func expectGoldens(
+  _ arguments: [String], _ goldens: [(format: ReportFormat, file: String)], exitCode: Int32 = 0,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> CapturingConsole {
+  let first = try #require(goldens.first, sourceLocation: sourceLocation)
+  let console = CapturingConsole(alsoRendering: goldens.dropFirst().map(\.format))
+  let code = FunnelLabCommandLine.run(arguments + ["--format", first.format.rawValue], console: console)
+  #expect(code == exitCode, "\(console.stderr)", sourceLocation: sourceLocation)
+  try expectGolden(console.stdout, first.file, sourceLocation: sourceLocation)
+  for golden in goldens.dropFirst() {
+    let text = try #require(console.rendering(golden.format), "no \(golden.format.rawValue) report", sourceLocation: sourceLocation)
+    try expectGolden(text, golden.file, sourceLocation: sourceLocation)
+  }
+  return console
+}
+
 /// The differing lines of two texts, `-` golden and `+` actual, at most 20.
 func lineDiff(_ a: String, _ b: String) -> String {
   let x = a.split(separator: "\n", omittingEmptySubsequences: false)
@@ -104,27 +127,26 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     return console.stdout
   }
 
-  @Test(arguments: [("json", "run.json"), ("csv", "run.csv"), ("markdown", "run.md")])
-  func runGolden(format: String, file: String) throws {
-    try expectGolden(output(Self.run + ["--format", format]), file)
+  @Test func runGolden() throws {
+    try expectGoldens(Self.run, [(.json, "run.json"), (.csv, "run.csv"), (.markdown, "run.md")])
   }
 
-  @Test(arguments: [("json", "experiment.json"), ("csv", "experiment.csv"), ("markdown", "experiment.md")])
-  func experimentModeGolden(format: String, file: String) throws {
-    try expectGolden(output(Self.run + ["--mode", "experiment", "--format", format]), file)
+  @Test func experimentModeGolden() throws {
+    try expectGoldens(
+      Self.run + ["--mode", "experiment"], [(.json, "experiment.json"), (.csv, "experiment.csv"), (.markdown, "experiment.md")])
   }
 
-  @Test(arguments: [("json", "grid.json"), ("csv", "grid.csv"), ("markdown", "grid.md")])
-  func gridGolden(format: String, file: String) throws {
-    try expectGolden(
-      output(["grid", "experiments/klick-onboarding.json", "--users", "500", "--seed", "7", "--threads", "2", "-q", "--format", format]),
-      file)
+  @Test func gridGolden() throws {
+    try expectGoldens(
+      ["grid", "experiments/klick-onboarding.json", "--users", "500", "--seed", "7", "--threads", "2", "-q"],
+      [(.json, "grid.json"), (.csv, "grid.csv"), (.markdown, "grid.md")])
   }
 
   /// `grid --exact` on the built-in Klick grid: no users, no seed, every cell in JSON and CSV.
-  @Test(arguments: [("json", "grid-exact.json"), ("csv", "grid-exact.csv"), ("markdown", "grid-exact.md"), ("table", "grid-exact.txt")])
-  func gridExactGolden(format: String, file: String) throws {
-    try expectGolden(output(["grid", "--exact", "--top", "5", "--threads", "2", "-q", "--format", format]), file)
+  @Test func gridExactGolden() throws {
+    try expectGoldens(
+      ["grid", "--exact", "--top", "5", "--threads", "2", "-q"],
+      [(.table, "grid-exact.txt"), (.json, "grid-exact.json"), (.csv, "grid-exact.csv"), (.markdown, "grid-exact.md")])
   }
 
   /// `grid --exact` refuses what only a simulation has (its shards are tested in ShardingTests), and the simulated grid sends a grid
@@ -142,33 +164,33 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     #expect(!FileManager.default.fileExists(atPath: out))
   }
 
-  @Test(arguments: [("json", "power.json"), ("csv", "power.csv"), ("markdown", "power.md")])
-  func powerGolden(format: String, file: String) throws {
-    try expectGolden(output(["power", "--baseline", "0.1", "--mde", "0.02", "--format", format]), file)
+  @Test func powerGolden() throws {
+    try expectGoldens(
+      ["power", "--baseline", "0.1", "--mde", "0.02"], [(.json, "power.json"), (.csv, "power.csv"), (.markdown, "power.md")])
   }
 
-  @Test(arguments: [("json", "analyze.json"), ("csv", "analyze.csv"), ("markdown", "analyze.md")])
-  func analyzeGolden(format: String, file: String) throws {
-    try expectGolden(
-      output(["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--arm", "c,\"x\"=1000:90", "--format", format]), file)
+  @Test func analyzeGolden() throws {
+    try expectGoldens(
+      ["analyze", "--arm", "control=1000:120", "--arm", "b=1000:150", "--arm", "c,\"x\"=1000:90"],
+      [(.json, "analyze.json"), (.csv, "analyze.csv"), (.markdown, "analyze.md")])
   }
 
   /// `analyze` of a daily file (the README's example): the snapshot of the last day, then the
   /// table by day.
-  @Test(arguments: [("json", "analyze-over-time.json"), ("csv", "analyze-over-time.csv"), ("markdown", "analyze-over-time.md")])
-  func analyzeOverTimeGolden(format: String, file: String) throws {
-    try expectGolden(
-      output(["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000", "--format", format]), file)
+  @Test func analyzeOverTimeGolden() throws {
+    try expectGoldens(
+      ["analyze", "--data", "experiments/data/klick-daily.csv", "--planned-users", "28000"],
+      [(.json, "analyze-over-time.json"), (.csv, "analyze-over-time.csv"), (.markdown, "analyze-over-time.md")])
   }
 
   /// `exact` in CSV and Markdown (BetFree sells plans; NCDB has no paywall, so its
   /// Markdown shows no purchase, trial or revenue rows).
   @Test(arguments: [
-    ("betfree-onboarding", "csv", "exact.csv"), ("betfree-onboarding", "markdown", "exact.md"),
-    ("ncdb-first-launch", "markdown", "exact-no-paywall.md"),
+    ("betfree-onboarding", [(ReportFormat.csv, "exact.csv"), (.markdown, "exact.md")]),
+    ("ncdb-first-launch", [(.markdown, "exact-no-paywall.md")]),
   ])
-  func exactGolden(experiment: String, format: String, file: String) throws {
-    try expectGolden(output(["exact", "experiments/\(experiment).json", "--format", format]), file)
+  func exactGolden(experiment: String, goldens: [(ReportFormat, String)]) throws {
+    try expectGoldens(["exact", "experiments/\(experiment).json"], goldens.map { (format: $0.0, file: $0.1) })
   }
 
   /// `exact`'s first line on the edge-case flows of `Tests/Fixtures/decisions` (issue 57): the best
@@ -351,13 +373,13 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     "power", "experiments/klick-onboarding.json", "--variant", "features5", "--replicates", "300", "--users-per-day", "20000",
   ]
 
-  @Test(arguments: [("csv", "planning.csv"), ("markdown", "planning.md")])
-  func planningGolden(format: String, file: String) throws {
-    try expectGolden(output(Self.plan + ["--format", format]), file)
-  }
-
-  @Test func planningHTMLHasThePeekingCharts() throws {
-    let s = ReportStructure(output(Self.plan + ["--format", "html"]))
+  /// The plan in CSV and Markdown, and its HTML page's peeking charts, from one plan.
+  @Test func planningGoldenAndThePeekingCharts() throws {
+    let console = CapturingConsole(alsoRendering: [.markdown, .html])
+    #expect(FunnelLabCommandLine.run(Self.plan + ["--format", "csv"], console: console) == 0, "\(console.stderr)")
+    try expectGolden(console.stdout, "planning.csv")
+    try expectGolden(try #require(console.rendering(.markdown)), "planning.md")
+    let s = ReportStructure(try #require(console.rendering(.html)))
     #expect(s.error == nil, "\(String(describing: s.error))")
     #expect(s.count("peeking") == 1)
     #expect(s.count("peeking-power") == 1)
@@ -399,11 +421,9 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     "--holdout", "0.05",
   ]
 
-  @Test(arguments: [("json", "bandit.json"), ("csv", "bandit.csv"), ("markdown", "bandit.md"), ("table", "bandit.txt")])
-  func banditGolden(format: String, file: String) throws {
-    let console = CapturingConsole()
-    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format], console: console) == 0, "\(console.stderr)")
-    try expectGolden(console.stdout, file)
+  @Test func banditGolden() throws {
+    try expectGoldens(
+      Self.arguments, [(.table, "bandit.txt"), (.json, "bandit.json"), (.csv, "bandit.csv"), (.markdown, "bandit.md")])
   }
 }
 
@@ -413,16 +433,13 @@ final class ReportStructure: NSObject, XMLParserDelegate {
     "run", "experiments/klick-onboarding.json", "--mode", "bandit", "--users-per-day", "2000", "--days", "5", "--seed", "3", "-q",
   ]
 
-  @Test(arguments: [("json", "bandit-run.json"), ("csv", "bandit-run.csv"), ("markdown", "bandit-run.md"), ("table", "bandit-run.txt")])
-  func banditRunGolden(format: String, file: String) throws {
-    let console = CapturingConsole()
-    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format], console: console) == 0, "\(console.stderr)")
-    try expectGolden(console.stdout, file)
+  @Test func banditRunGolden() throws {
+    let console = try expectGoldens(
+      Self.arguments, [(.json, "bandit-run.json"), (.csv, "bandit-run.csv"), (.markdown, "bandit-run.md"), (.table, "bandit-run.txt")])
     // One thread gives the same run: checked on the JSON, which carries every number (each
     // run of this command simulates its design's coverage replicates again).
-    guard format == "json" else { return }
     let two = CapturingConsole()
-    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", format, "--threads", "1"], console: two) == 0)
+    #expect(FunnelLabCommandLine.run(Self.arguments + ["--format", "json", "--threads", "1"], console: two) == 0)
     #expect(two.stdout == console.stdout)
   }
 

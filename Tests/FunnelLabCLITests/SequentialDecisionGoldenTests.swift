@@ -1,3 +1,4 @@
+import FunnelReport
 import FunnelTestSupport
 import Testing
 
@@ -23,27 +24,25 @@ import Testing
     return console.stdout
   }
 
-  @Test(arguments: [
-    ("table", "analyze-running.txt"), ("markdown", "analyze-running.md"), ("json", "analyze-running.json"),
-  ])
-  func runningTestGolden(format: String, file: String) throws {
-    try expectGolden(output(Self.running + ["--planned-users", "48000", "--format", format]), file)
+  @Test func runningTestGolden() throws {
+    try expectGoldens(
+      Self.running + ["--planned-users", "48000"],
+      [(.table, "analyze-running.txt"), (.markdown, "analyze-running.md"), (.json, "analyze-running.json")])
   }
 
   @Test func runningTestWithoutAPlannedSizeGolden() throws {
     try expectGolden(output(Self.running + ["--format", "table"]), "analyze-running-unplanned.txt")
   }
 
-  @Test(arguments: [
-    ("table", "experiment-daily-six-arms.txt"), ("markdown", "experiment-daily-six-arms.md"),
-    ("json", "experiment-daily-six-arms.json"),
-  ])
-  func sixArmsDailyGolden(format: String, file: String) throws {
-    try expectGolden(output(Self.daily + ["--format", format]), file)
+  @Test func sixArmsDailyGolden() throws {
+    try expectGoldens(
+      Self.daily,
+      [
+        (.table, "experiment-daily-six-arms.txt"), (.markdown, "experiment-daily-six-arms.md"), (.json, "experiment-daily-six-arms.json"),
+      ])
   }
 
-  @Test(arguments: [("table", "bandit-negligible.txt"), ("json", "bandit-negligible.json")])
-  func banditShippingANegligibleArmGolden(format: String, file: String) throws {
-    try expectGolden(output(Self.bandit + ["--format", format]), file)
+  @Test func banditShippingANegligibleArmGolden() throws {
+    try expectGoldens(Self.bandit, [(.table, "bandit-negligible.txt"), (.json, "bandit-negligible.json")])
   }
 }

@@ -137,6 +137,17 @@ package enum TextInput {
   }
 }
 
+/// A whole number written in decimal: digits with an optional sign and `_`
+/// separators (`1_000_000`), or scientific notation when whole (`1e6`). Hexadecimal
+/// (`0x10`, which `Double` would read as 16), `inf` and `nan` are refused.
+package func decimalInteger(_ text: String) -> Int? {
+  let cleaned = text.filter { $0 != "_" }
+  guard let first = cleaned.first, first != "_", cleaned.allSatisfy({ "0123456789+-eE.".contains($0) }) else { return nil }
+  if let n = Int(cleaned) { return n }
+  guard let d = Double(cleaned), d.isFinite, d == d.rounded(), abs(d) <= 9e15 else { return nil }
+  return Int(rounding: d)
+}
+
 /// A finite number written in decimal (`0.05`, `-1.5e-3`); hexadecimal floats,
 /// `inf` and `nan` are refused.
 package func decimalNumber(_ text: String) -> Double? {
