@@ -23,5 +23,9 @@ import Testing
     for format in RunReport.formats.dropFirst() {
       #expect(RunReport.render(result, format: format) == console.rendering(format), "\(format.rawValue)")
     }
+    // Every other format gives a text, never a trap: a run annotates nothing for GitHub.
+    for format in ReportFormat.allCases where !RunReport.formats.contains(format) {
+      #expect(RunReport.render(result, format: format).isEmpty, "\(format.rawValue)")
+    }
   }
 }
