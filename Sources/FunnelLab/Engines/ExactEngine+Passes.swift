@@ -219,9 +219,8 @@ extension ExactEngine {
     let personalizes, purchases, restores, isPaywall, labelEntitled: UnsafeMutablePointer<Bool>
     let dwellMean, dwellSecondMoment: UnsafeMutablePointer<Double>
     let branch: UnsafeMutablePointer<_ExactLayout.Branch>
-    /// One cell's outcome probabilities (``_ExactLayout/probabilities(segment:bin:)``), copied in by ``load(_:)``.
+    /// One cell's outcome probabilities, written by ``load(_:segment:bin:)``.
     let probabilities: UnsafeMutablePointer<Double>
-    let probabilityCount: Int
 
     init(_ g: _ExactLayout) {
       func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
@@ -234,9 +233,9 @@ extension ExactEngine {
       (personalizes, purchases, restores) = (copy(g.personalizes), copy(g.purchases), copy(g.restores))
       (isPaywall, labelEntitled) = (copy(g.isPaywall), copy(g.labelEntitled))
       (dwellMean, dwellSecondMoment, branch) = (copy(g.dwellMean), copy(g.dwellSecondMoment), copy(g.branch))
-      probabilityCount = (g.maxSeen + 1) * 2 * g.screens * g.stride
-      probabilities = UnsafeMutablePointer<Double>.allocate(capacity: max(probabilityCount, 1))
-      probabilities.initialize(repeating: 0, count: max(probabilityCount, 1))
+      let probabilityCount = max((g.maxSeen + 1) * 2 * g.screens * g.stride, 1)
+      probabilities = UnsafeMutablePointer<Double>.allocate(capacity: probabilityCount)
+      probabilities.initialize(repeating: 0, count: probabilityCount)
     }
 
     deinit {
@@ -246,12 +245,9 @@ extension ExactEngine {
       branch.deallocate()
     }
 
-    /// Copies one cell's outcome probabilities in (as many as the layout has).
-    func load(_ cell: [Double]) {
-      cell.withUnsafeBufferPointer { source in
-        guard let base = source.baseAddress else { return }
-        probabilities.update(from: base, count: min(source.count, probabilityCount))
-      }
+    /// Writes the outcome probabilities of the cell (`segment`, `bin`) of layout `g`.
+    func load(_ g: _ExactLayout, segment: Int, bin: Int) {
+      g.probabilities(segment: segment, bin: bin, into: probabilities)
     }
   }
 
@@ -369,9 +365,9 @@ extension ExactEngine {
       ends = EndSums(g, acc)
     }
 
-    /// Propagates one cell's mass over (personalized, label, screen) to the end.
-    mutating func pass(_ probabilities: [Double], weight w: Double, into acc: inout _ExactAccumulators) {
-      tables.load(probabilities)
+    /// Propagates the mass of the cell (`segment`, `bin`) over (personalized, label, screen) to the end.
+    mutating func pass(segment: Int, bin: Int, weight w: Double, into acc: inout _ExactAccumulators) {
+      tables.load(g, segment: segment, bin: bin)
       labelledPass(g, tables, weight: w, state: &state, sums: sums, ends: &ends, into: &acc)
       state.reset(g)
     }

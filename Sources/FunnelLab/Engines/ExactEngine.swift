@@ -247,8 +247,7 @@ public enum ExactEngine {
     let sets = (0..<layout.screens).map { [$0] } + (paywalls.count > 1 ? [paywalls] : [])
     var labelled = LabelledPasses(layout, acc)
     for (segment, bin, weight) in cells {
-      let probabilities = layout.probabilities(segment: segment, bin: bin)
-      labelled.pass(probabilities, weight: weight, into: &acc)
+      labelled.pass(segment: segment, bin: bin, weight: weight, into: &acc)
       if reach == .none { continue }
       if reach == .paywalls {
         if !paywalls.isEmpty { acc.paywallReach += weight * firstPassages(layout, labelled.tables, to: [paywalls])[0].0 }
@@ -290,7 +289,7 @@ public enum ExactEngine {
       views: [Double](repeating: 0, count: g.screens), outcomeFlow: [Double](repeating: 0, count: g.target.count))
     let tables = StepTables(g)
     for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
-      tables.load(g.probabilities(segment: segment, bin: bin))
+      tables.load(g, segment: segment, bin: bin)
       visitsPass(g, tables, weight: weight, into: &visits)
     }
     return (visits.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: visits.outcomeFlow))
@@ -452,25 +451,23 @@ struct _ExactLayout {
     branchStart[2 * o + entitled]..<branchStart[2 * o + entitled + 1]
   }
 
-  /// Outcome probabilities of one cell, indexed `((seen·2 + pers)·screens + screen)·stride + k`.
-  func probabilities(segment: Int, bin: Int) -> [Double] {
+  /// Writes the outcome probabilities of one cell into `result` (the cell's rows, `(maxSeen + 1)·2·screens·stride`
+  /// values), indexed `((seen·2 + pers)·screens + screen)·stride + k`.
+  func probabilities(segment: Int, bin: Int, into result: UnsafeMutablePointer<Double>) {
     let count = (maxSeen + 1) * 2 * screens * stride
     let first = flow.row(segment: segment, bin: bin, seen: 0, personalized: 0, screen: 0)
     // The cell's rows are contiguous, in the same order and stride as the result.
-    return flow.thresholds.withUnsafeBufferPointer { thresholds in
-      [Double](unsafeUninitializedCapacity: count) { result, initialized in
-        for row in Swift.stride(from: 0, to: count, by: stride) {
-          let screen = (row / stride) % screens
-          var previous: UInt64 = 0
-          for k in 0..<outcomeCount[screen] {
-            let t = thresholds[first + row + k]
-            result.initializeElement(at: row + k, to: Double(t - previous) / Double(CompiledFlow.thresholdScale))
-            previous = t
-          }
-          // The row's padding past the screen's outcomes.
-          for k in outcomeCount[screen]..<stride { result.initializeElement(at: row + k, to: 0) }
+    flow.thresholds.withUnsafeBufferPointer { thresholds in
+      for row in Swift.stride(from: 0, to: count, by: stride) {
+        let screen = (row / stride) % screens
+        var previous: UInt64 = 0
+        for k in 0..<outcomeCount[screen] {
+          let t = thresholds[first + row + k]
+          result[row + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
+          previous = t
         }
-        initialized = count
+        // The row's padding past the screen's outcomes.
+        for k in outcomeCount[screen]..<stride { result[row + k] = 0 }
       }
     }
   }
