@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits bytes that arrive in chunks into lines, holding at most one line: what a
 /// reader of a log larger than memory needs. Lines end with LF or CRLF; a UTF-8 byte
 /// order mark before the first line is dropped.
@@ -50,10 +52,11 @@ package struct LineReader {
       }
     }
     chunk.withUnsafeBufferPointer { buffer in
-      let base = chunk.startIndex
-      var from = start - base
-      while from < buffer.count {
-        guard let newline = buffer[from...].firstIndex(of: 0x0A) else { break }
+      guard let first = buffer.baseAddress else { return }
+      var from = start - chunk.startIndex
+      // `memchr` finds each line end: one call a line, not a generic scan a byte.
+      while from < buffer.count, let found = memchr(first + from, 0x0A, buffer.count - from) {
+        let newline = UnsafeRawPointer(first).distance(to: found)
         take(UnsafeBufferPointer(rebasing: buffer[from..<newline]))
         finishLine(body)
         from = newline + 1

@@ -159,14 +159,25 @@ package struct JSONParser {
   private mutating func parseString() throws(Failure) -> String {
     index += 1
     // The common string, without escapes: its bytes as they stand.
-    var end = index
-    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+    let start = index
+    // One read a byte through a pointer: the scan is most of a log's parse.
+    let end = bytes.withUnsafeBufferPointer { b in
+      var end = start
+      while end < b.count {
+        let byte = b[end]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+        end += 1
+      }
+      return end
+    }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       defer { index = end + 1 }
-      return String(decoding: bytes[index..<end], as: UTF8.self)
+      return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
+    // The plain bytes before the first escape start the run; the loop reads on from there.
     var scalars = String.UnicodeScalarView()
-    var run = [UInt8]()
+    var run = [UInt8](bytes[start..<end])
+    index = end
     func flush(_ run: inout [UInt8], into scalars: inout String.UnicodeScalarView) {
       if !run.isEmpty {
         scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)

@@ -65,7 +65,13 @@ package struct JSONValue: Sendable, Hashable {
   /// The member named `key`, if this is an object that has one.
   package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = kind else { return nil }
-    return members.first(where: { $0.key == key })?.value
+    // An index loop, not `first(where:)`: a log's every property is read through here.
+    var i = 0
+    while i < members.count {
+      if members[i].key == key { return members[i].value }
+      i += 1
+    }
+    return nil
   }
 }
 
