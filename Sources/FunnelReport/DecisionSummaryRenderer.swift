@@ -317,27 +317,25 @@ package enum DecisionSummaryRenderer {
       (
         "arms",
         .array(
-          s.arms.map { a in
+          s.arms.map { a -> JSONValue in
             // revenuePerUser is left out, not null, where there is none (a flow that sells nothing).
-            .object(
-              [
-                ("arm", .string(a.arm)), ("decision", a.decision.map { .string($0.rawValue) } ?? .null), ("call", .string(a.call.rawValue)),
-                ("primary", effect(a.primary)),
-                (
-                  "guardrails",
-                  .array(
-                    a.guardrails.map {
-                      .object([
-                        ("metric", .string($0.metric.rawValue)), ("margin", .number($0.margin)), ("status", .string($0.status.rawValue)),
-                      ])
-                    })
-                ),
-              ] + (a.revenue.map { [("revenuePerUser", effect($0))] } ?? []) + [
-                (
-                  "conflict",
-                  a.conflict.map { .object([("kind", .string($0.kind.rawValue)), ("evidence", .string($0.evidence.rawValue))]) } ?? .null
-                )
-              ])
+            let revenue: [(String, JSONValue)] = a.revenue.map { [("revenuePerUser", effect($0))] } ?? []
+            let head: [(String, JSONValue)] = [
+              ("arm", .string(a.arm)), ("decision", a.decision.map { .string($0.rawValue) } ?? .null), ("call", .string(a.call.rawValue)),
+              ("primary", effect(a.primary)),
+              (
+                "guardrails",
+                .array(
+                  a.guardrails.map { g -> JSONValue in
+                    .object([
+                      ("metric", .string(g.metric.rawValue)), ("margin", .number(g.margin)), ("status", .string(g.status.rawValue)),
+                    ])
+                  })
+              ),
+            ]
+            let conflict: JSONValue =
+              a.conflict.map { .object([("kind", .string($0.kind.rawValue)), ("evidence", .string($0.evidence.rawValue))]) } ?? .null
+            return .object(head + revenue + [("conflict", conflict)])
           })
       ),
     ])

@@ -67,12 +67,12 @@ package enum RevenuePlanRenderer {
     return (
       headers,
       [control]
-        + r.variants.map { v in
+        + r.variants.map { v -> [String] in
           [
             v.arm.variant, money(v.arm.mean), money(v.arm.standardDeviation), NumberText.percent(v.arm.payingShare, decimals: 2),
             NumberText.lift(v.relativeLift), NumberText.signed(v.difference, 3),
             v.usersPerArm.map { NumberText.grouped($0) } ?? (v.movesRevenue ? "∞ (too small to detect)" : "∞ (no effect)"),
-            v.simulatedPower.map { p in
+            v.simulatedPower.map { p -> String in
               NumberText.percent(p, decimals: 1) + (v.simulatedPowerStandardError.map { " ± " + NumberText.percent($0, decimals: 1) } ?? "")
             } ?? "—",
             v.durationDays.map { NumberText.grouped($0) } ?? "—",

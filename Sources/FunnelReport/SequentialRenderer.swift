@@ -303,14 +303,14 @@ package enum SequentialRenderer {
       (
         "looks",
         .array(
-          zip(r.design.informationFractions, r.design.boundaries).filter { _ in planned }.map { t, c in
+          zip(r.design.informationFractions, r.design.boundaries).filter { _ in planned }.map { t, c -> JSONValue in
             .object([("informationFraction", .number(t)), ("boundary", .number(c))])
           })
       ),
       (
         "rows",
         .array(
-          rows(r).map { row in
+          rows(r).map { row -> JSONValue in
             .object([
               ("day", .string(row.day)), ("arm", .string(row.arm)), ("users", .integer(row.users)),
               ("conversions", .integer(row.conversions)),
@@ -329,7 +329,7 @@ package enum SequentialRenderer {
       (
         "arms",
         .array(
-          read.arms.map { a in
+          read.arms.map { a -> JSONValue in
             .object([("arm", .string(a.arm)), ("state", .string(a.state.rawValue)), ("day", a.look.map { .string($0.day) } ?? .null)])
           })
       ),
@@ -338,7 +338,7 @@ package enum SequentialRenderer {
       (
         "truth",
         .array(
-          context.truth.keys.sorted().map { arm in
+          context.truth.keys.sorted().map { arm -> JSONValue in
             .object([
               ("arm", .string(arm)), ("trueRelativeLift", number(context.truth[arm])),
               ("verdict", context.verdicts[arm].map { .string($0.rawValue) } ?? .null),

@@ -53,7 +53,7 @@ extension UserAnalysisRenderer {
       ("adjustedPValue", .number(c.adjustedPValue)), ("significant", .bool(c.significant)), ("conclusion", .string(c.conclusion.rawValue)),
       (
         "welch",
-        c.welch.map { w in
+        c.welch.map { w -> JSONValue in
           .object([
             ("difference", AnalysisRenderer.estimate(w.difference)), ("standardError", .number(w.standardError)),
             ("test", AnalysisRenderer.test(w.test)),
@@ -62,7 +62,7 @@ extension UserAnalysisRenderer {
       ),
       (
         "cuped",
-        c.cuped.map { x in
+        c.cuped.map { x -> JSONValue in
           .object([
             ("theta", .number(x.theta)), ("difference", AnalysisRenderer.estimate(x.difference)),
             ("standardError", .number(x.standardError)), ("test", AnalysisRenderer.test(x.test)),
@@ -72,7 +72,7 @@ extension UserAnalysisRenderer {
       ),
       (
         "lin",
-        c.regression.map { x in
+        c.regression.map { x -> JSONValue in
           .object([
             ("difference", AnalysisRenderer.estimate(x.difference)), ("standardError", .number(x.standardError)),
             ("standardErrorType", .string(x.kind.rawValue)), ("test", AnalysisRenderer.test(x.test)),
@@ -82,9 +82,9 @@ extension UserAnalysisRenderer {
       ),
       (
         "ratio",
-        c.ratio.map { x in
+        c.ratio.map { x -> JSONValue in
           .object([
-            ("ratios", .array(x.ratios.map { .number($0) })), ("standardErrors", .array(x.standardErrors.map { .number($0) })),
+            ("ratios", .array(x.ratios.map(JSONValue.number))), ("standardErrors", .array(x.standardErrors.map(JSONValue.number))),
             ("difference", AnalysisRenderer.estimate(x.difference)), ("relativeLift", AnalysisRenderer.estimate(x.relativeLift)),
             ("test", AnalysisRenderer.test(x.test)),
           ])

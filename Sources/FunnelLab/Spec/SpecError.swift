@@ -211,9 +211,8 @@ package enum NameSuggestion {
   /// - Complexity: O(*k* · *m* · *n*) for *k* candidates of length *m* and a name of length *n*.
   package static func nearestFirst(to name: String, in candidates: some Sequence<String>) -> [String] {
     let target = Array(name.lowercased())
-    return candidates.map { ($0, distance(target, Array($0.lowercased()))) }
-      .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-      .map(\.0)
+    let scored: [(name: String, distance: Int)] = candidates.map { ($0, distance(target, Array($0.lowercased()))) }
+    return scored.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }.map(\.name)
   }
 
   static func distance(_ a: [Character], _ b: [Character]) -> Int {
