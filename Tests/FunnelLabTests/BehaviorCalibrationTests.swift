@@ -141,6 +141,25 @@ import Testing
     let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
     let root = model.crossing(inside: (0, -1), outside: (3, .infinity), tolerance: 1e-9) { t in t < 2 ? t - 1 : .infinity }
     #expect(abs(root - 1) < 1e-6, "\(root)")
+    // On the signed root too: D = t² − critical crosses at t = 2.
+    let signed = model.crossing(inside: (0, -4), outside: (3, .infinity), tolerance: 1e-9, critical: 4) { t in
+      t < 2.5 ? t * t - 4 : .infinity
+    }
+    #expect(abs(signed - 2) < 1e-6, "\(signed)")
+  }
+
+  /// Where the deviance is quadratic (a normal ℓ) the signed root is linear in `t`: one
+  /// interpolation from a bracket lands on the root, so the search ends in two evaluations.
+  @Test func theSignedRootFindsAQuadraticCrossingInOneStep() throws {
+    let (spec, _) = try Self.tiny()
+    let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
+    var evaluations = 0
+    let root = model.crossing(inside: (0, -3.84), outside: (3, 9 * 4 - 3.84), tolerance: 1e-9, critical: 3.84) { t in
+      evaluations += 1
+      return 4 * t * t - 3.84
+    }
+    #expect(abs(root - 3.84.squareRoot() / 2) < 1e-9, "\(root)")
+    #expect(evaluations <= 2, "\(evaluations) evaluations")
   }
 
   /// The profile phase reports its ends: once the fit is done (0 of 2 for one parameter), then

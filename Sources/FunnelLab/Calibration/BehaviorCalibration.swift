@@ -262,7 +262,9 @@ extension BehaviorCalibration {
         kind: .behavior(parameter), assumed: experiment.behavior[parameter], fitted: phi[i], standardError: se,
         interval: (phi[i] - z * se)...(phi[i] + z * se))
       if profile {
-        model.profile(i, estimate: phi, logLikelihood: fitted, se: se, z: z, into: &fittedParameter) { end in
+        model.profile(
+          i, estimate: phi, logLikelihood: fitted, se: se, z: z, covarianceRow: covariance[i], into: &fittedParameter
+        ) { end in
           progress?(2 * k + end, ends)
         }
       }

@@ -207,16 +207,24 @@ extension LikelihoodModel {
 
   /// The profile-likelihood interval of parameter `i` (a behavior parameter), written into
   /// `parameter`; `ended` is called with 1 and 2 as each end is found.
+  ///
+  /// Each profile point is a fit with `i` held, started where the estimates' covariance
+  /// (`covarianceRow`, row `i` of the inverse information) predicts the others move with it.
+  /// The ends are searched on the signed root `√(2[ℓ̂ − ℓ_p(t)])`, which is nearly linear in
+  /// `t` (exactly so where ℓ is quadratic), so a step from the Wald end lands near the crossing.
   func profile(
-    _ i: Int, estimate: [Double], logLikelihood best: Double, se: Double, z: Double,
+    _ i: Int, estimate: [Double], logLikelihood best: Double, se: Double, z: Double, covarianceRow: [Double],
     into parameter: inout BehaviorCalibration.FittedParameter, ended: (Int) -> Void = { _ in }
   ) {
     let range = behaviors[i - baseCount].range
     let critical = z * z
+    let slopes = covarianceRow.map { covarianceRow[i] > 0 ? $0 / covarianceRow[i] : 0 }
     var warm = estimate
     // 2[ℓ̂ − ℓ_p(t)] − χ²: negative inside the interval.
     func excess(_ t: Double) -> Double {
       var phi = warm
+      let move = t - warm[i]
+      for j in phi.indices where j != i { phi[j] += slopes[j] * move }
       phi[i] = t
       let value = maximize(from: &phi, fixed: i).logLikelihood
       warm = phi
@@ -229,8 +237,11 @@ extension LikelihoodModel {
       let bound = direction < 0 ? range.lowerBound : range.upperBound
       var inside = (t: estimate[i], f: -critical)
       var outside: (t: Double, f: Double)?
-      // The Wald end first (where a quadratic ℓ crosses), then wider by half each time.
+      // The Wald end first (where a quadratic ℓ crosses), then as far as the signed root's
+      // secant through the last two points says the crossing is: a little past it, so that the
+      // point is outside (at least 1 % and at most 200 % further than the last step).
       var step = z * max(se, 1e-6)
+      var last = (step: 0.0, root: 0.0)
       for _ in 0..<30 {
         let t = direction < 0 ? max(estimate[i] - step, bound) : min(estimate[i] + step, bound)
         let f = excess(t)
@@ -240,10 +251,13 @@ extension LikelihoodModel {
         }
         inside = (t, f)
         if t == bound { break }
-        step *= 1.5
+        let root = (f + critical).squareRoot()
+        let further = root > last.root ? (1.02 * z - root) * (step - last.step) / (root - last.root) : 2 * step
+        last = (step, root)
+        step += min(max(further, 0.01 * step), 2 * step)
       }
       if let out = outside {
-        ends.append(crossing(inside: inside, outside: out, tolerance: 1e-3 * max(se, 1e-6), excess))
+        ends.append(crossing(inside: inside, outside: out, tolerance: 1e-3 * max(se, 1e-6), critical: critical, excess))
         bounded.append(false)
       } else {
         // The bound inside the interval (or, past 30 widenings, the widest point reached).
@@ -259,9 +273,19 @@ extension LikelihoodModel {
 
   /// The root of `excess` between `inside` (f < 0) and `outside` (f ≥ 0) by regula falsi
   /// with the Illinois weighting; bisection where `f` is infinite (ℓ = −∞ at that point).
+  ///
+  /// With `critical` (`f` = D − critical for a deviance D ≥ 0), the steps interpolate the
+  /// signed root `√D − √critical` instead of `f`: linear where D is quadratic, so one step
+  /// lands near the root. The stop reads `f` either way.
   func crossing(
-    inside start: (t: Double, f: Double), outside end: (t: Double, f: Double), tolerance: Double, _ excess: (Double) -> Double
+    inside start: (t: Double, f: Double), outside end: (t: Double, f: Double), tolerance: Double, critical: Double? = nil,
+    _ excess: (Double) -> Double
   ) -> Double {
+    // The value interpolated: the signed root with `critical`, else `f` itself.
+    func g(_ f: Double) -> Double {
+      guard let critical, f.isFinite else { return f }
+      return max(f + critical, 0).squareRoot() - critical.squareRoot()
+    }
     var inside = start
     var out = end
     // The weights of the Illinois rule, kept apart from the true values the stop uses.
@@ -269,9 +293,9 @@ extension LikelihoodModel {
     var weightOut = 1.0
     var side = 0
     for _ in 0..<40 where abs(out.t - inside.t) > tolerance && min(-inside.f, out.f) > 1e-4 {
-      let fi = inside.f * weightIn
-      let fo = out.f * weightOut
-      let t = out.f.isFinite ? out.t - fo * (out.t - inside.t) / (fo - fi) : (inside.t + out.t) / 2
+      let gi = g(inside.f) * weightIn
+      let go = g(out.f) * weightOut
+      let t = out.f.isFinite ? out.t - go * (out.t - inside.t) / (go - gi) : (inside.t + out.t) / 2
       let f = excess(t)
       if f < 0 {
         inside = (t, f)
@@ -286,7 +310,9 @@ extension LikelihoodModel {
       }
     }
     guard out.f.isFinite, out.f > inside.f else { return (inside.t + out.t) / 2 }
-    return inside.t + (out.t - inside.t) * (0 - inside.f) / (out.f - inside.f)
+    let (gi, go) = (g(inside.f), g(out.f))
+    guard go > gi else { return (inside.t + out.t) / 2 }
+    return inside.t + (out.t - inside.t) * (0 - gi) / (go - gi)
   }
 
   /// Every arm's G per screen at the spec's values and at the estimate.
