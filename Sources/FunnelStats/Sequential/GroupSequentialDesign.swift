@@ -171,17 +171,22 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
     }
     let reach = 10 * sdStep
     let inverse = 1 / sdStep
+    // The means and the grid both increase (a rounded product and sum keep the order), so the
+    // terms within reach of `z` are a window of the means that only moves right as `z` does:
+    // `first` is the first mean with `z − m < reach`, the loop stops at the first `z − m ≤ −reach`.
+    // The same terms in the same order as a scan of every mean, with no test of the others.
+    var first = 0
     let density = means.withUnsafeBufferPointer { m in
       masses.withUnsafeBufferPointer { w in
         grid.map { z in
+          while first < m.count, !(z - m[first] < reach) { first += 1 }
           var total = 0.0
-          var i = 0
+          var i = first
           while i < m.count {
             let d = z - m[i]
-            if d < reach, d > -reach {
-              let r = d * inverse
-              total += w[i] * exp(-0.5 * r * r)
-            }
+            if !(d > -reach) { break }
+            let r = d * inverse
+            total += w[i] * exp(-0.5 * r * r)
             i += 1
           }
           return total * norm
