@@ -166,10 +166,12 @@ public struct CompiledFlow: Sendable, Hashable {
   static func writeThresholds(of weights: [Double], into table: inout [UInt64], at start: Int) {
     let count = weights.count
     var total = 0.0
-    for w in weights { total += w }
+    for k in 0..<count { total += weights[k] }
     var cumulative = 0.0
-    for (k, w) in weights.enumerated() {
-      cumulative += w
+    // An index loop, not `enumerated()`: every compile writes every screen's rows here, and an
+    // unoptimised `enumerated()` looks up its tuple's type metadata at each step.
+    for k in 0..<count {
+      cumulative += weights[k]
       if k == count - 1 {
         table[start + k] = thresholdScale
       } else {

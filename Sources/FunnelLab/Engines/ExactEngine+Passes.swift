@@ -552,13 +552,20 @@ extension ExactEngine {
     _ sets: [[Int]], _ walking: UnsafeBufferPointer<Int>, mass: UnsafeMutablePointer<Double>, stateCount n: Int, screens s: Int,
     into reached: inout [Double]
   ) {
-    for j in walking {
-      for target in sets[j] {
+    var w = 0
+    while w < walking.count {
+      let j = walking[w]
+      let targets = sets[j]
+      var t = 0
+      while t < targets.count {
+        let target = targets[t]
         for part in 0..<4 {
           reached[j] += mass[j * n + part * s + target]
           mass[j * n + part * s + target] = 0
         }
+        t += 1
       }
+      w += 1
     }
   }
 

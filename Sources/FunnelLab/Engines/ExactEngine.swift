@@ -457,17 +457,27 @@ struct _ExactLayout {
     let count = (maxSeen + 1) * 2 * screens * stride
     let first = flow.row(segment: segment, bin: bin, seen: 0, personalized: 0, screen: 0)
     // The cell's rows are contiguous, in the same order and stride as the result.
+    // Index loops, not `stride(from:to:by:)` and ranges: every cell of every solve passes here,
+    // and unoptimised iterators look up their types' metadata at each step.
     flow.thresholds.withUnsafeBufferPointer { thresholds in
-      for row in Swift.stride(from: 0, to: count, by: stride) {
+      var row = 0
+      while row < count {
         let screen = (row / stride) % screens
+        let outcomes = outcomeCount[screen]
         var previous: UInt64 = 0
-        for k in 0..<outcomeCount[screen] {
+        var k = 0
+        while k < outcomes {
           let t = thresholds[first + row + k]
           result[row + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
           previous = t
+          k += 1
         }
         // The row's padding past the screen's outcomes.
-        for k in outcomeCount[screen]..<stride { result[row + k] = 0 }
+        while k < stride {
+          result[row + k] = 0
+          k += 1
+        }
+        row += stride
       }
     }
   }

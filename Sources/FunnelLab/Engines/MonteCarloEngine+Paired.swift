@@ -88,13 +88,16 @@ extension MonteCarloEngine {
   ) {
     var none = NoWalkObserver()
     let first = users.lowerBound
-    for user in users {
+    // A counting loop, not the range's iterator: unoptimised, that looks up metadata per user.
+    var user = first
+    while user < users.upperBound {
       let outcome = walk(user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: acc, observer: &none)
       if let pair {
         pair.add(control: control[Int(user &- first)], variant: outcome)
       } else {
         control[Int(user &- first)] = outcome
       }
+      user += 1
     }
   }
 }

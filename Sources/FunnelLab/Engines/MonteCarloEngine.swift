@@ -78,18 +78,14 @@ public struct MonteCarloEngine: Sendable {
       let recorder = recording.map { StrataRecorder($0, seed: seed) }
       var none = NoWalkObserver()
       while let (first, last) = chunks.take() {
-        if let include {
-          for user in first..<last where include(user) {
-            let outcome = walk(
-              user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
-            recorder?.add(user: user, outcome: outcome)
-          }
-        } else {
-          for user in first..<last {
-            let outcome = walk(
-              user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
-            recorder?.add(user: user, outcome: outcome)
-          }
+        // A counting loop, not a range's iterator: unoptimised, that looks up metadata per user.
+        var user = first
+        while user < last {
+          defer { user += 1 }
+          if let include, !include(user) { continue }
+          let outcome = walk(
+            user: user, seed: seed, tables: tables, paywall: paywall, lifecycle: lifecycle, into: accumulator, observer: &none)
+          recorder?.add(user: user, outcome: outcome)
         }
         progress?(Int(last - first))
       }

@@ -38,7 +38,14 @@ internal enum _Quadrature {
     let half = 0.5 * (b - a)
     let mid = 0.5 * (a + b)
     var sum = 0.0
-    for (x, w) in zip(rule.nodes, rule.weights) { sum += w * f(mid + half * x) }
+    // An index loop, not `zip`: this is the innermost loop of every Bayesian integral, and
+    // an unoptimised `zip` looks up its tuple's type metadata at each step.
+    let (nodes, weights) = (rule.nodes, rule.weights)
+    var k = 0
+    while k < nodes.count {
+      sum += weights[k] * f(mid + half * nodes[k])
+      k += 1
+    }
     return sum * half
   }
 
