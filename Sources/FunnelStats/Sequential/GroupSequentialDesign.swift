@@ -140,8 +140,13 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
     let shift = drift * delta / t.squareRoot()
     let weights = simpsonWeights(state.grid)
     var total = 0.0
-    for (i, u) in state.grid.enumerated() where state.density[i] > 0 {
-      let m = u * shrink + shift
+    // An index loop, not `enumerated()`: the boundary's root search calls this dozens of times a
+    // look, and an unoptimised `enumerated()` looks up its tuple's type metadata at each point.
+    var i = 0
+    while i < state.grid.count {
+      defer { i += 1 }
+      guard state.density[i] > 0 else { continue }
+      let m = state.grid[i] * shrink + shift
       total +=
         weights[i] * state.density[i]
         * (Normal.standardCDF(-(c - m) / sdStep) + Normal.standardCDF(-(c + m) / sdStep))
@@ -165,8 +170,8 @@ public struct GroupSequentialDesign: Sendable, Hashable, Codable {
     // The kernel's terms beyond 10 standard deviations are below e⁻⁵⁰ of its peak: skipped.
     var means: [Double] = []
     var masses: [Double] = []
-    for (i, u) in state.grid.enumerated() where state.density[i] > 0 {
-      means.append(u * shrink + shift)
+    for i in state.grid.indices where state.density[i] > 0 {
+      means.append(state.grid[i] * shrink + shift)
       masses.append(weights[i] * state.density[i])
     }
     let reach = 10 * sdStep
