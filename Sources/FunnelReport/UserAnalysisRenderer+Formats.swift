@@ -47,49 +47,43 @@ extension UserAnalysisRenderer {
   static func number(_ x: Double?) -> JSONValue { x.map { .number($0) } ?? .null }
 
   static func comparison(_ c: UserMetricAnalysis.Comparison) -> JSONValue {
-    .object([
+    // Each method's object is named first: as one literal, the whole took over a second to type-check.
+    let welch: JSONValue =
+      c.welch.map { w in
+        .object([
+          ("difference", AnalysisRenderer.estimate(w.difference)), ("standardError", .number(w.standardError)),
+          ("test", AnalysisRenderer.test(w.test)),
+        ])
+      } ?? .null
+    let cuped: JSONValue =
+      c.cuped.map { x in
+        .object([
+          ("theta", .number(x.theta)), ("difference", AnalysisRenderer.estimate(x.difference)),
+          ("standardError", .number(x.standardError)), ("test", AnalysisRenderer.test(x.test)),
+          ("varianceReduction", .number(x.varianceReduction)),
+        ])
+      } ?? .null
+    let lin: JSONValue =
+      c.regression.map { x in
+        .object([
+          ("difference", AnalysisRenderer.estimate(x.difference)), ("standardError", .number(x.standardError)),
+          ("standardErrorType", .string(x.kind.rawValue)), ("test", AnalysisRenderer.test(x.test)),
+          ("varianceReduction", .number(x.varianceReduction)),
+        ])
+      } ?? .null
+    let ratio: JSONValue =
+      c.ratio.map { x in
+        .object([
+          ("ratios", .array(x.ratios.map(JSONValue.number))), ("standardErrors", .array(x.standardErrors.map(JSONValue.number))),
+          ("difference", AnalysisRenderer.estimate(x.difference)), ("relativeLift", AnalysisRenderer.estimate(x.relativeLift)),
+          ("test", AnalysisRenderer.test(x.test)),
+        ])
+      } ?? .null
+    return .object([
       ("arm", .string(c.arm)), ("difference", AnalysisRenderer.estimate(c.difference)),
       ("relativeLift", AnalysisRenderer.estimate(c.relativeLift)), ("test", AnalysisRenderer.test(c.test)),
       ("adjustedPValue", .number(c.adjustedPValue)), ("significant", .bool(c.significant)), ("conclusion", .string(c.conclusion.rawValue)),
-      (
-        "welch",
-        c.welch.map { w -> JSONValue in
-          .object([
-            ("difference", AnalysisRenderer.estimate(w.difference)), ("standardError", .number(w.standardError)),
-            ("test", AnalysisRenderer.test(w.test)),
-          ])
-        } ?? .null
-      ),
-      (
-        "cuped",
-        c.cuped.map { x -> JSONValue in
-          .object([
-            ("theta", .number(x.theta)), ("difference", AnalysisRenderer.estimate(x.difference)),
-            ("standardError", .number(x.standardError)), ("test", AnalysisRenderer.test(x.test)),
-            ("varianceReduction", .number(x.varianceReduction)),
-          ])
-        } ?? .null
-      ),
-      (
-        "lin",
-        c.regression.map { x -> JSONValue in
-          .object([
-            ("difference", AnalysisRenderer.estimate(x.difference)), ("standardError", .number(x.standardError)),
-            ("standardErrorType", .string(x.kind.rawValue)), ("test", AnalysisRenderer.test(x.test)),
-            ("varianceReduction", .number(x.varianceReduction)),
-          ])
-        } ?? .null
-      ),
-      (
-        "ratio",
-        c.ratio.map { x -> JSONValue in
-          .object([
-            ("ratios", .array(x.ratios.map(JSONValue.number))), ("standardErrors", .array(x.standardErrors.map(JSONValue.number))),
-            ("difference", AnalysisRenderer.estimate(x.difference)), ("relativeLift", AnalysisRenderer.estimate(x.relativeLift)),
-            ("test", AnalysisRenderer.test(x.test)),
-          ])
-        } ?? .null
-      ),
+      ("welch", welch), ("cuped", cuped), ("lin", lin), ("ratio", ratio),
     ])
   }
 

@@ -141,7 +141,7 @@ import Testing
     let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
     let root = model.crossing(inside: (0, -1), outside: (3, .infinity), tolerance: 1e-9) { t in t < 2 ? t - 1 : .infinity }
     #expect(abs(root - 1) < 1e-6, "\(root)")
-    // On the signed root too: D = t² − critical crosses at t = 2.
+    // On the signed root too: f = D − critical with D = t² crosses at t = 2.
     let signed = model.crossing(inside: (0, -4), outside: (3, .infinity), tolerance: 1e-9, critical: 4) { t in
       t < 2.5 ? t * t - 4 : .infinity
     }
