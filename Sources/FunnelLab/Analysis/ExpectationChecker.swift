@@ -32,7 +32,7 @@ package enum ExpectationChecker {
     /// The variants the spec declares, without its grid cells: the arms a `best` ranks by default.
     let declared: [String]
     /// The threshold rows of this check's compiles (the variants share the screens they leave alone).
-    let memo = ThresholdBlockMemo()
+    let memo = CompileMemo()
     var exact: [String: ExactFunnel] = [:]
     var runs: [RunKey: RunResult] = [:]
 

@@ -107,7 +107,7 @@ extension GridRanking {
   /// - Throws: ``SpecErrors`` when the spec has no grid or is invalid, or a cell's patches
   ///   make an invalid flow (the first such cell, in cell order, named in the source).
   package static func rank(
-    _ experiment: Experiment, threads: Int? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
+    _ experiment: Experiment, threads: Int? = nil, memo: CompileMemo = CompileMemo(),
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> GridRanking {
     let part = try solve(experiment, shard: nil, threads: threads, memo: memo, progress: progress)
@@ -148,7 +148,7 @@ extension GridRanking {
   /// control's. A shard takes a contiguous range of the blocks that walk alike
   /// (``Shard/range(of:)``), so no walk is split between shards.
   package static func solve(
-    _ experiment: Experiment, shard: Shard?, threads: Int? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
+    _ experiment: Experiment, shard: Shard?, threads: Int? = nil, memo: CompileMemo = CompileMemo(),
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> Part {
     let errors = experiment.validationErrors()
@@ -199,7 +199,7 @@ extension GridRanking {
 
   /// One block's cells solved: each cell's index and values, and the walks it took.
   private static func solveBlock(
-    _ indices: [Int], of base: Experiment, grid: Grid, metrics: [FunnelMetric], memo: ThresholdBlockMemo
+    _ indices: [Int], of base: Experiment, grid: Grid, metrics: [FunnelMetric], memo: CompileMemo
   ) -> Result<(values: [(Int, Values)], walks: Int), SpecErrors> {
     var specs: [(index: Int, id: String, spec: Experiment)] = []
     for index in indices {

@@ -106,7 +106,7 @@ package struct Prediction: Sendable {
     let assumed = indices.map { ExactEngine.solve(flows[$0]).value(of: metric) }
     let uncertain = uncertainty.parameters.map(\.parameter)
     // A draw changes a few parameters: the screens they do not touch keep their threshold rows.
-    let memo = ThresholdBlockMemo()
+    let memo = CompileMemo()
     let solved = ExactTruth.solve(count: parameterDraws.count, threads: threads, progress: progress) {
       k -> Result<[Double?], SpecErrors> in
       var e = experiment

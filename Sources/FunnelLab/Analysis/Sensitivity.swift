@@ -115,7 +115,7 @@ package struct Sensitivity: Sendable {
   /// - Throws: ``SpecErrors`` when the experiment, or any point of it, is invalid
   ///   (e.g. a value outside the parameter's range).
   package static func run(
-    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, memo: ThresholdBlockMemo = ThresholdBlockMemo(),
+    _ experiment: Experiment, axes: [Axis], metric: FunnelMetric? = nil, memo: CompileMemo = CompileMemo(),
     threads: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) throws(SpecErrors) -> Sensitivity {
     let metric = metric ?? experiment.metrics.primary
@@ -178,7 +178,7 @@ package struct Sensitivity: Sendable {
   /// the bracket; `nil` when either point has no clear winner.
   static func bisect(
     _ experiment: Experiment, axes: [Axis], last: Axis, from a: Point, to b: Point, ids: [String], metric: FunnelMetric,
-    memo: ThresholdBlockMemo
+    memo: CompileMemo
   ) throws(SpecErrors) -> Flip? {
     guard let lo = a.values.last, let hi = b.values.last, let from = a.winner, let to = b.winner, let i = ids.firstIndex(of: from),
       let j = ids.firstIndex(of: to)
@@ -209,7 +209,7 @@ package struct Sensitivity: Sendable {
 
   /// The exact value of `metric` in every variant at the point `values` of `axes`.
   static func evaluate(
-    _ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric, memo: ThresholdBlockMemo? = nil
+    _ experiment: Experiment, axes: [Axis], values: [Double], metric: FunnelMetric, memo: CompileMemo? = nil
   ) throws(SpecErrors) -> [Double?] {
     var e = experiment
     for (axis, value) in zip(axes, values) { e.behavior[axis.parameter] = value }

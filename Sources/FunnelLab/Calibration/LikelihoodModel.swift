@@ -55,7 +55,7 @@ struct LikelihoodModel: Sendable {
   let counts: [Double]
   /// The threshold rows of the model's compiles: each trial `φ` moves a few screens, and the
   /// others' rows are found here (the model's own memo, shared by its copies).
-  let memo = ThresholdBlockMemo()
+  let memo = CompileMemo()
   /// Workers of ``rates(at:progress:)`` (`nil`: every core); the rates do not depend on it.
   var threads: Int?
 

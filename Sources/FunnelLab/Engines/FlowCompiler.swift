@@ -14,7 +14,7 @@ public enum FlowCompiler {
   /// ``compile(_:variant:)``, finding the screens' threshold rows in `memo` (and keeping the
   /// new ones there) when one is given: the same flow, bit for bit.
   /// - Throws: ``SpecErrors`` when the experiment or the variant is invalid.
-  package static func compile(_ experiment: Experiment, variant index: Int, memo: ThresholdBlockMemo?) throws(SpecErrors)
+  package static func compile(_ experiment: Experiment, variant index: Int, memo: CompileMemo?) throws(SpecErrors)
     -> CompiledFlow
   {
     compileValidated(try validatedVariant(experiment, index), variantID: experiment.variants[index].id, memo: memo)
@@ -35,10 +35,10 @@ public enum FlowCompiler {
   /// variants are not checked again one by one. The variants share the threshold rows of the
   /// screens they leave alone through `memo`, or through a memo of this call's own when none
   /// is given.
-  package static func compileAll(_ experiment: Experiment, memo: ThresholdBlockMemo? = nil) throws(SpecErrors) -> [CompiledFlow] {
+  package static func compileAll(_ experiment: Experiment, memo: CompileMemo? = nil) throws(SpecErrors) -> [CompiledFlow] {
     let errors = experiment.validationErrors()
     guard errors.isEmpty else { throw SpecErrors(source: experiment.name, errors: errors) }
-    let memo = memo ?? ThresholdBlockMemo()
+    let memo = memo ?? CompileMemo()
     var flows: [CompiledFlow] = []
     for i in experiment.variants.indices {
       flows.append(compileValidated(try experiment.experiment(forVariant: i), variantID: experiment.variants[i].id, memo: memo))
@@ -102,8 +102,9 @@ public enum FlowCompiler {
   }
 
   /// Compiles `e`, a validated base spec (a variant with its patches applied), as the variant
-  /// `variantID`; `memo`, when given, keeps the screens' threshold rows between compiles.
-  static func compileValidated(_ e: Experiment, variantID: String, memo: ThresholdBlockMemo? = nil) -> CompiledFlow {
+  /// `variantID`; `memo`, when given, keeps the screens' threshold rows and dwell tables
+  /// between compiles.
+  static func compileValidated(_ e: Experiment, variantID: String, memo: CompileMemo? = nil) -> CompiledFlow {
     let flow = e.flow
     let segments = e.population.segments
     let behaviors = segments.map { e.behavior.applying($0.behavior) }
@@ -112,7 +113,7 @@ public enum FlowCompiler {
     let cap = Int(rounding: behaviors.map(\.screensSeenCap).max() ?? e.behavior.screensSeenCap) ?? 1
     let table = outcomeTable(flow)
     let thresholds = thresholdTable(e, table, behaviors: behaviors, seenLevels: cap + 1, memo: memo)
-    let (dwellMillis, hasDwell) = dwellTables(e)
+    let (dwellMillis, hasDwell) = dwellTables(e, memo: memo)
     let weightTotal = segments.reduce(0) { $0 + $1.weight }
     let outcomes = table.outcomes
     return CompiledFlow(
@@ -224,30 +225,45 @@ public enum FlowCompiler {
   /// outcomes do not depend on the state gets one row, copied to every state, and one
   /// without a purchase copies its unpersonalized row (the same values, bit for bit).
   private static func thresholdTable(
-    _ e: Experiment, _ table: OutcomeTable, behaviors: [BehaviorParameters], seenLevels: Int, memo: ThresholdBlockMemo?
+    _ e: Experiment, _ table: OutcomeTable, behaviors: [BehaviorParameters], seenLevels: Int, memo: CompileMemo?
   ) -> [UInt64] {
     let screens = e.flow.screens.count
     let bins = e.simulation.traitBins
     let stride = table.stride
     let statesPerScreen = bins * seenLevels * 2
-    var thresholds = [UInt64](
-      repeating: CompiledFlow.thresholdScale, count: e.population.segments.count * statesPerScreen * screens * stride)
-    for (s, segment) in e.population.segments.enumerated() {
-      let terms = outcomeTerms(e, table, segment: segment, behavior: behaviors[s])
-      for i in 0..<screens {
-        let count = Int(table.outcomeCount[i])
-        let logShares = (0..<count).map { table.outcomes[Int(table.outcomeStart[i]) + $0].logShare }
-        let rows = ScreenRows(
-          terms: terms[i], logShares: logShares, intent: segment.intent, bins: bins, seenLevels: seenLevels,
-          screensSeenCap: behaviors[s].screensSeenCap)
-        let block = memo?.block(rows.key) { rows.thresholds() } ?? rows.thresholds()
-        for r in 0..<statesPerScreen {
-          let row = (s * statesPerScreen + r) * screens + i
-          for k in 0..<count { thresholds[row * stride + k] = block[r * count + k] }
+    let total = e.population.segments.count * statesPerScreen * screens * stride
+    // Every row is written once: the block's thresholds, then the scale as padding. Index
+    // loops over buffer pointers: every compile of a calibration or a sweep copies each row.
+    return [UInt64](unsafeUninitializedCapacity: total) { out, initialized in
+      for (s, segment) in e.population.segments.enumerated() {
+        let terms = outcomeTerms(e, table, segment: segment, behavior: behaviors[s])
+        for i in 0..<screens {
+          let count = Int(table.outcomeCount[i])
+          let logShares = (0..<count).map { table.outcomes[Int(table.outcomeStart[i]) + $0].logShare }
+          let rows = ScreenRows(
+            terms: terms[i], logShares: logShares, intent: segment.intent, bins: bins, seenLevels: seenLevels,
+            screensSeenCap: behaviors[s].screensSeenCap)
+          let block = memo?.block(rows.key) { rows.thresholds() } ?? rows.thresholds()
+          block.withUnsafeBufferPointer { block in
+            var r = 0
+            while r < statesPerScreen {
+              let start = ((s * statesPerScreen + r) * screens + i) * stride
+              var k = 0
+              while k < count {
+                out[start + k] = block[r * count + k]
+                k += 1
+              }
+              while k < stride {
+                out[start + k] = CompiledFlow.thresholdScale
+                k += 1
+              }
+              r += 1
+            }
+          }
         }
       }
+      initialized = total
     }
-    return thresholds
   }
 
   /// One screen's outcomes under one segment: their thresholds in every state
@@ -259,8 +275,8 @@ public enum FlowCompiler {
     let bins, seenLevels: Int
     let screensSeenCap: Double
 
-    /// The inputs as bit patterns (``ThresholdBlockMemo/Key``); an absent term is a tag.
-    var key: ThresholdBlockMemo.Key {
+    /// The inputs as bit patterns (``CompileMemo/Key``); an absent term is a tag.
+    var key: CompileMemo.Key {
       var words: [UInt64] = [UInt64(bins), UInt64(seenLevels), screensSeenCap.bitPattern, intent.mean.bitPattern, intent.sd.bitPattern]
       func add(_ x: Double?) { words += x.map { [1, $0.bitPattern] } ?? [0] }
       for (t, share) in zip(terms, logShares) {
@@ -341,7 +357,7 @@ public enum FlowCompiler {
 
   /// Each screen's dwell-time table (``Discretisation/dwellTable(medianSeconds:sigma:)``),
   /// and whether it has one (a median of 0 s has none).
-  private static func dwellTables(_ e: Experiment) -> ([UInt32], [Bool]) {
+  private static func dwellTables(_ e: Experiment, memo: CompileMemo?) -> ([UInt32], [Bool]) {
     let screens = e.flow.screens
     var dwellMillis = [UInt32](repeating: 0, count: screens.count * Discretisation.dwellTableSize)
     var hasDwell = [Bool](repeating: false, count: screens.count)
@@ -351,7 +367,8 @@ public enum FlowCompiler {
       let sigma = screen.dwell?.sigma ?? e.behavior.dwellSigma
       guard median > 0 else { continue }
       hasDwell[i] = true
-      let table = Discretisation.dwellTable(medianSeconds: median, sigma: sigma)
+      let table =
+        memo?.dwellTable(medianSeconds: median, sigma: sigma) ?? Discretisation.dwellTable(medianSeconds: median, sigma: sigma)
       dwellMillis.replaceSubrange((i * Discretisation.dwellTableSize)..<((i + 1) * Discretisation.dwellTableSize), with: table)
     }
     return (dwellMillis, hasDwell)
