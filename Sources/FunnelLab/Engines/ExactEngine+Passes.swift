@@ -219,8 +219,13 @@ extension ExactEngine {
     let personalizes, purchases, restores, isPaywall, labelEntitled: UnsafeMutablePointer<Bool>
     let dwellMean, dwellSecondMoment: UnsafeMutablePointer<Double>
     let branch: UnsafeMutablePointer<_ExactLayout.Branch>
-    /// One cell's outcome probabilities, written by ``load(_:segment:bin:)``.
+    /// One cell's outcome probabilities, written by ``load(_:segment:bin:)``, or row by row
+    /// as a pass reaches them after ``unload()``.
     let probabilities: UnsafeMutablePointer<Double>
+    /// Per row of ``probabilities``: whether it holds the current cell's values (after ``unload()``).
+    let loaded: UnsafeMutablePointer<Bool>
+    /// The rows of ``probabilities``: (screens seen, personalized, screen).
+    let rowCount: Int
 
     init(_ g: _ExactLayout) {
       func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
@@ -236,6 +241,9 @@ extension ExactEngine {
       let probabilityCount = max((g.maxSeen + 1) * 2 * g.screens * g.stride, 1)
       probabilities = UnsafeMutablePointer<Double>.allocate(capacity: probabilityCount)
       probabilities.initialize(repeating: 0, count: probabilityCount)
+      rowCount = max((g.maxSeen + 1) * 2 * g.screens, 1)
+      loaded = UnsafeMutablePointer<Bool>.allocate(capacity: rowCount)
+      loaded.initialize(repeating: false, count: rowCount)
     }
 
     deinit {
@@ -243,12 +251,32 @@ extension ExactEngine {
       for pointer in [personalizes, purchases, restores, isPaywall, labelEntitled] { pointer.deallocate() }
       for pointer in [dwellMean, dwellSecondMoment, probabilities] { pointer.deallocate() }
       branch.deallocate()
+      loaded.deallocate()
     }
 
     /// Writes the outcome probabilities of the cell (`segment`, `bin`) of layout `g`.
     func load(_ g: _ExactLayout, segment: Int, bin: Int) {
       g.probabilities(segment: segment, bin: bin, into: probabilities)
     }
+
+    /// Marks every row of ``probabilities`` as not holding the next cell's values:
+    /// ``load(_:row:from:)`` writes each one when a pass first reads it.
+    func unload() { loaded.update(repeating: false, count: rowCount) }
+
+    /// Writes row `row` of the cell `rows` unless it holds it already (after ``unload()``).
+    @inline(__always) func load(_ g: _ExactLayout, row: Int, from rows: LazyRows) {
+      guard !loaded[row] else { return }
+      g.probabilities(row: row, of: rows.thresholds, from: rows.first, into: probabilities)
+      loaded[row] = true
+    }
+  }
+
+  /// Where one cell's threshold rows are, for a pass that converts them as it reaches them
+  /// (``StepTables/load(_:row:from:)``).
+  struct LazyRows {
+    let thresholds: UnsafeBufferPointer<UInt64>
+    /// The index of the cell's first threshold (screens seen 0, not personalized, screen 0).
+    let first: Int
   }
 
   /// The per-view sums a pass adds to, copied out of ``_ExactAccumulators`` into raw memory
@@ -709,8 +737,12 @@ extension ExactEngine {
   /// walk to `visits`: the lumped chain over (personalized, entitled, screen) with nothing
   /// absorbed, one step at a time until its mass is at most ``tolerance`` or the step limit.
   /// Calibration's likelihood solves it once per cell for every trial parameter vector, so it
-  /// has this loop of its own: one chain, no sets to absorb.
-  static func visitsPass(_ g: _ExactLayout, _ tables: borrowing StepTables, weight w: Double, into visits: inout LumpedVisits) {
+  /// has this loop of its own: one chain, no sets to absorb, and each probability row of the
+  /// cell (`rows`) converted when a state with mass first reads it (the same values as
+  /// ``StepTables/load(_:segment:bin:)``'s; most rows are never read).
+  static func visitsPass(
+    _ g: _ExactLayout, _ tables: borrowing StepTables, rows: LazyRows, weight w: Double, into visits: inout LumpedVisits
+  ) {
     let sums = PassSums(views: visits.views, outcomeFlow: visits.outcomeFlow)
     defer { sums.finish(views: &visits.views, outcomeFlow: &visits.outcomeFlow) }
     let s = g.screens
@@ -733,6 +765,7 @@ extension ExactEngine {
             let m = mass[(pers * 2 + entitled) * s + screen]
             if m == 0 { continue }
             sums.views[screen] += w * m
+            tables.load(g, row: (seen * 2 + pers) * s + screen, from: rows)
             lumpedMoves(
               g, tables, seen: seen, personalized: pers, entitled: entitled, screen: screen,
               outcome: { o, p in sums.outcomeFlow[o] += w * m * p }

@@ -288,9 +288,13 @@ public enum ExactEngine {
     var visits = LumpedVisits(
       views: [Double](repeating: 0, count: g.screens), outcomeFlow: [Double](repeating: 0, count: g.target.count))
     let tables = StepTables(g)
-    for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
-      tables.load(g, segment: segment, bin: bin)
-      visitsPass(g, tables, weight: weight, into: &visits)
+    flow.thresholds.withUnsafeBufferPointer { thresholds in
+      for (segment, bin, weight) in cells(flow, weights: cellWeights(flow, segments: flow.segmentProbabilities)) {
+        // The pass converts the rows it reaches only (most states carry no mass in a cell).
+        tables.unload()
+        let cell = LazyRows(thresholds: thresholds, first: flow.row(segment: segment, bin: bin, seen: 0, personalized: 0, screen: 0))
+        visitsPass(g, tables, rows: cell, weight: weight, into: &visits)
+      }
     }
     return (visits.views, _ExactAccumulators.actionCounts(flow, outcomeFlow: visits.outcomeFlow))
   }
@@ -454,31 +458,36 @@ struct _ExactLayout {
   /// Writes the outcome probabilities of one cell into `result` (the cell's rows, `(maxSeen + 1)·2·screens·stride`
   /// values), indexed `((seen·2 + pers)·screens + screen)·stride + k`.
   func probabilities(segment: Int, bin: Int, into result: UnsafeMutablePointer<Double>) {
-    let count = (maxSeen + 1) * 2 * screens * stride
+    let rows = (maxSeen + 1) * 2 * screens
     let first = flow.row(segment: segment, bin: bin, seen: 0, personalized: 0, screen: 0)
-    // The cell's rows are contiguous, in the same order and stride as the result.
-    // Index loops, not `stride(from:to:by:)` and ranges: every cell of every solve passes here,
-    // and unoptimised iterators look up their types' metadata at each step.
     flow.thresholds.withUnsafeBufferPointer { thresholds in
+      // Index loops, not ranges: every cell of every solve passes here, and unoptimised
+      // iterators look up their types' metadata at each step.
       var row = 0
-      while row < count {
-        let screen = (row / stride) % screens
-        let outcomes = outcomeCount[screen]
-        var previous: UInt64 = 0
-        var k = 0
-        while k < outcomes {
-          let t = thresholds[first + row + k]
-          result[row + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
-          previous = t
-          k += 1
-        }
-        // The row's padding past the screen's outcomes.
-        while k < stride {
-          result[row + k] = 0
-          k += 1
-        }
-        row += stride
+      while row < rows {
+        probabilities(row: row, of: thresholds, from: first, into: result)
+        row += 1
       }
+    }
+  }
+
+  /// Writes row `row` (`(seen · 2 + personalized) · screens + screen`) of the cell whose rows
+  /// start at `first` in `thresholds`: its outcomes' probabilities, then 0 up to the stride.
+  func probabilities(row: Int, of thresholds: UnsafeBufferPointer<UInt64>, from first: Int, into result: UnsafeMutablePointer<Double>) {
+    let start = row * stride
+    let outcomes = outcomeCount[row % screens]
+    var previous: UInt64 = 0
+    var k = 0
+    while k < outcomes {
+      let t = thresholds[first + start + k]
+      result[start + k] = Double(t - previous) / Double(CompiledFlow.thresholdScale)
+      previous = t
+      k += 1
+    }
+    // The row's padding past the screen's outcomes.
+    while k < stride {
+      result[start + k] = 0
+      k += 1
     }
   }
 
