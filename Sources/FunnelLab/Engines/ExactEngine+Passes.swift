@@ -710,22 +710,27 @@ extension ExactEngine {
     outcome: (_ o: Int, _ p: Double) -> Void, move: (_ into: Int, _ p: Double, _ q: Double) -> Void
   ) {
     let s = g.screens
+    // The tables' pointers as locals: the moves store through other pointers, which the
+    // optimiser cannot tell apart from the tables' fields, so it read them again after each.
+    let (probabilities, personalizes, branchStart, branches) = (
+      tables.probabilities, tables.personalizes, tables.branchStart, tables.branch
+    )
     let probabilityBase = ((seen * 2 + pers) * s + screen) * g.stride
     let first = tables.outcomeStart[screen]
     let count = tables.outcomeCount[screen]
     var k = 0
     while k < count {
       defer { k += 1 }
-      let p = tables.probabilities[probabilityBase + k]
+      let p = probabilities[probabilityBase + k]
       if p == 0 { continue }
       let o = first + k
       outcome(o, p)
-      let newPers = tables.personalizes[o] ? 1 : pers
-      var b = tables.branchStart[2 * o + entitled]
-      let end = tables.branchStart[2 * o + entitled + 1]
+      let newPers = personalizes[o] ? 1 : pers
+      var b = branchStart[2 * o + entitled]
+      let end = branchStart[2 * o + entitled + 1]
       while b < end {
         defer { b += 1 }
-        let branch = tables.branch[b]
+        let branch = branches[b]
         let to = branch.target == _ExactLayout.stayTarget ? screen : branch.target
         if to < 0 || branch.probability == 0 { continue }
         move((newPers * 2 + (branch.entitles ? 1 : entitled)) * s + to, p, branch.probability)
