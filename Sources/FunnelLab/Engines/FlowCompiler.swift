@@ -232,8 +232,7 @@ public enum FlowCompiler {
     let stride = table.stride
     let statesPerScreen = bins * seenLevels * 2
     let total = e.population.segments.count * statesPerScreen * screens * stride
-    // Every row is written once: the block's thresholds, then the scale as padding. Index
-    // loops over buffer pointers: every compile of a calibration or a sweep copies each row.
+    // Every row is written once, by `write(_:count:states:into:first:rowStep:stride:)`.
     return [UInt64](unsafeUninitializedCapacity: total) { out, initialized in
       for (s, segment) in e.population.segments.enumerated() {
         let terms = outcomeTerms(e, table, segment: segment, behavior: behaviors[s])
@@ -244,25 +243,39 @@ public enum FlowCompiler {
             terms: terms[i], logShares: logShares, intent: segment.intent, bins: bins, seenLevels: seenLevels,
             screensSeenCap: behaviors[s].screensSeenCap)
           let block = memo?.block(rows.key) { rows.thresholds() } ?? rows.thresholds()
-          block.withUnsafeBufferPointer { block in
-            var r = 0
-            while r < statesPerScreen {
-              let start = ((s * statesPerScreen + r) * screens + i) * stride
-              var k = 0
-              while k < count {
-                out[start + k] = block[r * count + k]
-                k += 1
-              }
-              while k < stride {
-                out[start + k] = CompiledFlow.thresholdScale
-                k += 1
-              }
-              r += 1
-            }
-          }
+          // State r of this screen and segment is row (s · statesPerScreen + r) · screens + i.
+          write(
+            block, count: count, states: statesPerScreen, into: out, first: (s * statesPerScreen * screens + i) * stride,
+            rowStep: screens * stride, stride: stride)
         }
       }
       initialized = total
+    }
+  }
+
+  /// Writes a screen's block (`count` thresholds for each of `states` states) into the table
+  /// `out`, state `r`'s row at `first + r · rowStep`: its thresholds, then the scale as padding
+  /// up to `stride`. Index loops over buffer pointers: every compile of a calibration or a
+  /// sweep copies each row.
+  private static func write(
+    _ block: [UInt64], count: Int, states: Int, into out: UnsafeMutableBufferPointer<UInt64>, first: Int, rowStep: Int,
+    stride: Int
+  ) {
+    block.withUnsafeBufferPointer { block in
+      var r = 0
+      while r < states {
+        let start = first + r * rowStep
+        var k = 0
+        while k < count {
+          out[start + k] = block[r * count + k]
+          k += 1
+        }
+        while k < stride {
+          out[start + k] = CompiledFlow.thresholdScale
+          k += 1
+        }
+        r += 1
+      }
     }
   }
 
