@@ -113,7 +113,7 @@ extension CalibrateCommand {
   }
 
   /// The bar of a stage of the fit: its label and its unit (a Jacobian solves the rates once
-  /// per parameter; the observed information at `1 + P + P²` points, evaluations).
+  /// per parameter; the observed information at `P + P²` points, evaluations).
   @Sendable static func stageBar(_ stage: BehaviorCalibration.Stage) -> (label: String, unit: String) {
     switch stage {
     case .identification: ("identifying parameters", "parameters")

@@ -180,8 +180,9 @@ import Testing
 
   /// The fit reports its stages in order, each from 0 to its total: identification (a
   /// Jacobian row per parameter, the candidates included), each scoring iteration (a row per
-  /// fitted parameter), the observed information (`1 + P + P²` evaluations); it only
-  /// observes: the fit is the same without it.
+  /// fitted parameter; the first's rows are the identification's, done at once), the observed
+  /// information (`P + P²` evaluations; the center is the fit's last point); it only observes:
+  /// the fit is the same without it.
   @Test func theFitReportsEachStageAndChangesNothing() throws {
     let (spec, document) = try Self.tiny()
     var truth = spec
@@ -203,7 +204,8 @@ import Testing
     #expect(stages == [.identification] + iterations + [.information], "\(stages)")
     for stage in stages {
       let own = calls.filter { $0.stage == stage }
-      #expect(own.map(\.done) == Array(0...(own.first?.total ?? 0)), "\(stage): \(own)")
+      let total = own.first?.total ?? 0
+      #expect(own.map(\.done) == (stage == .scoring(iteration: 1) ? [0, total] : Array(0...total)), "\(stage): \(own)")
       #expect(Set(own.map(\.total)).count == 1)
     }
     // goal: select, quit (1 log-ratio); paywall: purchase, dismiss (1); the candidates: 2 at
@@ -211,7 +213,37 @@ import Testing
     let total = { (stage: BehaviorCalibration.Stage) in calls.first { $0.stage == stage }?.total }
     #expect(total(.identification) == 4)
     #expect(total(.scoring(iteration: 1)) == 3)
-    #expect(total(.information) == 1 + 3 + 9)
+    #expect(total(.information) == 3 + 9)
+  }
+
+  /// The fit starts from the identification's solves at the spec's values (the rates, and the
+  /// Jacobian rows of the parameters kept), and the observed information takes its center's
+  /// rates from the fit's last point: the same numbers, bit for bit, as solving them again.
+  @Test func solvesHandedOnEqualTheSolvesMadeAgain() throws {
+    let (spec, _) = try Self.tiny()
+    var truth = spec
+    truth.behavior.defaultPlanBias = 1.2
+    let observed = try Self.observed(truth, variants: ["control", "defaultMonthly"], users: 5_000, seed: 3)
+    let all = try LikelihoodModel(spec, observed: observed, behaviors: [.defaultPlanBias, .featureUtility], source: "test")
+    let (identified, _, solved) = all.identify(at: all.start)
+    var model = all
+    model.keep(identified)
+    #expect(model.behaviors == [.defaultPlanBias] && solved.jacobian.count == model.count + 1)
+    let handed = try #require(solved.kept(by: model, from: all))
+    #expect(handed.phi == model.start)
+    #expect(handed.rates == model.rates(model.start))
+    #expect(handed.jacobian == model.jacobian(model.start, rates: handed.rates))
+    var (fresh, reused) = (model.start, model.start)
+    let a = model.maximize(from: &fresh, fixed: nil)
+    let b = model.maximize(from: &reused, fixed: nil, solved: handed)
+    #expect(fresh == reused && a.iterations == b.iterations && a.logLikelihood == b.logLikelihood && a.rates == b.rates)
+    #expect(a.rates == model.rates(fresh))
+    #expect(model.covariance(at: fresh, center: b.rates) == model.covariance(at: fresh))
+    // Handed on at another point, or to a fit holding a parameter, the solves are not used.
+    var moved = model.start
+    moved[0] += 0.01
+    var other = moved
+    #expect(model.maximize(from: &moved, fixed: nil, solved: handed).rates == model.maximize(from: &other, fixed: nil).rates)
   }
 
   /// Over 500 simulated past tests in the long stage (100 in the fast one; 5,000 users per

@@ -40,7 +40,8 @@ import FunnelStats
 /// falsi, bounded by the parameter's range (and then flagged).
 ///
 /// - Complexity: per scoring iteration `(P + 1)·V` exact solves for `P` parameters and
-///   `V` variants; the observed information `(1 + P + P²)·V`; each profile point a constrained fit.
+///   `V` variants (the first's solves are the identification's); the observed information
+///   `(P + P²)·V`; each profile point a constrained fit.
 package struct BehaviorCalibration: Sendable {
   /// What a fitted parameter is.
   package enum ParameterKind: Sendable, Hashable {
@@ -147,7 +148,7 @@ extension BehaviorCalibration {
     /// Scoring iteration `iteration` (from 1): the Jacobian at the current point, a row per
     /// fitted parameter (then a few evaluations of the step, not counted).
     case scoring(iteration: Int)
-    /// The observed information at the estimate: `1 + P + P²` evaluations of the rates.
+    /// The observed information at the estimate: `P + P²` evaluations of the rates.
     case information
   }
 
@@ -182,21 +183,24 @@ extension BehaviorCalibration {
     // Declaration order: the order in which identifiability is decided.
     var all = try LikelihoodModel(experiment, observed: observed, behaviors: Array(Set(candidates)).sorted(), source: source)
     all.threads = threads
-    let (identified, unidentified) = all.identify(at: all.start, progress: report(.identification, to: fitting))
+    let (identified, unidentified, solved) = all.identify(at: all.start, progress: report(.identification, to: fitting))
     var model = all
     model.keep(identified)
     // The spec's values in the fitted parameters' layout (base log-ratios, then the identified parameters).
     let start = model.start
     var phi = start
-    let assumedLogLikelihood = model.logLikelihood(phi)
-    if let impossible = model.impossibleScreen(at: phi) {
+    // The identification solved the spec's values and their Jacobian: the fit starts from them.
+    let atStart = solved.kept(by: model, from: all)
+    let assumedRates = atStart?.rates ?? model.rates(start)
+    let assumedLogLikelihood = model.logLikelihood(rates: assumedRates)
+    if let impossible = model.impossibleScreen(rates: assumedRates) {
       throw failure(
         "variant '\(impossible.variant)', screen '\(impossible.screen)': \(impossible.problem)",
         hint: "check the export, or give the spec the action these users took", source: source)
     }
     var iterations: (@Sendable (_ iteration: Int, _ done: Int, _ total: Int) -> Void)?
     if let fitting { iterations = { fitting(.scoring(iteration: $0), $1, $2) } }
-    let scoring = model.maximize(from: &phi, fixed: nil, progress: iterations)
+    let scoring = model.maximize(from: &phi, fixed: nil, solved: atStart, progress: iterations)
     guard scoring.converged else {
       throw failure(
         "the fit did not converge in \(LikelihoodModel.maxIterations) iterations",
@@ -210,7 +214,7 @@ extension BehaviorCalibration {
         hint: "fit without it (--fit), or check the counts", source: source)
     }
     let fitted = scoring.logLikelihood
-    guard let covariance = model.covariance(at: phi, progress: report(.information, to: fitting)) else {
+    guard let covariance = model.covariance(at: phi, center: scoring.rates, progress: report(.information, to: fitting)) else {
       throw failure(
         "the observed information is not positive definite at the estimate",
         hint: "some fitted parameter is at a bound or barely identified; fit fewer with --fit", source: source)
@@ -226,7 +230,7 @@ extension BehaviorCalibration {
       of: model.behaviors, estimates: model.behaviors.indices.map { phi[model.baseCount + $0] }, covariance: behaviorCovariance,
       keeping: experiment.parameterUncertainty, source: source, into: &document, calibrated: &calibrated)
     return BehaviorCalibration(
-      variants: model.goodnessOfFit(assumed: start, fitted: phi), parameters: parameters, unidentified: unidentified,
+      variants: model.goodnessOfFit(assumed: assumedRates, fitted: scoring.rates), parameters: parameters, unidentified: unidentified,
       neverObserved: model.screens.flatMap { s in
         s.neverObserved.map { "\(experiment.flow.screens[s.index].id).\(experiment.flow.screens[s.index].actions[$0].id)" }
       },

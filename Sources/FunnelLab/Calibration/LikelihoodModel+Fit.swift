@@ -4,12 +4,14 @@ import FunnelStats
 extension LikelihoodModel {
   /// Splits the candidate behavior parameters into those the design identifies and those
   /// it does not (``BehaviorCalibration`` explains the rule), from the expected information at `phi`;
-  /// `progress` hears the Jacobian's rows solved, one per parameter.
+  /// `progress` hears the Jacobian's rows solved, one per parameter. Also returns the rates
+  /// and Jacobian it solved at `phi`, for the fit that starts there (``Linearization/kept(by:from:)``).
   func identify(
     at phi: [Double], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-  ) -> (identified: [BehaviorParameter], unidentified: [BehaviorCalibration.Unidentified]) {
+  ) -> (identified: [BehaviorParameter], unidentified: [BehaviorCalibration.Unidentified], solved: Linearization) {
     let e = rates(phi)
-    let information = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, progress: progress)).information
+    let d = jacobian(phi, rates: e, progress: progress)
+    let information = scoreAndInformation(rates: e, jacobian: d).information
     var accepted = Array(0..<baseCount)
     var identified: [BehaviorParameter] = []
     var unidentified: [BehaviorCalibration.Unidentified] = []
@@ -33,7 +35,7 @@ extension LikelihoodModel {
         unidentified.append(.init(parameter: parameter, confoundedWith: main, unexplainedShare: max(share, 0)))
       }
     }
-    return (identified, unidentified)
+    return (identified, unidentified, Linearization(phi: phi, rates: e, jacobian: d))
   }
 
   /// `F_jj − F_jA F_AA⁻¹ F_Aj` and the regression coefficients `F_AA⁻¹ F_Aj`.
@@ -59,23 +61,36 @@ extension LikelihoodModel {
   /// Fisher scoring with step halving from `phi` (updated in place), `fixed` held constant;
   /// a behavior parameter on its range bound whose step points out is held for that step.
   ///
-  /// Returns whether it converged, the iterations, and `ℓ` at the final `phi`. The rates of
-  /// the point accepted are kept for the next iteration, not solved again. `progress` hears
-  /// each iteration (from 1) and its Jacobian's rows solved, one per free parameter.
+  /// Returns whether it converged, the iterations, and `ℓ` and the rates at the final `phi`.
+  /// The rates of the point accepted are kept for the next iteration, not solved again, and
+  /// so are `solved`'s at the start when it was solved at `phi` (with no parameter `fixed`).
+  /// `progress` hears each iteration (from 1) and its Jacobian's rows solved, one per free
+  /// parameter (all at once for rows taken from `solved`).
   func maximize(
-    from phi: inout [Double], fixed: Int?, progress: (@Sendable (_ iteration: Int, _ done: Int, _ total: Int) -> Void)? = nil
-  ) -> (converged: Bool, iterations: Int, logLikelihood: Double) {
+    from phi: inout [Double], fixed: Int?, solved: Linearization? = nil,
+    progress: (@Sendable (_ iteration: Int, _ done: Int, _ total: Int) -> Void)? = nil
+  ) -> (converged: Bool, iterations: Int, logLikelihood: Double, rates: [Double]) {
     phi = clamped(phi)
-    var e = rates(phi)
+    var known = solved.flatMap { $0.phi == phi && fixed == nil ? $0 : nil }
+    var e = known?.rates ?? rates(phi)
     var current = logLikelihood(rates: e)
-    guard current.isFinite else { return (false, 0, current) }
+    guard current.isFinite else { return (false, 0, current, e) }
     let scale = max(1, groups.reduce(0) { $0 + $1.views } / 1000)
     for iteration in 0..<Self.maxIterations {
       var rows: (@Sendable (Int, Int) -> Void)?
       if let progress { rows = { done, total in progress(iteration + 1, done, total) } }
-      let (score, information) = scoreAndInformation(rates: e, jacobian: jacobian(phi, rates: e, fixed: fixed, progress: rows))
+      let d: [[Double]]
+      if let jacobian = known?.jacobian {
+        rows?(0, count)
+        rows?(count, count)
+        d = jacobian
+        known = nil
+      } else {
+        d = jacobian(phi, rates: e, fixed: fixed, progress: rows)
+      }
+      let (score, information) = scoreAndInformation(rates: e, jacobian: d)
       guard var (free, step) = newtonStep(score, information, excluding: fixed.map { [$0] } ?? []) else {
-        return (false, iteration, current)
+        return (false, iteration, current, e)
       }
       let blocked = free.indices.filter { k in
         let i = free[k]
@@ -85,13 +100,13 @@ extension LikelihoodModel {
       }
       if !blocked.isEmpty {
         let held = blocked.map { free[$0] } + (fixed.map { [$0] } ?? [])
-        guard let retry = newtonStep(score, information, excluding: held) else { return (false, iteration, current) }
+        guard let retry = newtonStep(score, information, excluding: held) else { return (false, iteration, current, e) }
         (free, step) = retry
       }
       let decrement = zip(step, free).reduce(0) { $0 + $1.0 * score[$1.1] }
       // The decrement ≈ 2(ℓ_max − ℓ); its floor grows with the counts (round-off of ℓ and of
       // the forward differences), so the tolerance is per thousand views.
-      if decrement < 1e-9 * scale { return (true, iteration, current) }
+      if decrement < 1e-9 * scale { return (true, iteration, current, e) }
       var t = 1.0
       var accepted = false
       for _ in 0..<40 {
@@ -110,9 +125,9 @@ extension LikelihoodModel {
         t /= 2
       }
       // No step improves ℓ: the decrement is round-off.
-      if !accepted { return (decrement < 1e-4 * scale, iteration + 1, current) }
+      if !accepted { return (decrement < 1e-4 * scale, iteration + 1, current, e) }
     }
-    return (false, Self.maxIterations, current)
+    return (false, Self.maxIterations, current, e)
   }
 
   /// The free coordinates and the Newton step `F⁻¹U` over them; `nil` when the information is singular.
@@ -128,9 +143,11 @@ extension LikelihoodModel {
   /// differences) at `phi`; `nil` when it is not positive definite. A mixed derivative
   /// reuses the points of the two diagonal ones and adds two of its own:
   /// `∂²ℓ/∂i∂j ≈ [ℓ(+i+j) − ℓ(+i) − ℓ(+j) + 2ℓ − ℓ(−i) − ℓ(−j) + ℓ(−i−j)] / 2h²`, also
-  /// `O(h²)`, so the Hessian costs `1 + p + p²` solves instead of `1 + 2p²`; `progress` hears
-  /// them solved.
-  func covariance(at phi: [Double], progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> [[Double]]? {
+  /// `O(h²)`, so the Hessian costs `p + p²` solves (and the center's, unless `center` holds
+  /// its rates) instead of `1 + 2p²`; `progress` hears them solved.
+  func covariance(
+    at phi: [Double], center: [Double]? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+  ) -> [[Double]]? {
     let p = count
     let h = Self.hessianStep
     // The points, in order: the center; per i, +h and −h; per j < i, ++ and −−.
@@ -144,7 +161,8 @@ extension LikelihoodModel {
       points += [point([(i, h)]), point([(i, -h)])]
       for j in 0..<i { points += [point([(i, h), (j, h)]), point([(i, -h), (j, -h)])] }
     }
-    let values = rates(at: points, progress: progress).map { logLikelihood(rates: $0) }
+    let solved = center.map { [$0] + rates(at: Array(points.dropFirst()), progress: progress) } ?? rates(at: points, progress: progress)
+    let values = solved.map { logLikelihood(rates: $0) }
     let center = values[0]
     // Where each index's ±h values and each pair's ++/−− values are.
     var single = [Int](repeating: 0, count: p)
@@ -315,10 +333,8 @@ extension LikelihoodModel {
     return inside.t + (out.t - inside.t) * (0 - gi) / (go - gi)
   }
 
-  /// Every arm's G per screen at the spec's values and at the estimate.
-  func goodnessOfFit(assumed: [Double], fitted: [Double]) -> [BehaviorCalibration.VariantFit] {
-    let before = rates(assumed)
-    let after = rates(fitted)
+  /// Every arm's G per screen at the spec's values and at the estimate, from their rates.
+  func goodnessOfFit(assumed before: [Double], fitted after: [Double]) -> [BehaviorCalibration.VariantFit] {
     var out: [BehaviorCalibration.VariantFit] = []
     var g = 0
     for arm in arms {
@@ -364,11 +380,10 @@ extension LikelihoodModel {
 }
 
 extension LikelihoodModel {
-  /// The first screen whose counts the model gives probability 0 at `phi` (no fit can
-  /// reach them): an action counted that the spec never takes there, or views no
+  /// The first screen whose counts the model gives probability 0 at the rates `e` (no fit
+  /// can reach them): an action counted that the spec never takes there, or views no
   /// explicit action accounts for where the spec has no other way out.
-  func impossibleScreen(at phi: [Double]) -> (variant: String, screen: String, problem: String)? {
-    let e = rates(phi)
+  func impossibleScreen(rates e: [Double]) -> (variant: String, screen: String, problem: String)? {
     var g = 0
     for arm in arms {
       let flow = (try? base.experiment(forVariant: arm.index).flow) ?? base.flow

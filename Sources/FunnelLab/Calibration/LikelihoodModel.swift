@@ -31,6 +31,29 @@ struct LikelihoodModel: Sendable {
     var neverObserved: [Int] = []
   }
 
+  /// The rates at `phi` and their Jacobian (one row per parameter), solved once and handed
+  /// on: the identification solves them at the spec's values, where the fit starts.
+  struct Linearization: Sendable {
+    var phi: [Double]
+    var rates: [Double]
+    var jacobian: [[Double]]
+
+    /// The same point in `model`'s layout, from `wider`'s, where `wider` is the model
+    /// `model` was kept from (``LikelihoodModel/keep(_:)``): its base rows and its kept
+    /// parameters' rows. The rates are the same: a parameter left out stays at the spec's
+    /// value, which is where `wider`'s was.
+    func kept(by model: LikelihoodModel, from wider: LikelihoodModel) -> Linearization? {
+      var phi = Array(self.phi.prefix(model.baseCount))
+      var rows = Array(jacobian.prefix(model.baseCount))
+      for parameter in model.behaviors {
+        guard let k = wider.behaviors.firstIndex(of: parameter) else { return nil }
+        phi.append(self.phi[wider.baseCount + k])
+        rows.append(jacobian[wider.baseCount + k])
+      }
+      return Linearization(phi: phi, rates: rates, jacobian: rows)
+    }
+  }
+
   /// One variant's observed screens.
   struct Arm: Sendable {
     var variant: String
