@@ -246,6 +246,52 @@ import Testing
     #expect(model.maximize(from: &moved, fixed: nil, solved: handed).rates == model.maximize(from: &other, fixed: nil).rates)
   }
 
+  /// A profile fit starts on the line through the two points nearest its `t` of the estimate
+  /// and the points found (between them in the root search, past them while widening); from
+  /// the estimate alone, along the covariance's slopes.
+  @Test func aProfileFitStartsOnThePathsLine() throws {
+    let (spec, _) = try Self.tiny()
+    let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
+    let slopes = [0.5, 1, -2]
+    let estimate: (t: Double, phi: [Double]) = (1, [3, 1, 4])
+    #expect(model.start(2, from: estimate, path: [], slopes: slopes, of: 1) == [3.5, 2, 2])
+    let path: [(t: Double, phi: [Double])] = [(5, [0, 5, 0]), (2, [1, 2, 6])]
+    // Nearest 1 and 2: a quarter of the way from the estimate to 2's point.
+    #expect(model.start(1.25, from: estimate, path: path, slopes: slopes, of: 1) == [2.5, 1.25, 4.5])
+    // Nearest 2 and 1: half a step past 2's point, away from the estimate.
+    #expect(model.start(2.5, from: estimate, path: path, slopes: slopes, of: 1) == [0, 2.5, 7])
+    // Nearest 5 and 2: a whole step past 5's point, away from 2's.
+    #expect(model.start(8, from: estimate, path: path, slopes: slopes, of: 1) == [-1, 8, -6])
+  }
+
+  /// The root search stops once the secant through its bracket puts the last point within
+  /// `tolerance` of the root, before its values reach the deviance's 10⁻⁴: the root it
+  /// returns is within the tolerance, in fewer evaluations than a tight tolerance takes.
+  @Test func theProfileCrossingStopsWithinItsTolerance() throws {
+    let (spec, _) = try Self.tiny()
+    let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
+    // D = 4(eᵗ − 1)²: its signed root 2(eᵗ − 1) − √critical is curved, so no interpolation lands on the root.
+    let critical = 3.84
+    let root = log(1 + critical.squareRoot() / 2)
+    func search(_ tolerance: Double) -> (t: Double, evaluations: Int, last: Double) {
+      var evaluations = 0
+      var last = Double.nan
+      let t = model.crossing(
+        inside: (0, -critical), outside: (2, 4 * pow(exp(2) - 1, 2) - critical), tolerance: tolerance, critical: critical
+      ) { t in
+        evaluations += 1
+        last = 4 * pow(exp(t) - 1, 2) - critical
+        return last
+      }
+      return (t, evaluations, last)
+    }
+    let loose = search(1e-2)
+    let tight = search(1e-9)
+    #expect(abs(loose.t - root) <= 1e-2, "\(loose)")
+    #expect(abs(tight.t - root) <= 1e-6, "\(tight)")
+    #expect(abs(loose.last) > 1e-4 && loose.evaluations < tight.evaluations, "\(loose) \(tight)")
+  }
+
   /// Over 500 simulated past tests in the long stage (100 in the fast one; 5,000 users per
   /// arm, the engine of `run`), each fitted parameter's 95% interval covers the value that
   /// made the data 95% of the time, within ±3.09 SE (each of the 3 parameters' checks at a

@@ -41,7 +41,8 @@ import FunnelStats
 ///
 /// - Complexity: per scoring iteration `(P + 1)·V` exact solves for `P` parameters and
 ///   `V` variants (the first's solves are the identification's); the observed information
-///   `(P + P²)·V`; each profile point a constrained fit.
+///   `(P + P²)·V`; each profile point a constrained fit, started on the line through the two
+///   points found nearest it.
 package struct BehaviorCalibration: Sendable {
   /// What a fitted parameter is.
   package enum ParameterKind: Sendable, Hashable {

@@ -237,21 +237,19 @@ extension LikelihoodModel {
     let range = behaviors[i - baseCount].range
     let critical = z * z
     let slopes = covarianceRow.map { covarianceRow[i] > 0 ? $0 / covarianceRow[i] : 0 }
-    var warm = estimate
+    // The profile points found so far on this side: each one's `t` and maximizing `φ`.
+    var path: [(t: Double, phi: [Double])] = []
     // 2[ℓ̂ − ℓ_p(t)] − χ²: negative inside the interval.
     func excess(_ t: Double) -> Double {
-      var phi = warm
-      let move = t - warm[i]
-      for j in phi.indices where j != i { phi[j] += slopes[j] * move }
-      phi[i] = t
+      var phi = start(t, from: (estimate[i], estimate), path: path, slopes: slopes, of: i)
       let value = maximize(from: &phi, fixed: i).logLikelihood
-      warm = phi
+      path.append((t, phi))
       return value.isFinite ? 2 * (best - value) - critical : .infinity
     }
     var ends: [Double] = []
     var bounded: [Bool] = []
     for direction in [-1.0, 1.0] {
-      warm = estimate
+      path = []
       let bound = direction < 0 ? range.lowerBound : range.upperBound
       var inside = (t: estimate[i], f: -critical)
       var outside: (t: Double, f: Double)?
@@ -289,6 +287,26 @@ extension LikelihoodModel {
     parameter.upperBounded = bounded[1]
   }
 
+  /// Where the profile fit at `t` starts: on the line through the two points nearest `t` of
+  /// `origin` (the estimate) and `path` (the points found since), between them in a root
+  /// search and past them while widening; with `origin` alone, where the estimates'
+  /// covariance (`slopes`) predicts the others move with parameter `i`.
+  func start(
+    _ t: Double, from origin: (t: Double, phi: [Double]), path: [(t: Double, phi: [Double])], slopes: [Double], of i: Int
+  ) -> [Double] {
+    let points = [origin] + path
+    let a = points.min { abs($0.t - t) < abs($1.t - t) } ?? origin
+    var phi = a.phi
+    if let b = points.filter({ $0.t != a.t }).min(by: { abs($0.t - t) < abs($1.t - t) }) {
+      let u = (t - a.t) / (b.t - a.t)
+      for j in phi.indices { phi[j] = a.phi[j] + u * (b.phi[j] - a.phi[j]) }
+    } else {
+      for j in phi.indices where j != i { phi[j] += slopes[j] * (t - a.t) }
+    }
+    phi[i] = t
+    return phi
+  }
+
   /// The root of `excess` between `inside` (f < 0) and `outside` (f ≥ 0) by regula falsi
   /// with the Illinois weighting; bisection where `f` is infinite (ℓ = −∞ at that point).
   ///
@@ -310,11 +328,17 @@ extension LikelihoodModel {
     var weightIn = 1.0
     var weightOut = 1.0
     var side = 0
-    for _ in 0..<40 where abs(out.t - inside.t) > tolerance && min(-inside.f, out.f) > 1e-4 {
+    // How far the last point evaluated is from the root, by the bracket's secant.
+    var distance = Double.infinity
+    for _ in 0..<40 where abs(out.t - inside.t) > tolerance && min(-inside.f, out.f) > 1e-4 && distance > tolerance {
       let gi = g(inside.f) * weightIn
       let go = g(out.f) * weightOut
       let t = out.f.isFinite ? out.t - go * (out.t - inside.t) / (go - gi) : (inside.t + out.t) / 2
       let f = excess(t)
+      defer {
+        let slope = abs((g(out.f) - g(inside.f)) / (out.t - inside.t))
+        if f.isFinite, out.f.isFinite, slope > 0 { distance = abs(g(f)) / slope }
+      }
       if f < 0 {
         inside = (t, f)
         weightIn = 1
