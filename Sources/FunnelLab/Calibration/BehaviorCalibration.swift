@@ -147,7 +147,8 @@ extension BehaviorCalibration {
     /// (an evaluation of the rates) per parameter, candidates included.
     case identification
     /// Scoring iteration `iteration` (from 1): the Jacobian at the current point, a row per
-    /// fitted parameter (then a few evaluations of the step, not counted).
+    /// fitted parameter (then a few evaluations of the step, not counted); the first
+    /// iteration's rows are the identification's, reported done at once.
     case scoring(iteration: Int)
     /// The observed information at the estimate: `P + P²` evaluations of the rates.
     case information
