@@ -219,12 +219,14 @@ import Testing
   /// The fit starts from the identification's solves at the spec's values (the rates, and the
   /// Jacobian rows of the parameters kept), and the observed information takes its center's
   /// rates from the fit's last point: the same numbers, bit for bit, as solving them again.
+  /// Solves made at another point, or handed to a fit holding a parameter, are not used.
   @Test func solvesHandedOnEqualTheSolvesMadeAgain() throws {
     let (spec, _) = try Self.tiny()
     var truth = spec
     truth.behavior.defaultPlanBias = 1.2
     let observed = try Self.observed(truth, variants: ["control", "defaultMonthly"], users: 5_000, seed: 3)
-    let all = try LikelihoodModel(spec, observed: observed, behaviors: [.defaultPlanBias, .featureUtility], source: "test")
+    // featureUtility first and left out: the row kept is not the first behavior row.
+    let all = try LikelihoodModel(spec, observed: observed, behaviors: [.featureUtility, .defaultPlanBias], source: "test")
     let (identified, _, solved) = all.identify(at: all.start)
     var model = all
     model.keep(identified)
@@ -238,12 +240,21 @@ import Testing
     let b = model.maximize(from: &reused, fixed: nil, solved: handed)
     #expect(fresh == reused && a.iterations == b.iterations && a.logLikelihood == b.logLikelihood && a.rates == b.rates)
     #expect(a.rates == model.rates(fresh))
-    #expect(model.covariance(at: fresh, center: b.rates) == model.covariance(at: fresh))
-    // Handed on at another point, or to a fit holding a parameter, the solves are not used.
+    #expect(model.covariance(at: fresh, centerRates: b.rates) == model.covariance(at: fresh))
+    // A left-out parameter away from the spec's value: not this model's point.
+    var elsewhere = solved
+    elsewhere.phi[all.baseCount] += 0.1
+    #expect(elsewhere.kept(by: model, from: all) == nil)
+    // Poisoned solves (NaN) at the start, handed to a fit from another point or to one holding a parameter: unused.
+    let poisoned = LikelihoodModel.Linearization(
+      phi: model.start, rates: handed.rates.map { _ in .nan }, jacobian: handed.jacobian.map { $0.map { _ in .nan } })
     var moved = model.start
     moved[0] += 0.01
-    var other = moved
-    #expect(model.maximize(from: &moved, fixed: nil, solved: handed).rates == model.maximize(from: &other, fixed: nil).rates)
+    var (p, q) = (moved, moved)
+    #expect(model.maximize(from: &p, fixed: nil, solved: poisoned).rates == model.maximize(from: &q, fixed: nil).rates)
+    (p, q) = (model.start, model.start)
+    let held = model.maximize(from: &p, fixed: 0, solved: poisoned)
+    #expect(held.converged && held.rates == model.maximize(from: &q, fixed: 0).rates)
   }
 
   /// A profile fit starts on the line through the two points nearest its `t` of the estimate
@@ -290,6 +301,14 @@ import Testing
     #expect(abs(loose.t - root) <= 1e-2, "\(loose)")
     #expect(abs(tight.t - root) <= 1e-6, "\(tight)")
     #expect(abs(loose.last) > 1e-4 && loose.evaluations < tight.evaluations, "\(loose) \(tight)")
+    // Steeper outwards (D = 4(e^{kt} − 1)²): the secant across the bracket is far steeper than
+    // the slope near the root, and the search still ends within its tolerance.
+    for (k, tolerance) in [(3.0, 1e-2), (5.0, 1e-3), (8.0, 1e-3)] {
+      let t = model.crossing(
+        inside: (0, -critical), outside: (2, 4 * pow(exp(2 * k) - 1, 2) - critical), tolerance: tolerance, critical: critical
+      ) { t in 4 * pow(exp(k * t) - 1, 2) - critical }
+      #expect(abs(t - root / k) <= tolerance, "k \(k): \(t) against \(root / k)")
+    }
   }
 
   /// Over 500 simulated past tests in the long stage (100 in the fast one; 5,000 users per

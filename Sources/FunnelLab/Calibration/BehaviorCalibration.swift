@@ -216,7 +216,7 @@ extension BehaviorCalibration {
         hint: "fit without it (--fit), or check the counts", source: source)
     }
     let fitted = scoring.logLikelihood
-    guard let covariance = model.covariance(at: phi, center: scoring.rates, progress: report(.information, to: fitting)) else {
+    guard let covariance = model.covariance(at: phi, centerRates: scoring.rates, progress: report(.information, to: fitting)) else {
       throw failure(
         "the observed information is not positive definite at the estimate",
         hint: "some fitted parameter is at a bound or barely identified; fit fewer with --fit", source: source)

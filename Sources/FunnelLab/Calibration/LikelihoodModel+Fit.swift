@@ -71,7 +71,8 @@ extension LikelihoodModel {
     progress: (@Sendable (_ iteration: Int, _ done: Int, _ total: Int) -> Void)? = nil
   ) -> (converged: Bool, iterations: Int, logLikelihood: Double, rates: [Double]) {
     phi = clamped(phi)
-    var known = solved.flatMap { $0.phi == phi && fixed == nil ? $0 : nil }
+    let known = solved.flatMap { $0.phi == phi && fixed == nil ? $0 : nil }
+    var reused = known?.jacobian
     var e = known?.rates ?? rates(phi)
     var current = logLikelihood(rates: e)
     guard current.isFinite else { return (false, 0, current, e) }
@@ -80,11 +81,10 @@ extension LikelihoodModel {
       var rows: (@Sendable (Int, Int) -> Void)?
       if let progress { rows = { done, total in progress(iteration + 1, done, total) } }
       let d: [[Double]]
-      if let jacobian = known?.jacobian {
+      if let rowsSolved = reused.take() {
         rows?(0, count)
         rows?(count, count)
-        d = jacobian
-        known = nil
+        d = rowsSolved
       } else {
         d = jacobian(phi, rates: e, fixed: fixed, progress: rows)
       }
@@ -143,10 +143,10 @@ extension LikelihoodModel {
   /// differences) at `phi`; `nil` when it is not positive definite. A mixed derivative
   /// reuses the points of the two diagonal ones and adds two of its own:
   /// `∂²ℓ/∂i∂j ≈ [ℓ(+i+j) − ℓ(+i) − ℓ(+j) + 2ℓ − ℓ(−i) − ℓ(−j) + ℓ(−i−j)] / 2h²`, also
-  /// `O(h²)`, so the Hessian costs `p + p²` solves (and the center's, unless `center` holds
-  /// its rates) instead of `1 + 2p²`; `progress` hears them solved.
+  /// `O(h²)`, so the Hessian costs `p + p²` solves (and the center's, unless `centerRates`
+  /// holds them) instead of `1 + 2p²`; `progress` hears them solved.
   func covariance(
-    at phi: [Double], center: [Double]? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    at phi: [Double], centerRates: [Double]? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) -> [[Double]]? {
     let p = count
     let h = Self.hessianStep
@@ -161,7 +161,8 @@ extension LikelihoodModel {
       points += [point([(i, h)]), point([(i, -h)])]
       for j in 0..<i { points += [point([(i, h), (j, h)]), point([(i, -h), (j, -h)])] }
     }
-    let solved = center.map { [$0] + rates(at: Array(points.dropFirst()), progress: progress) } ?? rates(at: points, progress: progress)
+    let solved =
+      centerRates.map { [$0] + rates(at: Array(points.dropFirst()), progress: progress) } ?? rates(at: points, progress: progress)
     let values = solved.map { logLikelihood(rates: $0) }
     let center = values[0]
     // Where each index's ±h values and each pair's ++/−− values are.
@@ -226,7 +227,9 @@ extension LikelihoodModel {
   /// The profile-likelihood interval of parameter `i` (a behavior parameter), written into
   /// `parameter`; `ended` is called with 1 and 2 as each end is found.
   ///
-  /// Each profile point is a fit with `i` held, started where the estimates' covariance
+  /// Each profile point is a fit with `i` held, started on the line through the two points
+  /// nearest it of the estimate and the points found since on that side
+  /// (``start(_:from:path:slopes:of:)``); the first, where the estimates' covariance
   /// (`covarianceRow`, row `i` of the inverse information) predicts the others move with it.
   /// The ends are searched on the signed root `√(2[ℓ̂ − ℓ_p(t)])`, which is nearly linear in
   /// `t` (exactly so where ℓ is quadratic), so a step from the Wald end lands near the crossing.
@@ -288,9 +291,9 @@ extension LikelihoodModel {
   }
 
   /// Where the profile fit at `t` starts: on the line through the two points nearest `t` of
-  /// `origin` (the estimate) and `path` (the points found since), between them in a root
-  /// search and past them while widening; with `origin` alone, where the estimates'
-  /// covariance (`slopes`) predicts the others move with parameter `i`.
+  /// `origin` (the estimate) and `path` (the points found since), between them when `t` is
+  /// (as in most steps of a root search) and past them otherwise; with `origin` alone, where
+  /// the estimates' covariance (`slopes`) predicts the others move with parameter `i`.
   func start(
     _ t: Double, from origin: (t: Double, phi: [Double]), path: [(t: Double, phi: [Double])], slopes: [Double], of i: Int
   ) -> [Double] {
@@ -312,7 +315,9 @@ extension LikelihoodModel {
   ///
   /// With `critical` (`f` = D − critical for a deviance D ≥ 0), the steps interpolate the
   /// signed root `√D − √critical` instead of `f`: linear where D is quadratic, so one step
-  /// lands near the root. The stop reads `f` either way.
+  /// lands near the root. It stops when the bracket is narrower than `tolerance`, when an
+  /// end's `f` is within 10⁻⁴ of 0, or when the last point is within `tolerance` of the root
+  /// by the secants through it (an estimate never too short where the slope is monotone).
   func crossing(
     inside start: (t: Double, f: Double), outside end: (t: Double, f: Double), tolerance: Double, critical: Double? = nil,
     _ excess: (Double) -> Double
@@ -328,17 +333,24 @@ extension LikelihoodModel {
     var weightIn = 1.0
     var weightOut = 1.0
     var side = 0
-    // How far the last point evaluated is from the root, by the bracket's secant.
+    // How far `p` is from the root: its interpolated value over the smaller of two secant
+    // slopes, through the bracket end it replaced and through the other end. Where the slope
+    // is monotone over the bracket, one of them is at most the mean slope between `p` and
+    // the root (the first where it grows towards the other end, else the second), so the
+    // distance is never too short.
+    func distanceToRoot(of p: (t: Double, f: Double), replacing q: (t: Double, f: Double), other b: (t: Double, f: Double)) -> Double {
+      let slope = min(abs((g(p.f) - g(q.f)) / (p.t - q.t)), abs((g(b.f) - g(p.f)) / (b.t - p.t)))
+      guard p.f.isFinite, q.f.isFinite, b.f.isFinite, slope.isFinite, slope > 0 else { return .infinity }
+      return abs(g(p.f)) / slope
+    }
     var distance = Double.infinity
     for _ in 0..<40 where abs(out.t - inside.t) > tolerance && min(-inside.f, out.f) > 1e-4 && distance > tolerance {
       let gi = g(inside.f) * weightIn
       let go = g(out.f) * weightOut
       let t = out.f.isFinite ? out.t - go * (out.t - inside.t) / (go - gi) : (inside.t + out.t) / 2
       let f = excess(t)
-      defer {
-        let slope = abs((g(out.f) - g(inside.f)) / (out.t - inside.t))
-        if f.isFinite, out.f.isFinite, slope > 0 { distance = abs(g(f)) / slope }
-      }
+      let (replaced, other) = f < 0 ? (inside, out) : (out, inside)
+      distance = distanceToRoot(of: (t, f), replacing: replaced, other: other)
       if f < 0 {
         inside = (t, f)
         weightIn = 1

@@ -41,8 +41,13 @@ struct LikelihoodModel: Sendable {
     /// The same point in `model`'s layout, from `wider`'s, where `wider` is the model
     /// `model` was kept from (``LikelihoodModel/keep(_:)``): its base rows and its kept
     /// parameters' rows. The rates are the same: a parameter left out stays at the spec's
-    /// value, which is where `wider`'s was.
+    /// value, which is where `wider`'s was; `nil` when `self` is not a point of `wider`'s, or a
+    /// parameter `model` leaves out is not at the spec's value in it.
     func kept(by model: LikelihoodModel, from wider: LikelihoodModel) -> Linearization? {
+      guard model.baseCount == wider.baseCount, self.phi.count == wider.count, jacobian.count == wider.count else { return nil }
+      for (k, parameter) in wider.behaviors.enumerated() where !model.behaviors.contains(parameter) {
+        guard self.phi[wider.baseCount + k] == model.base.behavior[parameter] else { return nil }
+      }
       var phi = Array(self.phi.prefix(model.baseCount))
       var rows = Array(jacobian.prefix(model.baseCount))
       for parameter in model.behaviors {
