@@ -258,8 +258,8 @@ import Testing
   }
 
   /// A profile fit starts on the line through the two points nearest its `t` of the estimate
-  /// and the points found (between them in the root search, past them while widening); from
-  /// the estimate alone, along the covariance's slopes.
+  /// and the points found (between them when its `t` is, past them otherwise); from the
+  /// estimate alone, along the covariance's slopes.
   @Test func aProfileFitStartsOnThePathsLine() throws {
     let (spec, _) = try Self.tiny()
     let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
@@ -275,9 +275,10 @@ import Testing
     #expect(model.start(8, from: estimate, path: path, slopes: slopes, of: 1) == [-1, 8, -6])
   }
 
-  /// The root search stops once the secant through its bracket puts the last point within
-  /// `tolerance` of the root, before its values reach the deviance's 10⁻⁴: the root it
-  /// returns is within the tolerance, in fewer evaluations than a tight tolerance takes.
+  /// The root search stops once the secants through the last point (to the end it replaced
+  /// and to the other end, the smaller slope) put it within `tolerance` of the root, before
+  /// its values reach the deviance's 10⁻⁴: the root it returns is within the tolerance, in
+  /// fewer evaluations than a tight tolerance takes, also where the profile steepens outwards.
   @Test func theProfileCrossingStopsWithinItsTolerance() throws {
     let (spec, _) = try Self.tiny()
     let model = try LikelihoodModel(spec, observed: [], behaviors: [], source: "test")
